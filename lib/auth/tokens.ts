@@ -1,0 +1,16 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+
+/** 256 random bits, URL-safe. */
+export function generateToken(prefix: string): string {
+  return `${prefix}_${randomBytes(32).toString("base64url")}`;
+}
+
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+export function sameSecret(a: string, b: string): boolean {
+  const ha = createHash("sha256").update(a).digest();
+  const hb = createHash("sha256").update(b).digest();
+  return timingSafeEqual(ha, hb);
+}

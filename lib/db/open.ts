@@ -1,0 +1,103 @@
+import fs from "node:fs";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import lockfile from "proper-lockfile";
+import * as schema from "./schema";
+import type { Db } from "./types";
+
+export type Database = {
+  db: Db;
+  kind: "embedded" | "postgres";
+  /** Where the data lives, for logs and the health check (no credentials). */
+  location: string;
+  close(): Promise<void>;
+};
+
+export const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
+const MIGRATION_LOCK = 7_244_101; // any constant: serialises migrations across app instances
+
+export class DataFolderLockedError extends Error {
+  constructor(dir: string) {
+    super(
+      `The embedded database folder ${dir} is in use by another process (a second "npm run dev", "start" or "demo"?). ` +
+        `Stop that process, or point STORAGE_DATA_DIR at another folder.`,
+    );
+    this.name = "DataFolderLockedError";
+  }
+}
+
+/** Opens the embedded database in `dir` (or in memory for "memory://"), holding a lock on the folder. */
+export async function openEmbedded(dir: string): Promise<Database> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  let release: (() => Promise<void>) | undefined;
+  if (dir !== "memory://") {
+    fs.mkdirSync(dir, { recursive: true });
+    try {
+      // PGlite has no lock of its own and a second process corrupts the folder: refuse instead.
+      release = await lockfile.lock(dir, {
+        lockfilePath: `${dir}.lock`,
+        stale: 15_000,
+        update: 5_000,
+        retries: { retries: 4, minTimeout: 1_000, maxTimeout: 5_000 },
+        onCompromised: (err) => console.error(`[db] lost the lock on ${dir}: ${err.message}`),
+      });
+    } catch (err) {
+      if ((err as { code?: string }).code === "ELOCKED") throw new DataFolderLockedError(dir);
+      throw err;
+    }
+  }
+  try {
+    const client = new PGlite(dir === "memory://" ? undefined : dir);
+    await client.waitReady;
+    const db = drizzle({ client, schema }) as unknown as Db;
+    await migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+    return {
+      db,
+      kind: "embedded",
+      location: dir,
+      async close() {
+        await client.close();
+        await release?.();
+      },
+    };
+  } catch (err) {
+    await release?.();
+    throw err;
+  }
+}
+
+/** Opens a node-postgres pool against `url` and applies pending migrations under an advisory lock. */
+export async function openPostgres(url: string, poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10)): Promise<Database> {
+  const { Pool } = await import("pg");
+  const { drizzle } = await import("drizzle-orm/node-postgres");
+  const { migrate } = await import("drizzle-orm/node-postgres/migrator");
+  const pool = new Pool({ connectionString: url, max: poolSize });
+  pool.on("error", (err) => console.error(`[db] idle client error: ${err.message}`));
+  try {
+    const conn = await pool.connect();
+    try {
+      await conn.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+      await migrate(drizzle({ client: conn, schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+    } finally {
+      await conn.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
+      conn.release();
+    }
+  } catch (err) {
+    await pool.end();
+    throw err;
+  }
+  const db = drizzle({ client: pool, schema }) as unknown as Db;
+  const u = new URL(url);
+  return {
+    db,
+    kind: "postgres",
+    location: `${u.hostname}:${u.port || 5432}${u.pathname}`,
+    close: () => pool.end(),
+  };
+}
+
+export async function ping(db: Db): Promise<void> {
+  await db.execute(sql`select 1`);
+}

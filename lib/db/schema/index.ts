@@ -1,0 +1,2 @@
+export * from "./workspaces";
+export * from "./reports";

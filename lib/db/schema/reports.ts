@@ -1,0 +1,148 @@
+
+import {
+  bigint,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  real,
+  smallint,
+  text,
+  timestamp,
+  uuid,
+  boolean,
+} from "drizzle-orm/pg-core";
+import type { LargestEntry } from "@/lib/report/schema";
+import type { AgeBucket, Category } from "@/lib/report/constants";
+import { workspaces } from "./workspaces";
+
+const big = (name: string) => bigint(name, { mode: "number" });
+const tz = (name: string) => timestamp(name, { withTimezone: true });
+
+export type SizeAndCount = { bytes: number; files: number };
+export type CategoryBreakdown = Partial<Record<Category, SizeAndCount>>;
+export type AgeBreakdown = Partial<Record<AgeBucket, SizeAndCount>>;
+export type ScanErrors = { path: string; code: string; message: string }[];
+
+export const reports = pgTable(
+  "reports",
+  {
+    id: uuid("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    collectedAt: tz("collected_at").notNull(),
+    receivedAt: tz("received_at").notNull().defaultNow(),
+    reporterVersion: text("reporter_version").notNull(),
+    scanMs: real("scan_ms").notNull(),
+    totalBytes: big("total_bytes").notNull(),
+    rootCount: integer("root_count").notNull(),
+    volumeTotalBytes: big("volume_total_bytes"),
+    volumeFreeBytes: big("volume_free_bytes"),
+    errors: jsonb("errors").$type<ScanErrors>().notNull().default([]),
+  },
+  (t) => [index("reports_workspace_collected_idx").on(t.workspaceId, t.collectedAt.desc())],
+);
+
+const rootColumns = {
+  workspaceId: text("workspace_id").notNull(),
+  rootKey: text("root_key").notNull(),
+  kind: text("kind").notNull(),
+  agent: text("agent").notNull(),
+  path: text("path").notNull(),
+  bytes: big("bytes").notNull(),
+  apparentBytes: big("apparent_bytes").notNull(),
+  files: big("files").notNull(),
+  dirs: big("dirs").notNull(),
+  oldestMtime: tz("oldest_mtime"),
+  newestMtime: tz("newest_mtime"),
+  orphaned: boolean("orphaned").notNull().default(false),
+  unreadable: integer("unreadable").notNull().default(0),
+  categories: jsonb("categories").$type<CategoryBreakdown>().notNull().default({}),
+  ages: jsonb("ages").$type<AgeBreakdown>().notNull().default({}),
+  largest: jsonb("largest").$type<LargestEntry[]>().notNull().default([]),
+};
+
+/** Every root of every accepted report: the raw history. Append-only, so a BRIN index on time stays tight. */
+export const rootUsage = pgTable(
+  "root_usage",
+  {
+    reportId: uuid("report_id")
+      .notNull()
+      .references(() => reports.id, { onDelete: "cascade" }),
+    collectedAt: tz("collected_at").notNull(),
+    ...rootColumns,
+  },
+  (t) => [
+    primaryKey({ columns: [t.reportId, t.rootKey] }),
+    index("root_usage_ws_root_time_idx").on(t.workspaceId, t.rootKey, t.collectedAt),
+    index("root_usage_collected_brin").using("brin", t.collectedAt),
+  ],
+);
+
+/** The newest report's value of each root of each workspace: what fleet pages read. */
+export const rootLatest = pgTable(
+  "root_latest",
+  {
+    reportId: uuid("report_id").notNull(),
+    collectedAt: tz("collected_at").notNull(),
+    ...rootColumns,
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.rootKey] }),
+    index("root_latest_root_bytes_idx").on(t.rootKey, t.bytes.desc()),
+    index("root_latest_agent_bytes_idx").on(t.agent, t.bytes.desc()),
+  ],
+);
+
+/** Last value of each day per workspace and root (day in UTC). */
+export const rootDaily = pgTable(
+  "root_daily",
+  {
+    workspaceId: text("workspace_id").notNull(),
+    rootKey: text("root_key").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    agent: text("agent").notNull(),
+    kind: text("kind").notNull(),
+    bytes: big("bytes").notNull(),
+    apparentBytes: big("apparent_bytes").notNull(),
+    files: big("files").notNull(),
+    collectedAt: tz("collected_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.rootKey, t.day] })],
+);
+
+/** Last total of each day per workspace, with the volume: sparklines, 7-day change and forecasts. */
+export const workspaceDaily = pgTable(
+  "workspace_daily",
+  {
+    workspaceId: text("workspace_id").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    bytes: big("bytes").notNull(),
+    volumeTotalBytes: big("volume_total_bytes"),
+    volumeFreeBytes: big("volume_free_bytes"),
+    collectedAt: tz("collected_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.day] })],
+);
+
+/**
+ * Fleet roll-up stored as changes: the fleet's bytes of an agent and kind on day D is the sum of every delta
+ * up to D. A workspace that stops reporting keeps counting at its last value instead of vanishing from the
+ * chart. Rows are spread over a few shards so concurrent ingests do not queue on one hot row.
+ */
+export const fleetDelta = pgTable(
+  "fleet_delta",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    agent: text("agent").notNull(),
+    kind: text("kind").notNull(),
+    shard: smallint("shard").notNull(),
+    bytes: big("bytes").notNull(),
+    roots: integer("roots").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.agent, t.kind, t.shard] })],
+);
+

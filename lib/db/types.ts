@@ -1,0 +1,5 @@
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type * as schema from "./schema";
+
+/** Either database (embedded or server), or a transaction on one: every query function takes this first. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;

@@ -1,0 +1,89 @@
+import { eq, sql } from "drizzle-orm";
+import { generateToken, hashToken, sameSecret } from "@/lib/auth/tokens";
+import type { Db } from "@/lib/db";
+import { getOrCreateSetting } from "@/lib/db/queries/settings";
+import { workspaces, workspaceTokens } from "@/lib/db/schema";
+import { ConflictError, UnauthorizedError } from "@/lib/errors";
+import type { EnrollResponse, WorkspaceIdentity } from "@/lib/report/schema";
+
+/** The fleet's enrollment key: STORAGE_ENROLLMENT_KEY, or one generated at first start and kept in the database. */
+export async function getEnrollmentKey(db: Db): Promise<{ key: string; source: "environment" | "generated" }> {
+  const fromEnv = process.env.STORAGE_ENROLLMENT_KEY;
+  if (fromEnv) return { key: fromEnv, source: "environment" };
+  return { key: await getOrCreateSetting(db, "enrollment_key", () => generateToken("sek")), source: "generated" };
+}
+
+/**
+ * Registers a workspace and issues its token. A workspace id that already has a token can only be enrolled
+ * again by presenting that token (a reporter whose token file was lost needs an admin's reset).
+ */
+export async function enrollWorkspace(
+  db: Db,
+  identity: WorkspaceIdentity,
+  presentedKey: string | null,
+  currentToken: string | null,
+): Promise<EnrollResponse> {
+  const { key } = await getEnrollmentKey(db);
+  if (!presentedKey || !sameSecret(presentedKey, key)) {
+    throw new UnauthorizedError("The enrollment key is missing or wrong (X-Enrollment-Key header).");
+  }
+  const token = generateToken("swt");
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(workspaces)
+      .values({
+        id: identity.id,
+        name: identity.name,
+        owner: identity.owner,
+        template: identity.template ?? null,
+        agentName: identity.agent ?? null,
+      })
+      .onConflictDoUpdate({
+        target: workspaces.id,
+        set: {
+          name: identity.name,
+          owner: identity.owner,
+          template: identity.template ?? null,
+          agentName: identity.agent ?? null,
+        },
+      });
+    const existing = await tx
+      .select({ tokenHash: workspaceTokens.tokenHash })
+      .from(workspaceTokens)
+      .where(eq(workspaceTokens.workspaceId, identity.id))
+      .for("update");
+    if (existing[0] && (!currentToken || hashToken(currentToken) !== existing[0].tokenHash)) {
+      throw new ConflictError(
+        `Workspace ${identity.id} is already enrolled. Present its current token, or ask an admin to reset it.`,
+      );
+    }
+    await tx
+      .insert(workspaceTokens)
+      .values({ workspaceId: identity.id, tokenHash: hashToken(token) })
+      .onConflictDoUpdate({
+        target: workspaceTokens.workspaceId,
+        set: { tokenHash: hashToken(token), issuedAt: sql`now()` },
+      });
+  });
+  return { workspaceId: identity.id, token };
+}
+
+/** Which workspace a bearer token belongs to; 401 when none. */
+export async function authenticateWorkspace(db: Db, token: string | null): Promise<string> {
+  if (!token) throw new UnauthorizedError("Send the workspace token as Authorization: Bearer <token>.");
+  const rows = await db
+    .select({ workspaceId: workspaceTokens.workspaceId })
+    .from(workspaceTokens)
+    .where(eq(workspaceTokens.tokenHash, hashToken(token)));
+  if (!rows[0]) throw new UnauthorizedError("The workspace token is not valid (was the workspace reset?).");
+  return rows[0].workspaceId;
+}
+
+/** Admin action: forgets a workspace's token so it can enroll again with only the enrollment key. */
+export async function resetWorkspaceToken(db: Db, workspaceId: string): Promise<boolean> {
+  const deleted = await db
+    .delete(workspaceTokens)
+    .where(eq(workspaceTokens.workspaceId, workspaceId))
+    .returning({ id: workspaceTokens.workspaceId });
+  return deleted.length > 0;
+}

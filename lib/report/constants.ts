@@ -1,0 +1,38 @@
+// Plain constants shared by the reporter and the server. No imports: the reporter bundles this file and
+// must stay free of runtime dependencies.
+
+export const REPORT_FORMAT_VERSION = 1 as const;
+export const SUPPORTED_REPORT_VERSIONS: readonly number[] = [1];
+
+export const ROOT_KINDS = ["module", "tool", "legacy", "script-data", "leftover", "custom"] as const;
+export const CATEGORIES = ["sessions", "logs", "databases", "caches", "other"] as const;
+
+/** Age buckets by modification time, relative to the report's collectedAt. Upper bounds in days. */
+export const AGE_BUCKETS = ["1d", "7d", "30d", "90d", "older"] as const;
+export const AGE_BUCKET_DAYS: Record<(typeof AGE_BUCKETS)[number], number> = {
+  "1d": 1,
+  "7d": 7,
+  "30d": 30,
+  "90d": 90,
+  older: Infinity,
+};
+
+export const LIMITS = {
+  /** Largest accepted report body, after gzip is undone. */
+  reportBodyBytes: 4 * 1024 * 1024,
+  enrollBodyBytes: 16 * 1024,
+  roots: 1000,
+  largestEntries: 50,
+  errors: 200,
+  pathLength: 4096,
+  /** A count above this is not a real home folder. */
+  maxCount: 1e9,
+  /** 1 EiB: no workspace volume is larger. */
+  maxBytes: 2 ** 60,
+  /** collectedAt may be at most this far ahead of the server's clock (clock skew). */
+  futureSkewMs: 10 * 60 * 1000,
+} as const;
+
+export type RootKind = (typeof ROOT_KINDS)[number];
+export type Category = (typeof CATEGORIES)[number];
+export type AgeBucket = (typeof AGE_BUCKETS)[number];

@@ -1,0 +1,132 @@
+import { z } from "zod";
+import {
+  AGE_BUCKETS,
+  CATEGORIES,
+  LIMITS,
+  REPORT_FORMAT_VERSION,
+  ROOT_KINDS,
+} from "./constants";
+
+const count = z.number().int().nonnegative().max(LIMITS.maxCount);
+const bytes = z.number().int().nonnegative().max(LIMITS.maxBytes);
+const timestamp = z.iso.datetime({ offset: true });
+
+/** A path relative to a base folder: never absolute, never climbing out with "..". */
+export const relativePath = z
+  .string()
+  .min(1)
+  .max(LIMITS.pathLength)
+  .refine((p) => !p.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(p), "must be relative, not absolute")
+  .refine((p) => !p.split(/[\\/]/).includes(".."), "must not contain '..'")
+  .refine((p) => !p.includes("\0"), "must not contain NUL");
+
+const slug = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[a-z0-9][a-z0-9._-]*$/, "lowercase letters, digits, '.', '_' and '-'");
+
+const sizeAndCount = z.object({ bytes, files: count }).strict();
+
+export const categoryBreakdown = z.partialRecord(z.enum(CATEGORIES), sizeAndCount);
+export const ageBreakdown = z.partialRecord(z.enum(AGE_BUCKETS), sizeAndCount);
+
+export const largestEntry = z
+  .object({
+    /** Relative to the root. */
+    path: relativePath,
+    bytes,
+    mtime: timestamp,
+    type: z.enum(["file", "dir", "session"]),
+  })
+  .strict();
+
+export const storageRoot = z
+  .object({
+    key: z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._:/@-]*$/, "letters, digits and . _ : / @ -"),
+    kind: z.enum(ROOT_KINDS),
+    /** Agent slug this root belongs to (claude-code, codex, ...) or "other". */
+    agent: slug,
+    /** Relative to the home folder. */
+    path: relativePath,
+    bytes,
+    apparentBytes: bytes,
+    files: count,
+    dirs: count,
+    oldestMtime: timestamp.nullable().optional(),
+    newestMtime: timestamp.nullable().optional(),
+    categories: categoryBreakdown.optional(),
+    ages: ageBreakdown.optional(),
+    largest: z.array(largestEntry).max(LIMITS.largestEntries).optional(),
+    /** script-data only: true when the folder is not the current CODER_SCRIPT_DATA_DIR. */
+    orphaned: z.boolean().optional(),
+    /** Entries in this root that could not be read. */
+    unreadable: count.optional(),
+  })
+  .strict();
+
+const name = z.string().min(1).max(200);
+
+export const workspaceIdentity = z
+  .object({
+    id: z.string().min(1).max(100).regex(/^[A-Za-z0-9._-]+$/, "letters, digits and . _ -"),
+    name,
+    owner: name,
+    template: name.optional(),
+    agent: name.optional(),
+  })
+  .strict();
+
+export const scanError = z
+  .object({
+    path: z.string().max(LIMITS.pathLength),
+    code: z.string().max(50),
+    message: z.string().max(500),
+  })
+  .strict();
+
+export const report = z
+  .object({
+    version: z.literal(REPORT_FORMAT_VERSION),
+    id: z.uuid(),
+    collectedAt: timestamp,
+    workspace: workspaceIdentity,
+    volume: z.object({ totalBytes: bytes, freeBytes: bytes }).strict().nullable().optional(),
+    reporter: z
+      .object({ version: z.string().min(1).max(50), scanMs: z.number().nonnegative().max(86_400_000) })
+      .strict(),
+    roots: z.array(storageRoot).max(LIMITS.roots),
+    errors: z.array(scanError).max(LIMITS.errors).optional(),
+  })
+  .strict()
+  .superRefine((r, ctx) => {
+    const seen = new Set<string>();
+    r.roots.forEach((root, i) => {
+      if (seen.has(root.key)) {
+        ctx.addIssue({ code: "custom", path: ["roots", i, "key"], message: `duplicate root key "${root.key}"` });
+      }
+      seen.add(root.key);
+      if (root.bytes > LIMITS.maxBytes || root.files + root.dirs > LIMITS.maxCount) {
+        ctx.addIssue({ code: "custom", path: ["roots", i], message: "counts are not plausible" });
+      }
+    });
+    if (r.volume && r.volume.freeBytes > r.volume.totalBytes) {
+      ctx.addIssue({ code: "custom", path: ["volume", "freeBytes"], message: "free space exceeds the volume's size" });
+    }
+    if (Date.parse(r.collectedAt) > Date.now() + LIMITS.futureSkewMs) {
+      ctx.addIssue({ code: "custom", path: ["collectedAt"], message: "is in the future (check the workspace clock)" });
+    }
+  });
+
+export type Report = z.infer<typeof report>;
+export type StorageRoot = z.infer<typeof storageRoot>;
+export type WorkspaceIdentity = z.infer<typeof workspaceIdentity>;
+export type LargestEntry = z.infer<typeof largestEntry>;
+
+export const enrollRequest = z.object({ workspace: workspaceIdentity }).strict();
+export type EnrollRequest = z.infer<typeof enrollRequest>;
+export type EnrollResponse = { workspaceId: string; token: string };

@@ -59,18 +59,19 @@ export async function readBody(request: Request, limit: number): Promise<Buffer>
 
 /** Reads, parses and validates a JSON body; 400 for malformed JSON, 422 with field paths for schema errors. */
 export async function readJson<S extends z.ZodType>(request: Request, schema: S, limit: number): Promise<z.infer<S>> {
+  return validate(schema, parseJson(await readBody(request, limit), request));
+}
+
+export function parseJson(body: Buffer, request: Request): unknown {
   const type = request.headers.get("content-type") ?? "application/json";
   if (!/^application\/(.+\+)?json\b/i.test(type)) {
     throw new UnsupportedMediaTypeError(`Content-Type "${type}" is not accepted; send application/json.`);
   }
-  const body = await readBody(request, limit);
-  let value: unknown;
   try {
-    value = JSON.parse(body.toString("utf8"));
+    return JSON.parse(body.toString("utf8"));
   } catch (err) {
     throw new BadRequestError(`The body is not valid JSON: ${(err as Error).message}`, undefined, "malformed_json");
   }
-  return validate(schema, value);
 }
 
 export function validate<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {

@@ -1,0 +1,15 @@
+import { getDatabase } from "@/lib/db";
+import { ping } from "@/lib/db/open";
+import { json, errorResponse } from "@/lib/http/response";
+
+export const dynamic = "force-dynamic";
+
+export async function GET() {
+  try {
+    const database = await getDatabase();
+    await ping(database.db);
+    return json({ status: "ok", database: database.kind }, { headers: { "cache-control": "no-store" } });
+  } catch (err) {
+    return errorResponse(503, "database_unavailable", `The database is not available: ${(err as Error).message}`);
+  }
+}

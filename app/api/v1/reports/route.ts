@@ -1,0 +1,18 @@
+import { getDb } from "@/lib/db";
+import { authenticateWorkspace } from "@/lib/enrollment";
+import { ingestReport } from "@/lib/ingest";
+import { bearerToken, readBody, parseJson } from "@/lib/http/request";
+import { handle, json } from "@/lib/http/response";
+import { LIMITS } from "@/lib/report/constants";
+import { parseReport } from "@/lib/report/parse";
+
+export const dynamic = "force-dynamic";
+
+export const POST = handle(async (request) => {
+  // Authenticate before reading the body: an anonymous client cannot make the server parse megabytes.
+  const db = await getDb();
+  const workspaceId = await authenticateWorkspace(db, bearerToken(request));
+  const body = parseJson(await readBody(request, LIMITS.reportBodyBytes), request);
+  const result = await ingestReport(db, workspaceId, parseReport(body));
+  return json(result);
+});

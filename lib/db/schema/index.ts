@@ -1,2 +1,3 @@
 export * from "./workspaces";
 export * from "./reports";
+export * from "./findings";

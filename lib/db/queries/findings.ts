@@ -1,6 +1,11 @@
+import { sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
+import { findingRules } from "../schema";
 import type { Db } from "../types";
 import {
+  compareFindings,
+  describeFinding,
+  mergeRules,
   RULE_IDS,
   SEVERITIES,
   type Finding,
@@ -40,26 +45,203 @@ export type FindingsSummary = {
 
 export type RulesResponse = { rules: Rule[] };
 
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
 export async function getRules(db: Db): Promise<RuleSet> {
-  void db;
-  throw new Error("not implemented yet");
+  const rows = await db
+    .select({ id: findingRules.id, enabled: findingRules.enabled, severity: findingRules.severity, params: findingRules.params })
+    .from(findingRules);
+  return mergeRules(rows);
 }
 
-/** Applies an admin's changes and returns the rules in effect. */
+/** The rules in effect as a list, in the catalog's order. */
+export function rulesList(rules: RuleSet): Rule[] {
+  return RULE_IDS.map((id) => rules[id] as Rule);
+}
+
+/** Applies an admin's changes (validated by `rulesUpdateRequest`) and returns the rules in effect. */
 export async function updateRules(db: Db, req: RulesUpdateRequest): Promise<RuleSet> {
-  void db;
-  void req;
-  throw new Error("not implemented yet");
+  await db.transaction(async (tx) => {
+    for (const u of req.rules) {
+      const set: Partial<typeof findingRules.$inferInsert> = { updatedAt: new Date() };
+      if (u.enabled !== undefined) set.enabled = u.enabled;
+      if (u.severity !== undefined) set.severity = u.severity;
+      if (u.params !== undefined) set.params = u.params;
+      await tx
+        .insert(findingRules)
+        .values({ id: u.id, enabled: u.enabled ?? null, severity: u.severity ?? null, params: u.params ?? null })
+        .onConflictDoUpdate({ target: findingRules.id, set });
+    }
+  });
+  return getRules(db);
 }
 
+/** One candidate row of a rule, as its SQL returns it. */
+type RuleRow = {
+  workspace_id: string;
+  name: string;
+  owner: string;
+  root_key: string | null;
+  agent: string | null;
+  path: string | null;
+  value: number;
+  threshold: number;
+  total: number | string;
+};
+
+type RuleQuery = { unit: Finding["unit"]; from: SQL; order: SQL };
+
+const num = (n: number) => sql`${n}::float8`;
+
+/**
+ * Each rule as SQL over the latest tables only (root_latest joined to workspaces): the columns workspace_id,
+ * root_key, agent, path, value, threshold, and an `order` that puts the most urgent first.
+ */
+function ruleQuery(id: RuleId, rules: RuleSet, now: Date, ws: SQL): RuleQuery {
+  const nowTs = sql`${now.toISOString()}::timestamptz`;
+  const over = { unit: "bytes" as const, order: sql`value / greatest(threshold, 1) desc` };
+  switch (id) {
+    case "root-oversize": {
+      const p = rules[id].params;
+      const th = sql`coalesce((${JSON.stringify(p.byAgent)}::jsonb ->> r.agent)::float8, ${num(p.defaultBytes)})`;
+      return {
+        ...over,
+        from: sql`select r.workspace_id, r.root_key, r.agent, null::text as path, r.bytes::float8 as value, ${th} as threshold
+          from root_latest r where r.kind not in ('script-data', 'leftover') and r.bytes::float8 > ${th} ${ws}`,
+      };
+    }
+    case "large-session": {
+      const th = num(rules[id].params.bytes);
+      return {
+        ...over,
+        from: sql`select r.workspace_id, r.root_key, r.agent, e ->> 'path' as path, (e ->> 'bytes')::float8 as value,
+            ${th} as threshold
+          from root_latest r cross join lateral jsonb_array_elements(r.largest) e
+          where r.bytes::float8 > ${th} and e ->> 'type' = 'session' and (e ->> 'bytes')::float8 > ${th} ${ws}`,
+      };
+    }
+    case "fast-growth": {
+      const th = num(rules[id].params.bytesPerDay);
+      return {
+        unit: "bytesPerDay",
+        order: over.order,
+        from: sql`select w.id as workspace_id, null::text as root_key, null::text as agent, null::text as path,
+            w.growth_bytes_per_day::float8 as value, ${th} as threshold
+          from workspaces w where w.growth_bytes_per_day > ${th} ${ws}`,
+      };
+    }
+    case "volume-filling": {
+      const days = num(rules[id].params.days);
+      return {
+        unit: "days",
+        order: sql`value asc`,
+        from: sql`select w.id as workspace_id, null::text as root_key, null::text as agent, null::text as path,
+            greatest(extract(epoch from (w.forecast_full_at - ${nowTs})) / 86400, 0)::float8 as value, ${days} as threshold
+          from workspaces w where w.forecast_full_at is not null
+            and w.forecast_full_at <= ${nowTs} + make_interval(secs => ${days} * 86400) ${ws}`,
+      };
+    }
+    case "orphaned-script-data":
+    case "agentapi-leftover": {
+      const th = num(rules[id].params.minBytes);
+      const cond = id === "orphaned-script-data" ? sql`r.kind = 'script-data' and r.orphaned` : sql`r.kind = 'leftover'`;
+      return {
+        unit: "bytes",
+        order: sql`value desc`,
+        from: sql`select r.workspace_id, r.root_key, r.agent, r.path, r.bytes::float8 as value, ${th} as threshold
+          from root_latest r where ${cond} and r.bytes::float8 >= ${th} ${ws}`,
+      };
+    }
+    case "silent-workspace": {
+      const hours = num(rules[id].params.hours);
+      const since = sql`coalesce(w.last_collected_at, w.first_seen_at)`;
+      return {
+        unit: "hours",
+        order: sql`value desc`,
+        from: sql`select w.id as workspace_id, null::text as root_key, null::text as agent, null::text as path,
+            (extract(epoch from (${nowTs} - ${since})) / 3600)::float8 as value, ${hours} as threshold
+          from workspaces w where ${since} < ${nowTs} - make_interval(secs => ${hours} * 3600) ${ws}`,
+      };
+    }
+    case "claude-debug-history": {
+      // The reporter files Claude's debug/ under "logs"; file-history/ is counted from the largest entries.
+      const min = num(rules[id].params.minBytes);
+      const debugHistory = sql`(coalesce((r.categories -> 'logs' ->> 'bytes')::float8, 0) + coalesce((select sum((e ->> 'bytes')::float8)
+          from jsonb_array_elements(r.largest) e where e ->> 'path' = 'file-history' or e ->> 'path' like 'file-history/%'), 0))`;
+      const sessions = sql`coalesce((r.categories -> 'sessions' ->> 'bytes')::float8, 0)`;
+      return {
+        unit: "bytes",
+        order: sql`value - threshold desc`,
+        from: sql`select * from (select r.workspace_id, r.root_key, r.agent, null::text as path, ${debugHistory} as value,
+            ${sessions} as threshold
+          from root_latest r where r.agent = 'claude-code' and r.kind in ('tool', 'legacy') and r.bytes::float8 >= ${min} ${ws}) x
+          where value > threshold and value >= ${min}`,
+      };
+    }
+  }
+}
+
+type RunResult = { findings: Finding[]; counts: { ruleId: RuleId; severity: Severity; count: number }[] };
+
+/** Runs the enabled rules (optionally one rule, one severity, one workspace): up to `limit` findings per rule, and each rule's full count. */
+async function runRules(
+  db: Db,
+  opts: { rules: RuleSet; now: Date; workspace?: string; rule?: RuleId; severity?: Severity; limit: number },
+): Promise<RunResult> {
+  const findings: Finding[] = [];
+  const counts: RunResult["counts"] = [];
+  for (const id of RULE_IDS) {
+    const rule = opts.rules[id] as Rule;
+    if (!rule.enabled || (opts.rule && opts.rule !== id) || (opts.severity && opts.severity !== rule.severity)) continue;
+    const wsCol = id === "fast-growth" || id === "volume-filling" || id === "silent-workspace" ? sql`w.id` : sql`r.workspace_id`;
+    const ws = opts.workspace ? sql`and ${wsCol} = ${opts.workspace}` : sql``;
+    const q = ruleQuery(id, opts.rules, opts.now, ws);
+    const rows = rowsOf<RuleRow>(
+      await db.execute(sql`select f.*, w.name, w.owner, count(*) over () as total
+        from (${q.from}) f join workspaces w on w.id = f.workspace_id
+        order by ${q.order}, f.workspace_id, f.root_key nulls first, f.path nulls first limit ${opts.limit}`),
+    );
+    counts.push({ ruleId: id, severity: rule.severity, count: rows.length ? Number(rows[0].total) : 0 });
+    for (const r of rows) {
+      findings.push(
+        describeFinding({
+          ruleId: id,
+          severity: rule.severity,
+          workspace: { id: r.workspace_id, name: r.name, owner: r.owner },
+          rootKey: r.root_key,
+          agent: r.agent,
+          path: r.path,
+          value: Number(r.value),
+          threshold: Number(r.threshold),
+          unit: q.unit,
+        }),
+      );
+    }
+  }
+  findings.sort(compareFindings);
+  return { findings, counts };
+}
+
+/** Findings from the newest data (root_latest and workspaces; never history), most urgent first. */
 export async function listFindings(db: Db, params: FindingsParams = {}): Promise<FindingsList> {
-  void db;
-  void params;
-  throw new Error("not implemented yet");
+  const p = findingsQuery.parse(params);
+  const rules = await getRules(db);
+  const { findings, counts } = await runRules(db, { ...p, rules, now: params.now ?? new Date() });
+  const total = counts.reduce((s, c) => s + c.count, 0);
+  return { findings: findings.slice(0, p.limit), total, truncated: total > p.limit };
 }
 
+/** Counts by rule and severity over the whole fleet, and the most urgent few. */
 export async function getFindingsSummary(db: Db, params: { now?: Date; top?: number } = {}): Promise<FindingsSummary> {
-  void db;
-  void params;
-  throw new Error("not implemented yet");
+  const top = params.top ?? 5;
+  const rules = await getRules(db);
+  const { findings, counts } = await runRules(db, { rules, now: params.now ?? new Date(), limit: top });
+  const bySeverity: Record<Severity, number> = { critical: 0, warning: 0, info: 0 };
+  for (const c of counts) bySeverity[c.severity] += c.count;
+  return {
+    total: counts.reduce((s, c) => s + c.count, 0),
+    bySeverity,
+    byRule: counts.filter((c) => c.count > 0),
+    top: findings.slice(0, top),
+  };
 }

@@ -1,6 +1,7 @@
+import { sql } from "drizzle-orm";
 import type { Db } from "../types";
-import type { FindingsSummary } from "./findings";
-import type { Day, DayRange, RangeParams } from "@/lib/series";
+import { getFindingsSummary, type FindingsSummary } from "./findings";
+import { addDaysTo, daysBetween, eachDay, isoOrNull, resolveRange, utcDayOf, type Day, type DayRange, type RangeParams } from "@/lib/series";
 import type { WorkspaceRef } from "@/lib/findings/rules";
 
 export type { WorkspaceRef };
@@ -81,8 +82,167 @@ export type FleetOverview = {
   findings: FindingsSummary;
 };
 
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+/** SQL for the series key of a fleet_delta / root_latest row (see FleetSeriesKey). */
+export const seriesKeySql = sql.raw(
+  `case when kind = 'script-data' then 'script-data' when kind = 'module' and agent = 'other' then 'modules' else agent end`,
+);
+
+const SILENT_HOURS = 24;
+const FILLING_DAYS = 7;
+const GROWTH_DAYS = 7;
+
+function growth(now: number, then: number): Growth {
+  return { bytes: now - then, ratio: then === 0 ? null : (now - then) / then };
+}
+
+/**
+ * The fleet page's data, read from the workspaces table, root_latest and the roll-ups only (never history).
+ * Levels of the fleet series are cumulative sums of fleet_delta: one aggregate folds every delta before the
+ * first day needed into a starting level, the days after are summed up day by day.
+ */
 export async function getFleetOverview(db: Db, params: FleetOverviewParams = {}): Promise<FleetOverview> {
-  void db;
-  void params;
-  throw new Error("not implemented yet");
+  const now = params.now ?? new Date();
+  const limit = params.limit ?? 10;
+  const range = resolveRange(params, now);
+  const today = utcDayOf(now);
+  // Days needed: the range, and today back to 30 days ago for the growth figures.
+  const first = [range.from, addDaysTo(today, -30)].sort()[0];
+  const last = [range.to, today].sort()[1];
+  const before = addDaysTo(first, -1);
+  const nowTs = sql`${now.toISOString()}::timestamptz`;
+  const sinceDay = addDaysTo(today, -GROWTH_DAYS);
+
+  const [deltaRows, totals, topWorkspaces, agents, growing, filling, silentCount, silentRows, findings] = await Promise.all([
+    db.execute(sql`select ${seriesKeySql} as key, to_char(greatest(day, ${before}::date), 'YYYY-MM-DD') as day,
+        sum(bytes)::float8 as bytes
+      from fleet_delta where day <= ${last}::date group by 1, 2`),
+    db.execute(sql`select coalesce(sum(total_bytes), 0)::float8 as bytes, count(*)::int as workspaces,
+        count(last_collected_at)::int as reporting, coalesce(sum(root_count), 0)::int as roots from workspaces`),
+    db.execute(sql`select id, name, owner, template, total_bytes::float8 as total_bytes, largest_agent, last_collected_at
+      from workspaces order by total_bytes desc, id limit ${limit}`),
+    db.execute(sql`select agent, sum(bytes)::float8 as bytes, count(distinct workspace_id)::int as workspaces,
+        count(*)::int as roots from root_latest group by agent order by 2 desc, 1 limit ${limit}`),
+    db.execute(sql`select l.workspace_id, w.name, w.owner, l.root_key, l.agent, l.kind, l.bytes::float8 as bytes,
+        d.bytes::float8 as bytes_before, to_char(l.collected_at at time zone 'UTC', 'YYYY-MM-DD') as latest_day
+      from root_daily d
+      join root_latest l on l.workspace_id = d.workspace_id and l.root_key = d.root_key
+      join workspaces w on w.id = l.workspace_id
+      where d.day = ${sinceDay}::date and l.bytes > d.bytes
+      order by l.bytes - d.bytes desc, l.workspace_id, l.root_key limit ${limit}`),
+    db.execute(sql`select id, name, owner, forecast_full_at, volume_total_bytes::float8 as volume_total_bytes,
+        volume_free_bytes::float8 as volume_free_bytes, growth_bytes_per_day::float8 as growth_bytes_per_day
+      from workspaces where forecast_full_at is not null
+        and forecast_full_at <= ${nowTs} + make_interval(days => ${FILLING_DAYS})
+      order by forecast_full_at, id limit ${limit}`),
+    db.execute(sql`select count(*)::int as n from workspaces
+      where coalesce(last_collected_at, first_seen_at) < ${nowTs} - make_interval(hours => ${SILENT_HOURS})`),
+    db.execute(sql`select id, name, owner, last_collected_at from workspaces
+      where coalesce(last_collected_at, first_seen_at) < ${nowTs} - make_interval(hours => ${SILENT_HOURS})
+      order by last_collected_at nulls first, id limit ${limit}`),
+    getFindingsSummary(db, { now }),
+  ]);
+
+  // Levels per key and day, from the starting level on `before`.
+  const deltas = new Map<string, Map<Day, number>>();
+  for (const r of rowsOf<{ key: string; day: Day; bytes: number }>(deltaRows)) {
+    if (!deltas.has(r.key)) deltas.set(r.key, new Map());
+    deltas.get(r.key)!.set(r.day, Number(r.bytes));
+  }
+  const allDays = eachDay(before, last);
+  const levelOn = new Map<Day, Record<string, number>>();
+  const running: Record<string, number> = {};
+  for (const key of deltas.keys()) running[key] = 0;
+  for (const day of allDays) {
+    for (const [key, byDay] of deltas) running[key] += byDay.get(day) ?? 0;
+    levelOn.set(day, { ...running });
+  }
+  const totalOn = (day: Day) => Object.values(levelOn.get(day) ?? {}).reduce((s, v) => s + v, 0);
+  const rangeDays = eachDay(range.from, range.to);
+  const lastLevels = levelOn.get(range.to) ?? {};
+  const keys = [...deltas.keys()].sort((a, b) => (lastLevels[b] ?? 0) - (lastLevels[a] ?? 0) || a.localeCompare(b));
+  const points: FleetSeriesPoint[] = rangeDays.map((day) => {
+    const lv = levelOn.get(day)!;
+    const values: Record<string, number> = {};
+    for (const k of keys) values[k] = lv[k] ?? 0;
+    return { day, values, total: keys.reduce((s, k) => s + values[k], 0) };
+  });
+  const t = rowsOf<{ bytes: number; workspaces: number; reporting: number; roots: number }>(totals)[0];
+  const levelToday = totalOn(today);
+  const ref = (r: { id?: string; workspace_id?: string; name: string; owner: string }) => ({
+    id: (r.id ?? r.workspace_id)!,
+    name: r.name,
+    owner: r.owner,
+  });
+
+  return {
+    range,
+    generatedAt: now.toISOString(),
+    total: { bytes: Number(t.bytes), workspaces: Number(t.workspaces), reportingWorkspaces: Number(t.reporting), roots: Number(t.roots) },
+    growth: {
+      d1: growth(levelToday, totalOn(addDaysTo(today, -1))),
+      d7: growth(levelToday, totalOn(addDaysTo(today, -7))),
+      d30: growth(levelToday, totalOn(addDaysTo(today, -30))),
+    },
+    series: { keys, points },
+    topWorkspaces: rowsOf<{
+      id: string; name: string; owner: string; template: string | null; total_bytes: number;
+      largest_agent: string | null; last_collected_at: Date | string | null;
+    }>(topWorkspaces).map((r) => ({
+      ...ref(r),
+      template: r.template,
+      totalBytes: Number(r.total_bytes),
+      largestAgent: r.largest_agent,
+      lastCollectedAt: isoOrNull(r.last_collected_at),
+    })),
+    topAgents: rowsOf<{ agent: string; bytes: number; workspaces: number; roots: number }>(agents).map((r) => ({
+      agent: r.agent,
+      bytes: Number(r.bytes),
+      workspaces: Number(r.workspaces),
+      roots: Number(r.roots),
+    })),
+    fastestGrowingRoots: rowsOf<{
+      workspace_id: string; name: string; owner: string; root_key: string; agent: string; kind: string;
+      bytes: number; bytes_before: number; latest_day: Day;
+    }>(growing).map((r) => {
+      const g = Number(r.bytes) - Number(r.bytes_before);
+      return {
+        workspace: ref(r),
+        rootKey: r.root_key,
+        agent: r.agent,
+        kind: r.kind,
+        bytes: Number(r.bytes),
+        bytesBefore: Number(r.bytes_before),
+        growthBytes: g,
+        growthBytesPerDay: g / Math.max(1, daysBetween(sinceDay, r.latest_day)),
+        sinceDay,
+      };
+    }),
+    fillingSoon: rowsOf<{
+      id: string; name: string; owner: string; forecast_full_at: Date | string; volume_total_bytes: number | null;
+      volume_free_bytes: number | null; growth_bytes_per_day: number | null;
+    }>(filling).map((r) => {
+      const at = new Date(r.forecast_full_at);
+      return {
+        workspace: ref(r),
+        forecastFullAt: at.toISOString(),
+        daysUntilFull: (at.getTime() - now.getTime()) / 86_400_000,
+        volumeTotalBytes: r.volume_total_bytes === null ? null : Number(r.volume_total_bytes),
+        volumeFreeBytes: r.volume_free_bytes === null ? null : Number(r.volume_free_bytes),
+        growthBytesPerDay: r.growth_bytes_per_day === null ? null : Number(r.growth_bytes_per_day),
+      };
+    }),
+    silent: {
+      count: Number(rowsOf<{ n: number }>(silentCount)[0].n),
+      workspaces: rowsOf<{ id: string; name: string; owner: string; last_collected_at: Date | string | null }>(silentRows).map(
+        (r) => ({
+          ...ref(r),
+          lastCollectedAt: isoOrNull(r.last_collected_at),
+          hoursSilent: r.last_collected_at === null ? null : (now.getTime() - new Date(r.last_collected_at).getTime()) / 3_600_000,
+        }),
+      ),
+    },
+    findings,
+  };
 }

@@ -1,0 +1,5 @@
+import { PageLoading } from "@/components/ui/states";
+
+export default function Loading() {
+  return <PageLoading />;
+}

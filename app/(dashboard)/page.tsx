@@ -1,0 +1,26 @@
+import { HydrationBoundary } from "@tanstack/react-query";
+import type { Metadata } from "next";
+import { FleetOverviewView } from "@/components/fleet/fleet-overview";
+import { getDb } from "@/lib/db";
+import { getFleetOverview } from "@/lib/db/queries/fleet";
+import { fleetKeys } from "@/lib/query/fleet";
+import { prefetchAll } from "@/lib/query/prefetch";
+import { rangeParams } from "@/lib/query/range";
+import { parseOverviewSearchParams } from "./search-params";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Fleet overview" };
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function OverviewPage({ searchParams }: Props) {
+  const range = parseOverviewSearchParams(await searchParams);
+  const state = await prefetchAll([
+    { queryKey: fleetKeys.overview(range), load: async () => getFleetOverview(await getDb(), rangeParams(range)) },
+  ]);
+  return (
+    <HydrationBoundary state={state}>
+      <FleetOverviewView />
+    </HydrationBoundary>
+  );
+}

@@ -1,0 +1,25 @@
+import { HydrationBoundary } from "@tanstack/react-query";
+import type { Metadata } from "next";
+import { WorkspacesView } from "@/components/workspaces/workspaces-view";
+import { getDb } from "@/lib/db";
+import { listWorkspaces } from "@/lib/db/queries/workspaces";
+import { prefetchAll } from "@/lib/query/prefetch";
+import { workspaceKeys } from "@/lib/query/workspaces";
+import { parseWorkspaceListSearchParams } from "./search-params";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Workspaces" };
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function WorkspacesPage({ searchParams }: Props) {
+  const state = parseWorkspaceListSearchParams(await searchParams);
+  const dehydrated = await prefetchAll([
+    { queryKey: workspaceKeys.list(state), load: async () => listWorkspaces(await getDb(), state) },
+  ]);
+  return (
+    <HydrationBoundary state={dehydrated}>
+      <WorkspacesView />
+    </HydrationBoundary>
+  );
+}

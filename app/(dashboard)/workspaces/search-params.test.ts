@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_LIST_STATE, parseWorkspaceListSearchParams, workspaceListEntries } from "./search-params";
+
+const parse = (qs: string) => parseWorkspaceListSearchParams(new URLSearchParams(qs));
+
+describe("workspace list search params", () => {
+  it("defaults everything", () => {
+    expect(parse("")).toEqual(DEFAULT_LIST_STATE);
+  });
+  it("reads filters, sort and paging", () => {
+    expect(parse("q=api&owner=alice&template=ai-dev&agent=codex&sort=change7d&dir=asc&page=3&pageSize=100")).toEqual({
+      q: "api",
+      owner: "alice",
+      template: "ai-dev",
+      agent: "codex",
+      sort: "change7d",
+      dir: "asc",
+      page: 3,
+      pageSize: 100,
+    });
+  });
+  it("uses each column's natural direction when dir is absent", () => {
+    expect(parse("sort=name").dir).toBe("asc");
+    expect(parse("sort=lastReport").dir).toBe("desc");
+    expect(parse("sort=daysUntilFull").dir).toBe("asc");
+  });
+  it("ignores invalid values", () => {
+    const s = parse("sort=drop+table&dir=sideways&page=-4&pageSize=7");
+    expect(s.sort).toBe("total");
+    expect(s.dir).toBe("desc");
+    expect(s.page).toBe(1);
+    expect(s.pageSize).toBe(50);
+  });
+  it("reads Next's plain searchParams objects", () => {
+    expect(parseWorkspaceListSearchParams({ q: ["x", "y"], page: "2" })).toMatchObject({ q: "x", page: 2 });
+  });
+  it("round-trips through the URL, leaving defaults out", () => {
+    expect(workspaceListEntries(DEFAULT_LIST_STATE)).toEqual({
+      q: null, owner: null, template: null, agent: null, sort: null, dir: null, page: null, pageSize: null,
+    });
+    const state = parse("q=web&sort=name&dir=desc&page=2");
+    const qs = new URLSearchParams(
+      Object.entries(workspaceListEntries(state)).filter((e): e is [string, string] => e[1] !== null),
+    );
+    expect(qs.toString()).toBe("q=web&sort=name&dir=desc&page=2");
+    expect(parse(qs.toString())).toEqual(state);
+  });
+});

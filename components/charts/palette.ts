@@ -1,0 +1,53 @@
+// One color per agent slug, the same on every chart and in both themes (mid-tone hues readable on light and
+// dark backgrounds). Unknown slugs get a stable color from a hash of the slug.
+
+export const AGENT_COLORS: Record<string, string> = {
+  "claude-code": "#d97757",
+  codex: "#10a37f",
+  gemini: "#4285f4",
+  goose: "#a855f7",
+  opencode: "#eab308",
+  copilot: "#6366f1",
+  kiro: "#f43f5e",
+  "amazon-q": "#f97316",
+  cursor: "#14b8a6",
+  aider: "#84cc16",
+  auggie: "#ec4899",
+  amp: "#0ea5e9",
+  modules: "#8b5cf6",
+  "script-data": "#b45309",
+  "orphaned-script-data": "#b45309",
+  leftover: "#be123c",
+  main: "#64748b",
+  other: "#94a3b8",
+};
+
+const FALLBACK = ["#06b6d4", "#f59e0b", "#22c55e", "#e11d48", "#7c3aed", "#0284c7", "#65a30d", "#db2777"];
+
+export function agentColor(slug: string): string {
+  const known = AGENT_COLORS[slug];
+  if (known) return known;
+  let h = 0;
+  for (let i = 0; i < slug.length; i++) h = (h * 31 + slug.charCodeAt(i)) >>> 0;
+  return FALLBACK[h % FALLBACK.length];
+}
+
+/** Colors for series that are not agents (roots, categories, age buckets): stable by position. */
+export const SERIES_COLORS = ["#2563eb", "#d97757", "#10a37f", "#a855f7", "#eab308", "#f43f5e", "#14b8a6", "#6366f1", "#84cc16", "#ec4899", "#0ea5e9", "#94a3b8"];
+
+export const CATEGORY_COLORS: Record<string, string> = {
+  sessions: "#2563eb",
+  logs: "#eab308",
+  databases: "#10a37f",
+  caches: "#a855f7",
+  other: "#94a3b8",
+};
+
+/** Age buckets from fresh (cool) to old (warm). */
+export const AGE_COLORS: Record<string, string> = {
+  "1d": "#22c55e",
+  "7d": "#84cc16",
+  "30d": "#eab308",
+  "90d": "#f97316",
+  older: "#dc2626",
+};

@@ -1,0 +1,164 @@
+import Link from "next/link";
+import type { FleetOverview } from "@/lib/db/queries/fleet";
+import { formatDays } from "@/lib/format/numbers";
+import { formatRate } from "@/lib/format/bytes";
+import { agentLabel, hasAgentPage } from "@/components/agents/agent-label";
+import { agentColor } from "@/components/charts/palette";
+import { Bytes } from "@/components/ui/bytes";
+import { Panel } from "@/components/ui/panel";
+import { RelativeTime } from "@/components/ui/time";
+
+const wsHref = (id: string) => `/workspaces/${encodeURIComponent(id)}`;
+
+function None({ children }: { children: string }) {
+  return <p className="muted small">{children}</p>;
+}
+
+export function TopWorkspaces({ rows }: { rows: FleetOverview["topWorkspaces"] }) {
+  return (
+    <Panel title="Top workspaces" actions={<Link href="/workspaces">All workspaces →</Link>}>
+      {rows.length === 0 ? <None>No workspace has reported yet.</None> : null}
+      <ul className="list">
+        {rows.map((w) => (
+          <li key={w.id}>
+            <Link className="grow" href={wsHref(w.id)}>
+              {w.owner}/{w.name}
+            </Link>
+            <span className="muted small">{agentLabel(w.largestAgent)}</span>
+            <Link href={wsHref(w.id)} className="num">
+              <Bytes value={w.totalBytes} />
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </Panel>
+  );
+}
+
+export function TopAgents({ rows }: { rows: FleetOverview["topAgents"] }) {
+  return (
+    <Panel title="Top agents">
+      {rows.length === 0 ? <None>No agent data yet.</None> : null}
+      <ul className="list">
+        {rows.map((a) => {
+          const label = (
+            <>
+              <span className="swatch" style={{ background: agentColor(a.agent) }} />
+              {agentLabel(a.agent)}
+            </>
+          );
+          return (
+            <li key={a.agent}>
+              {hasAgentPage(a.agent) ? (
+                <Link className="grow" href={`/agents/${encodeURIComponent(a.agent)}`}>
+                  {label}
+                </Link>
+              ) : (
+                <span className="grow">{label}</span>
+              )}
+              <Link className="muted small" href={`/workspaces?agent=${encodeURIComponent(a.agent)}`}>
+                {a.workspaces} ws
+              </Link>
+              <span className="num">
+                <Bytes value={a.bytes} />
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </Panel>
+  );
+}
+
+export function FastestGrowing({ rows }: { rows: FleetOverview["fastestGrowingRoots"] }) {
+  return (
+    <Panel title="Fastest-growing roots (7 d)">
+      {rows.length === 0 ? <None>No root has a week of history yet.</None> : null}
+      <ul className="list">
+        {rows.map((r) => (
+          <li key={`${r.workspace.id}:${r.rootKey}`}>
+            <Link className="grow" href={wsHref(r.workspace.id)} title={`${r.workspace.owner}/${r.workspace.name} · ${r.rootKey}`}>
+              <span className="swatch" style={{ background: agentColor(r.agent) }} />
+              {r.workspace.name} <span className="muted mono">{r.rootKey}</span>
+            </Link>
+            <span className="num small muted">{formatRate(r.growthBytesPerDay)}</span>
+            <span className="num">
+              <Bytes value={r.growthBytes} delta />
+            </span>
+          </li>
+        ))}
+      </ul>
+    </Panel>
+  );
+}
+
+export function FillingSoon({ rows }: { rows: FleetOverview["fillingSoon"] }) {
+  return (
+    <Panel title="Volumes filling within 7 days" actions={<Link href="/workspaces?sort=daysUntilFull&dir=asc">All forecasts →</Link>}>
+      {rows.length === 0 ? <None>No volume is forecast to fill within 7 days.</None> : null}
+      <ul className="list">
+        {rows.map((r) => (
+          <li key={r.workspace.id}>
+            <Link className="grow" href={wsHref(r.workspace.id)}>
+              {r.workspace.owner}/{r.workspace.name}
+            </Link>
+            <span className="small muted">
+              <Bytes value={r.volumeFreeBytes} /> free
+            </span>
+            <span className="num badge critical" title={r.forecastFullAt}>
+              {formatDays(r.daysUntilFull)}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </Panel>
+  );
+}
+
+export function SilentWorkspaces({ silent }: { silent: FleetOverview["silent"] }) {
+  return (
+    <Panel
+      title={`Stopped reporting (${silent.count})`}
+      actions={<Link href="/workspaces?sort=lastReport&dir=asc">Oldest reports →</Link>}
+    >
+      {silent.count === 0 ? <None>Every workspace reported in the last 24 hours.</None> : null}
+      <ul className="list">
+        {silent.workspaces.map((w) => (
+          <li key={w.id}>
+            <Link className="grow" href={wsHref(w.id)}>
+              {w.owner}/{w.name}
+            </Link>
+            <span className="small muted">
+              {w.lastCollectedAt ? <RelativeTime value={w.lastCollectedAt} /> : "never reported"}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </Panel>
+  );
+}
+
+export function FindingsSummaryPanel({ findings }: { findings: FleetOverview["findings"] }) {
+  return (
+    <Panel title={`Findings (${findings.total})`} actions={<Link href="/findings">All findings →</Link>}>
+      <div className="row small" style={{ marginBottom: 8 }}>
+        {(["critical", "warning", "info"] as const).map((s) => (
+          <Link key={s} href={`/findings?severity=${s}`} className={`badge ${s}`}>
+            {findings.bySeverity[s]} {s}
+          </Link>
+        ))}
+      </div>
+      {findings.total === 0 ? <None>Nothing needs attention.</None> : null}
+      <ul className="list">
+        {findings.top.map((f, i) => (
+          <li key={`${f.ruleId}:${f.workspace.id}:${f.rootKey ?? ""}:${i}`}>
+            <span className={`badge ${f.severity}`}>{f.severity}</span>
+            <Link className="grow" href={wsHref(f.workspace.id)} title={f.message}>
+              {f.workspace.name}: {f.message}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </Panel>
+  );
+}

@@ -1,0 +1,64 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useSearchParams } from "next/navigation";
+import { fleetOverviewOptions } from "@/lib/query/fleet";
+import { parseOverviewSearchParams } from "@/app/(dashboard)/search-params";
+import { Panel } from "@/components/ui/panel";
+import { RangePicker } from "@/components/ui/range-picker";
+import { PageLoading, QueryView } from "@/components/ui/states";
+import { RelativeTime } from "@/components/ui/time";
+import { FleetChart } from "./fleet-chart";
+import { FastestGrowing, FillingSoon, FindingsSummaryPanel, SilentWorkspaces, TopAgents, TopWorkspaces } from "./fleet-lists";
+import { FleetStats } from "./fleet-stats";
+
+export function FleetOverviewView() {
+  const range = parseOverviewSearchParams(useSearchParams());
+  const query = useQuery(fleetOverviewOptions(range));
+  return (
+    <div className="stack">
+      <div className="page-head">
+        <div>
+          <h1>Fleet overview</h1>
+          <p className="sub">
+            Storage used by AI agents across every workspace
+            {query.data ? (
+              <>
+                {" "}· updated <RelativeTime value={query.data.generatedAt} />
+              </>
+            ) : null}
+          </p>
+        </div>
+        <div className="spacer" />
+        <RangePicker />
+      </div>
+      {query.isPending ? <PageLoading /> : null}
+      {!query.isPending ? (
+        <QueryView
+          query={query}
+          isEmpty={(d) => d.total.reportingWorkspaces === 0}
+          empty="No workspace has sent a report yet. Add the reporter to your Coder templates to start collecting storage data."
+        >
+          {(data) => (
+            <div className="stack">
+              <FleetStats data={data} />
+              <Panel title="Fleet storage by agent">
+                <FleetChart series={data.series} />
+              </Panel>
+              <div className="grid-3">
+                <TopWorkspaces rows={data.topWorkspaces} />
+                <TopAgents rows={data.topAgents} />
+                <FastestGrowing rows={data.fastestGrowingRoots} />
+              </div>
+              <div className="grid-3">
+                <FillingSoon rows={data.fillingSoon} />
+                <SilentWorkspaces silent={data.silent} />
+                <FindingsSummaryPanel findings={data.findings} />
+              </div>
+            </div>
+          )}
+        </QueryView>
+      ) : null}
+    </div>
+  );
+}

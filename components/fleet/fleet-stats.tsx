@@ -1,0 +1,25 @@
+import type { FleetOverview } from "@/lib/db/queries/fleet";
+import { formatCount, formatPercent } from "@/lib/format/numbers";
+import { Bytes } from "@/components/ui/bytes";
+import { Stat } from "@/components/ui/panel";
+
+function GrowthStat({ label, growth }: { label: string; growth: FleetOverview["growth"]["d1"] }) {
+  return (
+    <Stat label={label} href="/workspaces?sort=change7d" sub={growth.ratio === null ? "no earlier data" : `${growth.ratio >= 0 ? "+" : ""}${formatPercent(growth.ratio, 1)}`}>
+      <Bytes value={growth.bytes} delta />
+    </Stat>
+  );
+}
+
+export function FleetStats({ data }: { data: FleetOverview }) {
+  return (
+    <div className="grid-4" data-testid="fleet-stats">
+      <Stat label="Total storage" href="/workspaces" sub={`${formatCount(data.total.workspaces)} workspaces · ${formatCount(data.total.roots)} roots`}>
+        <Bytes value={data.total.bytes} />
+      </Stat>
+      <GrowthStat label="Growth 24 h" growth={data.growth.d1} />
+      <GrowthStat label="Growth 7 d" growth={data.growth.d7} />
+      <GrowthStat label="Growth 30 d" growth={data.growth.d30} />
+    </div>
+  );
+}

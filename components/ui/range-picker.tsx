@@ -1,0 +1,61 @@
+"use client";
+
+import { useSearchParams } from "next/navigation";
+import { RANGE_OPTIONS, parseRange, rangeEntries, type RangeState } from "@/lib/query/range";
+import { useSetSearchParams } from "./use-set-search-params";
+
+function todayUtc(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+function daysAgoUtc(n: number): string {
+  return new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** 7 d / 30 d / 90 d / custom, kept in the URL (?range=…&from=…&to=…). */
+export function RangePicker() {
+  const searchParams = useSearchParams();
+  const setParams = useSetSearchParams();
+  const current = parseRange(searchParams);
+  const set = (state: RangeState) => setParams(rangeEntries(state));
+  return (
+    <div className="row" data-testid="range-picker">
+      <div className="segmented" role="group" aria-label="Time range">
+        {RANGE_OPTIONS.map((o) => (
+          <button
+            key={o.key}
+            type="button"
+            aria-pressed={current.range === o.key}
+            onClick={() =>
+              set(o.key === "custom" ? { range: "custom", from: current.from ?? daysAgoUtc(13), to: current.to ?? todayUtc() } : { range: o.key })
+            }
+          >
+            {o.label}
+          </button>
+        ))}
+      </div>
+      {current.range === "custom" ? (
+        <>
+          <label className="field">
+            From
+            <input
+              type="date"
+              value={current.from ?? ""}
+              max={current.to ?? todayUtc()}
+              onChange={(e) => e.target.value && set({ ...current, from: e.target.value })}
+            />
+          </label>
+          <label className="field">
+            To
+            <input
+              type="date"
+              value={current.to ?? ""}
+              min={current.from}
+              max={todayUtc()}
+              onChange={(e) => set({ ...current, to: e.target.value || undefined })}
+            />
+          </label>
+        </>
+      ) : null}
+    </div>
+  );
+}

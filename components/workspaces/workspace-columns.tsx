@@ -1,0 +1,99 @@
+"use client";
+
+import { createColumnHelper } from "@tanstack/react-table";
+import Link from "next/link";
+import type { WorkspaceListRow } from "@/lib/db/queries/workspaces";
+import { formatDays, formatPercent } from "@/lib/format/numbers";
+import { agentLabel } from "@/components/agents/agent-label";
+import { agentColor } from "@/components/charts/palette";
+import { Sparkline } from "@/components/charts/sparkline";
+import { Bytes } from "@/components/ui/bytes";
+import { RelativeTime } from "@/components/ui/time";
+
+const col = createColumnHelper<WorkspaceListRow>();
+
+export type ColumnMeta = { numeric?: boolean };
+
+function VolumeBar({ percent }: { percent: number | null }) {
+  if (percent === null) return <span className="muted">—</span>;
+  const cls = percent >= 90 ? "bar danger" : percent >= 75 ? "bar warn" : "bar";
+  return (
+    <span className="row" style={{ gap: 6, flexWrap: "nowrap", justifyContent: "flex-end" }}>
+      <span className={cls} style={{ width: 60 }}>
+        <span style={{ width: `${Math.min(100, Math.max(0, percent))}%` }} />
+      </span>
+      <span>{formatPercent(percent / 100)}</span>
+    </span>
+  );
+}
+
+/** Column ids are the API's sort columns, so react-table's sorting state maps straight to the URL. */
+export const workspaceColumns = [
+  col.accessor("name", {
+    header: "Workspace",
+    cell: ({ row }) => (
+      <Link href={`/workspaces/${encodeURIComponent(row.original.id)}`} className="cell-main">
+        {row.original.name}
+      </Link>
+    ),
+  }),
+  col.accessor("owner", {
+    header: "Owner",
+    cell: (c) => <Link href={`/workspaces?owner=${encodeURIComponent(c.getValue())}`}>{c.getValue()}</Link>,
+  }),
+  col.accessor("template", { header: "Template", cell: (c) => c.getValue() ?? <span className="muted">—</span> }),
+  col.accessor("totalBytes", { id: "total", header: "Total", meta: { numeric: true }, cell: (c) => <Bytes value={c.getValue()} /> }),
+  col.accessor("change7dBytes", {
+    id: "change7d",
+    header: "7 d change",
+    meta: { numeric: true },
+    cell: (c) => <Bytes value={c.getValue()} delta />,
+  }),
+  col.display({
+    id: "trend",
+    header: "30 d trend",
+    enableSorting: false,
+    cell: ({ row }) => <Sparkline values={row.original.sparkline} label={`Total of ${row.original.name} over 30 days`} />,
+  }),
+  col.accessor("largestAgent", {
+    header: "Largest agent",
+    cell: ({ row }) =>
+      row.original.largestAgent ? (
+        <span className="nowrap">
+          <span className="swatch" style={{ background: agentColor(row.original.largestAgent) }} />
+          {agentLabel(row.original.largestAgent)} <span className="muted small"><Bytes value={row.original.largestAgentBytes} /></span>
+        </span>
+      ) : (
+        <span className="muted">—</span>
+      ),
+  }),
+  col.accessor("volumeUsedPercent", {
+    id: "volumeUsed",
+    header: "Volume used",
+    meta: { numeric: true },
+    cell: (c) => <VolumeBar percent={c.getValue()} />,
+  }),
+  col.accessor("daysUntilFull", {
+    header: "Full in",
+    meta: { numeric: true },
+    cell: ({ row }) => {
+      const d = row.original.daysUntilFull;
+      if (d === null) return <span className="muted">—</span>;
+      return (
+        <span className={d <= 7 ? "badge critical" : d <= 30 ? "badge warning" : undefined} title={row.original.forecastFullAt ?? undefined}>
+          {formatDays(d)}
+        </span>
+      );
+    },
+  }),
+  col.accessor("lastCollectedAt", {
+    id: "lastReport",
+    header: "Last report",
+    meta: { numeric: true },
+    cell: ({ row }) => (
+      <span className={row.original.silent ? "delta up" : undefined}>
+        {row.original.lastCollectedAt ? <RelativeTime value={row.original.lastCollectedAt} /> : "never"}
+      </span>
+    ),
+  }),
+];

@@ -1,0 +1,74 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import type { WorkspaceListState } from "@/lib/query/workspaces";
+import { agentLabel } from "@/components/agents/agent-label";
+
+const AGENTS = ["claude-code", "codex", "gemini", "goose", "opencode", "copilot", "kiro", "amazon-q", "cursor", "aider", "auggie", "amp"];
+
+/** A text box that reports its value after the user pauses typing. */
+function DebouncedInput({
+  value,
+  onChange,
+  ...rest
+}: { value: string; onChange: (v: string) => void } & Omit<React.InputHTMLAttributes<HTMLInputElement>, "value" | "onChange">) {
+  const [draft, setDraft] = useState(value);
+  useEffect(() => setDraft(value), [value]);
+  useEffect(() => {
+    if (draft === value) return;
+    const t = setTimeout(() => onChange(draft), 300);
+    return () => clearTimeout(t);
+  }, [draft, value, onChange]);
+  return <input {...rest} value={draft} onChange={(e) => setDraft(e.target.value)} />;
+}
+
+export function WorkspaceFilters({
+  state,
+  onChange,
+}: {
+  state: WorkspaceListState;
+  onChange: (patch: Partial<WorkspaceListState>) => void;
+}) {
+  const filtered = state.q || state.owner || state.template || state.agent;
+  return (
+    <div className="row" role="search">
+      <DebouncedInput
+        type="search"
+        placeholder="Search name, owner, template…"
+        aria-label="Search workspaces"
+        value={state.q}
+        onChange={(q) => onChange({ q, page: 1 })}
+        style={{ width: 260 }}
+      />
+      <DebouncedInput
+        type="text"
+        placeholder="Owner"
+        aria-label="Filter by owner"
+        value={state.owner}
+        onChange={(owner) => onChange({ owner, page: 1 })}
+        style={{ width: 130 }}
+      />
+      <DebouncedInput
+        type="text"
+        placeholder="Template"
+        aria-label="Filter by template"
+        value={state.template}
+        onChange={(template) => onChange({ template, page: 1 })}
+        style={{ width: 150 }}
+      />
+      <select aria-label="Filter by agent" value={state.agent} onChange={(e) => onChange({ agent: e.target.value, page: 1 })}>
+        <option value="">All agents</option>
+        {AGENTS.map((a) => (
+          <option key={a} value={a}>
+            {agentLabel(a)}
+          </option>
+        ))}
+      </select>
+      {filtered ? (
+        <button type="button" className="button" onClick={() => onChange({ q: "", owner: "", template: "", agent: "", page: 1 })}>
+          Clear filters
+        </button>
+      ) : null}
+    </div>
+  );
+}

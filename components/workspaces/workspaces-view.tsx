@@ -1,0 +1,52 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useSearchParams } from "next/navigation";
+import { useCallback } from "react";
+import { parseWorkspaceListSearchParams, workspaceListEntries } from "@/app/(dashboard)/workspaces/search-params";
+import { workspaceListOptions, type WorkspaceListState } from "@/lib/query/workspaces";
+import { Panel } from "@/components/ui/panel";
+import { QueryView } from "@/components/ui/states";
+import { useSetSearchParams } from "@/components/ui/use-set-search-params";
+import { WorkspaceFilters } from "./workspace-filters";
+import { WorkspacesTable } from "./workspaces-table";
+
+export function WorkspacesView() {
+  const state = parseWorkspaceListSearchParams(useSearchParams());
+  const setParams = useSetSearchParams();
+  const query = useQuery(workspaceListOptions(state));
+  const onChange = useCallback(
+    (patch: Partial<WorkspaceListState>) => setParams(workspaceListEntries({ ...state, ...patch })),
+    [setParams, JSON.stringify(state)],
+  );
+  const filtered = Boolean(state.q || state.owner || state.template || state.agent);
+  return (
+    <div className="stack">
+      <div className="page-head">
+        <div>
+          <h1>Workspaces</h1>
+          <p className="sub">Every workspace that reports, with its storage, growth and volume forecast.</p>
+        </div>
+      </div>
+      <Panel>
+        <div style={{ marginBottom: 12 }}>
+          <WorkspaceFilters state={state} onChange={onChange} />
+        </div>
+        <QueryView
+          query={query}
+          height={400}
+          isEmpty={(d) => d.total === 0 && !filtered}
+          empty="No workspace has reported yet."
+        >
+          {(data) =>
+            data.total === 0 ? (
+              <p className="empty">No workspace matches these filters.</p>
+            ) : (
+              <WorkspacesTable data={data} state={state} onChange={onChange} fetching={query.isPlaceholderData} />
+            )
+          }
+        </QueryView>
+      </Panel>
+    </div>
+  );
+}

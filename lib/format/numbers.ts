@@ -1,0 +1,19 @@
+/** "42%" from a 0..1 ratio; "—" when unknown. */
+export function formatPercent(ratio: number | null | undefined, digits = 0): string {
+  if (ratio === null || ratio === undefined || !Number.isFinite(ratio)) return "—";
+  return `${(ratio * 100).toFixed(digits)}%`;
+}
+
+/** A count with thousands separators: "12,345". */
+export function formatCount(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return "—";
+  return Math.round(n).toLocaleString("en-US");
+}
+
+/** Days as "3.2 days", "<1 day", "—". */
+export function formatDays(days: number | null | undefined): string {
+  if (days === null || days === undefined || !Number.isFinite(days)) return "—";
+  if (days < 1) return "<1 day";
+  const rounded = days < 10 ? Math.round(days * 10) / 10 : Math.round(days);
+  return `${rounded} ${rounded === 1 ? "day" : "days"}`;
+}

@@ -1,6 +1,30 @@
+import { sql } from "drizzle-orm";
 import type { Db } from "../types";
 import type { WorkspaceRef } from "@/lib/findings/rules";
-import type { Day, DayRange, HistogramBucket, RangeParams } from "@/lib/series";
+import {
+  addDaysTo,
+  cumulativeLevels,
+  daysBetween,
+  eachDay,
+  logHistogram,
+  median,
+  resolveRange,
+  utcDayOf,
+  type Day,
+  type DayRange,
+  type HistogramBucket,
+  type RangeParams,
+} from "@/lib/series";
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+/** Agent slugs the reporter's catalog knows: an agent page for them exists even before any data. */
+export const KNOWN_AGENTS = [
+  "claude-code", "codex", "gemini", "goose", "opencode", "copilot", "kiro", "amazon-q", "cursor", "aider", "auggie",
+  "amp", "other",
+] as const;
+
+const GROWTH_DAYS = 7;
 
 export type AgentDetailParams = RangeParams & { now?: Date; limit?: number };
 
@@ -28,10 +52,72 @@ export type AgentDetail = {
   oldData: { bytes: number; agedBytes: number; share: number | null };
 };
 
-/** Null for an agent slug that is neither known nor seen in any data (the route answers 404). */
+/**
+ * One agent across the fleet, from root_latest (index on agent) and fleet_delta; growth compares each root of
+ * the agent in root_latest with its root_daily value 7 days ago (primary-key lookups, one per root).
+ * Null for a slug that is neither known nor seen in any data (the route answers 404).
+ */
 export async function getAgentDetail(db: Db, agent: string, params: AgentDetailParams = {}): Promise<AgentDetail | null> {
-  void db;
-  void agent;
-  void params;
-  throw new Error("not implemented yet");
+  const now = params.now ?? new Date();
+  const limit = params.limit ?? 10;
+  const range = resolveRange(params, now);
+  const before = addDaysTo(range.from, -1);
+  const sinceDay = addDaysTo(utcDayOf(now), -GROWTH_DAYS);
+
+  const [perWorkspace, kinds, deltas, growthRows, ages] = await Promise.all([
+    db.execute(sql`select r.workspace_id, w.name, w.owner, sum(r.bytes)::float8 as bytes, count(*)::int as roots
+      from root_latest r join workspaces w on w.id = r.workspace_id where r.agent = ${agent}
+      group by r.workspace_id, w.name, w.owner`),
+    db.execute(sql`select kind, sum(bytes)::float8 as bytes, count(*)::int as roots from root_latest
+      where agent = ${agent} group by kind order by 2 desc, 1`),
+    db.execute(sql`select to_char(greatest(day, ${before}::date), 'YYYY-MM-DD') as day, sum(bytes)::float8 as bytes,
+        sum(roots)::int as roots
+      from fleet_delta where agent = ${agent} and day <= ${range.to}::date group by 1`),
+    db.execute(sql`select l.workspace_id, sum(l.bytes)::float8 as now_bytes, sum(d.bytes)::float8 as then_bytes,
+        to_char(max(l.collected_at) at time zone 'UTC', 'YYYY-MM-DD') as latest_day
+      from root_latest l join root_daily d on d.workspace_id = l.workspace_id and d.root_key = l.root_key
+        and d.day = ${sinceDay}::date
+      where l.agent = ${agent} group by l.workspace_id`),
+    db.execute(sql`select coalesce(sum(coalesce((ages -> '90d' ->> 'bytes')::float8, 0)
+          + coalesce((ages -> 'older' ->> 'bytes')::float8, 0)), 0) as old,
+        coalesce(sum((select sum((v ->> 'bytes')::float8) from jsonb_each(ages) as e(k, v))), 0) as aged
+      from root_latest where agent = ${agent}`),
+  ]);
+
+  const ws = rowsOf<{ workspace_id: string; name: string; owner: string; bytes: number; roots: number }>(perWorkspace).map(
+    (r) => ({ id: r.workspace_id, name: r.name, owner: r.owner, bytes: Number(r.bytes), roots: Number(r.roots) }),
+  );
+  const deltaRows = rowsOf<{ day: Day; bytes: number; roots: number }>(deltas);
+  if (ws.length === 0 && deltaRows.length === 0 && !(KNOWN_AGENTS as readonly string[]).includes(agent)) return null;
+
+  const days = eachDay(range.from, range.to);
+  const byDay = new Map(deltaRows.map((r) => [r.day, Number(r.bytes)]));
+  const rootsByDay = new Map(deltaRows.map((r) => [r.day, Number(r.roots)]));
+  const levels = cumulativeLevels(days, byDay, byDay.get(before) ?? 0);
+  const rootLevels = cumulativeLevels(days, rootsByDay, rootsByDay.get(before) ?? 0);
+
+  const perDay = rowsOf<{ now_bytes: number; then_bytes: number; latest_day: Day }>(growthRows).map(
+    (r) => (Number(r.now_bytes) - Number(r.then_bytes)) / Math.max(1, daysBetween(sinceDay, r.latest_day)),
+  );
+  const a = rowsOf<{ old: number; aged: number }>(ages)[0];
+  const old = Number(a?.old ?? 0);
+  const aged = Number(a?.aged ?? 0);
+  ws.sort((x, y) => y.bytes - x.bytes || x.id.localeCompare(y.id));
+
+  return {
+    agent,
+    hasData: ws.length > 0 || deltaRows.length > 0,
+    range,
+    total: { bytes: ws.reduce((s, w) => s + w.bytes, 0), workspaces: ws.length, roots: ws.reduce((s, w) => s + w.roots, 0) },
+    series: days.map((day, i) => ({ day, bytes: levels[i], roots: rootLevels[i] })),
+    byKind: rowsOf<{ kind: string; bytes: number; roots: number }>(kinds).map((r) => ({
+      kind: r.kind,
+      bytes: Number(r.bytes),
+      roots: Number(r.roots),
+    })),
+    distribution: logHistogram(ws.map((w) => w.bytes)),
+    largestWorkspaces: ws.slice(0, limit),
+    growth: { medianBytesPerDay: median(perDay), workspacesMeasured: perDay.length, sinceDay },
+    oldData: { bytes: old, agedBytes: aged, share: aged > 0 ? old / aged : null },
+  };
 }

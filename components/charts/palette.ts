@@ -51,3 +51,26 @@ export const AGE_COLORS: Record<string, string> = {
   "90d": "#f97316",
   older: "#dc2626",
 };
+
+/** Mixes a hex color toward white (amount > 0) or black (amount < 0). */
+export function shade(hex: string, amount: number): string {
+  const n = Number.parseInt(hex.slice(1), 16);
+  const target = amount > 0 ? 255 : 0;
+  const a = Math.min(1, Math.abs(amount));
+  const ch = (v: number) => Math.round(v + (target - v) * a);
+  const r = ch((n >> 16) & 255), g = ch((n >> 8) & 255), b = ch(n & 255);
+  return `#${((1 << 24) | (r << 16) | (g << 8) | b).toString(16).slice(1)}`;
+}
+
+/** Colors for a workspace's roots: each in its agent's hue, later roots of the same agent lighter or darker. */
+export function rootColors(roots: readonly { key: string; agent: string }[]): Map<string, string> {
+  const seen = new Map<string, number>();
+  const steps = [0, 0.35, -0.3, 0.55, -0.5];
+  const out = new Map<string, string>();
+  for (const r of roots) {
+    const i = seen.get(r.agent) ?? 0;
+    seen.set(r.agent, i + 1);
+    out.set(r.key, shade(agentColor(r.agent), steps[i % steps.length]));
+  }
+  return out;
+}

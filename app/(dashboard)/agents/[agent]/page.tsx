@@ -1,0 +1,48 @@
+import { HydrationBoundary } from "@tanstack/react-query";
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { agentLabel } from "@/components/agents/agent-label";
+import { AgentView } from "@/components/agents/agent-view";
+import { getDb } from "@/lib/db";
+import { getAgentDetail } from "@/lib/db/queries/agents";
+import { agentKeys } from "@/lib/query/agents";
+import { prefetchAll } from "@/lib/query/prefetch";
+import { rangeParams } from "@/lib/query/range";
+import { parseAgentSearchParams } from "./search-params";
+
+export const dynamic = "force-dynamic";
+
+type Props = {
+  params: Promise<{ agent: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { agent } = await params;
+  return { title: agentLabel(decodeURIComponent(agent)) };
+}
+
+export default async function AgentPage({ params, searchParams }: Props) {
+  const agent = decodeURIComponent((await params).agent);
+  const range = parseAgentSearchParams(await searchParams);
+  let missing = false;
+  const state = await prefetchAll([
+    {
+      queryKey: agentKeys.detail(agent, range),
+      load: async () => {
+        const detail = await getAgentDetail(await getDb(), agent, rangeParams(range));
+        if (!detail) {
+          missing = true;
+          throw new Error("not found");
+        }
+        return detail;
+      },
+    },
+  ]);
+  if (missing) notFound();
+  return (
+    <HydrationBoundary state={state}>
+      <AgentView agent={agent} />
+    </HydrationBoundary>
+  );
+}

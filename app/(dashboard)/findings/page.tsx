@@ -1,0 +1,26 @@
+import { HydrationBoundary } from "@tanstack/react-query";
+import type { Metadata } from "next";
+import { FindingsView } from "@/components/findings/findings-view";
+import { getDb } from "@/lib/db";
+import { getRules, listFindings } from "@/lib/db/queries/findings";
+import { findingKeys } from "@/lib/query/findings";
+import { prefetchAll } from "@/lib/query/prefetch";
+import { parseFindingsSearchParams } from "./search-params";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Findings" };
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function FindingsPage({ searchParams }: Props) {
+  const state = parseFindingsSearchParams(await searchParams);
+  const dehydrated = await prefetchAll([
+    { queryKey: findingKeys.list(state), load: async () => listFindings(await getDb(), state) },
+    { queryKey: findingKeys.rules(), load: async () => ({ rules: Object.values(await getRules(await getDb())) }) },
+  ]);
+  return (
+    <HydrationBoundary state={dehydrated}>
+      <FindingsView />
+    </HydrationBoundary>
+  );
+}

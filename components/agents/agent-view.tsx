@@ -1,0 +1,108 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useSearchParams } from "next/navigation";
+import { parseAgentSearchParams } from "@/app/(dashboard)/agents/[agent]/search-params";
+import type { AgentDetail } from "@/lib/db/queries/agents";
+import { formatBytes, formatRate } from "@/lib/format/bytes";
+import { formatCount, formatPercent } from "@/lib/format/numbers";
+import { agentDetailOptions } from "@/lib/query/agents";
+import { HistogramChart } from "@/components/charts/histogram-chart";
+import { agentColor } from "@/components/charts/palette";
+import { bucketLabel } from "@/components/charts/shape";
+import { StackedAreaChart } from "@/components/charts/stacked-area-chart";
+import { Bytes } from "@/components/ui/bytes";
+import { Panel, Stat } from "@/components/ui/panel";
+import { RangePicker } from "@/components/ui/range-picker";
+import { EmptyState, PageLoading, QueryView } from "@/components/ui/states";
+import { agentLabel } from "./agent-label";
+
+function Detail({ data }: { data: AgentDetail }) {
+  const label = agentLabel(data.agent);
+  const wsLink = `/workspaces?agent=${encodeURIComponent(data.agent)}`;
+  const rows = data.series.map((p) => ({ day: p.day, bytes: p.bytes }));
+  const histogram = data.distribution.map((b) => ({ label: bucketLabel(b.minBytes, b.maxBytes, formatBytes), count: b.count }));
+  return (
+    <div className="stack">
+      <div className="grid-4" data-testid="agent-stats">
+        <Stat label={`${label} storage`} href={wsLink} sub={`${formatCount(data.total.roots)} roots`}>
+          <Bytes value={data.total.bytes} />
+        </Stat>
+        <Stat label="Workspaces" href={wsLink} sub="with data of this agent">
+          {formatCount(data.total.workspaces)}
+        </Stat>
+        <Stat
+          label="Median growth"
+          href={`${wsLink}&sort=change7d`}
+          sub={`per workspace since ${data.growth.sinceDay} (${data.growth.workspacesMeasured} measured)`}
+        >
+          {formatRate(data.growth.medianBytesPerDay)}
+        </Stat>
+        <Stat label="Older than 30 days" href="#largest" sub={<><Bytes value={data.oldData.bytes} /> of <Bytes value={data.oldData.agedBytes} /></>}>
+          {formatPercent(data.oldData.share)}
+        </Stat>
+      </div>
+      <Panel title={`${label} across the fleet`}>
+        <StackedAreaChart rows={rows} series={[{ key: "bytes", label, color: agentColor(data.agent) }]} label={`${label} total over time`} />
+      </Panel>
+      <div className="grid-2">
+        <Panel title="Per-workspace size distribution">
+          <HistogramChart rows={histogram} label={`Workspaces by ${label} size`} />
+        </Panel>
+        <Panel title="By kind of root">
+          <ul className="list">
+            {data.byKind.map((k) => (
+              <li key={k.kind}>
+                <span className="grow">{k.kind}</span>
+                <span className="muted small">{formatCount(k.roots)} roots</span>
+                <span className="num"><Bytes value={k.bytes} /></span>
+              </li>
+            ))}
+          </ul>
+        </Panel>
+      </div>
+      <Panel title="Largest workspaces" id="largest" actions={<Link href={wsLink}>All workspaces with {label} →</Link>}>
+        <ul className="list" data-testid="agent-largest">
+          {data.largestWorkspaces.map((w) => (
+            <li key={w.id}>
+              <Link className="grow" href={`/workspaces/${encodeURIComponent(w.id)}`}>
+                {w.owner}/{w.name}
+              </Link>
+              <span className="muted small">{w.roots} roots</span>
+              <span className="num"><Bytes value={w.bytes} /></span>
+            </li>
+          ))}
+        </ul>
+      </Panel>
+    </div>
+  );
+}
+
+export function AgentView({ agent }: { agent: string }) {
+  const range = parseAgentSearchParams(useSearchParams());
+  const query = useQuery(agentDetailOptions(agent, range));
+  return (
+    <div className="stack">
+      <div className="page-head">
+        <div>
+          <p className="sub small">
+            <Link href="/">Overview</Link> / Agents /
+          </p>
+          <h1>{agentLabel(agent)}</h1>
+        </div>
+        <div className="spacer" />
+        <RangePicker />
+      </div>
+      {query.isPending ? (
+        <PageLoading />
+      ) : (
+        <QueryView query={query}>
+          {(data) =>
+            data.hasData ? <Detail data={data} /> : <EmptyState>No workspace has reported {agentLabel(agent)} data yet.</EmptyState>
+          }
+        </QueryView>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import { Panel } from "@/components/ui/panel";
+import { CopyButton } from "./copy-button";
+
+export type ConnectInfo = {
+  dashboardUrl: string;
+  enrollmentKey: string;
+  keySource: "environment" | "generated";
+  snippet: string;
+};
+
+/** "Connect workspaces": where reporters send to, the key they enroll with, and the template snippet. */
+export function ConnectView({ info }: { info: ConnectInfo }) {
+  return (
+    <div className="stack">
+      <div className="page-head">
+        <div>
+          <h1>Connect workspaces</h1>
+          <p className="sub">
+            Add the reporter to your Coder templates. Each workspace enrolls with the key below, then reports its storage on a schedule.
+          </p>
+        </div>
+      </div>
+      <div className="grid-2">
+        <Panel title="Dashboard URL" actions={<CopyButton text={info.dashboardUrl} />}>
+          <code data-testid="dashboard-url">{info.dashboardUrl}</code>
+          <p className="muted small">Taken from this request. Workspaces must be able to reach it.</p>
+        </Panel>
+        <Panel title="Enrollment key" actions={<CopyButton text={info.enrollmentKey} />}>
+          <code data-testid="enrollment-key" style={{ overflowWrap: "anywhere" }}>{info.enrollmentKey}</code>
+          <p className="muted small">
+            {info.keySource === "environment"
+              ? "Set by STORAGE_ENROLLMENT_KEY."
+              : "Generated at first start and kept in the database; set STORAGE_ENROLLMENT_KEY to choose your own."}{" "}
+            Keep it in a Coder secret or template variable.
+          </p>
+        </Panel>
+      </div>
+      <Panel title="Terraform for your template" actions={<CopyButton text={info.snippet} label="Copy snippet" />}>
+        <pre className="snippet" data-testid="template-snippet">{info.snippet}</pre>
+      </Panel>
+    </div>
+  );
+}

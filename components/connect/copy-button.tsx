@@ -1,0 +1,22 @@
+"use client";
+
+import { useState } from "react";
+
+/** Copies `text` to the clipboard and says so for two seconds. */
+export function CopyButton({ text, label = "Copy" }: { text: string; label?: string }) {
+  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(text);
+      setState("copied");
+    } catch {
+      setState("failed");
+    }
+    setTimeout(() => setState("idle"), 2000);
+  }
+  return (
+    <button type="button" className="button" onClick={copy} aria-live="polite">
+      {state === "copied" ? "Copied ✓" : state === "failed" ? "Copy failed: select and copy" : label}
+    </button>
+  );
+}

@@ -1,0 +1,112 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import type { Rule, Severity } from "@/lib/db/queries/findings";
+import type { RuleUpdate } from "@/lib/findings/rules";
+import { fleetKeys } from "@/lib/query/fleet";
+import { findingKeys, putRules, rulesOptions } from "@/lib/query/findings";
+import { workspaceKeys } from "@/lib/query/workspaces";
+import { ErrorPanel } from "@/components/ui/error-panel";
+import { QueryView } from "@/components/ui/states";
+
+const MIB = 1024 ** 2;
+const isBytesParam = (name: string) => /bytes/i.test(name);
+
+/** A number input that edits bytes in MiB and other values as they are. */
+function ParamInput({ name, value, onChange }: { name: string; value: number; onChange: (v: number) => void }) {
+  const bytes = isBytesParam(name);
+  const shown = bytes ? Math.round((value / MIB) * 100) / 100 : value;
+  return (
+    <label className="field">
+      {name}
+      <input
+        type="number"
+        min={0}
+        step="any"
+        value={shown}
+        style={{ width: 110 }}
+        onChange={(e) => {
+          const n = Number(e.target.value);
+          if (Number.isFinite(n) && n >= 0) onChange(bytes ? Math.round(n * MIB) : n);
+        }}
+      />
+      {bytes ? (name.includes("PerDay") ? "MiB/day" : "MiB") : null}
+    </label>
+  );
+}
+
+function RuleRow({ rule, onSave, saving }: { rule: Rule; onSave: (u: RuleUpdate) => void; saving: boolean }) {
+  const [draft, setDraft] = useState(rule);
+  const dirty = JSON.stringify(draft) !== JSON.stringify(rule);
+  const params = draft.params as Record<string, unknown>;
+  const setParam = (key: string, v: unknown) => setDraft({ ...draft, params: { ...params, [key]: v } as Rule["params"] });
+  return (
+    <li>
+      <div className="finding-body">
+        <div className="row">
+          <label className="field" style={{ color: "var(--text)", fontSize: 14 }}>
+            <input type="checkbox" checked={draft.enabled} onChange={(e) => setDraft({ ...draft, enabled: e.target.checked })} />
+            <strong>{rule.title}</strong>
+          </label>
+          <select aria-label={`Severity of ${rule.title}`} value={draft.severity} onChange={(e) => setDraft({ ...draft, severity: e.target.value as Severity })}>
+            <option value="critical">critical</option>
+            <option value="warning">warning</option>
+            <option value="info">info</option>
+          </select>
+        </div>
+        <div className="muted small">{rule.description}</div>
+        <div className="row">
+          {Object.entries(params).map(([key, v]) =>
+            typeof v === "number" ? (
+              <ParamInput key={key} name={key} value={v} onChange={(n) => setParam(key, n)} />
+            ) : v && typeof v === "object" ? (
+              Object.entries(v as Record<string, number>).map(([sub, n]) => (
+                <ParamInput key={`${key}.${sub}`} name={`${sub} bytes`} value={n} onChange={(x) => setParam(key, { ...(v as object), [sub]: x })} />
+              ))
+            ) : null,
+          )}
+        </div>
+      </div>
+      <button
+        type="button"
+        className="button primary"
+        disabled={!dirty || saving}
+        onClick={() => onSave({ id: draft.id, enabled: draft.enabled, severity: draft.severity, params: draft.params })}
+      >
+        Save
+      </button>
+    </li>
+  );
+}
+
+/** The findings' thresholds, editable (PUT /api/v1/findings/rules); saving refreshes every finding shown. */
+export function RulesEditor() {
+  const client = useQueryClient();
+  const query = useQuery(rulesOptions());
+  const mutation = useMutation({
+    mutationFn: (u: RuleUpdate) => putRules({ rules: [u] }),
+    onSuccess: async (data) => {
+      client.setQueryData(findingKeys.rules(), data);
+      await Promise.all([
+        client.invalidateQueries({ queryKey: findingKeys.all }),
+        client.invalidateQueries({ queryKey: fleetKeys.all }),
+        client.invalidateQueries({ queryKey: workspaceKeys.details() }),
+      ]);
+    },
+  });
+  return (
+    <QueryView query={query}>
+      {(data) => (
+        <>
+          {mutation.isError ? <ErrorPanel title="Could not save the rule" error={mutation.error} /> : null}
+          <ul className="list findings" data-testid="rules-editor">
+            {data.rules.map((r) => (
+              <RuleRow key={`${r.id}:${JSON.stringify(r)}`} rule={r} saving={mutation.isPending} onSave={(u) => mutation.mutate(u)} />
+            ))}
+          </ul>
+        </>
+      )}
+    </QueryView>
+  );
+}

@@ -1,0 +1,74 @@
+import Link from "next/link";
+import type { RootDetail } from "@/lib/db/queries/workspaces";
+import { formatCount, formatPercent } from "@/lib/format/numbers";
+import { agentLabel, hasAgentPage } from "@/components/agents/agent-label";
+import { CATEGORY_COLORS } from "@/components/charts/palette";
+import { Bytes } from "@/components/ui/bytes";
+import { RelativeTime } from "@/components/ui/time";
+import { categoryTotals } from "./shape";
+
+export function RootsTable({ roots, colors }: { roots: readonly RootDetail[]; colors: Map<string, string> }) {
+  const total = roots.reduce((s, r) => s + r.bytes, 0);
+  return (
+    <div className="table-wrap">
+      <table className="table" data-testid="roots-table">
+        <thead>
+          <tr>
+            <th>Root</th>
+            <th>Agent</th>
+            <th>Path</th>
+            <th className="num">Size</th>
+            <th className="num">Share</th>
+            <th className="num">Files</th>
+            <th className="num">Newest change</th>
+          </tr>
+        </thead>
+        <tbody>
+          {roots.map((r) => (
+            <tr key={r.key}>
+              <td className="mono nowrap">
+                <span className="swatch" style={{ background: colors.get(r.key) }} />
+                {r.key}
+                {r.orphaned ? <span className="badge warning" style={{ marginLeft: 6 }}>orphaned</span> : null}
+              </td>
+              <td className="nowrap">
+                {hasAgentPage(r.agent) ? <Link href={`/agents/${encodeURIComponent(r.agent)}`}>{agentLabel(r.agent)}</Link> : agentLabel(r.agent)}
+              </td>
+              <td className="mono muted">~/{r.path}</td>
+              <td className="num"><Bytes value={r.bytes} /></td>
+              <td className="num muted">{formatPercent(total ? r.bytes / total : null)}</td>
+              <td className="num">{formatCount(r.files)}</td>
+              <td className="num"><RelativeTime value={r.newestMtime} /></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Bytes per category across all roots, as proportional bars. */
+export function CategoryBreakdown({ roots }: { roots: readonly RootDetail[] }) {
+  const rows = categoryTotals(roots);
+  const max = rows[0]?.bytes ?? 0;
+  if (rows.length === 0) return <p className="muted small">No category data in the latest report.</p>;
+  return (
+    <ul className="list" data-testid="category-breakdown">
+      {rows.map((c) => (
+        <li key={c.category}>
+          <span style={{ width: 90 }} className="nowrap">
+            <span className="swatch" style={{ background: CATEGORY_COLORS[c.category] ?? "var(--muted)" }} />
+            {c.category}
+          </span>
+          <span className="grow">
+            <span className="bar" style={{ display: "block" }}>
+              <span style={{ width: `${max ? (c.bytes / max) * 100 : 0}%`, background: CATEGORY_COLORS[c.category] }} />
+            </span>
+          </span>
+          <span className="num small muted">{formatCount(c.files)} files</span>
+          <span className="num" style={{ width: 80 }}><Bytes value={c.bytes} /></span>
+        </li>
+      ))}
+    </ul>
+  );
+}

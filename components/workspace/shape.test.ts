@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import type { WorkspaceDetail } from "@/lib/db/queries/workspaces";
+import { ageRows, categoryTotals, largestEntries, volumeRows } from "./shape";
+
+describe("volumeRows", () => {
+  const volume: WorkspaceDetail["volume"] = {
+    totalBytes: 100,
+    freeBytes: 40,
+    usedBytes: 60,
+    usedPercent: 60,
+    history: [
+      { day: "2026-01-01", usedBytes: null, totalBytes: null, reported: false },
+      { day: "2026-01-02", usedBytes: 50, totalBytes: 100, reported: true },
+      { day: "2026-01-03", usedBytes: 60, totalBytes: 100, reported: true },
+    ],
+    forecast: {
+      slopeBytesPerDay: 10,
+      fullAt: "2026-01-07T00:00:00Z",
+      points: [
+        { day: "2026-01-04", usedBytes: 70 },
+        { day: "2026-01-05", usedBytes: 80 },
+      ],
+    },
+  };
+  it("appends forecast days and joins the lines at the last known day", () => {
+    const rows = volumeRows(volume);
+    expect(rows.map((r) => r.day)).toEqual(["2026-01-01", "2026-01-02", "2026-01-03", "2026-01-04", "2026-01-05"]);
+    expect(rows[0]).toEqual({ day: "2026-01-01", used: null, forecast: null, capacity: 100 });
+    expect(rows[2].forecast).toBe(60);
+    expect(rows[4]).toEqual({ day: "2026-01-05", used: null, forecast: 80, capacity: 100 });
+  });
+  it("draws no forecast when not growing", () => {
+    const rows = volumeRows({ ...volume, forecast: { slopeBytesPerDay: null, fullAt: null, points: [] } });
+    expect(rows.every((r) => r.forecast === null)).toBe(true);
+    expect(rows).toHaveLength(3);
+  });
+});
+
+describe("categoryTotals", () => {
+  it("sums categories across roots, largest first, skipping empty ones", () => {
+    expect(
+      categoryTotals([
+        { categories: { sessions: { bytes: 10, files: 1 }, logs: { bytes: 5, files: 2 } } },
+        { categories: { logs: { bytes: 20, files: 3 } } },
+      ]),
+    ).toEqual([
+      { category: "logs", bytes: 25, files: 5 },
+      { category: "sessions", bytes: 10, files: 1 },
+    ]);
+  });
+});
+
+describe("ageRows and largestEntries", () => {
+  it("makes one row per root with every bucket", () => {
+    expect(ageRows([{ key: "a", bytes: 3, ages: { "1d": { bytes: 1, files: 1 }, older: { bytes: 2, files: 1 } } }, { key: "b", bytes: 0, ages: {} }])).toEqual([
+      { root: "a", "1d": 1, "7d": 0, "30d": 0, "90d": 0, older: 2 },
+    ]);
+  });
+  it("merges entries across roots", () => {
+    const rows = largestEntries([
+      { key: "a", agent: "codex", largest: [{ path: "x", bytes: 5, mtime: "t", type: "file" }] },
+      { key: "b", agent: "gemini", largest: [{ path: "y", bytes: 9, mtime: "t", type: "session" }] },
+    ]);
+    expect(rows.map((r) => `${r.rootKey}:${r.path}`)).toEqual(["b:y", "a:x"]);
+  });
+});

@@ -1,0 +1,102 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useSearchParams } from "next/navigation";
+import type { WorkspaceDetail } from "@/lib/db/queries/workspaces";
+import { parseWorkspaceSearchParams } from "@/app/(dashboard)/workspaces/[id]/search-params";
+import { workspaceDetailOptions } from "@/lib/query/workspaces";
+import { rootColors } from "@/components/charts/palette";
+import { VolumeChart } from "@/components/charts/volume-chart";
+import { FindingList } from "@/components/findings/finding-item";
+import { Panel } from "@/components/ui/panel";
+import { RangePicker } from "@/components/ui/range-picker";
+import { PageLoading, QueryView } from "@/components/ui/states";
+import { RelativeTime } from "@/components/ui/time";
+import { AgeChart } from "./age-chart";
+import { CategoryBreakdown, RootsTable } from "./breakdown";
+import { LargestEntries, LargestSessions } from "./largest-entries";
+import { ReportHistory } from "./report-history";
+import { volumeRows } from "./shape";
+import { UsageChart } from "./usage-chart";
+import { WorkspaceStats } from "./workspace-stats";
+
+function Detail({ data }: { data: WorkspaceDetail }) {
+  const colors = rootColors(data.roots);
+  const neverReported = data.reports.length === 0;
+  return (
+    <div className="stack">
+      <WorkspaceStats data={data} />
+      {neverReported ? (
+        <Panel>
+          <p className="empty">
+            This workspace enrolled but has not sent a report yet. <Link href="/connect">Check its reporter setup</Link>.
+          </p>
+        </Panel>
+      ) : null}
+      <Panel title="Usage over time by root" id="usage">
+        <UsageChart usage={data.usage} />
+      </Panel>
+      <div className="grid-2">
+        <Panel title="Volume used and forecast" id="volume">
+          {data.volume.history.some((h) => h.usedBytes !== null) ? (
+            <VolumeChart rows={volumeRows(data.volume)} />
+          ) : (
+            <p className="muted small">The reporter sends no volume size for this workspace.</p>
+          )}
+        </Panel>
+        <Panel title="By category (latest report)">
+          <CategoryBreakdown roots={data.roots} />
+        </Panel>
+      </div>
+      <Panel title="By root (latest report)">
+        <RootsTable roots={data.roots} colors={colors} />
+      </Panel>
+      <div className="grid-2">
+        <Panel title="Largest sessions">
+          <LargestSessions sessions={data.largestSessions} />
+        </Panel>
+        <Panel title="Largest entries">
+          <LargestEntries roots={data.roots} />
+        </Panel>
+      </div>
+      <Panel title="Age of data per root">
+        <AgeChart roots={data.roots} />
+      </Panel>
+      <Panel title={`Findings (${data.findings.length})`} id="findings">
+        {data.findings.length ? <FindingList findings={data.findings} showWorkspace={false} /> : <p className="muted small">Nothing needs attention.</p>}
+      </Panel>
+      <Panel title="Report history">
+        <ReportHistory reports={data.reports} />
+      </Panel>
+    </div>
+  );
+}
+
+export function WorkspaceView({ id }: { id: string }) {
+  const range = parseWorkspaceSearchParams(useSearchParams());
+  const query = useQuery(workspaceDetailOptions(id, range));
+  const w = query.data?.workspace;
+  return (
+    <div className="stack">
+      <div className="page-head">
+        <div>
+          <p className="sub small">
+            <Link href="/workspaces">Workspaces</Link> /
+          </p>
+          <h1>{w ? `${w.owner}/${w.name}` : id}</h1>
+          {w ? (
+            <p className="sub">
+              {w.template ? <>Template <Link href={`/workspaces?template=${encodeURIComponent(w.template)}`}>{w.template}</Link> · </> : null}
+              Last report {w.lastCollectedAt ? <RelativeTime value={w.lastCollectedAt} /> : "never"}
+              {w.silent ? <span className="badge warning" style={{ marginLeft: 8 }}>not reporting</span> : null}
+            </p>
+          ) : null}
+        </div>
+        <div className="spacer" />
+        <RangePicker />
+      </div>
+      {query.isPending ? <PageLoading /> : <QueryView query={query}>{(data) => <Detail data={data} />}</QueryView>}
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+import { beforeAll, expect, it } from "vitest";
+import { describeEachDatabase } from "@/lib/db/testing";
+import { DEFAULT_RULES, GIB, MIB } from "@/lib/findings/rules";
+import { getFindingsSummary, getRules, listFindings, updateRules } from "./findings";
+import { seedScenario, testNow } from "./test-reports";
+
+describeEachDatabase("findings", (t) => {
+  const now = testNow();
+  beforeAll(async () => {
+    await seedScenario(t.current.db, now);
+  });
+  const keys = (l: { findings: { ruleId: string; workspace: { id: string }; rootKey: string | null }[] }) =>
+    l.findings.map((f) => `${f.ruleId} ${f.workspace.id} ${f.rootKey ?? "-"}`).sort();
+
+  it("fires each default rule on the seeded fleet", async () => {
+    const l = await listFindings(t.current.db, { now });
+    expect(keys(l)).toEqual([
+      "agentapi-leftover ws-b leftover:agentapi",
+      "claude-debug-history ws-a claude-code:data",
+      "fast-growth ws-a -",
+      "large-session ws-a claude-code:data",
+      "orphaned-script-data ws-a script-data:0001",
+      "root-oversize ws-a claude-code:data",
+      "root-oversize ws-b gemini:data",
+      "root-oversize ws-d goose:data",
+      "silent-workspace ws-d -",
+      "volume-filling ws-a -",
+    ]);
+    expect(l).toMatchObject({ total: 10, truncated: false });
+    expect(l.findings[0].severity).toBe("critical");
+    const oversize = l.findings.find((f) => f.ruleId === "root-oversize" && f.workspace.id === "ws-a")!;
+    expect(oversize).toMatchObject({ value: 1536 * MIB, threshold: GIB, unit: "bytes", agent: "claude-code" });
+    expect(oversize.action).toContain("cleanupPeriodDays");
+    const session = l.findings.find((f) => f.ruleId === "large-session")!;
+    expect(session).toMatchObject({ path: "projects/app/big.jsonl", value: 300 * MIB, threshold: 200 * MIB });
+    const debug = l.findings.find((f) => f.ruleId === "claude-debug-history")!;
+    expect(debug).toMatchObject({ value: 900 * MIB, threshold: 600 * MIB });
+    const silent = l.findings.find((f) => f.ruleId === "silent-workspace")!;
+    expect(silent).toMatchObject({ value: 19 * 24 + 2, threshold: 24, unit: "hours" });
+  });
+
+  it("filters by workspace, rule and severity, and limits", async () => {
+    const db = t.current.db;
+    expect(keys(await listFindings(db, { now, workspace: "ws-b" }))).toEqual([
+      "agentapi-leftover ws-b leftover:agentapi",
+      "root-oversize ws-b gemini:data",
+    ]);
+    expect((await listFindings(db, { now, rule: "root-oversize" })).total).toBe(3);
+    expect((await listFindings(db, { now, severity: "info" })).findings.map((f) => f.ruleId).sort()).toEqual([
+      "agentapi-leftover", "orphaned-script-data", "silent-workspace",
+    ]);
+    expect(await listFindings(db, { now, limit: 2 })).toMatchObject({ total: 10, truncated: true });
+    expect((await listFindings(db, { now, limit: 2 })).findings).toHaveLength(2);
+    const s = await getFindingsSummary(db, { now, top: 3 });
+    expect(s.byRule.find((r) => r.ruleId === "root-oversize")).toEqual({ ruleId: "root-oversize", severity: "warning", count: 3 });
+    expect(s.top).toHaveLength(3);
+  });
+
+  it("applies thresholds strictly around their values and stores admins' changes", async () => {
+    const db = t.current.db;
+    expect(await getRules(db)).toEqual(DEFAULT_RULES);
+    const oversize = (b: number) => ({ id: "root-oversize" as const, params: { defaultBytes: 50 * MIB, byAgent: { "claude-code": b, gemini: 400 * MIB } } });
+    await updateRules(db, { rules: [oversize(1536 * MIB)] });
+    expect(keys(await listFindings(db, { now, rule: "root-oversize" }))).toEqual(["root-oversize ws-b gemini:data", "root-oversize ws-d goose:data"]);
+    await updateRules(db, { rules: [oversize(1536 * MIB - 1)] });
+    expect((await listFindings(db, { now, rule: "root-oversize" })).total).toBe(3);
+    await updateRules(db, { rules: [{ id: "large-session", params: { bytes: 300 * MIB } }, { id: "volume-filling", severity: "warning" }] });
+    expect((await listFindings(db, { now, rule: "large-session" })).total).toBe(0);
+    expect((await listFindings(db, { now, rule: "volume-filling" })).findings[0].severity).toBe("warning");
+    await updateRules(db, { rules: [{ id: "silent-workspace", params: { hours: 19 * 24 + 2 } }] });
+    expect((await listFindings(db, { now, rule: "silent-workspace" })).total).toBe(0);
+    await updateRules(db, { rules: [{ id: "silent-workspace", params: { hours: 19 * 24 + 1 } }, { id: "fast-growth", enabled: false }] });
+    expect((await listFindings(db, { now, rule: "silent-workspace" })).total).toBe(1);
+    expect((await listFindings(db, { now, rule: "fast-growth" })).total).toBe(0);
+    const rules = await getRules(db);
+    expect(rules["volume-filling"]).toMatchObject({ severity: "warning", params: { days: 7 } });
+    expect(rules["fast-growth"].enabled).toBe(false);
+  });
+});

@@ -1,0 +1,20 @@
+import { getDb } from "@/lib/db";
+import { getAgentDetail } from "@/lib/db/queries/agents";
+import { NotFoundError } from "@/lib/errors";
+import { validate } from "@/lib/http/request";
+import { handle, json } from "@/lib/http/response";
+import { rangeQuery } from "@/lib/series";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * GET /api/v1/agents/{agent}?range=&from=&to= → AgentDetail. A known agent without data answers 200 with
+ * hasData: false; a slug neither known nor seen answers 404.
+ */
+export const GET = handle(async (request, { params }: { params: Promise<{ agent: string }> }) => {
+  const q = validate(rangeQuery, Object.fromEntries(new URL(request.url).searchParams));
+  const { agent } = await params;
+  const detail = await getAgentDetail(await getDb(), agent, q);
+  if (!detail) throw new NotFoundError(`No agent "${agent}" is known or has reported data.`);
+  return json(detail);
+});

@@ -1,0 +1,20 @@
+import { z } from "zod";
+import { getDb } from "@/lib/db";
+import { getWorkspaceDetail } from "@/lib/db/queries/workspaces";
+import { NotFoundError } from "@/lib/errors";
+import { validate } from "@/lib/http/request";
+import { handle, json } from "@/lib/http/response";
+import { rangeQuery } from "@/lib/series";
+
+export const dynamic = "force-dynamic";
+
+const query = z.intersection(rangeQuery, z.object({ reports: z.coerce.number().int().min(1).max(500).default(50) }));
+
+/** GET /api/v1/workspaces/{id}?range=&from=&to=&reports= → WorkspaceDetail, 404 when unknown */
+export const GET = handle(async (request, { params }: { params: Promise<{ id: string }> }) => {
+  const q = validate(query, Object.fromEntries(new URL(request.url).searchParams));
+  const { id } = await params;
+  const detail = await getWorkspaceDetail(await getDb(), id, q);
+  if (!detail) throw new NotFoundError(`Workspace ${id} is not enrolled.`);
+  return json(detail);
+});

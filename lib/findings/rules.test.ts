@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { compareFindings, DEFAULT_RULES, describeFinding, mergeRules, rulesUpdateRequest } from "./rules";
+
+describe("findings rules", () => {
+  it("merges valid overrides and ignores stale ones", () => {
+    const r = mergeRules([
+      { id: "volume-filling", enabled: null, severity: "warning", params: { days: 3 } },
+      { id: "large-session", enabled: false, severity: "bogus", params: { bytes: -1 } },
+      { id: "retired-rule", enabled: true, severity: null, params: null },
+    ]);
+    expect(r["volume-filling"]).toMatchObject({ enabled: true, severity: "warning", params: { days: 3 } });
+    expect(r["large-session"]).toMatchObject({ enabled: false, severity: "warning", params: DEFAULT_RULES["large-session"].params });
+    expect(DEFAULT_RULES["volume-filling"].params.days).toBe(7);
+  });
+  it("validates an admin's changes per rule", () => {
+    expect(rulesUpdateRequest.safeParse({ rules: [{ id: "fast-growth", params: { bytesPerDay: 1 } }] }).success).toBe(true);
+    expect(rulesUpdateRequest.safeParse({ rules: [{ id: "fast-growth", params: { days: 1 } }] }).success).toBe(false);
+    expect(rulesUpdateRequest.safeParse({ rules: [{ id: "nope" }] }).success).toBe(false);
+    expect(rulesUpdateRequest.safeParse({ rules: [] }).success).toBe(false);
+  });
+  it("words findings and orders them by urgency", () => {
+    const ws = { id: "w", name: "w", owner: "o" };
+    const base = { workspace: ws, rootKey: null, agent: null, path: null } as const;
+    const fill = describeFinding({ ...base, ruleId: "volume-filling", severity: "critical", value: 2, threshold: 7, unit: "days" });
+    const big = describeFinding({ ...base, ruleId: "root-oversize", severity: "warning", rootKey: "codex:data", agent: "codex", value: 200 * 2 ** 20, threshold: 50 * 2 ** 20, unit: "bytes" });
+    const bigger = { ...big, value: 400 * 2 ** 20 };
+    expect(fill.message).toContain("2.0 days");
+    expect(big.message).toBe("codex:data holds 200 MiB, over the 50.0 MiB expected for codex.");
+    expect(big.action).toContain("rollout");
+    expect([big, fill, bigger].sort(compareFindings)).toEqual([fill, bigger, big]);
+  });
+});

@@ -61,7 +61,6 @@ export async function getAgentDetail(db: Db, agent: string, params: AgentDetailP
   const now = params.now ?? new Date();
   const limit = params.limit ?? 10;
   const range = resolveRange(params, now);
-  const before = addDaysTo(range.from, -1);
   const sinceDay = addDaysTo(utcDayOf(now), -GROWTH_DAYS);
 
   const [perWorkspace, kinds, deltas, growthRows, ages] = await Promise.all([
@@ -70,9 +69,8 @@ export async function getAgentDetail(db: Db, agent: string, params: AgentDetailP
       group by r.workspace_id, w.name, w.owner`),
     db.execute(sql`select kind, sum(bytes)::float8 as bytes, count(*)::int as roots from root_latest
       where agent = ${agent} group by kind order by 2 desc, 1`),
-    db.execute(sql`select to_char(greatest(day, ${before}::date), 'YYYY-MM-DD') as day, sum(bytes)::float8 as bytes,
-        sum(roots)::int as roots
-      from fleet_delta where agent = ${agent} and day <= ${range.to}::date group by 1`),
+    db.execute(sql`select to_char(day, 'YYYY-MM-DD') as day, sum(bytes)::float8 as bytes, sum(roots)::int as roots
+      from fleet_delta where agent = ${agent} and day > ${range.from}::date group by 1`),
     db.execute(sql`select l.workspace_id, sum(l.bytes)::float8 as now_bytes, sum(d.bytes)::float8 as then_bytes,
         to_char(max(l.collected_at) at time zone 'UTC', 'YYYY-MM-DD') as latest_day
       from root_latest l join root_daily d on d.workspace_id = l.workspace_id and d.root_key = l.root_key
@@ -90,11 +88,18 @@ export async function getAgentDetail(db: Db, agent: string, params: AgentDetailP
   const deltaRows = rowsOf<{ day: Day; bytes: number; roots: number }>(deltas);
   if (ws.length === 0 && deltaRows.length === 0 && !(KNOWN_AGENTS as readonly string[]).includes(agent)) return null;
 
+  // The level on the range's first day is the level now (root_latest) minus every delta after it; then the
+  // deltas inside the range are summed day by day. Only the range's deltas are read.
   const days = eachDay(range.from, range.to);
   const byDay = new Map(deltaRows.map((r) => [r.day, Number(r.bytes)]));
   const rootsByDay = new Map(deltaRows.map((r) => [r.day, Number(r.roots)]));
-  const levels = cumulativeLevels(days, byDay, byDay.get(before) ?? 0);
-  const rootLevels = cumulativeLevels(days, rootsByDay, rootsByDay.get(before) ?? 0);
+  const nowBytes = ws.reduce((s, w) => s + w.bytes, 0);
+  const nowRoots = ws.reduce((s, w) => s + w.roots, 0);
+  const sum = (m: Map<Day, number>) => [...m.values()].reduce((s, v) => s + v, 0);
+  const levels = cumulativeLevels(days.slice(1), byDay, nowBytes - sum(byDay));
+  const rootLevels = cumulativeLevels(days.slice(1), rootsByDay, nowRoots - sum(rootsByDay));
+  levels.unshift(nowBytes - sum(byDay));
+  rootLevels.unshift(nowRoots - sum(rootsByDay));
 
   const perDay = rowsOf<{ now_bytes: number; then_bytes: number; latest_day: Day }>(growthRows).map(
     (r) => (Number(r.now_bytes) - Number(r.then_bytes)) / Math.max(1, daysBetween(sinceDay, r.latest_day)),

@@ -99,8 +99,9 @@ function growth(now: number, then: number): Growth {
 
 /**
  * The fleet page's data, read from the workspaces table, root_latest and the roll-ups only (never history).
- * Levels of the fleet series are cumulative sums of fleet_delta: one aggregate folds every delta before the
- * first day needed into a starting level, the days after are summed up day by day.
+ * Levels of the fleet series are cumulative sums of fleet_delta; the sum of every delta is the level now, which
+ * root_latest holds, so the series is walked back from it with the deltas of the days shown only (folding all
+ * earlier deltas into a starting level instead would read the whole roll-up and grow with history).
  */
 export async function getFleetOverview(db: Db, params: FleetOverviewParams = {}): Promise<FleetOverview> {
   const now = params.now ?? new Date();
@@ -115,9 +116,13 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
   const sinceDay = addDaysTo(today, -GROWTH_DAYS);
 
   const [deltaRows, totals, topWorkspaces, agents, growing, filling, silentCount, silentRows, findings] = await Promise.all([
-    db.execute(sql`select ${seriesKeySql} as key, to_char(greatest(day, ${before}::date), 'YYYY-MM-DD') as day,
-        sum(bytes)::float8 as bytes
-      from fleet_delta where day <= ${last}::date group by 1, 2`),
+    // Levels now per series key (root_latest), and the deltas after `before`: the level on a day D is the level
+    // now minus every delta after D. Neither read grows with the length of history.
+    db.execute(sql`select key, null as day, sum(bytes)::float8 as bytes from
+        (select ${seriesKeySql} as key, bytes from root_latest) x group by key
+      union all
+      select ${seriesKeySql} as key, to_char(day, 'YYYY-MM-DD') as day, sum(bytes)::float8 as bytes
+        from fleet_delta where day > ${before}::date group by 1, 2`),
     db.execute(sql`select coalesce(sum(total_bytes), 0)::float8 as bytes, count(*)::int as workspaces,
         count(last_collected_at)::int as reporting, coalesce(sum(root_count), 0)::int as roots from workspaces`),
     db.execute(sql`select id, name, owner, template, total_bytes::float8 as total_bytes, largest_agent, last_collected_at
@@ -144,19 +149,22 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
     getFindingsSummary(db, { now }),
   ]);
 
-  // Levels per key and day, from the starting level on `before`.
+  // Levels per key and day, walking back from the level now: level(D - 1) = level(D) - delta(D). Deltas dated
+  // after `last` (a reporter clock slightly ahead) are taken off first.
   const deltas = new Map<string, Map<Day, number>>();
-  for (const r of rowsOf<{ key: string; day: Day; bytes: number }>(deltaRows)) {
+  const running: Record<string, number> = {};
+  for (const r of rowsOf<{ key: string; day: Day | null; bytes: number }>(deltaRows)) {
     if (!deltas.has(r.key)) deltas.set(r.key, new Map());
-    deltas.get(r.key)!.set(r.day, Number(r.bytes));
+    running[r.key] ??= 0;
+    if (r.day === null) running[r.key] += Number(r.bytes);
+    else if (r.day > last) running[r.key] -= Number(r.bytes);
+    else deltas.get(r.key)!.set(r.day, Number(r.bytes));
   }
   const allDays = eachDay(before, last);
   const levelOn = new Map<Day, Record<string, number>>();
-  const running: Record<string, number> = {};
-  for (const key of deltas.keys()) running[key] = 0;
-  for (const day of allDays) {
-    for (const [key, byDay] of deltas) running[key] += byDay.get(day) ?? 0;
-    levelOn.set(day, { ...running });
+  for (let i = allDays.length - 1; i >= 0; i--) {
+    levelOn.set(allDays[i], { ...running });
+    for (const [key, byDay] of deltas) running[key] -= byDay.get(allDays[i]) ?? 0;
   }
   const totalOn = (day: Day) => Object.values(levelOn.get(day) ?? {}).reduce((s, v) => s + v, 0);
   const rangeDays = eachDay(range.from, range.to);

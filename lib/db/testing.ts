@@ -60,3 +60,8 @@ export function describeEachDatabase(name: string, suite: (t: TestDatabase) => v
     });
   }
 }
+
+/** Makes route handlers (which call getDb()) use `database`, as the app's one instance would be. */
+export function serveRoutesFrom(database: Database | Promise<Database>) {
+  (globalThis as unknown as { __storageDb?: Promise<Database> }).__storageDb = Promise.resolve(database);
+}

@@ -1,0 +1,176 @@
+import type { Db } from "@/lib/db";
+import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment";
+import { ingestReport } from "@/lib/ingest";
+import { REPORT_FORMAT_VERSION } from "@/lib/report/constants";
+import { parseReport } from "@/lib/report/parse";
+import type { Report, WorkspaceIdentity } from "@/lib/report/schema";
+import { createRandom, type Random } from "./random";
+import { demoMiB as MiB, SimulatedRoot, type RootProfile } from "./roots";
+
+const GiB = 1024 * MiB;
+const DAY = 86_400_000;
+
+export type DemoOptions = {
+  workspaces: number;
+  days: number;
+  /** Reports per workspace per day (the reporter's schedule). */
+  reportsPerDay?: number;
+  now?: Date;
+  seed?: number;
+  onProgress?: (done: number, total: number) => void;
+};
+
+const OWNERS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "mallory",
+  "niaj", "olivia", "peggy", "rupert", "sybil", "trent", "victor", "walter", "yara"];
+const TEMPLATES = ["ai-dev", "docker-claude", "kubernetes-agents", "gpu-ml", "minimal"];
+const PROJECTS = ["api", "web", "infra", "billing", "search", "mobile", "ml", "docs"];
+
+function agentProfiles(rnd: Random, heavy: number): RootProfile[] {
+  const roots: RootProfile[] = [];
+  if (rnd.chance(0.85)) {
+    const debugHeavy = rnd.chance(0.15);
+    roots.push(
+      {
+        key: "claude-code:data", kind: "tool", agent: "claude-code", path: ".claude", sessions: true,
+        dailyBytes: 25 * MiB * heavy, fileBytes: 400 * 1024, cleanupChance: 0.015,
+        mix: debugHeavy ? { sessions: 0.3, logs: 0.55, other: 0.15 } : { sessions: 0.7, logs: 0.15, other: 0.15 },
+      },
+      {
+        key: "coder/claude-code", kind: "module", agent: "claude-code", path: ".coder-modules/coder/claude-code",
+        dailyBytes: 0.6 * MiB, fileBytes: 64 * 1024, mix: { logs: 0.8, other: 0.2 },
+      },
+    );
+    if (rnd.chance(0.1)) {
+      roots.push({ key: "leftover:coder/claude-code/agentapi-state.json", kind: "leftover", agent: "claude-code",
+        path: ".coder-modules/coder/claude-code/agentapi-state.json", dailyBytes: 40 * 1024, fileBytes: 40 * 1024,
+        mix: { other: 1 }, growthDays: 1 });
+    }
+    if (rnd.chance(0.2)) {
+      roots.push({ key: "legacy:claude-module", kind: "legacy", agent: "claude-code", path: ".claude-module",
+        dailyBytes: 3 * MiB, fileBytes: 128 * 1024, mix: { logs: 0.7, other: 0.3 }, growthDays: rnd.int(5, 20) });
+    }
+  }
+  if (rnd.chance(0.45)) {
+    roots.push({ key: "codex:data", kind: "tool", agent: "codex", path: ".codex", dailyBytes: 30 * MiB * heavy,
+      fileBytes: 2 * MiB, burstChance: 0.03, burstBytes: 1.5 * GiB, mix: { sessions: 0.9, databases: 0.05, logs: 0.05 } });
+  }
+  if (rnd.chance(0.5)) {
+    roots.push({ key: "gemini:data", kind: "tool", agent: "gemini", path: ".gemini", dailyBytes: 4 * MiB * heavy,
+      fileBytes: 1 * MiB, burstChance: 0.06, burstBytes: 420 * MiB, cleanupChance: 0.02, mix: { sessions: 0.9, other: 0.1 } });
+  }
+  if (rnd.chance(0.3)) {
+    roots.push({ key: "goose:data", kind: "tool", agent: "goose", path: ".local/share/goose", dailyBytes: 6 * MiB,
+      fileBytes: 8 * MiB, mix: { databases: 0.95, logs: 0.05 } });
+  }
+  if (rnd.chance(0.25)) {
+    roots.push({ key: "opencode:data", kind: "tool", agent: "opencode", path: ".local/share/opencode",
+      dailyBytes: 20 * MiB * heavy, fileBytes: 256 * 1024, mix: { caches: 0.6, logs: 0.25, databases: 0.15 } });
+  }
+  if (rnd.chance(0.25)) {
+    roots.push({ key: "copilot:data", kind: "tool", agent: "copilot", path: ".copilot", dailyBytes: 5 * MiB,
+      fileBytes: 2 * MiB, mix: { sessions: 0.85, databases: 0.15 } });
+  }
+  if (rnd.chance(0.1)) {
+    roots.push({ key: "cursor:data", kind: "tool", agent: "cursor", path: ".cursor", dailyBytes: 3 * MiB,
+      fileBytes: 4 * MiB, mix: { databases: 1 } });
+  }
+  return roots;
+}
+
+function scriptData(rnd: Random, orphaned: boolean): RootProfile {
+  const id = rnd.uuid();
+  return { key: `script-data:${id}`, kind: "script-data", agent: "other", path: `.coder/coder-script-data/${id}`,
+    dailyBytes: 2 * MiB, fileBytes: 256 * 1024, mix: { caches: 0.8, logs: 0.2 }, orphaned, growthDays: 3 };
+}
+
+type SimWorkspace = {
+  identity: WorkspaceIdentity;
+  roots: SimulatedRoot[];
+  scriptData: SimulatedRoot;
+  orphans: SimulatedRoot[];
+  volumeTotal: number;
+  baseUsed: number;
+  startDay: number;
+  silentFromDay: number;
+  restartEvery: number;
+  activity: number;
+};
+
+function makeWorkspace(rnd: Random, i: number, days: number): SimWorkspace {
+  const owner = OWNERS[i % OWNERS.length];
+  // A few workspaces are heavy users on small disks: they are the ones forecast to fill.
+  const filling = rnd.chance(0.05);
+  const heavy = filling ? 6 : rnd.chance(0.15) ? 3 : 1;
+  return {
+    identity: {
+      id: rnd.uuid(),
+      name: `${rnd.pick(PROJECTS)}-${owner}-${i}`,
+      owner,
+      template: rnd.pick(TEMPLATES),
+      agent: "main",
+    },
+    roots: agentProfiles(rnd, heavy).map((p) => new SimulatedRoot(p, rnd)),
+    scriptData: new SimulatedRoot(scriptData(rnd, false), rnd),
+    orphans: [],
+    volumeTotal: filling ? 20 * GiB : rnd.pick([50, 100, 100, 200]) * GiB,
+    baseUsed: Math.round(rnd.between(filling ? 12 : 3, filling ? 14 : 15) * GiB),
+    startDay: rnd.chance(0.3) ? rnd.int(0, Math.floor(days * 0.6)) : 0,
+    silentFromDay: rnd.chance(0.04) ? days - rnd.int(2, 6) : Infinity,
+    restartEvery: rnd.int(3, 12),
+    activity: rnd.between(0.3, 1.2),
+  };
+}
+
+function buildReport(rnd: Random, ws: SimWorkspace, at: number): Report {
+  const roots = [...ws.roots, ws.scriptData, ...ws.orphans].filter((r) => r.exists).map((r) => r.measure(at));
+  const measured = roots.reduce((s, r) => s + r.bytes, 0);
+  const used = Math.min(ws.volumeTotal, ws.baseUsed + measured);
+  return {
+    version: REPORT_FORMAT_VERSION,
+    id: rnd.uuid(),
+    collectedAt: new Date(at).toISOString(),
+    workspace: ws.identity,
+    volume: { totalBytes: ws.volumeTotal, freeBytes: ws.volumeTotal - used },
+    reporter: { version: "0.1.0-demo", scanMs: Math.round(rnd.between(80, 900)) },
+    roots,
+  };
+}
+
+/**
+ * Makes a realistic fleet with `days` of history and stores it through the same enrollment and ingest
+ * functions as real reports, oldest day first.
+ */
+export async function seedDemoFleet(db: Db, opts: DemoOptions): Promise<{ reports: number; workspaces: number }> {
+  const rnd = createRandom(opts.seed ?? 42);
+  const now = (opts.now ?? new Date()).getTime();
+  const perDay = opts.reportsPerDay ?? 1;
+  const fleet = Array.from({ length: opts.workspaces }, (_, i) => makeWorkspace(rnd, i, opts.days));
+  const { key } = await getEnrollmentKey(db);
+  for (const ws of fleet) await enrollWorkspace(db, ws.identity, key, null);
+
+  const total = fleet.reduce((s, ws) => s + Math.max(0, Math.min(opts.days, ws.silentFromDay) - ws.startDay), 0) * perDay;
+  let reports = 0;
+  for (let day = 0; day < opts.days; day++) {
+    const dayEnd = now - (opts.days - 1 - day) * DAY;
+    for (const ws of fleet) {
+      if (day < ws.startDay) continue;
+      for (const r of ws.roots) r.step(dayEnd, ws.activity);
+      if ((day - ws.startDay) % ws.restartEvery === 0 && day > ws.startDay) {
+        // A workspace restart: CODER_SCRIPT_DATA_DIR moves to a new folder and the old one is orphaned.
+        ws.scriptData.orphan();
+        ws.orphans.push(ws.scriptData);
+        ws.scriptData = new SimulatedRoot(scriptData(rnd, false), rnd);
+      }
+      ws.scriptData.step(dayEnd, 1);
+      if (day >= ws.silentFromDay) continue;
+      for (let k = 0; k < perDay; k++) {
+        const at = dayEnd - (perDay - 1 - k) * (DAY / perDay) - rnd.between(0, 3_600_000);
+        // Validated like a report that came over HTTP, so the demo cannot drift from the format.
+        await ingestReport(db, ws.identity.id, parseReport(buildReport(rnd, ws, at)));
+        reports++;
+        if (reports % 500 === 0) opts.onProgress?.(reports, total);
+      }
+    }
+  }
+  return { reports, workspaces: fleet.length };
+}

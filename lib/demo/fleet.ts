@@ -159,6 +159,8 @@ export async function seedDemoFleet(db: Db, opts: DemoOptions): Promise<{ report
         // A workspace restart: CODER_SCRIPT_DATA_DIR moves to a new folder and the old one is orphaned.
         ws.scriptData.orphan();
         ws.orphans.push(ws.scriptData);
+        // Someone occasionally clears the oldest ones by hand; the rest pile up.
+        if (ws.orphans.length > 8) ws.orphans.shift();
         ws.scriptData = new SimulatedRoot(scriptData(rnd, false), rnd);
       }
       ws.scriptData.step(dayEnd, 1);

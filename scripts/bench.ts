@@ -1,0 +1,22 @@
+// npm run bench: runs every benchmark in scripts/bench/ one after another (they must not share the CPU).
+// `npm run bench -- ingest reporter` runs only those.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const dir = path.join(process.cwd(), "scripts", "bench");
+const only = process.argv.slice(2);
+const files = fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith(".ts") && (only.length === 0 || only.includes(path.basename(f, ".ts"))))
+  .sort();
+let failed = 0;
+for (const f of files) {
+  console.log(`\n=== ${path.basename(f, ".ts")} ===`);
+  const r = spawnSync("node", ["--import", "tsx", path.join(dir, f)], { stdio: "inherit" });
+  if (r.status !== 0) {
+    failed++;
+    console.log(`(${f} exited with ${r.status})`);
+  }
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,156 @@
+// Ingest throughput over HTTP: 50-root reports from 16 concurrent clients into the built app, on the
+// embedded database and on real Postgres, next to a plain COPY of the same rows into the same Postgres.
+//   node --import tsx scripts/bench/ingest.ts [--reports N]
+import { spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { gzipSync } from "node:zlib";
+import { stringify } from "csv-stringify/sync";
+import { createScratchPostgres } from "@/lib/db/testing";
+import { REPORT_FORMAT_VERSION } from "@/lib/report/constants";
+import type { Report, StorageRoot } from "@/lib/report/schema";
+import { ensureBuild, startNext } from "../lib/next-server";
+
+const { values: args } = parseArgs({
+  options: { reports: { type: "string", default: "3000" }, clients: { type: "string", default: "16" } },
+});
+const TOTAL = Number(args.reports);
+const CLIENTS = Number(args.clients);
+const ROOTS = 50;
+const WORKSPACES = 64;
+
+function makeRoots(i: number): StorageRoot[] {
+  const now = Date.now();
+  return Array.from({ length: ROOTS }, (_, k) => ({
+    key: `bench/module-${k}`,
+    kind: "module",
+    agent: ["claude-code", "codex", "gemini", "goose", "other"][k % 5],
+    path: `.coder-modules/bench/module-${k}`,
+    bytes: 4096 * (1000 + i + k),
+    apparentBytes: 4000 * (1000 + i + k),
+    files: 100 + k,
+    dirs: 10,
+    oldestMtime: new Date(now - 90 * 86_400_000).toISOString(),
+    newestMtime: new Date(now - 60_000).toISOString(),
+    categories: { sessions: { bytes: 1000 * k, files: k }, logs: { bytes: 500, files: 2 }, other: { bytes: 100, files: 1 } },
+    ages: { "1d": { bytes: 100, files: 1 }, "30d": { bytes: 1000 * k, files: k }, older: { bytes: 500, files: 2 } },
+    largest: [{ path: `sessions/${k}.jsonl`, bytes: 1000 * k, mtime: new Date(now - 3_600_000).toISOString(), type: "file" }],
+  }));
+}
+
+function makeReport(ws: { id: string; name: string; owner: string }, i: number): Report {
+  return {
+    version: REPORT_FORMAT_VERSION,
+    id: randomUUID(),
+    collectedAt: new Date(Date.now() - (TOTAL - i) * 1000).toISOString(),
+    workspace: ws,
+    volume: { totalBytes: 100 * 2 ** 30, freeBytes: 40 * 2 ** 30 },
+    reporter: { version: "bench", scanMs: 100 },
+    roots: makeRoots(i),
+  };
+}
+
+async function runIngest(label: string, env: Record<string, string>) {
+  const server = await startNext(env);
+  try {
+    const keyRes = await fetch(`${server.url}/api/v1/health`);
+    if (!keyRes.ok) throw new Error(`health: ${keyRes.status}`);
+    const key = env.STORAGE_ENROLLMENT_KEY;
+    const fleet = await Promise.all(
+      Array.from({ length: WORKSPACES }, async (_, i) => {
+        const ws = { id: `bench-${i}`, name: `bench-${i}`, owner: `owner-${i % 8}` };
+        const res = await fetch(`${server.url}/api/v1/enroll`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-enrollment-key": key },
+          body: JSON.stringify({ workspace: ws }),
+        });
+        if (!res.ok) throw new Error(`enroll: ${res.status} ${await res.text()}`);
+        return { ws, token: ((await res.json()) as { token: string }).token };
+      }),
+    );
+    // Bodies are made (and gzipped, as the reporter sends them) before the clock starts.
+    const bodies = Array.from({ length: TOTAL }, (_, i) => {
+      const f = fleet[i % WORKSPACES];
+      return { token: f.token, body: gzipSync(JSON.stringify(makeReport(f.ws, i))) };
+    });
+    const warm = bodies.splice(0, 64);
+    const send = async (b: { token: string; body: Buffer }) => {
+      const res = await fetch(`${server.url}/api/v1/reports`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "content-encoding": "gzip", authorization: `Bearer ${b.token}` },
+        body: new Uint8Array(b.body),
+      });
+      if (!res.ok) throw new Error(`report: ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
+    };
+    for (const b of warm) await send(b);
+    let next = 0;
+    const latencies: number[] = [];
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async () => {
+        while (next < bodies.length) {
+          const b = bodies[next++];
+          const t = performance.now();
+          await send(b);
+          latencies.push(performance.now() - t);
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    latencies.sort((a, b) => a - b);
+    const reportsPerSec = bodies.length / seconds;
+    const p = (q: number) => latencies[Math.floor(q * (latencies.length - 1))].toFixed(1);
+    console.log(
+      `ingest over HTTP, ${label}: ${bodies.length} reports x ${ROOTS} roots, ${CLIENTS} clients: ` +
+        `${reportsPerSec.toFixed(0)} reports/s, ${(reportsPerSec * ROOTS).toFixed(0)} rows/s, p50 ${p(0.5)} ms, p99 ${p(0.99)} ms`,
+    );
+    return reportsPerSec * ROOTS;
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Rows/s of psql's COPY of the same rows (as root_usage rows) into a table of the same shape. */
+function copyRowsPerSecond(url: string): number {
+  const rows = Array.from({ length: TOTAL - 64 }, (_, i) => {
+    const id = randomUUID();
+    const at = new Date().toISOString();
+    return makeRoots(i).map((r) => [
+      id, at, `bench-${i % WORKSPACES}`, r.key, r.kind, r.agent, r.path, r.bytes, r.apparentBytes, r.files, r.dirs,
+      r.oldestMtime, r.newestMtime, false, 0, JSON.stringify(r.categories), JSON.stringify(r.ages), JSON.stringify(r.largest),
+    ]);
+  }).flat();
+  const file = path.join(os.tmpdir(), `copy-bench-${process.pid}.csv`);
+  fs.writeFileSync(file, stringify(rows));
+  const psql = (sql: string) => {
+    const r = spawnSync("psql", [url, "-v", "ON_ERROR_STOP=1", "-qc", sql], { encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`psql: ${r.stderr}`);
+  };
+  psql("create table copy_bench (like root_usage including defaults)");
+  const t = performance.now();
+  psql(`\\copy copy_bench from '${file}' with (format csv)`);
+  const seconds = (performance.now() - t) / 1000;
+  fs.rmSync(file);
+  const perSec = rows.length / seconds;
+  console.log(`COPY into Postgres: ${rows.length} rows in ${seconds.toFixed(2)} s: ${perSec.toFixed(0)} rows/s`);
+  return perSec;
+}
+
+ensureBuild();
+const key = `sek_bench_${randomUUID()}`;
+const embeddedDir = fs.mkdtempSync(path.join(os.tmpdir(), "ingest-bench-"));
+const scratch = await createScratchPostgres();
+try {
+  const embedded = await runIngest("embedded (PGlite)", { STORAGE_DATA_DIR: embeddedDir, STORAGE_ENROLLMENT_KEY: key });
+  const postgres = await runIngest("Postgres", { DATABASE_URL: scratch.url, STORAGE_ENROLLMENT_KEY: key });
+  const copy = copyRowsPerSecond(scratch.url);
+  console.log(`ratio HTTP ingest / COPY on Postgres: ${(postgres / copy).toFixed(2)} (target >= 0.40)`);
+  console.log(`ratio embedded / Postgres over HTTP: ${(embedded / postgres).toFixed(2)} (target >= 0.40)`);
+} finally {
+  fs.rmSync(embeddedDir, { recursive: true, force: true });
+  await scratch.drop();
+}

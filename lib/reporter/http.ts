@@ -1,0 +1,133 @@
+// A small HTTP client for the dashboard's API (node:http/https, no dependencies), with retries that back off
+// exponentially with full jitter and honour Retry-After.
+
+import http from "node:http";
+import https from "node:https";
+import zlib from "node:zlib";
+
+export type HttpResult = {
+  status: number;
+  /** Parsed JSON body, or null. */
+  body: unknown;
+  retryAfterMs: number | null;
+};
+
+/** Transport failure (DNS, refused, reset, timeout): the server could not be reached. */
+export class NetworkError extends Error {}
+
+export type RequestOptions = {
+  method: "GET" | "POST";
+  headers?: Record<string, string>;
+  body?: Buffer;
+  timeoutMs?: number;
+};
+
+export function request(url: string, opts: RequestOptions): Promise<HttpResult> {
+  return new Promise((resolve, reject) => {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      return reject(new Error(`invalid URL ${url}`));
+    }
+    const mod = u.protocol === "https:" ? https : u.protocol === "http:" ? http : null;
+    if (!mod) return reject(new Error(`unsupported URL scheme in ${url}`));
+    const headers: Record<string, string> = { "User-Agent": "coder-storage-reporter", Accept: "application/json", ...opts.headers };
+    if (opts.body) headers["Content-Length"] = String(opts.body.length);
+    const req = mod.request(u, { method: opts.method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on("data", (c: Buffer) => {
+        size += c.length;
+        if (size <= 1024 * 1024) chunks.push(c);
+      });
+      res.on("end", () => {
+        let body: unknown = null;
+        try {
+          const text = Buffer.concat(chunks).toString("utf8");
+          body = text ? JSON.parse(text) : null;
+        } catch {
+          body = null;
+        }
+        resolve({ status: res.statusCode ?? 0, body, retryAfterMs: parseRetryAfter(res.headers["retry-after"]) });
+      });
+      res.on("error", (err) => reject(new NetworkError(err.message)));
+    });
+    req.setTimeout(opts.timeoutMs ?? 30_000, () => req.destroy(new Error("timed out")));
+    req.on("error", (err) => reject(new NetworkError(`${u.origin}: ${(err as NodeJS.ErrnoException).code ?? err.message}`)));
+    req.end(opts.body);
+  });
+}
+
+/** Retry-After in milliseconds (seconds or an HTTP date), or null. */
+export function parseRetryAfter(v: string | string[] | undefined, now = Date.now()): number | null {
+  if (Array.isArray(v)) v = v[0];
+  if (!v) return null;
+  if (/^\d+$/.test(v.trim())) return Number(v.trim()) * 1000;
+  const t = Date.parse(v);
+  return Number.isFinite(t) ? Math.max(0, t - now) : null;
+}
+
+/** The server's message from the error envelope {"error":{"code","message"}}. */
+export function serverMessage(r: HttpResult): string {
+  const e = (r.body as { error?: { code?: string; message?: string } } | null)?.error;
+  if (e?.message) return e.code ? `${e.message} (${e.code})` : e.message;
+  return `HTTP ${r.status}`;
+}
+
+export const isRetryable = (status: number) => status === 429 || status >= 500;
+
+export type RetryPolicy = {
+  attempts: number;
+  baseMs: number;
+  capMs: number;
+  /** A Retry-After longer than this gives up for this run (the report waits in the spool). */
+  maxRetryAfterMs: number;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+};
+
+export const DEFAULT_RETRY: RetryPolicy = {
+  attempts: 3,
+  baseMs: 1000,
+  capMs: 20_000,
+  maxRetryAfterMs: 60_000,
+  sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+  random: Math.random,
+};
+
+/** Full jitter: a uniformly random wait in [0, min(cap, base × 2^attempt)). */
+export function backoffMs(attempt: number, p: Pick<RetryPolicy, "baseMs" | "capMs" | "random">): number {
+  return Math.floor(p.random() * Math.min(p.capMs, p.baseMs * 2 ** attempt));
+}
+
+/**
+ * Runs `send` until it gives a non-retryable answer or the attempts run out. Returns the last answer, or
+ * throws the last NetworkError.
+ */
+export async function withRetries(send: () => Promise<HttpResult>, p: RetryPolicy = DEFAULT_RETRY): Promise<HttpResult> {
+  let last: HttpResult | NetworkError | null = null;
+  for (let attempt = 0; attempt < p.attempts; attempt++) {
+    if (attempt > 0) {
+      let wait = backoffMs(attempt - 1, p);
+      if (!(last instanceof Error) && last?.retryAfterMs != null) {
+        if (last.retryAfterMs > p.maxRetryAfterMs) break;
+        wait = Math.max(wait, last.retryAfterMs);
+      }
+      await p.sleep(wait);
+    }
+    try {
+      last = await send();
+      if (!isRetryable(last.status)) return last;
+    } catch (err) {
+      if (!(err instanceof NetworkError)) throw err;
+      last = err;
+    }
+  }
+  if (last instanceof Error) throw last;
+  return last!;
+}
+
+export function gzip(data: string): Buffer {
+  return zlib.gzipSync(Buffer.from(data, "utf8"), { level: 6 });
+}

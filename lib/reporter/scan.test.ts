@@ -1,0 +1,250 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { report as reportSchema } from "@/lib/report/schema";
+import type { StorageRoot } from "@/lib/report/schema";
+import { discoverRoots } from "./roots";
+import { scanRoots } from "./scan";
+import { DAY_S, SCRIPT_CURRENT, SCRIPT_OLD, UUID1, buildHome, du } from "./testing";
+import type { RootSpec } from "./aggregate";
+
+const NOW = Math.floor(Date.now() / 1000);
+let tmp: string;
+let home: string;
+let specs: RootSpec[];
+
+function allocated(p: string): number {
+  return fs.lstatSync(p).blocks * 512;
+}
+
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "reporter-scan-"));
+  home = fs.realpathSync(tmp) + "/home";
+  fs.mkdirSync(home);
+  buildHome(home, NOW);
+  specs = discoverRoots({
+    home,
+    env: { CODER_SCRIPT_DATA_DIR: path.join(home, ".coder/coder-script-data", SCRIPT_CURRENT) },
+    config: { roots: [{ key: "work-cache", path: "work/cache" }, { key: "escape", path: "../etc" }] },
+  });
+});
+
+afterAll(() => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("root discovery", () => {
+  it("finds every kind of root, with keys, kinds, agents and nested roots first", () => {
+    const byKey = new Map(specs.map((s) => [s.key, s]));
+    expect([...byKey.keys()].sort()).toEqual(
+      [
+        "claude-code:config",
+        "claude-code:data",
+        "codex:data",
+        "coder-labs/some-tool",
+        "coder/claude-code",
+        "coder/codex",
+        "gemini:data",
+        "goose:data",
+        "legacy:claude-module",
+        "leftover:coder/claude-code/agentapi-state.json",
+        "leftover:coder/claude-code/agentapi.pid",
+        `script-data:${SCRIPT_CURRENT}`,
+        `script-data:${SCRIPT_OLD}`,
+        "work-cache",
+      ].sort(),
+    );
+    expect(byKey.get("coder/claude-code")).toMatchObject({ kind: "module", agent: "claude-code" });
+    expect(byKey.get("coder/codex")).toMatchObject({ kind: "module", agent: "codex" });
+    expect(byKey.get("coder-labs/some-tool")).toMatchObject({ kind: "module", agent: "other" });
+    expect(byKey.get("legacy:claude-module")).toMatchObject({ kind: "legacy", agent: "claude-code", rel: ".claude-module" });
+    expect(byKey.get("leftover:coder/claude-code/agentapi.pid")).toMatchObject({ kind: "leftover", agent: "claude-code" });
+    expect(byKey.get(`script-data:${SCRIPT_OLD}`)).toMatchObject({ kind: "script-data", orphaned: true });
+    expect(byKey.get(`script-data:${SCRIPT_CURRENT}`)).toMatchObject({ orphaned: false });
+    expect(byKey.get("work-cache")).toMatchObject({ kind: "custom", agent: "other", rel: "work/cache" });
+    // the leftover files come before the module folder that holds them
+    const idx = (k: string) => specs.findIndex((s) => s.key === k);
+    expect(idx("leftover:coder/claude-code/agentapi.pid")).toBeLessThan(idx("coder/claude-code"));
+    for (const s of specs) expect(s.rel.split("/")).not.toContain("..");
+  });
+
+  it("honours CLAUDE_CONFIG_DIR and CODEX_HOME, and ignores folders outside home", () => {
+    fs.mkdirSync(path.join(home, "alt-claude"), { recursive: true });
+    const s = discoverRoots({ home, env: { CLAUDE_CONFIG_DIR: path.join(home, "alt-claude"), CODEX_HOME: "/etc" } });
+    expect(s.find((x) => x.key === "claude-code:data")?.rel).toBe("alt-claude");
+    expect(s.find((x) => x.key === "codex:data")).toBeUndefined();
+    fs.rmdirSync(path.join(home, "alt-claude"));
+  });
+});
+
+for (const [mode, parallel] of [
+  ["find", 2],
+  ["find", 1],
+  ["node", 1],
+] as const) {
+  describe(`scanner ${mode} (parallel ${parallel})`, () => {
+    let roots: StorageRoot[];
+    let byKey: Map<string, StorageRoot>;
+    beforeAll(async () => {
+      const r = await scanRoots(specs, NOW, { mode, home, parallel });
+      expect(r.scanner).toBe(mode);
+      roots = r.roots;
+      byKey = new Map(roots.map((x) => [x.key, x]));
+    });
+
+    it("matches du -sx -B1 and --apparent-size and --inodes of the roots in report order, to the byte", () => {
+      const paths = roots.map((r) => path.join(home, r.path));
+      const alloc = du(paths, ["-B1"]);
+      const apparent = du(paths, ["-B1", "--apparent-size"]);
+      const inodes = du(paths, ["--inodes"]);
+      for (const r of roots) {
+        const p = path.join(home, r.path);
+        expect({ key: r.key, bytes: r.bytes }).toEqual({ key: r.key, bytes: alloc.get(p) });
+        expect({ key: r.key, apparent: r.apparentBytes }).toEqual({ key: r.key, apparent: apparent.get(p) });
+        expect({ key: r.key, entries: r.files + r.dirs }).toEqual({ key: r.key, entries: inodes.get(p) });
+      }
+    });
+
+    it("counts a hard link across roots once, in the first root; per-root du shows the difference", () => {
+      const claude = byKey.get("claude-code:data")!;
+      const legacy = byKey.get("legacy:claude-module")!;
+      expect(roots.indexOf(claude)).toBeLessThan(roots.indexOf(legacy));
+      const linked = allocated(path.join(home, ".claude/hl-a"));
+      const alone = du([path.join(home, ".claude-module")]).get(path.join(home, ".claude-module"))!;
+      expect(legacy.bytes).toBe(alone - linked);
+      // inside one root: the two links of hl-a count once
+      const claudeAlone = du([path.join(home, ".claude")]).get(path.join(home, ".claude"))!;
+      expect(claude.bytes).toBe(claudeAlone);
+    });
+
+    it("does not follow symbolic links, and counts the root folder as du does", () => {
+      const claude = byKey.get("claude-code:data")!;
+      // 1000 small + 5 projects + history + file-history + 3 debug + snapshot + sparse + hl-a (once) + 5 symlinks
+      expect(claude.files).toBe(1000 + 5 + 1 + 1 + 3 + 1 + 1 + 1 + 5);
+      const dirs = Number(execFileSync("find", [path.join(home, ".claude"), "-type", "d"], { encoding: "utf8" }).trim().split("\n").length);
+      expect(claude.dirs).toBe(dirs);
+      expect(claude.apparentBytes).toBeGreaterThan(64 * 1024 * 1024); // the sparse file's size
+      expect(claude.bytes).toBeLessThan(16 * 1024 * 1024); // ...but not its blocks
+    });
+
+    it("breaks down by category and age as the files were made", () => {
+      const claude = byKey.get("claude-code:data")!;
+      const c = claude.categories!;
+      expect(c.sessions?.files).toBe(7); // projects/** (5), history.jsonl, file-history/s1/v1
+      expect(c.logs?.files).toBe(3);
+      expect(c.caches?.files).toBe(1);
+      expect(c.databases).toBeUndefined();
+      const sum = (o: Record<string, { bytes: number; files: number } | undefined>) =>
+        Object.values(o).reduce((s, x) => ({ bytes: s.bytes + (x?.bytes ?? 0), files: s.files + (x?.files ?? 0) }), { bytes: 0, files: 0 });
+      expect(sum(c)).toEqual({ bytes: claude.bytes, files: claude.files });
+      expect(sum(claude.ages!)).toEqual({ bytes: claude.bytes, files: claude.files });
+      const a = claude.ages!;
+      expect(a.older).toEqual({ files: 1, bytes: allocated(path.join(home, `.claude/projects/-work-b`, fs.readdirSync(path.join(home, ".claude/projects/-work-b"))[0])) });
+      expect(a["90d"]?.files).toBe(1); // 40 days
+      expect(a["30d"]?.files).toBe(1); // debug/x0, 10 days
+      expect(a["7d"]?.files).toBe(3); // the session of 2 days: jsonl + two files in its folder
+      expect(claude.oldestMtime).toBe(new Date((NOW - 100 * DAY_S) * 1000).toISOString());
+
+      const goose = byKey.get("goose:data")!;
+      expect(goose.categories?.databases?.files).toBe(3); // sessions.db + -wal + -shm
+      const codex = byKey.get("codex:data")!;
+      expect(codex.categories?.sessions?.files).toBe(2);
+      expect(codex.categories?.databases?.files).toBe(1);
+      expect(codex.categories?.logs?.files).toBe(1);
+      expect(codex.ages?.older?.files).toBe(1);
+      const mod = byKey.get("coder/claude-code")!;
+      expect(mod.categories?.logs?.files).toBe(1);
+      expect(mod.files).toBe(2); // the leftovers are their own roots
+      expect(byKey.get("leftover:coder/claude-code/agentapi-state.json")).toMatchObject({ files: 1, dirs: 0, kind: "leftover" });
+      expect(byKey.get(`script-data:${SCRIPT_OLD}`)?.orphaned).toBe(true);
+    });
+
+    it("lists the largest entries, with a Claude session as its .jsonl plus its folder", () => {
+      const claude = byKey.get("claude-code:data")!;
+      const session = claude.largest!.find((e) => e.path === `projects/-work-app/${UUID1}.jsonl`);
+      const folder = path.join(home, ".claude/projects/-work-app", UUID1);
+      const expected = du([folder]).get(folder)! + allocated(folder + ".jsonl");
+      expect(session).toMatchObject({ type: "session", bytes: expected });
+      // many/hl-b is a hard link of hl-a: it counts once, at the first path by name (hl-a), so not in many/
+      const many = claude.largest!.find((e) => e.path === "many");
+      const manyDu = du([path.join(home, ".claude/many")]).get(path.join(home, ".claude/many"))!;
+      expect(many).toMatchObject({ type: "dir", bytes: manyDu - allocated(path.join(home, ".claude/hl-a")) });
+      expect(claude.largest!.length).toBeLessThanOrEqual(20);
+      const sorted = [...claude.largest!].sort((a, b) => b.bytes - a.bytes);
+      expect(claude.largest!.map((e) => e.bytes)).toEqual(sorted.map((e) => e.bytes));
+      const codex = byKey.get("codex:data")!;
+      expect(codex.largest!.find((e) => e.type === "session")?.path).toMatch(/^sessions\/2025\/01\/02\/rollout-/);
+    });
+
+    it("produces a report the server's schema accepts", () => {
+      const r = reportSchema.safeParse({
+        version: 1,
+        id: "7d444840-9dc0-41d7-9bd6-5a4d8a7f11ec",
+        collectedAt: new Date(NOW * 1000).toISOString(),
+        workspace: { id: "ws-1", name: "w", owner: "o" },
+        reporter: { version: "0.1.0", scanMs: 1 },
+        roots,
+      });
+      expect(r.success ? "ok" : JSON.stringify(r.error.issues)).toBe("ok");
+    });
+  });
+}
+
+describe("both scanners", () => {
+  it("give identical reports", async () => {
+    const a = await scanRoots(specs, NOW, { mode: "find", home, parallel: 2 });
+    const b = await scanRoots(specs, NOW, { mode: "node", home });
+    expect(a.roots).toEqual(b.roots);
+    expect(a.errors.items).toEqual(b.errors.items);
+  });
+
+  it("fall back to the Node walker when find has no -printf (busybox)", async () => {
+    const fake = path.join(tmp, "busybox-find");
+    fs.writeFileSync(fake, "#!/bin/sh\necho 'find: unrecognized: -printf' >&2\nexit 1\n", { mode: 0o755 });
+    const r = await scanRoots(specs, NOW, { mode: "auto", home, findBin: fake });
+    expect(r.scanner).toBe("node");
+    const ref = await scanRoots(specs, NOW, { mode: "node", home });
+    expect(r.roots).toEqual(ref.roots);
+    const missing = await scanRoots(specs, NOW, { mode: "auto", home, findBin: path.join(tmp, "no-such-find") });
+    expect(missing.scanner).toBe("node");
+  });
+});
+
+const canMount = (() => {
+  if (process.getuid?.() !== 0) return false;
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), "reporter-mnt-probe-"));
+  const ok = spawnSync("mount", ["-t", "tmpfs", "none", d]).status === 0;
+  if (ok) spawnSync("umount", [d]);
+  fs.rmdirSync(d);
+  return ok;
+})();
+
+describe.skipIf(!canMount)("a mount point inside a root", () => {
+  it("is left out entirely, like du -x, by both scanners", async () => {
+    const mnt = path.join(home, ".codex/sessions/mnt");
+    fs.mkdirSync(mnt);
+    const mnt2 = path.join(home, ".codex/mnt2"); // a start point of the find fast path
+    fs.mkdirSync(mnt2);
+    execFileSync("mount", ["-t", "tmpfs", "none", mnt]);
+    execFileSync("mount", ["-t", "tmpfs", "none", mnt2]);
+    try {
+      fs.writeFileSync(path.join(mnt, "big"), Buffer.alloc(100_000));
+      fs.writeFileSync(path.join(mnt2, "big"), Buffer.alloc(100_000));
+      const root = path.join(home, ".codex");
+      const expected = du([root]).get(root);
+      const codexSpecs = specs.filter((s) => s.key === "codex:data");
+      for (const mode of ["find", "node"] as const) {
+        const r = await scanRoots(codexSpecs, NOW, { mode, home });
+        expect({ mode, bytes: r.roots[0].bytes }).toEqual({ mode, bytes: expected });
+        expect(r.roots[0].files + r.roots[0].dirs).toBe(du([root], ["--inodes"]).get(root));
+      }
+    } finally {
+      execFileSync("umount", [mnt]);
+      execFileSync("umount", [mnt2]);
+      fs.rmdirSync(mnt);
+      fs.rmdirSync(mnt2);
+    }
+  });
+});

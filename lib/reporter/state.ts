@@ -1,0 +1,180 @@
+// The reporter's own files, in the registry's module data layout:
+//   ~/.coder-modules/coder/storage-reporter/         (0700)
+//     token                                         (0600) the workspace token from enrollment
+//     spool/<time>-<report id>.json.gz              (0600) reports waiting to be sent, oldest first
+//     lock                                          one run at a time
+// Every write is atomic (temporary file + rename).
+
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+
+export const STATE_SUBDIR = path.join(".coder-modules", "coder", "storage-reporter");
+export const SPOOL_MAX_FILES = 50;
+export const SPOOL_MAX_BYTES = 20 * 1024 * 1024;
+const LOCK_STALE_MS = 2 * 60 * 60 * 1000;
+
+export function stateDir(home: string): string {
+  return path.join(home, STATE_SUBDIR);
+}
+
+export function ensureDir(dir: string) {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    fs.chmodSync(dir, 0o700);
+  } catch {
+    /* not ours to change */
+  }
+}
+
+/** Writes `data` to `file` atomically with the given mode. */
+export function writeAtomic(file: string, data: string | Buffer, mode = 0o600) {
+  const tmp = path.join(path.dirname(file), `.tmp-${process.pid}-${crypto.randomBytes(4).toString("hex")}`);
+  const fd = fs.openSync(tmp, "wx", mode);
+  try {
+    fs.writeSync(fd, typeof data === "string" ? Buffer.from(data) : data);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  try {
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+export function readToken(dir: string): string | null {
+  try {
+    const t = fs.readFileSync(path.join(dir, "token"), "utf8").trim();
+    return t || null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeToken(dir: string, token: string) {
+  ensureDir(dir);
+  writeAtomic(path.join(dir, "token"), token + "\n", 0o600);
+}
+
+/** Takes the run lock; false when another live run holds it. */
+export function acquireLock(dir: string): boolean {
+  const file = path.join(dir, "lock");
+  for (let i = 0; i < 2; i++) {
+    try {
+      const fd = fs.openSync(file, "wx", 0o600);
+      fs.writeSync(fd, `${process.pid} ${Date.now()}\n`);
+      fs.closeSync(fd);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      let pid = 0;
+      let at = 0;
+      try {
+        [pid, at] = fs.readFileSync(file, "utf8").trim().split(" ").map(Number);
+      } catch {
+        /* vanished: try again */
+      }
+      if (pid && pid !== process.pid && alive(pid) && Date.now() - at < LOCK_STALE_MS) return false;
+      fs.rmSync(file, { force: true }); // stale
+    }
+  }
+  return false;
+}
+
+export function releaseLock(dir: string) {
+  const file = path.join(dir, "lock");
+  try {
+    if (fs.readFileSync(file, "utf8").startsWith(`${process.pid} `)) fs.rmSync(file, { force: true });
+  } catch {
+    /* already gone */
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+export type SpooledReport = { file: string; id: string };
+
+/** Reports waiting to be sent, bounded in count and bytes (oldest dropped first). */
+export class Spool {
+  readonly dir: string;
+  constructor(
+    stateDirectory: string,
+    readonly maxFiles = SPOOL_MAX_FILES,
+    readonly maxBytes = SPOOL_MAX_BYTES,
+  ) {
+    this.dir = path.join(stateDirectory, "spool");
+  }
+
+  /** Oldest first. */
+  list(): SpooledReport[] {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.dir);
+    } catch {
+      return [];
+    }
+    const out: SpooledReport[] = [];
+    for (const n of names.sort()) {
+      const m = /^\d{15}-([0-9a-f-]{36})\.json\.gz$/.exec(n);
+      if (m) out.push({ file: path.join(this.dir, n), id: m[1] });
+      else if (n.startsWith(".tmp-")) this.removeStaleTemp(path.join(this.dir, n));
+    }
+    return out;
+  }
+
+  private removeStaleTemp(file: string) {
+    try {
+      if (Date.now() - fs.statSync(file).mtimeMs > 60 * 60 * 1000) fs.rmSync(file, { force: true });
+    } catch {
+      /* ignore */
+    }
+  }
+
+  read(r: SpooledReport): Buffer {
+    return fs.readFileSync(r.file);
+  }
+
+  remove(r: SpooledReport) {
+    fs.rmSync(r.file, { force: true });
+  }
+
+  /** Adds a gzipped report body; returns how many older reports were dropped to stay within bounds. */
+  add(id: string, gzBody: Buffer, collectedAtMs: number): number {
+    ensureDir(path.dirname(this.dir));
+    ensureDir(this.dir);
+    const name = `${String(Math.max(0, Math.floor(collectedAtMs))).padStart(15, "0")}-${id}.json.gz`;
+    writeAtomic(path.join(this.dir, name), gzBody);
+    return this.enforce();
+  }
+
+  private enforce(): number {
+    const items = this.list().map((r) => {
+      let size = 0;
+      try {
+        size = fs.statSync(r.file).size;
+      } catch {
+        /* gone */
+      }
+      return { r, size };
+    });
+    let total = items.reduce((s, x) => s + x.size, 0);
+    let dropped = 0;
+    while (items.length > 0 && (items.length > this.maxFiles || total > this.maxBytes)) {
+      const x = items.shift()!; // at most maxFiles + 1 items: shift is fine here
+      this.remove(x.r);
+      total -= x.size;
+      dropped++;
+    }
+    return dropped;
+  }
+}

@@ -20,7 +20,8 @@ export class DataFolderLockedError extends Error {
   constructor(dir: string) {
     super(
       `The embedded database folder ${dir} is in use by another process (a second "npm run dev", "start" or "demo"?). ` +
-        `Stop that process, or point STORAGE_DATA_DIR at another folder.`,
+        `Stop that process, or point STORAGE_DATA_DIR at another folder. (After a crash the lock goes stale and ` +
+        `is released within 15 seconds.)`,
     );
     this.name = "DataFolderLockedError";
   }
@@ -40,7 +41,7 @@ export async function openEmbedded(dir: string): Promise<Database> {
         lockfilePath: `${dir}.lock`,
         stale: 15_000,
         update: 5_000,
-        retries: { retries: 4, minTimeout: 1_000, maxTimeout: 5_000 },
+        retries: { retries: 2, minTimeout: 500, maxTimeout: 2_000 },
         onCompromised: (err) => console.error(`[db] lost the lock on ${dir}: ${err.message}`),
       });
     } catch (err) {

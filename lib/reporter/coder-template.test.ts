@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { coderTemplateSnippet } from "./coder-template";
+
+describe("coderTemplateSnippet", () => {
+  const s = coderTemplateSnippet("https://storage.example.com/");
+  it("is a cron coder_script that downloads and runs the reporter with node", () => {
+    expect(s).toContain('resource "coder_script" "storage_reporter"');
+    expect(s).toContain('cron         = "0 */30 * * * *"');
+    expect(s).toContain("run_on_start = true");
+    expect(s).toContain("agent_id     = coder_agent.main.id");
+    expect(s).toMatch(/curl -fsSL .*reporter\.mjs/);
+    expect(s).toContain("wget -q");
+    expect(s).toContain('node "$dir/reporter.mjs"');
+    expect(s).toContain("node (18 or newer) is not installed");
+    expect(s).toContain('$HOME/.coder-modules/coder/storage-reporter');
+  });
+  it("passes the configuration and identity", () => {
+    expect(s).toContain('value    = "https://storage.example.com"');
+    expect(s).toContain("value    = var.storage_enrollment_key");
+    expect(s).toContain("sensitive   = true");
+    expect(s).toContain("${data.coder_workspace.me.id}");
+    expect(s).toContain("${data.coder_workspace.me.name}");
+    expect(s).toContain("${data.coder_workspace_owner.me.name}");
+    expect(s).toContain("value    = data.coder_workspace.me.template_name");
+    // shell expansions are escaped from Terraform
+    expect(s).toContain("$${CODER_WORKSPACE_AGENT_NAME:-main}");
+    expect(s).not.toMatch(/[^$]\$\{CODER_/);
+  });
+  it("escapes a hostile URL for HCL", () => {
+    const t = coderTemplateSnippet('https://x/"${evil}');
+    expect(t).toContain('value    = "https://x/\\"$${evil}"');
+  });
+});

@@ -6,6 +6,10 @@ import "./globals.css";
 export const metadata: Metadata = {
   title: { default: "Workspace storage", template: "%s · Workspace storage" },
   description: "Storage used by AI coding agents across Coder workspaces.",
+  // Inline so the browser's favicon request never 404s.
+  icons: {
+    icon: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='3' fill='%232563eb'/%3E%3Crect x='3' y='9' width='2' height='4' fill='white'/%3E%3Crect x='7' y='6' width='2' height='7' fill='white'/%3E%3Crect x='11' y='3' width='2' height='10' fill='white'/%3E%3C/svg%3E",
+  },
 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {

@@ -1,19 +1,7 @@
-// Display names for agent slugs and the fleet chart's non-agent series.
-// TODO: read display names from lib/catalog/agents.ts once the reporter's catalog lands.
+// Display names for agent slugs (from the agent catalog) and the fleet chart's non-agent series.
+import { AGENTS, agentDisplayName } from "@/lib/catalog/agents";
 
-const LABELS: Record<string, string> = {
-  "claude-code": "Claude Code",
-  codex: "Codex",
-  gemini: "Gemini CLI",
-  goose: "Goose",
-  opencode: "OpenCode",
-  copilot: "Copilot CLI",
-  kiro: "Kiro",
-  "amazon-q": "Amazon Q",
-  cursor: "Cursor CLI",
-  aider: "Aider",
-  auggie: "Auggie",
-  amp: "Amp",
+const SERIES_LABELS: Record<string, string> = {
   modules: "Modules",
   "script-data": "Script data (orphaned)",
   other: "Other",
@@ -21,10 +9,13 @@ const LABELS: Record<string, string> = {
 
 export function agentLabel(slug: string | null | undefined): string {
   if (!slug) return "—";
-  return LABELS[slug] ?? slug;
+  return SERIES_LABELS[slug] ?? agentDisplayName(slug);
 }
 
 /** Series keys that are not agents have no agent page. */
 export function hasAgentPage(slug: string): boolean {
-  return slug !== "modules" && slug !== "script-data" && slug !== "other";
+  return !(slug in SERIES_LABELS);
 }
+
+/** Every catalog agent, for filters. */
+export const AGENT_OPTIONS: readonly { id: string; label: string }[] = AGENTS.map((a) => ({ id: a.id, label: a.displayName }));

@@ -76,3 +76,12 @@ describe("pointsToRows", () => {
     ]);
   });
 });
+
+import { shortRootKey } from "./shape";
+
+describe("shortRootKey", () => {
+  it("cuts UUIDs", () => {
+    expect(shortRootKey("script-data:40aef9fc-6160-4231-b6a9-78b47d6bc43d")).toBe("script-data:40aef9fc…");
+    expect(shortRootKey("coder/claude-code")).toBe("coder/claude-code");
+  });
+});

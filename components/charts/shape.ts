@@ -111,3 +111,8 @@ export function pointsToRows(
     return row;
   });
 }
+
+/** A root key short enough for a legend: UUIDs cut to their first 8 characters. */
+export function shortRootKey(key: string): string {
+  return key.replace(/([0-9a-f]{8})-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, "$1…");
+}

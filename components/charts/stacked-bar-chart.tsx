@@ -11,12 +11,14 @@ export function StackedBarChart({
   series,
   label,
   categoryWidth = 170,
+  formatCategory,
 }: {
   rows: readonly Record<string, number | string>[];
   categoryKey: string;
   series: readonly SeriesSpec[];
   label: string;
   categoryWidth?: number;
+  formatCategory?: (value: string) => string;
 }) {
   const { hidden, toggle } = useHiddenSeries();
   const ticks = bytesTicks(stackedMax(rows, series.filter((s) => !hidden.has(s.key)).map((s) => s.key)));
@@ -26,7 +28,14 @@ export function StackedBarChart({
       <BarChart responsive layout="vertical" style={{ width: "100%", height }} data={rows as Record<string, number | string>[]} margin={{ top: 4, right: 16, bottom: 0, left: 0 }}>
         <CartesianGrid stroke="var(--grid)" horizontal={false} />
         <XAxis type="number" {...bytesAxisProps} axisLine ticks={ticks} domain={[0, ticks[ticks.length - 1]]} />
-        <YAxis type="category" dataKey={categoryKey} {...axisStyle} width={categoryWidth} interval={0} />
+        <YAxis
+          type="category"
+          dataKey={categoryKey}
+          {...axisStyle}
+          width={categoryWidth}
+          interval={0}
+          tickFormatter={formatCategory ? (v: unknown) => formatCategory(String(v)) : undefined}
+        />
         <Tooltip
           cursor={{ fill: "var(--surface-2)" }}
           content={(p) => <BytesTooltip active={p.active} payload={p.payload} label={p.label} series={series} formatLabel={(l) => l} />}

@@ -3,7 +3,8 @@
 import type { RootDetail } from "@/lib/db/queries/workspaces";
 import { AGE_BUCKETS } from "@/lib/report/constants";
 import { AGE_COLORS } from "@/components/charts/palette";
-import { StackedBarChart } from "@/components/charts/stacked-bar-chart";
+import { shortRootKey } from "@/components/charts/shape";
+import { StackedBarChart } from "@/components/charts/lazy";
 import { AGE_LABELS, ageRows } from "./shape";
 
 const SERIES = AGE_BUCKETS.map((b) => ({ key: b, label: AGE_LABELS[b], color: AGE_COLORS[b] }));
@@ -12,5 +13,5 @@ const SERIES = AGE_BUCKETS.map((b) => ({ key: b, label: AGE_LABELS[b], color: AG
 export function AgeChart({ roots }: { roots: readonly RootDetail[] }) {
   const rows = ageRows(roots);
   if (rows.length === 0) return <p className="muted small">No age data in the latest report.</p>;
-  return <StackedBarChart rows={rows} categoryKey="root" series={SERIES} label="Age distribution per root" />;
+  return <StackedBarChart rows={rows} categoryKey="root" series={SERIES} label="Age distribution per root" formatCategory={shortRootKey} />;
 }

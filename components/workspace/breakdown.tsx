@@ -3,6 +3,7 @@ import type { RootDetail } from "@/lib/db/queries/workspaces";
 import { formatCount, formatPercent } from "@/lib/format/numbers";
 import { agentLabel, hasAgentPage } from "@/components/agents/agent-label";
 import { CATEGORY_COLORS } from "@/components/charts/palette";
+import { shortRootKey } from "@/components/charts/shape";
 import { Bytes } from "@/components/ui/bytes";
 import { RelativeTime } from "@/components/ui/time";
 import { categoryTotals } from "./shape";
@@ -26,15 +27,15 @@ export function RootsTable({ roots, colors }: { roots: readonly RootDetail[]; co
         <tbody>
           {roots.map((r) => (
             <tr key={r.key}>
-              <td className="mono nowrap">
+              <td className="mono nowrap" title={r.key}>
                 <span className="swatch" style={{ background: colors.get(r.key) }} />
-                {r.key}
+                {shortRootKey(r.key)}
                 {r.orphaned ? <span className="badge warning" style={{ marginLeft: 6 }}>orphaned</span> : null}
               </td>
               <td className="nowrap">
                 {hasAgentPage(r.agent) ? <Link href={`/agents/${encodeURIComponent(r.agent)}`}>{agentLabel(r.agent)}</Link> : agentLabel(r.agent)}
               </td>
-              <td className="mono muted">~/{r.path}</td>
+              <td className="mono muted" title={`~/${r.path}`}>~/{shortRootKey(r.path)}</td>
               <td className="num"><Bytes value={r.bytes} /></td>
               <td className="num muted">{formatPercent(total ? r.bytes / total : null)}</td>
               <td className="num">{formatCount(r.files)}</td>

@@ -7,7 +7,7 @@ import type { WorkspaceDetail } from "@/lib/db/queries/workspaces";
 import { parseWorkspaceSearchParams } from "@/app/(dashboard)/workspaces/[id]/search-params";
 import { workspaceDetailOptions } from "@/lib/query/workspaces";
 import { rootColors } from "@/components/charts/palette";
-import { VolumeChart } from "@/components/charts/volume-chart";
+import { VolumeChart } from "@/components/charts/lazy";
 import { FindingList } from "@/components/findings/finding-item";
 import { Panel } from "@/components/ui/panel";
 import { RangePicker } from "@/components/ui/range-picker";

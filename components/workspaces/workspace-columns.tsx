@@ -32,7 +32,7 @@ export const workspaceColumns = [
   col.accessor("name", {
     header: "Workspace",
     cell: ({ row }) => (
-      <Link href={`/workspaces/${encodeURIComponent(row.original.id)}`} className="cell-main">
+      <Link href={`/workspaces/${encodeURIComponent(row.original.id)}`} className="cell-main nowrap">
         {row.original.name}
       </Link>
     ),
@@ -41,7 +41,10 @@ export const workspaceColumns = [
     header: "Owner",
     cell: (c) => <Link href={`/workspaces?owner=${encodeURIComponent(c.getValue())}`}>{c.getValue()}</Link>,
   }),
-  col.accessor("template", { header: "Template", cell: (c) => c.getValue() ?? <span className="muted">—</span> }),
+  col.accessor("template", {
+    header: "Template",
+    cell: (c) => (c.getValue() ? <span className="nowrap">{c.getValue()}</span> : <span className="muted">—</span>),
+  }),
   col.accessor("totalBytes", { id: "total", header: "Total", meta: { numeric: true }, cell: (c) => <Bytes value={c.getValue()} /> }),
   col.accessor("change7dBytes", {
     id: "change7d",

@@ -2,9 +2,8 @@
 
 import { useEffect, useState } from "react";
 import type { WorkspaceListState } from "@/lib/query/workspaces";
-import { agentLabel } from "@/components/agents/agent-label";
+import { AGENT_OPTIONS } from "@/components/agents/agent-label";
 
-const AGENTS = ["claude-code", "codex", "gemini", "goose", "opencode", "copilot", "kiro", "amazon-q", "cursor", "aider", "auggie", "amp"];
 
 /** A text box that reports its value after the user pauses typing. */
 function DebouncedInput({
@@ -58,9 +57,9 @@ export function WorkspaceFilters({
       />
       <select aria-label="Filter by agent" value={state.agent} onChange={(e) => onChange({ agent: e.target.value, page: 1 })}>
         <option value="">All agents</option>
-        {AGENTS.map((a) => (
-          <option key={a} value={a}>
-            {agentLabel(a)}
+        {AGENT_OPTIONS.map((a) => (
+          <option key={a.id} value={a.id}>
+            {a.label}
           </option>
         ))}
       </select>

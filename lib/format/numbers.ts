@@ -10,10 +10,12 @@ export function formatCount(n: number | null | undefined): string {
   return Math.round(n).toLocaleString("en-US");
 }
 
-/** Days as "3.2 days", "<1 day", "—". */
+/** Days as "3.2 days", "<1 day", "now" (already past), "> 1 year", "—". */
 export function formatDays(days: number | null | undefined): string {
   if (days === null || days === undefined || !Number.isFinite(days)) return "—";
+  if (days <= 0) return "now";
   if (days < 1) return "<1 day";
+  if (days > 365) return "> 1 year";
   const rounded = days < 10 ? Math.round(days * 10) / 10 : Math.round(days);
   return `${rounded} ${rounded === 1 ? "day" : "days"}`;
 }

@@ -38,5 +38,7 @@ describe("numbers", () => {
     expect(formatDays(3.25)).toBe("3.3 days");
     expect(formatDays(1)).toBe("1 day");
     expect(formatDays(12.6)).toBe("13 days");
+    expect(formatDays(-2)).toBe("now");
+    expect(formatDays(400)).toBe("> 1 year");
   });
 });

@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chartPaths, openPage, startHarness, type Harness } from "./harness";
+
+let h: Harness;
+let workspaceHref = "";
+
+beforeAll(async () => {
+  h = await startHarness();
+  const { page, context } = await openPage(h, "/workspaces");
+  workspaceHref = (await page.locator('[data-testid="workspaces-table"] tbody tr a').first().getAttribute("href")) ?? "";
+  await context.close();
+  expect(workspaceHref).toMatch(/^\/workspaces\/.+/);
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe("every page", () => {
+  const pages = () => ["/", "/workspaces", workspaceHref, "/agents/claude-code", "/findings", "/connect"];
+  it("loads with a heading, no error panel and no console errors", async () => {
+    for (const path of pages()) {
+      const { page, context, errors } = await openPage(h, path);
+      await expect(page.locator("h1").first().textContent()).resolves.toBeTruthy();
+      expect(await page.locator(".error-panel").count(), `error panel on ${path}`).toBe(0);
+      expect(await page.locator('[data-testid="empty-state"]').count(), `empty state on ${path}`).toBe(0);
+      expect(errors, `console errors on ${path}`).toEqual([]);
+      await context.close();
+    }
+  });
+
+  it("answers an unknown workspace with the not-found page", async () => {
+    const { context, page } = await h.browser.newContext().then(async (context) => ({ context, page: await context.newPage() }));
+    // The page streams (loading.tsx), so Next answers a streamed not-found with 200 and a noindex tag.
+    await page.goto(`${h.base}/workspaces/no-such-workspace`, { waitUntil: "networkidle" });
+    await page.getByRole("heading", { name: "Not found" }).waitFor();
+    await expect(page.locator('meta[name="robots"][content*="noindex"]').count()).resolves.toBeGreaterThan(0);
+    await context.close();
+  });
+});
+
+describe("charts", () => {
+  it("draw the fleet by agent with a legend that hides series", async () => {
+    const { page, context } = await openPage(h, "/");
+    const before = await chartPaths(page, '[data-chart="stacked-area"]');
+    expect(before).toBeGreaterThan(2);
+    const areas = page.locator('[data-chart="stacked-area"] svg path.recharts-area-area');
+    const shown = await areas.count();
+    const legend = page.locator('[data-chart="stacked-area"] .legend-item').first();
+    await legend.click();
+    await expect(legend.getAttribute("aria-pressed")).resolves.toBe("false");
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('[data-chart="stacked-area"] svg path.recharts-area-area').length < n,
+      shown,
+    );
+    await legend.click();
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('[data-chart="stacked-area"] svg path.recharts-area-area').length === n,
+      shown,
+    );
+    const ticks = await page.locator('[data-chart="stacked-area"] .recharts-yAxis-tick-labels text').allTextContents();
+    expect(ticks.some((t) => /iB$/.test(t.trim()))).toBe(true);
+    await context.close();
+  });
+
+  it("draw a workspace's usage, volume and ages, and an agent's history and distribution", async () => {
+    const ws = await openPage(h, workspaceHref);
+    expect(await chartPaths(ws.page, '[data-chart="stacked-area"]')).toBeGreaterThan(0);
+    expect(await chartPaths(ws.page, '[data-chart="volume"]')).toBeGreaterThan(0);
+    expect(await chartPaths(ws.page, '[data-chart="stacked-bar"]')).toBeGreaterThan(0);
+    await ws.context.close();
+    const agent = await openPage(h, "/agents/claude-code");
+    expect(await chartPaths(agent.page, '[data-chart="stacked-area"]')).toBeGreaterThan(0);
+    expect(await chartPaths(agent.page, '[data-chart="histogram"]')).toBeGreaterThan(0);
+    await agent.context.close();
+  });
+});
+
+describe("workspaces table", () => {
+  it("filters by owner, and the URL follows", async () => {
+    const { page, context, errors } = await openPage(h, "/workspaces");
+    const rows = page.locator('[data-testid="workspaces-table"] tbody tr');
+    const total = await page.getByTestId("row-count").textContent();
+    const owner = (await rows.first().locator("td").nth(1).textContent())!.trim();
+    await page.getByLabel("Filter by owner").fill(owner);
+    await page.waitForURL((u) => u.searchParams.get("owner") === owner);
+    await page.waitForFunction((t) => document.querySelector('[data-testid="row-count"]')?.textContent !== t, total);
+    const owners = await rows.locator("td:nth-child(2)").allTextContents();
+    expect(owners.length).toBeGreaterThan(0);
+    expect(new Set(owners.map((o) => o.trim()))).toEqual(new Set([owner]));
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("sorts from a header button, pages, and keeps both across a reload", async () => {
+    const { page, context } = await openPage(h, "/workspaces");
+    await page.getByRole("button", { name: /^Workspace/ }).click();
+    await page.waitForURL((u) => u.searchParams.get("sort") === "name");
+    await page.getByRole("button", { name: "Next →" }).click();
+    await page.waitForURL((u) => u.searchParams.get("page") === "2");
+    const firstName = await page.locator('[data-testid="workspaces-table"] tbody tr td a').first().textContent();
+    await page.reload({ waitUntil: "networkidle" });
+    await expect(page.locator('th[aria-sort="ascending"]').textContent()).resolves.toContain("Workspace");
+    await expect(page.locator('[data-testid="workspaces-table"] tbody tr td a').first().textContent()).resolves.toBe(firstName);
+    await expect(page.getByText(/^Page 2 of/).count()).resolves.toBe(1);
+    await context.close();
+  });
+
+  it("shows an API failure as an error panel with a retry, never as an empty table", async () => {
+    const { page, context } = await openPage(h, "/workspaces");
+    await page.route("**/api/v1/workspaces?*", (route) =>
+      route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: { code: "internal", message: "database on fire" } }) }),
+    );
+    await page.getByLabel("Search workspaces").fill("zz");
+    const alert = page.locator(".error-panel");
+    await alert.waitFor({ timeout: 20_000 });
+    await expect(alert.textContent()).resolves.toContain("database on fire");
+    await page.unroute("**/api/v1/workspaces?*");
+    await page.getByRole("button", { name: "Retry" }).click();
+    await alert.waitFor({ state: "detached" });
+    await context.close();
+  });
+});
+
+describe("navigation and view state", () => {
+  it("drills down from the overview to a workspace and on to an agent", async () => {
+    const { page, context, errors } = await openPage(h, "/");
+    await page.locator('section[aria-label="Top workspaces"] ul a').first().click();
+    await page.waitForURL(/\/workspaces\/[^/?]+$/);
+    await page.locator('[data-testid="roots-table"]').waitFor();
+    await page.locator('[data-testid="roots-table"] a[href^="/agents/"]').first().click();
+    await page.waitForURL(/\/agents\/[^/?]+$/);
+    await page.locator('[data-testid="agent-stats"]').waitFor();
+    expect(await chartPaths(page, '[data-chart="stacked-area"]')).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("keeps the chart range in the URL across a reload", async () => {
+    const { page, context } = await openPage(h, "/");
+    await page.getByRole("button", { name: "7 d" }).click();
+    await page.waitForURL((u) => u.searchParams.get("range") === "7d");
+    await page.reload({ waitUntil: "networkidle" });
+    await expect(page.getByRole("button", { name: "7 d" }).getAttribute("aria-pressed")).resolves.toBe("true");
+    const ticks = await page.locator('[data-chart="stacked-area"] .recharts-xAxis-tick-labels text').count();
+    expect(ticks).toBeGreaterThan(0);
+    expect(ticks).toBeLessThanOrEqual(7);
+    await context.close();
+  });
+
+  it("switches the theme from the header toggle and remembers it", async () => {
+    const { page, context } = await openPage(h, "/", { colorScheme: "light" });
+    const theme = () => page.evaluate(() => document.documentElement.getAttribute("data-theme"));
+    expect(await theme()).toBe("light");
+    const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const lightBg = await bg();
+    await page.getByRole("button", { name: "Toggle light and dark theme" }).click();
+    await page.waitForFunction(() => document.documentElement.getAttribute("data-theme") === "dark");
+    expect(await bg()).not.toBe(lightBg);
+    await page.reload({ waitUntil: "networkidle" });
+    expect(await theme()).toBe("dark");
+    await context.close();
+  });
+});

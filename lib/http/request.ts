@@ -74,13 +74,18 @@ export function parseJson(body: Buffer, request: Request): unknown {
   }
 }
 
-export function validate<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+/** Validates the URL's query parameters (422 naming the parameter when one is wrong). */
+export function readQuery<S extends z.ZodType>(request: Request, schema: S): z.infer<S> {
+  return validate(schema, Object.fromEntries(new URL(request.url).searchParams), "query parameters");
+}
+
+export function validate<S extends z.ZodType>(schema: S, value: unknown, what = "body"): z.infer<S> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
     const first = issues[0];
     throw new ValidationError(
-      `The body does not match the schema: ${first ? `${first.path || "(root)"}: ${first.message}` : "invalid"}` +
+      `The ${what} do${what.endsWith("s") ? "" : "es"} not match the schema: ${first ? `${first.path || "(root)"}: ${first.message}` : "invalid"}` +
         (issues.length > 1 ? ` (and ${issues.length - 1} more)` : ""),
       { issues },
     );

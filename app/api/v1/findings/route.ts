@@ -1,12 +1,12 @@
 import { getDb } from "@/lib/db";
 import { findingsQuery, listFindings } from "@/lib/db/queries/findings";
-import { validate } from "@/lib/http/request";
+import { readQuery } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";
 
 export const dynamic = "force-dynamic";
 
 /** GET /api/v1/findings?workspace=&rule=&severity=&limit= → FindingsList */
 export const GET = handle(async (request) => {
-  const params = validate(findingsQuery, Object.fromEntries(new URL(request.url).searchParams));
+  const params = readQuery(request, findingsQuery);
   return json(await listFindings(await getDb(), params));
 });

@@ -1,12 +1,12 @@
 import { getDb } from "@/lib/db";
 import { listWorkspaces, workspaceListQuery } from "@/lib/db/queries/workspaces";
-import { validate } from "@/lib/http/request";
+import { readQuery } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";
 
 export const dynamic = "force-dynamic";
 
 /** GET /api/v1/workspaces?q=&owner=&template=&agent=&sort=&dir=&page=&pageSize= → WorkspaceList */
 export const GET = handle(async (request) => {
-  const params = validate(workspaceListQuery, Object.fromEntries(new URL(request.url).searchParams));
+  const params = readQuery(request, workspaceListQuery);
   return json(await listWorkspaces(await getDb(), params));
 });

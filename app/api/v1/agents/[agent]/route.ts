@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db";
 import { getAgentDetail } from "@/lib/db/queries/agents";
 import { NotFoundError } from "@/lib/errors";
-import { validate } from "@/lib/http/request";
+import { readQuery } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";
 import { rangeQuery } from "@/lib/series";
 
@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
  * hasData: false; a slug neither known nor seen answers 404.
  */
 export const GET = handle(async (request, { params }: { params: Promise<{ agent: string }> }) => {
-  const q = validate(rangeQuery, Object.fromEntries(new URL(request.url).searchParams));
+  const q = readQuery(request, rangeQuery);
   const { agent } = await params;
   const detail = await getAgentDetail(await getDb(), agent, q);
   if (!detail) throw new NotFoundError(`No agent "${agent}" is known or has reported data.`);

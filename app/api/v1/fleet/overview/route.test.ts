@@ -50,7 +50,7 @@ describe("dashboard API routes", () => {
     expect(bad.status).toBe(422);
   });
 
-  it("answers a database outage with a 500 envelope, never an empty result", async () => {
+  it("answers a database outage with a 503 envelope, never an empty result", async () => {
     for (const res of [
       await overview(req("/api/v1/fleet/overview"), ctx({})),
       await workspaces(req("/api/v1/workspaces"), ctx({})),
@@ -58,8 +58,8 @@ describe("dashboard API routes", () => {
       await agent(req("/api/v1/agents/codex"), ctx({ agent: "codex" })),
       await workspace(req("/api/v1/workspaces/ws-a"), ctx({ id: "ws-a" })),
     ]) {
-      expect(res.status).toBeGreaterThanOrEqual(500);
-      expect(await res.json()).toMatchObject({ error: { code: expect.any(String), message: expect.any(String) } });
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ error: { code: "database_unavailable", message: expect.any(String) } });
     }
   });
 });

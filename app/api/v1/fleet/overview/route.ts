@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db";
 import { getFleetOverview } from "@/lib/db/queries/fleet";
-import { validate } from "@/lib/http/request";
+import { readQuery } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";
 import { rangeQuery } from "@/lib/series";
 
@@ -8,6 +8,6 @@ export const dynamic = "force-dynamic";
 
 /** GET /api/v1/fleet/overview?range=7d|30d|90d|custom&from=&to= → FleetOverview */
 export const GET = handle(async (request) => {
-  const params = validate(rangeQuery, Object.fromEntries(new URL(request.url).searchParams));
+  const params = readQuery(request, rangeQuery);
   return json(await getFleetOverview(await getDb(), params));
 });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { getDb } from "@/lib/db";
 import { getWorkspaceDetail } from "@/lib/db/queries/workspaces";
 import { NotFoundError } from "@/lib/errors";
-import { validate } from "@/lib/http/request";
+import { readQuery } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";
 import { rangeQuery } from "@/lib/series";
 
@@ -12,7 +12,7 @@ const query = z.intersection(rangeQuery, z.object({ reports: z.coerce.number().i
 
 /** GET /api/v1/workspaces/{id}?range=&from=&to=&reports= → WorkspaceDetail, 404 when unknown */
 export const GET = handle(async (request, { params }: { params: Promise<{ id: string }> }) => {
-  const q = validate(query, Object.fromEntries(new URL(request.url).searchParams));
+  const q = readQuery(request, query);
   const { id } = await params;
   const detail = await getWorkspaceDetail(await getDb(), id, q);
   if (!detail) throw new NotFoundError(`Workspace ${id} is not enrolled.`);

@@ -1,3 +1,4 @@
+import { agentById, OTHER_AGENT } from "@/lib/catalog/agents";
 import { sql } from "drizzle-orm";
 import type { Db } from "../types";
 import type { WorkspaceRef } from "@/lib/findings/rules";
@@ -18,11 +19,8 @@ import {
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
-/** Agent slugs the reporter's catalog knows: an agent page for them exists even before any data. */
-export const KNOWN_AGENTS = [
-  "claude-code", "codex", "gemini", "goose", "opencode", "copilot", "kiro", "amazon-q", "cursor", "aider", "auggie",
-  "amp", "other",
-] as const;
+/** Agents the reporter's catalog knows have a page even before any data. */
+const isKnownAgent = (slug: string) => slug === OTHER_AGENT || agentById(slug) !== undefined;
 
 const GROWTH_DAYS = 7;
 
@@ -86,7 +84,7 @@ export async function getAgentDetail(db: Db, agent: string, params: AgentDetailP
     (r) => ({ id: r.workspace_id, name: r.name, owner: r.owner, bytes: Number(r.bytes), roots: Number(r.roots) }),
   );
   const deltaRows = rowsOf<{ day: Day; bytes: number; roots: number }>(deltas);
-  if (ws.length === 0 && deltaRows.length === 0 && !(KNOWN_AGENTS as readonly string[]).includes(agent)) return null;
+  if (ws.length === 0 && deltaRows.length === 0 && !isKnownAgent(agent)) return null;
 
   // The level on the range's first day is the level now (root_latest) minus every delta after it; then the
   // deltas inside the range are summed day by day. Only the range's deltas are read.

@@ -15,7 +15,11 @@ import type { Report, StorageRoot } from "@/lib/report/schema";
 import { ensureBuild, startNext } from "../lib/next-server";
 
 const { values: args } = parseArgs({
-  options: { reports: { type: "string", default: "3000" }, clients: { type: "string", default: "16" } },
+  options: {
+    reports: { type: "string", default: "3000" },
+    clients: { type: "string", default: "16" },
+    only: { type: "string" },
+  },
 });
 const TOTAL = Number(args.reports);
 const CLIENTS = Number(args.clients);
@@ -54,7 +58,7 @@ function makeReport(ws: { id: string; name: string; owner: string }, i: number):
 }
 
 async function runIngest(label: string, env: Record<string, string>) {
-  const server = await startNext(env);
+  const server = await startNext({ ...env, ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}) });
   try {
     const keyRes = await fetch(`${server.url}/api/v1/health`);
     if (!keyRes.ok) throw new Error(`health: ${keyRes.status}`);
@@ -125,7 +129,7 @@ function copyRowsPerSecond(url: string): number {
     ]);
   }).flat();
   const file = path.join(os.tmpdir(), `copy-bench-${process.pid}.csv`);
-  fs.writeFileSync(file, stringify(rows));
+  fs.writeFileSync(file, stringify(rows, { cast: { boolean: (b) => String(b) } }));
   const psql = (sql: string) => {
     const r = spawnSync("psql", [url, "-v", "ON_ERROR_STOP=1", "-qc", sql], { encoding: "utf8" });
     if (r.status !== 0) throw new Error(`psql: ${r.stderr}`);
@@ -145,8 +149,10 @@ const key = `sek_bench_${randomUUID()}`;
 const embeddedDir = fs.mkdtempSync(path.join(os.tmpdir(), "ingest-bench-"));
 const scratch = await createScratchPostgres();
 try {
-  const embedded = await runIngest("embedded (PGlite)", { STORAGE_DATA_DIR: embeddedDir, STORAGE_ENROLLMENT_KEY: key });
-  const postgres = await runIngest("Postgres", { DATABASE_URL: scratch.url, STORAGE_ENROLLMENT_KEY: key });
+  const embedded = args.only === "postgres" ? NaN
+    : await runIngest("embedded (PGlite)", { STORAGE_DATA_DIR: embeddedDir, STORAGE_ENROLLMENT_KEY: key });
+  const postgres = args.only === "embedded" ? NaN
+    : await runIngest("Postgres", { DATABASE_URL: scratch.url, STORAGE_ENROLLMENT_KEY: key });
   const copy = copyRowsPerSecond(scratch.url);
   console.log(`ratio HTTP ingest / COPY on Postgres: ${(postgres / copy).toFixed(2)} (target >= 0.40)`);
   console.log(`ratio embedded / Postgres over HTTP: ${(embedded / postgres).toFixed(2)} (target >= 0.40)`);

@@ -63,7 +63,11 @@ function Detail({ data }: { data: WorkspaceDetail }) {
       <Panel title="Age of data per root">
         <AgeChart roots={data.roots} />
       </Panel>
-      <Panel title={`Findings (${data.findings.length})`} id="findings">
+      <Panel
+        title={`Findings (${data.findings.length})`}
+        id="findings"
+        actions={<Link href={`/findings?workspace=${encodeURIComponent(data.workspace.id)}`}>Open in findings →</Link>}
+      >
         {data.findings.length ? <FindingList findings={data.findings} showWorkspace={false} /> : <p className="muted small">Nothing needs attention.</p>}
       </Panel>
       <Panel title="Report history">

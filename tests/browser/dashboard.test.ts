@@ -98,6 +98,12 @@ describe("workspaces table", () => {
     await page.waitForURL((u) => u.searchParams.get("sort") === "name");
     await page.getByRole("button", { name: "Next →" }).click();
     await page.waitForURL((u) => u.searchParams.get("page") === "2");
+    // Wait for page 2's own rows: the count changes at once, the previous rows stay until the fetch ends.
+    await page.waitForFunction(
+      () =>
+        /^51–/.test(document.querySelector('[data-testid="row-count"]')?.textContent ?? "") &&
+        document.querySelector(".table-wrap")?.getAttribute("aria-busy") === "false",
+    );
     const firstName = await page.locator('[data-testid="workspaces-table"] tbody tr td a').first().textContent();
     await page.reload({ waitUntil: "networkidle" });
     await expect(page.locator('th[aria-sort="ascending"]').textContent()).resolves.toContain("Workspace");

@@ -97,8 +97,15 @@ export async function startDashboard(opts: { workspaces?: number; days?: number 
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
-  child.stdout?.on("data", (d) => (output = (output + d).slice(-20_000)));
-  child.stderr?.on("data", (d) => (output = (output + d).slice(-20_000)));
+  // The server's log is kept in .test-data/ (git-ignored) to diagnose a failed run.
+  fs.mkdirSync(path.join(ROOT, ".test-data"), { recursive: true });
+  const logFile = fs.createWriteStream(path.join(ROOT, ".test-data", "browser-next.log"));
+  const keep = (d: Buffer) => {
+    output = (output + d).slice(-20_000);
+    logFile.write(d);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (child.exitCode === null && child.pid) {
@@ -117,6 +124,7 @@ export async function startDashboard(opts: { workspaces?: number; days?: number 
         }
       }
     }
+    logFile.end();
     fs.rmSync(dataDir, { recursive: true, force: true });
     fs.rmSync(`${pgliteDir}.lock`, { recursive: true, force: true });
   };

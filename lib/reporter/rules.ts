@@ -37,11 +37,57 @@ function nameTests(glob: string): NameTest[] {
   return out;
 }
 
-function testName<T>(list: Pair<T>[], name: string): T | null {
-  for (let i = 0; i < list.length; i++) {
-    const p = list[i];
-    const t = p.t;
-    if (t === 0 || (t === 2 ? name.endsWith(p.s) : t === 1 ? name === p.s : p.re!.test(name))) return p.value;
+/**
+ * The rules that apply in one folder, compiled: consecutive tests of one kind become one group (a Map for
+ * exact names, suffixes indexed by their last character), keeping the first-match-wins order.
+ */
+type Group<T> =
+  | { k: 0; value: T }
+  | { k: 1; map: Map<string, T> }
+  | { k: 2; byLast: Map<number, { s: string; value: T }[]> }
+  | { k: 3; re: RegExp; value: T };
+
+function compile<T>(pairs: Pair<T>[]): Group<T>[] {
+  const out: Group<T>[] = [];
+  for (const p of pairs) {
+    const last = out[out.length - 1];
+    if (p.t === 0) {
+      out.push({ k: 0, value: p.value });
+      break; // nothing after a match-all can match first
+    } else if (p.t === 1) {
+      if (last?.k === 1) {
+        if (!last.map.has(p.s)) last.map.set(p.s, p.value);
+      } else out.push({ k: 1, map: new Map([[p.s, p.value]]) });
+    } else if (p.t === 2) {
+      const g = last?.k === 2 ? last : (out[out.push({ k: 2, byLast: new Map() }) - 1] as Extract<Group<T>, { k: 2 }>);
+      const c = p.s.charCodeAt(p.s.length - 1);
+      const list = g.byLast.get(c) ?? [];
+      list.push({ s: p.s, value: p.value });
+      g.byLast.set(c, list);
+    } else out.push({ k: 3, re: p.re!, value: p.value });
+  }
+  return out;
+}
+
+function testName<T>(groups: Group<T>[], name: string): T | null {
+  for (let i = 0; i < groups.length; i++) {
+    const g = groups[i];
+    switch (g.k) {
+      case 0:
+        return g.value;
+      case 1: {
+        const v = g.map.get(name);
+        if (v !== undefined) return v;
+        break;
+      }
+      case 2: {
+        const list = g.byLast.get(name.charCodeAt(name.length - 1));
+        if (list) for (let j = 0; j < list.length; j++) if (name.endsWith(list[j].s)) return list[j].value;
+        break;
+      }
+      default:
+        if (g.re.test(name)) return g.value;
+    }
   }
   return null;
 }
@@ -74,15 +120,15 @@ function pairsOf<T>(glob: string, value: T): Pair<T>[] {
 /** A per-parent-folder cache of which rules can apply to its children. */
 class ParentCache<T> {
   private lastParent: string | null = null;
-  private lastList: Pair<T>[] = [];
-  private map = new Map<string, Pair<T>[]>();
+  private lastList: Group<T>[] = [];
+  private map = new Map<string, Group<T>[]>();
   constructor(private readonly pairs: Pair<T>[]) {}
 
-  forParent(parent: string): Pair<T>[] {
+  forParent(parent: string): Group<T>[] {
     if (parent === this.lastParent) return this.lastList;
     let list = this.map.get(parent);
     if (!list) {
-      list = this.pairs.filter((p) => p.dir.test(parent));
+      list = compile(this.pairs.filter((p) => p.dir.test(parent)));
       if (this.map.size >= 4096) this.map.clear(); // bounded memory
       this.map.set(parent, list);
     }

@@ -137,7 +137,10 @@ for (const [mode, parallel] of [
       expect(c.caches?.files).toBe(1);
       expect(c.databases).toBeUndefined();
       const sum = (o: Record<string, { bytes: number; files: number } | undefined>) =>
-        Object.values(o).reduce((s, x) => ({ bytes: s.bytes + (x?.bytes ?? 0), files: s.files + (x?.files ?? 0) }), { bytes: 0, files: 0 });
+        Object.values(o).reduce<{ bytes: number; files: number }>(
+          (s, x) => ({ bytes: s.bytes + (x?.bytes ?? 0), files: s.files + (x?.files ?? 0) }),
+          { bytes: 0, files: 0 },
+        );
       expect(sum(c)).toEqual({ bytes: claude.bytes, files: claude.files });
       expect(sum(claude.ages!)).toEqual({ bytes: claude.bytes, files: claude.files });
       const a = claude.ages!;

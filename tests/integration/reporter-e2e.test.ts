@@ -97,12 +97,12 @@ function runReporter(): Promise<{ code: number | null; stderr: string }> {
         CODER_WORKSPACE_OWNER_NAME: "alice",
         CODER_WORKSPACE_TEMPLATE_NAME: "docker",
         CODER_WORKSPACE_AGENT_NAME: "main",
-      },
+      } as unknown as NodeJS.ProcessEnv,
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("close", (code) => resolve({ code, stderr }));
+    child.stderr!.on("data", (d: Buffer) => (stderr += d));
+    child.on("close", (code: number | null) => resolve({ code, stderr }));
   });
 }
 

@@ -1,0 +1,1 @@
+DROP INDEX "root_usage_ws_root_time_idx";

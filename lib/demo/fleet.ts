@@ -145,6 +145,12 @@ export async function seedDemoFleet(db: Db, opts: DemoOptions): Promise<{ report
   const now = (opts.now ?? new Date()).getTime();
   const perDay = opts.reportsPerDay ?? 1;
   const fleet = Array.from({ length: opts.workspaces }, (_, i) => makeWorkspace(rnd, i, opts.days));
+  // Workspaces that exist from the first day already hold weeks of data from before the history starts.
+  for (const ws of fleet) {
+    if (ws.startDay > 0) continue;
+    const preDays = rnd.int(7, 60);
+    for (let d = preDays; d > 0; d--) for (const r of ws.roots) r.step(now - (opts.days + d) * DAY, ws.activity);
+  }
   const { key } = await getEnrollmentKey(db);
   for (const ws of fleet) await enrollWorkspace(db, ws.identity, key, null);
 

@@ -76,7 +76,7 @@ export class SimulatedRoot {
         : { path: `${category}/${id.slice(0, 8)}`, bytes, mtime: new Date(now).toISOString(), type: "file" };
     this.largest.push(entry);
     this.largest.sort((a, b) => b.bytes - a.bytes);
-    this.largest.length = Math.min(this.largest.length, 10);
+    this.largest.length = Math.min(this.largest.length, 20);
   }
 
   get exists() {

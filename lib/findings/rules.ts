@@ -251,7 +251,11 @@ export function describeFinding(f: Omit<Finding, "message" | "action">): Finding
       "Open the workspace's usage by root to see which root grows, then apply that agent's retention policy.",
     ],
     "volume-filling": () => [
-      `The home volume is forecast to fill in ${f.value.toFixed(1)} days (alert under ${f.threshold} days).`,
+      f.value < 0.05
+        ? `The home volume is full (alert when under ${f.threshold} days from full).`
+        : f.value < 1
+          ? `The home volume is forecast to fill in ${Math.max(1, Math.round(f.value * 24))} hours (alert under ${f.threshold} days).`
+          : `The home volume is forecast to fill in ${f.value.toFixed(1)} days (alert under ${f.threshold} days).`,
       "Free space now (run the largest roots' cleanups) or grow the workspace's volume in its template before it fills: a full disk corrupts agent settings and auth.",
     ],
     "orphaned-script-data": () => [

@@ -10,7 +10,7 @@ describe("coderTemplateSnippet", () => {
     expect(s).toContain("agent_id     = coder_agent.main.id");
     expect(s).toMatch(/curl -fsSL .*reporter\.mjs/);
     expect(s).toContain("wget -q");
-    expect(s).toContain('node "$dir/reporter.mjs"');
+    expect(s).toContain('node --max-semi-space-size=1 "$dir/reporter.mjs"');
     expect(s).toContain("node (18 or newer) is not installed");
     expect(s).toContain('$HOME/.coder-modules/coder/storage-reporter');
   });

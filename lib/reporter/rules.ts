@@ -122,14 +122,22 @@ class ParentCache<T> {
   private lastParent: string | null = null;
   private lastList: Group<T>[] = [];
   private map = new Map<string, Group<T>[]>();
+  private compiled = new Map<string, Group<T>[]>();
   constructor(private readonly pairs: Pair<T>[]) {}
 
   forParent(parent: string): Group<T>[] {
     if (parent === this.lastParent) return this.lastList;
     let list = this.map.get(parent);
     if (!list) {
-      list = compile(this.pairs.filter((p) => p.dir.test(parent)));
-      if (this.map.size >= 4096) this.map.clear(); // bounded memory
+      // Folders mostly share the same applicable rules: compile each distinct set once.
+      let mask = "";
+      for (let i = 0; i < this.pairs.length; i++) mask += this.pairs[i].dir.test(parent) ? "1" : "0";
+      list = this.compiled.get(mask);
+      if (!list) {
+        list = compile(this.pairs.filter((_, i) => mask[i] === "1"));
+        this.compiled.set(mask, list);
+      }
+      if (this.map.size >= 1024) this.map.clear(); // bounded memory
       this.map.set(parent, list);
     }
     this.lastParent = parent;

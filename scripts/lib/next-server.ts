@@ -52,21 +52,37 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Runs `next start` with `env` added to this process's environment and waits until /api/v1/health is 200. */
-export async function startNext(env: Record<string, string>, timeoutMs = 120_000): Promise<RunningApp> {
+/**
+ * Runs `next start` with `env` added to this process's environment and waits until /api/v1/health is 200.
+ * With `logFile`, everything the server prints is also written there.
+ */
+export async function startNext(
+  env: Record<string, string>,
+  opts: { logFile?: string; timeoutMs?: number } = {},
+): Promise<RunningApp> {
+  const timeoutMs = opts.timeoutMs ?? 120_000;
   const port = await freePort();
   let log = "";
+  let file: fs.WriteStream | undefined;
+  if (opts.logFile) {
+    fs.mkdirSync(path.dirname(opts.logFile), { recursive: true });
+    file = fs.createWriteStream(opts.logFile);
+  }
   const child = spawn(path.join(ROOT, "node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
-  child.stdout?.on("data", (d) => (log = (log + d).slice(-20_000)));
-  child.stderr?.on("data", (d) => (log = (log + d).slice(-20_000)));
+  const keep = (d: Buffer) => {
+    log = (log + d).slice(-20_000);
+    file?.write(d);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
-    if (child.exitCode !== null || !child.pid) return;
+    if (child.exitCode !== null || !child.pid) return void file?.end();
     const exited = new Promise((r) => child.once("exit", r));
     const kill = (sig: NodeJS.Signals) => {
       try {
@@ -78,6 +94,7 @@ export async function startNext(env: Record<string, string>, timeoutMs = 120_000
     kill("SIGTERM");
     await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
     if (child.exitCode === null) kill("SIGKILL");
+    file?.end();
   };
   const deadline = Date.now() + timeoutMs;
   for (;;) {

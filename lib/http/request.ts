@@ -1,10 +1,11 @@
-import { createGunzip } from "node:zlib";
+import { gunzipSync } from "node:zlib";
 import type { z } from "zod";
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from "@/lib/errors";
 
 /**
- * Reads a request body, undoing gzip, and stops as soon as either the wire bytes or the decoded bytes pass
- * `limit`: an oversized or zip-bomb body is refused without being held in memory.
+ * Reads a request body and undoes gzip. The wire bytes are counted while reading and the read stops past
+ * `limit`; gunzip stops at `limit` decoded bytes, so neither an oversized body nor a zip bomb is ever held
+ * in memory.
  */
 export async function readBody(request: Request, limit: number): Promise<Buffer> {
   const declared = Number(request.headers.get("content-length") ?? "NaN");
@@ -16,45 +17,26 @@ export async function readBody(request: Request, limit: number): Promise<Buffer>
   if (!request.body) return Buffer.alloc(0);
 
   const reader = request.body.getReader();
-  const chunks: Buffer[] = [];
+  const chunks: Uint8Array[] = [];
   let size = 0;
-  const gunzip = encoding === "gzip" ? createGunzip() : null;
-  let tooLarge = false;
-  const take = (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > limit) tooLarge = true;
-    else chunks.push(chunk);
-  };
-  const gunzipDone = gunzip
-    ? new Promise<void>((resolve, reject) => {
-        gunzip.on("data", (c: Buffer) => {
-          take(c);
-          if (tooLarge) gunzip.destroy();
-        });
-        gunzip.on("end", resolve);
-        gunzip.on("close", resolve);
-        gunzip.on("error", () => reject(new BadRequestError("The gzip body is corrupt.", undefined, "malformed_body")));
-      })
-    : null;
-
-  let wire = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    wire += value.byteLength;
-    if (wire > limit || tooLarge) {
+    size += value.byteLength;
+    if (size > limit) {
       await reader.cancel().catch(() => {});
       throw new PayloadTooLargeError(limit);
     }
-    if (gunzip) gunzip.write(value);
-    else take(Buffer.from(value));
+    chunks.push(value);
   }
-  if (gunzip) {
-    gunzip.end();
-    await gunzipDone;
+  const wire = Buffer.concat(chunks, size);
+  if (encoding === "identity") return wire;
+  try {
+    return gunzipSync(wire, { maxOutputLength: limit });
+  } catch (err) {
+    if ((err as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") throw new PayloadTooLargeError(limit);
+    throw new BadRequestError("The gzip body is corrupt.", undefined, "malformed_body");
   }
-  if (tooLarge) throw new PayloadTooLargeError(limit);
-  return Buffer.concat(chunks);
 }
 
 /** Reads, parses and validates a JSON body; 400 for malformed JSON, 422 with field paths for schema errors. */

@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db";
 import { enrollWorkspace } from "@/lib/enrollment";
 import { bearerToken, readJson } from "@/lib/http/request";
-import { handle, json } from "@/lib/http/response";
+import { handle, machineJson } from "@/lib/http/response";
 import { LIMITS } from "@/lib/report/constants";
 import { enrollRequest } from "@/lib/report/schema";
 
@@ -11,5 +11,5 @@ export const POST = handle(async (request) => {
   const body = await readJson(request, enrollRequest, LIMITS.enrollBodyBytes);
   const db = await getDb();
   const result = await enrollWorkspace(db, body.workspace, request.headers.get("x-enrollment-key"), bearerToken(request));
-  return json(result);
+  return machineJson(result);
 });

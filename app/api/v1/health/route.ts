@@ -1,6 +1,6 @@
 import { getDatabase } from "@/lib/db";
 import { ping } from "@/lib/db/open";
-import { json, errorResponse } from "@/lib/http/response";
+import { errorResponse, machineJson } from "@/lib/http/response";
 
 export const dynamic = "force-dynamic";
 
@@ -8,7 +8,7 @@ export async function GET() {
   try {
     const database = await getDatabase();
     await ping(database.db);
-    return json({ status: "ok", database: database.kind }, { headers: { "cache-control": "no-store" } });
+    return machineJson({ status: "ok", database: database.kind });
   } catch (err) {
     return errorResponse(503, "database_unavailable", `The database is not available: ${(err as Error).message}`);
   }

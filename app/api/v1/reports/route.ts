@@ -2,7 +2,7 @@ import { getDb } from "@/lib/db";
 import { authenticateWorkspace } from "@/lib/enrollment";
 import { ingestReport } from "@/lib/ingest";
 import { bearerToken, readBody, parseJson } from "@/lib/http/request";
-import { handle, json } from "@/lib/http/response";
+import { handle, machineJson } from "@/lib/http/response";
 import { LIMITS } from "@/lib/report/constants";
 import { parseReport } from "@/lib/report/parse";
 
@@ -14,5 +14,5 @@ export const POST = handle(async (request) => {
   const workspaceId = await authenticateWorkspace(db, bearerToken(request));
   const body = parseJson(await readBody(request, LIMITS.reportBodyBytes), request);
   const result = await ingestReport(db, workspaceId, parseReport(body));
-  return json(result);
+  return machineJson(result);
 });

@@ -9,7 +9,10 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import { stringify } from "csv-stringify/sync";
+import { openPostgres } from "@/lib/db/open";
 import { createScratchPostgres } from "@/lib/db/testing";
+import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment";
+import { ingestReport } from "@/lib/ingest";
 import { REPORT_FORMAT_VERSION } from "@/lib/report/constants";
 import type { Report, StorageRoot } from "@/lib/report/schema";
 import { ensureBuild, startNext } from "../lib/next-server";
@@ -118,6 +121,32 @@ async function runIngest(label: string, env: Record<string, string>) {
   }
 }
 
+/** The same ingest without HTTP: the storage path's own ceiling (the ingest function, 16 callers, pool of 10). */
+async function runDirect(url: string) {
+  const database = await openPostgres(url, 10);
+  try {
+    const { key } = await getEnrollmentKey(database.db);
+    const fleet = Array.from({ length: WORKSPACES }, (_, i) => ({ id: `direct-${i}`, name: `direct-${i}`, owner: "o" }));
+    for (const ws of fleet) await enrollWorkspace(database.db, ws, key, null);
+    const reports = Array.from({ length: TOTAL }, (_, i) => makeReport(fleet[i % WORKSPACES], i));
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async () => {
+        while (next < reports.length) {
+          const r = reports[next++];
+          await ingestReport(database.db, r.workspace.id, r);
+        }
+      }),
+    );
+    const perSec = reports.length / ((performance.now() - started) / 1000);
+    console.log(`ingest without HTTP, Postgres: ${perSec.toFixed(0)} reports/s, ${(perSec * ROOTS).toFixed(0)} rows/s`);
+    return perSec * ROOTS;
+  } finally {
+    await database.close();
+  }
+}
+
 /** Rows/s of psql's COPY of the same rows (as root_usage rows) into a table of the same shape. */
 function copyRowsPerSecond(url: string): number {
   const rows = Array.from({ length: TOTAL - 64 }, (_, i) => {
@@ -153,8 +182,10 @@ try {
     : await runIngest("embedded (PGlite)", { STORAGE_DATA_DIR: embeddedDir, STORAGE_ENROLLMENT_KEY: key });
   const postgres = args.only === "embedded" ? NaN
     : await runIngest("Postgres", { DATABASE_URL: scratch.url, STORAGE_ENROLLMENT_KEY: key });
+  const direct = await runDirect(scratch.url);
   const copy = copyRowsPerSecond(scratch.url);
   console.log(`ratio HTTP ingest / COPY on Postgres: ${(postgres / copy).toFixed(2)} (target >= 0.40)`);
+  console.log(`ratio ingest without HTTP / COPY on Postgres: ${(direct / copy).toFixed(2)}`);
   console.log(`ratio embedded / Postgres over HTTP: ${(embedded / postgres).toFixed(2)} (target >= 0.40)`);
 } finally {
   fs.rmSync(embeddedDir, { recursive: true, force: true });

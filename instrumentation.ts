@@ -1,0 +1,12 @@
+// Opens the database (and applies pending migrations) when the server starts, not on the first request:
+// a broken DATABASE_URL or a locked data folder shows up in the log at once.
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { getDatabase } = await import("./lib/db");
+  try {
+    const database = await getDatabase();
+    console.log(`[db] ready (${database.kind}: ${database.location})`);
+  } catch (err) {
+    console.error(`[db] could not open the database: ${(err as Error).message}`);
+  }
+}

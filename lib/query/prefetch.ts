@@ -1,4 +1,5 @@
 import { dehydrate, type DehydratedState, type QueryKey } from "@tanstack/react-query";
+import { notFound } from "next/navigation";
 import { makeQueryClient } from "./query-client";
 
 /** What a JSON round trip makes of a value: Dates become strings, undefined fields vanish. */
@@ -21,5 +22,28 @@ export async function prefetchAll(items: Prefetch[]): Promise<DehydratedState> {
     ),
   );
   const state = dehydrate(client, { shouldDehydrateQuery: (q) => q.state.status === "success" });
+  return state;
+}
+
+/**
+ * Prefetch for a page about one thing (a workspace, an agent): when the loader finds nothing (null), the page
+ * answers with the not-found page instead of an empty view.
+ */
+export async function prefetchOneOrNotFound<T>(queryKey: QueryKey, load: () => Promise<T | null>): Promise<DehydratedState> {
+  let missing = false;
+  const state = await prefetchAll([
+    {
+      queryKey,
+      load: async () => {
+        const value = await load();
+        if (value === null) {
+          missing = true;
+          throw new Error("not found");
+        }
+        return value;
+      },
+    },
+  ]);
+  if (missing) notFound();
   return state;
 }

@@ -1,12 +1,11 @@
 import { HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { agentLabel } from "@/components/agents/agent-label";
 import { AgentView } from "@/components/agents/agent-view";
 import { getDb } from "@/lib/db";
 import { getAgentDetail } from "@/lib/db/queries/agents";
 import { agentKeys } from "@/lib/query/agents";
-import { prefetchAll } from "@/lib/query/prefetch";
+import { prefetchOneOrNotFound } from "@/lib/query/prefetch";
 import { rangeParams } from "@/lib/query/range";
 import { parseAgentSearchParams } from "./search-params";
 
@@ -25,21 +24,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function AgentPage({ params, searchParams }: Props) {
   const agent = decodeURIComponent((await params).agent);
   const range = parseAgentSearchParams(await searchParams);
-  let missing = false;
-  const state = await prefetchAll([
-    {
-      queryKey: agentKeys.detail(agent, range),
-      load: async () => {
-        const detail = await getAgentDetail(await getDb(), agent, rangeParams(range));
-        if (!detail) {
-          missing = true;
-          throw new Error("not found");
-        }
-        return detail;
-      },
-    },
-  ]);
-  if (missing) notFound();
+  const state = await prefetchOneOrNotFound(agentKeys.detail(agent, range), async () =>
+    getAgentDetail(await getDb(), agent, rangeParams(range)),
+  );
   return (
     <HydrationBoundary state={state}>
       <AgentView agent={agent} />

@@ -1,10 +1,9 @@
 import { HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { WorkspaceView } from "@/components/workspace/workspace-view";
 import { getDb } from "@/lib/db";
 import { getWorkspaceDetail } from "@/lib/db/queries/workspaces";
-import { prefetchAll } from "@/lib/query/prefetch";
+import { prefetchOneOrNotFound } from "@/lib/query/prefetch";
 import { rangeParams } from "@/lib/query/range";
 import { workspaceKeys } from "@/lib/query/workspaces";
 import { parseWorkspaceSearchParams } from "./search-params";
@@ -25,21 +24,9 @@ export default async function WorkspacePage({ params, searchParams }: Props) {
   const { id: raw } = await params;
   const id = decodeURIComponent(raw);
   const range = parseWorkspaceSearchParams(await searchParams);
-  let missing = false;
-  const state = await prefetchAll([
-    {
-      queryKey: workspaceKeys.detail(id, range),
-      load: async () => {
-        const detail = await getWorkspaceDetail(await getDb(), id, rangeParams(range));
-        if (!detail) {
-          missing = true;
-          throw new Error("not found");
-        }
-        return detail;
-      },
-    },
-  ]);
-  if (missing) notFound();
+  const state = await prefetchOneOrNotFound(workspaceKeys.detail(id, range), async () =>
+    getWorkspaceDetail(await getDb(), id, rangeParams(range)),
+  );
   return (
     <HydrationBoundary state={state}>
       <WorkspaceView id={id} />

@@ -104,6 +104,8 @@ type Ctx = {
   home: string;
   nested: Set<string>;
   readdir: (abs: string) => string[];
+  /** Whether `readdir` is a test's seam (then folder types are unknown). */
+  customReaddir: boolean;
 };
 
 /** Accounts a root's own entry. Returns its lstat, or null when it is absent or unreadable. */
@@ -205,8 +207,13 @@ function escapeGlob(p: string): string {
   return p.replace(/[\\*?[\]]/g, "\\$&");
 }
 
-function findArgs(points: readonly StartPoint[], prune: readonly string[]): string[] {
+/**
+ * find's arguments. A deep job measures its start points and everything below them; a shallow job prints only
+ * the non-folder entries directly inside its start points (the folders among them are deep start points).
+ */
+function findArgs(points: readonly StartPoint[], prune: readonly string[], shallow: boolean): string[] {
   const args = points.map((p) => p.abs);
+  if (shallow) args.push("-mindepth", "1", "-maxdepth", "1");
   args.push("-xdev");
   if (prune.length) {
     args.push("(");
@@ -216,12 +223,13 @@ function findArgs(points: readonly StartPoint[], prune: readonly string[]): stri
     });
     args.push(")", "-prune", "-o");
   }
-  args.push("(", "-type", "d", "-o", "-links", "1", ")", "-printf", FMT_SHORT, "-o", "-printf", FMT_LONG);
+  if (shallow) args.push("-type", "d", "-o", "-links", "1", "-printf", FMT_SHORT, "-o", "-printf", FMT_LONG);
+  else args.push("(", "-type", "d", "-o", "-links", "1", ")", "-printf", FMT_SHORT, "-o", "-printf", FMT_LONG);
   return args;
 }
 
-/** Splits a slot's start points into argument lists small enough for execve. */
-function batches(points: StartPoint[], maxChars = 100_000, maxCount = 4000): StartPoint[][] {
+/** Splits start points into argument lists small enough for execve (and at most `maxCount` long). */
+function batches(points: StartPoint[], maxCount = 4000, maxChars = 100_000): StartPoint[][] {
   const out: StartPoint[][] = [];
   let cur: StartPoint[] = [];
   let chars = 0;
@@ -246,6 +254,11 @@ export function parseFindError(line: string): { path: string; message: string } 
 }
 
 type Utf8Slicer = { utf8Slice?: (start: number, end: number) => string };
+declare module "node:buffer" {
+  interface Buffer {
+    latin1Slice(start: number, end: number): string;
+  }
+}
 /** Buffer#utf8Slice skips toString's argument checks (a third of the parse time); toString where absent. */
 const utf8 = (buf: Buffer, start: number, end: number): string =>
   (buf as unknown as Utf8Slicer).utf8Slice ? (buf as unknown as Required<Utf8Slicer>).utf8Slice(start, end) : buf.toString("utf8", start, end);
@@ -254,79 +267,130 @@ const utf8 = (buf: Buffer, start: number, end: number): string =>
  * Parses find's output, records of FMT_SHORT or FMT_LONG separated by NUL, chunk by chunk, into the
  * aggregator. `points` are the start points in the order given to find (each entry belongs to the latest
  * start point that is a prefix of its path).
+ *
+ * The hot loop reads numbers straight from the bytes and makes one string per entry (its path relative to
+ * the root); a record cut by a chunk's end is carried over in one reused buffer.
  */
 export class FindParser {
   records = 0;
-  private rest: Buffer | null = null;
+  private carry: Buffer = Buffer.allocUnsafeSlow(4096);
+  private carryLen = 0;
   private sp = 0;
+  /** The current start point's path as bytes, and where its root's path ends in it. */
+  private spBytes: Buffer | null = null;
+  private spRootLen = 0;
+  private readonly rootBytes: number[];
   constructor(
     private readonly agg: Aggregator,
-    private readonly specs: readonly RootSpec[],
+    specs: readonly RootSpec[],
     private readonly points: readonly StartPoint[],
     private readonly rootDev: readonly number[],
-  ) {}
+  ) {
+    this.rootBytes = specs.map((s) => Buffer.byteLength(s.abs));
+    this.setPoint(0);
+  }
+
+  private setPoint(k: number) {
+    this.sp = k;
+    const p = this.points[k];
+    this.spBytes = p ? Buffer.from(p.abs) : null;
+    this.spRootLen = p ? this.rootBytes[p.root] : 0;
+  }
 
   push(chunk: Buffer) {
-    const buf: Buffer = this.rest ? Buffer.concat([this.rest, chunk]) : chunk;
     let pos = 0;
-    const n = buf.length;
-    const { agg, specs, points, rootDev } = this;
+    if (this.carryLen > 0) {
+      // complete the record cut at the end of the previous chunk
+      const end = chunk.indexOf(0);
+      const take = end < 0 ? chunk.length : end + 1;
+      if (this.carryLen + take > this.carry.length) {
+        const bigger = Buffer.allocUnsafeSlow(Math.max(this.carry.length * 2, this.carryLen + take));
+        this.carry.copy(bigger, 0, 0, this.carryLen);
+        this.carry = bigger;
+      }
+      chunk.copy(this.carry, this.carryLen, 0, take);
+      this.carryLen += take;
+      if (end < 0) return;
+      this.record(this.carry, 0, this.carryLen - 1);
+      this.carryLen = 0;
+      pos = take;
+    }
+    pos = this.parse(chunk, pos);
+    const left = chunk.length - pos;
+    if (left > 0) {
+      if (left > this.carry.length) this.carry = Buffer.allocUnsafeSlow(left * 2);
+      chunk.copy(this.carry, 0, pos);
+      this.carryLen = left;
+    }
+  }
+
+  /** Parses the complete records in buf from pos; returns where the incomplete rest starts. */
+  private parse(buf: Buffer, pos: number): number {
     for (;;) {
       const end = buf.indexOf(0, pos);
-      if (end < 0) break;
-      let i = pos;
-      const long = buf[i] === 72; // 'H'
-      if (long) i++;
-      let c = 0;
-      let dev = 0;
-      while ((c = buf[i++]) !== 32) dev = dev * 10 + c - 48;
-      let ino = "";
-      let nlink = 1;
-      if (long) {
-        const s = i;
-        while (buf[i] !== 32) i++;
-        ino = buf.toString("latin1", s, i);
-        i++;
-        nlink = 0;
-        while ((c = buf[i++]) !== 32) nlink = nlink * 10 + c - 48;
-      }
-      let blocks = 0;
-      while ((c = buf[i++]) !== 32) blocks = blocks * 10 + c - 48;
-      let size = 0;
-      while ((c = buf[i++]) !== 32) size = size * 10 + c - 48;
-      let neg = false;
-      if (buf[i] === 45) {
-        neg = true;
-        i++;
-      }
-      let sec = 0;
-      let frac = false;
-      while ((c = buf[i++]) !== 32) {
-        if (c === 46) {
-          while (buf[i] !== 32) {
-            if (buf[i] !== 48) frac = true;
-            i++;
-          }
-        } else sec = sec * 10 + c - 48;
-      }
-      if (neg) sec = frac ? -sec - 1 : -sec;
-      const type = buf[i];
-      i += 2;
-      const p = utf8(buf, i, end);
+      if (end < 0) return pos;
+      this.record(buf, pos, end);
       pos = end + 1;
-      this.records++;
-      // which start point (and so which root) this entry belongs to
-      let cur = points[this.sp];
-      while (cur && !(p === cur.abs || (p.startsWith(cur.abs) && p.charCodeAt(cur.abs.length) === 47))) cur = points[++this.sp];
-      if (!cur) {
-        this.sp = 0;
-        continue;
-      }
-      const r = cur.root;
-      if (dev !== rootDev[r]) continue; // a mount point inside the tree: left out, like du -x
-      agg.entry(r, p.slice(specs[r].abs.length + 1), type === 100, blocks, size, sec, nlink, long ? `${dev}:${ino}` : null);
     }
-    this.rest = pos < n ? Buffer.from(buf.subarray(pos)) : null;
+  }
+
+  private record(buf: Buffer, i: number, end: number) {
+    this.records++;
+    const long = buf[i] === 72; // 'H'
+    if (long) i++;
+    let c = 0;
+    let dev = 0;
+    while ((c = buf[i++]) !== 32) dev = dev * 10 + c - 48;
+    let ino = "";
+    let nlink = 1;
+    if (long) {
+      const s = i;
+      while (buf[i] !== 32) i++;
+      ino = buf.latin1Slice(s, i);
+      i++;
+      nlink = 0;
+      while ((c = buf[i++]) !== 32) nlink = nlink * 10 + c - 48;
+    }
+    let blocks = 0;
+    while ((c = buf[i++]) !== 32) blocks = blocks * 10 + c - 48;
+    let size = 0;
+    while ((c = buf[i++]) !== 32) size = size * 10 + c - 48;
+    let neg = false;
+    if (buf[i] === 45) {
+      neg = true;
+      i++;
+    }
+    let sec = 0;
+    while ((c = buf[i++]) !== 46 && c !== 32) sec = sec * 10 + c - 48;
+    let frac = false;
+    if (c === 46) {
+      while ((c = buf[i++]) !== 32) if (c !== 48) frac = true;
+    }
+    if (neg) sec = frac ? -sec - 1 : -sec;
+    const isDir = buf[i] === 100; // 'd'
+    i += 2;
+    // which start point (and so which root) this entry belongs to: the current one or a later one
+    while (!this.startsWithPoint(buf, i, end)) {
+      if (this.sp + 1 >= this.points.length) {
+        this.setPoint(0);
+        return;
+      }
+      this.setPoint(this.sp + 1);
+    }
+    const r = this.points[this.sp].root;
+    if (dev !== this.rootDev[r]) return; // a mount point inside the tree: left out, like du -x
+    this.agg.entry(r, utf8(buf, i + this.spRootLen + 1, end), isDir, blocks, size, sec, nlink, long ? `${dev}:${ino}` : null);
+  }
+
+  /** Whether the path at buf[i..end) is the current start point or lies inside it. */
+  private startsWithPoint(buf: Buffer, i: number, end: number): boolean {
+    const sp = this.spBytes;
+    if (sp === null) return false;
+    const n = sp.length;
+    if (end - i < n || (end - i > n && buf[i + n] !== 47)) return false;
+    // from the end: start points differ in their last bytes
+    for (let k = n - 1; k >= 0; k--) if (buf[i + k] !== sp[k]) return false;
+    return true;
   }
 }
 
@@ -336,9 +400,10 @@ function runFind(
   points: StartPoint[],
   prune: string[],
   rootDev: number[],
+  shallow: boolean,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, findArgs(points, prune), {
+    const child = spawn(bin, findArgs(points, prune, shallow), {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, LC_ALL: "C", POSIXLY_CORRECT: undefined },
     });
@@ -391,10 +456,32 @@ function rootOf(specs: readonly RootSpec[], abs: string): number {
   return best;
 }
 
+type FindJob = { points: StartPoint[]; shallow: boolean };
+
+/** A folder's entries with a hint of which are folders (no stat: the type readdir reports). */
+function listDirTyped(ctx: Ctx, i: number, abs: string): { names: string[]; dirs: boolean[] } | null {
+  if (ctx.customReaddir) {
+    const names = listDir(ctx, i, abs);
+    return names && { names, dirs: names.map(() => true) };
+  }
+  try {
+    const ents = fs.readdirSync(abs, { withFileTypes: true });
+    return { names: ents.map((e) => e.name), dirs: ents.map((e) => e.isDirectory()) };
+  } catch (err) {
+    const code = errCode(err);
+    if (code !== "ENOENT") ctx.agg.unreadable(i, relToHome(ctx.home, abs), code, errText(err));
+    return null;
+  }
+}
+
 async function walkFind(ctx: Ctx, bin: string, parallel: number): Promise<void> {
   const mounts = readMountPoints();
   const rootDev: number[] = [];
-  const points: StartPoint[] = [];
+  // Start points: the folders two levels below each root (find measures everything inside them), and the
+  // first-level folders that hold other entries (a shallow find prints just those). Node measures the roots
+  // and their first level itself.
+  const deep: StartPoint[] = [];
+  const shallow: StartPoint[] = [];
   for (let i = 0; i < ctx.specs.length; i++) {
     const rootSt = startRoot(ctx, i);
     if (!rootSt?.isDirectory()) continue;
@@ -405,8 +492,15 @@ async function walkFind(ctx: Ctx, bin: string, parallel: number): Promise<void> 
       const abs1 = join(rootAbs, name);
       const st1 = nodeEntry(ctx, i, dev, abs1, name);
       if (!st1) continue;
-      for (const name2 of listDir(ctx, i, abs1) ?? []) {
-        const abs2 = abs1 + "/" + name2;
+      const list = listDirTyped(ctx, i, abs1);
+      if (!list) continue;
+      let others = false;
+      for (let k = 0; k < list.names.length; k++) {
+        if (!list.dirs[k]) {
+          others = true;
+          continue;
+        }
+        const abs2 = abs1 + "/" + list.names[k];
         if (ctx.nested.size && ctx.nested.has(abs2)) continue;
         // A mount point as a start point would make find walk the other filesystem: leave it out (du -x
         // does). Entries of other filesystems that still show up are dropped by their device number.
@@ -416,18 +510,28 @@ async function walkFind(ctx: Ctx, bin: string, parallel: number): Promise<void> 
           const s2 = lstatOrNull(abs2);
           if (s2 && !(s2 instanceof Error) && s2.dev !== dev) continue;
         }
-        points.push({ abs: abs2, root: i });
+        deep.push({ abs: abs2, root: i });
       }
+      if (others) shallow.push({ abs: abs1, root: i });
     }
   }
-  if (points.length === 0) return;
+  if (deep.length === 0 && shallow.length === 0) return;
   const prune = [...ctx.nested];
-  const slots = Math.max(1, Math.min(parallel, points.length));
-  const perSlot: StartPoint[][] = Array.from({ length: slots }, () => []);
-  points.forEach((p, k) => perSlot[k % slots].push(p));
+  // One queue of jobs shared by up to `parallel` find processes: each takes the next job when its find ends,
+  // so a slow part of the tree does not leave the other core idle. Deep start points go in about three jobs
+  // per process (starting a find costs the main thread a few milliseconds).
+  const slots = Math.max(1, Math.min(parallel, deep.length + (shallow.length ? 1 : 0)));
+  const per = Math.max(1, Math.ceil(deep.length / (slots * 3)));
+  const jobs: FindJob[] = [];
+  for (const b of batches(shallow)) jobs.push({ points: b, shallow: true });
+  for (const b of batches(deep, per)) jobs.push({ points: b, shallow: false });
+  let next = 0;
   await Promise.all(
-    perSlot.map(async (list) => {
-      for (const batch of batches(list)) await runFind(ctx, bin, batch, prune, rootDev);
+    Array.from({ length: slots }, async () => {
+      while (next < jobs.length) {
+        const job = jobs[next++];
+        await runFind(ctx, bin, job.points, prune, rootDev, job.shallow);
+      }
     }),
   );
 }
@@ -445,7 +549,7 @@ export async function scanRoots(specs: readonly RootSpec[], nowSec: number, opts
   const mode = opts.mode ?? "auto";
   if (mode !== "node") {
     const errors = new ErrorLog();
-    const ctx: Ctx = { agg: new Aggregator(specs, nowSec, errors), specs, home, nested, readdir };
+    const ctx: Ctx = { agg: new Aggregator(specs, nowSec, errors), specs, home, nested, readdir, customReaddir: !!opts.readdir };
     try {
       await walkFind(ctx, opts.findBin ?? "find", opts.parallel ?? defaultParallelism());
       return { roots: ctx.agg.finish(), scanner: "find", errors };
@@ -455,7 +559,7 @@ export async function scanRoots(specs: readonly RootSpec[], nowSec: number, opts
     }
   }
   const errors = new ErrorLog();
-  const ctx: Ctx = { agg: new Aggregator(specs, nowSec, errors), specs, home, nested, readdir };
+  const ctx: Ctx = { agg: new Aggregator(specs, nowSec, errors), specs, home, nested, readdir, customReaddir: !!opts.readdir };
   walkNode(ctx);
   return { roots: ctx.agg.finish(), scanner: "node", errors };
 }

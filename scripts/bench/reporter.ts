@@ -2,6 +2,8 @@
 // `du -sb` over the same tree, in the same run, warm and cold cache, with peak memory.
 //   node --import tsx scripts/bench/reporter.ts
 // Trees are generated under /tmp and removed afterwards. Prints plain lines of numbers and ratios.
+// BENCH_RUNS=n (default 5), BENCH_TREES=plain|heavy (default both), BENCH_COLD=0 skips the cold-cache figures,
+// BENCH_KEEP=/some/dir keeps the generated trees there and reuses them on the next run.
 
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -11,7 +13,9 @@ import path from "node:path";
 import { buildReporter } from "../build-reporter.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "reporter-bench-"));
+const KEEP = process.env.BENCH_KEEP ? path.resolve(process.env.BENCH_KEEP) : null;
+const tmp = KEEP ?? fs.mkdtempSync(path.join(os.tmpdir(), "reporter-bench-"));
+if (KEEP) fs.mkdirSync(KEEP, { recursive: true });
 const TIME = fs.existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
 
 function fileSizes(i: number): Buffer {
@@ -97,13 +101,22 @@ async function main() {
     ["plain 200k", ".codex", plainTree],
     ["heavy ~/.claude", ".claude", claudeTree],
   ];
+  const only = process.env.BENCH_TREES;
   for (const [label, folder, make] of trees) {
+    if (only && !label.includes(only)) continue;
     const home = path.join(tmp, label.replace(/[^a-z0-9]/gi, "_"), "home");
     const root = path.join(home, folder);
-    fs.mkdirSync(root, { recursive: true });
-    const g0 = Date.now();
-    const entries = make(root);
-    console.log(`${label}: ${entries} entries generated in ${((Date.now() - g0) / 1000).toFixed(1)} s`);
+    const done = path.join(path.dirname(home), "complete");
+    if (KEEP && fs.existsSync(done)) console.log(`${label}: reusing ${root}`);
+    else {
+      fs.rmSync(path.dirname(home), { recursive: true, force: true });
+      fs.mkdirSync(root, { recursive: true });
+      const g0 = Date.now();
+      const entries = make(root);
+      fs.writeFileSync(done, "");
+      console.log(`${label}: ${entries} entries generated in ${((Date.now() - g0) / 1000).toFixed(1)} s`);
+    }
+    console.log(`${label}: load average before the runs ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}`);
     // the reporter lowers its own priority to nice 19: du runs at the same priority so that load from other
     // processes on the machine weighs on both alike (du at normal priority is printed too)
     const du = () => timed("nice", ["-n", "19", "du", "-sb", root]);
@@ -133,7 +146,7 @@ async function main() {
     console.log(`${label} warm: reporter --scanner node (fallback) ${nr.toFixed(0)} ms, ratio ${(nr / d).toFixed(2)}`);
     console.log(`${label} warm: du runs ${dus.map((x) => x.toFixed(0)).join(" ")} | reporter runs ${reps.map((x) => x.toFixed(0)).join(" ")}`);
     console.log(`${label} peak RSS of the reporter: ${TIME ? `${(rss / 1024).toFixed(1)} MB` : "unknown (/usr/bin/time missing)"}`);
-    const cannot = dropCaches();
+    const cannot = process.env.BENCH_COLD === "0" ? "skipped (BENCH_COLD=0)" : dropCaches();
     if (cannot) console.log(`${label} cold: could not drop caches (writing /proc/sys/vm/drop_caches: ${cannot})`);
     else {
       const cd: number[] = [];
@@ -146,7 +159,7 @@ async function main() {
       }
       console.log(`${label} cold: du -sb ${median(cd).toFixed(0)} ms, reporter ${median(cr).toFixed(0)} ms, ratio ${(median(cr) / median(cd)).toFixed(2)}`);
     }
-    fs.rmSync(path.dirname(home), { recursive: true, force: true });
+    if (!KEEP) fs.rmSync(path.dirname(home), { recursive: true, force: true });
   }
 }
 
@@ -155,4 +168,7 @@ main()
     console.error(err);
     process.exitCode = 1;
   })
-  .finally(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  .finally(() => {
+    if (KEEP) fs.rmSync(path.join(tmp, "reporter.mjs"), { force: true });
+    else fs.rmSync(tmp, { recursive: true, force: true });
+  });

@@ -5,7 +5,7 @@
 import type { CategoryRule, SessionRule } from "@/lib/catalog/agents";
 import { AGE_BUCKETS, CATEGORIES, LIMITS, type AgeBucket, type Category, type RootKind } from "@/lib/report/constants";
 import type { LargestEntry, StorageRoot } from "@/lib/report/schema";
-import { CategoryMatcher, SessionMatcher } from "./rules";
+import { CategoryMatcher, SessionMatcher, testName, type Group, type SessionUnitKind } from "./rules";
 
 export const LARGEST_PER_ROOT = 20;
 /** Folders at this depth or less (1 = the root's children) are candidates for the largest entries. */
@@ -53,7 +53,26 @@ class TopN {
   private floor = 0;
   private floorPath = "";
   private full = false;
+  /** Changes whenever floor or floorPath does (ParentInfo caches comparisons with floorPath). */
+  private version = 0;
   constructor(private readonly n: number) {}
+  /** `wants` for the entry `name` in the folder of `info`, without building its path. */
+  wantsIn(bytes: number, info: ParentInfo, name: string): boolean {
+    if (bytes <= 0) return false;
+    if (!this.full || bytes > this.floor) return true;
+    if (bytes < this.floor) return false;
+    // a tie: path < floorPath, where path is parent + "/" + name
+    if (info.tieVersion !== this.version) {
+      const f = this.floorPath;
+      const q = info.parent === "" ? "" : info.parent + "/";
+      if (f.startsWith(q)) {
+        info.tieCmp = 0;
+        info.tieTail = f.slice(q.length);
+      } else info.tieCmp = q < f.slice(0, q.length) ? -1 : 1;
+      info.tieVersion = this.version;
+    }
+    return info.tieCmp < 0 || (info.tieCmp === 0 && name < info.tieTail);
+  }
   /** Whether an entry of this size and path would enter the list (check before building the candidate). */
   wants(bytes: number, path: string): boolean {
     if (bytes <= 0) return false;
@@ -72,6 +91,7 @@ class TopN {
       this.full = true;
       this.floor = this.items[this.n - 1].bytes;
       this.floorPath = this.items[this.n - 1].path;
+      this.version++;
     }
   }
   result(): Candidate[] {
@@ -98,11 +118,10 @@ class RootAcc {
   readonly units = new Map<string, Unit>();
   readonly category: CategoryMatcher;
   readonly sessions: SessionMatcher;
-  // last-used caches for the per-entry folder accounting
-  k1: string | null = null;
-  d1: DirSize | null = null;
-  k2: string | null = null;
-  d2: DirSize | null = null;
+  // what every entry of a folder shares, for the folders on the current path
+  lastParent: string | null = null;
+  lastInfo: ParentInfo | null = null;
+  readonly infos = new Map<string, ParentInfo>();
 
   constructor(readonly spec: RootSpec) {
     this.cats = Object.fromEntries(CATEGORIES.map((c) => [c, { bytes: 0, files: 0 }])) as Record<Category, SizeAndCount>;
@@ -131,6 +150,24 @@ class RootAcc {
     return u;
   }
 }
+
+/** What the entries of one folder (`parent`, relative to the root) have in common. */
+type ParentInfo = {
+  parent: string;
+  /** Segments in parent (0 for the root itself). */
+  depth: number;
+  cat: Group<Category>[];
+  sess: Group<SessionUnitKind>[] | null;
+  /** The folders at depth 1 and 2 that hold the entries (null when parent is not that deep). */
+  d1: DirSize | null;
+  d2: DirSize | null;
+  /** Session folder units that hold the entries. */
+  units: Unit[];
+  /** TopN tie-break against floorPath, cached per floor version. */
+  tieVersion: number;
+  tieCmp: number;
+  tieTail: string;
+};
 
 type Deferred = { root: number; rel: string; bytes: number; size: number; mtime: number; key: string };
 
@@ -189,6 +226,16 @@ export class Aggregator {
     this.account(root, rel, isDir, bytes, size, mtime);
   }
 
+  /**
+   * `entry` for an entry given as its folder (relative to the root, "" for the root's children; not the root
+   * itself) and its name: the fast path of the find parser, which keeps one string per folder.
+   */
+  entryIn(root: number, parent: string, name: string, isDir: boolean, blocks: number, size: number, mtime: number, nlink: number, inode: string | null) {
+    if (!isDir && nlink > 1) return this.entry(root, join(parent, name), isDir, blocks, size, mtime, nlink, inode);
+    const r = this.roots[root];
+    this.accountIn(r, this.infoFor(r, parent), name, isDir, blocks * 512, size, mtime);
+  }
+
   /** Hard-linked files: each inode counts once, in the first root (report order), at its first path by name. */
   private flushDeferred() {
     const d = this.deferred;
@@ -206,16 +253,90 @@ export class Aggregator {
 
   private account(root: number, rel: string, isDir: boolean, bytes: number, size: number, mtime: number) {
     const r = this.roots[root];
+    if (rel === "") {
+      // the root's own folder
+      r.bytes += bytes;
+      r.apparent += size;
+      r.cats.other.bytes += bytes;
+      this.age(r, mtime).bytes += bytes;
+      if (isDir) r.dirs++;
+      else {
+        r.files++;
+        r.cats.other.files++;
+        this.age(r, mtime).files++;
+        if (mtime < r.oldest) r.oldest = mtime;
+        if (mtime > r.newest) r.newest = mtime;
+      }
+      return;
+    }
+    const slash = rel.lastIndexOf("/");
+    this.accountIn(r, this.infoFor(r, slash < 0 ? "" : rel.slice(0, slash)), slash < 0 ? rel : rel.slice(slash + 1), isDir, bytes, size, mtime);
+  }
+
+  private age(r: RootAcc, mtime: number): SizeAndCount {
+    const b = this.bounds;
+    return mtime > b[0] ? r.ages["1d"] : mtime > b[1] ? r.ages["7d"] : mtime > b[2] ? r.ages["30d"] : mtime > b[3] ? r.ages["90d"] : r.ages.older;
+  }
+
+  /** The shared facts of folder `parent` (cached for the folders on the current path). */
+  private infoFor(r: RootAcc, parent: string): ParentInfo {
+    if (parent === r.lastParent) return r.lastInfo!;
+    let info = r.infos.get(parent);
+    if (!info) {
+      info = this.makeInfo(r, parent);
+      if (r.infos.size >= 64) r.infos.clear(); // only the current path's folders matter: keep it small
+      r.infos.set(parent, info);
+    }
+    r.lastParent = parent;
+    r.lastInfo = info;
+    return info;
+  }
+
+  private makeInfo(r: RootAcc, parent: string): ParentInfo {
+    let depth = 0;
+    let i1 = -1;
+    let i2 = -1;
+    if (parent !== "") {
+      depth = 1;
+      for (let i = parent.indexOf("/"); i >= 0; i = parent.indexOf("/", i + 1)) {
+        if (depth === 1) i1 = i;
+        else if (depth === 2) i2 = i;
+        depth++;
+      }
+    }
+    const units: Unit[] = [];
+    if (!r.sessions.empty) {
+      for (const fu of r.sessions.folderUnits) {
+        if (depth < fu.depth) continue;
+        let at = -1;
+        for (let d = 0; d < fu.depth; d++) at = parent.indexOf("/", at + 1);
+        const prefix = at < 0 ? parent : parent.slice(0, at);
+        if (!fu.re.test(prefix)) continue;
+        const u = r.unit(fu.kind === "dir" ? "\0" + prefix : prefix);
+        if (u) units.push(u);
+      }
+    }
+    return {
+      parent,
+      depth,
+      cat: r.category.groupsFor(parent),
+      sess: r.sessions.empty ? null : r.sessions.groupsFor(parent),
+      d1: depth >= 1 ? r.dirSize(i1 < 0 ? parent : parent.slice(0, i1)) : null,
+      d2: depth >= 2 ? r.dirSize(i2 < 0 ? parent : parent.slice(0, i2)) : null,
+      units,
+      tieVersion: -1,
+      tieCmp: 0,
+      tieTail: "",
+    };
+  }
+
+  /** One entry `name` (not the root itself) of the folder described by `info`. */
+  private accountIn(r: RootAcc, info: ParentInfo, name: string, isDir: boolean, bytes: number, size: number, mtime: number) {
     r.bytes += bytes;
     r.apparent += size;
-    const slash = rel.lastIndexOf("/");
-    const parent = slash < 0 ? "" : rel.slice(0, slash);
-    const name = slash < 0 ? rel : rel.slice(slash + 1);
-    const cat = rel === "" ? "other" : r.category.categoryOf(parent, name);
-    const c = r.cats[cat];
+    const c = r.cats[testName(info.cat, name) ?? "other"];
     c.bytes += bytes;
-    const b = this.bounds;
-    const age = mtime > b[0] ? r.ages["1d"] : mtime > b[1] ? r.ages["7d"] : mtime > b[2] ? r.ages["30d"] : mtime > b[3] ? r.ages["90d"] : r.ages.older;
+    const age = this.age(r, mtime);
     age.bytes += bytes;
     if (isDir) r.dirs++;
     else {
@@ -225,47 +346,31 @@ export class Aggregator {
       if (mtime < r.oldest) r.oldest = mtime;
       if (mtime > r.newest) r.newest = mtime;
     }
-    if (rel === "") return;
 
     // folders at depth 1 and 2 (their whole size, like du)
-    const i1 = rel.indexOf("/");
-    if (i1 < 0) {
-      if (isDir) {
-        const d = this.dir1(r, rel, rel.length);
-        if (d) {
-          d.bytes += bytes;
-          d.mtime = mtime;
-        }
-      }
-    } else {
-      const d = this.dir1(r, rel, i1);
-      if (d) d.bytes += bytes;
-      const i2 = rel.indexOf("/", i1 + 1);
-      if (i2 < 0) {
-        if (isDir) {
-          const e = this.dir2(r, rel, rel.length);
-          if (e) {
-            e.bytes += bytes;
-            e.mtime = mtime;
-          }
-        }
-      } else {
-        const e = this.dir2(r, rel, i2);
-        if (e) e.bytes += bytes;
+    const depth = info.depth;
+    if (info.d1 !== null) info.d1.bytes += bytes;
+    if (info.d2 !== null) info.d2.bytes += bytes;
+    if (isDir && depth <= 1) {
+      const d = r.dirSize(depth === 0 ? name : info.parent + "/" + name);
+      if (d) {
+        d.bytes += bytes;
+        d.mtime = mtime;
       }
     }
 
     // sessions
     let sessionFile = false;
-    if (!r.sessions.empty) {
+    if (info.sess !== null) {
       if (!isDir) {
-        const kind = r.sessions.fileUnit(parent, name);
+        const kind = testName(info.sess, name);
         if (kind === "file") {
           sessionFile = true;
-          if (r.top.wants(bytes, rel)) r.top.add({ path: rel, bytes, mtime, type: "session" });
+          if (r.top.wantsIn(bytes, info, name)) r.top.add({ path: join(info.parent, name), bytes, mtime, type: "session" });
         } else if (kind === "file+dir") {
           sessionFile = true;
           const dot = name.lastIndexOf(".");
+          const rel = join(info.parent, name);
           const u = r.unit(dot > 0 ? rel.slice(0, rel.length - name.length + dot) : rel);
           if (u) {
             u.filePath = rel;
@@ -275,53 +380,25 @@ export class Aggregator {
           }
         }
       }
-      const units = r.sessions.folderUnits;
-      for (let k = 0; k < units.length; k++) {
-        const fu = units[k];
-        // the first `depth` segments of rel
-        let at = -1;
-        for (let d = 0; d < fu.depth; d++) {
-          at = rel.indexOf("/", at + 1);
-          if (at < 0) break;
+      const units = info.units;
+      for (let k = 0; k < units.length; k++) units[k].bytes += bytes;
+      if (isDir) {
+        // the entry may be a unit folder itself
+        const fus = r.sessions.folderUnits;
+        for (let k = 0; k < fus.length; k++) {
+          const fu = fus[k];
+          if (fu.depth !== depth + 1) continue;
+          const rel = join(info.parent, name);
+          if (!fu.re.test(rel)) continue;
+          const u = r.unit(fu.kind === "dir" ? "\0" + rel : rel);
+          if (!u) continue;
+          u.bytes += bytes;
+          if (fu.kind === "dir") u.mtime = mtime;
         }
-        let prefix: string;
-        if (at < 0) {
-          // rel has at most `depth` segments: it is the unit folder only when it has exactly `depth` and is a dir
-          if (!isDir || countSegments(rel) !== fu.depth) continue;
-          prefix = rel;
-        } else if (fu.lastPrefix !== null && fu.lastPrefix.length === at && rel.startsWith(fu.lastPrefix)) {
-          if (!fu.lastMatch) continue;
-          fu.lastUnit!.bytes += bytes;
-          continue;
-        } else prefix = rel.slice(0, at);
-        const match = fu.re.test(prefix);
-        const u = match ? r.unit(fu.kind === "dir" ? "\0" + prefix : prefix) : null;
-        fu.lastPrefix = prefix;
-        fu.lastMatch = u !== null;
-        fu.lastUnit = u;
-        if (!u) continue;
-        u.bytes += bytes;
-        if (at < 0 && fu.kind === "dir") u.mtime = mtime;
       }
     }
 
-    if (!isDir && !sessionFile && r.top.wants(bytes, rel)) r.top.add({ path: rel, bytes, mtime, type: "file" });
-  }
-
-  private dir1(r: RootAcc, rel: string, end: number): DirSize | null {
-    if (r.k1 !== null && r.k1.length === end && rel.startsWith(r.k1)) return r.d1;
-    const k = end === rel.length ? rel : rel.slice(0, end);
-    r.k1 = k;
-    r.d1 = r.dirSize(k);
-    return r.d1;
-  }
-
-  private dir2(r: RootAcc, rel: string, end: number): DirSize | null {
-    if (r.k2 !== null && r.k2.length === end && rel.startsWith(r.k2)) return r.d2;
-    const k = end === rel.length ? rel : rel.slice(0, end);
-    r.k2 = k;
-    r.d2 = r.dirSize(k);
-    return r.d2;
+    if (!isDir && !sessionFile && r.top.wantsIn(bytes, info, name)) r.top.add({ path: join(info.parent, name), bytes, mtime, type: "file" });
   }
 
   /** The roots that exist, in the order given, as the report's StorageRoot objects. */
@@ -368,11 +445,7 @@ export class Aggregator {
   }
 }
 
-function countSegments(rel: string): number {
-  let n = 1;
-  for (let i = rel.indexOf("/"); i >= 0; i = rel.indexOf("/", i + 1)) n++;
-  return n;
-}
+const join = (parent: string, name: string) => (parent === "" ? name : parent + "/" + name);
 
 function pickNonZero<K extends string>(rec: Record<K, SizeAndCount>): Partial<Record<K, SizeAndCount>> {
   const out: Partial<Record<K, SizeAndCount>> = {};

@@ -7,7 +7,14 @@ import type { Category } from "@/lib/report/constants";
 /** A test on an entry's name, as data so the hot loop needs no closure calls: 0 any, 1 equal, 2 suffix, 3 regex. */
 type NameTest = { t: 0 | 1 | 2 | 3; s: string; re: RegExp | null };
 
-type Pair<T> = { dir: RegExp; t: 0 | 1 | 2 | 3; s: string; re: RegExp | null; value: T };
+/**
+ * A test on the parent folder, as data: 0 any folder, 1 exactly `s`, 2 `s` or inside it, 3 some segment is
+ * one of `segs` (a glob like `**` + `/logs/**`), 4 a regex. Only the last is a regex: most folders are
+ * settled with a comparison or two.
+ */
+type DirTest = { k: 0 | 1 | 2 | 3 | 4; s: string; segs: string[]; re: RegExp | null };
+
+type Pair<T> = { dir: DirTest; t: 0 | 1 | 2 | 3; s: string; re: RegExp | null; value: T };
 
 /** Expands the first-level {a,b} alternatives of a glob ("*.{db,sqlite}" → ["*.db", "*.sqlite"]). */
 export function expandBraces(glob: string): string[] {
@@ -41,7 +48,7 @@ function nameTests(glob: string): NameTest[] {
  * The rules that apply in one folder, compiled: consecutive tests of one kind become one group (a Map for
  * exact names, suffixes indexed by their last character), keeping the first-match-wins order.
  */
-type Group<T> =
+export type Group<T> =
   | { k: 0; value: T }
   | { k: 1; map: Map<string, T> }
   | { k: 2; byLast: Map<number, { s: string; value: T }[]> }
@@ -69,7 +76,7 @@ function compile<T>(pairs: Pair<T>[]): Group<T>[] {
   return out;
 }
 
-function testName<T>(groups: Group<T>[], name: string): T | null {
+export function testName<T>(groups: Group<T>[], name: string): T | null {
   for (let i = 0; i < groups.length; i++) {
     const g = groups[i];
     switch (g.k) {
@@ -92,11 +99,47 @@ function testName<T>(groups: Group<T>[], name: string): T | null {
   return null;
 }
 
-function dirRegex(dirGlob: string): RegExp {
-  if (dirGlob === "") return /^$/;
-  if (dirGlob === "**") return /^.*$/;
-  if (dirGlob.endsWith("/**")) return new RegExp("^" + globSource(dirGlob.slice(0, -3)) + "(?:/.*)?$");
-  return new RegExp("^" + globSource(dirGlob) + "$");
+const GLOB_CHARS = /[*?[\]\\{}]/;
+
+function dirTest(dirGlob: string): DirTest {
+  const t = (k: DirTest["k"], s = "", segs: string[] = [], re: RegExp | null = null): DirTest => ({ k, s, segs, re });
+  if (dirGlob === "**") return t(0);
+  if (!GLOB_CHARS.test(dirGlob)) return t(1, dirGlob);
+  if (dirGlob.endsWith("/**")) {
+    const base = dirGlob.slice(0, -3);
+    if (!GLOB_CHARS.test(base)) return t(2, base);
+    if (base.startsWith("**/")) {
+      const segs = expandBraces(base.slice(3));
+      if (segs.every((x) => x !== "" && !x.includes("/") && !GLOB_CHARS.test(x))) return t(3, "", segs);
+    }
+    return t(4, "", [], new RegExp("^" + globSource(base) + "(?:/.*)?$"));
+  }
+  return t(4, "", [], new RegExp("^" + globSource(dirGlob) + "$"));
+}
+
+/** Whether one of the "/"-separated segments of `path` is `seg`. */
+function hasSegment(path: string, seg: string): boolean {
+  for (let at = path.indexOf(seg); at >= 0; at = path.indexOf(seg, at + 1)) {
+    const after = at + seg.length;
+    if ((at === 0 || path.charCodeAt(at - 1) === 47) && (after === path.length || path.charCodeAt(after) === 47)) return true;
+  }
+  return false;
+}
+
+function testDir(d: DirTest, parent: string): boolean {
+  switch (d.k) {
+    case 0:
+      return true;
+    case 1:
+      return parent === d.s;
+    case 2:
+      return parent === d.s || (parent.length > d.s.length && parent.charCodeAt(d.s.length) === 47 && parent.startsWith(d.s));
+    case 3:
+      for (let i = 0; i < d.segs.length; i++) if (hasSegment(parent, d.segs[i])) return true;
+      return false;
+    default:
+      return d.re!.test(parent);
+  }
 }
 
 function splitLast(glob: string): [string, string] {
@@ -110,19 +153,24 @@ function pairsOf<T>(glob: string, value: T): Pair<T>[] {
     // "X/**": everything under X, and X itself.
     const [pdir, pname] = splitLast(dir);
     return [
-      ...nameTests("*").map((n) => ({ dir: dirRegex(glob), ...n, value })),
-      ...nameTests(pname).map((n) => ({ dir: dirRegex(pdir), ...n, value })),
+      ...nameTests("*").map((n) => ({ dir: dirTest(glob), ...n, value })),
+      ...nameTests(pname).map((n) => ({ dir: dirTest(pdir), ...n, value })),
     ];
   }
-  return nameTests(last).map((n) => ({ dir: dirRegex(dir), ...n, value }));
+  return nameTests(last).map((n) => ({ dir: dirTest(dir), ...n, value }));
 }
 
-/** A per-parent-folder cache of which rules can apply to its children. */
+/**
+ * A per-parent-folder cache of which rules can apply to its children. find and the walker list a folder's
+ * entries between its subfolders', so only the folders on the current path are needed: a small map that is
+ * emptied when full keeps the hit rate and keeps few strings alive (strings that outlive a young-generation
+ * collection make V8 grow it, which is most of the process's peak memory).
+ */
 class ParentCache<T> {
   private lastParent: string | null = null;
   private lastList: Group<T>[] = [];
   private map = new Map<string, Group<T>[]>();
-  private compiled = new Map<string, Group<T>[]>();
+  private compiled = new Map<number | string, Group<T>[]>();
   constructor(private readonly pairs: Pair<T>[]) {}
 
   forParent(parent: string): Group<T>[] {
@@ -130,19 +178,31 @@ class ParentCache<T> {
     let list = this.map.get(parent);
     if (!list) {
       // Folders mostly share the same applicable rules: compile each distinct set once.
-      let mask = "";
-      for (let i = 0; i < this.pairs.length; i++) mask += this.pairs[i].dir.test(parent) ? "1" : "0";
+      const mask = this.mask(parent);
       list = this.compiled.get(mask);
       if (!list) {
-        list = compile(this.pairs.filter((_, i) => mask[i] === "1"));
+        list = compile(this.pairs.filter((_, i) => (typeof mask === "number" ? Math.floor(mask / 2 ** i) % 2 === 1 : mask[i] === "1")));
         this.compiled.set(mask, list);
       }
-      if (this.map.size >= 1024) this.map.clear(); // bounded memory
+      if (this.map.size >= 64) this.map.clear(); // bounded memory
       this.map.set(parent, list);
     }
     this.lastParent = parent;
     this.lastList = list;
     return list;
+  }
+
+  /** Which pairs apply in `parent`: bits of a number (up to 52 pairs), else a string of 0/1. */
+  private mask(parent: string): number | string {
+    const pairs = this.pairs;
+    if (pairs.length <= 52) {
+      let m = 0;
+      for (let i = 0, bit = 1; i < pairs.length; i++, bit *= 2) if (testDir(pairs[i].dir, parent)) m += bit;
+      return m;
+    }
+    let mask = "";
+    for (let i = 0; i < pairs.length; i++) mask += testDir(pairs[i].dir, parent) ? "1" : "0";
+    return mask;
   }
 }
 
@@ -150,6 +210,10 @@ export class CategoryMatcher {
   private cache: ParentCache<Category>;
   constructor(rules: readonly CategoryRule[]) {
     this.cache = new ParentCache(rules.flatMap((r) => pairsOf(r.glob, r.category)));
+  }
+  /** The compiled tests for the entries of folder `parent` (use with testName; no match is "other"). */
+  groupsFor(parent: string): Group<Category>[] {
+    return this.cache.forParent(parent);
   }
   /** Category of the entry `name` inside folder `parent` (both relative to the root, "" for the root). */
   categoryOf(parent: string, name: string): Category {
@@ -159,14 +223,11 @@ export class CategoryMatcher {
 
 export type SessionUnitKind = SessionRule["unit"];
 
-/** A session unit that is a folder at a fixed depth, with a one-entry cache of the last prefix seen. */
+/** A session unit that is a folder at a fixed depth. */
 export type FolderUnit = {
   depth: number;
   re: RegExp;
   kind: "file+dir" | "dir";
-  lastPrefix: string | null;
-  lastMatch: boolean;
-  lastUnit: { bytes: number; mtime: number } | null;
 };
 
 /** Session rules: which files are sessions, and at which depth session folders sit. */
@@ -185,16 +246,20 @@ export class SessionMatcher {
       if (r.unit === "file") continue;
       if (r.glob.includes("**")) throw new Error(`session rule ${r.glob}: "${r.unit}" units need a fixed depth`);
       const depth = r.glob.split("/").length;
-      if (r.unit === "dir") this.folderUnits.push({ depth, re: new RegExp("^" + globSource(r.glob) + "$"), kind: "dir", lastPrefix: null, lastMatch: false, lastUnit: null });
+      if (r.unit === "dir") this.folderUnits.push({ depth, re: new RegExp("^" + globSource(r.glob) + "$"), kind: "dir" });
       else {
         // the companion folder sits beside the file: same parent, any name
         const [dir] = splitLast(r.glob);
         const src = dir === "" ? "[^/]+" : globSource(dir) + "/[^/]+";
-        this.folderUnits.push({ depth, re: new RegExp("^" + src + "$"), kind: "file+dir", lastPrefix: null, lastMatch: false, lastUnit: null });
+        this.folderUnits.push({ depth, re: new RegExp("^" + src + "$"), kind: "file+dir" });
       }
     }
   }
 
+  /** The compiled session-file tests for the entries of folder `parent` (use with testName). */
+  groupsFor(parent: string): Group<SessionUnitKind>[] {
+    return this.fileCache.forParent(parent);
+  }
   /** The unit kind when the file `name` in `parent` is a session file, else null. */
   fileUnit(parent: string, name: string): SessionUnitKind | null {
     return testName(this.fileCache.forParent(parent), name);

@@ -280,6 +280,11 @@ export class FindParser {
   private spBytes: Buffer | null = null;
   private spRootLen = 0;
   private readonly rootBytes: number[];
+  /** The previous entry's folder, as bytes and as the string handed to the aggregator (reused while equal). */
+  private parentBytes: Buffer = Buffer.allocUnsafeSlow(1024);
+  private parentLen = -1;
+  private parentStr = "";
+  private parentRoot = -1;
   constructor(
     private readonly agg: Aggregator,
     specs: readonly RootSpec[],
@@ -379,7 +384,29 @@ export class FindParser {
     }
     const r = this.points[this.sp].root;
     if (dev !== this.rootDev[r]) return; // a mount point inside the tree: left out, like du -x
-    this.agg.entry(r, utf8(buf, i + this.spRootLen + 1, end), isDir, blocks, size, sec, nlink, long ? `${dev}:${ino}` : null);
+    // split the path (relative to the root) into its folder and its name; the folder's string is made only
+    // when it differs from the previous entry's
+    const relStart = i + this.spRootLen + 1;
+    let slash = end - 1;
+    while (slash >= relStart && buf[slash] !== 47) slash--;
+    const plen = slash < relStart ? 0 : slash - relStart;
+    let parent = this.parentStr;
+    if (plen !== this.parentLen || r !== this.parentRoot || !this.sameParent(buf, relStart, plen)) {
+      parent = plen === 0 ? "" : utf8(buf, relStart, slash);
+      if (plen > this.parentBytes.length) this.parentBytes = Buffer.allocUnsafeSlow(plen * 2);
+      buf.copy(this.parentBytes, 0, relStart, relStart + plen);
+      this.parentLen = plen;
+      this.parentStr = parent;
+      this.parentRoot = r;
+    }
+    const name = utf8(buf, plen === 0 ? relStart : slash + 1, end);
+    this.agg.entryIn(r, parent, name, isDir, blocks, size, sec, nlink, long ? `${dev}:${ino}` : null);
+  }
+
+  private sameParent(buf: Buffer, start: number, len: number): boolean {
+    const pb = this.parentBytes;
+    for (let k = len - 1; k >= 0; k--) if (buf[start + k] !== pb[k]) return false;
+    return true;
   }
 
   /** Whether the path at buf[i..end) is the current start point or lies inside it. */

@@ -1,9 +1,14 @@
 // A small HTTP client for the dashboard's API (node:http/https, no dependencies), with retries that back off
 // exponentially with full jitter and honour Retry-After.
 
-import http from "node:http";
-import https from "node:https";
-import zlib from "node:zlib";
+import { createRequire } from "node:module";
+
+// node:http, node:https (with tls) and node:zlib are loaded on first use: a dry run, and the scan that comes
+// before any sending, start faster without them.
+const load = createRequire(import.meta.url);
+const httpModule = () => load("node:http") as typeof import("node:http");
+const httpsModule = () => load("node:https") as typeof import("node:https");
+const zlibModule = () => load("node:zlib") as typeof import("node:zlib");
 
 export type HttpResult = {
   status: number;
@@ -30,7 +35,7 @@ export function request(url: string, opts: RequestOptions): Promise<HttpResult> 
     } catch {
       return reject(new Error(`invalid URL ${url}`));
     }
-    const mod = u.protocol === "https:" ? https : u.protocol === "http:" ? http : null;
+    const mod = u.protocol === "https:" ? httpsModule() : u.protocol === "http:" ? httpModule() : null;
     if (!mod) return reject(new Error(`unsupported URL scheme in ${url}`));
     const headers: Record<string, string> = { "User-Agent": "coder-storage-reporter", Accept: "application/json", ...opts.headers };
     if (opts.body) headers["Content-Length"] = String(opts.body.length);
@@ -129,5 +134,9 @@ export async function withRetries(send: () => Promise<HttpResult>, p: RetryPolic
 }
 
 export function gzip(data: string): Buffer {
-  return zlib.gzipSync(Buffer.from(data, "utf8"), { level: 6 });
+  return zlibModule().gzipSync(Buffer.from(data, "utf8"), { level: 6 });
+}
+
+export function gunzip(data: Buffer): Buffer {
+  return zlibModule().gunzipSync(data);
 }

@@ -4,10 +4,9 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import zlib from "node:zlib";
 import { LIMITS, REPORT_FORMAT_VERSION } from "@/lib/report/constants";
 import type { Report, WorkspaceIdentity } from "@/lib/report/schema";
-import { DEFAULT_RETRY, NetworkError, gzip, request, serverMessage, withRetries, type HttpResult, type RetryPolicy } from "./http";
+import { DEFAULT_RETRY, NetworkError, gunzip, gzip, request, serverMessage, withRetries, type HttpResult, type RetryPolicy } from "./http";
 import { runCleanupJobs } from "./jobs";
 import { discoverRoots, readConfig } from "./roots";
 import { scanRoots, type ScannerMode } from "./scan";
@@ -447,7 +446,7 @@ async function deliverAll(ctx: DeliverCtx): Promise<number> {
     let body: Buffer;
     try {
       body = item.body();
-      if (item.spooled) zlib.gunzipSync(body); // a damaged spool file is dropped, not sent forever
+      if (item.spooled) gunzip(body); // a damaged spool file is dropped, not sent forever
     } catch {
       ctx.log(`spooled report ${item.id} is unreadable: dropped`);
       if (item.spooled) spool.remove(item.spooled);

@@ -545,10 +545,10 @@ async function walkFind(ctx: Ctx, bin: string, parallel: number): Promise<void> 
   if (deep.length === 0 && shallow.length === 0) return;
   const prune = [...ctx.nested];
   // One queue of jobs shared by up to `parallel` find processes: each takes the next job when its find ends,
-  // so a slow part of the tree does not leave the other core idle. Deep start points go in about three jobs
+  // so a slow part of the tree does not leave the other core idle. Deep start points go in about two jobs
   // per process (starting a find costs the main thread a few milliseconds).
   const slots = Math.max(1, Math.min(parallel, deep.length + (shallow.length ? 1 : 0)));
-  const per = Math.max(1, Math.ceil(deep.length / (slots * 3)));
+  const per = Math.max(1, Math.ceil(deep.length / (slots * 2)));
   const jobs: FindJob[] = [];
   for (const b of batches(shallow)) jobs.push({ points: b, shallow: true });
   for (const b of batches(deep, per)) jobs.push({ points: b, shallow: false });

@@ -18,9 +18,15 @@ export function WorkspaceStats({ data }: { data: WorkspaceDetail }) {
       <Stat label="Volume used" href="#volume" sub={v.totalBytes ? <><Bytes value={v.freeBytes} /> free of <Bytes value={v.totalBytes} /></> : "no volume data"}>
         {formatPercent(v.usedPercent === null ? null : v.usedPercent / 100)}
       </Stat>
-      <Stat label="Full in" href="#volume" sub={v.forecast.fullAt ? `forecast ${v.forecast.fullAt.slice(0, 10)}` : "not growing"}>
-        {formatDays(w.daysUntilFull)}
-      </Stat>
+      {(v.usedPercent ?? 0) >= 99.5 ? (
+        <Stat label="Full in" href="#volume" sub="no space left: free some now">
+          full
+        </Stat>
+      ) : (
+        <Stat label="Full in" href="#volume" sub={v.forecast.fullAt ? `forecast ${v.forecast.fullAt.slice(0, 10)}` : "not growing"}>
+          {formatDays(w.daysUntilFull)}
+        </Stat>
+      )}
     </div>
   );
 }

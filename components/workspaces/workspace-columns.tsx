@@ -81,6 +81,8 @@ export const workspaceColumns = [
     meta: { numeric: true },
     cell: ({ row }) => {
       const d = row.original.daysUntilFull;
+      // A full volume stops growing, so it has no forecast: say what it is.
+      if ((row.original.volumeUsedPercent ?? 0) >= 99.5) return <span className="badge critical">full</span>;
       if (d === null) return <span className="muted">—</span>;
       return (
         <span className={d <= 7 ? "badge critical" : d <= 30 ? "badge warning" : undefined} title={row.original.forecastFullAt ?? undefined}>

@@ -198,7 +198,11 @@ function walkNode(ctx: Ctx) {
 const FMT_SHORT = "%D %b %s %T@ %y %p\\0";
 const FMT_LONG = "H%D %i %n %b %s %T@ %y %p\\0";
 
-export type StartPoint = { abs: string; root: number };
+/**
+ * A start point of find: `abs` as given to find (absolute, or relative to the job's working folder), its root,
+ * and optionally how many bytes of `abs` name the root (default: the root's absolute path).
+ */
+export type StartPoint = { abs: string; root: number; rootLen?: number };
 
 class FindUnusable extends Error {}
 
@@ -299,7 +303,7 @@ export class FindParser {
     this.sp = k;
     const p = this.points[k];
     this.spBytes = p ? Buffer.from(p.abs) : null;
-    this.spRootLen = p ? this.rootBytes[p.root] : 0;
+    this.spRootLen = p ? (p.rootLen ?? this.rootBytes[p.root]) : 0;
   }
 
   push(chunk: Buffer) {
@@ -421,16 +425,38 @@ export class FindParser {
   }
 }
 
+/**
+ * Runs one find job. It runs in the deepest folder that holds all the job's roots, with start points written
+ * relative to it ("./..."): find prints shorter paths (fewer bytes to format, pipe and parse).
+ */
 function runFind(
   ctx: Ctx,
   bin: string,
-  points: StartPoint[],
-  prune: string[],
+  absPoints: StartPoint[],
+  absPrune: string[],
   rootDev: number[],
   shallow: boolean,
 ): Promise<void> {
+  let cwd = ctx.specs[absPoints[0].root].abs;
+  for (const p of absPoints) {
+    const r = ctx.specs[p.root].abs;
+    while (!(r === cwd || isInside(r, cwd)) && cwd !== "/") cwd = path.dirname(cwd);
+  }
+  const under = (abs: string) => "./" + (cwd === "/" ? abs.slice(1) : abs.slice(cwd.length + 1));
+  const rootLen = new Map<number, number>();
+  const points: StartPoint[] = absPoints.map((p) => {
+    let len = rootLen.get(p.root);
+    if (len === undefined) {
+      const r = ctx.specs[p.root].abs;
+      len = r === cwd ? 1 : Buffer.byteLength(under(r));
+      rootLen.set(p.root, len);
+    }
+    return { abs: under(p.abs), root: p.root, rootLen: len };
+  });
+  const prune = absPrune.filter((n) => isInside(n, cwd) || cwd === "/").map(under);
   return new Promise((resolve, reject) => {
     const child = spawn(bin, findArgs(points, prune, shallow), {
+      cwd,
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, LC_ALL: "C", POSIXLY_CORRECT: undefined },
     });
@@ -451,9 +477,10 @@ function runFind(
           continue;
         }
         if (/No such file or directory/.test(e.message)) continue; // vanished during the scan
-        const root = rootOf(ctx.specs, e.path);
-        if (root < 0) ctx.agg.errors.add(relToHome(ctx.home, e.path), "EFIND", e.message);
-        else ctx.agg.unreadable(root, relToHome(ctx.home, e.path), codeOf(e.message), e.message);
+        const abs = path.resolve(cwd, e.path);
+        const root = rootOf(ctx.specs, abs);
+        if (root < 0) ctx.agg.errors.add(relToHome(ctx.home, abs), "EFIND", e.message);
+        else ctx.agg.unreadable(root, relToHome(ctx.home, abs), codeOf(e.message), e.message);
       }
     });
     child.on("error", (err) => reject(new FindUnusable(`cannot run ${bin}: ${err.message}`)));

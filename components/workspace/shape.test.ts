@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { WorkspaceDetail } from "@/lib/db/queries/workspaces";
-import { ageRows, categoryTotals, largestEntries, volumeRows } from "./shape";
+import { ageRows, categoryTotals, largestEntries, usageSeries, volumeRows } from "./shape";
 
 describe("volumeRows", () => {
   const volume: WorkspaceDetail["volume"] = {
@@ -62,5 +62,28 @@ describe("ageRows and largestEntries", () => {
       { key: "b", agent: "gemini", largest: [{ path: "y", bytes: 9, mtime: "t", type: "session" }] },
     ]);
     expect(rows.map((r) => `${r.rootKey}:${r.path}`)).toEqual(["b:y", "a:x"]);
+  });
+});
+
+describe("usageSeries", () => {
+  it("folds script-data folders into one series and keeps the other roots as they are", () => {
+    const usage = {
+      roots: [
+        { key: "claude-code:data", agent: "claude-code", kind: "tool" },
+        { key: "script-data:aaaa", agent: "other", kind: "script-data" },
+        { key: "script-data:bbbb", agent: "other", kind: "script-data" },
+      ],
+      points: [
+        { day: "2026-11-01", values: { "claude-code:data": 10, "script-data:aaaa": 3 }, total: 13, reported: true },
+        { day: "2026-11-02", values: { "claude-code:data": 12, "script-data:aaaa": 3, "script-data:bbbb": 4 }, total: 19, reported: true },
+      ],
+    } as unknown as Parameters<typeof usageSeries>[0];
+    const out = usageSeries(usage);
+    expect(out.folded).toBe(2);
+    expect(out.roots.map((r) => r.key)).toEqual(["claude-code:data", "script-data"]);
+    expect(out.points.map((p) => p.values)).toEqual([
+      { "claude-code:data": 10, "script-data": 3 },
+      { "claude-code:data": 12, "script-data": 7 },
+    ]);
   });
 });

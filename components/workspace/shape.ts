@@ -77,3 +77,29 @@ export const AGE_LABELS: Record<string, string> = {
   "90d": "30–90 days",
   older: "> 90 days",
 };
+
+export const SCRIPT_DATA_SERIES = "script-data";
+
+/**
+ * The usage chart's series: every coder-script-data/<uuid>/ folder folded into one "script data" series (a
+ * workspace gathers one per start, and a legend of dozens of UUIDs hides the roots that matter).
+ */
+export function usageSeries(usage: WorkspaceDetail["usage"]): {
+  roots: WorkspaceDetail["usage"]["roots"];
+  points: { day: string; values: Record<string, number> }[];
+  folded: number;
+} {
+  const isScript = (k: string) => usage.roots.find((r) => r.key === k)?.kind === "script-data";
+  const kept = usage.roots.filter((r) => r.kind !== "script-data");
+  const folded = usage.roots.length - kept.length;
+  if (folded === 0) return { roots: usage.roots, points: usage.points, folded };
+  const points = usage.points.map((p) => {
+    const values: Record<string, number> = {};
+    for (const [k, v] of Object.entries(p.values)) {
+      if (isScript(k)) values[SCRIPT_DATA_SERIES] = (values[SCRIPT_DATA_SERIES] ?? 0) + v;
+      else values[k] = v;
+    }
+    return { day: p.day, values };
+  });
+  return { roots: [...kept, { key: SCRIPT_DATA_SERIES, agent: "other", kind: "script-data" }], points, folded };
+}

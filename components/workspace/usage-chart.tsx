@@ -4,11 +4,14 @@ import type { WorkspaceDetail } from "@/lib/db/queries/workspaces";
 import { rootColors } from "@/components/charts/palette";
 import { pointsToRows, shortRootKey } from "@/components/charts/shape";
 import { StackedAreaChart } from "@/components/charts/lazy";
+import { SCRIPT_DATA_SERIES, usageSeries } from "./shape";
 
-/** The workspace's usage per day, stacked by root. */
+/** The workspace's usage per day, stacked by root (script-data folders as one series). */
 export function UsageChart({ usage }: { usage: WorkspaceDetail["usage"] }) {
-  const colors = rootColors(usage.roots);
-  const keys = usage.roots.map((r) => r.key);
-  const specs = usage.roots.map((r) => ({ key: r.key, label: shortRootKey(r.key), color: colors.get(r.key)! }));
-  return <StackedAreaChart rows={pointsToRows(usage.points, keys)} series={specs} label="Usage by root" />;
+  const { roots, points, folded } = usageSeries(usage);
+  const colors = rootColors(roots);
+  const keys = roots.map((r) => r.key);
+  const label = (key: string) => (key === SCRIPT_DATA_SERIES ? `script data (${folded} folders)` : shortRootKey(key));
+  const specs = roots.map((r) => ({ key: r.key, label: label(r.key), color: colors.get(r.key)! }));
+  return <StackedAreaChart rows={pointsToRows(points, keys)} series={specs} label="Usage by root" />;
 }

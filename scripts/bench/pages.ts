@@ -1,52 +1,47 @@
-// The JavaScript each dashboard page sends: parses the <script src> of each route's HTML on a running
-// `next start`, fetches every chunk, gzips it, and prints plain lines: route, files, raw bytes, gzip bytes.
+// The JavaScript each dashboard page sends: every route is opened in Chromium with an empty cache and every
+// JavaScript response counted until the network is idle (so chunks loaded after hydration, such as the
+// charts, count too). Prints plain lines: route, files, raw bytes, bytes on the wire (compressed by the
+// server), and gzip -9 bytes of the same files.
 //   node --import tsx scripts/bench/pages.ts            (builds if stale, seeds a small fleet, starts the app)
 //   DASHBOARD_URL=http://localhost:3000 node --import tsx scripts/bench/pages.ts   (against a running app)
 import { gzipSync } from "node:zlib";
+import { launchChromium } from "../../tests/browser/chromium";
 import { startDashboard } from "../../tests/browser/server";
 
 const STATIC_ROUTES = ["/", "/workspaces", "/findings", "/connect", "/agents/claude-code"];
 
-export function scriptSources(html: string): string[] {
-  const out = new Set<string>();
-  for (const m of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)) out.add(m[1].replace(/&amp;/g, "&"));
-  return [...out];
-}
-
-async function text(url: string): Promise<string> {
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`${url} answered ${res.status}`);
-  return res.text();
-}
-
 async function main() {
   const server = process.env.DASHBOARD_URL ? null : await startDashboard({ workspaces: 20, days: 14 });
   const base = process.env.DASHBOARD_URL ?? server!.url;
+  const browser = await launchChromium();
   try {
-    const list = JSON.parse(await text(`${base}/api/v1/workspaces?pageSize=1`)) as { rows: { id: string }[] };
+    const list = (await (await fetch(`${base}/api/v1/workspaces?pageSize=1`)).json()) as { rows: { id: string }[] };
     const routes = [...STATIC_ROUTES];
     if (list.rows[0]) routes.splice(2, 0, `/workspaces/${encodeURIComponent(list.rows[0].id)}`);
-    const cache = new Map<string, { raw: number; gzip: number }>();
-    console.log("route\tfiles\traw_bytes\tgzip_bytes");
+    console.log("route\tfiles\traw_bytes\twire_bytes\tgzip9_bytes");
     for (const route of routes) {
-      const sources = scriptSources(await text(`${base}${route}`));
-      let raw = 0;
-      let gzip = 0;
-      for (const src of sources) {
-        const url = new URL(src, base).toString();
-        let size = cache.get(url);
-        if (!size) {
-          const body = Buffer.from(await (await fetch(url)).arrayBuffer());
-          size = { raw: body.length, gzip: gzipSync(body, { level: 9 }).length };
-          cache.set(url, size);
-        }
-        raw += size.raw;
-        gzip += size.gzip;
-      }
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const pending: Promise<{ raw: number; wire: number; gzip: number }>[] = [];
+      page.on("response", (res) => {
+        if (res.request().resourceType() !== "script") return;
+        pending.push(
+          (async () => {
+            const body = await res.body();
+            const sizes = await res.request().sizes();
+            return { raw: body.length, wire: sizes.responseBodySize, gzip: gzipSync(body, { level: 9 }).length };
+          })(),
+        );
+      });
+      await page.goto(`${base}${route}`, { waitUntil: "networkidle" });
+      const files = await Promise.all(pending);
+      const sum = (k: "raw" | "wire" | "gzip") => files.reduce((s, f) => s + f[k], 0);
       const name = route.startsWith("/workspaces/") ? "/workspaces/[id]" : route;
-      console.log(`${name}\t${sources.length}\t${raw}\t${gzip}`);
+      console.log(`${name}\t${files.length}\t${sum("raw")}\t${sum("wire")}\t${sum("gzip")}`);
+      await context.close();
     }
   } finally {
+    await browser.close();
     await server?.stop();
   }
 }

@@ -121,7 +121,9 @@ class RootAcc {
   // what every entry of a folder shares, for the folders on the current path
   lastParent: string | null = null;
   lastInfo: ParentInfo | null = null;
-  readonly infos = new Map<string, ParentInfo>();
+  /** A few folders' facts, least recently used replaced first: objects reused, not garbage per folder. */
+  readonly infos: ParentInfo[] = [];
+  clock = 0;
 
   constructor(readonly spec: RootSpec) {
     this.cats = Object.fromEntries(CATEGORIES.map((c) => [c, { bytes: 0, files: 0 }])) as Record<Category, SizeAndCount>;
@@ -167,7 +169,12 @@ type ParentInfo = {
   tieVersion: number;
   tieCmp: number;
   tieTail: string;
+  /** For the least-recently-used replacement. */
+  used: number;
 };
+
+const INFO_SLOTS = 24;
+const emptyInfo = (): ParentInfo => ({ parent: "\0", depth: 0, cat: [], sess: null, d1: null, d2: null, units: [], tieVersion: -1, tieCmp: 0, tieTail: "", used: 0 });
 
 type Deferred = { root: number; rel: string; bytes: number; size: number; mtime: number; key: string };
 
@@ -278,21 +285,39 @@ export class Aggregator {
     return mtime > b[0] ? r.ages["1d"] : mtime > b[1] ? r.ages["7d"] : mtime > b[2] ? r.ages["30d"] : mtime > b[3] ? r.ages["90d"] : r.ages.older;
   }
 
-  /** The shared facts of folder `parent` (cached for the folders on the current path). */
+  /**
+   * The shared facts of folder `parent`. Entries arrive folder by folder, depth first, so only the folders on
+   * the current path come back: a small set of reused objects is enough. Allocating one per folder made
+   * objects that outlive a young-generation collection, and V8 then grows the young generation (the larger
+   * part of the process's peak memory).
+   */
   private infoFor(r: RootAcc, parent: string): ParentInfo {
     if (parent === r.lastParent) return r.lastInfo!;
-    let info = r.infos.get(parent);
-    if (!info) {
-      info = this.makeInfo(r, parent);
-      if (r.infos.size >= 64) r.infos.clear(); // only the current path's folders matter: keep it small
-      r.infos.set(parent, info);
+    const infos = r.infos;
+    let info: ParentInfo | null = null;
+    for (let k = 0; k < infos.length; k++) {
+      if (infos[k].parent === parent) {
+        info = infos[k];
+        break;
+      }
     }
+    if (info === null) {
+      if (infos.length < INFO_SLOTS) {
+        info = emptyInfo();
+        infos.push(info);
+      } else {
+        info = infos[0];
+        for (let k = 1; k < infos.length; k++) if (infos[k].used < info.used) info = infos[k];
+      }
+      this.fillInfo(r, info, parent);
+    }
+    info.used = ++r.clock;
     r.lastParent = parent;
     r.lastInfo = info;
     return info;
   }
 
-  private makeInfo(r: RootAcc, parent: string): ParentInfo {
+  private fillInfo(r: RootAcc, info: ParentInfo, parent: string) {
     let depth = 0;
     let i1 = -1;
     let i2 = -1;
@@ -304,7 +329,8 @@ export class Aggregator {
         depth++;
       }
     }
-    const units: Unit[] = [];
+    const units = info.units;
+    units.length = 0;
     if (!r.sessions.empty) {
       for (const fu of r.sessions.folderUnits) {
         if (depth < fu.depth) continue;
@@ -316,18 +342,15 @@ export class Aggregator {
         if (u) units.push(u);
       }
     }
-    return {
-      parent,
-      depth,
-      cat: r.category.groupsFor(parent),
-      sess: r.sessions.empty ? null : r.sessions.groupsFor(parent),
-      d1: depth >= 1 ? r.dirSize(i1 < 0 ? parent : parent.slice(0, i1)) : null,
-      d2: depth >= 2 ? r.dirSize(i2 < 0 ? parent : parent.slice(0, i2)) : null,
-      units,
-      tieVersion: -1,
-      tieCmp: 0,
-      tieTail: "",
-    };
+    info.parent = parent;
+    info.depth = depth;
+    info.cat = r.category.groupsFor(parent);
+    info.sess = r.sessions.empty ? null : r.sessions.groupsFor(parent);
+    info.d1 = depth >= 1 ? r.dirSize(i1 < 0 ? parent : parent.slice(0, i1)) : null;
+    info.d2 = depth >= 2 ? r.dirSize(i2 < 0 ? parent : parent.slice(0, i2)) : null;
+    info.tieVersion = -1;
+    info.tieCmp = 0;
+    info.tieTail = "";
   }
 
   /** One entry `name` (not the root itself) of the folder described by `info`. */

@@ -192,6 +192,17 @@ class ParentCache<T> {
     return list;
   }
 
+  /** forParent without remembering `parent` (for callers that keep their own per-folder cache). */
+  compute(parent: string): Group<T>[] {
+    const mask = this.mask(parent);
+    let list = this.compiled.get(mask);
+    if (!list) {
+      list = compile(this.pairs.filter((_, i) => (typeof mask === "number" ? Math.floor(mask / 2 ** i) % 2 === 1 : mask[i] === "1")));
+      this.compiled.set(mask, list);
+    }
+    return list;
+  }
+
   /** Which pairs apply in `parent`: bits of a number (up to 52 pairs), else a string of 0/1. */
   private mask(parent: string): number | string {
     const pairs = this.pairs;
@@ -213,7 +224,7 @@ export class CategoryMatcher {
   }
   /** The compiled tests for the entries of folder `parent` (use with testName; no match is "other"). */
   groupsFor(parent: string): Group<Category>[] {
-    return this.cache.forParent(parent);
+    return this.cache.compute(parent);
   }
   /** Category of the entry `name` inside folder `parent` (both relative to the root, "" for the root). */
   categoryOf(parent: string, name: string): Category {
@@ -258,7 +269,7 @@ export class SessionMatcher {
 
   /** The compiled session-file tests for the entries of folder `parent` (use with testName). */
   groupsFor(parent: string): Group<SessionUnitKind>[] {
-    return this.fileCache.forParent(parent);
+    return this.fileCache.compute(parent);
   }
   /** The unit kind when the file `name` in `parent` is a session file, else null. */
   fileUnit(parent: string, name: string): SessionUnitKind | null {

@@ -18,6 +18,8 @@ describe("coderTemplateSnippet", () => {
     expect(s).toContain('value    = "https://storage.example.com"');
     expect(s).toContain("value    = var.storage_enrollment_key");
     expect(s).toContain("sensitive   = true");
+    expect(s).toContain('description = "Enrollment key of the storage dashboard (Connect workspaces page: https://storage.example.com/connect)."');
+    expect(s).not.toContain("Settings page");
     expect(s).toContain("${data.coder_workspace.me.id}");
     expect(s).toContain("${data.coder_workspace.me.name}");
     expect(s).toContain("${data.coder_workspace_owner.me.name}");

@@ -11,7 +11,7 @@ export function coderTemplateSnippet(dashboardUrl: string): string {
 variable "storage_enrollment_key" {
   type        = string
   sensitive   = true
-  description = "Enrollment key of the storage dashboard (Settings page of ${hcl(url)})."
+  description = "Enrollment key of the storage dashboard (Connect workspaces page: ${hcl(url)}/connect)."
 }
 
 resource "coder_env" "storage_dashboard_url" {

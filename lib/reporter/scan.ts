@@ -572,13 +572,16 @@ async function walkFind(ctx: Ctx, bin: string, parallel: number): Promise<void> 
   if (deep.length === 0 && shallow.length === 0) return;
   const prune = [...ctx.nested];
   // One queue of jobs shared by up to `parallel` find processes: each takes the next job when its find ends,
-  // so a slow part of the tree does not leave the other core idle. Deep start points go in about two jobs
-  // per process (starting a find costs the main thread a few milliseconds).
+  // so a slow part of the tree does not leave the other core idle. The deep start points are dealt out in
+  // turn to three jobs per process: neighbours are alike (the sessions of one project, ...), so the jobs come
+  // out of similar size even when one first-level folder holds most of the tree. Starting a find costs the
+  // main thread a few milliseconds, which is why there are not more.
   const slots = Math.max(1, Math.min(parallel, deep.length + (shallow.length ? 1 : 0)));
-  const per = Math.max(1, Math.ceil(deep.length / (slots * 2)));
+  const dealt: StartPoint[][] = Array.from({ length: Math.min(deep.length, slots * 3) }, () => []);
+  deep.forEach((p, k) => dealt[k % dealt.length].push(p));
   const jobs: FindJob[] = [];
   for (const b of batches(shallow)) jobs.push({ points: b, shallow: true });
-  for (const b of batches(deep, per)) jobs.push({ points: b, shallow: false });
+  for (const d of dealt) for (const b of batches(d)) jobs.push({ points: b, shallow: false });
   let next = 0;
   await Promise.all(
     Array.from({ length: slots }, async () => {

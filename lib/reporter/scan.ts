@@ -284,7 +284,7 @@ export class FindParser {
   private spBytes: Buffer | null = null;
   private spRootLen = 0;
   private readonly rootBytes: number[];
-  /** The previous entry's folder, as bytes and as the string handed to the aggregator (reused while equal). */
+  /** The previous entry's folder: as find printed it (bytes), its root, and the string handed to the aggregator. */
   private parentBytes: Buffer = Buffer.allocUnsafeSlow(1024);
   private parentLen = -1;
   private parentStr = "";
@@ -378,32 +378,35 @@ export class FindParser {
     if (neg) sec = frac ? -sec - 1 : -sec;
     const isDir = buf[i] === 100; // 'd'
     i += 2;
-    // which start point (and so which root) this entry belongs to: the current one or a later one
-    while (!this.startsWithPoint(buf, i, end)) {
-      if (this.sp + 1 >= this.points.length) {
-        this.setPoint(0);
-        return;
-      }
-      this.setPoint(this.sp + 1);
-    }
-    const r = this.points[this.sp].root;
-    if (dev !== this.rootDev[r]) return; // a mount point inside the tree: left out, like du -x
-    // split the path (relative to the root) into its folder and its name; the folder's string is made only
-    // when it differs from the previous entry's
-    const relStart = i + this.spRootLen + 1;
+    // The entry's folder is the path up to its last slash. When it is the previous entry's folder (the
+    // common case), so are the start point, the root and the folder's string: no other work.
     let slash = end - 1;
-    while (slash >= relStart && buf[slash] !== 47) slash--;
-    const plen = slash < relStart ? 0 : slash - relStart;
+    while (slash >= i && buf[slash] !== 47) slash--;
+    const flen = slash - i;
+    let r = this.parentRoot;
     let parent = this.parentStr;
-    if (plen !== this.parentLen || r !== this.parentRoot || !this.sameParent(buf, relStart, plen)) {
-      parent = plen === 0 ? "" : utf8(buf, relStart, slash);
-      if (plen > this.parentBytes.length) this.parentBytes = Buffer.allocUnsafeSlow(plen * 2);
-      buf.copy(this.parentBytes, 0, relStart, relStart + plen);
-      this.parentLen = plen;
+    if (flen < 0 || flen !== this.parentLen || !this.sameParent(buf, i, flen)) {
+      // which start point (and so which root) this entry belongs to: the current one or a later one
+      while (!this.startsWithPoint(buf, i, end)) {
+        if (this.sp + 1 >= this.points.length) {
+          this.setPoint(0);
+          return;
+        }
+        this.setPoint(this.sp + 1);
+      }
+      r = this.points[this.sp].root;
+      const relStart = i + this.spRootLen + 1;
+      parent = slash < relStart ? "" : utf8(buf, relStart, slash);
+      if (flen >= 0) {
+        if (flen > this.parentBytes.length) this.parentBytes = Buffer.allocUnsafeSlow(flen * 2);
+        buf.copy(this.parentBytes, 0, i, slash);
+      }
+      this.parentLen = flen;
       this.parentStr = parent;
       this.parentRoot = r;
     }
-    const name = utf8(buf, plen === 0 ? relStart : slash + 1, end);
+    if (dev !== this.rootDev[r]) return; // a mount point inside the tree: left out, like du -x
+    const name = utf8(buf, slash + 1, end);
     this.agg.entryIn(r, parent, name, isDir, blocks, size, sec, nlink, long ? `${dev}:${ino}` : null);
   }
 

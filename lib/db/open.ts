@@ -14,7 +14,8 @@ export type Database = {
 };
 
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
-const MIGRATION_LOCK = 7_244_101; // any constant: serialises migrations across app instances
+const MIGRATION_LOCK = 7_244_101;
+const ANALYZE_EVERY_MS = 15 * 60_000; // any constant: serialises migrations across app instances
 
 export class DataFolderLockedError extends Error {
   constructor(dir: string) {
@@ -54,11 +55,19 @@ export async function openEmbedded(dir: string): Promise<Database> {
     await client.waitReady;
     const db = drizzle({ client, schema }) as unknown as Db;
     await migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+    // PGlite runs no autovacuum, so nothing gathers planner statistics: without them the planner scans whole
+    // roll-up tables once history grows. Analyze at open and then every quarter of an hour.
+    const analyze = () =>
+      client.exec("analyze").catch((err: Error) => console.error(`[db] analyze failed: ${err.message}`));
+    await analyze();
+    const timer = setInterval(analyze, ANALYZE_EVERY_MS);
+    timer.unref();
     return {
       db,
       kind: "embedded",
       location: dir,
       async close() {
+        clearInterval(timer);
         await client.close();
         await release?.();
       },

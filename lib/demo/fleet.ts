@@ -12,7 +12,10 @@ const DAY = 86_400_000;
 
 export type DemoOptions = {
   workspaces: number;
+  /** Days of reports (history) to store, ending now. */
   days: number;
+  /** Days the fleet has existed before now (at least `days`): the same value gives the same fleet. */
+  simulateDays?: number;
   /** Reports per workspace per day (the reporter's schedule). */
   reportsPerDay?: number;
   now?: Date;
@@ -137,27 +140,33 @@ function buildReport(rnd: Random, ws: SimWorkspace, at: number): Report {
 }
 
 /**
- * Makes a realistic fleet with `days` of history and stores it through the same enrollment and ingest
- * functions as real reports, oldest day first.
+ * Makes a realistic fleet and stores its last `days` of reports through the same enrollment and ingest
+ * functions as real reports, oldest day first. The fleet lives `simulateDays` (default `days`) before now;
+ * two calls that differ only in `days` end with the same fleet in the same state, with more or less history.
  */
 export async function seedDemoFleet(db: Db, opts: DemoOptions): Promise<{ reports: number; workspaces: number }> {
   const rnd = createRandom(opts.seed ?? 42);
+  // Reports draw their own random numbers, so how many are sent does not change the simulated fleet.
+  const reportRnd = createRandom((opts.seed ?? 42) ^ 0x5bd1e995);
   const now = (opts.now ?? new Date()).getTime();
   const perDay = opts.reportsPerDay ?? 1;
-  const fleet = Array.from({ length: opts.workspaces }, (_, i) => makeWorkspace(rnd, i, opts.days));
-  // Workspaces that exist from the first day already hold weeks of data from before the history starts.
+  const lifetime = Math.max(opts.days, opts.simulateDays ?? opts.days);
+  const firstReported = lifetime - opts.days;
+  const fleet = Array.from({ length: opts.workspaces }, (_, i) => makeWorkspace(rnd, i, lifetime));
+  // Workspaces that exist from the first day already hold weeks of data from before it.
   for (const ws of fleet) {
     if (ws.startDay > 0) continue;
     const preDays = rnd.int(7, 60);
-    for (let d = preDays; d > 0; d--) for (const r of ws.roots) r.step(now - (opts.days + d) * DAY, ws.activity);
+    for (let d = preDays; d > 0; d--) for (const r of ws.roots) r.step(now - (lifetime + d) * DAY, ws.activity);
   }
   const { key } = await getEnrollmentKey(db);
   for (const ws of fleet) await enrollWorkspace(db, ws.identity, key, null);
 
-  const total = fleet.reduce((s, ws) => s + Math.max(0, Math.min(opts.days, ws.silentFromDay) - ws.startDay), 0) * perDay;
+  const reportedDays = (ws: SimWorkspace) => Math.max(0, Math.min(lifetime, ws.silentFromDay) - Math.max(ws.startDay, firstReported));
+  const total = fleet.reduce((s, ws) => s + reportedDays(ws), 0) * perDay;
   let reports = 0;
-  for (let day = 0; day < opts.days; day++) {
-    const dayEnd = now - (opts.days - 1 - day) * DAY;
+  for (let day = 0; day < lifetime; day++) {
+    const dayEnd = now - (lifetime - 1 - day) * DAY;
     for (const ws of fleet) {
       if (day < ws.startDay) continue;
       for (const r of ws.roots) r.step(dayEnd, ws.activity);
@@ -170,11 +179,11 @@ export async function seedDemoFleet(db: Db, opts: DemoOptions): Promise<{ report
         ws.scriptData = new SimulatedRoot(scriptData(rnd, false), rnd);
       }
       ws.scriptData.step(dayEnd, 1);
-      if (day >= ws.silentFromDay) continue;
+      if (day >= ws.silentFromDay || day < firstReported) continue;
       for (let k = 0; k < perDay; k++) {
-        const at = dayEnd - (perDay - 1 - k) * (DAY / perDay) - rnd.between(0, 3_600_000);
+        const at = dayEnd - (perDay - 1 - k) * (DAY / perDay) - reportRnd.between(0, 3_600_000);
         // Validated like a report that came over HTTP, so the demo cannot drift from the format.
-        await ingestReport(db, ws.identity.id, parseReport(buildReport(rnd, ws, at)));
+        await ingestReport(db, ws.identity.id, parseReport(buildReport(reportRnd, ws, at)));
         reports++;
         if (reports % 500 === 0) opts.onProgress?.(reports, total);
       }

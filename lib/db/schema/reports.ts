@@ -112,7 +112,11 @@ export const rootDaily = pgTable(
     files: big("files").notNull(),
     collectedAt: tz("collected_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.rootKey, t.day] })],
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.rootKey, t.day] }),
+    // One workspace's roots over a range of days (the workspace page) without reading its whole history.
+    index("root_daily_workspace_day_idx").on(t.workspaceId, t.day),
+  ],
 );
 
 /** Last total of each day per workspace, with the volume: sparklines, 7-day change and forecasts. */

@@ -1,0 +1,1 @@
+CREATE INDEX "root_daily_workspace_day_idx" ON "root_daily" USING btree ("workspace_id","day");

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Db } from "@/lib/db";
+import { noteWrite } from "@/lib/db/maintenance";
 import { callIngestReport } from "@/lib/db/queries/ingest";
 import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/errors";
 import type { Report } from "@/lib/report/schema";
@@ -36,6 +37,7 @@ export async function ingestReport(
     throw new ForbiddenError(`This token belongs to workspace ${authenticatedWorkspaceId}, not ${ws}.`);
   }
   const outcome = await callIngestReport(db, r, receivedAt, shardOf(ws));
+  await noteWrite(db);
   const base = { reportId: r.id, workspaceId: ws, roots: r.roots.length };
   switch (outcome) {
     case "not_enrolled":

@@ -26,9 +26,17 @@ async function seeded(days: number): Promise<{ queries: Queries; close: () => Pr
   const database = await openEmbedded("memory://");
   const db: Db = database.db;
   const t0 = performance.now();
-  const result = await seedDemoFleet(db, { workspaces, days, simulateDays: shortDays * 10, now, seed: 7 });
+  const result = await seedDemoFleet(db, {
+    workspaces,
+    days,
+    simulateDays: shortDays * 10,
+    now,
+    seed: 7,
+    onProgress: (done, total) => process.stderr.write(`\rseeding ${done}/${total}`),
+  });
+  process.stderr.write("\n");
   console.log(`seeded days=${days} workspaces=${result.workspaces} reports=${result.reports} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  // What the embedded database does by itself at open and every 15 minutes (lib/db/open.ts).
+  // Statistics as fresh as the embedded database keeps them itself (lib/db/open.ts) after its last writes.
   await db.execute(sql`analyze`);
   const sizes = (await db.execute(sql`select (select count(*) from root_latest)::int as root_latest,
     (select count(*) from root_daily)::int as root_daily, (select count(*) from fleet_delta)::int as fleet_delta,

@@ -330,19 +330,18 @@ export async function getWorkspaceDetail(
   const [rootDaily, rootStart, wsDaily, wsStart, latest, reportRows, used, findings, change] = await Promise.all([
     db.execute(sql`select root_key, agent, kind, to_char(day, 'YYYY-MM-DD') as day, bytes::float8 as bytes
       from root_daily where workspace_id = ${id} and day between ${range.from}::date and ${range.to}::date`),
-    // Each root's last value before the range: the workspace's root keys by a loose index scan, then one
-    // primary-key lookup per key, so the cost follows the number of roots, not the length of history.
-    db.execute(sql`with recursive keys(k) as (
-        select min(root_key) from root_daily where workspace_id = ${id}
-        union all
-        select (select min(root_key) from root_daily where workspace_id = ${id} and root_key > keys.k)
-        from keys where keys.k is not null
+    // Each root's last value before the range, one primary-key lookup per root. A root that existed when the
+    // range began either exists now (root_latest) or was removed inside the range (its zero row is there), so
+    // those keys are all that is needed: the cost follows the roots, not the length of history.
+    db.execute(sql`with keys(k) as (
+        select root_key from root_latest where workspace_id = ${id}
+        union
+        select root_key from root_daily where workspace_id = ${id} and day between ${range.from}::date and ${range.to}::date
       )
       select d.root_key, d.agent, d.kind, d.bytes::float8 as bytes from keys
       cross join lateral (select root_key, agent, kind, bytes from root_daily
         where workspace_id = ${id} and root_key = keys.k and day < ${range.from}::date
-        order by day desc limit 1) d
-      where keys.k is not null`),
+        order by day desc limit 1) d`),
     db.execute(sql`select to_char(day, 'YYYY-MM-DD') as day, bytes::float8 as bytes,
         volume_total_bytes::float8 as volume_total_bytes, volume_free_bytes::float8 as volume_free_bytes
       from workspace_daily where workspace_id = ${id} and day between ${range.from}::date and ${range.to}::date`),

@@ -51,8 +51,3 @@ export class UnsupportedMediaTypeError extends AppError {
     super(415, "unsupported_media_type", message);
   }
 }
-export class ServiceUnavailableError extends AppError {
-  constructor(message: string) {
-    super(503, "unavailable", message);
-  }
-}

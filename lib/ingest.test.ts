@@ -5,10 +5,11 @@ import { ingestReport } from "@/lib/ingest";
 import { describeEachDatabase } from "@/lib/db/testing";
 import { enroll, makeReport, root, MiB } from "@/lib/db/queries/test-reports";
 import type { Db } from "@/lib/db";
+import { rowsOf } from "@/lib/db/types";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { MIGRATIONS_FOLDER } from "@/lib/db/open";
 
-const rows = async <T>(db: Db, q: ReturnType<typeof sql>) => ((await db.execute(q)) as unknown as { rows: T[] }).rows;
+const rows = async <T>(db: Db, q: ReturnType<typeof sql>) => rowsOf<T>(await db.execute(q));
 const count = async (db: Db, table: string) =>
   Number((await rows<{ n: number }>(db, sql.raw(`select count(*)::int as n from ${table}`)))[0].n);
 

@@ -12,6 +12,8 @@ import { sql } from "drizzle-orm";
 import { openEmbedded } from "@/lib/db/open";
 import { seedDemoFleet } from "@/lib/demo/fleet";
 import { getEnrollmentKey } from "@/lib/enrollment";
+import { buildIsStale } from "./lib/next-server";
+import { rowsOf } from "@/lib/db/types";
 
 const { values: args } = parseArgs({
   options: {
@@ -25,16 +27,12 @@ const { values: args } = parseArgs({
 const dataDir = path.resolve(process.env.STORAGE_DATA_DIR ?? path.join(process.cwd(), ".data", "demo"));
 const log = (msg: string) => console.log(`[demo] ${msg}`);
 
-function needsBuild(): boolean {
-  return !fs.existsSync(path.join(process.cwd(), ".next", "BUILD_ID"));
-}
-
 async function seed(): Promise<string> {
   if (args.fresh) fs.rmSync(dataDir, { recursive: true, force: true });
   const database = await openEmbedded(dataDir);
   try {
     const existing = await database.db.execute(sql`select count(*)::int as n from workspaces`);
-    const n = (existing as unknown as { rows: { n: number }[] }).rows[0].n;
+    const n = rowsOf<{ n: number }>(existing)[0].n;
     if (n > 0) {
       log(`${dataDir} already holds ${n} workspaces (use --fresh to start over)`);
     } else {
@@ -56,9 +54,9 @@ async function seed(): Promise<string> {
 }
 
 // Building and seeding both take a while and use different cores: run them side by side.
-const build = needsBuild() && !args["seed-only"]
+const build = buildIsStale() && !args["seed-only"]
   ? new Promise<void>((resolve, reject) => {
-      log("building the app (first run only)");
+      log("building the app (first run, or sources changed since the last build)");
       const child = spawn("npm", ["run", "build"], { stdio: ["ignore", "inherit", "inherit"] });
       child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`npm run build exited with ${code}`))));
     })

@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { DataFolderLockedError, openEmbedded } from "./open";
 import { getDatabase } from "./index";
+import { rowsOf } from "./types";
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -22,7 +23,7 @@ describe("embedded database", () => {
     await first.close();
     const second = await openEmbedded(dir);
     const r = await second.db.execute(sql`select value from settings where key = 'probe'`);
-    expect((r as unknown as { rows: { value: string }[] }).rows).toEqual([{ value: "kept" }]);
+    expect(rowsOf<{ value: string }>(r)).toEqual([{ value: "kept" }]);
     await second.close();
   });
 

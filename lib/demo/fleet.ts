@@ -5,7 +5,7 @@ import { REPORT_FORMAT_VERSION } from "@/lib/report/constants";
 import { parseReport } from "@/lib/report/parse";
 import type { Report, WorkspaceIdentity } from "@/lib/report/schema";
 import { createRandom, type Random } from "./random";
-import { demoMiB as MiB, SimulatedRoot, type RootProfile } from "./roots";
+import { MiB, SimulatedRoot, type RootProfile } from "./roots";
 
 const GiB = 1024 * MiB;
 const DAY = 86_400_000;

@@ -2,7 +2,7 @@ import type { AgeBucket, Category, RootKind } from "@/lib/report/constants";
 import type { LargestEntry, StorageRoot } from "@/lib/report/schema";
 import type { Random } from "./random";
 
-const MiB = 1024 * 1024;
+export const MiB = 1024 * 1024;
 const DAY = 86_400_000;
 
 /** How one simulated root grows: bytes a day, in which categories, and the events that shape it. */
@@ -123,5 +123,3 @@ export class SimulatedRoot {
     };
   }
 }
-
-export const demoMiB = MiB;

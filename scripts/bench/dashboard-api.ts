@@ -5,7 +5,7 @@
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import { openEmbedded } from "@/lib/db/open";
-import type { Db } from "@/lib/db/types";
+import { rowsOf, type Db } from "@/lib/db/types";
 import { getAgentDetail } from "@/lib/db/queries/agents";
 import { getFleetOverview } from "@/lib/db/queries/fleet";
 import { listFindings } from "@/lib/db/queries/findings";
@@ -38,10 +38,10 @@ async function seeded(days: number): Promise<{ queries: Queries; close: () => Pr
   console.log(`seeded days=${days} workspaces=${result.workspaces} reports=${result.reports} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   // Statistics as fresh as the embedded database keeps them itself (lib/db/open.ts) after its last writes.
   await db.execute(sql`analyze`);
-  const sizes = (await db.execute(sql`select (select count(*) from root_latest)::int as root_latest,
+  const sizes = rowsOf<Record<string, number>>(await db.execute(sql`select (select count(*) from root_latest)::int as root_latest,
     (select count(*) from root_daily)::int as root_daily, (select count(*) from fleet_delta)::int as fleet_delta,
-    (select count(*) from root_usage)::int as root_usage`)) as unknown as { rows: Record<string, number>[] };
-  console.log(`days=${days} rows: ${Object.entries(sizes.rows[0]).map(([k, v]) => `${k}=${v}`).join(" ")}`);
+    (select count(*) from root_usage)::int as root_usage`));
+  console.log(`days=${days} rows: ${Object.entries(sizes[0]).map(([k, v]) => `${k}=${v}`).join(" ")}`);
   const first = (await listWorkspaces(db, { now, pageSize: 1 })).rows[0]?.id ?? "";
   return {
     queries: {

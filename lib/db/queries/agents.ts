@@ -1,6 +1,6 @@
 import { agentById, OTHER_AGENT } from "@/lib/catalog/agents";
 import { sql } from "drizzle-orm";
-import type { Db } from "../types";
+import { rowsOf, type Db } from "../types";
 import type { WorkspaceRef } from "@/lib/findings/rules";
 import {
   addDaysTo,
@@ -17,7 +17,6 @@ import {
   type RangeParams,
 } from "@/lib/series";
 
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /** Agents the reporter's catalog knows have a page even before any data. */
 const isKnownAgent = (slug: string) => slug === OTHER_AGENT || agentById(slug) !== undefined;

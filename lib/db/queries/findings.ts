@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { findingRules } from "../schema";
-import type { Db } from "../types";
+import { rowsOf, type Db } from "../types";
 import {
   compareFindings,
   describeFinding,
@@ -45,7 +45,6 @@ export type FindingsSummary = {
 
 export type RulesResponse = { rules: Rule[] };
 
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 export async function getRules(db: Db): Promise<RuleSet> {
   const rows = await db

@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from "vitest";
 import { describeEachDatabase } from "@/lib/db/testing";
-import { forecastFull } from "@/lib/forecast";
+import { forecastFull } from "./forecast-oracle";
 import { getFleetOverview } from "./fleet";
 import { dayAgo, GiB, MiB, seedScenario, testNow } from "./test-reports";
 

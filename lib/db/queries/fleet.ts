@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../types";
+import { rowsOf, type Db } from "../types";
 import { getFindingsSummary, type FindingsSummary } from "./findings";
 import { addDaysTo, daysBetween, eachDay, isoOrNull, resolveRange, utcDayOf, type Day, type DayRange, type RangeParams } from "@/lib/series";
 import type { WorkspaceRef } from "@/lib/findings/rules";
@@ -82,7 +82,6 @@ export type FleetOverview = {
   findings: FindingsSummary;
 };
 
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /** SQL for the series key of a fleet_delta / root_latest row (see FleetSeriesKey). */
 export const seriesKeySql = sql.raw(

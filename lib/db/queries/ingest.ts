@@ -1,8 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Report } from "@/lib/report/schema";
-import type { Db } from "../types";
+import { rowsOf, type Db } from "../types";
 
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /** How far back the volume forecast looks: the last day values of this many days, plus the report itself. */
 export const FORECAST_DAYS = 14;
@@ -21,15 +20,4 @@ export async function callIngestReport(db: Db, r: Report, receivedAt: Date, shar
       ${w.agent ?? null}::text, ${shard}::smallint, ${FORECAST_DAYS}::int) as outcome`),
   );
   return row.outcome;
-}
-
-/** Used bytes of the volume at the end of each of the last `days` days, oldest first. */
-export async function recentVolumeUse(db: Db, workspaceId: string, days: number): Promise<{ t: number; v: number }[]> {
-  const rows = rowsOf<{ t: number; used: number }>(
-    await db.execute(sql`select extract(epoch from collected_at) * 1000 as t,
-        (volume_total_bytes - volume_free_bytes)::float8 as used
-      from workspace_daily where workspace_id = ${workspaceId} and volume_total_bytes is not null
-      order by day desc limit ${days}`),
-  );
-  return rows.map((x) => ({ t: Number(x.t), v: Number(x.used) })).reverse();
 }

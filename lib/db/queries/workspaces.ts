@@ -1,12 +1,10 @@
 import { sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "../types";
+import { rowsOf, type Db } from "../types";
 import type { Finding, WorkspaceRef } from "@/lib/findings/rules";
 import type { AgeBreakdown, CategoryBreakdown } from "../schema";
 import type { LargestEntry } from "@/lib/report/schema";
-import { forecastFull, slopePerDay } from "@/lib/forecast";
 import { listFindings } from "./findings";
-import { recentVolumeUse } from "./ingest";
 import {
   addDaysTo,
   eachDay,
@@ -19,12 +17,10 @@ import {
   type RangeParams,
 } from "@/lib/series";
 
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 export const SPARKLINE_DAYS = 30;
 const SILENT_HOURS = 24;
-const FORECAST_POINTS = 14;
 const FORECAST_HORIZON_DAYS = 90;
 
 /** Columns of a workspace row, for listWorkspaces and getWorkspaceDetail. */
@@ -299,7 +295,7 @@ export type WorkspaceDetail = {
     usedPercent: number | null;
     /** Used bytes at the end of each day of the range (carried forward; null before the first report). */
     history: { day: Day; usedBytes: number | null; totalBytes: number | null; reported: boolean }[];
-    /** Linear fit (lib/forecast) over the last 14 days with a report. */
+    /** The least-squares fit over the last 14 days that ingest stored with the newest report. */
     forecast: {
       slopeBytesPerDay: number | null;
       fullAt: string | null;
@@ -327,7 +323,7 @@ export async function getWorkspaceDetail(
   )[0];
   if (!head) return null;
 
-  const [rootDaily, rootStart, wsDaily, wsStart, latest, reportRows, used, findings, change] = await Promise.all([
+  const [rootDaily, rootStart, wsDaily, wsStart, latest, reportRows, findings, change] = await Promise.all([
     db.execute(sql`select root_key, agent, kind, to_char(day, 'YYYY-MM-DD') as day, bytes::float8 as bytes
       from root_daily where workspace_id = ${id} and day between ${range.from}::date and ${range.to}::date`),
     // Each root's last value before the range, one primary-key lookup per root. A root that existed when the
@@ -356,7 +352,6 @@ export async function getWorkspaceDetail(
         root_count, jsonb_array_length(errors) as error_count, volume_total_bytes::float8 as volume_total_bytes,
         volume_free_bytes::float8 as volume_free_bytes
       from reports where workspace_id = ${id} order by collected_at desc limit ${params.reports ?? 50}`),
-    recentVolumeUse(db, id, FORECAST_POINTS),
     listFindings(db, { workspace: id, now }),
     db.execute(sql`select bytes::float8 as bytes from workspace_daily where workspace_id = ${id}
       and day <= ${addDaysTo(utcDayOf(now), -7)}::date order by day desc limit 1`),
@@ -394,7 +389,7 @@ export async function getWorkspaceDetail(
     return { day, values, total, reported: reportedDays.has(day) };
   });
 
-  // Volume: used bytes per day, carried forward; forecast from the same fit ingest uses.
+  // Volume: used bytes per day, carried forward.
   const startVol = rowsOf<{ volume_total_bytes: number | null; volume_free_bytes: number | null }>(wsStart)[0];
   const usedOf = (r?: { volume_total_bytes: number | null; volume_free_bytes: number | null }) =>
     r && r.volume_total_bytes !== null && r.volume_free_bytes !== null ? Number(r.volume_total_bytes) - Number(r.volume_free_bytes) : null;
@@ -419,9 +414,10 @@ export async function getWorkspaceDetail(
   const vt = numOrNull(head.volume_total_bytes);
   const vf = numOrNull(head.volume_free_bytes);
   const usedNow = vt !== null && vf !== null ? vt - vf : null;
-  const slope = slopePerDay(used);
-  const lastT = used.length ? used[used.length - 1].t : null;
-  const fullAt = vt !== null && vf !== null && lastT !== null ? forecastFull(used, vf, lastT) : null;
+  // The fit ingest stored with the newest report (least squares over the last 14 days, ingest_report).
+  const slope = numOrNull(head.growth_bytes_per_day);
+  const lastT = head.last_collected_at === null ? null : new Date(head.last_collected_at).getTime();
+  const fullAt = head.forecast_full_at === null ? null : new Date(head.forecast_full_at);
   const forecastPoints: { day: Day; usedBytes: number }[] = [];
   if (slope !== null && slope > 0 && usedNow !== null && vt !== null && lastT !== null) {
     const lastDay = utcDayOf(lastT);

@@ -8,6 +8,7 @@ import { LIMITS } from "@/lib/report/constants";
 import { POST as enroll } from "../enroll/route";
 import { POST as postReport } from "./route";
 import { GET as health } from "../health/route";
+import { rowsOf } from "@/lib/db/types";
 
 const ctx = { params: Promise.resolve({}) };
 const url = "http://dashboard.test/api/v1/reports";
@@ -38,7 +39,7 @@ describeEachDatabase("POST /api/v1/reports", (t) => {
   const counts = async () => {
     const r = await t.current.db.execute(sql`select (select count(*) from reports)::int as reports,
       (select count(*) from root_usage)::int as roots, (select count(*) from fleet_delta)::int as fleet`);
-    return (r as unknown as { rows: unknown[] }).rows[0];
+    return rowsOf(r)[0];
   };
 
   beforeAll(async () => {

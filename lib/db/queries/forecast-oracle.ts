@@ -1,3 +1,5 @@
+// The volume forecast's least-squares fit written out in TypeScript, for tests to check the database's
+// (regr_slope in ingest_report) against an independent computation.
 /** A point of a series: time in milliseconds, value in bytes. */
 export type Point = { t: number; v: number };
 

@@ -5,6 +5,7 @@
 import { useCallback, useState } from "react";
 import { formatBytes, formatBytesAxis, exactBytes } from "@/lib/format/bytes";
 import { formatDay, formatDayLong } from "@/lib/format/time";
+import { isIsolated } from "./shape";
 
 export type SeriesSpec = { key: string; label: string; color: string };
 
@@ -119,3 +120,14 @@ export const bytesAxisProps = {
 } as const;
 
 export const gridProps = { stroke: "var(--grid)", vertical: false } as const;
+
+/** A series' `dot`: drawn only where the point has no neighbour to draw a line or area to (see isIsolated). */
+export function isolatedDot(rows: readonly Record<string, unknown>[], key: string, color: string) {
+  function IsolatedDot(p: { cx?: number; cy?: number; index?: number }) {
+    if (p.cx === undefined || p.cy === undefined || p.index === undefined || !isIsolated(rows, key, p.index)) {
+      return <g key={`${key}-${p.index}`} />;
+    }
+    return <circle key={`${key}-${p.index}`} cx={p.cx} cy={p.cy} r={3.5} fill={color} stroke={color} />;
+  }
+  return IsolatedDot;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatBytes } from "@/lib/format/bytes";
-import { bucketLabel, bytesTicks, orderByLast, rowTotal, sparklinePath, stackedMax, toRows } from "./shape";
+import { bucketLabel, bytesTicks, isIsolated, orderByLast, rowTotal, sparklinePath, stackedMax, toRows } from "./shape";
 
 const GiB = 1024 ** 3;
 const MiB = 1024 ** 2;
@@ -83,5 +83,14 @@ describe("shortRootKey", () => {
   it("cuts UUIDs", () => {
     expect(shortRootKey("script-data:40aef9fc-6160-4231-b6a9-78b47d6bc43d")).toBe("script-data:40aef9fc…");
     expect(shortRootKey("coder/claude-code")).toBe("coder/claude-code");
+  });
+});
+
+describe("isIsolated", () => {
+  const rows = [{ a: null }, { a: 5 }, { a: null }, { a: 1 }, { a: 2 }, { a: 3 }];
+  it("marks a value with no value beside it, and no other", () => {
+    expect(rows.map((_, i) => isIsolated(rows, "a", i))).toEqual([false, true, false, false, false, false]);
+    expect(isIsolated([{ a: 7 }], "a", 0)).toBe(true);
+    expect(isIsolated([{ a: 7 }], "b", 0)).toBe(false);
   });
 });

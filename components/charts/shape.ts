@@ -116,3 +116,12 @@ export function pointsToRows(
 export function shortRootKey(key: string): string {
   return key.replace(/([0-9a-f]{8})-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, "$1…");
 }
+
+/**
+ * True when `rows[index][key]` has a value but neither neighbour does: a line or area cannot draw such a
+ * point (a workspace's first report, a day between gaps), so the chart marks it with a dot instead.
+ */
+export function isIsolated(rows: readonly Record<string, unknown>[], key: string, index: number): boolean {
+  const has = (i: number) => i >= 0 && i < rows.length && typeof rows[i][key] === "number";
+  return has(index) && !has(index - 1) && !has(index + 1);
+}

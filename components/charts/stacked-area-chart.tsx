@@ -2,7 +2,7 @@
 
 import { Area, AreaChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
 import { bytesTicks, stackedMax, type ChartRow } from "./shape";
-import { BytesTooltip, ChartLegend, bytesAxisProps, dayAxisProps, gridProps, useHiddenSeries, type SeriesSpec } from "./chart-parts";
+import { BytesTooltip, ChartLegend, bytesAxisProps, dayAxisProps, gridProps, isolatedDot, useHiddenSeries, type SeriesSpec } from "./chart-parts";
 
 /** Stacked areas of bytes per day; the legend hides and shows series. Draws what it is given. */
 export function StackedAreaChart({
@@ -40,6 +40,7 @@ export function StackedAreaChart({
             hide={hidden.has(s.key)}
             isAnimationActive={false}
             connectNulls={false}
+            dot={isolatedDot(rows, s.key, s.color)}
           />
         ))}
       </AreaChart>

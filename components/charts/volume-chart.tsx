@@ -2,7 +2,7 @@
 
 import { Area, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxis } from "recharts";
 import { bytesTicks } from "./shape";
-import { BytesTooltip, ChartLegend, bytesAxisProps, dayAxisProps, gridProps, useHiddenSeries, type SeriesSpec } from "./chart-parts";
+import { BytesTooltip, ChartLegend, bytesAxisProps, dayAxisProps, gridProps, isolatedDot, useHiddenSeries, type SeriesSpec } from "./chart-parts";
 
 export type VolumeChartRow = { day: string; used: number | null; forecast: number | null; capacity: number | null };
 
@@ -30,7 +30,7 @@ export function VolumeChart({ rows, height = 260 }: { rows: readonly VolumeChart
         <XAxis {...dayAxisProps} />
         <YAxis {...bytesAxisProps} ticks={ticks} domain={[0, ticks[ticks.length - 1]]} />
         <Tooltip content={(p) => <BytesTooltip active={p.active} payload={p.payload} label={p.label} series={SERIES} showTotal={false} />} />
-        <Area dataKey="used" name="Used" type="linear" stroke="var(--accent)" fill="var(--accent)" fillOpacity={0.2} hide={hidden.has("used")} isAnimationActive={false} />
+        <Area dataKey="used" name="Used" type="linear" stroke="var(--accent)" fill="var(--accent)" fillOpacity={0.2} hide={hidden.has("used")} isAnimationActive={false} dot={isolatedDot(rows, "used", "var(--accent)")} />
         <Line dataKey="forecast" name="Forecast" type="linear" stroke="var(--chart-forecast)" strokeDasharray="6 4" strokeWidth={2} dot={false} hide={hidden.has("forecast")} isAnimationActive={false} />
         <Line dataKey="capacity" name="Volume size" type="stepAfter" stroke="var(--chart-volume)" strokeWidth={1.5} dot={false} hide={hidden.has("capacity")} isAnimationActive={false} />
       </ComposedChart>

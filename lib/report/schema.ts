@@ -9,6 +9,8 @@ import {
 
 const count = z.number().int().nonnegative().max(LIMITS.maxCount);
 const bytes = z.number().int().nonnegative().max(LIMITS.maxBytes);
+// XFS and others report very large inode totals: allow any exact integer.
+const inodeCount = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const timestamp = z.iso.datetime({ offset: true });
 
 /** A path relative to a base folder: never absolute, never climbing out with "..". */
@@ -30,6 +32,21 @@ const sizeAndCount = z.object({ bytes, files: count }).strict();
 
 export const categoryBreakdown = z.partialRecord(z.enum(CATEGORIES), sizeAndCount);
 export const ageBreakdown = z.partialRecord(z.enum(AGE_BUCKETS), sizeAndCount);
+
+/**
+ * A file AgentAPI left in a module folder after the modules stopped using it (agentapi-state.json,
+ * agentapi.pid). Counted in its root's figures like any file (a root's figure is du's for its folder) and
+ * listed here so it can be shown, flagged and cleaned as a unit.
+ */
+export const leftoverEntry = z
+  .object({
+    /** Relative to the root. */
+    path: relativePath,
+    bytes,
+    apparentBytes: bytes,
+    mtime: timestamp,
+  })
+  .strict();
 
 export const largestEntry = z
   .object({
@@ -62,6 +79,8 @@ export const storageRoot = z
     categories: categoryBreakdown.optional(),
     ages: ageBreakdown.optional(),
     largest: z.array(largestEntry).max(LIMITS.largestEntries).optional(),
+    /** AgentAPI leftovers inside this root (already counted in its bytes and files). */
+    leftovers: z.array(leftoverEntry).max(LIMITS.largestEntries).optional(),
     /** script-data only: true when the folder is not the current CODER_SCRIPT_DATA_DIR. */
     orphaned: z.boolean().optional(),
     /** Entries in this root that could not be read. */
@@ -81,6 +100,23 @@ export const workspaceIdentity = z
   })
   .strict();
 
+/**
+ * The home volume as `df -B1` and `df -i` show it. totalBytes is df's Size (f_blocks × f_frsize), freeBytes
+ * its Avail (f_bavail × f_frsize, what an unprivileged user may still write), usedBytes its Used
+ * ((f_blocks − f_bfree) × f_frsize). Size − Used − Avail is the space reserved for root, which is why df's
+ * Use% is Used ÷ (Used + Avail), not 1 − Avail ÷ Size. Reporters before 0.2 sent totalBytes and freeBytes
+ * only; such reports are still accepted.
+ */
+export const volume = z
+  .object({
+    totalBytes: bytes,
+    freeBytes: bytes,
+    usedBytes: bytes.optional(),
+    /** df -i: Inodes (f_files), IUsed (f_files − f_ffree), IFree (f_ffree). Absent where the file system has no fixed inode count. */
+    inodes: z.object({ total: inodeCount, used: inodeCount, free: inodeCount }).strict().optional(),
+  })
+  .strict();
+
 export const scanError = z
   .object({
     path: z.string().max(LIMITS.pathLength),
@@ -95,7 +131,7 @@ export const report = z
     id: z.uuid(),
     collectedAt: timestamp,
     workspace: workspaceIdentity,
-    volume: z.object({ totalBytes: bytes, freeBytes: bytes }).strict().nullable().optional(),
+    volume: volume.nullable().optional(),
     reporter: z
       .object({ version: z.string().min(1).max(50), scanMs: z.number().nonnegative().max(86_400_000) })
       .strict(),
@@ -117,6 +153,13 @@ export const report = z
     if (r.volume && r.volume.freeBytes > r.volume.totalBytes) {
       ctx.addIssue({ code: "custom", path: ["volume", "freeBytes"], message: "free space exceeds the volume's size" });
     }
+    if (r.volume?.usedBytes !== undefined && r.volume.usedBytes + r.volume.freeBytes > r.volume.totalBytes) {
+      ctx.addIssue({ code: "custom", path: ["volume", "usedBytes"], message: "used plus available space exceeds the volume's size" });
+    }
+    const inodes = r.volume?.inodes;
+    if (inodes && inodes.used + inodes.free > inodes.total) {
+      ctx.addIssue({ code: "custom", path: ["volume", "inodes"], message: "used plus free inodes exceed the total" });
+    }
     if (Date.parse(r.collectedAt) > Date.now() + LIMITS.futureSkewMs) {
       ctx.addIssue({ code: "custom", path: ["collectedAt"], message: "is in the future (check the workspace clock)" });
     }
@@ -126,6 +169,8 @@ export type Report = z.infer<typeof report>;
 export type StorageRoot = z.infer<typeof storageRoot>;
 export type WorkspaceIdentity = z.infer<typeof workspaceIdentity>;
 export type LargestEntry = z.infer<typeof largestEntry>;
+export type LeftoverEntry = z.infer<typeof leftoverEntry>;
+export type Volume = z.infer<typeof volume>;
 
 export const enrollRequest = z.object({ workspace: workspaceIdentity }).strict();
 export type EnrollRequest = z.infer<typeof enrollRequest>;

@@ -12,7 +12,13 @@ function DebouncedInput({
   ...rest
 }: { value: string; onChange: (v: string) => void } & Omit<React.InputHTMLAttributes<HTMLInputElement>, "value" | "onChange">) {
   const [draft, setDraft] = useState(value);
-  useEffect(() => setDraft(value), [value]);
+  // A new value from outside (back button, a cleared filter) replaces the draft, during render rather than in
+  // an effect so no frame shows the stale text.
+  const [shown, setShown] = useState(value);
+  if (value !== shown) {
+    setShown(value);
+    setDraft(value);
+  }
   useEffect(() => {
     if (draft === value) return;
     const t = setTimeout(() => onChange(draft), 300);

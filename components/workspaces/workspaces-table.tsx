@@ -22,6 +22,8 @@ export function WorkspacesTable({
 }) {
   const sorting: SortingState = [{ id: state.sort, desc: state.dir === "desc" }];
   const pageCount = Math.max(1, Math.ceil(data.total / state.pageSize));
+  // TanStack Table hands back fresh functions each render; nothing here is memoized (no React Compiler).
+  // eslint-disable-next-line react-hooks/incompatible-library
   const table = useReactTable({
     data: data.rows,
     columns: workspaceColumns,

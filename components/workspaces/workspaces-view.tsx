@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
-import { useCallback } from "react";
+import { useCallback, useMemo } from "react";
 import { parseWorkspaceListSearchParams, workspaceListEntries } from "@/app/(dashboard)/workspaces/search-params";
 import { workspaceListOptions, type WorkspaceListState } from "@/lib/query/workspaces";
 import { Panel } from "@/components/ui/panel";
@@ -12,12 +12,14 @@ import { WorkspaceFilters } from "./workspace-filters";
 import { WorkspacesTable } from "./workspaces-table";
 
 export function WorkspacesView() {
-  const state = parseWorkspaceListSearchParams(useSearchParams());
+  const searchParams = useSearchParams();
+  // Parsed once per URL so onChange keeps its identity while the URL does (the filters' debounce depends on it).
+  const state = useMemo(() => parseWorkspaceListSearchParams(searchParams), [searchParams]);
   const setParams = useSetSearchParams();
   const query = useQuery(workspaceListOptions(state));
   const onChange = useCallback(
     (patch: Partial<WorkspaceListState>) => setParams(workspaceListEntries({ ...state, ...patch })),
-    [setParams, JSON.stringify(state)],
+    [setParams, state],
   );
   const filtered = Boolean(state.q || state.owner || state.template || state.agent);
   return (

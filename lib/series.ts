@@ -1,34 +1,13 @@
 // Pure helpers that shape daily series for the dashboard's JSON API: date ranges in UTC days, gap filling with
 // the last value carried forward, log-scale histogram bins, medians. No database, no React: unit-tested alone.
-import { addDays, differenceInCalendarDays, parseISO, subDays } from "date-fns";
-import { z } from "zod";
+import { addDays, differenceInCalendarDays, subDays } from "date-fns";
+import type { z } from "zod";
+import { RANGE_DAYS, rangeQuery, type RangeKey } from "@/lib/validations/range";
 
 /** A UTC calendar day, "YYYY-MM-DD". */
 export type Day = string;
 
-export const RANGE_KEYS = ["7d", "30d", "90d", "custom"] as const;
-export type RangeKey = (typeof RANGE_KEYS)[number];
-export const RANGE_DAYS: Record<Exclude<RangeKey, "custom">, number> = { "7d": 7, "30d": 30, "90d": 90 };
-/** Longest custom range, in days: keeps every series bounded. */
-export const MAX_RANGE_DAYS = 731;
-
-const dayString = z.iso.date();
-
-/** Query parameters shared by every endpoint with a time range: `range=7d|30d|90d|custom&from=&to=`. */
-export const rangeQuery = z
-  .object({
-    range: z.enum(RANGE_KEYS).default("30d"),
-    from: dayString.optional(),
-    to: dayString.optional(),
-  })
-  .superRefine((v, ctx) => {
-    if (v.range !== "custom") return;
-    if (!v.from) ctx.addIssue({ code: "custom", path: ["from"], message: "is required when range=custom" });
-    if (v.from && v.to && v.from > v.to) ctx.addIssue({ code: "custom", path: ["from"], message: "is after 'to'" });
-    if (v.from && differenceInCalendarDays(parseISO(v.to ?? v.from), parseISO(v.from)) >= MAX_RANGE_DAYS) {
-      ctx.addIssue({ code: "custom", path: ["from"], message: `the range may span at most ${MAX_RANGE_DAYS} days` });
-    }
-  });
+/** What `resolveRange` accepts: the API's range parameters before defaults. */
 export type RangeParams = z.input<typeof rangeQuery>;
 
 /** A resolved range: both ends inclusive, UTC days. */

@@ -5,8 +5,7 @@ import { getDb } from "@/lib/db";
 import { getFleetOverview } from "@/lib/db/queries/fleet";
 import { fleetKeys } from "@/lib/query/fleet";
 import { prefetchAll } from "@/lib/query/prefetch";
-import { rangeParams } from "@/lib/query/range";
-import { parseOverviewSearchParams } from "./search-params";
+import { parseRange } from "@/lib/validations/range";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Fleet overview" };
@@ -14,9 +13,9 @@ export const metadata: Metadata = { title: "Fleet overview" };
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function OverviewPage({ searchParams }: Props) {
-  const range = parseOverviewSearchParams(await searchParams);
+  const range = parseRange(await searchParams);
   const state = await prefetchAll([
-    { queryKey: fleetKeys.overview(range), load: async () => getFleetOverview(await getDb(), rangeParams(range)) },
+    { queryKey: fleetKeys.overview(range), load: async () => getFleetOverview(await getDb(), range) },
   ]);
   return (
     <HydrationBoundary state={state}>

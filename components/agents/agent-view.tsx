@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
-import { parseAgentSearchParams } from "@/app/(dashboard)/agents/[agent]/search-params";
+import { parseRange } from "@/lib/validations/range";
 import type { AgentDetail } from "@/lib/db/queries/agents";
 import { formatBytes, formatRate } from "@/lib/format/bytes";
 import { formatCount, formatPercent } from "@/lib/format/numbers";
@@ -80,7 +80,7 @@ function Detail({ data }: { data: AgentDetail }) {
 }
 
 export function AgentView({ agent }: { agent: string }) {
-  const range = parseAgentSearchParams(useSearchParams());
+  const range = parseRange(useSearchParams());
   const query = useQuery(agentDetailOptions(agent, range));
   return (
     <div className="stack">

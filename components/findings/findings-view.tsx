@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
-import { parseFindingsSearchParams, SEVERITY_OPTIONS } from "@/app/(dashboard)/findings/search-params";
+import { parseFindingsSearchParams, SEVERITY_OPTIONS } from "@/lib/validations/findings";
 import { findingsListOptions, rulesOptions } from "@/lib/query/findings";
 import { formatCount } from "@/lib/format/numbers";
 import { Panel } from "@/components/ui/panel";

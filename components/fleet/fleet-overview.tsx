@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
 import { fleetOverviewOptions } from "@/lib/query/fleet";
-import { parseOverviewSearchParams } from "@/app/(dashboard)/search-params";
+import { parseRange } from "@/lib/validations/range";
 import { Panel } from "@/components/ui/panel";
 import { RangePicker } from "@/components/ui/range-picker";
 import { PageLoading, QueryView } from "@/components/ui/states";
@@ -13,7 +13,7 @@ import { FastestGrowing, FillingSoon, FindingsSummaryPanel, SilentWorkspaces, To
 import { FleetStats } from "./fleet-stats";
 
 export function FleetOverviewView() {
-  const range = parseOverviewSearchParams(useSearchParams());
+  const range = parseRange(useSearchParams());
   const query = useQuery(fleetOverviewOptions(range));
   return (
     <div className="stack">

@@ -1,7 +1,7 @@
 "use client";
 
 import { useSearchParams } from "next/navigation";
-import { RANGE_OPTIONS, parseRange, rangeEntries, type RangeState } from "@/lib/query/range";
+import { RANGE_OPTIONS, parseRange, rangeEntries, type RangeState } from "@/lib/validations/range";
 import { useSetSearchParams } from "./use-set-search-params";
 
 function todayUtc(): string {

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import type { WorkspaceDetail } from "@/lib/db/queries/workspaces";
-import { parseWorkspaceSearchParams } from "@/app/(dashboard)/workspaces/[id]/search-params";
+import { parseRange } from "@/lib/validations/range";
 import { workspaceDetailOptions } from "@/lib/query/workspaces";
 import { rootColors } from "@/components/charts/palette";
 import { VolumeChart } from "@/components/charts/lazy";
@@ -78,7 +78,7 @@ function Detail({ data }: { data: WorkspaceDetail }) {
 }
 
 export function WorkspaceView({ id }: { id: string }) {
-  const range = parseWorkspaceSearchParams(useSearchParams());
+  const range = parseRange(useSearchParams());
   const query = useQuery(workspaceDetailOptions(id, range));
   const w = query.data?.workspace;
   return (

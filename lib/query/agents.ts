@@ -1,7 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import type { AgentDetail } from "@/lib/db/queries/agents";
 import { fetchJson, withQuery } from "./fetch-json";
-import { rangeParams, type RangeState } from "./range";
+import { rangeParams, type RangeState } from "@/lib/validations/range";
 
 export const agentKeys = {
   all: ["agents"] as const,

@@ -1,9 +1,8 @@
 import { queryOptions } from "@tanstack/react-query";
-import type { FindingsList, RulesResponse, RuleId, Severity } from "@/lib/db/queries/findings";
+import type { FindingsList, RulesResponse } from "@/lib/db/queries/findings";
 import type { RulesUpdateRequest } from "@/lib/findings/rules";
+import type { FindingsState } from "@/lib/validations/findings";
 import { fetchJson, withQuery } from "./fetch-json";
-
-export type FindingsState = { rule?: RuleId; severity?: Severity; workspace?: string };
 
 export const findingKeys = {
   all: ["findings"] as const,

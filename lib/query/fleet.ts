@@ -1,7 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import type { FleetOverview } from "@/lib/db/queries/fleet";
 import { fetchJson, withQuery } from "./fetch-json";
-import { rangeParams, type RangeState } from "./range";
+import { rangeParams, type RangeState } from "@/lib/validations/range";
 
 export const fleetKeys = {
   all: ["fleet"] as const,

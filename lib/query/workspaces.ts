@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { WorkspaceDetail, WorkspaceList, WorkspaceSortColumn } from "@/lib/db/queries/workspaces";
 import { fetchJson, withQuery } from "./fetch-json";
-import { rangeParams, type RangeState } from "./range";
+import { rangeParams, type RangeState } from "@/lib/validations/range";
 
 /** The list's parameters as the URL and the API spell them (defaults filled in). */
 export type WorkspaceListState = {

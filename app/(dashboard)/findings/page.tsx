@@ -5,7 +5,7 @@ import { getDb } from "@/lib/db";
 import { getRules, listFindings, rulesList } from "@/lib/db/queries/findings";
 import { findingKeys } from "@/lib/query/findings";
 import { prefetchAll } from "@/lib/query/prefetch";
-import { parseFindingsSearchParams } from "./search-params";
+import { parseFindingsSearchParams } from "@/lib/validations/findings";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Findings" };

@@ -1,5 +1,5 @@
 import type { WorkspaceSortColumn } from "@/lib/db/queries/workspaces";
-import { toGetter, type SearchParamsLike } from "@/lib/query/range";
+import { toGetter, type SearchParamsLike } from "@/lib/validations/search-params";
 import type { WorkspaceListState } from "@/lib/query/workspaces";
 
 // The workspaces table's URL state: ?q=&owner=&template=&agent=&sort=&dir=&page=&pageSize=

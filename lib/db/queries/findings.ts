@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { z } from "zod";
+import type { z } from "zod";
 import { findingRules } from "../schema";
 import { rowsOf, type Db } from "../types";
 import {
@@ -7,7 +7,6 @@ import {
   describeFinding,
   mergeRules,
   RULE_IDS,
-  SEVERITIES,
   type Finding,
   type Rule,
   type RuleId,
@@ -15,16 +14,10 @@ import {
   type RuleSet,
   type Severity,
 } from "@/lib/findings/rules";
+import { findingsQuery } from "@/lib/validations/findings";
 
 export type { Finding, Rule, RuleId, RuleSet, Severity };
 
-/** Query parameters of GET /api/v1/findings. */
-export const findingsQuery = z.object({
-  workspace: z.string().max(100).optional(),
-  rule: z.enum(RULE_IDS).optional(),
-  severity: z.enum(SEVERITIES).optional(),
-  limit: z.coerce.number().int().min(1).max(5000).default(500),
-});
 export type FindingsParams = z.input<typeof findingsQuery> & { now?: Date };
 
 export type FindingsList = {

@@ -6,8 +6,7 @@ import { getDb } from "@/lib/db";
 import { getAgentDetail } from "@/lib/db/queries/agents";
 import { agentKeys } from "@/lib/query/agents";
 import { prefetchOneOrNotFound } from "@/lib/query/prefetch";
-import { rangeParams } from "@/lib/query/range";
-import { parseAgentSearchParams } from "./search-params";
+import { parseRange } from "@/lib/validations/range";
 
 export const dynamic = "force-dynamic";
 
@@ -23,9 +22,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function AgentPage({ params, searchParams }: Props) {
   const agent = decodeURIComponent((await params).agent);
-  const range = parseAgentSearchParams(await searchParams);
+  const range = parseRange(await searchParams);
   const state = await prefetchOneOrNotFound(agentKeys.detail(agent, range), async () =>
-    getAgentDetail(await getDb(), agent, rangeParams(range)),
+    getAgentDetail(await getDb(), agent, range),
   );
   return (
     <HydrationBoundary state={state}>

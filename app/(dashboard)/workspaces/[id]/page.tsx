@@ -4,9 +4,8 @@ import { WorkspaceView } from "@/components/workspace/workspace-view";
 import { getDb } from "@/lib/db";
 import { getWorkspaceDetail } from "@/lib/db/queries/workspaces";
 import { prefetchOneOrNotFound } from "@/lib/query/prefetch";
-import { rangeParams } from "@/lib/query/range";
+import { parseRange } from "@/lib/validations/range";
 import { workspaceKeys } from "@/lib/query/workspaces";
-import { parseWorkspaceSearchParams } from "./search-params";
 
 export const dynamic = "force-dynamic";
 
@@ -23,9 +22,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function WorkspacePage({ params, searchParams }: Props) {
   const { id: raw } = await params;
   const id = decodeURIComponent(raw);
-  const range = parseWorkspaceSearchParams(await searchParams);
+  const range = parseRange(await searchParams);
   const state = await prefetchOneOrNotFound(workspaceKeys.detail(id, range), async () =>
-    getWorkspaceDetail(await getDb(), id, rangeParams(range)),
+    getWorkspaceDetail(await getDb(), id, range),
   );
   return (
     <HydrationBoundary state={state}>

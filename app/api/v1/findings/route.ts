@@ -1,7 +1,8 @@
 import { getDb } from "@/lib/db";
-import { findingsQuery, listFindings } from "@/lib/db/queries/findings";
+import { listFindings } from "@/lib/db/queries/findings";
 import { readQuery } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";
+import { findingsQuery } from "@/lib/validations/findings";
 
 export const dynamic = "force-dynamic";
 

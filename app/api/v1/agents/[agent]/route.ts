@@ -3,7 +3,7 @@ import { getAgentDetail } from "@/lib/db/queries/agents";
 import { NotFoundError } from "@/lib/errors";
 import { readQuery } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";
-import { rangeQuery } from "@/lib/series";
+import { rangeQuery } from "@/lib/validations/range";
 
 export const dynamic = "force-dynamic";
 

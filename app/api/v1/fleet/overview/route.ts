@@ -2,7 +2,7 @@ import { getDb } from "@/lib/db";
 import { getFleetOverview } from "@/lib/db/queries/fleet";
 import { readQuery } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";
-import { rangeQuery } from "@/lib/series";
+import { rangeQuery } from "@/lib/validations/range";
 
 export const dynamic = "force-dynamic";
 

@@ -4,7 +4,7 @@ import { getWorkspaceDetail } from "@/lib/db/queries/workspaces";
 import { NotFoundError } from "@/lib/errors";
 import { readQuery } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";
-import { rangeQuery } from "@/lib/series";
+import { rangeQuery } from "@/lib/validations/range";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseFindingsSearchParams } from "./search-params";
+import { parseFindingsSearchParams } from "./findings";
 
 describe("findings search params", () => {
   it("reads valid filters", () => {
@@ -12,5 +12,6 @@ describe("findings search params", () => {
   it("drops invalid ones and leaves absent keys out", () => {
     expect(parseFindingsSearchParams(new URLSearchParams("severity=urgent&rule=DROP%20TABLE"))).toEqual({});
     expect(parseFindingsSearchParams({})).toEqual({});
+    expect(parseFindingsSearchParams({ workspace: "   ", severity: "warning" })).toEqual({ severity: "warning" });
   });
 });

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { generateToken, hashToken, sameSecret } from "@/lib/auth/tokens";
 import type { Db } from "@/lib/db";

@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import type { Db } from "@/lib/db";
 import { noteWrite } from "@/lib/db/maintenance";

@@ -1,3 +1,4 @@
+import "server-only";
 import { bearerToken } from "@/lib/http/request";
 import { UnauthorizedError } from "@/lib/errors";
 import { sameSecret } from "./tokens";

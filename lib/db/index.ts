@@ -1,3 +1,4 @@
+import "server-only";
 import path from "node:path";
 import { openEmbedded, openPostgres, type Database } from "./open";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "./types";
 
 // Work a database wants done after every so many writes (the embedded one's statistics: it has no

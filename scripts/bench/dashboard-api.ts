@@ -1,7 +1,7 @@
 // Times the dashboard's fleet queries on the embedded database, for a fleet with short and with 10x longer
 // history: the fleet overview and the workspaces table must cost the same (they read the workspaces table,
 // root_latest and roll-ups, never history).
-//   node --import tsx scripts/bench/dashboard-api.ts [workspaces=100] [days=30] [runs=20]
+//   node --conditions=react-server --import tsx scripts/bench/dashboard-api.ts [workspaces=100] [days=30] [runs=20]
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import { openEmbedded } from "@/lib/db/open";

@@ -1,6 +1,6 @@
 // Ingest throughput over HTTP: 50-root reports from 16 concurrent clients into the built app, on the
 // embedded database and on real Postgres, next to a plain COPY of the same rows into the same Postgres.
-//   node --import tsx scripts/bench/ingest.ts [--reports N]
+//   node --conditions=react-server --import tsx scripts/bench/ingest.ts [--reports N]
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";

@@ -1,3 +1,4 @@
+import "server-only";
 import { agentById, OTHER_AGENT } from "@/lib/catalog/agents";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "../types";

@@ -1,3 +1,4 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "../types";
 import { getFindingsSummary, type FindingsSummary } from "./findings";

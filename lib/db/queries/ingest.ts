@@ -1,3 +1,4 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import type { Report } from "@/lib/report/schema";
 import { rowsOf, type Db } from "../types";

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { settings } from "../schema";
 import type { Db } from "../types";

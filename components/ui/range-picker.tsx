@@ -1,5 +1,6 @@
 "use client";
 
+import { subDays } from "date-fns";
 import { useSearchParams } from "next/navigation";
 import { RANGE_OPTIONS, parseRange, rangeEntries, type RangeState } from "@/lib/validations/range";
 import { useSetSearchParams } from "./use-set-search-params";
@@ -8,7 +9,7 @@ function todayUtc(): string {
   return new Date().toISOString().slice(0, 10);
 }
 function daysAgoUtc(n: number): string {
-  return new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+  return subDays(new Date(), n).toISOString().slice(0, 10);
 }
 
 /** 7 d / 30 d / 90 d / custom, kept in the URL (?range=…&from=…&to=…). */

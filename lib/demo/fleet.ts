@@ -1,3 +1,4 @@
+import { millisecondsInDay as DAY, millisecondsInHour } from "date-fns/constants";
 import type { Db } from "@/lib/db";
 import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment";
 import { ingestReport } from "@/lib/ingest";
@@ -8,7 +9,6 @@ import { createRandom, type Random } from "./random";
 import { MiB, SimulatedRoot, type RootProfile } from "./roots";
 
 const GiB = 1024 * MiB;
-const DAY = 86_400_000;
 
 export type DemoOptions = {
   workspaces: number;
@@ -181,7 +181,7 @@ export async function seedDemoFleet(db: Db, opts: DemoOptions): Promise<{ report
       ws.scriptData.step(dayEnd, 1);
       if (day >= ws.silentFromDay || day < firstReported) continue;
       for (let k = 0; k < perDay; k++) {
-        const at = dayEnd - (perDay - 1 - k) * (DAY / perDay) - reportRnd.between(0, 3_600_000);
+        const at = dayEnd - (perDay - 1 - k) * (DAY / perDay) - reportRnd.between(0, millisecondsInHour);
         // Validated like a report that came over HTTP, so the demo cannot drift from the format.
         await ingestReport(db, ws.identity.id, parseReport(buildReport(reportRnd, ws, at)));
         reports++;

@@ -1,9 +1,9 @@
+import { millisecondsInDay as DAY } from "date-fns/constants";
 import type { AgeBucket, Category, RootKind } from "@/lib/report/constants";
 import type { LargestEntry, StorageRoot } from "@/lib/report/schema";
 import type { Random } from "./random";
 
 export const MiB = 1024 * 1024;
-const DAY = 86_400_000;
 
 /** How one simulated root grows: bytes a day, in which categories, and the events that shape it. */
 export type RootProfile = {

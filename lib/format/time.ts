@@ -1,4 +1,4 @@
-import { format, formatDistanceStrict } from "date-fns";
+import { addMinutes, format, formatDistanceStrict } from "date-fns";
 
 type TimeInput = string | number | Date | null | undefined;
 
@@ -39,5 +39,5 @@ export function formatDayLong(value: TimeInput): string {
 
 /** Shifts a UTC instant so date-fns (which formats in local time) prints its UTC calendar fields. */
 function utcAsLocal(d: Date): Date {
-  return new Date(d.getTime() + d.getTimezoneOffset() * 60_000);
+  return addMinutes(d, d.getTimezoneOffset());
 }

@@ -9,6 +9,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import { stringify } from "csv-stringify/sync";
+import { subDays, subHours, subMinutes } from "date-fns";
 import { openPostgres } from "@/lib/db/open";
 import { createScratchPostgres } from "@/lib/db/testing";
 import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment";
@@ -40,11 +41,11 @@ function makeRoots(i: number): StorageRoot[] {
     apparentBytes: 4000 * (1000 + i + k),
     files: 100 + k,
     dirs: 10,
-    oldestMtime: new Date(now - 90 * 86_400_000).toISOString(),
-    newestMtime: new Date(now - 60_000).toISOString(),
+    oldestMtime: subDays(now, 90).toISOString(),
+    newestMtime: subMinutes(now, 1).toISOString(),
     categories: { sessions: { bytes: 1000 * k, files: k }, logs: { bytes: 500, files: 2 }, other: { bytes: 100, files: 1 } },
     ages: { "1d": { bytes: 100, files: 1 }, "30d": { bytes: 1000 * k, files: k }, older: { bytes: 500, files: 2 } },
-    largest: [{ path: `sessions/${k}.jsonl`, bytes: 1000 * k, mtime: new Date(now - 3_600_000).toISOString(), type: "file" }],
+    largest: [{ path: `sessions/${k}.jsonl`, bytes: 1000 * k, mtime: subHours(now, 1).toISOString(), type: "file" }],
   }));
 }
 

@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { formatBytes } from "@/lib/format/bytes";
 // @ts-expect-error plain .mjs build script
 import { buildReporter } from "../build-reporter.mjs";
 
@@ -145,7 +146,7 @@ async function main() {
     console.log(`${label} warm: du -sb at normal priority ${normal.toFixed(0)} ms, reporter/that ${(r / normal).toFixed(2)}; load average ${os.loadavg()[0].toFixed(1)}`);
     console.log(`${label} warm: reporter --scanner node (fallback) ${nr.toFixed(0)} ms, ratio ${(nr / d).toFixed(2)}`);
     console.log(`${label} warm: du runs ${dus.map((x) => x.toFixed(0)).join(" ")} | reporter runs ${reps.map((x) => x.toFixed(0)).join(" ")}`);
-    console.log(`${label} peak RSS of the reporter: ${TIME ? `${(rss / 1024).toFixed(1)} MB` : "unknown (/usr/bin/time missing)"}`);
+    console.log(`${label} peak RSS of the reporter: ${TIME ? formatBytes(rss * 1024) : "unknown (/usr/bin/time missing)"}`);
     const cannot = process.env.BENCH_COLD === "0" ? "skipped (BENCH_COLD=0)" : dropCaches();
     if (cannot) console.log(`${label} cold: could not drop caches (writing /proc/sys/vm/drop_caches: ${cannot})`);
     else {

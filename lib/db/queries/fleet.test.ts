@@ -1,3 +1,5 @@
+import { differenceInMilliseconds } from "date-fns";
+import { millisecondsInDay } from "date-fns/constants";
 import { beforeAll, expect, it } from "vitest";
 import { describeEachDatabase } from "@/lib/db/testing";
 import { forecastFull } from "./forecast-oracle";
@@ -77,7 +79,7 @@ describeEachDatabase("getFleetOverview", (t) => {
     const used = [[10, 1], [8, 2], [7, 3], [0, 9.5]].map(([n, g]) => ({ t: Date.parse(`${dayAgo(now, n)}T10:00:00Z`), v: g * GiB }));
     const full = forecastFull(used, 0.5 * GiB, Date.parse(`${dayAgo(now, 0)}T10:00:00Z`))!;
     expect(o.fillingSoon[0]).toMatchObject({ workspace: { id: "ws-a" }, forecastFullAt: full.toISOString(), volumeFreeBytes: 0.5 * GiB });
-    expect(o.fillingSoon[0].daysUntilFull).toBeCloseTo((full.getTime() - now.getTime()) / 86_400_000, 9);
+    expect(o.fillingSoon[0].daysUntilFull).toBeCloseTo(differenceInMilliseconds(full, now) / millisecondsInDay, 9);
     expect(o.silent.count).toBe(1);
     expect(o.silent.workspaces).toEqual([
       { id: "ws-d", name: "delta", owner: "dave", lastCollectedAt: `${dayAgo(now, 19)}T10:00:00.000Z`, hoursSilent: 19 * 24 + 2 },

@@ -1,4 +1,6 @@
 import "server-only";
+import { differenceInMilliseconds } from "date-fns";
+import { millisecondsInDay, millisecondsInHour } from "date-fns/constants";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "../types";
 import { getFindingsSummary, type FindingsSummary } from "./findings";
@@ -235,7 +237,7 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
       return {
         workspace: ref(r),
         forecastFullAt: at.toISOString(),
-        daysUntilFull: (at.getTime() - now.getTime()) / 86_400_000,
+        daysUntilFull: differenceInMilliseconds(at, now) / millisecondsInDay,
         volumeTotalBytes: r.volume_total_bytes === null ? null : Number(r.volume_total_bytes),
         volumeFreeBytes: r.volume_free_bytes === null ? null : Number(r.volume_free_bytes),
         growthBytesPerDay: r.growth_bytes_per_day === null ? null : Number(r.growth_bytes_per_day),
@@ -247,7 +249,7 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
         (r) => ({
           ...ref(r),
           lastCollectedAt: isoOrNull(r.last_collected_at),
-          hoursSilent: r.last_collected_at === null ? null : (now.getTime() - new Date(r.last_collected_at).getTime()) / 3_600_000,
+          hoursSilent: r.last_collected_at === null ? null : differenceInMilliseconds(now, new Date(r.last_collected_at)) / millisecondsInHour,
         }),
       ),
     },

@@ -10,6 +10,8 @@ export async function GET() {
     await ping(database.db);
     return machineJson({ status: "ok", database: database.kind });
   } catch (err) {
-    return errorResponse(503, "database_unavailable", `The database is not available: ${(err as Error).message}`);
+    // The driver's text can name hosts, users and paths: it goes to the log, the caller gets the cause.
+    console.error("[health] database unreachable:", err);
+    return errorResponse(503, "database_unavailable", "The database is unreachable.");
   }
 }

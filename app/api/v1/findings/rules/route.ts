@@ -14,7 +14,8 @@ export const GET = handle(async () => {
 
 /** PUT /api/v1/findings/rules { rules: [{ id, enabled?, severity?, params? }] } → RulesResponse. Admin only. */
 export const PUT = handle(async (request) => {
-  const body = (await readJson(request, rulesUpdateRequest, 64 * 1024)) as RulesUpdateRequest;
+  // Who is calling first: an anonymous client learns nothing about the schema and cannot make the server parse.
   requireAdmin(request);
+  const body = (await readJson(request, rulesUpdateRequest, 64 * 1024)) as RulesUpdateRequest;
   return json<RulesResponse>({ rules: rulesList(await updateRules(await getDb(), body)) });
 });

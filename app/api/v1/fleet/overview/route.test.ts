@@ -39,10 +39,19 @@ describe("dashboard API routes", () => {
     }
   });
 
-  it("guards rule changes with the admin token", async () => {
-    const body = JSON.stringify({ rules: [{ id: "volume-filling", params: { days: 3 } }] });
-    const res = await putRules(req("/api/v1/findings/rules", { method: "PUT", body, headers: { "content-type": "application/json" } }), ctx({}));
-    expect(res.status).toBe(401);
+  it("guards rule changes with the admin token, checked before the body is read", async () => {
+    const put = (body: string, headers: Record<string, string> = {}) =>
+      putRules(req("/api/v1/findings/rules", { method: "PUT", body, headers: { "content-type": "application/json", ...headers } }), ctx({}));
+    const anonymous = [
+      await put(JSON.stringify({ rules: [{ id: "volume-filling", params: { days: 3 } }] })),
+      await put(JSON.stringify({ rules: [{ id: "volume-filling", params: { days: -1 } }] })),
+      await put("{ not json"),
+      await put("{}", { authorization: "Bearer wrong-secret" }),
+    ];
+    for (const res of anonymous) {
+      expect(res.status).toBe(401);
+      expect((await res.json()).error.code).toBe("unauthorized");
+    }
     const bad = await putRules(
       req("/api/v1/findings/rules", { method: "PUT", body: JSON.stringify({ rules: [{ id: "volume-filling", params: { days: -1 } }] }), headers: { "content-type": "application/json", authorization: "Bearer admin-secret" } }),
       ctx({}),

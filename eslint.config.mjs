@@ -34,7 +34,7 @@ export default defineConfig([
               message: reporterMessage,
             },
             { group: ["drizzle-orm", "drizzle-orm/*", "pg", "pg/*", "@electric-sql/*"], message: reporterMessage },
-            { group: ["@/lib/db", "@/lib/db/*", "@/components", "@/components/*", "@/app", "@/app/*"], message: reporterMessage },
+            { group: ["@/lib/db", "@/lib/db/**", "@/components", "@/components/**", "@/app", "@/app/**"], message: reporterMessage },
             // The report schema is zod: its types are free, its values would bundle zod.
             { group: ["zod", "zod/*", "@/lib/report/schema", "@/lib/report/parse"], allowTypeImports: true, message: reporterMessage },
           ],
@@ -49,9 +49,9 @@ export default defineConfig([
         "error",
         {
           patterns: [
-            { group: ["@/lib/db", "@/lib/db/*", "drizzle-orm", "drizzle-orm/*", "pg", "@electric-sql/*"], allowTypeImports: true, message: dbValueMessage },
+            { group: ["@/lib/db", "@/lib/db/**", "drizzle-orm", "drizzle-orm/*", "pg", "@electric-sql/*"], allowTypeImports: true, message: dbValueMessage },
             { regex: "^(\\.\\./)+lib/db(/|$)", allowTypeImports: true, message: dbValueMessage },
-            { group: ["@/app", "@/app/*"], message: appMessage },
+            { group: ["@/app", "@/app/**"], message: appMessage },
             { regex: "^(\\.\\./)+app(/|$)", message: appMessage },
           ],
         },
@@ -65,7 +65,7 @@ export default defineConfig([
         "error",
         {
           patterns: [
-            { group: ["@/app", "@/app/*", "@/components", "@/components/*"], message: uiMessage },
+            { group: ["@/app", "@/app/**", "@/components", "@/components/**"], message: uiMessage },
             { regex: "^(\\.\\./)+(app|components)(/|$)", message: uiMessage },
           ],
         },
@@ -80,12 +80,12 @@ export default defineConfig([
         {
           patterns: [
             {
-              group: ["@/lib/db", "@/lib/db/*", "drizzle-orm", "drizzle-orm/*", "pg", "@electric-sql/*", "server-only"],
+              group: ["@/lib/db", "@/lib/db/**", "drizzle-orm", "drizzle-orm/*", "pg", "@electric-sql/*", "server-only"],
               allowTypeImports: true,
               message:
                 "lib/validations holds the parameter schemas that the route, the page and the browser all import: it may import database types but no database code.",
             },
-            { group: ["@/app", "@/app/*", "@/components", "@/components/*"], message: appMessage },
+            { group: ["@/app", "@/app/**", "@/components", "@/components/**"], message: appMessage },
           ],
         },
       ],

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment";
 import { ingestReport } from "@/lib/ingest";
 import { describeEachDatabase } from "@/lib/db/testing";
-import { enroll, makeReport, MiB } from "@/lib/db/queries/test-reports";
+import { enroll, makeReport, MiB } from "@/tests/support/reports";
 import type { Db } from "@/lib/db";
 import { rowsOf } from "@/lib/db/types";
 import { readMigrationFiles } from "drizzle-orm/migrator";

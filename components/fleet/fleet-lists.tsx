@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { FleetOverview } from "@/lib/db/queries/fleet";
 import { formatDays } from "@/lib/format/numbers";
 import { formatRate } from "@/lib/format/bytes";
+import { dfSummary } from "@/lib/format/volume";
 import { agentLabel, hasAgentPage } from "@/components/agents/agent-label";
 import { agentColor } from "@/components/charts/palette";
 import { Bytes } from "@/components/ui/bytes";
@@ -92,24 +93,29 @@ export function FastestGrowing({ rows }: { rows: FleetOverview["fastestGrowingRo
   );
 }
 
-export function FillingSoon({ rows }: { rows: FleetOverview["fillingSoon"] }) {
+export function VolumesAtRisk({ rows, fillingDays }: { rows: FleetOverview["volumesAtRisk"]; fillingDays: number | null }) {
+  const title = fillingDays === null ? "Full volumes" : `Volumes full or filling within ${fillingDays} days`;
   return (
-    <Panel title="Volumes filling within 7 days" actions={<Link href="/workspaces?sort=daysUntilFull&dir=asc">All forecasts →</Link>}>
-      {rows.length === 0 ? <None>No volume is forecast to fill within 7 days.</None> : null}
-      <ul className="list">
-        {rows.map((r) => (
-          <li key={r.workspace.id}>
-            <Link className="grow" href={wsHref(r.workspace.id)}>
-              {r.workspace.owner}/{r.workspace.name}
-            </Link>
-            <span className="small muted">
-              <Bytes value={r.volumeFreeBytes} /> free
-            </span>
-            <span className="num badge critical" title={r.forecastFullAt}>
-              {formatDays(r.daysUntilFull)}
-            </span>
-          </li>
-        ))}
+    <Panel title={title} actions={<Link href="/workspaces?sort=volumeUsed&dir=desc">Fullest volumes →</Link>}>
+      {rows.length === 0 ? <None>{`No volume is full${fillingDays === null ? "" : ` or forecast to fill within ${fillingDays} days`}.`}</None> : null}
+      <ul className="list" data-testid="volumes-at-risk">
+        {rows.map((r) => {
+          const full = r.volume.full || r.volume.inodesFull;
+          return (
+            <li key={r.workspace.id}>
+              <Link className="grow" href={wsHref(r.workspace.id)}>
+                {r.workspace.owner}/{r.workspace.name}
+              </Link>
+              <span className="small muted" title={dfSummary(r.volume)}>
+                {r.volume.inodesFull && !r.volume.full ? `IUse% ${r.volume.inodes?.usePercent}%` : `Use% ${r.volume.usePercent}%`} ·{" "}
+                <Bytes value={r.volume.availBytes} /> avail
+              </span>
+              <span className="num badge critical" title={r.forecastFullAt ?? undefined}>
+                {full ? (r.volume.full ? "full" : "no inodes") : formatDays(r.daysUntilFull)}
+              </span>
+            </li>
+          );
+        })}
       </ul>
     </Panel>
   );

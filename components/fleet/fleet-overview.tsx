@@ -9,7 +9,7 @@ import { RangePicker } from "@/components/ui/range-picker";
 import { PageLoading, QueryView } from "@/components/ui/states";
 import { RelativeTime } from "@/components/ui/time";
 import { FleetChart } from "./fleet-chart";
-import { FastestGrowing, FillingSoon, FindingsSummaryPanel, SilentWorkspaces, TopAgents, TopWorkspaces } from "./fleet-lists";
+import { FastestGrowing, FindingsSummaryPanel, SilentWorkspaces, TopAgents, TopWorkspaces, VolumesAtRisk } from "./fleet-lists";
 import { FleetStats } from "./fleet-stats";
 
 export function FleetOverviewView() {
@@ -42,6 +42,11 @@ export function FleetOverviewView() {
           {(data) => (
             <div className="stack">
               <FleetStats data={data} />
+              <div className="grid-3">
+                <VolumesAtRisk rows={data.volumesAtRisk} fillingDays={data.fillingDays} />
+                <SilentWorkspaces silent={data.silent} />
+                <FindingsSummaryPanel findings={data.findings} />
+              </div>
               <Panel title="Fleet storage by agent">
                 <FleetChart series={data.series} />
               </Panel>
@@ -49,11 +54,6 @@ export function FleetOverviewView() {
                 <TopWorkspaces rows={data.topWorkspaces} />
                 <TopAgents rows={data.topAgents} />
                 <FastestGrowing rows={data.fastestGrowingRoots} />
-              </div>
-              <div className="grid-3">
-                <FillingSoon rows={data.fillingSoon} />
-                <SilentWorkspaces silent={data.silent} />
-                <FindingsSummaryPanel findings={data.findings} />
               </div>
             </div>
           )}

@@ -1,6 +1,6 @@
 "use client";
 
-import type { RootDetail } from "@/lib/db/queries/workspaces";
+import type { RootDetail } from "@/lib/db/queries/workspace-detail";
 import { AGE_BUCKETS } from "@/lib/report/constants";
 import { AGE_COLORS } from "@/components/charts/palette";
 import { shortRootKey } from "@/components/charts/shape";

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { RootDetail } from "@/lib/db/queries/workspaces";
+import type { RootDetail } from "@/lib/db/queries/workspace-detail";
 import { formatCount, formatPercent } from "@/lib/format/numbers";
 import { agentLabel, hasAgentPage } from "@/components/agents/agent-label";
 import { CATEGORY_COLORS } from "@/components/charts/palette";
@@ -18,7 +18,7 @@ export function RootsTable({ roots, colors }: { roots: readonly RootDetail[]; co
             <th>Root</th>
             <th>Agent</th>
             <th>Path</th>
-            <th className="num">Size</th>
+            <th className="num" title="Allocated bytes, as du -sB1 of the folder shows them (a file hard-linked into two roots counts once, in the first)">Size (du)</th>
             <th className="num">Share</th>
             <th className="num">Files</th>
             <th className="num">Newest change</th>
@@ -31,6 +31,11 @@ export function RootsTable({ roots, colors }: { roots: readonly RootDetail[]; co
                 <span className="swatch" style={{ background: colors.get(r.key) }} />
                 {shortRootKey(r.key)}
                 {r.orphaned ? <span className="badge warning" style={{ marginLeft: 6 }}>orphaned</span> : null}
+                {r.leftovers.length ? (
+                  <span className="badge info" style={{ marginLeft: 6 }} title={r.leftovers.map((l) => `${l.path} (${l.bytes} bytes)`).join(", ")}>
+                    AgentAPI leftovers: {r.leftovers.length}
+                  </span>
+                ) : null}
               </td>
               <td className="nowrap">
                 {hasAgentPage(r.agent) ? <Link href={`/agents/${encodeURIComponent(r.agent)}`}>{agentLabel(r.agent)}</Link> : agentLabel(r.agent)}

@@ -1,4 +1,4 @@
-import type { RootDetail, WorkspaceDetail } from "@/lib/db/queries/workspaces";
+import type { RootDetail, WorkspaceDetail } from "@/lib/db/queries/workspace-detail";
 import { agentLabel } from "@/components/agents/agent-label";
 import { Bytes } from "@/components/ui/bytes";
 import { RelativeTime } from "@/components/ui/time";

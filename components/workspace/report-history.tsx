@@ -1,4 +1,4 @@
-import type { ReportHistoryRow } from "@/lib/db/queries/workspaces";
+import type { ReportHistoryRow } from "@/lib/db/queries/workspace-detail";
 import { formatCount } from "@/lib/format/numbers";
 import { Bytes } from "@/components/ui/bytes";
 import { RelativeTime } from "@/components/ui/time";

@@ -1,17 +1,23 @@
 import { describe, expect, it } from "vitest";
-import type { WorkspaceDetail } from "@/lib/db/queries/workspaces";
+import type { VolumeSummary } from "@/lib/db/queries/volume";
+import type { WorkspaceDetail } from "@/lib/db/queries/workspace-detail";
 import { ageRows, categoryTotals, largestEntries, usageSeries, volumeRows } from "./shape";
 
 describe("volumeRows", () => {
-  const volume: WorkspaceDetail["volume"] = {
-    totalBytes: 100,
-    freeBytes: 40,
+  const current: VolumeSummary = {
+    sizeBytes: 110,
     usedBytes: 60,
-    usedPercent: 60,
+    availBytes: 40,
+    usePercent: 60,
+    inodes: null,
+    full: false,
+    inodesFull: false,
+  };
+  const volume: WorkspaceDetail["volume"] = {
     history: [
-      { day: "2026-01-01", usedBytes: null, totalBytes: null, reported: false },
-      { day: "2026-01-02", usedBytes: 50, totalBytes: 100, reported: true },
-      { day: "2026-01-03", usedBytes: 60, totalBytes: 100, reported: true },
+      { day: "2026-01-01", usedBytes: null, capacityBytes: null, reported: false },
+      { day: "2026-01-02", usedBytes: 50, capacityBytes: 100, reported: true },
+      { day: "2026-01-03", usedBytes: 60, capacityBytes: 100, reported: true },
     ],
     forecast: {
       slopeBytesPerDay: 10,
@@ -23,14 +29,15 @@ describe("volumeRows", () => {
     },
   };
   it("appends forecast days and joins the lines at the last known day", () => {
-    const rows = volumeRows(volume);
+    const rows = volumeRows(volume, current);
     expect(rows.map((r) => r.day)).toEqual(["2026-01-01", "2026-01-02", "2026-01-03", "2026-01-04", "2026-01-05"]);
+    // Capacity is Used + Avail (what can still be filled), not df's Size: 100, not 110.
     expect(rows[0]).toEqual({ day: "2026-01-01", used: null, forecast: null, capacity: 100 });
     expect(rows[2].forecast).toBe(60);
     expect(rows[4]).toEqual({ day: "2026-01-05", used: null, forecast: 80, capacity: 100 });
   });
   it("draws no forecast when not growing", () => {
-    const rows = volumeRows({ ...volume, forecast: { slopeBytesPerDay: null, fullAt: null, points: [] } });
+    const rows = volumeRows({ ...volume, forecast: { slopeBytesPerDay: null, fullAt: null, points: [] } }, current);
     expect(rows.every((r) => r.forecast === null)).toBe(true);
     expect(rows).toHaveLength(3);
   });

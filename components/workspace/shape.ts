@@ -1,5 +1,6 @@
 // Pure shaping for the workspace page: volume + forecast rows, category totals, age rows, largest entries.
-import type { RootDetail, WorkspaceDetail } from "@/lib/db/queries/workspaces";
+import type { RootDetail, WorkspaceDetail } from "@/lib/db/queries/workspace-detail";
+import type { VolumeSummary } from "@/lib/db/queries/volume";
 import { AGE_BUCKETS, CATEGORIES } from "@/lib/report/constants";
 
 export type VolumeRow = { day: string; used: number | null; forecast: number | null; capacity: number | null };
@@ -8,18 +9,19 @@ export type VolumeRow = { day: string; used: number | null; forecast: number | n
  * The volume chart's rows: used bytes per day of the range, then the forecast's projected days. The forecast
  * starts at the last reported day (same value) so the dashed line continues the solid one without a gap.
  */
-export function volumeRows(volume: WorkspaceDetail["volume"]): VolumeRow[] {
+export function volumeRows(volume: WorkspaceDetail["volume"], current: VolumeSummary | null): VolumeRow[] {
+  const capacityNow = current ? current.usedBytes + current.availBytes : null;
   const rows: VolumeRow[] = volume.history.map((h) => ({
     day: h.day,
     used: h.usedBytes,
     forecast: null,
-    capacity: h.totalBytes ?? volume.totalBytes,
+    capacity: h.capacityBytes ?? capacityNow,
   }));
   const index = new Map(rows.map((r, i) => [r.day, i]));
   for (const p of volume.forecast.points) {
     const i = index.get(p.day);
     if (i !== undefined) rows[i].forecast = p.usedBytes;
-    else rows.push({ day: p.day, used: null, forecast: p.usedBytes, capacity: volume.totalBytes });
+    else rows.push({ day: p.day, used: null, forecast: p.usedBytes, capacity: capacityNow });
   }
   // Join the dashed line to the solid one.
   const firstForecast = rows.findIndex((r) => r.forecast !== null);

@@ -1,6 +1,6 @@
 "use client";
 
-import type { WorkspaceDetail } from "@/lib/db/queries/workspaces";
+import type { WorkspaceDetail } from "@/lib/db/queries/workspace-detail";
 import { rootColors } from "@/components/charts/palette";
 import { pointsToRows, shortRootKey } from "@/components/charts/shape";
 import { StackedAreaChart } from "@/components/charts/lazy";

@@ -1,12 +1,12 @@
-import type { WorkspaceDetail } from "@/lib/db/queries/workspaces";
+import type { WorkspaceDetail } from "@/lib/db/queries/workspace-detail";
 import { formatRate } from "@/lib/format/bytes";
-import { formatDays, formatPercent } from "@/lib/format/numbers";
+import { formatDays } from "@/lib/format/numbers";
 import { Bytes } from "@/components/ui/bytes";
 import { Stat } from "@/components/ui/panel";
 
 export function WorkspaceStats({ data }: { data: WorkspaceDetail }) {
   const w = data.workspace;
-  const v = data.volume;
+  const v = w.volume;
   return (
     <div className="grid-4" data-testid="workspace-stats">
       <Stat label="Agent storage" href="#usage" sub={`${w.rootCount} roots`}>
@@ -15,15 +15,15 @@ export function WorkspaceStats({ data }: { data: WorkspaceDetail }) {
       <Stat label="Change 7 d" href="#usage" sub={formatRate(w.growthBytesPerDay)}>
         <Bytes value={w.change7dBytes} delta />
       </Stat>
-      <Stat label="Volume used" href="#volume" sub={v.totalBytes ? <><Bytes value={v.freeBytes} /> free of <Bytes value={v.totalBytes} /></> : "no volume data"}>
-        {formatPercent(v.usedPercent === null ? null : v.usedPercent / 100)}
+      <Stat label="Volume Use%" href="#volume" sub={v ? <><Bytes value={v.availBytes} /> avail of <Bytes value={v.sizeBytes} /></> : "no volume data"}>
+        {v ? `${v.usePercent}%` : "—"}
       </Stat>
-      {(v.usedPercent ?? 0) >= 99.5 ? (
-        <Stat label="Full in" href="#volume" sub="no space left: free some now">
-          full
+      {v?.full || v?.inodesFull ? (
+        <Stat label="Full in" href="#volume" sub={v.full ? "no space left: free some now" : "no inodes left: delete small files"}>
+          <span className="critical-text">full</span>
         </Stat>
       ) : (
-        <Stat label="Full in" href="#volume" sub={v.forecast.fullAt ? `forecast ${v.forecast.fullAt.slice(0, 10)}` : "not growing"}>
+        <Stat label="Full in" href="#volume" sub={data.volume.forecast.fullAt ? `forecast ${data.volume.forecast.fullAt.slice(0, 10)}` : "not growing"}>
           {formatDays(w.daysUntilFull)}
         </Stat>
       )}

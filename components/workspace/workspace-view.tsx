@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
-import type { WorkspaceDetail } from "@/lib/db/queries/workspaces";
+import type { WorkspaceDetail } from "@/lib/db/queries/workspace-detail";
 import { parseRange } from "@/lib/validations/range";
 import { workspaceDetailOptions } from "@/lib/query/workspaces";
 import { rootColors } from "@/components/charts/palette";
@@ -18,6 +18,7 @@ import { CategoryBreakdown, RootsTable } from "./breakdown";
 import { LargestEntries, LargestSessions } from "./largest-entries";
 import { ReportHistory } from "./report-history";
 import { volumeRows } from "./shape";
+import { VolumeTable } from "./volume-table";
 import { UsageChart } from "./usage-chart";
 import { WorkspaceStats } from "./workspace-stats";
 
@@ -39,8 +40,9 @@ function Detail({ data }: { data: WorkspaceDetail }) {
       </Panel>
       <div className="grid-2">
         <Panel title="Volume used and forecast" id="volume">
+          {data.workspace.volume ? <VolumeTable volume={data.workspace.volume} /> : null}
           {data.volume.history.some((h) => h.usedBytes !== null) ? (
-            <VolumeChart rows={volumeRows(data.volume)} />
+            <VolumeChart rows={volumeRows(data.volume, data.workspace.volume)} />
           ) : (
             <p className="muted small">The reporter sends no volume size for this workspace.</p>
           )}
@@ -94,6 +96,11 @@ export function WorkspaceView({ id }: { id: string }) {
               {w.template ? <>Template <Link href={`/workspaces?template=${encodeURIComponent(w.template)}`}>{w.template}</Link> · </> : null}
               Last report {w.lastCollectedAt ? <RelativeTime value={w.lastCollectedAt} /> : "never"}
               {w.silent ? <span className="badge warning" style={{ marginLeft: 8 }}>not reporting</span> : null}
+              {w.volume?.full || w.volume?.inodesFull ? (
+                <span className="badge critical" style={{ marginLeft: 8 }} data-testid="volume-full-badge">
+                  {w.volume.full ? `volume full (${w.volume.usePercent}%)` : `inodes exhausted (${w.volume.inodes?.usePercent}%)`}
+                </span>
+              ) : null}
             </p>
           ) : null}
         </div>

@@ -2,8 +2,10 @@
 
 import { createColumnHelper } from "@tanstack/react-table";
 import Link from "next/link";
-import type { WorkspaceListRow } from "@/lib/db/queries/workspaces";
+import type { VolumeSummary } from "@/lib/db/queries/volume";
+import type { WorkspaceListRow } from "@/lib/db/queries/workspace-list";
 import { formatDays, formatPercent } from "@/lib/format/numbers";
+import { dfSummary } from "@/lib/format/volume";
 import { agentLabel } from "@/components/agents/agent-label";
 import { agentColor } from "@/components/charts/palette";
 import { Sparkline } from "@/components/charts/sparkline";
@@ -14,11 +16,13 @@ const col = createColumnHelper<WorkspaceListRow>();
 
 export type ColumnMeta = { numeric?: boolean };
 
-function VolumeBar({ percent }: { percent: number | null }) {
-  if (percent === null) return <span className="muted">—</span>;
-  const cls = percent >= 90 ? "bar danger" : percent >= 75 ? "bar warn" : "bar";
+/** df's Use% with a bar; the title carries df's own columns so the figure can be checked against df. */
+function VolumeBar({ volume }: { volume: VolumeSummary | null }) {
+  if (volume === null) return <span className="muted">—</span>;
+  const percent = volume.usePercent;
+  const cls = volume.full || percent >= 90 ? "bar danger" : percent >= 75 ? "bar warn" : "bar";
   return (
-    <span className="row" style={{ gap: 6, flexWrap: "nowrap", justifyContent: "flex-end" }}>
+    <span className="row" style={{ gap: 6, flexWrap: "nowrap", justifyContent: "flex-end" }} title={dfSummary(volume)}>
       <span className={cls} style={{ width: 60 }}>
         <span style={{ width: `${Math.min(100, Math.max(0, percent))}%` }} />
       </span>
@@ -70,11 +74,11 @@ export const workspaceColumns = [
         <span className="muted">—</span>
       ),
   }),
-  col.accessor("volumeUsedPercent", {
+  col.accessor((r) => r.volume?.usePercent ?? null, {
     id: "volumeUsed",
-    header: "Volume used",
+    header: "Use%",
     meta: { numeric: true },
-    cell: (c) => <VolumeBar percent={c.getValue()} />,
+    cell: ({ row }) => <VolumeBar volume={row.original.volume} />,
   }),
   col.accessor("daysUntilFull", {
     header: "Full in",
@@ -82,7 +86,8 @@ export const workspaceColumns = [
     cell: ({ row }) => {
       const d = row.original.daysUntilFull;
       // A full volume stops growing, so it has no forecast: say what it is.
-      if ((row.original.volumeUsedPercent ?? 0) >= 99.5) return <span className="badge critical">full</span>;
+      const v = row.original.volume;
+      if (v?.full || v?.inodesFull) return <span className="badge critical">{v.full ? "full" : "no inodes"}</span>;
       if (d === null) return <span className="muted">—</span>;
       return (
         <span className={d <= 7 ? "badge critical" : d <= 30 ? "badge warning" : undefined} title={row.original.forecastFullAt ?? undefined}>

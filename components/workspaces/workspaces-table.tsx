@@ -1,11 +1,11 @@
 "use client";
 
 import { flexRender, getCoreRowModel, useReactTable, type SortingState } from "@tanstack/react-table";
-import type { WorkspaceList } from "@/lib/db/queries/workspaces";
-import type { WorkspaceSortColumn } from "@/lib/db/queries/workspaces";
+import type { WorkspaceList } from "@/lib/db/queries/workspace-list";
+import type { WorkspaceSortColumn } from "@/lib/validations/workspaces";
 import type { WorkspaceListState } from "@/lib/query/workspaces";
 import { formatCount } from "@/lib/format/numbers";
-import { defaultDir, PAGE_SIZES } from "@/app/(dashboard)/workspaces/search-params";
+import { defaultDir, PAGE_SIZES } from "@/lib/validations/workspaces";
 import { workspaceColumns, type ColumnMeta } from "./workspace-columns";
 
 /** Server-sorted, server-paged table: react-table only renders; the URL holds sort and page. */

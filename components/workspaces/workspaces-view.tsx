@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
 import { useCallback, useMemo } from "react";
-import { parseWorkspaceListSearchParams, workspaceListEntries } from "@/app/(dashboard)/workspaces/search-params";
+import { parseWorkspaceListSearchParams, workspaceListEntries } from "@/lib/validations/workspaces";
 import { workspaceListOptions, type WorkspaceListState } from "@/lib/query/workspaces";
 import { Panel } from "@/components/ui/panel";
 import { QueryView } from "@/components/ui/states";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { compareFindings, DEFAULT_RULES, describeFinding, mergeRules, rulesUpdateRequest } from "./rules";
+import { describeFinding } from "./describe";
+import { compareFindings, DEFAULT_RULES, mergeRules, rulesUpdateRequest } from "./rules";
 
 describe("findings rules", () => {
   it("merges valid overrides and ignores stale ones", () => {
@@ -25,7 +26,7 @@ describe("findings rules", () => {
     const big = describeFinding({ ...base, ruleId: "root-oversize", severity: "warning", rootKey: "codex:data", agent: "codex", value: 200 * 2 ** 20, threshold: 50 * 2 ** 20, unit: "bytes" });
     const bigger = { ...big, value: 400 * 2 ** 20 };
     expect(fill.message).toContain("2.0 days");
-    expect(big.message).toBe("codex:data holds 200 MiB, over the 50.0 MiB expected for codex.");
+    expect(big.message).toBe("codex:data holds 200 MiB, over the 50 MiB expected for codex.");
     expect(big.action).toContain("rollout");
     expect([big, fill, bigger].sort(compareFindings)).toEqual([fill, bigger, big]);
   });

@@ -13,6 +13,8 @@ export const RULE_IDS = [
   "root-oversize",
   "large-session",
   "fast-growth",
+  "volume-full",
+  "inodes-full",
   "volume-filling",
   "orphaned-script-data",
   "agentapi-leftover",
@@ -22,10 +24,11 @@ export const RULE_IDS = [
 export type RuleId = (typeof RULE_IDS)[number];
 
 /** What a finding's measured value and threshold are in. */
-export type FindingUnit = "bytes" | "bytesPerDay" | "days" | "hours";
+export type FindingUnit = "bytes" | "bytesPerDay" | "days" | "hours" | "percent";
 
 const bytes = z.number().int().nonnegative().max(2 ** 60);
 const positiveDays = z.number().positive().max(3650);
+const percent = z.number().int().min(1).max(100);
 
 /** Each rule's tunable thresholds. */
 export const ruleParamsSchemas = {
@@ -37,11 +40,15 @@ export const ruleParamsSchemas = {
   "large-session": z.object({ bytes }).strict(),
   /** A workspace whose used space grows faster than this (the workspace's fitted growth). */
   "fast-growth": z.object({ bytesPerDay: bytes }).strict(),
-  /** A volume forecast to fill within this many days. */
+  /** A volume whose df Use% is at or above this: critical whatever its growth (a full disk no longer grows). */
+  "volume-full": z.object({ usedPercent: percent }).strict(),
+  /** A volume whose df -i IUse% is at or above this: no new file can be created once inodes run out. */
+  "inodes-full": z.object({ usedPercent: percent }).strict(),
+  /** A volume below the volume-full threshold forecast to fill within this many days. */
   "volume-filling": z.object({ days: positiveDays }).strict(),
   /** An orphaned coder-script-data folder larger than this (0: any). */
   "orphaned-script-data": z.object({ minBytes: bytes }).strict(),
-  /** AgentAPI leftovers (root kind "leftover") larger than this (0: any). */
+  /** AgentAPI leftovers in a root (or, from reporters before 0.2, roots of kind "leftover") larger than this (0: any). */
   "agentapi-leftover": z.object({ minBytes: bytes }).strict(),
   /** A workspace whose newest report is older than this. */
   "silent-workspace": z.object({ hours: z.number().positive().max(24 * 3650) }).strict(),
@@ -87,10 +94,26 @@ export const DEFAULT_RULES: RuleSet = {
     severity: "warning",
     params: { bytesPerDay: 500 * MIB },
   },
+  "volume-full": {
+    id: "volume-full",
+    title: "Volume full",
+    description: "A workspace's home volume is at or above 95% used, as df shows Use% (Coder's own volume alert is a percentage too).",
+    enabled: true,
+    severity: "critical",
+    params: { usedPercent: 95 },
+  },
+  "inodes-full": {
+    id: "inodes-full",
+    title: "Inodes nearly exhausted",
+    description: "A workspace's home volume has used 95% or more of its inodes (df -i): agents that write millions of small files fill a disk this way too.",
+    enabled: true,
+    severity: "critical",
+    params: { usedPercent: 95 },
+  },
   "volume-filling": {
     id: "volume-filling",
     title: "Volume fills soon",
-    description: "A workspace's home volume is forecast to fill within 7 days at its current growth.",
+    description: "A workspace's home volume, not yet full, is forecast to fill within 7 days at its current growth.",
     enabled: true,
     severity: "critical",
     params: { days: 7 },
@@ -195,86 +218,19 @@ export const compareSeverity = (a: Severity, b: Severity) => SEVERITY_RANK[a] - 
 
 /** Most urgent first: severity, then how far past its threshold (ratio), then workspace and root. */
 export function compareFindings(a: Finding, b: Finding): number {
+  // A full volume or inode table is past any forecast: it outranks every other finding of its severity.
   const ratio = (f: Finding) =>
-    f.unit === "days" ? (f.threshold + 1) / (f.value + 1) : f.threshold > 0 ? f.value / f.threshold : f.value;
+    f.unit === "percent"
+      ? Number.MAX_SAFE_INTEGER / 1000 + f.value
+      : f.unit === "days"
+        ? (f.threshold + 1) / (f.value + 1)
+        : f.threshold > 0
+          ? f.value / f.threshold
+          : f.value;
   return (
     compareSeverity(a.severity, b.severity) ||
     ratio(b) - ratio(a) ||
     a.workspace.id.localeCompare(b.workspace.id) ||
     (a.rootKey ?? "").localeCompare(b.rootKey ?? "")
   );
-}
-
-function fmtBytes(n: number): string {
-  const units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
-  let i = 0;
-  let v = n;
-  while (Math.abs(v) >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${i === 0 ? v : v.toFixed(v >= 100 ? 0 : 1)} ${units[i]}`;
-}
-
-/** How to act on a root that is too large, per agent (DESIGN.md §3). */
-export const AGENT_ACTIONS: Record<string, string> = {
-  "claude-code":
-    "Set cleanupPeriodDays in ~/.claude/settings.json (default 30) or run the Claude Code retention cleanup; old debug/ and file-history/ can go by age.",
-  codex: "Codex has no retention setting: run the Codex rollout cleanup to delete sessions/YYYY/MM/DD rollouts older than 30 days.",
-  gemini:
-    'Enable general.sessionRetention in ~/.gemini/settings.json ({"enabled": true, "maxAge": "30d"}) or run the Gemini chat cleanup.',
-  goose: "Goose has no retention: delete old sessions from inside Goose; never delete parts of sessions.db (-wal/-shm go with it).",
-  opencode: "Run the OpenCode cleanup for log/ and tool-output/ by age; snapshot/ can be pruned from OpenCode itself.",
-  copilot: "Run the Copilot CLI cleanup to delete whole ~/.copilot/session-state/<id>/ folders older than 30 days.",
-  kiro: "Run the Kiro cleanup to delete old session files under ~/.kiro/sessions/cli/ (never data.sqlite3).",
-  "amazon-q": "Run the Amazon Q cleanup to delete old session files (never the SQLite database).",
-  cursor: "Run the Cursor CLI cleanup to delete whole ~/.cursor/chats/<hash>/<chat-id>/ folders by age.",
-};
-const GENERIC_ACTION = "Look at the root's largest entries and add a retention policy for it, or delete what is no longer needed.";
-
-/** Fills in the message and action of a finding from its measurements. */
-export function describeFinding(f: Omit<Finding, "message" | "action">): Finding {
-  const where = f.rootKey ? `${f.rootKey}${f.path ? ` (${f.path})` : ""}` : "the workspace";
-  const text: Record<RuleId, () => [string, string]> = {
-    "root-oversize": () => [
-      `${where} holds ${fmtBytes(f.value)}, over the ${fmtBytes(f.threshold)} expected for ${f.agent ?? "this agent"}.`,
-      AGENT_ACTIONS[f.agent ?? ""] ?? GENERIC_ACTION,
-    ],
-    "large-session": () => [
-      `A single session in ${f.rootKey} is ${fmtBytes(f.value)} (limit ${fmtBytes(f.threshold)}): ${f.path}.`,
-      f.agent === "claude-code"
-        ? "Finish or archive that conversation; Claude Code's cleanupPeriodDays removes it once it is old enough, or delete the session (.jsonl and its folder) with the Claude cleanup."
-        : (AGENT_ACTIONS[f.agent ?? ""] ?? GENERIC_ACTION),
-    ],
-    "fast-growth": () => [
-      `Used space grows by ${fmtBytes(f.value)} per day (limit ${fmtBytes(f.threshold)} per day).`,
-      "Open the workspace's usage by root to see which root grows, then apply that agent's retention policy.",
-    ],
-    "volume-filling": () => [
-      f.value < 0.05
-        ? `The home volume is full (alert when under ${f.threshold} days from full).`
-        : f.value < 1
-          ? `The home volume is forecast to fill in ${Math.max(1, Math.round(f.value * 24))} hours (alert under ${f.threshold} days).`
-          : `The home volume is forecast to fill in ${f.value.toFixed(1)} days (alert under ${f.threshold} days).`,
-      "Free space now (run the largest roots' cleanups) or grow the workspace's volume in its template before it fills: a full disk corrupts agent settings and auth.",
-    ],
-    "orphaned-script-data": () => [
-      `Orphaned script data ${f.path ?? where} holds ${fmtBytes(f.value)}.`,
-      "Delete the orphaned coder-script-data/<uuid>/ folder: each workspace start creates a new one and nothing reads the old ones.",
-    ],
-    "agentapi-leftover": () => [
-      `AgentAPI leftovers in ${where} (${fmtBytes(f.value)}).`,
-      "Delete agentapi-state.json and agentapi.pid from the module folder: current modules no longer use AgentAPI.",
-    ],
-    "silent-workspace": () => [
-      `No report for ${f.value.toFixed(0)} hours (over ${f.threshold} hours).`,
-      "Check whether the workspace is stopped or deleted; if it runs, check the reporter's coder_script logs and its token.",
-    ],
-    "claude-debug-history": () => [
-      `Claude Code's debug/ and file-history/ hold ${fmtBytes(f.value)}, more than its sessions (${fmtBytes(f.threshold)}).`,
-      "Delete debug/ and file-history/ entries older than 7 days with the Claude cleanup; lower cleanupPeriodDays in ~/.claude/settings.json.",
-    ],
-  };
-  const [message, action] = text[f.ruleId]();
-  return { ...f, message, action };
 }

@@ -1,19 +1,12 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import type { WorkspaceDetail, WorkspaceList, WorkspaceSortColumn } from "@/lib/db/queries/workspaces";
+import type { WorkspaceDetail } from "@/lib/db/queries/workspace-detail";
+import type { WorkspaceList } from "@/lib/db/queries/workspace-list";
 import { fetchJson, withQuery } from "./fetch-json";
 import { rangeParams, type RangeState } from "@/lib/validations/range";
+import type { WorkspaceListState } from "@/lib/validations/workspaces";
 
-/** The list's parameters as the URL and the API spell them (defaults filled in). */
-export type WorkspaceListState = {
-  q: string;
-  owner: string;
-  template: string;
-  agent: string;
-  sort: WorkspaceSortColumn;
-  dir: "asc" | "desc";
-  page: number;
-  pageSize: number;
-};
+export type { WorkspaceListState };
+
 
 export const workspaceKeys = {
   all: ["workspaces"] as const,

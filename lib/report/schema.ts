@@ -171,6 +171,10 @@ export type WorkspaceIdentity = z.infer<typeof workspaceIdentity>;
 export type LargestEntry = z.infer<typeof largestEntry>;
 export type LeftoverEntry = z.infer<typeof leftoverEntry>;
 export type Volume = z.infer<typeof volume>;
+export type SizeAndCount = z.infer<typeof sizeAndCount>;
+export type CategoryBreakdown = z.infer<typeof categoryBreakdown>;
+export type AgeBreakdown = z.infer<typeof ageBreakdown>;
+export type ScanError = z.infer<typeof scanError>;
 
 export const enrollRequest = z.object({ workspace: workspaceIdentity }).strict();
 export type EnrollRequest = z.infer<typeof enrollRequest>;

@@ -9,7 +9,8 @@ import { rowsOf, type Db } from "@/lib/db/types";
 import { getAgentDetail } from "@/lib/db/queries/agents";
 import { getFleetOverview } from "@/lib/db/queries/fleet";
 import { listFindings } from "@/lib/db/queries/findings";
-import { getWorkspaceDetail, listWorkspaces } from "@/lib/db/queries/workspaces";
+import { getWorkspaceDetail } from "@/lib/db/queries/workspace-detail";
+import { listWorkspaces } from "@/lib/db/queries/workspace-list";
 import { seedDemoFleet } from "@/lib/demo/fleet";
 import { median } from "@/lib/series";
 

@@ -2,10 +2,10 @@ import { HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { WorkspacesView } from "@/components/workspaces/workspaces-view";
 import { getDb } from "@/lib/db";
-import { listWorkspaces } from "@/lib/db/queries/workspaces";
+import { listWorkspaces } from "@/lib/db/queries/workspace-list";
 import { prefetchAll } from "@/lib/query/prefetch";
 import { workspaceKeys } from "@/lib/query/workspaces";
-import { parseWorkspaceListSearchParams } from "./search-params";
+import { parseWorkspaceListSearchParams } from "@/lib/validations/workspaces";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Workspaces" };

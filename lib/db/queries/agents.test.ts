@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from "vitest";
 import { describeEachDatabase } from "@/lib/db/testing";
 import { getAgentDetail } from "./agents";
-import { dayAgo, MiB, seedScenario, testNow } from "./test-reports";
+import { dayAgo, MiB, seedScenario, testNow } from "@/tests/support/reports";
 
 describeEachDatabase("getAgentDetail", (t) => {
   const now = testNow();

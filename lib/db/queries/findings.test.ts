@@ -2,7 +2,7 @@ import { beforeAll, expect, it } from "vitest";
 import { describeEachDatabase } from "@/lib/db/testing";
 import { DEFAULT_RULES, GIB, MIB } from "@/lib/findings/rules";
 import { getFindingsSummary, getRules, listFindings, updateRules } from "./findings";
-import { seedScenario, testNow } from "./test-reports";
+import { seedScenario, testNow } from "@/tests/support/reports";
 
 describeEachDatabase("findings", (t) => {
   const now = testNow();

@@ -3,9 +3,9 @@ import { sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { findingRules } from "../schema";
 import { rowsOf, type Db } from "../types";
+import { describeFinding } from "@/lib/findings/describe";
 import {
   compareFindings,
-  describeFinding,
   mergeRules,
   RULE_IDS,
   type Finding,
@@ -123,26 +123,57 @@ function ruleQuery(id: RuleId, rules: RuleSet, now: Date, ws: SQL): RuleQuery {
           from workspaces w where w.growth_bytes_per_day > ${th} ${ws}`,
       };
     }
+    case "volume-full":
+    case "inodes-full": {
+      const th = rules[id].params.usedPercent;
+      const col = id === "volume-full" ? sql`w.volume_used_pct` : sql`w.volume_inodes_used_pct`;
+      return {
+        unit: "percent",
+        order: sql`value desc`,
+        from: sql`select w.id as workspace_id, null::text as root_key, null::text as agent, null::text as path,
+            ${col}::float8 as value, ${num(th)} as threshold
+          from workspaces w where ${col} >= ${th} ${ws}`,
+      };
+    }
     case "volume-filling": {
       const days = num(rules[id].params.days);
+      // A volume the volume-full rule already flags is past forecasting.
+      const notFull = rules["volume-full"].enabled
+        ? sql`and coalesce(w.volume_used_pct, 0) < ${rules["volume-full"].params.usedPercent}`
+        : sql``;
       return {
         unit: "days",
         order: sql`value asc`,
         from: sql`select w.id as workspace_id, null::text as root_key, null::text as agent, null::text as path,
             greatest(extract(epoch from (w.forecast_full_at - ${nowTs})) / 86400, 0)::float8 as value, ${days} as threshold
           from workspaces w where w.forecast_full_at is not null
-            and w.forecast_full_at <= ${nowTs} + make_interval(secs => ${days} * 86400) ${ws}`,
+            and w.forecast_full_at <= ${nowTs} + make_interval(secs => ${days} * 86400) ${notFull} ${ws}`,
       };
     }
-    case "orphaned-script-data":
-    case "agentapi-leftover": {
+    case "orphaned-script-data": {
       const th = num(rules[id].params.minBytes);
-      const cond = id === "orphaned-script-data" ? sql`r.kind = 'script-data' and r.orphaned` : sql`r.kind = 'leftover'`;
       return {
         unit: "bytes",
         order: sql`value desc`,
         from: sql`select r.workspace_id, r.root_key, r.agent, r.path, r.bytes::float8 as value, ${th} as threshold
-          from root_latest r where ${cond} and r.bytes::float8 >= ${th} ${ws}`,
+          from root_latest r where r.kind = 'script-data' and r.orphaned and r.bytes::float8 >= ${th} ${ws}`,
+      };
+    }
+    case "agentapi-leftover": {
+      // Leftovers are listed inside their root; reporters before 0.2 sent each as a root of kind "leftover".
+      const th = num(rules[id].params.minBytes);
+      return {
+        unit: "bytes",
+        order: sql`value desc`,
+        from: sql`select * from (
+            select r.workspace_id, r.root_key, r.agent,
+              (select string_agg(e ->> 'path', ', ' order by e ->> 'path') from jsonb_array_elements(r.leftovers) e) as path,
+              (select sum((e ->> 'bytes')::float8) from jsonb_array_elements(r.leftovers) e) as value, ${th} as threshold
+            from root_latest r where r.leftovers <> '[]'::jsonb ${ws}
+            union all
+            select r.workspace_id, r.root_key, r.agent, r.path, r.bytes::float8, ${th}
+            from root_latest r where r.kind = 'leftover' ${ws}) x
+          where value >= ${th}`,
       };
     }
     case "silent-workspace": {
@@ -174,6 +205,9 @@ function ruleQuery(id: RuleId, rules: RuleSet, now: Date, ws: SQL): RuleQuery {
   }
 }
 
+/** Rules over the workspaces table (alias w) rather than root_latest (alias r). */
+const WORKSPACE_RULES = new Set<RuleId>(["fast-growth", "volume-full", "inodes-full", "volume-filling", "silent-workspace"]);
+
 type RunResult = { findings: Finding[]; counts: { ruleId: RuleId; severity: Severity; count: number }[] };
 
 /** Runs the enabled rules (optionally one rule, one severity, one workspace): up to `limit` findings per rule, and each rule's full count. */
@@ -186,7 +220,7 @@ async function runRules(
   for (const id of RULE_IDS) {
     const rule = opts.rules[id] as Rule;
     if (!rule.enabled || (opts.rule && opts.rule !== id) || (opts.severity && opts.severity !== rule.severity)) continue;
-    const wsCol = id === "fast-growth" || id === "volume-filling" || id === "silent-workspace" ? sql`w.id` : sql`r.workspace_id`;
+    const wsCol = WORKSPACE_RULES.has(id) ? sql`w.id` : sql`r.workspace_id`;
     const ws = opts.workspace ? sql`and ${wsCol} = ${opts.workspace}` : sql``;
     const q = ruleQuery(id, opts.rules, opts.now, ws);
     const rows = rowsOf<RuleRow>(
@@ -225,9 +259,12 @@ export async function listFindings(db: Db, params: FindingsParams = {}): Promise
 }
 
 /** Counts by rule and severity over the whole fleet, and the most urgent few. */
-export async function getFindingsSummary(db: Db, params: { now?: Date; top?: number } = {}): Promise<FindingsSummary> {
+export async function getFindingsSummary(
+  db: Db,
+  params: { now?: Date; top?: number; rules?: RuleSet } = {},
+): Promise<FindingsSummary> {
   const top = params.top ?? 5;
-  const rules = await getRules(db);
+  const rules = params.rules ?? (await getRules(db));
   const { findings, counts } = await runRules(db, { rules, now: params.now ?? new Date(), limit: top });
   const bySeverity: Record<Severity, number> = { critical: 0, warning: 0, info: 0 };
   for (const c of counts) bySeverity[c.severity] += c.count;

@@ -2,9 +2,9 @@ import { differenceInMilliseconds } from "date-fns";
 import { millisecondsInDay } from "date-fns/constants";
 import { beforeAll, expect, it } from "vitest";
 import { describeEachDatabase } from "@/lib/db/testing";
-import { forecastFull } from "./forecast-oracle";
+import { forecastFull } from "@/tests/support/forecast-oracle";
 import { getFleetOverview } from "./fleet";
-import { dayAgo, GiB, MiB, seedScenario, testNow } from "./test-reports";
+import { dayAgo, GiB, MiB, seedScenario, testNow } from "@/tests/support/reports";
 
 describeEachDatabase("getFleetOverview", (t) => {
   const now = testNow();
@@ -75,11 +75,16 @@ describeEachDatabase("getFleetOverview", (t) => {
 
   it("lists volumes filling soon, silent workspaces and a findings summary", async () => {
     const o = await getFleetOverview(t.current.db, { now });
-    expect(o.fillingSoon).toHaveLength(1);
-    const used = [[10, 1], [8, 2], [7, 3], [0, 9.5]].map(([n, g]) => ({ t: Date.parse(`${dayAgo(now, n)}T10:00:00Z`), v: g * GiB }));
-    const full = forecastFull(used, 0.5 * GiB, Date.parse(`${dayAgo(now, 0)}T10:00:00Z`))!;
-    expect(o.fillingSoon[0]).toMatchObject({ workspace: { id: "ws-a" }, forecastFullAt: full.toISOString(), volumeFreeBytes: 0.5 * GiB });
-    expect(o.fillingSoon[0].daysUntilFull).toBeCloseTo(differenceInMilliseconds(full, now) / millisecondsInDay, 9);
+    expect(o.volumesAtRisk).toHaveLength(1);
+    expect(o.fillingDays).toBe(7);
+    const used = [[10, 1], [8, 2], [7, 3], [0, 9.375]].map(([n, g]) => ({ t: Date.parse(`${dayAgo(now, n)}T10:00:00Z`), v: g * GiB }));
+    const full = forecastFull(used, 0.625 * GiB, Date.parse(`${dayAgo(now, 0)}T10:00:00Z`))!;
+    expect(o.volumesAtRisk[0]).toMatchObject({
+      workspace: { id: "ws-a" },
+      forecastFullAt: full.toISOString(),
+      volume: { sizeBytes: 10 * GiB, availBytes: 0.625 * GiB, usedBytes: 9.375 * GiB, usePercent: 94, inodes: null, full: false },
+    });
+    expect(o.volumesAtRisk[0].daysUntilFull).toBeCloseTo(differenceInMilliseconds(full, now) / millisecondsInDay, 9);
     expect(o.silent.count).toBe(1);
     expect(o.silent.workspaces).toEqual([
       { id: "ws-d", name: "delta", owner: "dave", lastCollectedAt: `${dayAgo(now, 19)}T10:00:00.000Z`, hoursSilent: 19 * 24 + 2 },

@@ -3,7 +3,8 @@ import { differenceInMilliseconds } from "date-fns";
 import { millisecondsInDay, millisecondsInHour } from "date-fns/constants";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "../types";
-import { getFindingsSummary, type FindingsSummary } from "./findings";
+import { getFindingsSummary, getRules, type FindingsSummary } from "./findings";
+import { fullCondition, fullThresholds, toVolume, volumeColumns, type VolumeColumns, type VolumeSummary } from "./volume";
 import { addDaysTo, daysBetween, eachDay, isoOrNull, resolveRange, utcDayOf, type Day, type DayRange, type RangeParams } from "@/lib/series";
 import type { WorkspaceRef } from "@/lib/findings/rules";
 
@@ -71,15 +72,20 @@ export type FleetOverview = {
     growthBytesPerDay: number;
     sinceDay: Day;
   }[];
-  /** Volumes forecast to fill within 7 days, soonest first. */
-  fillingSoon: {
+  /**
+   * Volumes that are full (df Use% or IUse% at the full rule's threshold) first, fullest first; then volumes
+   * forecast to fill within the volume-filling rule's days, soonest first.
+   */
+  volumesAtRisk: {
     workspace: WorkspaceRef;
-    forecastFullAt: string;
-    daysUntilFull: number;
-    volumeTotalBytes: number | null;
-    volumeFreeBytes: number | null;
+    volume: VolumeSummary;
+    /** Null for a full volume (it no longer grows, so it has no forecast). */
+    forecastFullAt: string | null;
+    daysUntilFull: number | null;
     growthBytesPerDay: number | null;
   }[];
+  /** The volume-filling rule's horizon in days (what "filling soon" means), null when the rule is off. */
+  fillingDays: number | null;
   /** Workspaces whose newest report is over 24 hours old (or that never reported), longest silent first. */
   silent: { count: number; workspaces: (WorkspaceRef & { lastCollectedAt: string | null; hoursSilent: number | null })[] };
   findings: FindingsSummary;
@@ -92,7 +98,6 @@ export const seriesKeySql = sql.raw(
 );
 
 const SILENT_HOURS = 24;
-const FILLING_DAYS = 7;
 const GROWTH_DAYS = 7;
 
 function growth(now: number, then: number): Growth {
@@ -116,6 +121,10 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
   const before = addDaysTo(first, -1);
   const nowTs = sql`${now.toISOString()}::timestamptz`;
   const sinceDay = addDaysTo(today, -GROWTH_DAYS);
+  const rules = await getRules(db);
+  const full = fullThresholds(rules);
+  const isFull = fullCondition(full);
+  const fillingDays = rules["volume-filling"].enabled ? rules["volume-filling"].params.days : null;
 
   const [deltaRows, totals, topWorkspaces, agents, growing, filling, silentCount, silentRows, findings] = await Promise.all([
     // Levels now per series key (root_latest), and the deltas after `before`: the level on a day D is the level
@@ -138,17 +147,18 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
       join workspaces w on w.id = l.workspace_id
       where d.day = ${sinceDay}::date and l.bytes > d.bytes
       order by l.bytes - d.bytes desc, l.workspace_id, l.root_key limit ${limit}`),
-    db.execute(sql`select id, name, owner, forecast_full_at, volume_total_bytes::float8 as volume_total_bytes,
-        volume_free_bytes::float8 as volume_free_bytes, growth_bytes_per_day::float8 as growth_bytes_per_day
-      from workspaces where forecast_full_at is not null
-        and forecast_full_at <= ${nowTs} + make_interval(days => ${FILLING_DAYS})
-      order by forecast_full_at, id limit ${limit}`),
+    db.execute(sql`select w.id, w.name, w.owner, w.forecast_full_at, ${volumeColumns},
+        w.growth_bytes_per_day::float8 as growth_bytes_per_day, ${isFull} as is_full
+      from workspaces w where ${isFull}
+        or (${fillingDays === null ? sql`false` : sql`w.forecast_full_at <= ${nowTs} + make_interval(days => ${fillingDays})`})
+      order by ${isFull} desc, greatest(w.volume_used_pct, coalesce(w.volume_inodes_used_pct, 0)) desc, w.forecast_full_at, w.id
+      limit ${limit}`),
     db.execute(sql`select count(*)::int as n from workspaces
       where coalesce(last_collected_at, first_seen_at) < ${nowTs} - make_interval(hours => ${SILENT_HOURS})`),
     db.execute(sql`select id, name, owner, last_collected_at from workspaces
       where coalesce(last_collected_at, first_seen_at) < ${nowTs} - make_interval(hours => ${SILENT_HOURS})
       order by last_collected_at nulls first, id limit ${limit}`),
-    getFindingsSummary(db, { now }),
+    getFindingsSummary(db, { now, rules }),
   ]);
 
   // Levels per key and day, walking back from the level now: level(D - 1) = level(D) - delta(D). Deltas dated
@@ -229,20 +239,21 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
         sinceDay,
       };
     }),
-    fillingSoon: rowsOf<{
-      id: string; name: string; owner: string; forecast_full_at: Date | string; volume_total_bytes: number | null;
-      volume_free_bytes: number | null; growth_bytes_per_day: number | null;
-    }>(filling).map((r) => {
-      const at = new Date(r.forecast_full_at);
-      return {
+    volumesAtRisk: rowsOf<
+      VolumeColumns & { id: string; name: string; owner: string; forecast_full_at: Date | string | null; growth_bytes_per_day: number | null; is_full: boolean }
+    >(filling).flatMap((r) => {
+      const volume = toVolume(r, full);
+      if (!volume) return [];
+      const at = r.is_full || r.forecast_full_at === null ? null : new Date(r.forecast_full_at);
+      return [{
         workspace: ref(r),
-        forecastFullAt: at.toISOString(),
-        daysUntilFull: differenceInMilliseconds(at, now) / millisecondsInDay,
-        volumeTotalBytes: r.volume_total_bytes === null ? null : Number(r.volume_total_bytes),
-        volumeFreeBytes: r.volume_free_bytes === null ? null : Number(r.volume_free_bytes),
+        volume,
+        forecastFullAt: at ? at.toISOString() : null,
+        daysUntilFull: at ? differenceInMilliseconds(at, now) / millisecondsInDay : null,
         growthBytesPerDay: r.growth_bytes_per_day === null ? null : Number(r.growth_bytes_per_day),
-      };
+      }];
     }),
+    fillingDays,
     silent: {
       count: Number(rowsOf<{ n: number }>(silentCount)[0].n),
       workspaces: rowsOf<{ id: string; name: string; owner: string; last_collected_at: Date | string | null }>(silentRows).map(

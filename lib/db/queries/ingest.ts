@@ -9,14 +9,17 @@ export const FORECAST_DAYS = 14;
 
 export type IngestOutcome = "stored" | "stored_late" | "duplicate" | "conflict" | "not_enrolled";
 
-/** Stores a validated report through the database's ingest_report function (drizzle/0003_ingest_function.sql). */
+/**
+ * Stores a validated report through the database's ingest_report function (drizzle/0007_…sql): the volume and
+ * the roots go as the report's own JSON and the function reads their fields by name.
+ */
 export async function callIngestReport(db: Db, r: Report, receivedAt: Date, shard: number): Promise<IngestOutcome> {
   const v = r.volume;
   const w = r.workspace;
   const [row] = rowsOf<{ outcome: IngestOutcome }>(
     await db.execute(sql`select ingest_report(${r.id}::uuid, ${w.id}::text, ${r.collectedAt}::timestamptz,
       ${receivedAt.toISOString()}::timestamptz, ${r.reporter.version}::text, ${r.reporter.scanMs}::real,
-      ${v?.totalBytes ?? null}::bigint, ${v?.freeBytes ?? null}::bigint, ${JSON.stringify(r.errors ?? [])}::jsonb,
+      ${v ? JSON.stringify(v) : null}::jsonb, ${JSON.stringify(r.errors ?? [])}::jsonb,
       ${JSON.stringify(r.roots)}::jsonb, ${w.name}::text, ${w.owner}::text, ${w.template ?? null}::text,
       ${w.agent ?? null}::text, ${shard}::smallint, ${FORECAST_DAYS}::int) as outcome`),
   );

@@ -14,17 +14,15 @@ import {
   uuid,
   boolean,
 } from "drizzle-orm/pg-core";
-import type { LargestEntry } from "@/lib/report/schema";
-import type { AgeBucket, Category } from "@/lib/report/constants";
+import type { AgeBreakdown, CategoryBreakdown, LargestEntry, LeftoverEntry, ScanError } from "@/lib/report/schema";
 import { workspaces } from "./workspaces";
 
 const big = (name: string) => bigint(name, { mode: "number" });
 const tz = (name: string) => timestamp(name, { withTimezone: true });
 
-export type SizeAndCount = { bytes: number; files: number };
-export type CategoryBreakdown = Partial<Record<Category, SizeAndCount>>;
-export type AgeBreakdown = Partial<Record<AgeBucket, SizeAndCount>>;
-export type ScanErrors = { path: string; code: string; message: string }[];
+// The jsonb columns hold the report's own nested shapes: their types come from the zod report schema.
+export type { AgeBreakdown, CategoryBreakdown };
+export type ScanErrors = ScanError[];
 
 export const reports = pgTable(
   "reports",
@@ -41,6 +39,10 @@ export const reports = pgTable(
     rootCount: integer("root_count").notNull(),
     volumeTotalBytes: big("volume_total_bytes"),
     volumeFreeBytes: big("volume_free_bytes"),
+    volumeUsedBytes: big("volume_used_bytes"),
+    volumeInodesTotal: big("volume_inodes_total"),
+    volumeInodesUsed: big("volume_inodes_used"),
+    volumeInodesFree: big("volume_inodes_free"),
     errors: jsonb("errors").$type<ScanErrors>().notNull().default([]),
   },
   (t) => [index("reports_workspace_collected_idx").on(t.workspaceId, t.collectedAt.desc())],
@@ -63,6 +65,7 @@ const rootColumns = {
   categories: jsonb("categories").$type<CategoryBreakdown>().notNull().default({}),
   ages: jsonb("ages").$type<AgeBreakdown>().notNull().default({}),
   largest: jsonb("largest").$type<LargestEntry[]>().notNull().default([]),
+  leftovers: jsonb("leftovers").$type<LeftoverEntry[]>().notNull().default([]),
 };
 
 /** Every root of every accepted report: the raw history. Append-only, so a BRIN index on time stays tight. */
@@ -128,6 +131,7 @@ export const workspaceDaily = pgTable(
     bytes: big("bytes").notNull(),
     volumeTotalBytes: big("volume_total_bytes"),
     volumeFreeBytes: big("volume_free_bytes"),
+    volumeUsedBytes: big("volume_used_bytes"),
     collectedAt: tz("collected_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.day] })],

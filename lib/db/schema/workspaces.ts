@@ -1,4 +1,5 @@
-import { bigint, index, integer, pgTable, real, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { bigint, index, integer, pgTable, real, smallint, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 const big = (name: string) => bigint(name, { mode: "number" });
 
@@ -15,8 +16,27 @@ export const workspaces = pgTable(
     // Denormalised from the newest report so the workspaces table is one indexed read at any fleet size.
     lastReportId: uuid("last_report_id"),
     lastCollectedAt: timestamp("last_collected_at", { withTimezone: true }),
+    /** df's Size, Avail and Used; Used is null in reports from reporters before 0.2 (then Size − Avail). */
     volumeTotalBytes: big("volume_total_bytes"),
     volumeFreeBytes: big("volume_free_bytes"),
+    volumeUsedBytes: big("volume_used_bytes"),
+    volumeInodesTotal: big("volume_inodes_total"),
+    volumeInodesUsed: big("volume_inodes_used"),
+    volumeInodesFree: big("volume_inodes_free"),
+    /**
+     * df's Use%: Used ÷ (Used + Avail), rounded up, so the figure an admin compares with df on the workspace is
+     * the one the full-volume rule and the sort read. Space reserved for root is in neither term.
+     */
+    volumeUsedPct: smallint("volume_used_pct").generatedAlwaysAs(
+      sql`CASE WHEN coalesce(volume_used_bytes, volume_total_bytes - volume_free_bytes) + volume_free_bytes > 0
+        THEN ceil(coalesce(volume_used_bytes, volume_total_bytes - volume_free_bytes) * 100.0
+          / (coalesce(volume_used_bytes, volume_total_bytes - volume_free_bytes) + volume_free_bytes)) END`,
+    ),
+    /** df -i's IUse%: IUsed ÷ (IUsed + IFree), rounded up. */
+    volumeInodesUsedPct: smallint("volume_inodes_used_pct").generatedAlwaysAs(
+      sql`CASE WHEN volume_inodes_used + volume_inodes_free > 0
+        THEN ceil(volume_inodes_used * 100.0 / (volume_inodes_used + volume_inodes_free)) END`,
+    ),
     totalBytes: big("total_bytes").notNull().default(0),
     rootCount: integer("root_count").notNull().default(0),
     largestAgent: text("largest_agent"),
@@ -31,6 +51,7 @@ export const workspaces = pgTable(
     index("workspaces_template_idx").on(t.template),
     index("workspaces_total_idx").on(t.totalBytes.desc()),
     index("workspaces_last_collected_idx").on(t.lastCollectedAt),
+    index("workspaces_volume_used_pct_idx").on(t.volumeUsedPct.desc()),
   ],
 );
 

@@ -2,7 +2,7 @@ import { HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { WorkspaceView } from "@/components/workspace/workspace-view";
 import { getDb } from "@/lib/db";
-import { getWorkspaceDetail } from "@/lib/db/queries/workspaces";
+import { getWorkspaceDetail } from "@/lib/db/queries/workspace-detail";
 import { prefetchOneOrNotFound } from "@/lib/query/prefetch";
 import { parseRange } from "@/lib/validations/range";
 import { workspaceKeys } from "@/lib/query/workspaces";

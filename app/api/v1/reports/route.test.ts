@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, expect, it, vi } from "vitest";
 import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
 import { getEnrollmentKey } from "@/lib/enrollment";
-import { makeReport, MiB } from "@/lib/db/queries/test-reports";
+import { makeReport, MiB } from "@/tests/support/reports";
 import { LIMITS } from "@/lib/report/constants";
 import { POST as enroll } from "../enroll/route";
 import { POST as postReport } from "./route";
@@ -76,6 +76,21 @@ describeEachDatabase("POST /api/v1/reports", (t) => {
     const again = await postReport(request(JSON.stringify(report), auth()), ctx);
     expect(await again.json()).toMatchObject({ status: "duplicate" });
     expect(await counts()).toMatchObject({ reports: 1, roots: 1 });
+  });
+
+  it("accepts a report from a reporter before 0.2 (volume without Used or inodes, leftovers as roots)", async () => {
+    const report = makeReport(ws, new Date(Date.now() - 30_000).toISOString(), [
+      { key: "coder/claude-code", kind: "module", agent: "claude-code", bytes: 143_360, path: ".coder-modules/coder/claude-code" },
+      { key: "leftover:coder/claude-code/agentapi.pid", kind: "leftover", agent: "claude-code", bytes: 4096, path: ".coder-modules/coder/claude-code/agentapi.pid" },
+    ], { totalBytes: 100 * MiB, freeBytes: 40 * MiB }, { reporter: { version: "0.1.0", scanMs: 5 } });
+    const res = await postReport(request(JSON.stringify(report), auth()), ctx);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ reportId: report.id, status: "stored" });
+    const [w] = rowsOf<{ used: number; pct: number; inodes: number | null }>(
+      await t.current.db.execute(sql`select volume_used_bytes::float8 as used, volume_used_pct as pct, volume_inodes_total as inodes
+        from workspaces where id = ${ws.id}`),
+    );
+    expect(w).toEqual({ used: 60 * MiB, pct: 60, inodes: null });
   });
 
   type Case = { name: string; req: () => Request; status: number; code: string; detail?: RegExp };

@@ -1,5 +1,6 @@
 import { getDb } from "@/lib/db";
-import { listWorkspaces, workspaceListQuery } from "@/lib/db/queries/workspaces";
+import { listWorkspaces } from "@/lib/db/queries/workspace-list";
+import { workspaceListQuery } from "@/lib/validations/workspaces";
 import { readQuery } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";
 

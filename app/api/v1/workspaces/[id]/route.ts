@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { getDb } from "@/lib/db";
-import { getWorkspaceDetail } from "@/lib/db/queries/workspaces";
+import { getWorkspaceDetail } from "@/lib/db/queries/workspace-detail";
 import { NotFoundError } from "@/lib/errors";
 import { readQuery } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";

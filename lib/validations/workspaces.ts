@@ -1,11 +1,11 @@
-import type { WorkspaceSortColumn } from "@/lib/db/queries/workspaces";
-import { toGetter, type SearchParamsLike } from "@/lib/validations/search-params";
-import type { WorkspaceListState } from "@/lib/query/workspaces";
+import { z } from "zod";
+import { toGetter, type SearchParamsInput } from "./search-params";
 
-// The workspaces table's URL state: ?q=&owner=&template=&agent=&sort=&dir=&page=&pageSize=
-// Defaults are left out of the URL; anything invalid falls back to its default.
+// The workspaces table's parameters, one schema for all readers: the JSON API validates strictly (422 on a bad
+// value); the page and the browser read the same names from the URL forgivingly (anything invalid falls back
+// to its default, so a hand-edited link still opens). ?q=&owner=&template=&agent=&sort=&dir=&page=&pageSize=
 
-export const SORT_COLUMNS = [
+export const WORKSPACE_SORT_COLUMNS = [
   "name",
   "owner",
   "template",
@@ -15,14 +15,36 @@ export const SORT_COLUMNS = [
   "volumeUsed",
   "daysUntilFull",
   "lastReport",
-] as const satisfies readonly WorkspaceSortColumn[];
-
-// Fails to compile if the API gains a sort column this list lacks.
-type Missing = Exclude<WorkspaceSortColumn, (typeof SORT_COLUMNS)[number]>;
-const complete: Missing extends never ? true : Missing = true;
-void complete;
+] as const;
+export type WorkspaceSortColumn = (typeof WORKSPACE_SORT_COLUMNS)[number];
 
 export const PAGE_SIZES = [25, 50, 100] as const;
+
+/** Query parameters of GET /api/v1/workspaces. */
+export const workspaceListQuery = z.object({
+  q: z.string().trim().max(200).optional(),
+  owner: z.string().max(200).optional(),
+  template: z.string().max(200).optional(),
+  /** Workspaces having at least one root of this agent. */
+  agent: z.string().max(100).optional(),
+  sort: z.enum(WORKSPACE_SORT_COLUMNS).default("total"),
+  dir: z.enum(["asc", "desc"]).default("desc"),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type WorkspaceListQuery = z.input<typeof workspaceListQuery>;
+
+/** The list's parameters as the URL and the API spell them, defaults filled in. */
+export type WorkspaceListState = {
+  q: string;
+  owner: string;
+  template: string;
+  agent: string;
+  sort: WorkspaceSortColumn;
+  dir: "asc" | "desc";
+  page: number;
+  pageSize: number;
+};
 
 export const DEFAULT_LIST_STATE: WorkspaceListState = {
   q: "",
@@ -46,12 +68,12 @@ function text(v: string | null, max = 200): string {
   return (v ?? "").trim().slice(0, max);
 }
 
-export function parseWorkspaceListSearchParams(
-  params: SearchParamsLike | Record<string, string | string[] | undefined>,
-): WorkspaceListState {
+export function parseWorkspaceListSearchParams(params: SearchParamsInput): WorkspaceListState {
   const p = toGetter(params);
   const sortRaw = p.get("sort");
-  const sort = (SORT_COLUMNS as readonly string[]).includes(sortRaw ?? "") ? (sortRaw as WorkspaceSortColumn) : DEFAULT_LIST_STATE.sort;
+  const sort = (WORKSPACE_SORT_COLUMNS as readonly string[]).includes(sortRaw ?? "")
+    ? (sortRaw as WorkspaceSortColumn)
+    : DEFAULT_LIST_STATE.sort;
   const dirRaw = p.get("dir");
   const dir = dirRaw === "asc" || dirRaw === "desc" ? dirRaw : sortRaw ? defaultDir(sort) : DEFAULT_LIST_STATE.dir;
   const page = Number.parseInt(p.get("page") ?? "", 10);

@@ -1,7 +1,8 @@
 import { beforeAll, expect, it } from "vitest";
 import { describeEachDatabase } from "@/lib/db/testing";
-import { getWorkspaceDetail, listWorkspaces } from "./workspaces";
-import { dayAgo, GiB, MiB, seedScenario, testNow } from "./test-reports";
+import { listWorkspaces } from "./workspace-list";
+import { getWorkspaceDetail } from "./workspace-detail";
+import { dayAgo, GiB, MiB, seedScenario, testNow } from "@/tests/support/reports";
 
 describeEachDatabase("workspaces queries", (t) => {
   const now = testNow();
@@ -62,7 +63,7 @@ describeEachDatabase("workspaces queries", (t) => {
       totalBytes: 1541 * MiB,
       change7dBytes: 1216 * MiB,
       largestAgent: "claude-code",
-      volumeUsedPercent: 95,
+      volume: { sizeBytes: 10 * GiB, usedBytes: 9.375 * GiB, availBytes: 0.625 * GiB, usePercent: 94, inodes: null, full: false, inodesFull: false },
       silent: false,
       lastCollectedAt: `${dayAgo(now, 0)}T10:00:00.000Z`,
     });
@@ -99,11 +100,12 @@ describeEachDatabase("workspaces queries", (t) => {
       ["projects/app/big.jsonl", 300, "claude-code:data"],
       ["projects/app/small.jsonl", 150, "claude-code:data"],
     ]);
-    expect(d.volume).toMatchObject({ totalBytes: 10 * GiB, freeBytes: 0.5 * GiB, usedBytes: 9.5 * GiB, usedPercent: 95 });
-    expect(d.volume.history.map((h) => (h.usedBytes ?? 0) / GiB)).toEqual([3, 3, 3, 3, 3, 3, 9.5]);
+    expect(d.workspace.volume).toMatchObject({ sizeBytes: 10 * GiB, availBytes: 0.625 * GiB, usedBytes: 9.375 * GiB, usePercent: 94 });
+    expect(d.volume.history.map((h) => (h.usedBytes ?? 0) / GiB)).toEqual([3, 3, 3, 3, 3, 3, 9.375]);
+    expect(d.volume.history.every((h) => h.capacityBytes === 10 * GiB)).toBe(true);
     expect(d.volume.forecast.fullAt).toBe(d.workspace.forecastFullAt);
     const f = d.volume.forecast.points;
-    expect(f[0]).toEqual({ day: dayAgo(now, 0), usedBytes: 9.5 * GiB });
+    expect(f[0]).toEqual({ day: dayAgo(now, 0), usedBytes: 9.375 * GiB });
     expect(f[f.length - 1].usedBytes).toBe(10 * GiB);
     expect(d.reports.map((r) => [r.collectedAt, r.totalBytes / MiB, r.rootCount, r.errorCount])).toEqual([
       [`${dayAgo(now, 0)}T10:00:00.000Z`, 1541, 2, 0],

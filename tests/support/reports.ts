@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db";
 import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment";
 import { ingestReport } from "@/lib/ingest";
-import type { LargestEntry, Report, StorageRoot } from "@/lib/report/schema";
+import type { LargestEntry, Report, StorageRoot, Volume } from "@/lib/report/schema";
 import { addDaysTo, utcDayOf, type Day } from "@/lib/series";
 
 export const MiB = 1024 ** 2;
@@ -48,7 +48,7 @@ export function makeReport(
   ws: WorkspaceSpec,
   collectedAt: string,
   roots: RootSpec[],
-  volume?: { totalBytes: number; freeBytes: number },
+  volume?: Volume,
   extra: Partial<Report> = {},
 ): Report {
   return {
@@ -69,7 +69,7 @@ export async function send(
   ws: WorkspaceSpec,
   collectedAt: string,
   roots: RootSpec[],
-  volume?: { totalBytes: number; freeBytes: number },
+  volume?: Volume,
   extra: Partial<Report> = {},
 ) {
   return ingestReport(db, ws.id, makeReport(ws, collectedAt, roots, volume, extra), new Date(collectedAt));
@@ -96,7 +96,8 @@ export const CLAUDE_LATEST: RootSpec = {
 
 /**
  * A small fleet with known numbers, days counted back from `now` (D0 = today):
- * - ws-a reports on D10, D8, D7 and D0 (gaps on D9 and D6..D1); codex disappears on D0; volume nearly full.
+ * - ws-a reports on D10, D8, D7 and D0 (gaps on D9 and D6..D1); codex disappears on D0; volume at 94 % (old
+ *   report format: Size and Avail only), growing, so forecast to fill but not yet full.
  * - ws-b reports on D7 and D1 (23:00, so not silent): gemini 100 → 500 MiB, a module of no agent, a leftover on D1.
  * - ws-c is enrolled and never reports; ws-d reported once, on D19 (silent).
  */
@@ -119,5 +120,5 @@ export async function seedScenario(db: Db, now: Date) {
     { key: "acme/tool", kind: "module", agent: "other", bytes: 1 * MiB },
     { key: "leftover:agentapi", kind: "leftover", agent: "claude-code", bytes: 1 * MiB },
   ]);
-  await send(db, WS_A, at(now, 0), [CLAUDE_LATEST, scriptData], vol(9.5));
+  await send(db, WS_A, at(now, 0), [CLAUDE_LATEST, scriptData], vol(9.375));
 }

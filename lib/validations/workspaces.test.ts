@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_LIST_STATE, parseWorkspaceListSearchParams, workspaceListEntries } from "./search-params";
+import {
+  DEFAULT_LIST_STATE,
+  parseWorkspaceListSearchParams,
+  WORKSPACE_SORT_COLUMNS,
+  workspaceListEntries,
+  workspaceListQuery,
+} from "./workspaces";
 
 const parse = (qs: string) => parseWorkspaceListSearchParams(new URLSearchParams(qs));
 
@@ -44,5 +50,16 @@ describe("workspace list search params", () => {
     );
     expect(qs.toString()).toBe("q=web&sort=name&dir=desc&page=2");
     expect(parse(qs.toString())).toEqual(state);
+  });
+});
+
+describe("workspace list query (API)", () => {
+  it("accepts every sort column the URL accepts, and nothing else", () => {
+    for (const sort of WORKSPACE_SORT_COLUMNS) {
+      expect(workspaceListQuery.parse({ sort }).sort).toBe(sort);
+      expect(parse(`sort=${sort}`).sort).toBe(sort);
+    }
+    expect(workspaceListQuery.safeParse({ sort: "bogus" }).success).toBe(false);
+    expect(parse("sort=bogus").sort).toBe(DEFAULT_LIST_STATE.sort);
   });
 });

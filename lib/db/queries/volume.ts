@@ -1,0 +1,79 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import type { RuleSet } from "@/lib/findings/rules";
+
+/**
+ * The home volume as `df -B1` and `df -i` show it. Use% is df's own: Used ÷ (Used + Avail), rounded up, so a
+ * file system's root-reserved blocks (Size − Used − Avail) count neither as used nor as available; computed
+ * once, in the workspaces table's generated columns. Reports from reporters before 0.2 carry only Size and
+ * Avail: Used is then Size − Avail and inodes are unknown.
+ */
+export type VolumeSummary = {
+  sizeBytes: number;
+  usedBytes: number;
+  availBytes: number;
+  /** 0–100, rounded up as df does. */
+  usePercent: number;
+  inodes: { total: number; used: number; free: number; usePercent: number } | null;
+  /** Use% at or above the volume-full rule's threshold: nothing more can be written, whatever its growth. */
+  full: boolean;
+  /** IUse% at or above the inodes-full rule's threshold: no new file can be created. */
+  inodesFull: boolean;
+};
+
+/** The workspaces-table columns toVolume reads (alias `w`). */
+export const volumeColumns = sql.raw(`w.volume_total_bytes::float8 as volume_total_bytes,
+  w.volume_free_bytes::float8 as volume_free_bytes, w.volume_used_bytes::float8 as volume_used_bytes,
+  w.volume_used_pct, w.volume_inodes_total::float8 as volume_inodes_total,
+  w.volume_inodes_used::float8 as volume_inodes_used, w.volume_inodes_free::float8 as volume_inodes_free,
+  w.volume_inodes_used_pct`);
+
+export type VolumeColumns = {
+  volume_total_bytes: number | null;
+  volume_free_bytes: number | null;
+  volume_used_bytes: number | null;
+  volume_used_pct: number | null;
+  volume_inodes_total: number | null;
+  volume_inodes_used: number | null;
+  volume_inodes_free: number | null;
+  volume_inodes_used_pct: number | null;
+};
+
+export type FullThresholds = { usePercent: number | null; inodesPercent: number | null };
+
+/** The full-volume thresholds in effect; a disabled rule flags nothing. */
+export function fullThresholds(rules: RuleSet): FullThresholds {
+  const space = rules["volume-full"];
+  const inodes = rules["inodes-full"];
+  return {
+    usePercent: space.enabled ? space.params.usedPercent : null,
+    inodesPercent: inodes.enabled ? inodes.params.usedPercent : null,
+  };
+}
+
+export function toVolume(r: VolumeColumns, t: FullThresholds): VolumeSummary | null {
+  if (r.volume_total_bytes === null || r.volume_free_bytes === null || r.volume_used_pct === null) return null;
+  const size = Number(r.volume_total_bytes);
+  const avail = Number(r.volume_free_bytes);
+  const usePercent = Number(r.volume_used_pct);
+  const iPct = r.volume_inodes_used_pct === null ? null : Number(r.volume_inodes_used_pct);
+  return {
+    sizeBytes: size,
+    usedBytes: r.volume_used_bytes === null ? size - avail : Number(r.volume_used_bytes),
+    availBytes: avail,
+    usePercent,
+    inodes:
+      iPct === null
+        ? null
+        : { total: Number(r.volume_inodes_total), used: Number(r.volume_inodes_used), free: Number(r.volume_inodes_free), usePercent: iPct },
+    full: t.usePercent !== null && usePercent >= t.usePercent,
+    inodesFull: t.inodesPercent !== null && iPct !== null && iPct >= t.inodesPercent,
+  };
+}
+
+/** SQL condition (alias `w`): the volume counts as full by either rule. Never null, so it can be sorted on. */
+export function fullCondition(t: FullThresholds) {
+  const space = t.usePercent === null ? sql`false` : sql`coalesce(w.volume_used_pct >= ${t.usePercent}, false)`;
+  const inodes = t.inodesPercent === null ? sql`false` : sql`coalesce(w.volume_inodes_used_pct >= ${t.inodesPercent}, false)`;
+  return sql`(${space} or ${inodes})`;
+}

@@ -1,0 +1,249 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import type { Finding } from "@/lib/findings/rules";
+import type { AgeBreakdown, CategoryBreakdown, LargestEntry, LeftoverEntry } from "@/lib/report/schema";
+import { addDaysTo, eachDay, isoOrNull, resolveRange, utcDayOf, type Day, type DayRange, type RangeParams } from "@/lib/series";
+import {
+  forecastLine,
+  usageByRoot,
+  volumeHistory,
+  type RootDayValue,
+  type RootRef,
+  type VolumeHistoryPoint,
+  type WorkspaceUsagePoint,
+} from "@/lib/shaping/workspace-detail";
+import { rowsOf, type Db } from "../types";
+import { getRules, listFindings } from "./findings";
+import { fullThresholds } from "./volume";
+import { numOrNull, rowColumns, toRow, type RawRow, type WorkspaceRow } from "./workspace-row";
+
+export type { RootRef, VolumeHistoryPoint, WorkspaceUsagePoint };
+
+const FORECAST_HORIZON_DAYS = 90;
+
+export type RootDetail = RootRef & {
+  path: string;
+  /** Allocated bytes: `du -sB1` of the root's folder (a file hard-linked into two roots counts in the first). */
+  bytes: number;
+  apparentBytes: number;
+  files: number;
+  dirs: number;
+  oldestMtime: string | null;
+  newestMtime: string | null;
+  orphaned: boolean;
+  unreadable: number;
+  categories: CategoryBreakdown;
+  /** Age distribution: bytes and files per age bucket (upper bounds 1d, 7d, 30d, 90d, older). */
+  ages: AgeBreakdown;
+  largest: LargestEntry[];
+  /** AgentAPI leftovers inside the root, already counted in its figures. */
+  leftovers: LeftoverEntry[];
+  collectedAt: string;
+};
+
+export type ReportHistoryRow = {
+  id: string;
+  collectedAt: string;
+  receivedAt: string;
+  reporterVersion: string;
+  scanMs: number;
+  totalBytes: number;
+  rootCount: number;
+  errorCount: number;
+  volumeTotalBytes: number | null;
+  volumeFreeBytes: number | null;
+};
+
+export type WorkspaceDetailParams = RangeParams & { now?: Date; reports?: number };
+
+export type WorkspaceDetail = {
+  workspace: WorkspaceRow & { firstSeenAt: string; lastSeenAt: string | null; lastReportId: string | null };
+  range: DayRange;
+  usage: {
+    /** Every root that has a value in the range, largest (on the last day) first. */
+    roots: RootRef[];
+    /** One point per day of the range. */
+    points: WorkspaceUsagePoint[];
+  };
+  /** The newest report's roots, largest first. */
+  roots: RootDetail[];
+  /** Largest entries of type "session" across all roots (Claude Code's largest sessions, ...), largest first. */
+  largestSessions: (LargestEntry & { rootKey: string; agent: string })[];
+  volume: {
+    /** Used space and capacity at the end of each day of the range (carried forward; null before the first report). */
+    history: VolumeHistoryPoint[];
+    /** The least-squares fit over the last 14 days that ingest stored with the newest report. */
+    forecast: {
+      slopeBytesPerDay: number | null;
+      fullAt: string | null;
+      /** Projected used bytes per day from the last known day until full (at most 90 days ahead); empty when not growing. */
+      points: { day: Day; usedBytes: number }[];
+    };
+  };
+  findings: Finding[];
+  /** Newest first. */
+  reports: ReportHistoryRow[];
+};
+
+type LatestRow = {
+  root_key: string; agent: string; kind: string; path: string; bytes: number; apparent_bytes: number; files: number;
+  dirs: number; oldest_mtime: Date | string | null; newest_mtime: Date | string | null; orphaned: boolean;
+  unreadable: number; categories: CategoryBreakdown | string; ages: AgeBreakdown | string;
+  largest: LargestEntry[] | string; leftovers: LeftoverEntry[] | string; collected_at: Date | string;
+};
+type ReportRow = {
+  id: string; collected_at: Date | string; received_at: Date | string; reporter_version: string; scan_ms: number;
+  total_bytes: number; root_count: number; error_count: number; volume_total_bytes: number | null; volume_free_bytes: number | null;
+};
+type VolumeDayRow = { day: Day; used: number | null; avail: number | null };
+
+// PGlite returns jsonb as text in some paths, node-postgres as objects.
+const parseJson = <T>(v: T | string): T => (typeof v === "string" ? (JSON.parse(v) as T) : v);
+
+function toRootDetail(r: LatestRow): RootDetail {
+  return {
+    key: r.root_key,
+    agent: r.agent,
+    kind: r.kind,
+    path: r.path,
+    bytes: Number(r.bytes),
+    apparentBytes: Number(r.apparent_bytes),
+    files: Number(r.files),
+    dirs: Number(r.dirs),
+    oldestMtime: isoOrNull(r.oldest_mtime),
+    newestMtime: isoOrNull(r.newest_mtime),
+    orphaned: r.orphaned,
+    unreadable: Number(r.unreadable),
+    categories: parseJson(r.categories),
+    ages: parseJson(r.ages),
+    largest: parseJson(r.largest),
+    leftovers: parseJson(r.leftovers),
+    collectedAt: isoOrNull(r.collected_at)!,
+  };
+}
+
+function toReportRow(r: ReportRow): ReportHistoryRow {
+  return {
+    id: r.id,
+    collectedAt: isoOrNull(r.collected_at)!,
+    receivedAt: isoOrNull(r.received_at)!,
+    reporterVersion: r.reporter_version,
+    scanMs: Number(r.scan_ms),
+    totalBytes: Number(r.total_bytes),
+    rootCount: Number(r.root_count),
+    errorCount: Number(r.error_count),
+    volumeTotalBytes: numOrNull(r.volume_total_bytes),
+    volumeFreeBytes: numOrNull(r.volume_free_bytes),
+  };
+}
+
+const volumeDay = (r: VolumeDayRow) => ({ usedBytes: numOrNull(r.used), availBytes: numOrNull(r.avail) });
+
+/** Null when the workspace is unknown (the route answers 404). */
+export async function getWorkspaceDetail(
+  db: Db,
+  id: string,
+  params: WorkspaceDetailParams = {},
+): Promise<WorkspaceDetail | null> {
+  const now = params.now ?? new Date();
+  const range = resolveRange(params, now);
+  const days = eachDay(range.from, range.to);
+  const head = rowsOf<RawRow & { first_seen_at: Date | string; last_seen_at: Date | string | null; last_report_id: string | null }>(
+    await db.execute(sql`select ${rowColumns}, w.first_seen_at, w.last_seen_at, w.last_report_id
+      from workspaces w where w.id = ${id}`),
+  )[0];
+  if (!head) return null;
+
+  const inRange = sql`day between ${range.from}::date and ${range.to}::date`;
+  const volumeDayColumns = sql`coalesce(volume_used_bytes, volume_total_bytes - volume_free_bytes)::float8 as used,
+    volume_free_bytes::float8 as avail`;
+  const [rootDaily, rootStart, wsDaily, wsStart, latest, reportRows, findings, change, rules] = await Promise.all([
+    db.execute(sql`select root_key as key, agent, kind, to_char(day, 'YYYY-MM-DD') as day, bytes::float8 as bytes
+      from root_daily where workspace_id = ${id} and ${inRange}`),
+    // Each root's last value before the range, one primary-key lookup per root. A root that existed when the
+    // range began either exists now (root_latest) or was removed inside the range (its zero row is there), so
+    // those keys are all that is needed: the cost follows the roots, not the length of history.
+    db.execute(sql`with keys(k) as (
+        select root_key from root_latest where workspace_id = ${id}
+        union
+        select root_key from root_daily where workspace_id = ${id} and ${inRange}
+      )
+      select d.root_key as key, d.agent, d.kind, d.bytes::float8 as bytes from keys
+      cross join lateral (select root_key, agent, kind, bytes from root_daily
+        where workspace_id = ${id} and root_key = keys.k and day < ${range.from}::date
+        order by day desc limit 1) d`),
+    db.execute(sql`select to_char(day, 'YYYY-MM-DD') as day, ${volumeDayColumns}
+      from workspace_daily where workspace_id = ${id} and ${inRange}`),
+    db.execute(sql`select ${volumeDayColumns}
+      from workspace_daily where workspace_id = ${id} and day < ${range.from}::date order by day desc limit 1`),
+    db.execute(sql`select root_key, agent, kind, path, bytes::float8 as bytes, apparent_bytes::float8 as apparent_bytes,
+        files::float8 as files, dirs::float8 as dirs, oldest_mtime, newest_mtime, orphaned, unreadable, categories, ages,
+        largest, leftovers, collected_at
+      from root_latest where workspace_id = ${id} order by bytes desc, root_key`),
+    db.execute(sql`select id, collected_at, received_at, reporter_version, scan_ms, total_bytes::float8 as total_bytes,
+        root_count, jsonb_array_length(errors) as error_count, volume_total_bytes::float8 as volume_total_bytes,
+        volume_free_bytes::float8 as volume_free_bytes
+      from reports where workspace_id = ${id} order by collected_at desc limit ${params.reports ?? 50}`),
+    listFindings(db, { workspace: id, now }),
+    db.execute(sql`select bytes::float8 as bytes from workspace_daily where workspace_id = ${id}
+      and day <= ${addDaysTo(utcDayOf(now), -7)}::date order by day desc limit 1`),
+    getRules(db),
+  ]);
+
+  const dailyRows = rowsOf<RootDayValue>(rootDaily).map((r) => ({ ...r, bytes: Number(r.bytes) }));
+  const wsRows = rowsOf<VolumeDayRow>(wsDaily);
+  const reportedDays = new Set<Day>([...dailyRows.map((r) => r.day), ...wsRows.map((r) => r.day)]);
+  const usage = usageByRoot(
+    days,
+    rowsOf<RootRef & { bytes: number }>(rootStart).map((r) => ({ ...r, bytes: Number(r.bytes) })),
+    dailyRows,
+    reportedDays,
+  );
+  const startVolume = rowsOf<VolumeDayRow>(wsStart)[0];
+  const history = volumeHistory(
+    days,
+    wsRows.map((r) => ({ day: r.day, ...volumeDay(r) })),
+    startVolume ? volumeDay(startVolume) : null,
+    reportedDays,
+  );
+
+  const roots = rowsOf<LatestRow>(latest).map(toRootDetail);
+  const largestSessions = roots
+    .flatMap((r) => r.largest.filter((e) => e.type === "session").map((e) => ({ ...e, rootKey: r.key, agent: r.agent })))
+    .sort((a, b) => b.bytes - a.bytes || a.path.localeCompare(b.path))
+    .slice(0, 20);
+
+  const before7 = rowsOf<{ bytes: number }>(change)[0];
+  const workspace = toRow(head, now, before7 ? Number(head.total_bytes) - Number(before7.bytes) : null, fullThresholds(rules));
+  const v = workspace.volume;
+  // The fit ingest stored with the newest report (least squares over the last 14 days, ingest_report).
+  const slope = workspace.growthBytesPerDay;
+  return {
+    workspace: {
+      ...workspace,
+      firstSeenAt: isoOrNull(head.first_seen_at)!,
+      lastSeenAt: isoOrNull(head.last_seen_at),
+      lastReportId: head.last_report_id,
+    },
+    range,
+    usage,
+    roots,
+    largestSessions,
+    volume: {
+      history,
+      forecast: {
+        slopeBytesPerDay: slope,
+        fullAt: workspace.forecastFullAt,
+        points: forecastLine({
+          slopeBytesPerDay: slope,
+          usedBytes: v?.usedBytes ?? null,
+          capacityBytes: v ? v.usedBytes + v.availBytes : null,
+          lastCollectedAt: workspace.lastCollectedAt,
+          horizonDays: FORECAST_HORIZON_DAYS,
+        }),
+      },
+    },
+    findings: findings.findings,
+    reports: rowsOf<ReportRow>(reportRows).map(toReportRow),
+  };
+}

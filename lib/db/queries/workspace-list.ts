@@ -1,0 +1,130 @@
+import "server-only";
+import { sql, type SQL } from "drizzle-orm";
+import { addDaysTo, eachDay, fillCarryForward, utcDayOf, type Day } from "@/lib/series";
+import { workspaceListQuery, type WorkspaceListQuery, type WorkspaceSortColumn } from "@/lib/validations/workspaces";
+import { rowsOf, type Db } from "../types";
+import { getRules } from "./findings";
+import { fullThresholds } from "./volume";
+import { numOrNull, rowColumns, toRow, type RawRow, type WorkspaceRow } from "./workspace-row";
+
+export const SPARKLINE_DAYS = 30;
+
+export type WorkspaceListParams = WorkspaceListQuery & { now?: Date };
+
+export type WorkspaceListRow = WorkspaceRow & {
+  /** Daily totals aligned with `WorkspaceList.sparklineDays`: carried forward over days without a report, null before the first. */
+  sparkline: (number | null)[];
+};
+
+export type WorkspaceList = {
+  rows: WorkspaceListRow[];
+  /** Rows matching the filters, over all pages. */
+  total: number;
+  page: number;
+  pageSize: number;
+  sort: WorkspaceSortColumn;
+  dir: "asc" | "desc";
+  /** The last 30 days (UTC), oldest first. */
+  sparklineDays: Day[];
+};
+
+/** Daily totals of `ids` over `days`, carried forward from the last total before the first day. */
+async function dailyTotals(db: Db, ids: string[], days: Day[]): Promise<Map<string, (number | null)[]>> {
+  const out = new Map<string, (number | null)[]>();
+  if (ids.length === 0) return out;
+  const from = days[0];
+  const to = days[days.length - 1];
+  const rows = rowsOf<{ id: string; day: Day | null; bytes: number | null }>(
+    await db.execute(sql`select workspace_id as id, to_char(day, 'YYYY-MM-DD') as day, bytes::float8 as bytes
+        from workspace_daily where workspace_id = any(${sql.param(ids)}::text[]) and day between ${from}::date and ${to}::date
+      union all
+      select i.id, null, (select d.bytes::float8 from workspace_daily d where d.workspace_id = i.id and d.day < ${from}::date
+          order by d.day desc limit 1)
+        from unnest(${sql.param(ids)}::text[]) as i(id)`),
+  );
+  const byWs = new Map<string, { start: number | null; values: Map<Day, number> }>();
+  for (const id of ids) byWs.set(id, { start: null, values: new Map() });
+  for (const r of rows) {
+    const e = byWs.get(r.id)!;
+    if (r.day === null) e.start = numOrNull(r.bytes);
+    else e.values.set(r.day, Number(r.bytes));
+  }
+  for (const [id, e] of byWs) out.set(id, fillCarryForward(days, e.values, e.start).map((p) => p.value));
+  return out;
+}
+
+function likePattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+const SORT_SQL: Record<WorkspaceSortColumn, SQL> = {
+  name: sql`w.name`,
+  owner: sql`w.owner`,
+  template: sql`w.template`,
+  total: sql`w.total_bytes`,
+  change7d: sql`(w.total_bytes - c.bytes)`,
+  largestAgent: sql`w.largest_agent`,
+  // df's Use%, as the column shows it.
+  volumeUsed: sql`w.volume_used_pct`,
+  daysUntilFull: sql`w.forecast_full_at`,
+  lastReport: sql`w.last_collected_at`,
+};
+
+/**
+ * One page of the workspaces table: filters, sort and paging in SQL over the workspaces table (denormalised
+ * totals), then the page's sparklines in one query on workspace_daily.
+ */
+export async function listWorkspaces(db: Db, params: WorkspaceListParams = {}): Promise<WorkspaceList> {
+  const p = workspaceListQuery.parse(params);
+  const now = params.now ?? new Date();
+  const today = utcDayOf(now);
+  const since = addDaysTo(today, -7);
+  const sparklineDays = eachDay(addDaysTo(today, -(SPARKLINE_DAYS - 1)), today);
+
+  const where: SQL[] = [sql`true`];
+  if (p.q) {
+    const pat = likePattern(p.q);
+    where.push(sql`(w.name ilike ${pat} or w.owner ilike ${pat} or w.template ilike ${pat} or w.id ilike ${pat})`);
+  }
+  if (p.owner) where.push(sql`w.owner = ${p.owner}`);
+  if (p.template) where.push(sql`w.template = ${p.template}`);
+  if (p.agent) where.push(sql`w.id in (select workspace_id from root_latest where agent = ${p.agent})`);
+
+  const dir = p.dir === "asc" ? sql`asc` : sql`desc`;
+  // The 7-day change needs a lookup per workspace: only joined for every row when the table is sorted by it.
+  const lateral =
+    p.sort === "change7d"
+      ? sql`left join lateral (select d.bytes from workspace_daily d where d.workspace_id = w.id and d.day <= ${since}::date
+          order by d.day desc limit 1) c on true`
+      : sql``;
+  const [rows, rules] = await Promise.all([
+    db.execute(sql`select ${rowColumns}, count(*) over () as total from workspaces w ${lateral}
+      where ${sql.join(where, sql` and `)}
+      order by ${SORT_SQL[p.sort]} ${dir} nulls last, w.id ${dir}
+      limit ${p.pageSize} offset ${(p.page - 1) * p.pageSize}`),
+    getRules(db),
+  ]).then(([r, rules]) => [rowsOf<RawRow & { total: number }>(r), rules] as const);
+  let total = rows.length ? Number(rows[0].total) : 0;
+  if (rows.length === 0 && p.page > 1) {
+    const c = rowsOf<{ n: number }>(
+      await db.execute(sql`select count(*)::int as n from workspaces w where ${sql.join(where, sql` and `)}`),
+    );
+    total = Number(c[0].n);
+  }
+  const spark = await dailyTotals(db, rows.map((r) => r.id), sparklineDays);
+  const sinceIndex = sparklineDays.indexOf(since);
+  const full = fullThresholds(rules);
+  return {
+    rows: rows.map((r) => {
+      const line = spark.get(r.id) ?? sparklineDays.map(() => null);
+      const before = line[sinceIndex];
+      return { ...toRow(r, now, before === null ? null : Number(r.total_bytes) - before, full), sparkline: line };
+    }),
+    total,
+    page: p.page,
+    pageSize: p.pageSize,
+    sort: p.sort,
+    dir: p.dir,
+    sparklineDays,
+  };
+}

@@ -43,11 +43,8 @@ function agentProfiles(rnd: Random, heavy: number): RootProfile[] {
         dailyBytes: 0.6 * MiB, fileBytes: 64 * 1024, mix: { logs: 0.8, other: 0.2 },
       },
     );
-    if (rnd.chance(0.1)) {
-      roots.push({ key: "leftover:coder/claude-code/agentapi-state.json", kind: "leftover", agent: "claude-code",
-        path: ".coder-modules/coder/claude-code/agentapi-state.json", dailyBytes: 40 * 1024, fileBytes: 40 * 1024,
-        mix: { other: 1 }, growthDays: 1 });
-    }
+    // AgentAPI's state file, left in the module folder after the modules dropped AgentAPI.
+    if (rnd.chance(0.1)) roots[roots.length - 1].leftovers = [{ path: "agentapi-state.json", bytes: 40 * 1024, apparentBytes: 38_912 }];
     if (rnd.chance(0.2)) {
       roots.push({ key: "legacy:claude-module", kind: "legacy", agent: "claude-code", path: ".claude-module",
         dailyBytes: 3 * MiB, fileBytes: 128 * 1024, mix: { logs: 0.7, other: 0.3 }, growthDays: rnd.int(5, 20) });
@@ -92,7 +89,12 @@ type SimWorkspace = {
   scriptData: SimulatedRoot;
   orphans: SimulatedRoot[];
   volumeTotal: number;
+  /** ext4 keeps 5 % of a volume for root: df's Used + Avail stops there. */
+  reservedBytes: number;
   baseUsed: number;
+  inodesTotal: number;
+  /** Files outside the measured roots (checkouts, node_modules, caches). */
+  baseInodes: number;
   startDay: number;
   silentFromDay: number;
   restartEvery: number;
@@ -104,6 +106,8 @@ function makeWorkspace(rnd: Random, i: number, days: number): SimWorkspace {
   // A few workspaces are heavy users on small disks: they are the ones forecast to fill.
   const filling = rnd.chance(0.05);
   const heavy = filling ? 6 : rnd.chance(0.15) ? 3 : 1;
+  const volumeTotal = filling ? 20 * GiB : rnd.pick([50, 100, 100, 200]) * GiB;
+  const manyFiles = !filling && rnd.chance(0.02);
   return {
     identity: {
       id: rnd.uuid(),
@@ -115,8 +119,12 @@ function makeWorkspace(rnd: Random, i: number, days: number): SimWorkspace {
     roots: agentProfiles(rnd, heavy).map((p) => new SimulatedRoot(p, rnd)),
     scriptData: new SimulatedRoot(scriptData(rnd, false), rnd),
     orphans: [],
-    volumeTotal: filling ? 20 * GiB : rnd.pick([50, 100, 100, 200]) * GiB,
+    volumeTotal,
+    reservedBytes: Math.round(volumeTotal * 0.05),
     baseUsed: Math.round(rnd.between(filling ? 12 : 3, filling ? 14 : 15) * GiB),
+    // mkfs.ext4's default of one inode per 16 KiB; a few workspaces hold millions of tiny files.
+    inodesTotal: volumeTotal / (16 * 1024),
+    baseInodes: Math.round((volumeTotal / (16 * 1024)) * (manyFiles ? rnd.between(0.96, 0.99) : rnd.between(0.02, 0.2))),
     startDay: rnd.chance(0.3) ? rnd.int(0, Math.floor(days * 0.6)) : 0,
     silentFromDay: rnd.chance(0.04) ? days - rnd.int(2, 6) : Infinity,
     restartEvery: rnd.int(3, 12),
@@ -127,14 +135,21 @@ function makeWorkspace(rnd: Random, i: number, days: number): SimWorkspace {
 function buildReport(rnd: Random, ws: SimWorkspace, at: number): Report {
   const roots = [...ws.roots, ws.scriptData, ...ws.orphans].filter((r) => r.exists).map((r) => r.measure(at));
   const measured = roots.reduce((s, r) => s + r.bytes, 0);
-  const used = Math.min(ws.volumeTotal, ws.baseUsed + measured);
+  const capacity = ws.volumeTotal - ws.reservedBytes;
+  const used = Math.min(capacity, ws.baseUsed + measured);
+  const inodesUsed = Math.min(ws.inodesTotal, ws.baseInodes + roots.reduce((s, r) => s + r.files + r.dirs, 0));
   return {
     version: REPORT_FORMAT_VERSION,
     id: rnd.uuid(),
     collectedAt: new Date(at).toISOString(),
     workspace: ws.identity,
-    volume: { totalBytes: ws.volumeTotal, freeBytes: ws.volumeTotal - used },
-    reporter: { version: "0.1.0-demo", scanMs: Math.round(rnd.between(80, 900)) },
+    volume: {
+      totalBytes: ws.volumeTotal,
+      usedBytes: used,
+      freeBytes: capacity - used,
+      inodes: { total: ws.inodesTotal, used: inodesUsed, free: ws.inodesTotal - inodesUsed },
+    },
+    reporter: { version: "0.2.0-demo", scanMs: Math.round(rnd.between(80, 900)) },
     roots,
   };
 }

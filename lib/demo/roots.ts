@@ -27,6 +27,8 @@ export type RootProfile = {
   sessions?: boolean;
   /** Stops growing after this many days (an orphaned script-data folder). */
   growthDays?: number;
+  /** AgentAPI files left in the folder: counted in the root like any file, and listed. */
+  leftovers?: { path: string; bytes: number; apparentBytes: number }[];
 };
 
 type Deposit = { at: number; bytes: number; files: number; category: Category };
@@ -104,7 +106,21 @@ export class SimulatedRoot {
       a.files += d.files;
     }
     // Allocation rounds every file up to 4 KiB blocks: allocated exceeds apparent a little.
-    const allocated = bytes + files * 2048;
+    let allocated = bytes + files * 2048;
+    // Leftovers date from before the simulation: old, and in the root's figures like every other file.
+    const leftovers = (p.leftovers ?? []).map((l) => ({ ...l, mtime: new Date(now - 200 * DAY).toISOString() }));
+    for (const l of leftovers) {
+      oldest = Math.min(oldest, Date.parse(l.mtime));
+      allocated += l.bytes;
+      bytes += l.apparentBytes;
+      files += 1;
+      const o = (ages.older ??= { bytes: 0, files: 0 });
+      o.bytes += l.apparentBytes;
+      o.files += 1;
+      const c = (categories.other ??= { bytes: 0, files: 0 });
+      c.bytes += l.apparentBytes;
+      c.files += 1;
+    }
     return {
       key: p.key,
       kind: p.kind,
@@ -119,6 +135,7 @@ export class SimulatedRoot {
       categories,
       ages,
       largest: this.largest.filter((e) => Date.parse(e.mtime) <= now),
+      ...(leftovers.length ? { leftovers } : {}),
       ...(this.orphaned !== undefined ? { orphaned: this.orphaned } : {}),
     };
   }

@@ -1,3 +1,4 @@
+import { millisecondsInDay } from "date-fns/constants";
 import { z } from "zod";
 import {
   AGE_BUCKETS,
@@ -133,7 +134,7 @@ export const report = z
     workspace: workspaceIdentity,
     volume: volume.nullable().optional(),
     reporter: z
-      .object({ version: z.string().min(1).max(50), scanMs: z.number().nonnegative().max(86_400_000) })
+      .object({ version: z.string().min(1).max(50), scanMs: z.number().nonnegative().max(millisecondsInDay) })
       .strict(),
     roots: z.array(storageRoot).max(LIMITS.roots),
     errors: z.array(scanError).max(LIMITS.errors).optional(),

@@ -168,3 +168,33 @@ describe("navigation and view state", () => {
     await context.close();
   });
 });
+
+describe("full volumes", () => {
+  type Row = { id: string; volume: { usePercent: number; full: boolean; inodesFull: boolean } | null };
+  it("are listed first on the overview and shown as full, with df's Use%, on their page", async () => {
+    const { page, context, errors } = await openPage(h, "/");
+    const res = await page.request.get(`${h.base}/api/v1/workspaces?sort=volumeUsed&dir=desc&pageSize=200`);
+    const rows = ((await res.json()) as { rows: Row[] }).rows;
+    const full = rows.filter((r) => r.volume?.full || r.volume?.inodesFull);
+    expect(full.length, "the demo fleet has full volumes").toBeGreaterThan(0);
+
+    const items = page.locator('[data-testid="volumes-at-risk"] li');
+    const badges = await items.locator(".badge").allTextContents();
+    // Every full volume comes before any that is only forecast to fill.
+    const fullCount = badges.filter((b) => b === "full" || b === "no inodes").length;
+    expect(fullCount).toBe(Math.min(full.length, badges.length));
+    expect(badges.slice(0, fullCount).every((b) => b === "full" || b === "no inodes")).toBe(true);
+    const href = (await items.first().locator("a").getAttribute("href"))!;
+    const id = decodeURIComponent(href.split("/").pop()!);
+    const expected = full.find((r) => r.id === id)!;
+    expect(expected, "the first listed volume is a full one").toBeTruthy();
+    expect(errors).toEqual([]);
+    await context.close();
+
+    const ws = await openPage(h, href);
+    await ws.page.locator('[data-testid="volume-full-badge"]').waitFor();
+    await expect(ws.page.locator('[data-testid="volume-use-percent"]').textContent()).resolves.toBe(`${expected.volume!.usePercent}%`);
+    expect(ws.errors).toEqual([]);
+    await ws.context.close();
+  });
+});

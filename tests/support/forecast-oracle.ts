@@ -3,7 +3,7 @@
 /** A point of a series: time in milliseconds, value in bytes. */
 export type Point = { t: number; v: number };
 
-const DAY_MS = 86_400_000;
+import { millisecondsInDay as DAY_MS } from "date-fns/constants";
 
 /**
  * Least-squares slope in units per day, as Prometheus' predict_linear fits it. Null with fewer than two

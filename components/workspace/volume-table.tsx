@@ -9,7 +9,7 @@ import { Bytes } from "@/components/ui/bytes";
 export function VolumeTable({ volume }: { volume: VolumeSummary }) {
   const i = volume.inodes;
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" style={{ marginBottom: 12 }} title="As df -B1 and df -i show it on the workspace">
       <table className="table" data-testid="volume-table">
         <thead>
           <tr>

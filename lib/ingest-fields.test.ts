@@ -41,6 +41,10 @@ const REPORT: Report = reportSchema.parse({
       ages: { "1d": { bytes: 4096, files: 1 }, older: { bytes: 192_512, files: 6 } },
       largest: [{ path: "logs/agent.log", bytes: 90_112, mtime: "2026-11-19T09:00:00.000Z", type: "file" }],
       leftovers: [{ path: "agentapi-state.json", bytes: 4096, apparentBytes: 900, mtime: "2026-09-01T00:00:00.000Z" }],
+      recipes: {
+        "module-logs": { units: 4, bytes: 100_000, protectedUnits: 1, protectedBytes: 4096, byAge: [[1, 4096], [0, 0], [3, 95_904]] },
+        "agentapi-leftovers": { units: 1, bytes: 4096, protectedUnits: 0, protectedBytes: 0, byAge: [[0, 0], [1, 4096]] },
+      },
       orphaned: false,
       unreadable: 2,
     },
@@ -60,7 +64,7 @@ const REPORT: Report = reportSchema.parse({
 
 const ROOT_FIELDS = [
   "key", "kind", "agent", "path", "bytes", "apparentBytes", "files", "dirs", "oldestMtime", "newestMtime",
-  "categories", "ages", "largest", "leftovers", "orphaned", "unreadable",
+  "categories", "ages", "largest", "leftovers", "recipes", "orphaned", "unreadable",
 ] as const;
 const VOLUME_FIELDS = ["totalBytes", "usedBytes", "freeBytes", "inodes"] as const;
 
@@ -103,9 +107,9 @@ describeEachDatabase("ingest stores every field of a report", (t) => {
         key: r.root_key, kind: r.kind, agent: r.agent, path: r.path, bytes: Number(r.bytes), apparentBytes: Number(r.apparent_bytes),
         files: Number(r.files), dirs: Number(r.dirs), oldestMtime: iso(r.oldest_mtime as string | null),
         newestMtime: iso(r.newest_mtime as string | null), categories: json(r.categories), ages: json(r.ages),
-        largest: json(r.largest), leftovers: json(r.leftovers), orphaned: r.orphaned, unreadable: Number(r.unreadable),
+        largest: json(r.largest), leftovers: json(r.leftovers), recipes: json(r.recipes), orphaned: r.orphaned, unreadable: Number(r.unreadable),
       }));
-      const defaults = { oldestMtime: null, newestMtime: null, categories: {}, ages: {}, largest: [], leftovers: [], unreadable: 0 };
+      const defaults = { oldestMtime: null, newestMtime: null, categories: {}, ages: {}, largest: [], leftovers: [], recipes: {}, unreadable: 0 };
       expect(back, table).toEqual(REPORT.roots.map((root) => ({ ...defaults, ...root })));
     }
   });

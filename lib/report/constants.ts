@@ -4,7 +4,8 @@
 export const REPORT_FORMAT_VERSION = 1 as const;
 export const SUPPORTED_REPORT_VERSIONS: readonly number[] = [1];
 
-export const ROOT_KINDS = ["module", "tool", "legacy", "script-data", "leftover", "custom"] as const;
+/** "leftover": AgentAPI files sent as roots by reporters before 0.2. "trash": the reporter's cleanup trash. */
+export const ROOT_KINDS = ["module", "tool", "legacy", "script-data", "leftover", "custom", "trash"] as const;
 export const CATEGORIES = ["sessions", "logs", "databases", "caches", "other"] as const;
 
 /** Age buckets by modification time, relative to the report's collectedAt. Upper bounds in days. */

@@ -1,5 +1,6 @@
 import { millisecondsInDay } from "date-fns/constants";
 import { z } from "zod";
+import { RECIPE_AGE_STEPS_DAYS, RECIPE_IDS } from "@/lib/catalog/recipes";
 import {
   AGE_BUCKETS,
   CATEGORIES,
@@ -49,6 +50,22 @@ export const leftoverEntry = z
   })
   .strict();
 
+/** Per root and cleanup recipe: units and bytes by age step, so a preview needs no workspace. */
+export const recipeUsage = z
+  .object({
+    units: count,
+    bytes,
+    /** Units the workspace's owner protected (skipped by every run). */
+    protectedUnits: count,
+    protectedBytes: bytes,
+    /**
+     * [units, bytes] of the units whose newest file is at most RECIPE_AGE_STEPS_DAYS[i] days old and older than
+     * the step before; the last entry (one more than the steps) holds the older ones. Sums equal units and bytes.
+     */
+    byAge: z.array(z.tuple([count, bytes])).max(RECIPE_AGE_STEPS_DAYS.length + 1),
+  })
+  .strict();
+
 export const largestEntry = z
   .object({
     /** Relative to the root. */
@@ -82,6 +99,8 @@ export const storageRoot = z
     largest: z.array(largestEntry).max(LIMITS.largestEntries).optional(),
     /** AgentAPI leftovers inside this root (already counted in its bytes and files). */
     leftovers: z.array(leftoverEntry).max(LIMITS.largestEntries).optional(),
+    /** What each cleanup recipe that applies to this root would find in it (reporter 0.3 and later). */
+    recipes: z.partialRecord(z.enum(RECIPE_IDS), recipeUsage).optional(),
     /** script-data only: true when the folder is not the current CODER_SCRIPT_DATA_DIR. */
     orphaned: z.boolean().optional(),
     /** Entries in this root that could not be read. */
@@ -176,6 +195,7 @@ export type SizeAndCount = z.infer<typeof sizeAndCount>;
 export type CategoryBreakdown = z.infer<typeof categoryBreakdown>;
 export type AgeBreakdown = z.infer<typeof ageBreakdown>;
 export type ScanError = z.infer<typeof scanError>;
+export type RecipeUsage = z.infer<typeof recipeUsage>;
 
 export const enrollRequest = z.object({ workspace: workspaceIdentity }).strict();
 export type EnrollRequest = z.infer<typeof enrollRequest>;

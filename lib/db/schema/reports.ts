@@ -14,7 +14,8 @@ import {
   uuid,
   boolean,
 } from "drizzle-orm/pg-core";
-import type { AgeBreakdown, CategoryBreakdown, LargestEntry, LeftoverEntry, ScanError } from "@/lib/report/schema";
+import type { AgeBreakdown, CategoryBreakdown, LargestEntry, LeftoverEntry, RecipeUsage, ScanError } from "@/lib/report/schema";
+import type { RecipeId } from "@/lib/catalog/recipes";
 import { workspaces } from "./workspaces";
 
 const big = (name: string) => bigint(name, { mode: "number" });
@@ -23,6 +24,7 @@ const tz = (name: string) => timestamp(name, { withTimezone: true });
 // The jsonb columns hold the report's own nested shapes: their types come from the zod report schema.
 export type { AgeBreakdown, CategoryBreakdown };
 export type ScanErrors = ScanError[];
+export type RecipeUsageByRecipe = Partial<Record<RecipeId, RecipeUsage>>;
 
 export const reports = pgTable(
   "reports",
@@ -66,6 +68,7 @@ const rootColumns = {
   ages: jsonb("ages").$type<AgeBreakdown>().notNull().default({}),
   largest: jsonb("largest").$type<LargestEntry[]>().notNull().default([]),
   leftovers: jsonb("leftovers").$type<LeftoverEntry[]>().notNull().default([]),
+  recipes: jsonb("recipes").$type<RecipeUsageByRecipe>().notNull().default({}),
 };
 
 /** Every root of every accepted report: the raw history. Append-only, so a BRIN index on time stays tight. */

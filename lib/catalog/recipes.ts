@@ -1,0 +1,134 @@
+// The built-in cleanup recipes: which root each acts on and what one unit is. Plain data, no imports with
+// runtime code: the reporter bundles this file (it finds and acts on the units) and the dashboard shows it
+// (catalog, previews, policies). Globs follow lib/catalog/agents.ts (relative to the recipe's root).
+
+export const RECIPE_IDS = [
+  "claude-code-sessions",
+  "claude-code-debug",
+  "claude-code-file-history",
+  "codex-rollouts",
+  "gemini-chats",
+  "copilot-sessions",
+  "cursor-chats",
+  "opencode-logs",
+  "opencode-tool-output",
+  "module-logs",
+  "orphaned-script-data",
+  "agentapi-leftovers",
+] as const;
+export type RecipeId = (typeof RECIPE_IDS)[number];
+
+/**
+ * What one unit is, acted on whole or not at all:
+ * - "file": one file matching `glob`;
+ * - "file+dir": a file matching `glob` and the folder beside it named like the file without its extension
+ *   (a Claude Code session: `<uuid>.jsonl` and `<uuid>/`);
+ * - "dir": a folder matching `glob` with everything inside it.
+ */
+export type UnitShape = "file" | "file+dir" | "dir";
+
+export type Recipe = {
+  id: RecipeId;
+  agent: string;
+  title: string;
+  description: string;
+  /**
+   * The roots it acts on: report root keys, where `*` matches one key segment (module roots are
+   * `<namespace>/<module>`, script data `script-data:<uuid>`).
+   */
+  roots: string[];
+  unit: UnitShape;
+  glob: string;
+  /** Conversations go to the trash first; logs and debug output are deleted. */
+  defaultAction: "trash" | "delete";
+  defaultOlderThanDays: number;
+  /** Only roots flagged orphaned in the report (coder-script-data folders but the current one). */
+  orphanedOnly?: boolean;
+};
+
+export const RECIPES: readonly Recipe[] = [
+  {
+    id: "claude-code-sessions", agent: "claude-code", title: "Claude Code sessions",
+    description: "A session's .jsonl and its <uuid>/ folder (subagents, tool results), together.",
+    roots: ["claude-code:data"], unit: "file+dir", glob: "projects/*/*.jsonl", defaultAction: "trash", defaultOlderThanDays: 30,
+  },
+  {
+    id: "claude-code-debug", agent: "claude-code", title: "Claude Code debug logs",
+    description: "Files in ~/.claude/debug/.", roots: ["claude-code:data"], unit: "file", glob: "debug/**",
+    defaultAction: "delete", defaultOlderThanDays: 7,
+  },
+  {
+    id: "claude-code-file-history", agent: "claude-code", title: "Claude Code file history",
+    description: "Per-session folders in ~/.claude/file-history/.", roots: ["claude-code:data"], unit: "dir",
+    glob: "file-history/*", defaultAction: "delete", defaultOlderThanDays: 14,
+  },
+  {
+    id: "codex-rollouts", agent: "codex", title: "Codex rollouts",
+    description: "Session rollouts in sessions/YYYY/MM/DD/ (rollout-*.jsonl, .zst too); never the SQLite state.",
+    roots: ["codex:data"], unit: "file", glob: "sessions/*/*/*/rollout-*", defaultAction: "trash", defaultOlderThanDays: 30,
+  },
+  {
+    id: "gemini-chats", agent: "gemini", title: "Gemini CLI chats",
+    description: "Chat files in tmp/<project>/chats/.", roots: ["gemini:data"], unit: "file", glob: "tmp/*/chats/session-*",
+    defaultAction: "trash", defaultOlderThanDays: 30,
+  },
+  {
+    id: "copilot-sessions", agent: "copilot", title: "Copilot CLI sessions",
+    description: "Whole session folders in session-state/<id>/ (events.jsonl, session.db and checkpoints together).",
+    roots: ["copilot:data"], unit: "dir", glob: "session-state/*", defaultAction: "trash", defaultOlderThanDays: 30,
+  },
+  {
+    id: "cursor-chats", agent: "cursor", title: "Cursor CLI chats",
+    description: "Whole chat folders in chats/<hash>/<chat-id>/ (the store.db goes with its folder).",
+    roots: ["cursor:data"], unit: "dir", glob: "chats/*/*", defaultAction: "trash", defaultOlderThanDays: 30,
+  },
+  {
+    id: "opencode-logs", agent: "opencode", title: "OpenCode logs", description: "Files in log/.",
+    roots: ["opencode:data"], unit: "file", glob: "log/**", defaultAction: "delete", defaultOlderThanDays: 7,
+  },
+  {
+    id: "opencode-tool-output", agent: "opencode", title: "OpenCode tool output", description: "Files in tool-output/.",
+    roots: ["opencode:data"], unit: "file", glob: "tool-output/**", defaultAction: "delete", defaultOlderThanDays: 7,
+  },
+  {
+    id: "module-logs", agent: "other", title: "Module logs",
+    description: "Files in logs/ of every ~/.coder-modules/<namespace>/<module>/.", roots: ["*/*"], unit: "file",
+    glob: "logs/**", defaultAction: "delete", defaultOlderThanDays: 14,
+  },
+  {
+    id: "orphaned-script-data", agent: "other", title: "Orphaned script data",
+    description: "Whole coder-script-data/<uuid>/ folders from earlier starts; never the current one.",
+    roots: ["script-data:*"], unit: "dir", glob: ".", defaultAction: "delete", defaultOlderThanDays: 1, orphanedOnly: true,
+  },
+  {
+    id: "agentapi-leftovers", agent: "other", title: "AgentAPI leftovers",
+    description: "agentapi-state.json and agentapi.pid left in module folders after the modules dropped AgentAPI.",
+    roots: ["*/*"], unit: "file", glob: "agentapi{-state.json,.pid}", defaultAction: "delete", defaultOlderThanDays: 1,
+  },
+];
+
+/** Agents whose data has no unit that can be deleted safely on its own: the catalog offers nothing for them. */
+export const NO_SAFE_UNIT: readonly { agent: string; reason: string }[] = [
+  { agent: "goose", reason: "sessions.db is one SQLite database in WAL mode (-wal, -shm): it is never deleted in part; delete old sessions from inside Goose." },
+  { agent: "kiro", reason: "data.sqlite3 is a SQLite database: never deleted in part." },
+  { agent: "amazon-q", reason: "Its SQLite database is never deleted in part." },
+  { agent: "opencode", reason: "opencode.db (and -wal/-shm) is never deleted; only log/ and tool-output/ have recipes." },
+  { agent: "codex", reason: "Codex's *.sqlite state is never deleted; only rollouts have a recipe." },
+  { agent: "aider", reason: "Aider writes into the working folder: report only." },
+];
+
+/**
+ * Age steps (days) at which reports count each recipe's units and bytes, so a preview of "older than N days",
+ * "keep the newest N" or "cap at N bytes" is read from the report within a step's error. The last step is open.
+ */
+export const RECIPE_AGE_STEPS_DAYS = [1, 2, 3, 5, 7, 10, 14, 21, 30, 45, 60, 90, 120, 180, 270, 365] as const;
+
+/** Minimum age of the newest file of a unit before it may be acted on (hours): never below 1. */
+export const MIN_AGE_HOURS_DEFAULT = 24;
+export const MIN_AGE_HOURS_FLOOR = 1;
+
+/** The reporter's own files, relative to home: trash, protect list, local log. */
+export const REPORTER_DIR = ".coder-modules/coder/storage-reporter";
+export const TRASH_DIR = `${REPORTER_DIR}/trash`;
+export const PROTECT_FILE = `${REPORTER_DIR}/protect`;
+export const CLEANUP_LOG = `${REPORTER_DIR}/cleanup.log`;

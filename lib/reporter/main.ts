@@ -5,7 +5,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { LIMITS, REPORT_FORMAT_VERSION } from "@/lib/report/constants";
-import type { Report, WorkspaceIdentity } from "@/lib/report/schema";
+import type { Report, Volume, WorkspaceIdentity } from "@/lib/report/schema";
+import { volumeFromStatfs } from "@/lib/report/volume";
 import { DEFAULT_RETRY, NetworkError, gunzip, gzip, request, serverMessage, withRetries, type HttpResult, type RetryPolicy } from "./http";
 import { runCleanupJobs } from "./jobs";
 import { discoverRoots, readConfig } from "./roots";
@@ -299,15 +300,11 @@ async function collect(
   return report;
 }
 
-/** The home volume like df: total = blocks × bsize, free = bavail × bsize (what an unprivileged user can use). */
-export function volumeOf(dir: string): Report["volume"] {
-  const statfs = (fs as unknown as { statfsSync?: (p: string) => { blocks: number; bavail: number; bsize: number } }).statfsSync;
-  if (!statfs) return null;
+/** The volume holding `dir` as df shows it; null where statfs is missing (Node before 18.15) or fails. */
+export function volumeOf(dir: string): Volume | null {
+  if (typeof fs.statfsSync !== "function") return null;
   try {
-    const s = statfs(dir);
-    const total = s.blocks * s.bsize;
-    const free = Math.min(s.bavail * s.bsize, total);
-    return { totalBytes: total, freeBytes: free };
+    return volumeFromStatfs(fs.statfsSync(dir));
   } catch {
     return null;
   }

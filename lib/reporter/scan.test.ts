@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,7 +7,7 @@ import { report as reportSchema } from "@/lib/report/schema";
 import type { StorageRoot } from "@/lib/report/schema";
 import { discoverRoots } from "./roots";
 import { scanRoots } from "./scan";
-import { DAY_S, SCRIPT_CURRENT, SCRIPT_OLD, UUID1, buildHome, du } from "./testing";
+import { DAY_S, SCRIPT_CURRENT, SCRIPT_OLD, UUID1, buildHome, canMountTmpfs, du } from "./testing";
 import type { RootSpec } from "./aggregate";
 
 const NOW = Math.floor(Date.now() / 1000);
@@ -215,16 +215,7 @@ describe("both scanners", () => {
   });
 });
 
-const canMount = (() => {
-  if (process.getuid?.() !== 0) return false;
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), "reporter-mnt-probe-"));
-  const ok = spawnSync("mount", ["-t", "tmpfs", "none", d]).status === 0;
-  if (ok) spawnSync("umount", [d]);
-  fs.rmdirSync(d);
-  return ok;
-})();
-
-describe.skipIf(!canMount)("a mount point inside a root", () => {
+describe.skipIf(!canMountTmpfs())("a mount point inside a root", () => {
   it("is left out entirely, like du -x, by both scanners", async () => {
     const mnt = path.join(home, ".codex/sessions/mnt");
     fs.mkdirSync(mnt);

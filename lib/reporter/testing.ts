@@ -1,7 +1,8 @@
 // Builds home folders for the reporter's tests and benchmark. Not bundled into the reporter.
 
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 export const DAY_S = 86_400;
@@ -107,4 +108,14 @@ export function du(paths: string[], flags: string[] = ["-B1"], asUser?: string):
     if (tab > 0) m.set(line.slice(tab + 1), Number(line.slice(0, tab)));
   }
   return m;
+}
+
+/** Whether this process may mount a tmpfs (root, outside a restricted container): tests that need one skip otherwise. */
+export function canMountTmpfs(): boolean {
+  if (process.getuid?.() !== 0) return false;
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), "reporter-mnt-probe-"));
+  const ok = spawnSync("mount", ["-t", "tmpfs", "none", d]).status === 0;
+  if (ok) spawnSync("umount", [d]);
+  fs.rmdirSync(d);
+  return ok;
 }

@@ -4,7 +4,7 @@
 
 import type { CategoryRule, SessionRule } from "@/lib/catalog/agents";
 import { AGE_BUCKETS, CATEGORIES, LIMITS, type AgeBucket, type Category, type RootKind } from "@/lib/report/constants";
-import type { LargestEntry, StorageRoot } from "@/lib/report/schema";
+import type { LargestEntry, LeftoverEntry, StorageRoot } from "@/lib/report/schema";
 import { CategoryMatcher, SessionMatcher, testName, type Group, type SessionUnitKind } from "./rules";
 
 export const LARGEST_PER_ROOT = 20;
@@ -23,6 +23,8 @@ export type RootSpec = {
   /** Relative to home. */
   rel: string;
   orphaned?: boolean;
+  /** Names of files directly inside the root to list as AgentAPI leftovers (they count like any file). */
+  leftoverNames?: readonly string[];
   categoryRules: readonly CategoryRule[];
   sessionRules: readonly SessionRule[];
 };
@@ -46,6 +48,7 @@ type SizeAndCount = { bytes: number; files: number };
 type Candidate = { path: string; bytes: number; mtime: number; type: LargestEntry["type"] };
 type DirSize = { bytes: number; mtime: number };
 type Unit = { bytes: number; mtime: number; filePath: string | null; fileBytes: number };
+type Leftover = Omit<LeftoverEntry, "mtime"> & { mtime: number };
 
 /** The N largest by bytes; ties broken by path so the result never depends on arrival order. */
 class TopN {
@@ -116,6 +119,8 @@ class RootAcc {
   readonly top = new TopN(LARGEST_PER_ROOT);
   readonly dirSizes = new Map<string, DirSize>();
   readonly units = new Map<string, Unit>();
+  readonly leftoverNames: ReadonlySet<string> | null;
+  readonly leftovers: Leftover[] = [];
   readonly category: CategoryMatcher;
   readonly sessions: SessionMatcher;
   // what every entry of a folder shares, for the folders on the current path
@@ -130,6 +135,7 @@ class RootAcc {
     this.ages = Object.fromEntries(AGE_BUCKETS.map((a) => [a, { bytes: 0, files: 0 }])) as Record<AgeBucket, SizeAndCount>;
     this.category = new CategoryMatcher(spec.categoryRules);
     this.sessions = new SessionMatcher(spec.sessionRules);
+    this.leftoverNames = spec.leftoverNames?.length ? new Set(spec.leftoverNames) : null;
   }
 
   dirSize(key: string): DirSize | null {
@@ -421,6 +427,10 @@ export class Aggregator {
       }
     }
 
+    if (depth === 0 && !isDir && r.leftoverNames !== null && r.leftoverNames.has(name)) {
+      r.leftovers.push({ path: name, bytes, apparentBytes: size, mtime });
+    }
+
     if (!isDir && !sessionFile && r.top.wantsIn(bytes, info, name)) r.top.add({ path: join(info.parent, name), bytes, mtime, type: "file" });
   }
 
@@ -461,6 +471,9 @@ export class Aggregator {
         largest: r.top.result().map((c) => ({ path: c.path, bytes: c.bytes, mtime: iso(c.mtime), type: c.type })),
       };
       if (s.kind === "script-data") root.orphaned = !!s.orphaned;
+      if (r.leftovers.length) {
+        root.leftovers = r.leftovers.sort((a, b) => (a.path < b.path ? -1 : 1)).map((l) => ({ ...l, mtime: iso(l.mtime) }));
+      }
       if (r.unreadable) root.unreadable = r.unreadable;
       out.push(root);
     }

@@ -11,14 +11,31 @@ import {
   categoryRulesFor,
   isAgentSlug,
   sessionRulesFor,
+  type CategoryRule,
+  type SessionRule,
 } from "@/lib/catalog/agents";
 import type { RootKind } from "@/lib/report/constants";
-import type { RootSpec } from "./aggregate";
-import { isInside } from "./scan";
+import { isInside } from "./paths";
 
 export const KEY_RE = /^[A-Za-z0-9][A-Za-z0-9._:/@-]*$/;
 /** Files AgentAPI left in module folders (current and legacy layout) after the modules stopped using them. */
 export const LEFTOVER_FILES: readonly string[] = ["agentapi-state.json", "agentapi.pid"];
+
+/** A root to measure: the report's identity for it and the rules its entries are sorted by. */
+export type RootSpec = {
+  key: string;
+  kind: RootKind;
+  agent: string;
+  /** Absolute path. */
+  abs: string;
+  /** Relative to home. */
+  rel: string;
+  orphaned?: boolean;
+  /** Names of files directly inside the root to list as AgentAPI leftovers (they count like any file). */
+  leftoverNames?: readonly string[];
+  categoryRules: readonly CategoryRule[];
+  sessionRules: readonly SessionRule[];
+};
 
 export type DiscoverOptions = {
   /** Real path of the home folder. */

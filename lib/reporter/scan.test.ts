@@ -5,10 +5,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { report as reportSchema } from "@/lib/report/schema";
 import type { StorageRoot } from "@/lib/report/schema";
-import { discoverRoots } from "./roots";
+import { discoverRoots, type RootSpec } from "./roots";
 import { scanRoots } from "./scan";
 import { DAY_S, SCRIPT_CURRENT, SCRIPT_OLD, UUID1, buildHome, canMountTmpfs, du } from "./testing";
-import type { RootSpec } from "./aggregate";
 
 const NOW = Math.floor(Date.now() / 1000);
 let tmp: string;

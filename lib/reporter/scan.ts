@@ -13,7 +13,10 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Aggregator, ErrorLog, type RootSpec } from "./aggregate";
+import { Aggregator } from "./aggregate";
+import { childPath, isInside, relToHome } from "./paths";
+import type { RootSpec } from "./roots";
+import { ErrorLog } from "./scan-errors";
 import type { StorageRoot } from "@/lib/report/schema";
 
 export type ScannerMode = "auto" | "find" | "node";
@@ -39,15 +42,7 @@ export function nestedRootPaths(specs: readonly RootSpec[]): Set<string> {
   return out;
 }
 
-export function isInside(child: string, parent: string): boolean {
-  return child.length > parent.length && child.startsWith(parent) && child.charCodeAt(parent.length) === 47;
-}
-
 const mtimeSec = (st: fs.Stats) => Math.floor(st.mtimeMs / 1000);
-
-function relToHome(home: string, abs: string): string {
-  return isInside(abs, home) ? abs.slice(home.length + 1) : abs;
-}
 
 function errCode(err: unknown): string {
   return (err as NodeJS.ErrnoException)?.code ?? "EIO";
@@ -135,8 +130,6 @@ function listDir(ctx: Ctx, i: number, abs: string): string[] | null {
   }
 }
 
-const join = (dir: string, name: string) => (dir.endsWith("/") ? dir + name : dir + "/" + name);
-
 /** Accounts one entry found by Node (lstat). Returns its stats when it is a folder to go into. */
 function nodeEntry(ctx: Ctx, i: number, dev: number, abs: string, rel: string): fs.Stats | null {
   if (ctx.nested.size && ctx.nested.has(abs)) return null;
@@ -180,7 +173,7 @@ function walkNode(ctx: Ctx) {
         continue;
       }
       const name = names[stIdx[top]++];
-      const abs = join(stAbs[top], name);
+      const abs = childPath(stAbs[top], name);
       const rel = stRel[top] === "" ? name : stRel[top] + "/" + name;
       const st = nodeEntry(ctx, i, dev, abs, rel);
       if (!st) continue;
@@ -561,7 +554,7 @@ async function walkFind(ctx: Ctx, bin: string, parallel: number): Promise<void> 
     rootDev[i] = dev;
     const rootAbs = ctx.specs[i].abs;
     for (const name of listDir(ctx, i, rootAbs) ?? []) {
-      const abs1 = join(rootAbs, name);
+      const abs1 = childPath(rootAbs, name);
       const st1 = nodeEntry(ctx, i, dev, abs1, name);
       if (!st1) continue;
       const list = listDirTyped(ctx, i, abs1);

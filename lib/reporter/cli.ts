@@ -1,5 +1,6 @@
 // Entry point of the bundled reporter (public/reporter.mjs).
-import { EXIT, main } from "./main";
+import { EXIT } from "./exit-codes";
+import { main } from "./main";
 
 main(process.argv.slice(2), {
   env: process.env,

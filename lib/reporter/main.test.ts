@@ -9,7 +9,9 @@ import { report as reportSchema } from "@/lib/report/schema";
 // @ts-expect-error plain .mjs build script
 import { buildReporter } from "@/scripts/build-reporter.mjs";
 import { DEFAULT_RETRY, backoffMs, parseRetryAfter, withRetries, type RetryPolicy } from "./http";
-import { EXIT, HELP, main } from "./main";
+import { HELP } from "./command-line";
+import { EXIT } from "./exit-codes";
+import { main } from "./main";
 import { Spool, acquireLock, releaseLock, stateDir } from "./state";
 import { buildHome, du } from "./testing";
 

@@ -11,13 +11,31 @@ import {
   categoryRulesFor,
   isAgentSlug,
   sessionRulesFor,
+  type CategoryRule,
+  type SessionRule,
 } from "@/lib/catalog/agents";
 import type { RootKind } from "@/lib/report/constants";
-import type { RootSpec } from "./aggregate";
-import { isInside } from "./scan";
+import { isInside } from "./paths";
 
 export const KEY_RE = /^[A-Za-z0-9][A-Za-z0-9._:/@-]*$/;
-export const LEFTOVER_FILES = ["agentapi-state.json", "agentapi.pid"];
+/** Files AgentAPI left in module folders (current and legacy layout) after the modules stopped using them. */
+export const LEFTOVER_FILES: readonly string[] = ["agentapi-state.json", "agentapi.pid"];
+
+/** A root to measure: the report's identity for it and the rules its entries are sorted by. */
+export type RootSpec = {
+  key: string;
+  kind: RootKind;
+  agent: string;
+  /** Absolute path. */
+  abs: string;
+  /** Relative to home. */
+  rel: string;
+  orphaned?: boolean;
+  /** Names of files directly inside the root to list as AgentAPI leftovers (they count like any file). */
+  leftoverNames?: readonly string[];
+  categoryRules: readonly CategoryRule[];
+  sessionRules: readonly SessionRule[];
+};
 
 export type DiscoverOptions = {
   /** Real path of the home folder. */
@@ -108,16 +126,11 @@ export function discoverRoots(opts: DiscoverOptions): RootSpec[] {
     });
   };
 
-  // ~/.coder-modules/<namespace>/<module>/ and the leftovers inside
+  // ~/.coder-modules/<namespace>/<module>/
   const modulesDir = path.join(home, ".coder-modules");
-  const leftovers: [string, string, string][] = [];
   for (const ns of dirNames(modulesDir)) {
     for (const mod of dirNames(path.join(modulesDir, ns))) {
-      const agent = agentForModule(mod);
-      const abs = path.join(modulesDir, ns, mod);
-      const key = `${keyPart(ns)}/${keyPart(mod)}`;
-      add(key, "module", agent, abs);
-      for (const f of LEFTOVER_FILES) leftovers.push([`leftover:${key}/${f}`, agent, path.join(abs, f)]);
+      add(`${keyPart(ns)}/${keyPart(mod)}`, "module", agentForModule(mod), path.join(modulesDir, ns, mod), { leftoverNames: LEFTOVER_FILES });
     }
   }
 
@@ -134,13 +147,8 @@ export function discoverRoots(opts: DiscoverOptions): RootSpec[] {
   const legacyDirs = dirNames(home).filter((n) => /^\..+-module$/.test(n));
   for (const n of legacyDirs) {
     const name = n.slice(1);
-    const agent = agentForLegacyFolder(name);
-    const key = `legacy:${keyPart(name)}`;
-    add(key, "legacy", agent, path.join(home, n));
-    for (const f of LEFTOVER_FILES) leftovers.push([`leftover:${key}/${f}`, agent, path.join(home, n, f)]);
+    add(`legacy:${keyPart(name)}`, "legacy", agentForLegacyFolder(name), path.join(home, n), { leftoverNames: LEFTOVER_FILES });
   }
-
-  for (const [key, agent, abs] of leftovers) add(key, "leftover", agent, abs);
 
   // coder-script-data/<uuid>/: the current one and orphaned ones
   const current = env.CODER_SCRIPT_DATA_DIR ? path.resolve(home, env.CODER_SCRIPT_DATA_DIR) : null;

@@ -1,14 +1,13 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { report as reportSchema } from "@/lib/report/schema";
 import type { StorageRoot } from "@/lib/report/schema";
-import { discoverRoots } from "./roots";
+import { discoverRoots, type RootSpec } from "./roots";
 import { scanRoots } from "./scan";
-import { DAY_S, SCRIPT_CURRENT, SCRIPT_OLD, UUID1, buildHome, du } from "./testing";
-import type { RootSpec } from "./aggregate";
+import { DAY_S, SCRIPT_CURRENT, SCRIPT_OLD, UUID1, buildHome, canMountTmpfs, du } from "./testing";
 
 const NOW = Math.floor(Date.now() / 1000);
 let tmp: string;
@@ -27,7 +26,13 @@ beforeAll(() => {
   specs = discoverRoots({
     home,
     env: { CODER_SCRIPT_DATA_DIR: path.join(home, ".coder/coder-script-data", SCRIPT_CURRENT) },
-    config: { roots: [{ key: "work-cache", path: "work/cache" }, { key: "escape", path: "../etc" }] },
+    config: {
+      roots: [
+        { key: "work-cache", path: "work/cache" },
+        { key: "escape", path: "../etc" },
+        { key: "module-scripts", path: ".coder-modules/coder/claude-code/scripts" }, // nested in a module folder
+      ],
+    },
   });
 });
 
@@ -49,8 +54,7 @@ describe("root discovery", () => {
         "gemini:data",
         "goose:data",
         "legacy:claude-module",
-        "leftover:coder/claude-code/agentapi-state.json",
-        "leftover:coder/claude-code/agentapi.pid",
+        "module-scripts",
         `script-data:${SCRIPT_CURRENT}`,
         `script-data:${SCRIPT_OLD}`,
         "work-cache",
@@ -60,13 +64,13 @@ describe("root discovery", () => {
     expect(byKey.get("coder/codex")).toMatchObject({ kind: "module", agent: "codex" });
     expect(byKey.get("coder-labs/some-tool")).toMatchObject({ kind: "module", agent: "other" });
     expect(byKey.get("legacy:claude-module")).toMatchObject({ kind: "legacy", agent: "claude-code", rel: ".claude-module" });
-    expect(byKey.get("leftover:coder/claude-code/agentapi.pid")).toMatchObject({ kind: "leftover", agent: "claude-code" });
     expect(byKey.get(`script-data:${SCRIPT_OLD}`)).toMatchObject({ kind: "script-data", orphaned: true });
     expect(byKey.get(`script-data:${SCRIPT_CURRENT}`)).toMatchObject({ orphaned: false });
     expect(byKey.get("work-cache")).toMatchObject({ kind: "custom", agent: "other", rel: "work/cache" });
-    // the leftover files come before the module folder that holds them
+    // a root nested in another comes before it; AgentAPI leftovers are no roots of their own
     const idx = (k: string) => specs.findIndex((s) => s.key === k);
-    expect(idx("leftover:coder/claude-code/agentapi.pid")).toBeLessThan(idx("coder/claude-code"));
+    expect(idx("module-scripts")).toBeLessThan(idx("coder/claude-code"));
+    expect(specs.filter((s) => s.kind === "leftover")).toEqual([]);
     for (const s of specs) expect(s.rel.split("/")).not.toContain("..");
   });
 
@@ -159,8 +163,7 @@ for (const [mode, parallel] of [
       expect(codex.ages?.older?.files).toBe(1);
       const mod = byKey.get("coder/claude-code")!;
       expect(mod.categories?.logs?.files).toBe(1);
-      expect(mod.files).toBe(2); // the leftovers are their own roots
-      expect(byKey.get("leftover:coder/claude-code/agentapi-state.json")).toMatchObject({ files: 1, dirs: 0, kind: "leftover" });
+      expect(mod.files).toBe(3); // logs/install.log and the two leftovers; scripts/ is a root of its own
       expect(byKey.get(`script-data:${SCRIPT_OLD}`)?.orphaned).toBe(true);
     });
 
@@ -215,16 +218,51 @@ describe("both scanners", () => {
   });
 });
 
-const canMount = (() => {
-  if (process.getuid?.() !== 0) return false;
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), "reporter-mnt-probe-"));
-  const ok = spawnSync("mount", ["-t", "tmpfs", "none", d]).status === 0;
-  if (ok) spawnSync("umount", [d]);
-  fs.rmdirSync(d);
-  return ok;
-})();
+describe("AgentAPI leftovers", () => {
+  /** Without the configuration's custom roots no root is nested in another: each is its whole folder. */
+  let plain: RootSpec[];
+  beforeAll(() => {
+    plain = discoverRoots({ home, env: {} });
+  });
 
-describe.skipIf(!canMount)("a mount point inside a root", () => {
+  const asListed = (rel: string) => {
+    const st = fs.lstatSync(path.join(home, rel));
+    return { bytes: st.blocks * 512, apparentBytes: st.size, mtime: new Date(Math.floor(st.mtimeMs / 1000) * 1000).toISOString() };
+  };
+
+  for (const [mode, parallel] of [
+    ["find", 2],
+    ["node", 1],
+  ] as const) {
+    it(`count in their folder like any file: every root is du -sB1 of its folder (${mode})`, async () => {
+      const { roots } = await scanRoots(plain, NOW, { mode, home, parallel });
+      // .claude-module/shared-link is a hard link of .claude/hl-a, which comes first: du of the folder alone
+      // counts it, the report counts it in ~/.claude only.
+      const link = fs.lstatSync(path.join(home, ".claude/hl-a"));
+      for (const r of roots) {
+        const p = path.join(home, r.path);
+        const shared = r.key === "legacy:claude-module";
+        expect({ key: r.key, bytes: r.bytes + (shared ? link.blocks * 512 : 0) }).toEqual({ key: r.key, bytes: du([p]).get(p) });
+        expect({ key: r.key, apparent: r.apparentBytes + (shared ? link.size : 0) }).toEqual({ key: r.key, apparent: du([p], ["-B1", "--apparent-size"]).get(p) });
+        expect({ key: r.key, entries: r.files + r.dirs + (shared ? 1 : 0) }).toEqual({ key: r.key, entries: du([p], ["--inodes"]).get(p) });
+      }
+      const byKey = new Map(roots.map((r) => [r.key, r]));
+      expect(roots.filter((r) => r.leftovers).map((r) => r.key)).toEqual(["coder/claude-code", "legacy:claude-module"].filter((k) => byKey.has(k)));
+      const mod = byKey.get("coder/claude-code")!;
+      expect(mod.leftovers).toEqual([
+        { path: "agentapi-state.json", ...asListed(".coder-modules/coder/claude-code/agentapi-state.json") },
+        { path: "agentapi.pid", ...asListed(".coder-modules/coder/claude-code/agentapi.pid") },
+      ]);
+      expect(byKey.get("legacy:claude-module")!.leftovers).toEqual([{ path: "agentapi-state.json", ...asListed(".claude-module/agentapi-state.json") }]);
+      // just files: among the largest entries and in the breakdowns like the others
+      const { bytes, mtime } = asListed(".coder-modules/coder/claude-code/agentapi-state.json");
+      expect(mod.largest).toContainEqual({ path: "agentapi-state.json", bytes, mtime, type: "file" });
+      expect(mod.categories?.other?.files).toBe(3); // the two leftovers and scripts/start.sh
+    });
+  }
+});
+
+describe.skipIf(!canMountTmpfs())("a mount point inside a root", () => {
   it("is left out entirely, like du -x, by both scanners", async () => {
     const mnt = path.join(home, ".codex/sessions/mnt");
     fs.mkdirSync(mnt);

@@ -1,7 +1,8 @@
 // Builds home folders for the reporter's tests and benchmark. Not bundled into the reporter.
 
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 export const DAY_S = 86_400;
@@ -27,7 +28,7 @@ export const SCRIPT_OLD = "8f0e1d2c-3b4a-4596-8786-a5b4c3d2e1f0";
  * A home folder with every kind of root and every awkward entry: nested folders, a thousand small files, a
  * sparse file, hard links inside one root and across two, symbolic links (to a file, a folder, in a loop,
  * out of the home), Claude sessions with their folders, Codex rollouts, a Gemini chat, Goose's WAL set,
- * module folders with leftovers, a legacy module folder, and current and orphaned script data.
+ * AgentAPI leftovers in a module folder and in a legacy module folder, and current and orphaned script data.
  */
 export function buildHome(home: string, now = Date.now() / 1000) {
   const h = (p: string) => path.join(home, p);
@@ -77,8 +78,9 @@ export function buildHome(home: string, now = Date.now() / 1000) {
   write(h(".coder-modules/coder/codex/logs/start.log"), 1200);
   write(h(".coder-modules/coder-labs/some-tool/data.txt"), 100);
 
-  // a legacy module folder, holding a hard link to a file of ~/.claude (across roots)
+  // a legacy module folder with a leftover, holding a hard link to a file of ~/.claude (across roots)
   write(h(".claude-module/agentapi.log"), 3000);
+  write(h(".claude-module/agentapi-state.json"), 1500, 30, now);
   fs.linkSync(h(".claude/hl-a"), h(".claude-module/shared-link"));
 
   // script data: the current folder and an orphaned one
@@ -107,4 +109,14 @@ export function du(paths: string[], flags: string[] = ["-B1"], asUser?: string):
     if (tab > 0) m.set(line.slice(tab + 1), Number(line.slice(0, tab)));
   }
   return m;
+}
+
+/** Whether this process may mount a tmpfs (root, outside a restricted container): tests that need one skip otherwise. */
+export function canMountTmpfs(): boolean {
+  if (process.getuid?.() !== 0) return false;
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), "reporter-mnt-probe-"));
+  const ok = spawnSync("mount", ["-t", "tmpfs", "none", d]).status === 0;
+  if (ok) spawnSync("umount", [d]);
+  fs.rmdirSync(d);
+  return ok;
 }

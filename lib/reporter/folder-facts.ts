@@ -1,0 +1,104 @@
+// What the entries of one folder have in common, worked out once per folder rather than once per entry: which
+// category and session rules can apply there, and the depth-1 and depth-2 folders and session folders whose
+// sizes its entries add to.
+
+import type { Category } from "@/lib/report/constants";
+import type { DirSize, RootTally, Unit } from "./root-tally";
+import type { Group, SessionUnitKind } from "./rules";
+import type { TieCache } from "./top-n";
+
+/** The shared facts of the folder `parent` (relative to the root, "" for the root itself). */
+export type FolderFacts = TieCache & {
+  /** Segments in parent (0 for the root itself). */
+  depth: number;
+  cat: Group<Category>[];
+  sess: Group<SessionUnitKind>[] | null;
+  /** The folders at depth 1 and 2 that hold the entries (null when parent is not that deep). */
+  d1: DirSize | null;
+  d2: DirSize | null;
+  /** Session folder units that hold the entries. */
+  units: Unit[];
+  /** For the least-recently-used replacement. */
+  used: number;
+};
+
+const SLOTS = 24;
+const emptyFacts = (): FolderFacts => ({ parent: "\0", depth: 0, cat: [], sess: null, d1: null, d2: null, units: [], tieVersion: -1, tieCmp: 0, tieTail: "", used: 0 });
+
+/**
+ * One root's folder facts, in a few reused objects, least recently used replaced first. Entries arrive folder
+ * by folder, depth first, so only the folders on the current path come back. Allocating facts per folder made
+ * objects that outlive a young-generation collection, and V8 then grows the young generation (the larger part
+ * of the process's peak memory).
+ */
+export class FolderFactsCache {
+  private lastParent: string | null = null;
+  private last: FolderFacts | null = null;
+  private readonly slots: FolderFacts[] = [];
+  private clock = 0;
+
+  constructor(private readonly root: RootTally) {}
+
+  of(parent: string): FolderFacts {
+    if (parent === this.lastParent) return this.last!;
+    const slots = this.slots;
+    let info: FolderFacts | null = null;
+    for (let k = 0; k < slots.length; k++) {
+      if (slots[k].parent === parent) {
+        info = slots[k];
+        break;
+      }
+    }
+    if (info === null) {
+      if (slots.length < SLOTS) {
+        info = emptyFacts();
+        slots.push(info);
+      } else {
+        info = slots[0];
+        for (let k = 1; k < slots.length; k++) if (slots[k].used < info.used) info = slots[k];
+      }
+      this.fill(info, parent);
+    }
+    info.used = ++this.clock;
+    this.lastParent = parent;
+    this.last = info;
+    return info;
+  }
+
+  private fill(info: FolderFacts, parent: string) {
+    const r = this.root;
+    let depth = 0;
+    let i1 = -1;
+    let i2 = -1;
+    if (parent !== "") {
+      depth = 1;
+      for (let i = parent.indexOf("/"); i >= 0; i = parent.indexOf("/", i + 1)) {
+        if (depth === 1) i1 = i;
+        else if (depth === 2) i2 = i;
+        depth++;
+      }
+    }
+    const units = info.units;
+    units.length = 0;
+    if (!r.sessions.empty) {
+      for (const fu of r.sessions.folderUnits) {
+        if (depth < fu.depth) continue;
+        let at = -1;
+        for (let d = 0; d < fu.depth; d++) at = parent.indexOf("/", at + 1);
+        const prefix = at < 0 ? parent : parent.slice(0, at);
+        if (!fu.re.test(prefix)) continue;
+        const u = r.unit(fu.kind === "dir" ? "\0" + prefix : prefix);
+        if (u) units.push(u);
+      }
+    }
+    info.parent = parent;
+    info.depth = depth;
+    info.cat = r.category.groupsFor(parent);
+    info.sess = r.sessions.empty ? null : r.sessions.groupsFor(parent);
+    info.d1 = depth >= 1 ? r.dirSize(i1 < 0 ? parent : parent.slice(0, i1)) : null;
+    info.d2 = depth >= 2 ? r.dirSize(i2 < 0 ? parent : parent.slice(0, i2)) : null;
+    info.tieVersion = -1;
+    info.tieCmp = 0;
+    info.tieTail = "";
+  }
+}

@@ -1,0 +1,124 @@
+// One root's running figures while its entries stream in, and the report's StorageRoot made from them.
+
+import { AGE_BUCKETS, CATEGORIES, type Category } from "@/lib/report/constants";
+import type { LeftoverEntry, StorageRoot } from "@/lib/report/schema";
+import { FolderFactsCache } from "./folder-facts";
+import type { RootSpec } from "./roots";
+import { CategoryMatcher, SessionMatcher } from "./rules";
+import { TopN } from "./top-n";
+
+export const LARGEST_PER_ROOT = 20;
+/** Per root, at most this many folders and session units are sized: memory stays bounded on any tree. */
+const MAX_UNIT_KEYS = 200_000;
+
+type CategoryBreakdown = NonNullable<StorageRoot["categories"]>;
+type AgeBreakdown = NonNullable<StorageRoot["ages"]>;
+export type SizeAndCount = NonNullable<CategoryBreakdown[Category]>;
+/** A folder at depth 1 or 2: its whole size, like du, and its own mtime. */
+export type DirSize = { bytes: number; mtime: number };
+/** A session made of several entries (a file and its folder, or a folder): one largest entry in the end. */
+export type Unit = { bytes: number; mtime: number; filePath: string | null };
+type Leftover = Omit<LeftoverEntry, "mtime"> & { mtime: number };
+
+export class RootTally {
+  bytes = 0;
+  apparent = 0;
+  files = 0;
+  dirs = 0;
+  oldest = Infinity;
+  newest = -Infinity;
+  unreadable = 0;
+  present = false;
+  readonly cats = zeros<Category>(CATEGORIES) as Required<CategoryBreakdown>;
+  readonly ages = zeros(AGE_BUCKETS) as Required<AgeBreakdown>;
+  readonly top = new TopN(LARGEST_PER_ROOT);
+  readonly dirSizes = new Map<string, DirSize>();
+  readonly units = new Map<string, Unit>();
+  readonly leftoverNames: ReadonlySet<string> | null;
+  readonly leftovers: Leftover[] = [];
+  readonly category: CategoryMatcher;
+  readonly sessions: SessionMatcher;
+  readonly folders: FolderFactsCache;
+
+  constructor(readonly spec: RootSpec) {
+    this.category = new CategoryMatcher(spec.categoryRules);
+    this.sessions = new SessionMatcher(spec.sessionRules);
+    this.leftoverNames = spec.leftoverNames?.length ? new Set(spec.leftoverNames) : null;
+    this.folders = new FolderFactsCache(this);
+  }
+
+  dirSize(key: string): DirSize | null {
+    let d = this.dirSizes.get(key);
+    if (!d) {
+      if (this.dirSizes.size >= MAX_UNIT_KEYS) return null;
+      d = { bytes: 0, mtime: 0 };
+      this.dirSizes.set(key, d);
+    }
+    return d;
+  }
+
+  unit(key: string): Unit | null {
+    let u = this.units.get(key);
+    if (!u) {
+      if (this.units.size >= MAX_UNIT_KEYS) return null;
+      u = { bytes: 0, mtime: 0, filePath: null };
+      this.units.set(key, u);
+    }
+    return u;
+  }
+
+  /** The report's root. Folders and sessions join the largest entries only now, when their sizes are complete. */
+  toStorageRoot(): StorageRoot {
+    const unitFolders = new Set<string>();
+    for (const [key, u] of this.units) {
+      if (key.startsWith("\0")) {
+        const path = key.slice(1);
+        unitFolders.add(path);
+        this.top.add({ path, bytes: u.bytes, mtime: u.mtime, type: "session" });
+      } else if (u.filePath !== null) {
+        unitFolders.add(key);
+        this.top.add({ path: u.filePath, bytes: u.bytes, mtime: u.mtime, type: "session" });
+      }
+    }
+    for (const [path, d] of this.dirSizes) {
+      if (!unitFolders.has(path)) this.top.add({ path, bytes: d.bytes, mtime: d.mtime, type: "dir" });
+    }
+    const s = this.spec;
+    const root: StorageRoot = {
+      key: s.key,
+      kind: s.kind,
+      agent: s.agent,
+      path: s.rel,
+      bytes: this.bytes,
+      apparentBytes: this.apparent,
+      files: this.files,
+      dirs: this.dirs,
+      oldestMtime: this.files > 0 ? iso(this.oldest) : null,
+      newestMtime: this.files > 0 ? iso(this.newest) : null,
+      categories: nonZero(this.cats),
+      ages: nonZero(this.ages),
+      largest: this.top.result().map((c) => ({ ...c, mtime: iso(c.mtime) })),
+    };
+    if (this.leftovers.length) {
+      root.leftovers = this.leftovers.sort((a, b) => (a.path < b.path ? -1 : 1)).map((l) => ({ ...l, mtime: iso(l.mtime) }));
+    }
+    if (s.kind === "script-data") root.orphaned = !!s.orphaned;
+    if (this.unreadable) root.unreadable = this.unreadable;
+    return root;
+  }
+}
+
+function zeros<K extends string>(keys: readonly K[]): Record<K, SizeAndCount> {
+  return Object.fromEntries(keys.map((k) => [k, { bytes: 0, files: 0 }])) as Record<K, SizeAndCount>;
+}
+
+function nonZero<K extends string>(rec: Record<K, SizeAndCount>): Partial<Record<K, SizeAndCount>> {
+  const out: Partial<Record<K, SizeAndCount>> = {};
+  for (const k of Object.keys(rec) as K[]) if (rec[k].bytes > 0 || rec[k].files > 0) out[k] = rec[k];
+  return out;
+}
+
+export function iso(sec: number): string {
+  const ms = Math.min(Math.max(sec * 1000, -8.64e15), 8.64e15);
+  return new Date(ms).toISOString();
+}

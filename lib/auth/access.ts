@@ -16,6 +16,7 @@ export type Caller =
 
 export type Access = { caller: Caller; db: Db; ip: string | null; userAgent: string | null };
 
+const NO_CREDENTIALS = "Sign in, or send an API token as Authorization: Bearer <token>.";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
@@ -61,12 +62,14 @@ export async function sessionCaller(db: Db, headers: Headers): Promise<Caller | 
  */
 export async function requireCaller(request: Request, needed: Role): Promise<Access> {
   checkSameSite(request);
-  const db = await getDb();
   const token = bearerToken(request);
+  // No credentials at all: refused without a database round trip.
+  if (!token && !request.headers.get("cookie")) throw new UnauthorizedError(NO_CREDENTIALS);
+  const db = await getDb();
   const caller = token ? await verifyApiToken(db, token) : await sessionCaller(db, request.headers);
   if (!caller) {
     throw new UnauthorizedError(
-      token ? "The API token is not valid (unknown, revoked or expired)." : "Sign in, or send an API token as Authorization: Bearer <token>.",
+      token ? "The API token is not valid (unknown, revoked or expired)." : NO_CREDENTIALS,
     );
   }
   if (!hasRole(caller.role, needed)) throw new ForbiddenError(`This needs the ${needed} role; ${caller.label} is a ${caller.role}.`);

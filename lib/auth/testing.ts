@@ -9,15 +9,24 @@ import type { Role } from "@/lib/validations/auth";
 export const BASE = "http://dashboard.test";
 export const ctx = <T extends object>(params: T = {} as T) => ({ params: Promise.resolve(params) });
 
-/** Signs in through Better Auth's mount and returns the Cookie header for later requests. */
-export async function signIn(email: string, password: string, headers: Record<string, string> = {}): Promise<string> {
-  const res = await authPost(
+let lastOctet = 0;
+/** A fresh client address per call, so that tests do not share Better Auth's per-address sign-in budget. */
+export const someAddress = () => `198.51.100.${(lastOctet = (lastOctet % 250) + 1)}`;
+
+/** POSTs a sign-in to Better Auth's mount. */
+export function postSignIn(email: string, password: string, headers: Record<string, string> = {}): Promise<Response> {
+  return authPost(
     new Request(`${BASE}/api/auth/sign-in/email`, {
       method: "POST",
-      headers: { "content-type": "application/json", origin: BASE, ...headers },
+      headers: { "content-type": "application/json", origin: BASE, "x-forwarded-for": someAddress(), ...headers },
       body: JSON.stringify({ email, password }),
     }),
   );
+}
+
+/** Signs in and returns the Cookie header for later requests. */
+export async function signIn(email: string, password: string, headers: Record<string, string> = {}): Promise<string> {
+  const res = await postSignIn(email, password, headers);
   expect(res.status, await res.clone().text()).toBe(200);
   return cookieHeader(res);
 }

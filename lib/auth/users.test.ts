@@ -123,7 +123,7 @@ describeEachDatabase("users, roles and tokens", (t) => {
 
   it("refuses cross-site mutations, and lets a bearer-only script through", async () => {
     const body = { rules: [{ id: "volume-filling", params: { days: 5 } }] };
-    for (const headers of [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site" }]) {
+    for (const headers of [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site" }] as Record<string, string>[]) {
       const res = await putRules(req("/api/v1/findings/rules", { method: "PUT", headers: { cookie: adminCookie, ...headers }, body }), ctx());
       expect(res.status).toBe(403);
     }

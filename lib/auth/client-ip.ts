@@ -31,3 +31,17 @@ export function requestOrigin(headers: Headers): { ip: string | null; userAgent:
 export function stripUntrustedForwardedFor(req: { headers: Record<string, unknown> }) {
   if (!trustProxy()) delete req.headers["x-forwarded-for"];
 }
+
+let installed = false;
+/** Applies stripUntrustedForwardedFor to every request the process's HTTP servers receive. */
+export async function installForwardedForGuard() {
+  if (installed) return;
+  installed = true;
+  const http = await import("node:http");
+  const proto = http.Server.prototype as unknown as { emit: (event: string, ...args: unknown[]) => boolean };
+  const emit = proto.emit;
+  proto.emit = function (this: unknown, event: string, ...args: unknown[]) {
+    if (event === "request") stripUntrustedForwardedFor(args[0] as { headers: Record<string, unknown> });
+    return emit.call(this, event, ...args);
+  };
+}

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { Providers } from "./providers";
 import "./globals.css";
+import "@/components/auth/auth.css";
 
 export const metadata: Metadata = {
   title: { default: "Workspace storage", template: "%s · Workspace storage" },

@@ -6,6 +6,7 @@ import { getFleetOverview } from "@/lib/db/queries/fleet";
 import { fleetKeys } from "@/lib/query/fleet";
 import { prefetchAll } from "@/lib/query/prefetch";
 import { parseRange } from "@/lib/validations/range";
+import { requirePage } from "@/lib/auth/page";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Fleet overview" };
@@ -13,6 +14,7 @@ export const metadata: Metadata = { title: "Fleet overview" };
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function OverviewPage({ searchParams }: Props) {
+  await requirePage();
   const range = parseRange(await searchParams);
   const state = await prefetchAll([
     { queryKey: fleetKeys.overview(range), load: async () => getFleetOverview(await getDb(), range) },

@@ -3,7 +3,8 @@ import { CopyButton } from "./copy-button";
 
 export type ConnectInfo = {
   dashboardUrl: string;
-  enrollmentKey: string;
+  /** Null for viewers: only admins see the key. */
+  enrollmentKey: string | null;
   keySource: "environment" | "generated";
   snippet: string;
 };
@@ -25,15 +26,21 @@ export function ConnectView({ info }: { info: ConnectInfo }) {
           <code data-testid="dashboard-url">{info.dashboardUrl}</code>
           <p className="muted small">Taken from this request. Workspaces must be able to reach it.</p>
         </Panel>
-        <Panel title="Enrollment key" actions={<CopyButton text={info.enrollmentKey} />}>
-          <code data-testid="enrollment-key" style={{ overflowWrap: "anywhere" }}>{info.enrollmentKey}</code>
-          <p className="muted small">
-            {info.keySource === "environment"
-              ? "Set by STORAGE_ENROLLMENT_KEY."
-              : "Generated at first start and kept in the database; set STORAGE_ENROLLMENT_KEY to choose your own."}{" "}
-            Keep it in a Coder secret or template variable.
-          </p>
-        </Panel>
+        {info.enrollmentKey === null ? (
+          <Panel title="Enrollment key">
+            <p className="muted small" data-testid="enrollment-key-hidden">Only admins can see the enrollment key. Ask one for it.</p>
+          </Panel>
+        ) : (
+          <Panel title="Enrollment key" actions={<CopyButton text={info.enrollmentKey} />}>
+            <code data-testid="enrollment-key" style={{ overflowWrap: "anywhere" }}>{info.enrollmentKey}</code>
+            <p className="muted small">
+              {info.keySource === "environment"
+                ? "Set by STORAGE_ENROLLMENT_KEY."
+                : "Generated at first start and kept in the database; set STORAGE_ENROLLMENT_KEY to choose your own."}{" "}
+              Keep it in a Coder secret or template variable.
+            </p>
+          </Panel>
+        )}
       </div>
       <Panel title="Terraform for your template" actions={<CopyButton text={info.snippet} label="Copy snippet" />}>
         <pre className="snippet" data-testid="template-snippet">{info.snippet}</pre>

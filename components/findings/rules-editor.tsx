@@ -7,6 +7,7 @@ import type { RuleUpdate } from "@/lib/findings/rules";
 import { fleetKeys } from "@/lib/query/fleet";
 import { findingKeys, putRules, rulesOptions } from "@/lib/query/findings";
 import { workspaceKeys } from "@/lib/query/workspaces";
+import { useIsAdmin } from "@/components/auth/caller-context";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { QueryView } from "@/components/ui/states";
 
@@ -37,13 +38,15 @@ function ParamInput({ name, value, onChange }: { name: string; value: number; on
 }
 
 function RuleRow({ rule, onSave, saving }: { rule: Rule; onSave: (u: RuleUpdate) => void; saving: boolean }) {
+  const canEdit = useIsAdmin();
   const [draft, setDraft] = useState(rule);
   const dirty = JSON.stringify(draft) !== JSON.stringify(rule);
   const params = draft.params as Record<string, unknown>;
   const setParam = (key: string, v: unknown) => setDraft({ ...draft, params: { ...params, [key]: v } as Rule["params"] });
   return (
     <li>
-      <div className="finding-body">
+      {/* Viewers see the thresholds but cannot edit them. */}
+      <fieldset className="finding-body" disabled={!canEdit} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
         <div className="row">
           <label className="field" style={{ color: "var(--text)", fontSize: 14 }}>
             <input type="checkbox" checked={draft.enabled} onChange={(e) => setDraft({ ...draft, enabled: e.target.checked })} />
@@ -67,15 +70,17 @@ function RuleRow({ rule, onSave, saving }: { rule: Rule; onSave: (u: RuleUpdate)
             ) : null,
           )}
         </div>
-      </div>
-      <button
-        type="button"
-        className="button primary"
-        disabled={!dirty || saving}
-        onClick={() => onSave({ id: draft.id, enabled: draft.enabled, severity: draft.severity, params: draft.params })}
-      >
-        Save
-      </button>
+      </fieldset>
+      {canEdit ? (
+        <button
+          type="button"
+          className="button primary"
+          disabled={!dirty || saving}
+          onClick={() => onSave({ id: draft.id, enabled: draft.enabled, severity: draft.severity, params: draft.params })}
+        >
+          Save
+        </button>
+      ) : null}
     </li>
   );
 }

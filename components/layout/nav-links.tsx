@@ -2,12 +2,17 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useIsAdmin } from "@/components/auth/caller-context";
 
 const LINKS = [
   { href: "/", label: "Overview" },
   { href: "/workspaces", label: "Workspaces" },
   { href: "/findings", label: "Findings" },
   { href: "/connect", label: "Connect workspaces" },
+] as const;
+const ADMIN_LINKS = [
+  { href: "/users", label: "Users" },
+  { href: "/audit", label: "Audit" },
 ] as const;
 
 function isActive(pathname: string, href: string): boolean {
@@ -16,9 +21,10 @@ function isActive(pathname: string, href: string): boolean {
 
 export function NavLinks() {
   const pathname = usePathname();
+  const links = useIsAdmin() ? [...LINKS, ...ADMIN_LINKS] : LINKS;
   return (
     <nav aria-label="Main" className="nav">
-      {LINKS.map((link) => (
+      {links.map((link) => (
         <Link key={link.href} href={link.href} aria-current={isActive(pathname, link.href) ? "page" : undefined}>
           {link.label}
         </Link>

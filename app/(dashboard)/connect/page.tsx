@@ -1,7 +1,10 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { ConnectView } from "@/components/connect/connect-view";
+import { requestOrigin } from "@/lib/auth/client-ip";
+import { requirePage } from "@/lib/auth/page";
 import { getDb } from "@/lib/db";
+import { recordAudit } from "@/lib/db/queries/audit";
 import { getEnrollmentKey } from "@/lib/enrollment";
 import { coderTemplateSnippet } from "@/lib/reporter/coder-template";
 import { dashboardUrlFrom } from "./dashboard-url";
@@ -10,7 +13,15 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Connect workspaces" };
 
 export default async function ConnectPage() {
-  const dashboardUrl = dashboardUrlFrom(await headers());
-  const { key, source } = await getEnrollmentKey(await getDb());
-  return <ConnectView info={{ dashboardUrl, enrollmentKey: key, keySource: source, snippet: coderTemplateSnippet(dashboardUrl) }} />;
+  const user = await requirePage();
+  const requestHeaders = await headers();
+  const dashboardUrl = dashboardUrlFrom(requestHeaders);
+  const db = await getDb();
+  const { key, source } = await getEnrollmentKey(db);
+  // The key lets anyone enroll a workspace: admins only, and each showing is audited.
+  const admin = user.role === "admin";
+  if (admin) {
+    await recordAudit(db, { actor: { type: "user", id: user.id, label: user.label }, action: "enrollment_key.viewed", ...requestOrigin(new Headers(requestHeaders)) });
+  }
+  return <ConnectView info={{ dashboardUrl, enrollmentKey: admin ? key : null, keySource: source, snippet: coderTemplateSnippet(dashboardUrl) }} />;
 }

@@ -6,6 +6,7 @@ import { getRules, listFindings, rulesList } from "@/lib/db/queries/findings";
 import { findingKeys } from "@/lib/query/findings";
 import { prefetchAll } from "@/lib/query/prefetch";
 import { parseFindingsSearchParams } from "@/lib/validations/findings";
+import { requirePage } from "@/lib/auth/page";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Findings" };
@@ -13,6 +14,7 @@ export const metadata: Metadata = { title: "Findings" };
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function FindingsPage({ searchParams }: Props) {
+  await requirePage();
   const state = parseFindingsSearchParams(await searchParams);
   const dehydrated = await prefetchAll([
     { queryKey: findingKeys.list(state), load: async () => listFindings(await getDb(), state) },

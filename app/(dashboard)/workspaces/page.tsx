@@ -6,6 +6,7 @@ import { listWorkspaces } from "@/lib/db/queries/workspace-list";
 import { prefetchAll } from "@/lib/query/prefetch";
 import { workspaceKeys } from "@/lib/query/workspaces";
 import { parseWorkspaceListSearchParams } from "@/lib/validations/workspaces";
+import { requirePage } from "@/lib/auth/page";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Workspaces" };
@@ -13,6 +14,7 @@ export const metadata: Metadata = { title: "Workspaces" };
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function WorkspacesPage({ searchParams }: Props) {
+  await requirePage();
   const state = parseWorkspaceListSearchParams(await searchParams);
   const dehydrated = await prefetchAll([
     { queryKey: workspaceKeys.list(state), load: async () => listWorkspaces(await getDb(), state) },

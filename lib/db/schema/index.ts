@@ -1,3 +1,5 @@
 export * from "./workspaces";
 export * from "./reports";
 export * from "./findings";
+export * from "./auth";
+export * from "./audit";

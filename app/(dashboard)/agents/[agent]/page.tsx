@@ -7,6 +7,7 @@ import { getAgentDetail } from "@/lib/db/queries/agents";
 import { agentKeys } from "@/lib/query/agents";
 import { prefetchOneOrNotFound } from "@/lib/query/prefetch";
 import { parseRange } from "@/lib/validations/range";
+import { requirePage } from "@/lib/auth/page";
 
 export const dynamic = "force-dynamic";
 
@@ -21,6 +22,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function AgentPage({ params, searchParams }: Props) {
+  await requirePage();
   const agent = decodeURIComponent((await params).agent);
   const range = parseRange(await searchParams);
   const state = await prefetchOneOrNotFound(agentKeys.detail(agent, range), async () =>

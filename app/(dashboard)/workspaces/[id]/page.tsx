@@ -6,6 +6,7 @@ import { getWorkspaceDetail } from "@/lib/db/queries/workspace-detail";
 import { prefetchOneOrNotFound } from "@/lib/query/prefetch";
 import { parseRange } from "@/lib/validations/range";
 import { workspaceKeys } from "@/lib/query/workspaces";
+import { requirePage } from "@/lib/auth/page";
 
 export const dynamic = "force-dynamic";
 
@@ -20,6 +21,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function WorkspacePage({ params, searchParams }: Props) {
+  await requirePage();
   const { id: raw } = await params;
   const id = decodeURIComponent(raw);
   const range = parseRange(await searchParams);

@@ -1,4 +1,4 @@
-import { getDb } from "@/lib/db";
+import { requireCaller } from "@/lib/auth/access";
 import { listFindings } from "@/lib/db/queries/findings";
 import { readQuery } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";
@@ -8,6 +8,7 @@ export const dynamic = "force-dynamic";
 
 /** GET /api/v1/findings?workspace=&rule=&severity=&limit= → FindingsList */
 export const GET = handle(async (request) => {
+  const { db } = await requireCaller(request, "viewer");
   const params = readQuery(request, findingsQuery);
-  return json(await listFindings(await getDb(), params));
+  return json(await listFindings(db, params));
 });

@@ -1,4 +1,4 @@
-import { getDb } from "@/lib/db";
+import { requireCaller } from "@/lib/auth/access";
 import { listWorkspaces } from "@/lib/db/queries/workspace-list";
 import { workspaceListQuery } from "@/lib/validations/workspaces";
 import { readQuery } from "@/lib/http/request";
@@ -8,6 +8,7 @@ export const dynamic = "force-dynamic";
 
 /** GET /api/v1/workspaces?q=&owner=&template=&agent=&sort=&dir=&page=&pageSize= → WorkspaceList */
 export const GET = handle(async (request) => {
+  const { db } = await requireCaller(request, "viewer");
   const params = readQuery(request, workspaceListQuery);
-  return json(await listWorkspaces(await getDb(), params));
+  return json(await listWorkspaces(db, params));
 });

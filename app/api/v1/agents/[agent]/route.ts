@@ -1,4 +1,4 @@
-import { getDb } from "@/lib/db";
+import { requireCaller } from "@/lib/auth/access";
 import { getAgentDetail } from "@/lib/db/queries/agents";
 import { NotFoundError } from "@/lib/errors";
 import { readQuery } from "@/lib/http/request";
@@ -12,9 +12,10 @@ export const dynamic = "force-dynamic";
  * hasData: false; a slug neither known nor seen answers 404.
  */
 export const GET = handle(async (request, { params }: { params: Promise<{ agent: string }> }) => {
+  const { db } = await requireCaller(request, "viewer");
   const q = readQuery(request, rangeQuery);
   const { agent } = await params;
-  const detail = await getAgentDetail(await getDb(), agent, q);
+  const detail = await getAgentDetail(db, agent, q);
   if (!detail) throw new NotFoundError(`No agent "${agent}" is known or has reported data.`);
   return json(detail);
 });

@@ -1,5 +1,5 @@
-import { requireAdmin } from "@/lib/auth/admin";
-import { getDb } from "@/lib/db";
+import { auditActor, requireCaller } from "@/lib/auth/access";
+import { recordAudit } from "@/lib/db/queries/audit";
 import { getRules, rulesList, updateRules, type RulesResponse } from "@/lib/db/queries/findings";
 import { rulesUpdateRequest, type RulesUpdateRequest } from "@/lib/findings/rules";
 import { readJson } from "@/lib/http/request";
@@ -8,14 +8,17 @@ import { handle, json } from "@/lib/http/response";
 export const dynamic = "force-dynamic";
 
 /** GET /api/v1/findings/rules → RulesResponse (defaults with admins' changes applied) */
-export const GET = handle(async () => {
-  return json<RulesResponse>({ rules: rulesList(await getRules(await getDb())) });
+export const GET = handle(async (request) => {
+  const { db } = await requireCaller(request, "viewer");
+  return json<RulesResponse>({ rules: rulesList(await getRules(db)) });
 });
 
 /** PUT /api/v1/findings/rules { rules: [{ id, enabled?, severity?, params? }] } → RulesResponse. Admin only. */
 export const PUT = handle(async (request) => {
   // Who is calling first: an anonymous client learns nothing about the schema and cannot make the server parse.
-  requireAdmin(request);
+  const { db, caller, ip, userAgent } = await requireCaller(request, "admin");
   const body = (await readJson(request, rulesUpdateRequest, 64 * 1024)) as RulesUpdateRequest;
-  return json<RulesResponse>({ rules: rulesList(await updateRules(await getDb(), body)) });
+  const rules = rulesList(await updateRules(db, body));
+  await recordAudit(db, { actor: auditActor(caller), action: "rules.updated", target: body.rules.map((r) => r.id).join(","), details: { changes: body.rules }, ip, userAgent });
+  return json<RulesResponse>({ rules });
 });

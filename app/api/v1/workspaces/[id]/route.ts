@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getDb } from "@/lib/db";
+import { requireCaller } from "@/lib/auth/access";
 import { getWorkspaceDetail } from "@/lib/db/queries/workspace-detail";
 import { NotFoundError } from "@/lib/errors";
 import { readQuery } from "@/lib/http/request";
@@ -12,9 +12,10 @@ const query = z.intersection(rangeQuery, z.object({ reports: z.coerce.number().i
 
 /** GET /api/v1/workspaces/{id}?range=&from=&to=&reports= → WorkspaceDetail, 404 when unknown */
 export const GET = handle(async (request, { params }: { params: Promise<{ id: string }> }) => {
+  const { db } = await requireCaller(request, "viewer");
   const q = readQuery(request, query);
   const { id } = await params;
-  const detail = await getWorkspaceDetail(await getDb(), id, q);
+  const detail = await getWorkspaceDetail(db, id, q);
   if (!detail) throw new NotFoundError(`Workspace ${id} is not enrolled.`);
   return json(detail);
 });

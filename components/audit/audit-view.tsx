@@ -1,0 +1,110 @@
+"use client";
+
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { ErrorPanel } from "@/components/ui/error-panel";
+import { Panel } from "@/components/ui/panel";
+import { auditOptions, type AuditFilterState } from "@/lib/query/admin";
+
+const ACTIONS = [
+  "auth.sign_in",
+  "auth.sign_in_failed",
+  "auth.sign_in_locked",
+  "auth.sign_in_refused",
+  "auth.sign_out",
+  "user.created",
+  "user.role_changed",
+  "user.disabled",
+  "user.enabled",
+  "token.created",
+  "token.revoked",
+  "rules.updated",
+  "workspace.token_reset",
+  "enrollment_key.viewed",
+];
+
+/** The audit log, newest first, filtered by actor, action and time; more rows load by key. */
+export function AuditView() {
+  const [filters, setFilters] = useState<AuditFilterState>({});
+  const query = useInfiniteQuery(auditOptions(filters));
+  const entries = query.data?.pages.flatMap((p) => p.entries) ?? [];
+  const apply = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const v = (k: string) => String(f.get(k) ?? "").trim() || undefined;
+    setFilters({ actor: v("actor"), action: v("action"), from: v("from"), to: v("to") });
+  };
+  return (
+    <Panel title="Events">
+      <div className="stack">
+        <form className="form-row" onSubmit={apply} aria-label="Filter the audit log">
+          <label>
+            Actor (email or token name)
+            <input name="actor" type="text" />
+          </label>
+          <label>
+            Action
+            <select name="action" defaultValue="">
+              <option value="">any</option>
+              {ACTIONS.map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            From
+            <input name="from" type="date" />
+          </label>
+          <label>
+            To
+            <input name="to" type="date" />
+          </label>
+          <button type="submit" className="button">
+            Filter
+          </button>
+        </form>
+        {query.isError ? <ErrorPanel error={query.error} onRetry={() => query.refetch()} /> : null}
+        <div className="table-wrap">
+          <table className="table" data-testid="audit-table" aria-busy={query.isFetching}>
+            <thead>
+              <tr>
+                <th>When (UTC)</th>
+                <th>Who</th>
+                <th>Action</th>
+                <th>Target</th>
+                <th>Details</th>
+                <th>From</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((e) => (
+                <tr key={e.id}>
+                  <td className="nowrap">{e.at.replace("T", " ").slice(0, 19)}</td>
+                  <td>
+                    {e.actorLabel ?? "—"} <span className="muted small">{e.actorType}</span>
+                  </td>
+                  <td>
+                    <code>{e.action}</code>
+                  </td>
+                  <td>{e.target ?? ""}</td>
+                  <td className="small">{e.details ? JSON.stringify(e.details) : ""}</td>
+                  <td className="small" title={e.userAgent ?? undefined}>
+                    {e.ip ?? ""}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {!query.isPending && entries.length === 0 ? <p className="muted">No events match.</p> : null}
+        {query.hasNextPage ? (
+          <button type="button" className="button" disabled={query.isFetchingNextPage} onClick={() => query.fetchNextPage()}>
+            Load older events
+          </button>
+        ) : null}
+      </div>
+    </Panel>
+  );
+}

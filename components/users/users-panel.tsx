@@ -1,0 +1,121 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { ErrorPanel } from "@/components/ui/error-panel";
+import { Panel } from "@/components/ui/panel";
+import { QueryView } from "@/components/ui/states";
+import { adminKeys, patchUser, postUser, usersOptions } from "@/lib/query/admin";
+import type { Role } from "@/lib/validations/auth";
+
+function CreateUserForm() {
+  const client = useQueryClient();
+  const [done, setDone] = useState("");
+  const create = useMutation({
+    mutationFn: postUser,
+    onSuccess: async ({ user }) => {
+      setDone(`Created ${user.email} (${user.role}).`);
+      await client.invalidateQueries({ queryKey: adminKeys.users() });
+    },
+  });
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const password = String(f.get("password") ?? "");
+    create.mutate({ email: String(f.get("email")), name: String(f.get("name") || "") || undefined, role: f.get("role") as Role, password: password || undefined });
+    e.currentTarget.reset();
+  };
+  return (
+    <form className="form-row" onSubmit={submit} aria-label="Add a user">
+      <label>
+        Email
+        <input name="email" type="email" required />
+      </label>
+      <label>
+        Name
+        <input name="name" type="text" />
+      </label>
+      <label>
+        Role
+        <select name="role" defaultValue="viewer">
+          <option value="viewer">viewer</option>
+          <option value="admin">admin</option>
+        </select>
+      </label>
+      <label>
+        Password (empty: invite for single sign-on)
+        <input name="password" type="password" minLength={8} autoComplete="new-password" />
+      </label>
+      <button type="submit" className="button primary" disabled={create.isPending}>
+        Add user
+      </button>
+      {create.isError ? <ErrorPanel title="Could not add the user" error={create.error} /> : null}
+      {done && !create.isError ? <span className="muted small" role="status">{done}</span> : null}
+    </form>
+  );
+}
+
+/** Admins manage users: add (with a password, or invited for SSO), change role, disable and enable. */
+export function UsersPanel({ myEmail }: { myEmail: string }) {
+  const client = useQueryClient();
+  const query = useQuery(usersOptions());
+  const change = useMutation({
+    mutationFn: ({ id, ...body }: { id: string; role?: Role; disabled?: boolean }) => patchUser(id, body),
+    onSuccess: () => client.invalidateQueries({ queryKey: adminKeys.users() }),
+  });
+  return (
+    <Panel title="Users">
+      <div className="stack">
+        <CreateUserForm />
+        {change.isError ? <ErrorPanel title="Could not change the user" error={change.error} /> : null}
+        <QueryView query={query}>
+          {(data) => (
+            <div className="table-wrap">
+              <table className="table" data-testid="users-table">
+                <thead>
+                  <tr>
+                    <th>Email</th>
+                    <th>Name</th>
+                    <th>Role</th>
+                    <th>Sign-in</th>
+                    <th>State</th>
+                    <th />
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.users.map((u) => (
+                    <tr key={u.id} data-email={u.email}>
+                      <td>
+                        {u.email}
+                        {u.email === myEmail ? <span className="muted small"> (you)</span> : null}
+                      </td>
+                      <td>{u.name}</td>
+                      <td>
+                        <select
+                          aria-label={`Role of ${u.email}`}
+                          value={u.role}
+                          disabled={change.isPending}
+                          onChange={(e) => change.mutate({ id: u.id, role: e.target.value as Role })}
+                        >
+                          <option value="viewer">viewer</option>
+                          <option value="admin">admin</option>
+                        </select>
+                      </td>
+                      <td>{u.methods.length ? u.methods.join(", ") : <span className="muted">invited</span>}</td>
+                      <td>{u.disabled ? <span className="badge">disabled</span> : "active"}</td>
+                      <td>
+                        <button type="button" className="button" disabled={change.isPending} onClick={() => change.mutate({ id: u.id, disabled: !u.disabled })}>
+                          {u.disabled ? "Enable" : "Disable"}
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </QueryView>
+      </div>
+    </Panel>
+  );
+}

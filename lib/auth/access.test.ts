@@ -1,0 +1,187 @@
+// Who may call what: every route of lib/auth/route-access.ts, called by every kind of caller, on both databases.
+import fs from "node:fs";
+import path from "node:path";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import * as agentRoute from "@/app/api/v1/agents/[agent]/route";
+import * as auditRoute from "@/app/api/v1/audit/route";
+import * as enrollRoute from "@/app/api/v1/enroll/route";
+import * as findingsRoute from "@/app/api/v1/findings/route";
+import * as rulesRoute from "@/app/api/v1/findings/rules/route";
+import * as overviewRoute from "@/app/api/v1/fleet/overview/route";
+import * as healthRoute from "@/app/api/v1/health/route";
+import * as meRoute from "@/app/api/v1/me/route";
+import * as reportsRoute from "@/app/api/v1/reports/route";
+import * as schemaRoute from "@/app/api/v1/schema/report.json/route";
+import * as setupRoute from "@/app/api/v1/setup/route";
+import * as tokenRoute from "@/app/api/v1/tokens/[id]/route";
+import * as tokensRoute from "@/app/api/v1/tokens/route";
+import * as userRoute from "@/app/api/v1/users/[id]/route";
+import * as usersRoute from "@/app/api/v1/users/route";
+import * as workspaceTokenRoute from "@/app/api/v1/workspaces/[id]/token/route";
+import * as workspaceRoute from "@/app/api/v1/workspaces/[id]/route";
+import * as workspacesRoute from "@/app/api/v1/workspaces/route";
+import { apiKeys } from "@/lib/db/schema";
+import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
+import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment";
+import { createApiToken, revokeApiToken } from "./api-tokens";
+import { ROUTE_ACCESS, type RouteRule } from "./route-access";
+import { authSecret } from "./server";
+import { BASE, ctx, makePrincipals, type Principals } from "./testing";
+
+type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+type Example = { url: string; params?: Record<string, string>; body?: () => unknown };
+
+let seq = 0;
+const WS = "ws-access";
+/** A concrete request for each route; mutations carry a valid body, so a wrongly allowed call would change something. */
+const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Example }> = {
+  "POST /api/v1/enroll": { module: enrollRoute, example: { url: "/api/v1/enroll", body: () => ({ workspace: { id: "ws-x", name: "x", owner: "o" } }) } },
+  "POST /api/v1/reports": { module: reportsRoute, example: { url: "/api/v1/reports", body: () => ({}) } },
+  "GET /api/v1/schema/report.json": { module: schemaRoute, example: { url: "/api/v1/schema/report.json" } },
+  "GET /api/v1/health": { module: healthRoute, example: { url: "/api/v1/health" } },
+  "POST /api/v1/setup": { module: setupRoute, example: { url: "/api/v1/setup", body: () => ({ email: "late@example.com", password: "late-password-1" }) } },
+  "GET /api/v1/me": { module: meRoute, example: { url: "/api/v1/me" } },
+  "GET /api/v1/fleet/overview": { module: overviewRoute, example: { url: "/api/v1/fleet/overview" } },
+  "GET /api/v1/workspaces": { module: workspacesRoute, example: { url: "/api/v1/workspaces" } },
+  "GET /api/v1/workspaces/[id]": { module: workspaceRoute, example: { url: `/api/v1/workspaces/${WS}`, params: { id: WS } } },
+  "DELETE /api/v1/workspaces/[id]/token": { module: workspaceTokenRoute, example: { url: `/api/v1/workspaces/${WS}/token`, params: { id: WS } } },
+  "GET /api/v1/agents/[agent]": { module: agentRoute, example: { url: "/api/v1/agents/codex", params: { agent: "codex" } } },
+  "GET /api/v1/findings": { module: findingsRoute, example: { url: "/api/v1/findings" } },
+  "GET /api/v1/findings/rules": { module: rulesRoute, example: { url: "/api/v1/findings/rules" } },
+  "PUT /api/v1/findings/rules": { module: rulesRoute, example: { url: "/api/v1/findings/rules", body: () => ({ rules: [{ id: "volume-filling", params: { days: 9 } }] }) } },
+  "GET /api/v1/users": { module: usersRoute, example: { url: "/api/v1/users" } },
+  "POST /api/v1/users": { module: usersRoute, example: { url: "/api/v1/users", body: () => ({ email: `new-${++seq}@example.com`, role: "viewer", password: "new-user-password" }) } },
+  "PATCH /api/v1/users/[id]": { module: userRoute, example: { url: "/api/v1/users/:viewer", params: { id: ":viewer" }, body: () => ({ role: "viewer" }) } },
+  "GET /api/v1/tokens": { module: tokensRoute, example: { url: "/api/v1/tokens" } },
+  "POST /api/v1/tokens": { module: tokensRoute, example: { url: "/api/v1/tokens", body: () => ({ name: `script-${++seq}`, role: "viewer" }) } },
+  "DELETE /api/v1/tokens/[id]": { module: tokenRoute, example: { url: "/api/v1/tokens/:victim", params: { id: ":victim" } } },
+  "GET /api/v1/audit": { module: auditRoute, example: { url: "/api/v1/audit" } },
+};
+
+const CALLERS = ["anonymous", "viewer session", "admin session", "viewer token", "admin token", "revoked token", "expired token", "workspace token"] as const;
+type CallerKind = (typeof CALLERS)[number];
+
+/** What each kind of caller must get from a route with this access rule (null: allowed, so not 401/403). */
+function expected(rule: RouteRule, caller: CallerKind): number | null {
+  if (rule.access === "public") {
+    // Workspace endpoints take only their own credentials: no dashboard session or token opens them, and a
+    // workspace token works only there.
+    if (rule.path === "/api/v1/reports") return caller === "workspace token" ? null : 401;
+    if (rule.path === "/api/v1/enroll") return 401; // no X-Enrollment-Key in these calls
+    return null;
+  }
+  if (rule.access === "setup") return 409; // an admin exists: refused for everyone
+  if (["anonymous", "revoked token", "expired token", "workspace token"].includes(caller)) return 401;
+  if (rule.access === "admin" && caller.startsWith("viewer")) return 403;
+  return null;
+}
+
+describeEachDatabase("access to every route", (t) => {
+  let p: Principals;
+  let victimToken = "";
+  const headersFor: Partial<Record<CallerKind, Record<string, string>>> = {};
+  const bodies: string[] = [];
+  const logs: string[] = [];
+  const secrets: string[] = [];
+
+  async function call(rule: RouteRule, headers: Record<string, string>): Promise<Response> {
+    const { module, example } = EXAMPLES[`${rule.method} ${rule.path}`];
+    const subst = (s: string) => s.replace(":viewer", p.viewer.id).replace(":victim", victimToken);
+    const params = Object.fromEntries(Object.entries(example.params ?? {}).map(([k, v]) => [k, subst(v)]));
+    const body = example.body?.();
+    const request = new Request(`${BASE}${subst(example.url)}`, {
+      method: rule.method,
+      headers: { ...(body ? { "content-type": "application/json" } : {}), ...headers },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const res = await (module[rule.method] as Handler)(request, ctx(params));
+    bodies.push(await res.clone().text());
+    return res;
+  }
+
+  beforeAll(async () => {
+    for (const m of ["log", "info", "warn", "error", "debug"] as const) {
+      vi.spyOn(console, m).mockImplementation((...args: unknown[]) => void logs.push(args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : typeof a === "string" ? a : JSON.stringify(a))).join(" ")));
+    }
+    serveRoutesFrom(t.current);
+    const db = t.current.db;
+    p = await makePrincipals(t.current, "acc");
+    const ws = await enrollWorkspace(db, { id: WS, name: "access", owner: "erin" }, (await getEnrollmentKey(db)).key, null);
+    const revoked = await createApiToken(db, p.admin.id, { name: "revoked", role: "admin" });
+    await revokeApiToken(db, revoked.info.id);
+    const expired = await createApiToken(db, p.admin.id, { name: "expired", role: "admin", expiresInDays: 1 });
+    await db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.id, expired.info.id));
+    victimToken = (await createApiToken(db, p.admin.id, { name: "victim", role: "viewer" })).info.id;
+    Object.assign(headersFor, {
+      anonymous: {},
+      "viewer session": { cookie: p.viewer.cookie },
+      "admin session": { cookie: p.admin.cookie },
+      "viewer token": { authorization: `Bearer ${p.viewerToken}` },
+      "admin token": { authorization: `Bearer ${p.adminToken}` },
+      "revoked token": { authorization: `Bearer ${revoked.token}` },
+      "expired token": { authorization: `Bearer ${expired.token}` },
+      "workspace token": { authorization: `Bearer ${ws.token}` },
+    });
+    secrets.push(p.admin.password, p.viewer.password, p.adminToken, p.viewerToken, revoked.token, expired.token, ws.token);
+    secrets.push((await getEnrollmentKey(db)).key, await authSecret(db));
+    secrets.push(...[p.admin.cookie, p.viewer.cookie].map((c) => decodeURIComponent(c.split("=")[1]).split(".")[0]));
+  });
+  afterAll(() => vi.restoreAllMocks());
+
+  it("lists every route file in the access table", () => {
+    const found: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, e.name);
+        if (e.isDirectory()) walk(full);
+        else if (e.name === "route.ts") {
+          const route = `/${path.relative("app", path.dirname(full))}`;
+          for (const m of fs.readFileSync(full, "utf8").matchAll(/export const (GET|POST|PUT|PATCH|DELETE)\b|export (?:async )?function (GET|POST|PUT|PATCH|DELETE)\b/g)) {
+            found.push(`${m[1] ?? m[2]} ${route}`);
+          }
+        }
+      }
+    };
+    walk(path.join("app", "api", "v1"));
+    expect(new Set(found)).toEqual(new Set(ROUTE_ACCESS.map((r) => `${r.method} ${r.path}`)));
+    expect(new Set(Object.keys(EXAMPLES))).toEqual(new Set(found));
+  });
+
+  for (const rule of ROUTE_ACCESS) {
+    it(`${rule.method} ${rule.path} (${rule.access})`, async () => {
+      const statuses: Record<string, number> = {};
+      for (const caller of CALLERS) {
+        const res = await call(rule, headersFor[caller]!);
+        statuses[caller] = res.status;
+        const want = expected(rule, caller);
+        if (want === null) {
+          expect([401, 403], `${caller}: ${bodies.at(-1)}`).not.toContain(res.status);
+          expect(res.status, `${caller}: ${bodies.at(-1)}`).toBeLessThan(500);
+        } else {
+          expect(res.status, `${caller}: ${bodies.at(-1)}`).toBe(want);
+          expect((await res.json()).error.code).toBeTypeOf("string");
+        }
+      }
+      // Public routes ignore dashboard credentials: every caller gets the same answer.
+      if (rule.access === "public" && rule.method === "GET") expect(new Set(Object.values(statuses)).size).toBe(1);
+    });
+  }
+
+  it("changed nothing for the callers it refused (the audit log names only admins)", async () => {
+    const rows = await t.current.db.execute(sql`select distinct actor_label from audit_log where action not like 'auth.%'`);
+    const actors = (rows as unknown as { rows: { actor_label: string }[] }).rows.map((r) => r.actor_label);
+    expect(actors.length).toBeGreaterThan(0);
+    for (const a of actors) expect([p.admin.email, "admin-acc"]).toContain(a);
+  });
+
+  it("puts no secret in any response body or log line", () => {
+    expect(bodies.length).toBeGreaterThan(100);
+    const created = new Set(bodies.filter((b) => /"token":"sdt_/.test(b)));
+    for (const s of secrets) {
+      expect(s.length).toBeGreaterThan(8);
+      for (const b of bodies) if (!created.has(b)) expect(b.includes(s), `a secret in ${b.slice(0, 200)}`).toBe(false);
+      for (const l of logs) expect(l.includes(s), `a secret in the log: ${l.slice(0, 200)}`).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,105 @@
+import "server-only";
+import { and, desc, eq } from "drizzle-orm";
+import type { Db } from "@/lib/db/types";
+import { apiKeys, users } from "@/lib/db/schema";
+import { NotFoundError, ValidationError } from "@/lib/errors";
+import type { CreateTokenRequest, Role } from "@/lib/validations/auth";
+import type { Caller } from "./access";
+import { API_TOKEN_PREFIX, getAuth } from "./server";
+
+// Dashboard API tokens for scripts, through Better Auth's API-key plugin: it generates the key, stores only
+// its hash and checks expiry and revocation. The token's role lives in the key's permissions
+// ({ dashboard: [role] }); it is set only here, server-side. The creating admin owns the key (referenceId).
+
+export type ApiTokenInfo = {
+  id: string;
+  name: string;
+  role: Role;
+  /** The first characters, to recognise a token; never the token. */
+  start: string | null;
+  createdBy: string | null;
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revoked: boolean;
+};
+
+function roleOf(permissions: string | Record<string, string[]> | null | undefined): Role | null {
+  const parsed = typeof permissions === "string" ? (JSON.parse(permissions) as Record<string, string[]>) : permissions;
+  const role = parsed?.dashboard?.[0];
+  return role === "admin" || role === "viewer" ? role : null;
+}
+
+export async function createApiToken(
+  db: Db,
+  ownerId: string,
+  req: CreateTokenRequest,
+): Promise<{ token: string; info: ApiTokenInfo }> {
+  const auth = await getAuth(db);
+  // No headers: a server-side call, the only kind allowed to set permissions and the owner.
+  const created = await auth.api.createApiKey({
+    body: {
+      name: req.name,
+      userId: ownerId,
+      permissions: { dashboard: [req.role] },
+      expiresIn: req.expiresInDays ? req.expiresInDays * 24 * 60 * 60 : null,
+    },
+  });
+  const info = (await listApiTokens(db)).find((t) => t.id === created.id);
+  if (!info) throw new Error("The new API token was not stored.");
+  return { token: created.key, info };
+}
+
+export async function listApiTokens(db: Db): Promise<ApiTokenInfo[]> {
+  const rows = await db
+    .select({
+      id: apiKeys.id,
+      name: apiKeys.name,
+      start: apiKeys.start,
+      permissions: apiKeys.permissions,
+      enabled: apiKeys.enabled,
+      createdAt: apiKeys.createdAt,
+      expiresAt: apiKeys.expiresAt,
+      lastRequest: apiKeys.lastRequest,
+      createdBy: users.email,
+    })
+    .from(apiKeys)
+    .leftJoin(users, eq(users.id, apiKeys.referenceId))
+    .orderBy(desc(apiKeys.createdAt));
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name ?? "",
+    role: roleOf(r.permissions) ?? "viewer",
+    start: r.start,
+    createdBy: r.createdBy,
+    createdAt: r.createdAt.toISOString(),
+    expiresAt: r.expiresAt?.toISOString() ?? null,
+    lastUsedAt: r.lastRequest?.toISOString() ?? null,
+    revoked: r.enabled === false,
+  }));
+}
+
+/** Revokes a token at once; the row stays (disabled) so that the list and the audit log can name it. */
+export async function revokeApiToken(db: Db, id: string): Promise<ApiTokenInfo> {
+  const updated = await db
+    .update(apiKeys)
+    .set({ enabled: false, updatedAt: new Date() })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.enabled, true)))
+    .returning({ id: apiKeys.id });
+  const info = (await listApiTokens(db)).find((t) => t.id === id);
+  if (!info) throw new NotFoundError(`No API token ${id}.`);
+  if (!updated.length && !info.revoked) throw new ValidationError(`API token ${id} could not be revoked.`);
+  return info;
+}
+
+/** The caller a bearer token stands for, or null: unknown, revoked, expired, or not a dashboard token. */
+export async function verifyApiToken(db: Db, token: string): Promise<Caller | null> {
+  // Workspace tokens (swt_) and anything else are not dashboard tokens: don't even look them up.
+  if (!token.startsWith(API_TOKEN_PREFIX)) return null;
+  const auth = await getAuth(db);
+  const result = await auth.api.verifyApiKey({ body: { key: token } });
+  if (!result.valid || !result.key) return null;
+  const role = roleOf(result.key.permissions as Record<string, string[]> | null);
+  if (!role) return null;
+  return { kind: "token", id: result.key.id, label: result.key.name ?? result.key.id, role };
+}

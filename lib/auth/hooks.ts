@@ -1,0 +1,123 @@
+import "server-only";
+import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
+import type { Db } from "@/lib/db/types";
+import { recordAudit } from "@/lib/db/queries/audit";
+import { users } from "@/lib/db/schema";
+import { eq } from "drizzle-orm";
+import { requestOrigin } from "./client-ip";
+import { ACCOUNT_FAILURE_LIMIT, accountLocked, clearFailures, recordFailure } from "./sign-in-limit";
+import { takeOidcDecision } from "./oidc";
+
+// Better Auth's request hooks: the per-account sign-in limit, and the audit of sign-ins (good and failed) and
+// sign-outs. Also the OIDC policy, applied when the user and the session are made in the callback.
+
+type HookCtx = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+
+const origin = (ctx: HookCtx) => requestOrigin(ctx.headers ?? new Headers());
+const attemptedEmail = (ctx: HookCtx) => (typeof ctx.body?.email === "string" ? ctx.body.email.trim().toLowerCase() : "");
+const isOidcCallback = (path: string | undefined) => Boolean(path?.startsWith("/oauth2/callback"));
+
+export function authHooks(db: Db) {
+  return {
+    before: createAuthMiddleware(async (ctx) => {
+      if (ctx.path === "/sign-in/email") {
+        const email = attemptedEmail(ctx);
+        if (email && (await accountLocked(db, email))) {
+          await recordAudit(db, { actor: { type: "anonymous", label: email }, action: "auth.sign_in_locked", target: email, ...origin(ctx) });
+          throw new APIError("TOO_MANY_REQUESTS", {
+            code: "account_locked",
+            message: `Too many failed sign-ins for this account; try again in ${ACCOUNT_FAILURE_LIMIT.windowSeconds / 60} minutes.`,
+          });
+        }
+      }
+      if (ctx.path === "/sign-out") {
+        // After sign-out the session is gone: note who it was now.
+        const session = await getSessionFromCtx(ctx).catch(() => null);
+        if (session) {
+          await recordAudit(db, {
+            actor: { type: "user", id: session.user.id, label: session.user.email },
+            action: "auth.sign_out",
+            ...origin(ctx),
+          });
+        }
+      }
+    }),
+    after: createAuthMiddleware(async (ctx) => {
+      const session = ctx.context.newSession;
+      if (ctx.path === "/sign-in/email") {
+        const email = attemptedEmail(ctx);
+        if (session) {
+          await clearFailures(db, email);
+          await recordAudit(db, {
+            actor: { type: "user", id: session.user.id, label: session.user.email },
+            action: "auth.sign_in",
+            details: { method: "password" },
+            ...origin(ctx),
+          });
+        } else if (email && !(ctx.context.returned instanceof Error && /locked/.test(String((ctx.context.returned as APIError).body?.code)))) {
+          await recordFailure(db, email);
+          const code = (ctx.context.returned as APIError | undefined)?.body?.code;
+          await recordAudit(db, { actor: { type: "anonymous", label: email }, action: "auth.sign_in_failed", target: email, details: { reason: code ?? "unknown" }, ...origin(ctx) });
+        }
+      }
+      if (isOidcCallback(ctx.path) && session) {
+        await recordAudit(db, {
+          actor: { type: "user", id: session.user.id, label: session.user.email },
+          action: "auth.sign_in",
+          details: { method: "oidc", role: (session.user as { role?: string }).role },
+          ...origin(ctx),
+        });
+      }
+    }),
+  };
+}
+
+function refuse(reason: string): never {
+  throw new APIError("FORBIDDEN", { code: "access_denied", message: reason });
+}
+
+/**
+ * The OIDC policy at the two moments Better Auth writes during a callback: a new user gets the role the claims
+ * give (or is never created), and every sign-in (new session) re-applies the role or refuses.
+ */
+export function authDatabaseHooks(db: Db) {
+  return {
+    user: {
+      create: {
+        before: async (user: { email: string } & Record<string, unknown>, ctx: { path?: string } | null) => {
+          if (!isOidcCallback(ctx?.path)) return;
+          const decision = takeOidcDecision(user.email);
+          if (!decision) refuse("The identity provider's answer could not be checked; try again.");
+          if (!decision.allowed) {
+            await recordAudit(db, { actor: { type: "anonymous", label: user.email }, action: "auth.sign_in_refused", target: user.email, details: { method: "oidc", reason: decision.reason } });
+            refuse(decision.reason);
+          }
+          return { data: { ...user, role: decision.role } };
+        },
+      },
+    },
+    session: {
+      create: {
+        before: async (session: { userId: string } & Record<string, unknown>, ctx: { path?: string } | null) => {
+          if (!isOidcCallback(ctx?.path)) return;
+          const [user] = await db.select({ email: users.email, role: users.role }).from(users).where(eq(users.id, session.userId));
+          const decision = user ? takeOidcDecision(user.email) : undefined;
+          if (!user || !decision) refuse("The identity provider's answer could not be checked; try again.");
+          if (!decision.allowed) {
+            await recordAudit(db, { actor: { type: "user", id: session.userId, label: user.email }, action: "auth.sign_in_refused", details: { method: "oidc", reason: decision.reason } });
+            refuse(decision.reason);
+          }
+          if (user.role !== decision.role) {
+            await db.update(users).set({ role: decision.role, updatedAt: new Date() }).where(eq(users.id, session.userId));
+            await recordAudit(db, {
+              actor: { type: "system", label: "oidc" },
+              action: "user.role_changed",
+              target: user.email,
+              details: { from: user.role, to: decision.role, reason: "identity provider claims at sign-in" },
+            });
+          }
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import "server-only";
+import type { GenericOAuthConfig, GenericOAuthUserInfo } from "better-auth/plugins";
+import type { Role } from "@/lib/validations/auth";
+
+// Single sign-on with the OpenID Connect provider Coder already uses (OIDC_ISSUER_URL, OIDC_CLIENT_ID,
+// OIDC_CLIENT_SECRET). Who may sign in and as what is decided here from the provider's claims, at every sign-in.
+
+export const OIDC_PROVIDER_ID = "oidc";
+
+const list = (v: string | undefined) =>
+  (v ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+export function oidcConfigured(): boolean {
+  return Boolean(process.env.OIDC_ISSUER_URL && process.env.OIDC_CLIENT_ID && process.env.OIDC_CLIENT_SECRET);
+}
+
+export type OidcDecision = { allowed: true; role: Role } | { allowed: false; reason: string };
+
+/** The policy: a verified email, in an allowed domain; admin by group or by email, everyone else a viewer. */
+export function decideOidcAccess(claims: Record<string, unknown>): OidcDecision {
+  const email = typeof claims.email === "string" ? claims.email.toLowerCase() : "";
+  if (!email) return { allowed: false, reason: "The identity provider sent no email address." };
+  if (claims.email_verified !== true && claims.emailVerified !== true) {
+    return { allowed: false, reason: `The email address ${email} is not verified at the identity provider.` };
+  }
+  const domains = list(process.env.OIDC_ALLOWED_DOMAINS).map((d) => d.toLowerCase().replace(/^@/, ""));
+  const domain = email.slice(email.lastIndexOf("@") + 1);
+  if (domains.length && !domains.includes(domain)) {
+    return { allowed: false, reason: `Accounts in ${domain} may not sign in to this dashboard (allowed: ${domains.join(", ")}).` };
+  }
+  const claim = claims[process.env.OIDC_GROUPS_CLAIM || "groups"];
+  const groups = Array.isArray(claim) ? claim.map(String) : typeof claim === "string" ? claim.split(/[\s,]+/) : [];
+  const adminGroups = list(process.env.OIDC_ADMIN_GROUPS);
+  const adminEmails = list(process.env.OIDC_ADMIN_EMAILS).map((e) => e.toLowerCase());
+  const isAdmin = groups.some((g) => adminGroups.includes(g)) || adminEmails.includes(email);
+  return { allowed: true, role: isAdmin ? "admin" : "viewer" };
+}
+
+// The claims are seen in mapProfileToUser; the user and session are made a few steps later in the same
+// callback. Decisions wait here for those steps (keyed by email, dropped after a minute).
+const pending = new Map<string, { decision: OidcDecision; at: number }>();
+
+export function takeOidcDecision(email: string): OidcDecision | undefined {
+  const now = Date.now();
+  for (const [k, v] of pending) if (now - v.at > 60_000) pending.delete(k);
+  return pending.get(email.toLowerCase())?.decision;
+}
+
+export function oidcProvider(): GenericOAuthConfig | null {
+  if (!oidcConfigured()) return null;
+  const issuer = process.env.OIDC_ISSUER_URL!.replace(/\/+$/, "");
+  return {
+    providerId: OIDC_PROVIDER_ID,
+    name: process.env.OIDC_DISPLAY_NAME || "Single sign-on",
+    discoveryUrl: `${issuer}/.well-known/openid-configuration`,
+    clientId: process.env.OIDC_CLIENT_ID!,
+    clientSecret: process.env.OIDC_CLIENT_SECRET!,
+    // Coder's own default; providers that send groups only on request need OIDC_SCOPES="openid,email,profile,groups".
+    scopes: list(process.env.OIDC_SCOPES).length ? list(process.env.OIDC_SCOPES) : ["openid", "email", "profile"],
+    pkce: true,
+    requireIdTokenVerification: true,
+    overrideUserInfo: true,
+    mapProfileToUser: (profile: GenericOAuthUserInfo) => {
+      const email = typeof profile.email === "string" ? profile.email.toLowerCase() : "";
+      if (email) pending.set(email, { decision: decideOidcAccess(profile), at: Date.now() });
+      return {};
+    },
+  };
+}

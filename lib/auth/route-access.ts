@@ -1,0 +1,35 @@
+// Every route and who may call it: the access tests iterate this table for every kind of caller, and a test
+// fails when a route file exists that is not listed here. "public" routes authenticate by other means
+// (the enrollment key, workspace tokens) or expose nothing private.
+
+export type RouteAccess = "public" | "setup" | "viewer" | "admin";
+export type RouteRule = { method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; path: string; access: RouteAccess; why?: string };
+
+export const ROUTE_ACCESS: readonly RouteRule[] = [
+  { method: "POST", path: "/api/v1/enroll", access: "public", why: "workspaces: the enrollment key" },
+  { method: "POST", path: "/api/v1/reports", access: "public", why: "workspaces: their workspace token" },
+  { method: "GET", path: "/api/v1/schema/report.json", access: "public", why: "the report format, no data" },
+  { method: "GET", path: "/api/v1/health", access: "public", why: "load balancers" },
+  { method: "POST", path: "/api/v1/setup", access: "setup", why: "only until the first admin exists" },
+  { method: "GET", path: "/api/v1/me", access: "viewer" },
+  { method: "GET", path: "/api/v1/fleet/overview", access: "viewer" },
+  { method: "GET", path: "/api/v1/workspaces", access: "viewer" },
+  { method: "GET", path: "/api/v1/workspaces/[id]", access: "viewer" },
+  { method: "DELETE", path: "/api/v1/workspaces/[id]/token", access: "admin" },
+  { method: "GET", path: "/api/v1/agents/[agent]", access: "viewer" },
+  { method: "GET", path: "/api/v1/findings", access: "viewer" },
+  { method: "GET", path: "/api/v1/findings/rules", access: "viewer" },
+  { method: "PUT", path: "/api/v1/findings/rules", access: "admin" },
+  { method: "GET", path: "/api/v1/users", access: "admin" },
+  { method: "POST", path: "/api/v1/users", access: "admin" },
+  { method: "PATCH", path: "/api/v1/users/[id]", access: "admin" },
+  { method: "GET", path: "/api/v1/tokens", access: "admin" },
+  { method: "POST", path: "/api/v1/tokens", access: "admin" },
+  { method: "DELETE", path: "/api/v1/tokens/[id]", access: "admin" },
+  { method: "GET", path: "/api/v1/audit", access: "admin" },
+];
+
+/** Pages anyone may open; every other page needs a signed-in user (admin pages check their role too). */
+export const PUBLIC_PAGES = ["/sign-in", "/setup"] as const;
+/** Paths outside /api/v1 that are public: Better Auth's own mount and the reporter download. */
+export const PUBLIC_PREFIXES = ["/api/auth/", "/reporter.mjs"] as const;

@@ -1,0 +1,102 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { apiKey } from "@better-auth/api-key";
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { admin, genericOAuth } from "better-auth/plugins";
+import { createAccessControl } from "better-auth/plugins/access";
+import { adminAc, defaultStatements } from "better-auth/plugins/admin/access";
+import { getDb, type Db } from "@/lib/db";
+import { getOrCreateSetting } from "@/lib/db/queries/settings";
+import { accounts, apiKeys, rateLimits, sessions, users, verifications } from "@/lib/db/schema";
+import { authDatabaseHooks, authHooks } from "./hooks";
+import { oidcProvider } from "./oidc";
+import { CLIENT_IP_HEADER } from "./client-ip";
+
+/** The public URL of the app when configured; Better Auth otherwise takes it from each request. */
+export const appUrl = () => process.env.BETTER_AUTH_URL || process.env.APP_URL || undefined;
+
+const ac = createAccessControl(defaultStatements);
+
+export const API_TOKEN_PREFIX = "sdt_";
+const DAY = 24 * 60 * 60;
+
+function createAuth(db: Db, secret: string) {
+  const url = appUrl();
+  const oidc = oidcProvider();
+  return betterAuth({
+    appName: "Workspace storage",
+    baseURL: url,
+    secret,
+    telemetry: { enabled: false },
+    database: drizzleAdapter(db, {
+      provider: "pg",
+      schema: { user: users, session: sessions, account: accounts, verification: verifications, apikey: apiKeys, rateLimit: rateLimits },
+    }),
+    // Accounts are made by admins (or by single sign-on), never by signing up.
+    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8, maxPasswordLength: 128, revokeSessionsOnPasswordReset: true },
+    // Every request reads the session from the database (no cookie cache): a disabled user or a changed role
+    // takes effect on the very next request.
+    session: { expiresIn: 7 * DAY, updateAge: DAY, cookieCache: { enabled: false } },
+    account: { accountLinking: { enabled: true, trustedProviders: oidc ? ["oidc"] : [] } },
+    rateLimit: {
+      enabled: true,
+      // Shared by every app instance on one PostgreSQL; per address and path.
+      storage: "database",
+      window: 60,
+      max: 120,
+      customRules: { "/sign-in/email": { window: 60, max: 10 }, "/sign-in/oauth2": { window: 60, max: 20 } },
+    },
+    advanced: {
+      cookiePrefix: "storage",
+      // Secure whenever the configured URL is https; SameSite=Lax and httpOnly always.
+      useSecureCookies: url ? url.startsWith("https://") : undefined,
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+    },
+    plugins: [
+      admin({
+        defaultRole: "viewer",
+        adminRoles: ["admin"],
+        // Our two roles; the plugin's own user-management endpoints are not mounted (app/api/auth).
+        ac,
+        roles: { admin: ac.newRole(adminAc.statements), viewer: ac.newRole({ user: [], session: [] }) },
+        bannedUserMessage: "This account is disabled. Ask an admin to enable it." }),
+      apiKey({
+        defaultPrefix: API_TOKEN_PREFIX,
+        requireName: true,
+        maximumNameLength: 64,
+        startingCharactersConfig: { shouldStore: true, charactersLength: API_TOKEN_PREFIX.length + 6 },
+        // Scripts poll the API: the plugin's default of 10 requests a day would lock them out.
+        rateLimit: { enabled: false },
+        keyExpiration: { defaultExpiresIn: null, minExpiresIn: 1, maxExpiresIn: 3650 },
+      }),
+      genericOAuth({ config: oidc ? [oidc] : [] }),
+    ],
+    databaseHooks: authDatabaseHooks(db),
+    hooks: authHooks(db),
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+// One Better Auth instance per database (tests swap databases; the app has one), made once.
+const instances = new WeakMap<Db, Promise<Auth>>();
+
+/** The secret that signs cookies: BETTER_AUTH_SECRET, or one generated at first start and kept in settings. */
+export async function authSecret(db: Db): Promise<string> {
+  const fromEnv = process.env.BETTER_AUTH_SECRET;
+  if (fromEnv) return fromEnv;
+  return getOrCreateSetting(db, "auth_secret", () => randomBytes(32).toString("base64url"));
+}
+
+export async function getAuth(db?: Db): Promise<Auth> {
+  const database = db ?? (await getDb());
+  let auth = instances.get(database);
+  if (!auth) {
+    auth = authSecret(database).then((secret) => createAuth(database, secret));
+    instances.set(database, auth);
+    auth.catch(() => instances.delete(database));
+  }
+  return auth;
+}

@@ -1,0 +1,39 @@
+import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
+import type { ApiTokenInfo } from "@/lib/auth/api-tokens";
+import type { UserInfo } from "@/lib/auth/users";
+import type { AuditPage } from "@/lib/db/queries/audit";
+import type { CreateTokenRequest, CreateUserRequest, UpdateUserRequest } from "@/lib/validations/auth";
+import { fetchJson, withQuery } from "./fetch-json";
+
+export const adminKeys = {
+  users: () => ["admin", "users"] as const,
+  tokens: () => ["admin", "tokens"] as const,
+  audit: (filters: AuditFilterState) => ["admin", "audit", filters] as const,
+};
+
+export const usersOptions = () =>
+  queryOptions({ queryKey: adminKeys.users(), queryFn: ({ signal }) => fetchJson<{ users: UserInfo[] }>("/api/v1/users", { signal }) });
+
+export const tokensOptions = () =>
+  queryOptions({ queryKey: adminKeys.tokens(), queryFn: ({ signal }) => fetchJson<{ tokens: ApiTokenInfo[] }>("/api/v1/tokens", { signal }) });
+
+export const postUser = (body: CreateUserRequest) =>
+  fetchJson<{ user: UserInfo }>("/api/v1/users", { method: "POST", body: JSON.stringify(body) });
+
+export const patchUser = (id: string, body: UpdateUserRequest) =>
+  fetchJson<{ user: UserInfo }>(`/api/v1/users/${encodeURIComponent(id)}`, { method: "PATCH", body: JSON.stringify(body) });
+
+export const postToken = (body: CreateTokenRequest) =>
+  fetchJson<{ token: string; info: ApiTokenInfo }>("/api/v1/tokens", { method: "POST", body: JSON.stringify(body) });
+
+export const revokeToken = (id: string) => fetchJson<{ token: ApiTokenInfo }>(`/api/v1/tokens/${encodeURIComponent(id)}`, { method: "DELETE" });
+
+export type AuditFilterState = { actor?: string; action?: string; from?: string; to?: string };
+
+export const auditOptions = (filters: AuditFilterState) =>
+  infiniteQueryOptions({
+    queryKey: adminKeys.audit(filters),
+    initialPageParam: "",
+    queryFn: ({ pageParam, signal }) => fetchJson<AuditPage>(withQuery("/api/v1/audit", { ...filters, cursor: pageParam, limit: 50 }), { signal }),
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });

@@ -1,0 +1,27 @@
+import { z } from "zod";
+
+// GET /api/v1/audit and the /audit page: filters, and the keyset cursor "<ISO time>_<id>" of the last row seen.
+
+const cursor = z
+  .string()
+  .regex(/^\d{4}-\d\d-\d\dT[\d:.]+Z_\d+$/, "is not a cursor from a previous page")
+  .transform((s) => {
+    const i = s.lastIndexOf("_");
+    return { at: new Date(s.slice(0, i)), id: Number(s.slice(i + 1)) };
+  })
+  .refine((c) => !Number.isNaN(c.at.getTime()), "is not a cursor from a previous page");
+
+const instant = z.iso.datetime({ offset: true }).or(z.iso.date()).transform((s) => new Date(s));
+
+export const auditQuery = z.object({
+  actor: z.string().trim().min(1).max(200).optional(),
+  action: z.string().trim().min(1).max(100).optional(),
+  from: instant.optional(),
+  to: instant.optional(),
+  cursor: cursor.optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+});
+export type AuditQuery = z.infer<typeof auditQuery>;
+export type AuditFilters = Omit<AuditQuery, "cursor" | "limit">;
+
+export const encodeCursor = (at: Date | string, id: number) => `${new Date(at).toISOString()}_${id}`;

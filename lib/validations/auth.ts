@@ -1,0 +1,55 @@
+import { z } from "zod";
+
+// Roles, and the parameters of the sign-in, user, token and audit endpoints: read by route handlers, pages,
+// the token CLI and the browser alike, so no database code here.
+
+export const ROLES = ["viewer", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+export const roleSchema = z.enum(ROLES);
+
+/** Whether `role` may do what `needed` allows (admin can do everything a viewer can). */
+export function hasRole(role: Role, needed: Role): boolean {
+  return needed === "viewer" || role === "admin";
+}
+
+export const email = z.string().trim().toLowerCase().pipe(z.email());
+// Better Auth's own bounds for a password (8..128).
+export const password = z.string().min(8, "must be at least 8 characters").max(128);
+
+export const setupRequest = z.object({ email, password, name: z.string().trim().min(1).max(100).optional() });
+export type SetupRequest = z.infer<typeof setupRequest>;
+
+/** Create a user: with a password, or (invite) without one, in which case a one-time link is returned. */
+export const createUserRequest = z.object({
+  email,
+  name: z.string().trim().min(1).max(100).optional(),
+  role: roleSchema.default("viewer"),
+  password: password.optional(),
+});
+export type CreateUserRequest = z.infer<typeof createUserRequest>;
+
+export const updateUserRequest = z
+  .object({ role: roleSchema.optional(), disabled: z.boolean().optional() })
+  .refine((v) => v.role !== undefined || v.disabled !== undefined, { message: "send role and/or disabled" });
+export type UpdateUserRequest = z.infer<typeof updateUserRequest>;
+
+export const createTokenRequest = z.object({
+  name: z.string().trim().min(1).max(64),
+  role: roleSchema,
+  expiresInDays: z.number().int().min(1).max(3650).optional(),
+});
+export type CreateTokenRequest = z.infer<typeof createTokenRequest>;
+
+/** A `next` parameter that may only point back into this site: a path starting with one slash. */
+export function safeNextPath(value: unknown, fallback = "/"): string {
+  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.includes("\\")) return fallback;
+  // Control characters could smuggle a scheme or host past the checks above once a browser normalises them.
+  if (/[\u0000-\u001f\u007f]/.test(value)) return fallback;
+  try {
+    const url = new URL(value, "http://x.invalid");
+    if (url.origin !== "http://x.invalid") return fallback;
+    return `${url.pathname}${url.search}${url.hash}`;
+  } catch {
+    return fallback;
+  }
+}

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { describeEachDatabase } from "@/lib/db/testing";
 import { rowsOf } from "@/lib/db/types";
+import { listFindings } from "@/lib/db/queries/findings";
 import { ingestReport } from "@/lib/ingest";
 import { report as reportSchema, storageRoot, volume as volumeSchema, type Report } from "@/lib/report/schema";
 import { enroll, MiB } from "@/tests/support/reports";
@@ -132,5 +133,10 @@ describeEachDatabase("ingest stores every field of a report", (t) => {
       // df: 7000 ÷ (7000 + 12000) = 36.8 % → 37 %; 210001 ÷ 1310720 = 16.02 % → 17 %.
       used: 7_000 * MiB, pct: 37, ipct: 17, inodes: [1_310_720, 210_001, 1_100_719],
     });
+  });
+
+  it("names the AgentAPI leftovers listed inside a root as a finding on that root", async () => {
+    const f = await listFindings(t.current.db, { workspace: WS.id, rule: "agentapi-leftover", now: new Date("2026-11-20T12:00:00Z") });
+    expect(f.findings.map((x) => [x.rootKey, x.path, x.value])).toEqual([["coder/claude-code", "agentapi-state.json", 4096]]);
   });
 });

@@ -2,7 +2,7 @@
 // calls the real domain functions (enrollment, authentication, schema validation, ingest) on an in-memory
 // PGlite database. The server is stopped to simulate an outage and restarted on the same port.
 
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -11,6 +11,7 @@ import zlib from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openEmbedded, type Database } from "@/lib/db/open";
+import { getWorkspaceDetail } from "@/lib/db/queries/workspace-detail";
 import { authenticateWorkspace, enrollWorkspace } from "@/lib/enrollment";
 import { AppError } from "@/lib/errors";
 import { ingestReport } from "@/lib/ingest";
@@ -124,6 +125,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(home, ".claude/projects/-w/5f0c4c1e-9f59-4d0e-8a43-1f2e3d4c5b6a.jsonl"), "{}\n".repeat(1000));
   fs.mkdirSync(path.join(home, ".coder-modules/coder/claude-code/logs"), { recursive: true });
   fs.writeFileSync(path.join(home, ".coder-modules/coder/claude-code/logs/x.log"), "log\n");
+  fs.writeFileSync(path.join(home, ".coder-modules/coder/claude-code/agentapi-state.json"), "{}".repeat(450));
   bundle = await buildReporter(path.join(tmp, "reporter.mjs"));
   database = await openEmbedded("memory://");
   await startServer();
@@ -172,5 +174,24 @@ describe("reporter against a running dashboard", () => {
     const r = await runReporter();
     expect(r.code, r.stderr).toBe(0);
     expect(await reportRows()).toHaveLength(before + 1);
+  });
+
+  it("shows the folder as du and the volume as df show them, through ingest to the workspace page's data", async () => {
+    const df = () => execFileSync("df", ["--output=pcent,ipcent", home], { encoding: "utf8" }).split("\n")[1].trim().split(/\s+/);
+    const before = df();
+    const r = await runReporter();
+    expect(r.code, r.stderr).toBe(0);
+    const after = df();
+    const detail = (await getWorkspaceDetail(database.db, "7b0e6a34-5e0f-4d4e-9a43-0c6f6d1f0e21"))!;
+    const v = detail.workspace.volume!;
+    // df's Use% and IUse% at the moment of the run (taken just before and after it).
+    expect([before[0], after[0]]).toContain(`${v.usePercent}%`);
+    if (v.inodes) expect([before[1], after[1]]).toContain(`${v.inodes.usePercent}%`);
+    const du = (dir: string) => Number(execFileSync("du", ["-sxB1", dir], { encoding: "utf8" }).split("\t")[0]);
+    const mod = detail.roots.find((x) => x.key === "coder/claude-code")!;
+    // The leftover is inside its module folder's figure, and listed.
+    expect(mod.bytes).toBe(du(path.join(home, ".coder-modules/coder/claude-code")));
+    expect(mod.leftovers.map((l) => [l.path, l.apparentBytes])).toEqual([["agentapi-state.json", 900]]);
+    expect(detail.roots.some((x) => x.kind === "leftover")).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { rangeQuery } from "./range";
 import { toGetter, type SearchParamsInput } from "./search-params";
 
 // The workspaces table's parameters, one schema for all readers: the JSON API validates strictly (422 on a bad
@@ -104,3 +105,9 @@ export function workspaceListEntries(state: WorkspaceListState): Record<string, 
     pageSize: state.pageSize === d.pageSize ? null : String(state.pageSize),
   };
 }
+
+/** Query parameters of GET /api/v1/workspaces/{id}: the chart's range and how many reports of history to list. */
+export const workspaceDetailQuery = z.intersection(
+  rangeQuery,
+  z.object({ reports: z.coerce.number().int().min(1).max(500).default(50) }),
+);

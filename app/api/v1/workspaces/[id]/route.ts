@@ -1,19 +1,16 @@
-import { z } from "zod";
 import { requireCaller } from "@/lib/auth/access";
 import { getWorkspaceDetail } from "@/lib/db/queries/workspace-detail";
 import { NotFoundError } from "@/lib/errors";
 import { readQuery } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";
-import { rangeQuery } from "@/lib/validations/range";
+import { workspaceDetailQuery } from "@/lib/validations/workspaces";
 
 export const dynamic = "force-dynamic";
-
-const query = z.intersection(rangeQuery, z.object({ reports: z.coerce.number().int().min(1).max(500).default(50) }));
 
 /** GET /api/v1/workspaces/{id}?range=&from=&to=&reports= → WorkspaceDetail, 404 when unknown */
 export const GET = handle(async (request, { params }: { params: Promise<{ id: string }> }) => {
   const { db } = await requireCaller(request, "viewer");
-  const q = readQuery(request, query);
+  const q = readQuery(request, workspaceDetailQuery);
   const { id } = await params;
   const detail = await getWorkspaceDetail(db, id, q);
   if (!detail) throw new NotFoundError(`Workspace ${id} is not enrolled.`);

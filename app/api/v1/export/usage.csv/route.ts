@@ -1,0 +1,17 @@
+// access: viewer
+import { getDb } from "@/lib/db";
+import { usageExport } from "@/lib/export/usage";
+import { csvResponse, readQueryLists } from "@/lib/http/csv";
+import { handle } from "@/lib/http/response";
+import { usageExportQuery } from "@/lib/validations/export";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * GET /api/v1/export/usage.csv?range=&from=&to=&granularity=daily|report&workspace=&owner=&template=&agent=&root=
+ * → CSV, one row per workspace, root and day (or report).
+ */
+export const GET = handle(async (request) => {
+  const q = readQueryLists(request, usageExportQuery);
+  return csvResponse(usageExport(await getDb(), q));
+});

@@ -17,7 +17,7 @@ import { AgeChart } from "./age-chart";
 import { CategoryBreakdown, RootsTable } from "./breakdown";
 import { LargestEntries, LargestSessions } from "./largest-entries";
 import { ReportHistory } from "./report-history";
-import { volumeRows } from "./shape";
+import { volumeRows } from "@/lib/shaping/workspace-tables";
 import { VolumeTable } from "./volume-table";
 import { UsageChart } from "./usage-chart";
 import { WorkspaceStats } from "./workspace-stats";

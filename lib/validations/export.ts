@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { rangeQuery } from "./range";
+import { workspaceListEntries, type WorkspaceListState } from "./workspaces";
 
 // Parameters of the CSV exports (GET /api/v1/export/...). Each export takes the same parameters as the page
 // or API it exports (range from range.ts, list state from workspaces.ts, findings filters from findings.ts);
@@ -58,6 +59,12 @@ export const exportPaths = {
       : `${EXPORT_BASE}/agents/${encodeURIComponent(agent)}/${table}.csv`,
   workspace: (id: string, table: WorkspaceTable) => `${EXPORT_BASE}/workspaces/${encodeURIComponent(id)}/${table}.csv`,
 };
+
+/** The workspaces table's parameters for its export: filters and sort, not the page (the export has them all). */
+export function workspaceListExportParams(state: WorkspaceListState): Record<string, string | null> {
+  const entries = workspaceListEntries(state);
+  return { q: entries.q, owner: entries.owner, template: entries.template, agent: entries.agent, sort: entries.sort, dir: entries.dir };
+}
 
 export type ExportParams = Record<string, string | number | readonly string[] | null | undefined>;
 

@@ -99,6 +99,13 @@ describeEachDatabase("usage export", (t) => {
     expect(await lines({ root: "claude-code:data", granularity: "report" })).toHaveLength(5);
     expect(await lines({ root: ["claude-code:data", "gemini:data"], workspace: "ws-q" })).toHaveLength(1);
     expect(await lines({ workspace: "nobody" })).toEqual([]);
+    // A list is read a workspace at a time, in the same order as the whole export, across page boundaries.
+    for (const granularity of ["daily", "report"] as const) {
+      const all = (await lines({ granularity })).filter((l) => !l.includes(",ws-q,"));
+      const listed = (await csv(usageExport(t.current.db, q({ range: "30d", granularity, workspace: "ws-u,nobody,ws-h" }), { now, pageSize: 2 })))
+        .split("\r\n").slice(1, -1);
+      expect(listed).toEqual(all);
+    }
   });
 
   it("stops reading pages when the client disconnects", async () => {

@@ -3,7 +3,8 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
-import { parseRange } from "@/lib/validations/range";
+import { exportPaths } from "@/lib/validations/export";
+import { parseRange, rangeParams } from "@/lib/validations/range";
 import type { AgentDetail } from "@/lib/db/queries/agents";
 import { formatBytes, formatRate } from "@/lib/format/bytes";
 import { formatCount, formatPercent } from "@/lib/format/numbers";
@@ -13,12 +14,14 @@ import { agentColor } from "@/components/charts/palette";
 import { bucketLabel } from "@/components/charts/shape";
 import { StackedAreaChart } from "@/components/charts/lazy";
 import { Bytes } from "@/components/ui/bytes";
+import { ExportLink } from "@/components/ui/export-link";
 import { Panel, Stat } from "@/components/ui/panel";
 import { RangePicker } from "@/components/ui/range-picker";
 import { EmptyState, PageLoading, QueryView } from "@/components/ui/states";
 import { agentLabel } from "./agent-label";
 
 function Detail({ data }: { data: AgentDetail }) {
+  const range = rangeParams({ range: data.range.key, from: data.range.from, to: data.range.to });
   const label = agentLabel(data.agent);
   const wsLink = `/workspaces?agent=${encodeURIComponent(data.agent)}`;
   const rows = data.series.map((p) => ({ day: p.day, bytes: p.bytes }));
@@ -43,14 +46,14 @@ function Detail({ data }: { data: AgentDetail }) {
           {formatPercent(data.oldData.share)}
         </Stat>
       </div>
-      <Panel title={`${label} across the fleet`}>
+      <Panel title={`${label} across the fleet`} actions={<ExportLink path={exportPaths.agent(data.agent, "series")} params={range} />}>
         <StackedAreaChart rows={rows} series={[{ key: "bytes", label, color: agentColor(data.agent) }]} label={`${label} total over time`} />
       </Panel>
       <div className="grid-2">
-        <Panel title="Per-workspace size distribution">
+        <Panel title="Per-workspace size distribution" actions={<ExportLink path={exportPaths.agent(data.agent, "distribution")} />}>
           <HistogramChart rows={histogram} label={`Workspaces by ${label} size`} />
         </Panel>
-        <Panel title="By kind of root">
+        <Panel title="By kind of root" actions={<ExportLink path={exportPaths.agent(data.agent, "kinds")} />}>
           <ul className="list">
             {data.byKind.map((k) => (
               <li key={k.kind}>
@@ -62,7 +65,16 @@ function Detail({ data }: { data: AgentDetail }) {
           </ul>
         </Panel>
       </div>
-      <Panel title="Largest workspaces" id="largest" actions={<Link href={wsLink}>All workspaces with {label} →</Link>}>
+      <Panel
+        title="Largest workspaces"
+        id="largest"
+        actions={
+          <>
+            <ExportLink path={exportPaths.agent(data.agent)} title={`Download every workspace with ${label} data, largest first, as CSV`} />
+            <Link href={wsLink}>All workspaces with {label} →</Link>
+          </>
+        }
+      >
         <ul className="list" data-testid="agent-largest">
           {data.largestWorkspaces.map((w) => (
             <li key={w.id}>
@@ -92,6 +104,12 @@ export function AgentView({ agent }: { agent: string }) {
           <h1>{agentLabel(agent)}</h1>
         </div>
         <div className="spacer" />
+        <ExportLink
+          path={exportPaths.usage()}
+          params={{ ...rangeParams(range), agent }}
+          label="Usage CSV"
+          title={`Download every ${agentLabel(agent)} root's storage by day over this range as CSV`}
+        />
         <RangePicker />
       </div>
       {query.isPending ? (

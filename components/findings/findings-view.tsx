@@ -2,9 +2,11 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
+import { exportPaths } from "@/lib/validations/export";
 import { parseFindingsSearchParams, SEVERITY_OPTIONS } from "@/lib/validations/findings";
 import { findingsListOptions, rulesOptions } from "@/lib/query/findings";
 import { formatCount } from "@/lib/format/numbers";
+import { ExportLink } from "@/components/ui/export-link";
 import { Panel } from "@/components/ui/panel";
 import { QueryView } from "@/components/ui/states";
 import { useSetSearchParams } from "@/components/ui/use-set-search-params";
@@ -45,6 +47,7 @@ export function FindingsView() {
                 Workspace {state.workspace} ✕
               </button>
             ) : null}
+            <ExportLink path={exportPaths.findings()} params={state} title="Download every finding under these filters as CSV" />
           </>
         }
       >

@@ -1,11 +1,13 @@
 import Link from "next/link";
 import type { FleetOverview } from "@/lib/db/queries/fleet";
 import { formatDays } from "@/lib/format/numbers";
+import { exportPaths } from "@/lib/validations/export";
 import { formatRate } from "@/lib/format/bytes";
 import { dfSummary } from "@/lib/format/volume";
 import { agentLabel, hasAgentPage } from "@/components/agents/agent-label";
 import { agentColor } from "@/components/charts/palette";
 import { Bytes } from "@/components/ui/bytes";
+import { ExportLink } from "@/components/ui/export-link";
 import { Panel } from "@/components/ui/panel";
 import { RelativeTime } from "@/components/ui/time";
 
@@ -17,7 +19,15 @@ function None({ children }: { children: string }) {
 
 export function TopWorkspaces({ rows }: { rows: FleetOverview["topWorkspaces"] }) {
   return (
-    <Panel title="Top workspaces" actions={<Link href="/workspaces">All workspaces →</Link>}>
+    <Panel
+      title="Top workspaces"
+      actions={
+        <>
+          <ExportLink path={exportPaths.fleet("top-workspaces")} />
+          <Link href="/workspaces">All workspaces →</Link>
+        </>
+      }
+    >
       {rows.length === 0 ? <None>No workspace has reported yet.</None> : null}
       <ul className="list">
         {rows.map((w) => (
@@ -38,7 +48,7 @@ export function TopWorkspaces({ rows }: { rows: FleetOverview["topWorkspaces"] }
 
 export function TopAgents({ rows }: { rows: FleetOverview["topAgents"] }) {
   return (
-    <Panel title="Top agents">
+    <Panel title="Top agents" actions={<ExportLink path={exportPaths.fleet("top-agents")} />}>
       {rows.length === 0 ? <None>No agent data yet.</None> : null}
       <ul className="list">
         {rows.map((a) => {
@@ -73,7 +83,7 @@ export function TopAgents({ rows }: { rows: FleetOverview["topAgents"] }) {
 
 export function FastestGrowing({ rows }: { rows: FleetOverview["fastestGrowingRoots"] }) {
   return (
-    <Panel title="Fastest-growing roots (7 d)">
+    <Panel title="Fastest-growing roots (7 d)" actions={<ExportLink path={exportPaths.fleet("fastest-growing")} />}>
       {rows.length === 0 ? <None>No root has a week of history yet.</None> : null}
       <ul className="list">
         {rows.map((r) => (
@@ -96,7 +106,15 @@ export function FastestGrowing({ rows }: { rows: FleetOverview["fastestGrowingRo
 export function VolumesAtRisk({ rows, fillingDays }: { rows: FleetOverview["volumesAtRisk"]; fillingDays: number | null }) {
   const title = fillingDays === null ? "Full volumes" : `Volumes full or filling within ${fillingDays} days`;
   return (
-    <Panel title={title} actions={<Link href="/workspaces?sort=volumeUsed&dir=desc">Fullest volumes →</Link>}>
+    <Panel
+      title={title}
+      actions={
+        <>
+          <ExportLink path={exportPaths.fleet("volumes-at-risk")} />
+          <Link href="/workspaces?sort=volumeUsed&dir=desc">Fullest volumes →</Link>
+        </>
+      }
+    >
       {rows.length === 0 ? <None>{`No volume is full${fillingDays === null ? "" : ` or forecast to fill within ${fillingDays} days`}.`}</None> : null}
       <ul className="list" data-testid="volumes-at-risk">
         {rows.map((r) => {
@@ -125,7 +143,12 @@ export function SilentWorkspaces({ silent }: { silent: FleetOverview["silent"] }
   return (
     <Panel
       title={`Stopped reporting (${silent.count})`}
-      actions={<Link href="/workspaces?sort=lastReport&dir=asc">Oldest reports →</Link>}
+      actions={
+        <>
+          <ExportLink path={exportPaths.fleet("silent")} />
+          <Link href="/workspaces?sort=lastReport&dir=asc">Oldest reports →</Link>
+        </>
+      }
     >
       {silent.count === 0 ? <None>Every workspace reported in the last 24 hours.</None> : null}
       <ul className="list">
@@ -146,7 +169,15 @@ export function SilentWorkspaces({ silent }: { silent: FleetOverview["silent"] }
 
 export function FindingsSummaryPanel({ findings }: { findings: FleetOverview["findings"] }) {
   return (
-    <Panel title={`Findings (${findings.total})`} actions={<Link href="/findings">All findings →</Link>}>
+    <Panel
+      title={`Findings (${findings.total})`}
+      actions={
+        <>
+          <ExportLink path={exportPaths.findings()} title="Download every finding as CSV" />
+          <Link href="/findings">All findings →</Link>
+        </>
+      }
+    >
       <div className="row small" style={{ marginBottom: 8 }}>
         {(["critical", "warning", "info"] as const).map((s) => (
           <Link key={s} href={`/findings?severity=${s}`} className={`badge ${s}`}>

@@ -3,7 +3,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
 import { fleetOverviewOptions } from "@/lib/query/fleet";
-import { parseRange } from "@/lib/validations/range";
+import { exportPaths } from "@/lib/validations/export";
+import { parseRange, rangeParams } from "@/lib/validations/range";
+import { ExportLink } from "@/components/ui/export-link";
 import { Panel } from "@/components/ui/panel";
 import { RangePicker } from "@/components/ui/range-picker";
 import { PageLoading, QueryView } from "@/components/ui/states";
@@ -30,6 +32,12 @@ export function FleetOverviewView() {
           </p>
         </div>
         <div className="spacer" />
+        <ExportLink
+          path={exportPaths.usage()}
+          params={rangeParams(range)}
+          label="Usage CSV"
+          title="Download every workspace's storage by root and day over this range as CSV"
+        />
         <RangePicker />
       </div>
       {query.isPending ? <PageLoading /> : null}
@@ -47,7 +55,7 @@ export function FleetOverviewView() {
                 <SilentWorkspaces silent={data.silent} />
                 <FindingsSummaryPanel findings={data.findings} />
               </div>
-              <Panel title="Fleet storage by agent">
+              <Panel title="Fleet storage by agent" actions={<ExportLink path={exportPaths.fleet("series")} params={rangeParams(range)} />}>
                 <FleetChart series={data.series} />
               </Panel>
               <div className="grid-3">

@@ -5,7 +5,7 @@ import { AGE_BUCKETS } from "@/lib/report/constants";
 import { AGE_COLORS } from "@/components/charts/palette";
 import { shortRootKey } from "@/components/charts/shape";
 import { StackedBarChart } from "@/components/charts/lazy";
-import { AGE_LABELS, ageRows } from "./shape";
+import { AGE_LABELS, ageRows } from "@/lib/shaping/workspace-tables";
 
 const SERIES = AGE_BUCKETS.map((b) => ({ key: b, label: AGE_LABELS[b], color: AGE_COLORS[b] }));
 

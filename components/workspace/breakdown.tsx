@@ -6,7 +6,7 @@ import { CATEGORY_COLORS } from "@/components/charts/palette";
 import { shortRootKey } from "@/components/charts/shape";
 import { Bytes } from "@/components/ui/bytes";
 import { RelativeTime } from "@/components/ui/time";
-import { categoryTotals } from "./shape";
+import { categoryTotals } from "@/lib/shaping/workspace-tables";
 
 export function RootsTable({ roots, colors }: { roots: readonly RootDetail[]; colors: Map<string, string> }) {
   const total = roots.reduce((s, r) => s + r.bytes, 0);

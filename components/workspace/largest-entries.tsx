@@ -2,7 +2,7 @@ import type { RootDetail, WorkspaceDetail } from "@/lib/db/queries/workspace-det
 import { agentLabel } from "@/components/agents/agent-label";
 import { Bytes } from "@/components/ui/bytes";
 import { RelativeTime } from "@/components/ui/time";
-import { largestEntries } from "./shape";
+import { LARGEST_SHOWN, largestEntries } from "@/lib/shaping/workspace-tables";
 
 function EntryTable({ rows, testId }: { rows: { rootKey: string; agent: string; path: string; bytes: number; mtime: string; type: string }[]; testId: string }) {
   if (rows.length === 0) return <p className="muted small">None in the latest report.</p>;
@@ -36,9 +36,9 @@ function EntryTable({ rows, testId }: { rows: { rootKey: string; agent: string; 
 }
 
 export function LargestSessions({ sessions }: { sessions: WorkspaceDetail["largestSessions"] }) {
-  return <EntryTable rows={sessions.slice(0, 10)} testId="largest-sessions" />;
+  return <EntryTable rows={sessions.slice(0, LARGEST_SHOWN)} testId="largest-sessions" />;
 }
 
 export function LargestEntries({ roots }: { roots: readonly RootDetail[] }) {
-  return <EntryTable rows={largestEntries(roots, 10)} testId="largest-entries" />;
+  return <EntryTable rows={largestEntries(roots, LARGEST_SHOWN)} testId="largest-entries" />;
 }

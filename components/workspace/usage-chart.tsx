@@ -4,7 +4,7 @@ import type { WorkspaceDetail } from "@/lib/db/queries/workspace-detail";
 import { rootColors } from "@/components/charts/palette";
 import { pointsToRows, shortRootKey } from "@/components/charts/shape";
 import { StackedAreaChart } from "@/components/charts/lazy";
-import { SCRIPT_DATA_SERIES, usageSeries } from "./shape";
+import { SCRIPT_DATA_SERIES, usageSeries } from "@/lib/shaping/workspace-tables";
 
 /** The workspace's usage per day, stacked by root (script-data folders as one series). */
 export function UsageChart({ usage }: { usage: WorkspaceDetail["usage"] }) {

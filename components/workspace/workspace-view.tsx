@@ -4,11 +4,13 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import type { WorkspaceDetail } from "@/lib/db/queries/workspace-detail";
-import { parseRange } from "@/lib/validations/range";
+import { exportPaths, type WorkspaceTable } from "@/lib/validations/export";
+import { parseRange, rangeParams, type RangeState } from "@/lib/validations/range";
 import { workspaceDetailOptions } from "@/lib/query/workspaces";
 import { rootColors } from "@/components/charts/palette";
 import { VolumeChart } from "@/components/charts/lazy";
 import { FindingList } from "@/components/findings/finding-item";
+import { ExportLink } from "@/components/ui/export-link";
 import { Panel } from "@/components/ui/panel";
 import { RangePicker } from "@/components/ui/range-picker";
 import { PageLoading, QueryView } from "@/components/ui/states";
@@ -17,13 +19,15 @@ import { AgeChart } from "./age-chart";
 import { CategoryBreakdown, RootsTable } from "./breakdown";
 import { LargestEntries, LargestSessions } from "./largest-entries";
 import { ReportHistory } from "./report-history";
-import { volumeRows } from "./shape";
+import { volumeRows } from "@/lib/shaping/workspace-tables";
 import { VolumeTable } from "./volume-table";
 import { UsageChart } from "./usage-chart";
 import { WorkspaceStats } from "./workspace-stats";
 
-function Detail({ data }: { data: WorkspaceDetail }) {
+function Detail({ data, range }: { data: WorkspaceDetail; range: RangeState }) {
   const colors = rootColors(data.roots);
+  const id = data.workspace.id;
+  const table = (name: WorkspaceTable) => <ExportLink path={exportPaths.workspace(id, name)} params={rangeParams(range)} />;
   const neverReported = data.reports.length === 0;
   return (
     <div className="stack">
@@ -35,11 +39,15 @@ function Detail({ data }: { data: WorkspaceDetail }) {
           </p>
         </Panel>
       ) : null}
-      <Panel title="Usage over time by root" id="usage">
+      <Panel
+        title="Usage over time by root"
+        id="usage"
+        actions={<ExportLink path={exportPaths.usage()} params={{ ...rangeParams(range), workspace: id }} title="Download each root's size per day over this range as CSV" />}
+      >
         <UsageChart usage={data.usage} />
       </Panel>
       <div className="grid-2">
-        <Panel title="Volume used and forecast" id="volume">
+        <Panel title="Volume used and forecast" id="volume" actions={table("volume")}>
           {data.workspace.volume ? <VolumeTable volume={data.workspace.volume} /> : null}
           {data.volume.history.some((h) => h.usedBytes !== null) ? (
             <VolumeChart rows={volumeRows(data.volume, data.workspace.volume)} />
@@ -47,32 +55,50 @@ function Detail({ data }: { data: WorkspaceDetail }) {
             <p className="muted small">The reporter sends no volume size for this workspace.</p>
           )}
         </Panel>
-        <Panel title="By category (latest report)">
+        <Panel title="By category (latest report)" actions={table("categories")}>
           <CategoryBreakdown roots={data.roots} />
         </Panel>
       </div>
-      <Panel title="By root (latest report)">
+      <Panel title="By root (latest report)" actions={table("roots")}>
         <RootsTable roots={data.roots} colors={colors} />
       </Panel>
       <div className="grid-2">
-        <Panel title="Largest sessions">
+        <Panel title="Largest sessions" actions={table("sessions")}>
           <LargestSessions sessions={data.largestSessions} />
         </Panel>
-        <Panel title="Largest entries">
+        <Panel title="Largest entries" actions={table("entries")}>
           <LargestEntries roots={data.roots} />
         </Panel>
       </div>
-      <Panel title="Age of data per root">
+      <Panel title="Age of data per root" actions={table("ages")}>
         <AgeChart roots={data.roots} />
       </Panel>
       <Panel
         title={`Findings (${data.findings.length})`}
         id="findings"
-        actions={<Link href={`/findings?workspace=${encodeURIComponent(data.workspace.id)}`}>Open in findings →</Link>}
+        actions={
+          <>
+            <ExportLink path={exportPaths.findings()} params={{ workspace: id }} />
+            <Link href={`/findings?workspace=${encodeURIComponent(id)}`}>Open in findings →</Link>
+          </>
+        }
       >
         {data.findings.length ? <FindingList findings={data.findings} showWorkspace={false} /> : <p className="muted small">Nothing needs attention.</p>}
       </Panel>
-      <Panel title="Report history">
+      <Panel
+        title="Report history"
+        actions={
+          <>
+            {table("reports")}
+            <ExportLink
+              path={exportPaths.usage()}
+              params={{ ...rangeParams(range), workspace: id, granularity: "report" }}
+              label="Every root of every report"
+              title="Download the raw history (each report's roots) over this range as CSV"
+            />
+          </>
+        }
+      >
         <ReportHistory reports={data.reports} />
       </Panel>
     </div>
@@ -107,7 +133,7 @@ export function WorkspaceView({ id }: { id: string }) {
         <div className="spacer" />
         <RangePicker />
       </div>
-      {query.isPending ? <PageLoading /> : <QueryView query={query}>{(data) => <Detail data={data} />}</QueryView>}
+      {query.isPending ? <PageLoading /> : <QueryView query={query}>{(data) => <Detail data={data} range={range} />}</QueryView>}
     </div>
   );
 }

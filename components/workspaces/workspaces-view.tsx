@@ -3,8 +3,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
 import { useCallback, useMemo } from "react";
+import { exportPaths, workspaceListExportParams } from "@/lib/validations/export";
 import { parseWorkspaceListSearchParams, workspaceListEntries } from "@/lib/validations/workspaces";
 import { workspaceListOptions, type WorkspaceListState } from "@/lib/query/workspaces";
+import { ExportLink } from "@/components/ui/export-link";
 import { Panel } from "@/components/ui/panel";
 import { QueryView } from "@/components/ui/states";
 import { useSetSearchParams } from "@/components/ui/use-set-search-params";
@@ -29,6 +31,8 @@ export function WorkspacesView() {
           <h1>Workspaces</h1>
           <p className="sub">Every workspace that reports, with its storage, growth and volume forecast.</p>
         </div>
+        <div className="spacer" />
+        <ExportLink path={exportPaths.workspaces()} params={workspaceListExportParams(state)} title="Download every page of this table, filtered and sorted as shown, as CSV" />
       </div>
       <Panel>
         <div style={{ marginBottom: 12 }}>

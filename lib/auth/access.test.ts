@@ -28,6 +28,15 @@ import { createApiToken, revokeApiToken } from "./api-tokens";
 import { ROUTE_ACCESS, type RouteRule } from "./route-access";
 import { authSecret } from "./server";
 import { BASE, ctx, makePrincipals, type Principals } from "./testing";
+import * as exportUsageRoute from "@/app/api/v1/export/usage.csv/route";
+import * as exportWorkspacesRoute from "@/app/api/v1/export/workspaces.csv/route";
+import * as exportFindingsRoute from "@/app/api/v1/export/findings.csv/route";
+import * as exportFleetRoute from "@/app/api/v1/export/fleet.csv/route";
+import * as exportFleetTableRoute from "@/app/api/v1/export/fleet/[table]/route";
+import * as exportAgentRoute from "@/app/api/v1/export/agents/[agent]/route";
+import * as exportAgentTableRoute from "@/app/api/v1/export/agents/[agent]/[table]/route";
+import * as exportWorkspaceTableRoute from "@/app/api/v1/export/workspaces/[id]/[table]/route";
+import * as exportAuditRoute from "@/app/api/v1/export/audit.csv/route";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 type Example = { url: string; params?: Record<string, string>; body?: () => unknown };
@@ -57,6 +66,15 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
   "POST /api/v1/tokens": { module: tokensRoute, example: { url: "/api/v1/tokens", body: () => ({ name: `script-${++seq}`, role: "viewer" }) } },
   "DELETE /api/v1/tokens/[id]": { module: tokenRoute, example: { url: "/api/v1/tokens/:victim", params: { id: ":victim" } } },
   "GET /api/v1/audit": { module: auditRoute, example: { url: "/api/v1/audit" } },
+  "GET /api/v1/export/usage.csv": { module: exportUsageRoute, example: { url: "/api/v1/export/usage.csv" } },
+  "GET /api/v1/export/workspaces.csv": { module: exportWorkspacesRoute, example: { url: "/api/v1/export/workspaces.csv" } },
+  "GET /api/v1/export/findings.csv": { module: exportFindingsRoute, example: { url: "/api/v1/export/findings.csv" } },
+  "GET /api/v1/export/fleet.csv": { module: exportFleetRoute, example: { url: "/api/v1/export/fleet.csv" } },
+  "GET /api/v1/export/fleet/[table]": { module: exportFleetTableRoute, example: { url: "/api/v1/export/fleet/top-workspaces.csv", params: { table: "top-workspaces.csv" } } },
+  "GET /api/v1/export/agents/[agent]": { module: exportAgentRoute, example: { url: "/api/v1/export/agents/codex.csv", params: { agent: "codex.csv" } } },
+  "GET /api/v1/export/agents/[agent]/[table]": { module: exportAgentTableRoute, example: { url: "/api/v1/export/agents/codex/series.csv", params: { agent: "codex", table: "series.csv" } } },
+  "GET /api/v1/export/workspaces/[id]/[table]": { module: exportWorkspaceTableRoute, example: { url: `/api/v1/export/workspaces/${WS}/roots.csv`, params: { id: WS, table: "roots.csv" } } },
+  "GET /api/v1/export/audit.csv": { module: exportAuditRoute, example: { url: "/api/v1/export/audit.csv" } },
 };
 
 const CALLERS = ["anonymous", "viewer session", "admin session", "viewer token", "admin token", "revoked token", "expired token", "workspace token"] as const;

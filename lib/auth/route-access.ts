@@ -27,6 +27,15 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   { method: "POST", path: "/api/v1/tokens", access: "admin" },
   { method: "DELETE", path: "/api/v1/tokens/[id]", access: "admin" },
   { method: "GET", path: "/api/v1/audit", access: "admin" },
+  { method: "GET", path: "/api/v1/export/usage.csv", access: "viewer" },
+  { method: "GET", path: "/api/v1/export/workspaces.csv", access: "viewer" },
+  { method: "GET", path: "/api/v1/export/findings.csv", access: "viewer" },
+  { method: "GET", path: "/api/v1/export/fleet.csv", access: "viewer" },
+  { method: "GET", path: "/api/v1/export/fleet/[table]", access: "viewer" },
+  { method: "GET", path: "/api/v1/export/agents/[agent]", access: "viewer" },
+  { method: "GET", path: "/api/v1/export/agents/[agent]/[table]", access: "viewer" },
+  { method: "GET", path: "/api/v1/export/workspaces/[id]/[table]", access: "viewer" },
+  { method: "GET", path: "/api/v1/export/audit.csv", access: "admin" },
 ];
 
 /** Pages anyone may open; every other page needs a signed-in user (admin pages check their role too). */

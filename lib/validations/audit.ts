@@ -22,6 +22,8 @@ export const auditQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
 });
 export type AuditQuery = z.infer<typeof auditQuery>;
+/** The filters alone: what an export of the whole log takes. */
+export const auditFilterQuery = auditQuery.omit({ cursor: true, limit: true });
 export type AuditFilters = Omit<AuditQuery, "cursor" | "limit">;
 
 export const encodeCursor = (at: Date | string, id: number) => `${new Date(at).toISOString()}_${id}`;

@@ -70,7 +70,7 @@ export async function updateRules(db: Db, req: RulesUpdateRequest): Promise<Rule
 }
 
 /** One candidate row of a rule, as its SQL returns it. */
-type RuleRow = {
+export type RuleRow = {
   workspace_id: string;
   name: string;
   owner: string;
@@ -82,7 +82,7 @@ type RuleRow = {
   total: number | string;
 };
 
-type RuleQuery = { unit: Finding["unit"]; from: SQL; order: SQL };
+export type RuleQuery = { unit: Finding["unit"]; from: SQL; order: SQL };
 
 const num = (n: number) => sql`${n}::float8`;
 
@@ -90,7 +90,7 @@ const num = (n: number) => sql`${n}::float8`;
  * Each rule as SQL over the latest tables only (root_latest joined to workspaces): the columns workspace_id,
  * root_key, agent, path, value, threshold, and an `order` that puts the most urgent first.
  */
-function ruleQuery(id: RuleId, rules: RuleSet, now: Date, ws: SQL): RuleQuery {
+export function ruleQuery(id: RuleId, rules: RuleSet, now: Date, ws: SQL): RuleQuery {
   const nowTs = sql`${now.toISOString()}::timestamptz`;
   const over = { unit: "bytes" as const, order: sql`value / greatest(threshold, 1) desc` };
   switch (id) {
@@ -208,6 +208,35 @@ function ruleQuery(id: RuleId, rules: RuleSet, now: Date, ws: SQL): RuleQuery {
 /** Rules over the workspaces table (alias w) rather than root_latest (alias r). */
 const WORKSPACE_RULES = new Set<RuleId>(["fast-growth", "volume-full", "inodes-full", "volume-filling", "silent-workspace"]);
 
+/** The condition that limits a rule's query to one workspace (nothing when `workspace` is unset). */
+export function ruleScope(id: RuleId, workspace: string | undefined): SQL {
+  const wsCol = WORKSPACE_RULES.has(id) ? sql`w.id` : sql`r.workspace_id`;
+  return workspace ? sql`and ${wsCol} = ${workspace}` : sql``;
+}
+
+/** The enabled rules a filter keeps (one rule, one severity, or all). */
+export function selectedRules(rules: RuleSet, opts: { rule?: RuleId; severity?: Severity }): RuleId[] {
+  return RULE_IDS.filter((id) => {
+    const rule = rules[id] as Rule;
+    return rule.enabled && (!opts.rule || opts.rule === id) && (!opts.severity || opts.severity === rule.severity);
+  });
+}
+
+/** A rule's row (joined to its workspace's name and owner) as a finding with its wording. */
+export function toFinding(id: RuleId, rules: RuleSet, unit: Finding["unit"], r: RuleRow): Finding {
+  return describeFinding({
+    ruleId: id,
+    severity: (rules[id] as Rule).severity,
+    workspace: { id: r.workspace_id, name: r.name, owner: r.owner },
+    rootKey: r.root_key,
+    agent: r.agent,
+    path: r.path,
+    value: Number(r.value),
+    threshold: Number(r.threshold),
+    unit,
+  });
+}
+
 type RunResult = { findings: Finding[]; counts: { ruleId: RuleId; severity: Severity; count: number }[] };
 
 /** Runs the enabled rules (optionally one rule, one severity, one workspace): up to `limit` findings per rule, and each rule's full count. */
@@ -217,33 +246,16 @@ async function runRules(
 ): Promise<RunResult> {
   const findings: Finding[] = [];
   const counts: RunResult["counts"] = [];
-  for (const id of RULE_IDS) {
+  for (const id of selectedRules(opts.rules, opts)) {
     const rule = opts.rules[id] as Rule;
-    if (!rule.enabled || (opts.rule && opts.rule !== id) || (opts.severity && opts.severity !== rule.severity)) continue;
-    const wsCol = WORKSPACE_RULES.has(id) ? sql`w.id` : sql`r.workspace_id`;
-    const ws = opts.workspace ? sql`and ${wsCol} = ${opts.workspace}` : sql``;
-    const q = ruleQuery(id, opts.rules, opts.now, ws);
+    const q = ruleQuery(id, opts.rules, opts.now, ruleScope(id, opts.workspace));
     const rows = rowsOf<RuleRow>(
       await db.execute(sql`select f.*, w.name, w.owner, count(*) over () as total
         from (${q.from}) f join workspaces w on w.id = f.workspace_id
         order by ${q.order}, f.workspace_id, f.root_key nulls first, f.path nulls first limit ${opts.limit}`),
     );
     counts.push({ ruleId: id, severity: rule.severity, count: rows.length ? Number(rows[0].total) : 0 });
-    for (const r of rows) {
-      findings.push(
-        describeFinding({
-          ruleId: id,
-          severity: rule.severity,
-          workspace: { id: r.workspace_id, name: r.name, owner: r.owner },
-          rootKey: r.root_key,
-          agent: r.agent,
-          path: r.path,
-          value: Number(r.value),
-          threshold: Number(r.threshold),
-          unit: q.unit,
-        }),
-      );
-    }
+    for (const r of rows) findings.push(toFinding(id, opts.rules, q.unit, r));
   }
   findings.sort(compareFindings);
   return { findings, counts };

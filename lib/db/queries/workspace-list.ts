@@ -57,7 +57,8 @@ function likePattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-const SORT_SQL: Record<WorkspaceSortColumn, SQL> = {
+/** The sort columns' expressions (aliases `w`, and `c` for the 7-day change's lateral join). */
+export const SORT_SQL: Record<WorkspaceSortColumn, SQL> = {
   name: sql`w.name`,
   owner: sql`w.owner`,
   template: sql`w.template`,
@@ -70,6 +71,25 @@ const SORT_SQL: Record<WorkspaceSortColumn, SQL> = {
   lastReport: sql`w.last_collected_at`,
 };
 
+/** The list's filters (alias `w`), as conditions to join with "and". */
+export function workspaceFilters(p: Pick<WorkspaceListQuery, "q" | "owner" | "template" | "agent">): SQL[] {
+  const where: SQL[] = [sql`true`];
+  if (p.q) {
+    const pat = likePattern(p.q);
+    where.push(sql`(w.name ilike ${pat} or w.owner ilike ${pat} or w.template ilike ${pat} or w.id ilike ${pat})`);
+  }
+  if (p.owner) where.push(sql`w.owner = ${p.owner}`);
+  if (p.template) where.push(sql`w.template = ${p.template}`);
+  if (p.agent) where.push(sql`w.id in (select workspace_id from root_latest where agent = ${p.agent})`);
+  return where;
+}
+
+/** Joins `c.bytes`: the workspace's daily total on or before `since` (for the 7-day change). */
+export function change7dJoin(since: Day): SQL {
+  return sql`left join lateral (select d.bytes from workspace_daily d where d.workspace_id = w.id and d.day <= ${since}::date
+    order by d.day desc limit 1) c on true`;
+}
+
 /**
  * One page of the workspaces table: filters, sort and paging in SQL over the workspaces table (denormalised
  * totals), then the page's sparklines in one query on workspace_daily.
@@ -81,22 +101,10 @@ export async function listWorkspaces(db: Db, params: WorkspaceListParams = {}): 
   const since = addDaysTo(today, -7);
   const sparklineDays = eachDay(addDaysTo(today, -(SPARKLINE_DAYS - 1)), today);
 
-  const where: SQL[] = [sql`true`];
-  if (p.q) {
-    const pat = likePattern(p.q);
-    where.push(sql`(w.name ilike ${pat} or w.owner ilike ${pat} or w.template ilike ${pat} or w.id ilike ${pat})`);
-  }
-  if (p.owner) where.push(sql`w.owner = ${p.owner}`);
-  if (p.template) where.push(sql`w.template = ${p.template}`);
-  if (p.agent) where.push(sql`w.id in (select workspace_id from root_latest where agent = ${p.agent})`);
-
+  const where = workspaceFilters(p);
   const dir = p.dir === "asc" ? sql`asc` : sql`desc`;
   // The 7-day change needs a lookup per workspace: only joined for every row when the table is sorted by it.
-  const lateral =
-    p.sort === "change7d"
-      ? sql`left join lateral (select d.bytes from workspace_daily d where d.workspace_id = w.id and d.day <= ${since}::date
-          order by d.day desc limit 1) c on true`
-      : sql``;
+  const lateral = p.sort === "change7d" ? change7dJoin(since) : sql``;
   const [rows, rules] = await Promise.all([
     db.execute(sql`select ${rowColumns}, count(*) over () as total from workspaces w ${lateral}
       where ${sql.join(where, sql` and `)}

@@ -47,7 +47,9 @@ export const reports = pgTable(
     volumeInodesFree: big("volume_inodes_free"),
     errors: jsonb("errors").$type<ScanErrors>().notNull().default([]),
   },
-  (t) => [index("reports_workspace_collected_idx").on(t.workspaceId, t.collectedAt.desc())],
+  // Ascending with the id: the usage export pages by (workspace, time, id) with a row comparison, which a mixed
+  // asc/desc index cannot serve; ingest's previous/next report and the newest-first history scan it backwards.
+  (t) => [index("reports_workspace_collected_idx").on(t.workspaceId, t.collectedAt, t.id)],
 );
 
 const rootColumns = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { VolumeSummary } from "@/lib/db/queries/volume";
 import type { WorkspaceDetail } from "@/lib/db/queries/workspace-detail";
-import { ageRows, categoryTotals, largestEntries, usageSeries, volumeRows } from "./shape";
+import { ageRows, categoryTotals, largestEntries, usageSeries, volumeRows } from "./workspace-tables";
 
 describe("volumeRows", () => {
   const current: VolumeSummary = {

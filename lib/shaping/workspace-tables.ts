@@ -1,7 +1,11 @@
-// Pure shaping for the workspace page: volume + forecast rows, category totals, age rows, largest entries.
+// Pure shaping for the workspace page's tables and charts (volume + forecast rows, category totals, age rows,
+// largest entries), shared by the page and its CSV exports so both show the same rows.
 import type { RootDetail, WorkspaceDetail } from "@/lib/db/queries/workspace-detail";
 import type { VolumeSummary } from "@/lib/db/queries/volume";
 import { AGE_BUCKETS, CATEGORIES } from "@/lib/report/constants";
+
+/** How many rows the page's largest-sessions and largest-entries tables show. */
+export const LARGEST_SHOWN = 10;
 
 export type VolumeRow = { day: string; used: number | null; forecast: number | null; capacity: number | null };
 

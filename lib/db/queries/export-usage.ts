@@ -1,0 +1,124 @@
+import "server-only";
+import { addDays, parseISO } from "date-fns";
+import { sql, type SQL } from "drizzle-orm";
+import type { Day } from "@/lib/series";
+import { keysetRows, type KeyPart, type PageOptions } from "../keyset";
+import { rowsOf, type Db } from "../types";
+
+export type UsageFilters = {
+  from: Day;
+  to: Day;
+  workspaces?: string[];
+  owner?: string;
+  template?: string;
+  agent?: string;
+  roots?: string[];
+};
+
+/** One root of one workspace at one time. Sizes are int8 read as text: exact at any size. */
+export type UsageRow = {
+  time: Date | string;
+  /** The UTC day (daily rows). */
+  day?: Day;
+  /** The report (report rows). */
+  report_id?: string;
+  workspace_id: string;
+  workspace: string;
+  owner: string;
+  template: string | null;
+  agent: string;
+  kind: string;
+  root: string;
+  path: string | null;
+  bytes: string;
+  apparent_bytes: string;
+  files: string;
+};
+
+/** Conditions shared by both granularities; `t` is the alias of the table holding workspace_id, agent, root_key. */
+function filters(f: UsageFilters, t: string): SQL[] {
+  const c = (col: string) => sql.raw(`${t}.${col}`);
+  const where: SQL[] = [];
+  // One workspace at a time (see byWorkspace): an equality keeps the index's order.
+  if (f.workspaces?.length) where.push(sql`${c("workspace_id")} = ${f.workspaces[0]}`);
+  if (f.roots?.length) where.push(sql`${c("root_key")} = any(${sql.param(f.roots)}::text[])`);
+  if (f.agent) where.push(sql`${c("agent")} = ${f.agent}`);
+  if (f.owner) where.push(sql`w.owner = ${f.owner}`);
+  if (f.template) where.push(sql`w.template = ${f.template}`);
+  return where;
+}
+
+const and = (parts: SQL[]) => sql.join(parts, sql` and `);
+
+/**
+ * A list of workspaces is read one workspace after the other, in the database's order of ids: with
+ * "workspace_id = any(list)" Postgres before 17 no longer trusts the index's order and sorts every remaining
+ * row of the list on each page; with one id per read each page is a plain index range again.
+ */
+function byWorkspace(db: Db, f: UsageFilters, read: (f: UsageFilters) => AsyncGenerator<UsageRow>): AsyncGenerator<UsageRow> {
+  if (!f.workspaces || f.workspaces.length <= 1) return read(f);
+  const list = f.workspaces;
+  return (async function* () {
+    const ids = rowsOf<{ id: string }>(
+      await db.execute(sql`select id from workspaces where id = any(${sql.param(list)}::text[]) order by id`),
+    );
+    for (const { id } of ids) yield* read({ ...f, workspaces: [id] });
+  })();
+}
+
+// root_daily's primary key (workspace_id, root_key, day) is the key order: each page is one index range scan.
+const DAILY_KEYS: KeyPart[] = [
+  { expr: sql`d.workspace_id`, type: "text" },
+  { expr: sql`d.root_key`, type: "text" },
+  { expr: sql`d.day`, type: "date" },
+];
+
+/**
+ * One row per workspace, root and UTC day of the range that had a report (root_daily: the day's last value);
+ * `time` is that last report's time. The path is the root's current one (root_daily keeps none).
+ */
+export function dailyUsageRows(db: Db, filters: UsageFilters, opts?: PageOptions): AsyncGenerator<UsageRow> {
+  return byWorkspace(db, filters, (f) => dailyPages(db, f, opts));
+}
+
+function dailyPages(db: Db, f: UsageFilters, opts?: PageOptions): AsyncGenerator<UsageRow> {
+  const where = [sql`d.day between ${f.from}::date and ${f.to}::date`, ...filters(f, "d")];
+  return keysetRows<UsageRow>(db, DAILY_KEYS, (p) => sql`select d.collected_at as time, d.day::text as day,
+      d.workspace_id, w.name as workspace, w.owner, w.template, d.agent, d.kind, d.root_key as root, l.path,
+      d.bytes::text as bytes, d.apparent_bytes::text as apparent_bytes, d.files::text as files, ${p.keyColumns}
+    from root_daily d
+    join workspaces w on w.id = d.workspace_id
+    left join root_latest l on l.workspace_id = d.workspace_id and l.root_key = d.root_key
+    where ${and(where)} and ${p.after}
+    order by ${p.order} limit ${p.limit}`, opts);
+}
+
+// Reports in (workspace, time, id) order through reports_workspace_collected_idx, each report's roots through
+// root_usage's primary key (report_id, root_key): no read of history outside the page.
+const REPORT_KEYS: KeyPart[] = [
+  { expr: sql`r.workspace_id`, type: "text" },
+  { expr: sql`r.collected_at`, type: "timestamptz" },
+  { expr: sql`r.id`, type: "uuid" },
+  { expr: sql`u.root_key`, type: "text" },
+];
+
+/** Every root of every report collected in the range (UTC days, both included): the raw history. */
+export function reportUsageRows(db: Db, filters: UsageFilters, opts?: PageOptions): AsyncGenerator<UsageRow> {
+  return byWorkspace(db, filters, (f) => reportPages(db, f, opts));
+}
+
+function reportPages(db: Db, f: UsageFilters, opts?: PageOptions): AsyncGenerator<UsageRow> {
+  const start = parseISO(`${f.from}T00:00:00Z`).toISOString();
+  const end = addDays(parseISO(`${f.to}T00:00:00Z`), 1).toISOString();
+  const where = [sql`r.collected_at >= ${start}::timestamptz and r.collected_at < ${end}::timestamptz`, ...filters(f, "u")];
+  // The workspace filter on reports too, so the index range starts at the first chosen workspace.
+  if (f.workspaces?.length) where.push(sql`r.workspace_id = ${f.workspaces[0]}`);
+  return keysetRows<UsageRow>(db, REPORT_KEYS, (p) => sql`select r.collected_at as time, r.id as report_id,
+      r.workspace_id, w.name as workspace, w.owner, w.template, u.agent, u.kind, u.root_key as root, u.path,
+      u.bytes::text as bytes, u.apparent_bytes::text as apparent_bytes, u.files::text as files, ${p.keyColumns}
+    from reports r
+    join root_usage u on u.report_id = r.id
+    join workspaces w on w.id = r.workspace_id
+    where ${and(where)} and ${p.after}
+    order by ${p.order} limit ${p.limit}`, opts);
+}

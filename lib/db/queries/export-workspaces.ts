@@ -1,0 +1,70 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { addDaysTo, utcDayOf } from "@/lib/series";
+import { workspaceListQuery, type WorkspaceListQuery, type WorkspaceSortColumn } from "@/lib/validations/workspaces";
+import { keysetRows, type KeyPart, type PageOptions } from "../keyset";
+import type { Db } from "../types";
+import { getRules } from "./findings";
+import { fullThresholds } from "./volume";
+import { change7dJoin, SORT_SQL, workspaceFilters } from "./workspace-list";
+import { numOrNull, rowColumns, toRow, type RawRow, type WorkspaceRow } from "./workspace-row";
+
+/** Each sort column's SQL type (to compare the last page's value exactly) and whether it can be null. */
+const SORT_TYPES: Record<WorkspaceSortColumn, { type: string; nullable: boolean }> = {
+  name: { type: "text", nullable: false },
+  owner: { type: "text", nullable: false },
+  template: { type: "text", nullable: true },
+  total: { type: "bigint", nullable: false },
+  change7d: { type: "bigint", nullable: true },
+  largestAgent: { type: "text", nullable: true },
+  volumeUsed: { type: "smallint", nullable: true },
+  daysUntilFull: { type: "timestamptz", nullable: true },
+  lastReport: { type: "timestamptz", nullable: true },
+};
+
+/**
+ * Every row of the workspaces table under the list's filters, in the list's order (the sort column, nulls last,
+ * then the id, both in the list's direction), over all pages: what GET /api/v1/workspaces returns page by page.
+ */
+export async function* workspaceExportRows(
+  db: Db,
+  params: WorkspaceListQuery & { now?: Date },
+  opts?: PageOptions,
+): AsyncGenerator<WorkspaceRow> {
+  const p = workspaceListQuery.parse(params);
+  const now = params.now ?? new Date();
+  const full = fullThresholds(await getRules(db));
+  const sort = SORT_TYPES[p.sort];
+  const keys: KeyPart[] = [
+    { expr: SORT_SQL[p.sort], type: sort.type, dir: p.dir, nulls: sort.nullable ? "last" : undefined },
+    { expr: sql`w.id`, type: "text", dir: p.dir },
+  ];
+  const where = sql.join(workspaceFilters(p), sql` and `);
+  const rows = keysetRows<RawRow & { before_7d: number | null }>(db, keys, (page) => sql`select ${rowColumns},
+      c.bytes::float8 as before_7d, ${page.keyColumns}
+    from workspaces w ${change7dJoin(addDaysTo(utcDayOf(now), -7))}
+    where ${where} and ${page.after}
+    order by ${page.order} limit ${page.limit}`, opts);
+  for await (const r of rows) {
+    const before = numOrNull(r.before_7d);
+    yield toRow(r, now, before === null ? null : Number(r.total_bytes) - before, full);
+  }
+}
+
+export type AgentWorkspaceRow = { id: string; name: string; owner: string; template: string | null; bytes: string; roots: number };
+
+/**
+ * Every workspace with data of `agent`, largest first (the agent page's "Largest workspaces", not cut at 10):
+ * sums over root_latest through its (agent, bytes) index, paged by (bytes desc, id).
+ */
+export function agentWorkspaceRows(db: Db, agent: string, opts?: PageOptions): AsyncGenerator<AgentWorkspaceRow> {
+  const keys: KeyPart[] = [
+    { expr: sql`x.bytes`, type: "numeric", dir: "desc" },
+    { expr: sql`x.id`, type: "text" },
+  ];
+  return keysetRows<AgentWorkspaceRow>(db, keys, (page) => sql`select x.*, ${page.keyColumns} from (
+      select r.workspace_id as id, w.name, w.owner, w.template, sum(r.bytes) as bytes, count(*)::int as roots
+      from root_latest r join workspaces w on w.id = r.workspace_id
+      where r.agent = ${agent} group by r.workspace_id, w.name, w.owner, w.template) x
+    where ${page.after} order by ${page.order} limit ${page.limit}`, opts);
+}

@@ -1,0 +1,80 @@
+import "server-only";
+import { col, csvTable, type CsvColumn, type CsvTable, type SomeCsvExport } from "@/lib/csv/columns";
+import { getFleetOverview, type FleetOverview } from "@/lib/db/queries/fleet";
+import type { Db } from "@/lib/db/types";
+import type { RangeParams } from "@/lib/series";
+import type { FleetTable } from "@/lib/validations/export";
+
+// The fleet overview's chart and lists, exported as the page shows them (same range, the same top 10): the
+// page's own query builds them, from the latest tables and roll-ups only, so each is small whatever the fleet.
+
+type Overview = FleetOverview;
+
+const round2 = (n: number | null) => (n === null ? null : Math.round(n * 100) / 100);
+const ws = <R>(pick: (r: R) => { id: string; name: string; owner: string }): CsvColumn<R>[] => [
+  col("workspace_id", "text", (r) => pick(r).id),
+  col("workspace", "text", (r) => pick(r).name),
+  col("owner", "text", (r) => pick(r).owner),
+];
+
+const TABLES: { [T in FleetTable]: (o: Overview) => CsvTable } = {
+  // One row per day and series (long form: a pivot table turns it into the chart's stack).
+  series: (o) =>
+    csvTable(o.series.points.flatMap((p) => o.series.keys.map((k) => ({ day: p.day, series: k, bytes: p.values[k] }))), [
+      col("day", "day", (r) => r.day),
+      col("series", "text", (r) => r.series),
+      col("bytes", "integer", (r) => r.bytes),
+    ]),
+  "top-workspaces": (o) =>
+    csvTable(o.topWorkspaces, [
+      ...ws<Overview["topWorkspaces"][number]>((r) => r),
+      col("template", "text", (r) => r.template),
+      col("total_bytes", "integer", (r) => r.totalBytes),
+      col("largest_agent", "text", (r) => r.largestAgent),
+      col("last_report_at", "time", (r) => r.lastCollectedAt),
+    ]),
+  "top-agents": (o) =>
+    csvTable(o.topAgents, [
+      col("agent", "text", (r) => r.agent),
+      col("bytes", "integer", (r) => r.bytes),
+      col("workspaces", "integer", (r) => r.workspaces),
+      col("roots", "integer", (r) => r.roots),
+    ]),
+  "fastest-growing": (o) =>
+    csvTable(o.fastestGrowingRoots, [
+      ...ws<Overview["fastestGrowingRoots"][number]>((r) => r.workspace),
+      col("root", "text", (r) => r.rootKey),
+      col("agent", "text", (r) => r.agent),
+      col("kind", "text", (r) => r.kind),
+      col("since_day", "day", (r) => r.sinceDay),
+      col("bytes_before", "integer", (r) => r.bytesBefore),
+      col("bytes", "integer", (r) => r.bytes),
+      col("growth_bytes", "integer", (r) => r.growthBytes),
+      col("growth_bytes_per_day", "integer", (r) => Math.round(r.growthBytesPerDay)),
+    ]),
+  "volumes-at-risk": (o) =>
+    csvTable(o.volumesAtRisk, [
+      ...ws<Overview["volumesAtRisk"][number]>((r) => r.workspace),
+      col("volume_size_bytes", "integer", (r) => r.volume.sizeBytes),
+      col("volume_used_bytes", "integer", (r) => r.volume.usedBytes),
+      col("volume_avail_bytes", "integer", (r) => r.volume.availBytes),
+      col("volume_use_percent", "integer", (r) => r.volume.usePercent),
+      col("inodes_use_percent", "integer", (r) => r.volume.inodes?.usePercent),
+      col("volume_full", "boolean", (r) => r.volume.full || r.volume.inodesFull),
+      col("forecast_full_at", "time", (r) => r.forecastFullAt),
+      col("growth_bytes_per_day", "integer", (r) => (r.growthBytesPerDay === null ? null : Math.round(r.growthBytesPerDay))),
+    ]),
+  silent: (o) =>
+    csvTable(o.silent.workspaces, [
+      ...ws<Overview["silent"]["workspaces"][number]>((r) => r),
+      col("last_report_at", "time", (r) => r.lastCollectedAt),
+      col("hours_silent", "number", (r) => round2(r.hoursSilent)),
+    ]),
+};
+
+export async function fleetExport(db: Db, table: FleetTable, range: RangeParams, now = new Date()): Promise<SomeCsvExport> {
+  const overview = await getFleetOverview(db, { ...range, now });
+  const { columns, rows } = TABLES[table](overview);
+  const span = `${overview.range.from}-${overview.range.to}`;
+  return { filename: `fleet-${table}-${table === "series" ? span : overview.range.to}.csv`, columns, rows };
+}

@@ -1,0 +1,86 @@
+import "server-only";
+import { col, type CsvColumn, type CsvExport } from "@/lib/csv/columns";
+import type { PageOptions } from "@/lib/db/keyset";
+import { findingExportRows } from "@/lib/db/queries/export-findings";
+import { agentWorkspaceRows, workspaceExportRows, type AgentWorkspaceRow } from "@/lib/db/queries/export-workspaces";
+import type { FindingsParams } from "@/lib/db/queries/findings";
+import type { WorkspaceRow } from "@/lib/db/queries/workspace-row";
+import type { Db } from "@/lib/db/types";
+import type { Finding } from "@/lib/findings/rules";
+import { utcDayOf } from "@/lib/series";
+import type { WorkspaceListQuery } from "@/lib/validations/workspaces";
+
+// The exports of the lists that can be as long as the fleet: read in keyset pages, never whole.
+
+/** The workspaces table's columns, with the volume as df shows it (Size, Used, Avail, Use%, IUse%). */
+export const WORKSPACE_COLUMNS: CsvColumn<WorkspaceRow>[] = [
+  col("id", "text", (r) => r.id),
+  col("name", "text", (r) => r.name),
+  col("owner", "text", (r) => r.owner),
+  col("template", "text", (r) => r.template),
+  col("total_bytes", "integer", (r) => r.totalBytes),
+  col("change_7d_bytes", "integer", (r) => r.change7dBytes),
+  col("root_count", "integer", (r) => r.rootCount),
+  col("largest_agent", "text", (r) => r.largestAgent),
+  col("largest_agent_bytes", "integer", (r) => r.largestAgentBytes),
+  col("volume_size_bytes", "integer", (r) => r.volume?.sizeBytes),
+  col("volume_used_bytes", "integer", (r) => r.volume?.usedBytes),
+  col("volume_avail_bytes", "integer", (r) => r.volume?.availBytes),
+  col("volume_use_percent", "integer", (r) => r.volume?.usePercent),
+  col("inodes_use_percent", "integer", (r) => r.volume?.inodes?.usePercent),
+  col("volume_full", "boolean", (r) => (r.volume ? r.volume.full || r.volume.inodesFull : null)),
+  // A least-squares slope: whole bytes, as every size in these files.
+  col("growth_bytes_per_day", "integer", (r) => (r.growthBytesPerDay === null ? null : Math.round(r.growthBytesPerDay))),
+  col("forecast_full_at", "time", (r) => r.forecastFullAt),
+  col("last_report_at", "time", (r) => r.lastCollectedAt),
+  col("silent", "boolean", (r) => r.silent),
+];
+
+export function workspacesExport(db: Db, q: WorkspaceListQuery, opts: PageOptions & { now?: Date } = {}): CsvExport<WorkspaceRow> {
+  return {
+    filename: `workspaces-${utcDayOf(opts.now ?? new Date())}.csv`,
+    columns: WORKSPACE_COLUMNS,
+    rows: workspaceExportRows(db, { ...q, now: opts.now }, opts),
+  };
+}
+
+export const FINDING_COLUMNS: CsvColumn<Finding>[] = [
+  col("severity", "text", (f) => f.severity),
+  col("rule", "text", (f) => f.ruleId),
+  col("workspace_id", "text", (f) => f.workspace.id),
+  col("workspace", "text", (f) => f.workspace.name),
+  col("owner", "text", (f) => f.workspace.owner),
+  col("root", "text", (f) => f.rootKey),
+  col("agent", "text", (f) => f.agent),
+  col("path", "text", (f) => f.path),
+  col("value", "number", (f) => f.value),
+  col("threshold", "number", (f) => f.threshold),
+  col("unit", "text", (f) => f.unit),
+  col("message", "text", (f) => f.message),
+  col("action", "text", (f) => f.action),
+];
+
+export function findingsExport(db: Db, q: FindingsParams, opts: PageOptions & { now?: Date } = {}): CsvExport<Finding> {
+  return {
+    filename: `findings-${utcDayOf(opts.now ?? new Date())}.csv`,
+    columns: FINDING_COLUMNS,
+    rows: findingExportRows(db, { ...q, now: opts.now }, opts),
+  };
+}
+
+export const AGENT_WORKSPACE_COLUMNS: CsvColumn<AgentWorkspaceRow>[] = [
+  col("workspace_id", "text", (r) => r.id),
+  col("workspace", "text", (r) => r.name),
+  col("owner", "text", (r) => r.owner),
+  col("template", "text", (r) => r.template),
+  col("bytes", "integer", (r) => r.bytes),
+  col("roots", "integer", (r) => r.roots),
+];
+
+export function agentWorkspacesExport(db: Db, agent: string, opts: PageOptions & { now?: Date } = {}): CsvExport<AgentWorkspaceRow> {
+  return {
+    filename: `agent-${agent}-workspaces-${utcDayOf(opts.now ?? new Date())}.csv`,
+    columns: AGENT_WORKSPACE_COLUMNS,
+    rows: agentWorkspaceRows(db, agent, opts),
+  };
+}

@@ -1,0 +1,149 @@
+// The usage export on real Postgres: loads daily history generated in SQL (workspaces x roots x days rows of
+// root_daily) into a scratch database, streams GET /api/v1/export/usage.csv over all of it, and prints rows/s
+// and the process's peak RSS, first with a tenth of the workspaces loaded, then with all of them: a peak that
+// stays put while the rows grow tenfold is the streaming at work. Also prints EXPLAIN of a later page.
+//   node --conditions=react-server --import tsx scripts/bench/export.ts [--workspaces 1000] [--roots 10] [--days 180]
+import { spawnSync } from "node:child_process";
+import { parseArgs } from "node:util";
+import { subDays } from "date-fns";
+import { sql, type SQL } from "drizzle-orm";
+import { openPostgres } from "@/lib/db/open";
+import { createScratchPostgres, serveRoutesFrom } from "@/lib/db/testing";
+import { rowsOf, type Db } from "@/lib/db/types";
+import { dailyUsageRows, reportUsageRows } from "@/lib/db/queries/export-usage";
+import { formatBytes } from "@/lib/format/bytes";
+
+const { values: args } = parseArgs({
+  options: {
+    workspaces: { type: "string", default: "1000" },
+    roots: { type: "string", default: "10" },
+    days: { type: "string", default: "180" },
+    child: { type: "string" },
+  },
+});
+const ROOTS = Number(args.roots);
+const DAYS = Number(args.days);
+const day = (n: number) => subDays(new Date(), n).toISOString().slice(0, 10);
+const QUERY = `range=custom&from=${day(DAYS - 1)}&to=${day(0)}`;
+
+/** In a fresh process (so its peak RSS is this export's alone): streams the export and prints the figures. */
+async function child(url: string) {
+  const database = await openPostgres(url, 4);
+  serveRoutesFrom(database);
+  const { GET } = await import("@/app/api/v1/export/usage.csv/route");
+  const before = process.memoryUsage().rss;
+  // RSS and the heap in use also count garbage not collected yet (V8 lets more pile up the longer it
+  // allocates); the live heap, measured after a forced collection every 50 chunks, is what the export holds.
+  const gc = (globalThis as { gc?: () => void }).gc!;
+  let peakLive = 0;
+  let chunks = 0;
+  const t = performance.now();
+  const res = await GET(new Request(`http://localhost/api/v1/export/usage.csv?${QUERY}`), {});
+  let firstByteMs = 0;
+  let bytes = 0;
+  let lines = 0;
+  const reader = res.body!.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (!firstByteMs) firstByteMs = performance.now() - t;
+    bytes += value.byteLength;
+    for (const b of value) if (b === 10) lines++;
+    if (++chunks % 50 === 0) {
+      gc();
+      peakLive = Math.max(peakLive, process.memoryUsage().heapUsed);
+    }
+  }
+  const seconds = (performance.now() - t) / 1000;
+  await database.close();
+  console.log(JSON.stringify({ rows: lines - 1, bytes, seconds, firstByteMs, rssBefore: before, peakRss: process.resourceUsage().maxRSS * 1024, peakLive }));
+}
+
+async function load(db: Db, from: number, to: number) {
+  const ws = sql`'ws-' || lpad(i::text, 6, '0')`;
+  const agent = sql`(array['claude-code','codex','gemini','goose','opencode'])[1 + r % 5]`;
+  await db.execute(sql`insert into workspaces (id, name, owner, template, total_bytes, root_count, last_collected_at)
+    select ${ws}, 'workspace-' || i, 'owner-' || (i % 97), 'template-' || (i % 7), 0, ${ROOTS}, now()
+    from generate_series(${from}::int, ${to}::int) i`);
+  await db.execute(sql`insert into root_latest (report_id, collected_at, workspace_id, root_key, kind, agent, path, bytes,
+      apparent_bytes, files, dirs)
+    select gen_random_uuid(), now(), ${ws}, 'root-' || r, 'tool', ${agent}, '.root-' || r || '/data', 1, 1, 1, 1
+    from generate_series(${from}::int, ${to}::int) i, generate_series(1, ${ROOTS}::int) r`);
+  await db.execute(sql`insert into root_daily (workspace_id, root_key, day, agent, kind, bytes, apparent_bytes, files, collected_at)
+    select ${ws}, 'root-' || r, current_date - d, ${agent}, 'tool', (i::bigint * 7919 + r * 104729 + d * 1299709) % 10000000000,
+      (i::bigint * 7919 + r * 104729 + d * 1299709) % 10000000000 + 4096, (i * 31 + d) % 100000,
+      (current_date - d) + time '23:30' at time zone 'UTC'
+    from generate_series(${from}::int, ${to}::int) i, generate_series(1, ${ROOTS}::int) r, generate_series(0, ${DAYS - 1}::int) d`);
+  await db.execute(sql`analyze`);
+}
+
+/** The SQL of each page the reader runs, captured from a stand-in for the database. */
+async function pageSql(db: Db, rows: (spy: Db) => AsyncGenerator<unknown>, page: number): Promise<SQL> {
+  const seen: SQL[] = [];
+  const spy = { execute: (q: SQL) => (seen.push(q), db.execute(q)) } as unknown as Db;
+  const it = rows(spy);
+  while (seen.length <= page && !(await it.next()).done);
+  await it.return(undefined);
+  return seen[page];
+}
+
+async function explain(db: Db, label: string, q: SQL) {
+  const plan = rowsOf<{ "QUERY PLAN": string }>(await db.execute(sql`explain (analyze, buffers, costs off, timing off) ${q}`));
+  console.log(`\nEXPLAIN ${label}:\n${plan.map((r) => `  ${r["QUERY PLAN"]}`).join("\n")}`);
+}
+
+function measure(url: string, label: string) {
+  const r = spawnSync(process.execPath, [...process.execArgv, "--expose-gc", import.meta.filename, "--child", url, "--days", String(DAYS)], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`child failed: ${r.stderr}`);
+  const m = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as {
+    rows: number; bytes: number; seconds: number; firstByteMs: number; rssBefore: number; peakRss: number; peakLive: number;
+  };
+  console.log(
+    `${label}: ${m.rows.toLocaleString("en")} rows (${formatBytes(m.bytes)}) in ${m.seconds.toFixed(1)} s: ` +
+      `${Math.round(m.rows / m.seconds).toLocaleString("en")} rows/s, first byte after ${m.firstByteMs.toFixed(0)} ms, ` +
+      `RSS ${formatBytes(m.rssBefore)} before, peak ${formatBytes(m.peakRss)}; live heap at most ${formatBytes(m.peakLive)}`,
+  );
+  return m;
+}
+
+if (args.child) {
+  await child(args.child);
+} else {
+  const workspaces = Number(args.workspaces);
+  const tenth = Math.max(1, Math.round(workspaces / 10));
+  const scratch = await createScratchPostgres();
+  const database = await openPostgres(scratch.url, 2);
+  try {
+    const db = database.db;
+    let t = performance.now();
+    await load(db, 1, tenth);
+    console.log(`loaded ${(tenth * ROOTS * DAYS).toLocaleString("en")} root_daily rows in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    const small = measure(scratch.url, "10% of the rows ");
+    t = performance.now();
+    await load(db, tenth + 1, workspaces);
+    console.log(`loaded ${(workspaces * ROOTS * DAYS).toLocaleString("en")} root_daily rows in all (${((performance.now() - t) / 1000).toFixed(1)} s more)`);
+    const large = measure(scratch.url, "100% of the rows");
+    console.log(
+      `ratio 100% / 10%: rows ${(large.rows / small.rows).toFixed(1)}x, peak RSS ${(large.peakRss / small.peakRss).toFixed(2)}x, ` +
+        `live heap ${(large.peakLive / small.peakLive).toFixed(2)}x, rows/s ${(large.rows / large.seconds / (small.rows / small.seconds)).toFixed(2)}x ` +
+        `(memory ratios near 1: the memory of an export does not follow its size)`,
+    );
+
+    const filters = { from: day(DAYS - 1), to: day(0) };
+    await explain(db, "daily page 50 (root_daily by its primary key)", await pageSql(db, (spy) => dailyUsageRows(spy, filters), 50));
+    await explain(db, "daily page 2, one workspace", await pageSql(db, (spy) => dailyUsageRows(spy, { ...filters, workspaces: ["ws-000500"] }, { pageSize: 500 }), 2));
+    // Raw history for the report granularity: two reports a day for a tenth of the workspaces over 30 days.
+    await db.execute(sql`insert into reports (id, workspace_id, collected_at, reporter_version, scan_ms, total_bytes, root_count)
+      select gen_random_uuid(), 'ws-' || lpad(i::text, 6, '0'), now() - make_interval(hours => h * 12), 'bench', 1, 0, ${ROOTS}
+      from generate_series(1, ${tenth}::int) i, generate_series(0, 59) h`);
+    await db.execute(sql`insert into root_usage (report_id, collected_at, workspace_id, root_key, kind, agent, path, bytes, apparent_bytes, files, dirs)
+      select p.id, p.collected_at, p.workspace_id, 'root-' || r, 'tool', 'codex', '.root-' || r, r * 1000, r * 1000, 1, 1
+      from reports p, generate_series(1, ${ROOTS}::int) r`);
+    await db.execute(sql`analyze`);
+    const recent = { from: day(29), to: day(0) };
+    await explain(db, "report page 20 (reports by workspace and time, root_usage by its primary key)", await pageSql(db, (spy) => reportUsageRows(spy, recent), 20));
+  } finally {
+    await database.close();
+    await scratch.drop();
+  }
+}

@@ -15,7 +15,7 @@ type HookCtx = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
 
 const origin = (ctx: HookCtx) => requestOrigin(ctx.headers ?? new Headers());
 const attemptedEmail = (ctx: HookCtx) => (typeof ctx.body?.email === "string" ? ctx.body.email.trim().toLowerCase() : "");
-const isOidcCallback = (path: string | undefined) => Boolean(path?.startsWith("/oauth2/callback"));
+const isOidcCallback = (path: string | undefined) => Boolean(path?.startsWith("/callback/"));
 
 export function authHooks(db: Db) {
   return {

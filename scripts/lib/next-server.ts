@@ -58,10 +58,10 @@ export function freePort(): Promise<number> {
  */
 export async function startNext(
   env: Record<string, string>,
-  opts: { logFile?: string; timeoutMs?: number } = {},
+  opts: { logFile?: string; timeoutMs?: number; port?: number } = {},
 ): Promise<RunningApp> {
   const timeoutMs = opts.timeoutMs ?? 120_000;
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   let log = "";
   let file: fs.WriteStream | undefined;
   if (opts.logFile) {

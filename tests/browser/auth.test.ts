@@ -104,6 +104,20 @@ describe("admins and viewers", () => {
     await context.close();
   });
 
+  it("records the socket's address, not one the client claims (no TRUST_PROXY)", async () => {
+    const spoofed = await fetch(`${h.base}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: h.base, "x-forwarded-for": "203.0.113.77" },
+      body: JSON.stringify({ email: "spoof@example.com", password: "wrong-password" }),
+    });
+    expect(spoofed.status).toBe(401);
+    const context = await h.browser.newContext({ storageState: h.admin });
+    const res = await context.request.get(`${h.base}/api/v1/audit?actor=spoof@example.com`);
+    const { entries } = (await res.json()) as { entries: { action: string; ip: string }[] };
+    expect(entries[0]).toMatchObject({ action: "auth.sign_in_failed", ip: "127.0.0.1" });
+    await context.close();
+  });
+
   it("wrote no password into the server log", () => {
     const log = h.serverLog();
     expect(log.length).toBeGreaterThan(0);

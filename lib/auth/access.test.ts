@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import * as agentRoute from "@/app/api/v1/agents/[agent]/route";
 import * as auditRoute from "@/app/api/v1/audit/route";
 import * as enrollRoute from "@/app/api/v1/enroll/route";
+import * as rotateRoute from "@/app/api/v1/enrollment-key/rotate/route";
 import * as findingsRoute from "@/app/api/v1/findings/route";
 import * as rulesRoute from "@/app/api/v1/findings/rules/route";
 import * as overviewRoute from "@/app/api/v1/fleet/overview/route";
@@ -57,6 +58,7 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
   "POST /api/v1/tokens": { module: tokensRoute, example: { url: "/api/v1/tokens", body: () => ({ name: `script-${++seq}`, role: "viewer" }) } },
   "DELETE /api/v1/tokens/[id]": { module: tokenRoute, example: { url: "/api/v1/tokens/:victim", params: { id: ":victim" } } },
   "GET /api/v1/audit": { module: auditRoute, example: { url: "/api/v1/audit" } },
+  "POST /api/v1/enrollment-key/rotate": { module: rotateRoute, example: { url: "/api/v1/enrollment-key/rotate" } },
 };
 
 const CALLERS = ["anonymous", "viewer session", "admin session", "viewer token", "admin token", "revoked token", "expired token", "workspace token"] as const;
@@ -175,8 +177,10 @@ describeEachDatabase("access to every route", (t) => {
     for (const a of actors) expect([p.admin.email, "admin-acc"]).toContain(a);
   });
 
-  it("puts no secret in any response body or log line", () => {
+  it("puts no secret in any response body or log line", async () => {
     expect(bodies.length).toBeGreaterThan(100);
+    // The enrollment key after the rotations above, too.
+    secrets.push((await getEnrollmentKey(t.current.db)).key);
     const created = new Set(bodies.filter((b) => /"token":"sdt_/.test(b)));
     for (const s of secrets) {
       expect(s.length).toBeGreaterThan(8);

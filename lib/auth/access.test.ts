@@ -179,6 +179,8 @@ describeEachDatabase("access to every route", (t) => {
 
   it("puts no secret in any response body or log line", async () => {
     expect(bodies.length).toBeGreaterThan(100);
+    // Better Auth logged the refused tokens: the capture works.
+    expect(logs.some((l) => /API key/i.test(l))).toBe(true);
     // The enrollment key after the rotations above, too.
     secrets.push((await getEnrollmentKey(t.current.db)).key);
     const created = new Set(bodies.filter((b) => /"token":"sdt_/.test(b)));

@@ -5,7 +5,7 @@ import net from "node:net";
 import path from "node:path";
 
 const ROOT = process.cwd();
-const SOURCES = ["app", "components", "lib", "public", "drizzle", "instrumentation.ts", "next.config.ts", "package.json", "tsconfig.json"];
+const SOURCES = ["app", "components", "lib", "public", "drizzle", "instrumentation.ts", "proxy.ts", "next.config.ts", "package.json", "tsconfig.json"];
 
 export type RunningApp = { url: string; stop: () => Promise<void>; output: () => string };
 

@@ -54,7 +54,8 @@ export function authHooks(db: Db) {
             details: { method: "password" },
             ...origin(ctx),
           });
-        } else if (email && !(ctx.context.returned instanceof Error && /locked/.test(String((ctx.context.returned as APIError).body?.code)))) {
+        } else if (email) {
+          // (A locked account never gets here: the before hook threw, and after hooks do not run then.)
           await recordFailure(db, email);
           const code = (ctx.context.returned as APIError | undefined)?.body?.code;
           await recordAudit(db, { actor: { type: "anonymous", label: email }, action: "auth.sign_in_failed", target: email, details: { reason: code ?? "unknown" }, ...origin(ctx) });

@@ -170,6 +170,27 @@ describeEachDatabase("access to every route", (t) => {
     });
   }
 
+  it("validates parameters once the caller is known (422, before touching the data)", async () => {
+    const get = (path: string, module: Record<string, unknown>, params: Record<string, string> = {}) =>
+      (module.GET as Handler)(new Request(`${BASE}${path}`, { headers: { cookie: p.viewer.cookie } }), ctx(params));
+    for (const res of [
+      await get("/api/v1/fleet/overview?range=1y", overviewRoute),
+      await get("/api/v1/fleet/overview?range=custom", overviewRoute),
+      await get("/api/v1/workspaces?sort=bogus", workspacesRoute),
+      await get("/api/v1/workspaces?pageSize=100000", workspacesRoute),
+      await get("/api/v1/findings?severity=urgent", findingsRoute),
+      await get("/api/v1/workspaces/x?range=custom&from=2026-02-01&to=2026-01-01", workspaceRoute, { id: "x" }),
+    ]) {
+      expect(res.status).toBe(422);
+      expect((await res.json()).error.code).toBe("invalid");
+    }
+    const put = await rulesRoute.PUT(
+      new Request(`${BASE}/api/v1/findings/rules`, { method: "PUT", headers: { cookie: p.admin.cookie, "content-type": "application/json" }, body: JSON.stringify({ rules: [{ id: "volume-filling", params: { days: -1 } }] }) }),
+      ctx(),
+    );
+    expect(put.status).toBe(422);
+  });
+
   it("changed nothing for the callers it refused (the audit log names only admins)", async () => {
     const rows = await t.current.db.execute(sql`select distinct actor_label from audit_log where action not like 'auth.%'`);
     const actors = (rows as unknown as { rows: { actor_label: string }[] }).rows.map((r) => r.actor_label);

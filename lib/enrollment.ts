@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { generateToken, hashToken, sameSecret } from "@/lib/auth/tokens";
 import type { Db } from "@/lib/db";
 import { getOrCreateSetting } from "@/lib/db/queries/settings";
-import { workspaces, workspaceTokens } from "@/lib/db/schema";
+import { settings, workspaces, workspaceTokens } from "@/lib/db/schema";
 import { ConflictError, UnauthorizedError } from "@/lib/errors";
 import type { EnrollResponse, WorkspaceIdentity } from "@/lib/report/schema";
 
@@ -87,4 +87,19 @@ export async function resetWorkspaceToken(db: Db, workspaceId: string): Promise<
     .where(eq(workspaceTokens.workspaceId, workspaceId))
     .returning({ id: workspaceTokens.workspaceId });
   return deleted.length > 0;
+}
+
+/**
+ * Admin action: replaces the generated enrollment key. Workspaces already enrolled keep their tokens; new ones
+ * need the new key. A key set by STORAGE_ENROLLMENT_KEY is changed there, not here.
+ */
+export async function rotateEnrollmentKey(db: Db): Promise<void> {
+  if (process.env.STORAGE_ENROLLMENT_KEY) {
+    throw new ConflictError("The enrollment key is set by STORAGE_ENROLLMENT_KEY: change it there and restart.");
+  }
+  const key = generateToken("sek");
+  await db
+    .insert(settings)
+    .values({ key: "enrollment_key", value: key })
+    .onConflictDoUpdate({ target: settings.key, set: { value: key, updatedAt: sql`now()` } });
 }

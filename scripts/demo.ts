@@ -10,6 +10,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { openEmbedded } from "@/lib/db/open";
+import { DEMO_ADMIN, ensureDemoAdmin } from "@/lib/demo/admin";
 import { seedDemoFleet } from "@/lib/demo/fleet";
 import { getEnrollmentKey } from "@/lib/enrollment";
 import { buildIsStale } from "./lib/next-server";
@@ -47,6 +48,7 @@ async function seed(): Promise<string> {
       const s = (Date.now() - started) / 1000;
       log(`stored ${result.reports} reports in ${s.toFixed(1)} s (${(result.reports / s).toFixed(0)} reports/s)`);
     }
+    if (await ensureDemoAdmin(database.db)) log(`created the demo admin ${DEMO_ADMIN.email}`);
     return (await getEnrollmentKey(database.db)).key;
   } finally {
     await database.close();
@@ -65,6 +67,7 @@ const [key] = await Promise.all([seed(), build]);
 if (args["seed-only"]) process.exit(0);
 
 log(`dashboard: http://localhost:${args.port}   enrollment key: ${key}`);
+log(`sign in as ${DEMO_ADMIN.email} with the password ${DEMO_ADMIN.password} (demo data only; add users on the Users page)`);
 const next = spawnSync("npx", ["next", "start", "-p", args.port], {
   stdio: "inherit",
   env: { ...process.env, STORAGE_DATA_DIR: dataDir },

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { launchChromium } from "../tests/browser/chromium";
+import { ADMIN, signInAs } from "../tests/browser/harness";
 import { startDashboard } from "../tests/browser/server";
 
 const OUT = path.resolve("screenshots");
@@ -22,7 +23,9 @@ async function main() {
   const browser = await launchChromium();
   try {
     fs.mkdirSync(OUT, { recursive: true });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // Every page needs a signed-in user: the demo admin (or DASHBOARD_EMAIL / DASHBOARD_PASSWORD).
+    const storageState = await signInAs(browser, base, ADMIN);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, storageState });
     const page = await context.newPage();
     page.on("console", (m) => {
       if (m.type() === "error") console.error(`  console error on ${page.url()}: ${m.text()}`);
@@ -35,6 +38,8 @@ async function main() {
       ["agent-claude-code", "/agents/claude-code"],
       ["findings", "/findings"],
       ["connect", "/connect"],
+      ["users", "/users"],
+      ["audit", "/audit"],
       ["not-found", "/workspaces/no-such-workspace"],
     ];
     for (const theme of ["light", "dark"] as const) {

@@ -21,6 +21,7 @@ const ACTIONS = [
   "rules.updated",
   "workspace.token_reset",
   "enrollment_key.viewed",
+  "enrollment_key.rotated",
 ];
 
 /** The audit log, newest first, filtered by actor, action and time; more rows load by key. */

@@ -44,10 +44,10 @@ export function SignInForm({ next, sso, error: initialError }: Props) {
     setBusy(true);
     setError("");
     try {
-      const res = await fetch("/api/auth/sign-in/oauth2", {
+      const res = await fetch("/api/auth/sign-in/social", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ providerId: "oidc", callbackURL: next, errorCallbackURL: `/sign-in?next=${encodeURIComponent(next)}` }),
+        body: JSON.stringify({ provider: "oidc", callbackURL: next, errorCallbackURL: `/sign-in?next=${encodeURIComponent(next)}` }),
       });
       const body = (await res.json().catch(() => null)) as { url?: string; message?: string } | null;
       if (!res.ok || !body?.url) return setError(body?.message ?? `Single sign-on is not available (${res.status}).`);

@@ -1,5 +1,6 @@
 import { Panel } from "@/components/ui/panel";
 import { CopyButton } from "./copy-button";
+import { RotateKeyButton } from "./rotate-key-button";
 
 export type ConnectInfo = {
   dashboardUrl: string;
@@ -31,7 +32,15 @@ export function ConnectView({ info }: { info: ConnectInfo }) {
             <p className="muted small" data-testid="enrollment-key-hidden">Only admins can see the enrollment key. Ask one for it.</p>
           </Panel>
         ) : (
-          <Panel title="Enrollment key" actions={<CopyButton text={info.enrollmentKey} />}>
+          <Panel
+            title="Enrollment key"
+            actions={
+              <>
+                <CopyButton text={info.enrollmentKey} />
+                {info.keySource === "generated" ? <RotateKeyButton /> : null}
+              </>
+            }
+          >
             <code data-testid="enrollment-key" style={{ overflowWrap: "anywhere" }}>{info.enrollmentKey}</code>
             <p className="muted small">
               {info.keySource === "environment"

@@ -33,10 +33,18 @@ export function checkSameSite(request: Request): void {
   }
   const origin = request.headers.get("origin");
   if (origin) {
-    const allowed = new Set([new URL(request.url).origin]);
+    // The Host the browser addressed (request.url may name the server's own bind address instead).
+    const host = request.headers.get("host") ?? new URL(request.url).host;
     const configured = appUrl();
-    if (configured) allowed.add(new URL(configured).origin);
-    if (!allowed.has(origin)) throw new ForbiddenError(`Requests from ${origin} may not change anything here.`);
+    let originHost: string | null = null;
+    try {
+      originHost = new URL(origin).host;
+    } catch {
+      // "null" or garbage: not this site.
+    }
+    if (originHost !== host && !(configured && new URL(configured).origin === origin)) {
+      throw new ForbiddenError(`Requests from ${origin} may not change anything here.`);
+    }
   }
 }
 

@@ -15,7 +15,7 @@ type HookCtx = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
 
 const origin = (ctx: HookCtx) => requestOrigin(ctx.headers ?? new Headers());
 const attemptedEmail = (ctx: HookCtx) => (typeof ctx.body?.email === "string" ? ctx.body.email.trim().toLowerCase() : "");
-const isOidcCallback = (path: string | undefined) => Boolean(path?.startsWith("/oauth2/callback"));
+const isOidcCallback = (path: string | undefined) => Boolean(path?.startsWith("/callback/"));
 
 export function authHooks(db: Db) {
   return {
@@ -54,7 +54,8 @@ export function authHooks(db: Db) {
             details: { method: "password" },
             ...origin(ctx),
           });
-        } else if (email && !(ctx.context.returned instanceof Error && /locked/.test(String((ctx.context.returned as APIError).body?.code)))) {
+        } else if (email) {
+          // (A locked account never gets here: the before hook threw, and after hooks do not run then.)
           await recordFailure(db, email);
           const code = (ctx.context.returned as APIError | undefined)?.body?.code;
           await recordAudit(db, { actor: { type: "anonymous", label: email }, action: "auth.sign_in_failed", target: email, details: { reason: code ?? "unknown" }, ...origin(ctx) });

@@ -49,8 +49,15 @@ export function takeOidcDecision(email: string): OidcDecision | undefined {
   return pending.get(email.toLowerCase())?.decision;
 }
 
+let warned = false;
+
 export function oidcProvider(): GenericOAuthConfig | null {
   if (!oidcConfigured()) return null;
+  if (!process.env.BETTER_AUTH_URL && !process.env.APP_URL && !warned) {
+    warned = true;
+    // Next hands route handlers its own bind address, so the callback URL would name localhost.
+    console.warn("[auth] single sign-on needs BETTER_AUTH_URL (the dashboard's public URL) to build its callback URL");
+  }
   const issuer = process.env.OIDC_ISSUER_URL!.replace(/\/+$/, "");
   return {
     providerId: OIDC_PROVIDER_ID,
@@ -61,6 +68,8 @@ export function oidcProvider(): GenericOAuthConfig | null {
     // Coder's own default; providers that send groups only on request need OIDC_SCOPES="openid,email,profile,groups".
     scopes: list(process.env.OIDC_SCOPES).length ? list(process.env.OIDC_SCOPES) : ["openid", "email", "profile"],
     pkce: true,
+    // client_secret_basic: the method every OpenID provider must support (Better Auth would otherwise post the secret).
+    authentication: "basic",
     requireIdTokenVerification: true,
     overrideUserInfo: true,
     mapProfileToUser: (profile: GenericOAuthUserInfo) => {

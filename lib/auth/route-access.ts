@@ -27,6 +27,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   { method: "POST", path: "/api/v1/tokens", access: "admin" },
   { method: "DELETE", path: "/api/v1/tokens/[id]", access: "admin" },
   { method: "GET", path: "/api/v1/audit", access: "admin" },
+  { method: "POST", path: "/api/v1/enrollment-key/rotate", access: "admin" },
   { method: "GET", path: "/api/v1/export/usage.csv", access: "viewer" },
   { method: "GET", path: "/api/v1/export/workspaces.csv", access: "viewer" },
   { method: "GET", path: "/api/v1/export/findings.csv", access: "viewer" },

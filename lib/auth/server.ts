@@ -45,7 +45,7 @@ function createAuth(db: Db, secret: string) {
       storage: "database",
       window: 60,
       max: 120,
-      customRules: { "/sign-in/email": { window: 60, max: 10 }, "/sign-in/oauth2": { window: 60, max: 20 } },
+      customRules: { "/sign-in/email": { window: 60, max: 10 }, "/sign-in/social": { window: 60, max: 20 } },
     },
     advanced: {
       cookiePrefix: "storage",

@@ -6,6 +6,7 @@
 //   DASHBOARD_URL=http://localhost:3000 node --import tsx scripts/bench/pages.ts   (against a running app)
 import { gzipSync } from "node:zlib";
 import { launchChromium } from "../../tests/browser/chromium";
+import { ADMIN, signInAs } from "../../tests/browser/harness";
 import { startDashboard } from "../../tests/browser/server";
 
 const STATIC_ROUTES = ["/", "/workspaces", "/findings", "/connect", "/agents/claude-code"];
@@ -15,12 +16,16 @@ async function main() {
   const base = process.env.DASHBOARD_URL ?? server!.url;
   const browser = await launchChromium();
   try {
-    const list = (await (await fetch(`${base}/api/v1/workspaces?pageSize=1`)).json()) as { rows: { id: string }[] };
+    // Every page needs a signed-in user: the demo admin.
+    const storageState = await signInAs(browser, base, ADMIN);
+    const api = await browser.newContext({ storageState });
+    const list = (await (await api.request.get(`${base}/api/v1/workspaces?pageSize=1`)).json()) as { rows: { id: string }[] };
+    await api.close();
     const routes = [...STATIC_ROUTES];
     if (list.rows[0]) routes.splice(2, 0, `/workspaces/${encodeURIComponent(list.rows[0].id)}`);
     console.log("route\tfiles\traw_bytes\twire_bytes\tgzip9_bytes");
     for (const route of routes) {
-      const context = await browser.newContext();
+      const context = await browser.newContext({ storageState });
       const page = await context.newPage();
       const pending: Promise<{ raw: number; wire: number; gzip: number }>[] = [];
       page.on("response", (res) => {

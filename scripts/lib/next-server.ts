@@ -5,7 +5,7 @@ import net from "node:net";
 import path from "node:path";
 
 const ROOT = process.cwd();
-const SOURCES = ["app", "components", "lib", "public", "drizzle", "instrumentation.ts", "next.config.ts", "package.json", "tsconfig.json"];
+const SOURCES = ["app", "components", "lib", "public", "drizzle", "instrumentation.ts", "proxy.ts", "next.config.ts", "package.json", "tsconfig.json"];
 
 export type RunningApp = { url: string; stop: () => Promise<void>; output: () => string };
 
@@ -58,10 +58,10 @@ export function freePort(): Promise<number> {
  */
 export async function startNext(
   env: Record<string, string>,
-  opts: { logFile?: string; timeoutMs?: number } = {},
+  opts: { logFile?: string; timeoutMs?: number; port?: number } = {},
 ): Promise<RunningApp> {
   const timeoutMs = opts.timeoutMs ?? 120_000;
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   let log = "";
   let file: fs.WriteStream | undefined;
   if (opts.logFile) {

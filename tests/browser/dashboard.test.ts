@@ -30,7 +30,7 @@ describe("every page", () => {
   });
 
   it("answers an unknown workspace with the not-found page", async () => {
-    const { context, page } = await h.browser.newContext().then(async (context) => ({ context, page: await context.newPage() }));
+    const { context, page } = await h.browser.newContext({ storageState: h.admin }).then(async (context) => ({ context, page: await context.newPage() }));
     // The page streams (loading.tsx), so Next answers a streamed not-found with 200 and a noindex tag.
     await page.goto(`${h.base}/workspaces/no-such-workspace`, { waitUntil: "networkidle" });
     await page.getByRole("heading", { name: "Not found" }).waitFor();

@@ -1,9 +1,39 @@
 // Shared state for the browser tests: one dashboard (or DASHBOARD_URL) and one Chromium for the whole file.
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { launchChromium } from "./chromium";
 import { startDashboard, type Dashboard } from "./server";
 
-export type Harness = { base: string; browser: Browser; close: () => Promise<void> };
+type StorageState = BrowserContextOptions["storageState"];
+export type Harness = {
+  base: string;
+  browser: Browser;
+  /** The demo admin's signed-in session (cookies), for pages that are not about signing in. */
+  admin: StorageState;
+  /** What the server printed so far. */
+  serverLog: () => string;
+  close: () => Promise<void>;
+};
+
+/** The demo admin that scripts/demo.ts creates (or DASHBOARD_EMAIL / DASHBOARD_PASSWORD for DASHBOARD_URL). */
+export const ADMIN = {
+  email: process.env.DASHBOARD_EMAIL ?? "admin@example.com",
+  password: process.env.DASHBOARD_PASSWORD ?? "demo-admin-password",
+};
+
+/** Signs in through the sign-in page and returns the browser's session state. */
+export async function signInAs(browser: Browser, base: string, who: { email: string; password: string }): Promise<StorageState> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${base}/sign-in`, { waitUntil: "networkidle" });
+  await page.waitForSelector("html[data-hydrated]", { state: "attached", timeout: 15_000 });
+  await page.getByLabel("Email").fill(who.email);
+  await page.getByLabel("Password").fill(who.password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL((u) => u.pathname !== "/sign-in", { timeout: 20_000 });
+  const state = await context.storageState();
+  await context.close();
+  return state;
+}
 
 export async function startHarness(): Promise<Harness> {
   // Chromium first: a missing browser fails fast, before a build.
@@ -16,9 +46,19 @@ export async function startHarness(): Promise<Harness> {
     throw err;
   }
   const base = process.env.DASHBOARD_URL ?? server!.url;
+  let admin: StorageState;
+  try {
+    admin = await signInAs(browser, base, ADMIN);
+  } catch (err) {
+    await browser.close();
+    await server?.stop();
+    throw err;
+  }
   return {
     base,
     browser,
+    admin,
+    serverLog: () => server?.log() ?? "",
     close: async () => {
       await browser.close().catch(() => undefined);
       await server?.stop();
@@ -28,9 +68,17 @@ export async function startHarness(): Promise<Harness> {
 
 export type OpenedPage = { page: Page; context: BrowserContext; errors: string[] };
 
-/** A fresh context at 1280x800 that records console errors and uncaught page errors. */
-export async function openPage(h: Harness, path: string, opts: { colorScheme?: "light" | "dark" } = {}): Promise<OpenedPage> {
-  const context = await h.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: opts.colorScheme ?? "light" });
+/**
+ * A fresh context at 1280x800 that records console errors and uncaught page errors, signed in as the admin
+ * unless `as` names another session (null: signed out).
+ */
+export async function openPage(
+  h: Harness,
+  path: string,
+  opts: { colorScheme?: "light" | "dark"; as?: StorageState | null } = {},
+): Promise<OpenedPage> {
+  const storageState = opts.as === undefined ? h.admin : (opts.as ?? undefined);
+  const context = await h.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: opts.colorScheme ?? "light", storageState });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("console", (m) => {

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { ensureBuild, startNext } from "../../scripts/lib/next-server";
 
-export type Dashboard = { url: string; dataDir: string; stop: () => Promise<void> };
+export type Dashboard = { url: string; dataDir: string; log: () => string; stop: () => Promise<void> };
 
 export function seedDemo(dataDir: string, workspaces: number, days: number) {
   const r = spawnSync(
@@ -17,17 +17,25 @@ export function seedDemo(dataDir: string, workspaces: number, days: number) {
   if (r.status !== 0) throw new Error(`seeding the demo fleet failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
 }
 
-/** Builds if needed, seeds a fresh database, starts `next start`; stop() kills it and removes the data. */
-export async function startDashboard(opts: { workspaces?: number; days?: number } = {}): Promise<Dashboard> {
+/**
+ * Builds if needed, seeds a fresh database (with the demo admin), starts `next start` with `env` added;
+ * stop() kills it and removes the data.
+ */
+export async function startDashboard(
+  opts: { workspaces?: number; days?: number; env?: Record<string, string>; logName?: string; port?: number } = {},
+): Promise<Dashboard> {
   ensureBuild();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storage-browser-"));
   const pgliteDir = path.join(dataDir, "pglite");
   seedDemo(pgliteDir, opts.workspaces ?? 60, opts.days ?? 30);
   // The server's log is kept in .test-data/ (git-ignored) to diagnose a failed run.
-  const app = await startNext({ STORAGE_DATA_DIR: pgliteDir }, { logFile: path.join(".test-data", "browser-next.log") });
+  const logFile = path.join(".test-data", opts.logName ?? "browser-next.log");
+  const app = await startNext({ STORAGE_DATA_DIR: pgliteDir, ...opts.env }, { logFile, port: opts.port });
   return {
     url: app.url,
     dataDir: pgliteDir,
+    // The whole log (the file), not only the tail the runner keeps in memory.
+    log: () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, "utf8") : app.output()),
     async stop() {
       await app.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });

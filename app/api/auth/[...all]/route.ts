@@ -9,8 +9,8 @@ export const dynamic = "force-dynamic";
 // through /api/v1 with its last-admin check, its audit record and its role check.
 const ALLOWED: readonly RegExp[] = [
   /^POST \/sign-in\/email$/,
-  /^POST \/sign-in\/oauth2$/,
-  /^(GET|POST) \/oauth2\/callback\/[\w-]+$/,
+  /^POST \/sign-in\/social$/,
+  /^(GET|POST) \/callback\/[\w-]+$/,
   /^POST \/sign-out$/,
   /^GET \/get-session$/,
   /^GET \/(ok|error)$/,

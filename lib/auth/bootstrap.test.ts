@@ -1,0 +1,30 @@
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
+import { signIn } from "./testing";
+import { bootstrapAdminFromEnv, needsSetup } from "./users";
+
+describeEachDatabase("first admin from ADMIN_EMAIL / ADMIN_PASSWORD", (t) => {
+  const password = "bootstrap-admin-password";
+  beforeAll(() => {
+    serveRoutesFrom(t.current);
+    process.env.ADMIN_EMAIL = "Boot@Example.com";
+    process.env.ADMIN_PASSWORD = password;
+  });
+  afterAll(() => {
+    delete process.env.ADMIN_EMAIL;
+    delete process.env.ADMIN_PASSWORD;
+  });
+
+  it("is created once, when no user exists, without logging the password", async () => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    try {
+      expect(await bootstrapAdminFromEnv(t.current.db)).toBe("created");
+      expect(await bootstrapAdminFromEnv(t.current.db)).toBe("skipped");
+      expect(log.mock.calls.flat().join(" ")).not.toContain(password);
+    } finally {
+      log.mockRestore();
+    }
+    expect(await needsSetup(t.current.db)).toBe(false);
+    expect(await signIn("boot@example.com", password)).toMatch(/session_token=/);
+  });
+});

@@ -1,6 +1,9 @@
-// The export routes: bad parameters answer 422 in the error envelope before any row is read, a database that
-// is down answers 503 instead of an empty file, and a download carries the CSV headers.
+// The export routes: the caller first (401 before anything else), bad parameters answer 422 in the error
+// envelope before any row is read, a database that is down answers 503 instead of an empty file, and a
+// download carries the CSV headers and leaves an audit entry.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makePrincipals } from "@/lib/auth/testing";
+import { listAudit } from "@/lib/db/queries/audit";
 import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
 import { seedScenario, testNow } from "@/tests/support/reports";
 import { GET as agentTable } from "./agents/[agent]/[table]/route";
@@ -12,7 +15,8 @@ import { GET as usage } from "./usage.csv/route";
 import { GET as workspaceTable } from "./workspaces/[id]/[table]/route";
 import { GET as workspaces } from "./workspaces.csv/route";
 
-const req = (path: string) => new Request(`http://localhost/api/v1/export/${path}`);
+let auth: Record<string, string> = {};
+const req = (path: string, headers: Record<string, string> = auth) => new Request(`http://localhost/api/v1/export/${path}`, { headers });
 const ctx = <T>(params: T) => ({ params: Promise.resolve(params) });
 const globalDb = globalThis as unknown as { __storageDb?: unknown };
 
@@ -27,6 +31,34 @@ describe("export routes without a database", () => {
     globalDb.__storageDb = undefined;
     if (saved === undefined) delete process.env.DATABASE_URL;
     else process.env.DATABASE_URL = saved;
+  });
+
+  it("answers 503 when the database is down, never an empty file", async () => {
+    // With credentials that need the database to check: the outage shows, not an empty file.
+    const res = await usage(req("usage.csv", { authorization: "Bearer sdt_anything" }), ctx({}));
+    expect(res.status).toBe(503);
+    expect((await res.json()).error.code).toBe("database_unavailable");
+  });
+});
+
+describeEachDatabase("export routes", (t) => {
+  beforeAll(async () => {
+    await seedScenario(t.current.db, testNow());
+    serveRoutesFrom(t.current);
+    const p = await makePrincipals(t.current, "export");
+    auth = { authorization: `Bearer ${p.viewerToken}` };
+  });
+  afterAll(() => {
+    globalDb.__storageDb = undefined;
+    auth = {};
+  });
+
+  it("asks who is calling before it reads a parameter, and audits each download", async () => {
+    const anonymous = await usage(req("usage.csv?range=bogus", {}), ctx({}));
+    expect(anonymous.status).toBe(401);
+    await (await usage(req("usage.csv?range=7d&owner=alice"), ctx({}))).text();
+    const [entry] = (await listAudit(t.current.db, { action: "export.downloaded" }, { limit: 10 })).entries;
+    expect(entry).toMatchObject({ actorType: "token", target: expect.stringMatching(/^usage-.*\.csv$/), details: { query: { range: "7d", owner: "alice" } } });
   });
 
   it("rejects bad parameters with 422 in the error envelope before reading anything", async () => {
@@ -62,21 +94,6 @@ describe("export routes without a database", () => {
     }
   });
 
-  it("answers 503 when the database is down, never an empty file", async () => {
-    const res = await usage(req("usage.csv"), ctx({}));
-    expect(res.status).toBe(503);
-    expect((await res.json()).error.code).toBe("database_unavailable");
-  });
-});
-
-describeEachDatabase("export routes", (t) => {
-  beforeAll(async () => {
-    await seedScenario(t.current.db, testNow());
-    serveRoutesFrom(t.current);
-  });
-  afterAll(() => {
-    globalDb.__storageDb = undefined;
-  });
 
   it("streams CSV downloads with a descriptive file name and no caching", async () => {
     const res = await usage(req("usage.csv?range=custom&from=2026-01-01&to=2026-01-31&workspace=ws-a,ws-b"), ctx({}));

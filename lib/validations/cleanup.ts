@@ -2,6 +2,7 @@ import { z } from "zod";
 import { RECIPE_IDS } from "@/lib/catalog/recipes";
 import { runRequest } from "@/lib/cleanup/protocol";
 import { DEFAULT_EXPIRES_DAYS, POLICY_SCHEDULES } from "@/lib/cleanup/types";
+import { NotFoundError } from "@/lib/errors";
 import { toGetter, type SearchParamsInput } from "./search-params";
 
 // Parameters of the cleanup endpoints and pages (the run request itself is the contract's runRequest).
@@ -77,4 +78,11 @@ export function parseNewRunSearchParams(params: SearchParamsInput): NewRunState 
     ...(workspace.success ? { workspace: workspace.data } : {}),
     ...(agent.success ? { agent: agent.data } : {}),
   };
+}
+
+/** A run, job or policy id from the URL: anything but a UUID names nothing (404, not a database error). */
+export function idParam(value: string, what: string): string {
+  const parsed = uuidParam.safeParse(value);
+  if (!parsed.success) throw new NotFoundError(`No ${what} ${value}.`);
+  return parsed.data;
 }

@@ -12,10 +12,10 @@ import { auditLog, cleanupJobResults, cleanupJobs } from "@/lib/db/schema";
 import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
 import { at, MiB, testNow } from "@/tests/support/reports";
 import { claudeRoot, doneResult, seedWorkspace, usage, type Enrolled } from "@/tests/support/cleanup";
-import { claimJobs, reportProgress, storeJobResult, sweepJobs } from "./cleanup-jobs";
-import { previewRun } from "./cleanup-preview";
-import { cancelRun, createRun, queueRestore, queueTrashPurge, type Who } from "./cleanup-runs";
-import { getRunDetail, listRuns } from "./cleanup-views";
+import { claimJobs, reportProgress, storeJobResult, sweepJobs } from "@/lib/db/queries/cleanup-jobs";
+import { previewRun } from "@/lib/db/queries/cleanup-preview";
+import { cancelRun, createRun, queueRestore, queueTrashPurge, type Who } from "@/lib/db/queries/cleanup-runs";
+import { getRunDetail, listRuns } from "@/lib/db/queries/cleanup-views";
 
 const RUN = { recipe: "claude-code-sessions" as const, params: { olderThanDays: 30 }, scope: { all: true as const }, dryRun: false, trashDays: 7, minAgeHours: 24 };
 const ADMIN: Who = { actor: { type: "user", id: "u1", label: "admin@example.com" } };

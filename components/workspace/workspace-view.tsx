@@ -52,7 +52,7 @@ function Detail({ data }: { data: WorkspaceDetail }) {
         </Panel>
       </div>
       <Panel title="By root (latest report)">
-        <RootsTable roots={data.roots} colors={colors} />
+        <RootsTable roots={data.roots} colors={colors} workspaceId={data.workspace.id} />
       </Panel>
       <div className="grid-2">
         <Panel title="Largest sessions">

@@ -4,6 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "./harness";
 
 let h: Harness;
+/**
+ * The pages' address. Next hands route handlers a request.url on "localhost" while the test server listens on
+ * 127.0.0.1, and the same-site check compares the browser's Origin with it: browse as localhost so that a
+ * mutation from the page is same-origin by both measures.
+ */
+let site = "";
 const ADMIN = { email: "cleanup-admin@example.com", password: "cleanup-admin-password" };
 const VIEWER = { email: "cleanup-viewer@example.com", password: "cleanup-viewer-password" };
 let runPath = "";
@@ -11,7 +17,7 @@ let runPath = "";
 async function api(path: string, body: unknown, cookie?: string): Promise<Response> {
   return fetch(`${h.base}${path}`, {
     method: "POST",
-    headers: { "content-type": "application/json", origin: h.base, ...(cookie ? { cookie } : {}) },
+    headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
     body: JSON.stringify(body),
   });
 }
@@ -27,9 +33,17 @@ async function signIn(who: { email: string; password: string }): Promise<{ name:
   }).filter((c) => c.value);
 }
 
+/** A browser context signed in through the sign-in page, as a person would. */
 async function contextFor(who: { email: string; password: string }): Promise<BrowserContext> {
   const context = await h.browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addCookies((await signIn(who)).map((c) => ({ ...c, url: h.base })));
+  const page = await context.newPage();
+  await page.goto(`${site}/sign-in`, { waitUntil: "networkidle" });
+  await page.waitForSelector("html[data-hydrated]", { state: "attached", timeout: 15_000 });
+  await page.getByLabel("Email").fill(who.email);
+  await page.getByLabel("Password").fill(who.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((u) => u.pathname !== "/sign-in");
+  await page.close();
   return context;
 }
 
@@ -37,13 +51,14 @@ async function open(context: BrowserContext, path: string) {
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto(`${h.base}${path}`, { waitUntil: "networkidle" });
+  await page.goto(`${site}${path}`, { waitUntil: "networkidle" });
   await page.waitForSelector("html[data-hydrated]", { state: "attached", timeout: 15_000 });
   return { page, errors };
 }
 
 beforeAll(async () => {
   h = await startHarness();
+  site = h.base.replace("//127.0.0.1:", "//localhost:");
   // The demo has no users: the first admin through setup, then a viewer created by that admin.
   expect((await api("/api/v1/setup", ADMIN)).status).toBe(201);
   const cookie = (await signIn(ADMIN)).map((c) => `${c.name}=${c.value}`).join("; ");
@@ -63,7 +78,7 @@ describe("cleanup", () => {
     await expect(link.textContent()).resolves.toBe("Clean these up");
     await link.click();
     await page.waitForURL((u) => u.pathname === "/cleanup/new" && u.searchParams.get("recipe") === "orphaned-script-data");
-    await expect(page.getByLabel("Scope").inputValue()).resolves.toBe("workspaceIds");
+    await expect(page.getByLabel("Scope", { exact: true }).inputValue()).resolves.toBe("workspaceIds");
     await page.getByTestId("preview-total").waitFor();
     const confirm = page.getByTestId("confirm-run");
     await page.waitForFunction(() => {
@@ -99,7 +114,7 @@ describe("cleanup", () => {
     await expect(run.page.getByRole("button", { name: /Cancel|Restore/ }).count()).resolves.toBe(0);
 
     const form = await context.newPage();
-    await form.goto(`${h.base}/cleanup/new?recipe=codex-rollouts`, { waitUntil: "networkidle" });
+    await form.goto(`${site}/cleanup/new?recipe=codex-rollouts`, { waitUntil: "networkidle" });
     await form.getByRole("heading", { name: "Not found" }).waitFor();
     expect([...findings.errors, ...cleanup.errors, ...run.errors]).toEqual([]);
     await context.close();

@@ -19,6 +19,7 @@ import { Panel, Stat } from "@/components/ui/panel";
 import { RangePicker } from "@/components/ui/range-picker";
 import { EmptyState, PageLoading, QueryView } from "@/components/ui/states";
 import { agentLabel } from "./agent-label";
+import { AgentCleanupLinks } from "@/components/cleanup/cleanup-link";
 
 function Detail({ data }: { data: AgentDetail }) {
   const range = rangeParams({ range: data.range.key, from: data.range.from, to: data.range.to });
@@ -102,6 +103,7 @@ export function AgentView({ agent }: { agent: string }) {
             <Link href="/">Overview</Link> / Agents /
           </p>
           <h1>{agentLabel(agent)}</h1>
+          <AgentCleanupLinks agent={agent} />
         </div>
         <div className="spacer" />
         <ExportLink

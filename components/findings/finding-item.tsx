@@ -1,6 +1,8 @@
 import Link from "next/link";
 import type { Finding } from "@/lib/db/queries/findings";
+import { recipeForFinding } from "@/lib/cleanup/links";
 import { agentLabel } from "@/components/agents/agent-label";
+import { CleanupLink } from "@/components/cleanup/cleanup-link";
 
 /** One finding: severity, what is wrong, where, and what to do about it. */
 export function FindingItem({ finding, showWorkspace = true }: { finding: Finding; showWorkspace?: boolean }) {
@@ -22,7 +24,8 @@ export function FindingItem({ finding, showWorkspace = true }: { finding: Findin
           {f.message}
         </div>
         <div className="finding-action">
-          <strong>What to do:</strong> {f.action}
+          <strong>What to do:</strong> {f.action}{" "}
+          <CleanupLink recipe={recipeForFinding(f)} workspace={f.workspace.id}>Clean these up</CleanupLink>
         </div>
       </div>
     </li>

@@ -8,6 +8,7 @@ const LINKS = [
   { href: "/", label: "Overview" },
   { href: "/workspaces", label: "Workspaces" },
   { href: "/findings", label: "Findings" },
+  { href: "/cleanup", label: "Cleanup" },
   { href: "/connect", label: "Connect workspaces" },
 ] as const;
 const ADMIN_LINKS = [

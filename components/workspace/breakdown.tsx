@@ -7,8 +7,10 @@ import { shortRootKey } from "@/components/charts/shape";
 import { Bytes } from "@/components/ui/bytes";
 import { RelativeTime } from "@/components/ui/time";
 import { categoryTotals } from "@/lib/shaping/workspace-tables";
+import { recipesForRoot } from "@/lib/cleanup/links";
+import { CleanupLink } from "@/components/cleanup/cleanup-link";
 
-export function RootsTable({ roots, colors }: { roots: readonly RootDetail[]; colors: Map<string, string> }) {
+export function RootsTable({ roots, colors, workspaceId }: { roots: readonly RootDetail[]; colors: Map<string, string>; workspaceId?: string }) {
   const total = roots.reduce((s, r) => s + r.bytes, 0);
   return (
     <div className="table-wrap">
@@ -36,6 +38,7 @@ export function RootsTable({ roots, colors }: { roots: readonly RootDetail[]; co
                     AgentAPI leftovers: {r.leftovers.length}
                   </span>
                 ) : null}
+                {workspaceId ? <>{" "}<CleanupLink recipe={r.key.startsWith("script-data:") && !r.orphaned ? null : (recipesForRoot(r.key)[0] ?? null)} workspace={workspaceId}>Clean up</CleanupLink></> : null}
               </td>
               <td className="nowrap">
                 {hasAgentPage(r.agent) ? <Link href={`/agents/${encodeURIComponent(r.agent)}`}>{agentLabel(r.agent)}</Link> : agentLabel(r.agent)}

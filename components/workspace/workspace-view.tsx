@@ -60,7 +60,7 @@ function Detail({ data, range }: { data: WorkspaceDetail; range: RangeState }) {
         </Panel>
       </div>
       <Panel title="By root (latest report)" actions={table("roots")}>
-        <RootsTable roots={data.roots} colors={colors} />
+        <RootsTable roots={data.roots} colors={colors} workspaceId={data.workspace.id} />
       </Panel>
       <div className="grid-2">
         <Panel title="Largest sessions" actions={table("sessions")}>

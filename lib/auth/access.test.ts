@@ -5,6 +5,19 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import * as agentRoute from "@/app/api/v1/agents/[agent]/route";
 import * as auditRoute from "@/app/api/v1/audit/route";
+import * as cleanupRestoreRoute from "@/app/api/v1/cleanup/jobs/[id]/restore/route";
+import * as cleanupPolicyRoute from "@/app/api/v1/cleanup/policies/[id]/route";
+import * as cleanupPolicyRunRoute from "@/app/api/v1/cleanup/policies/[id]/run/route";
+import * as cleanupPoliciesRoute from "@/app/api/v1/cleanup/policies/route";
+import * as cleanupPreviewRoute from "@/app/api/v1/cleanup/preview/route";
+import * as cleanupRecipesRoute from "@/app/api/v1/cleanup/recipes/route";
+import * as cleanupCancelRoute from "@/app/api/v1/cleanup/runs/[id]/cancel/route";
+import * as cleanupRunRoute from "@/app/api/v1/cleanup/runs/[id]/route";
+import * as cleanupRunsRoute from "@/app/api/v1/cleanup/runs/route";
+import * as cleanupPurgeRoute from "@/app/api/v1/cleanup/trash/purge/route";
+import * as jobProgressRoute from "@/app/api/v1/jobs/[id]/progress/route";
+import * as jobResultRoute from "@/app/api/v1/jobs/[id]/result/route";
+import * as jobClaimRoute from "@/app/api/v1/jobs/claim/route";
 import * as enrollRoute from "@/app/api/v1/enroll/route";
 import * as rotateRoute from "@/app/api/v1/enrollment-key/rotate/route";
 import * as findingsRoute from "@/app/api/v1/findings/route";
@@ -22,6 +35,7 @@ import * as usersRoute from "@/app/api/v1/users/route";
 import * as workspaceTokenRoute from "@/app/api/v1/workspaces/[id]/token/route";
 import * as workspaceRoute from "@/app/api/v1/workspaces/[id]/route";
 import * as workspacesRoute from "@/app/api/v1/workspaces/route";
+import { createPolicy } from "@/lib/db/queries/cleanup-policies";
 import { apiKeys } from "@/lib/db/schema";
 import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
 import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment";
@@ -44,6 +58,9 @@ type Example = { url: string; params?: Record<string, string>; body?: () => unkn
 
 let seq = 0;
 const WS = "ws-access";
+const NO_ID = "00000000-0000-4000-8000-000000000000";
+const RUN = { recipe: "claude-code-debug", params: { olderThanDays: 7 }, scope: { all: true as const } };
+const RESULT = { leaseToken: "slt_x", status: "done", unitsActed: 0, bytesActed: 0, units: [], skipped: [], errors: [], logTail: [], startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z" };
 /** A concrete request for each route; mutations carry a valid body, so a wrongly allowed call would change something. */
 const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Example }> = {
   "POST /api/v1/enroll": { module: enrollRoute, example: { url: "/api/v1/enroll", body: () => ({ workspace: { id: "ws-x", name: "x", owner: "o" } }) } },
@@ -77,6 +94,23 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
   "GET /api/v1/export/agents/[agent]/[table]": { module: exportAgentTableRoute, example: { url: "/api/v1/export/agents/codex/series.csv", params: { agent: "codex", table: "series.csv" } } },
   "GET /api/v1/export/workspaces/[id]/[table]": { module: exportWorkspaceTableRoute, example: { url: `/api/v1/export/workspaces/${WS}/roots.csv`, params: { id: WS, table: "roots.csv" } } },
   "GET /api/v1/export/audit.csv": { module: exportAuditRoute, example: { url: "/api/v1/export/audit.csv" } },
+  "GET /api/v1/cleanup/recipes": { module: cleanupRecipesRoute, example: { url: "/api/v1/cleanup/recipes" } },
+  "POST /api/v1/cleanup/preview": { module: cleanupPreviewRoute, example: { url: "/api/v1/cleanup/preview", body: () => RUN } },
+  "GET /api/v1/cleanup/runs": { module: cleanupRunsRoute, example: { url: "/api/v1/cleanup/runs" } },
+  "POST /api/v1/cleanup/runs": { module: cleanupRunsRoute, example: { url: "/api/v1/cleanup/runs", body: () => ({ ...RUN, confirmBytes: 0 }) } },
+  "GET /api/v1/cleanup/runs/[id]": { module: cleanupRunRoute, example: { url: `/api/v1/cleanup/runs/${NO_ID}`, params: { id: NO_ID } } },
+  "POST /api/v1/cleanup/runs/[id]/cancel": { module: cleanupCancelRoute, example: { url: `/api/v1/cleanup/runs/${NO_ID}/cancel`, params: { id: NO_ID } } },
+  "POST /api/v1/cleanup/jobs/[id]/restore": { module: cleanupRestoreRoute, example: { url: `/api/v1/cleanup/jobs/${NO_ID}/restore`, params: { id: NO_ID } } },
+  "POST /api/v1/cleanup/trash/purge": { module: cleanupPurgeRoute, example: { url: "/api/v1/cleanup/trash/purge", body: () => ({ workspaceIds: [WS] }) } },
+  "GET /api/v1/cleanup/policies": { module: cleanupPoliciesRoute, example: { url: "/api/v1/cleanup/policies" } },
+  "POST /api/v1/cleanup/policies": { module: cleanupPoliciesRoute, example: { url: "/api/v1/cleanup/policies", body: () => ({ ...RUN, name: `p-${++seq}`, schedule: "off" }) } },
+  "GET /api/v1/cleanup/policies/[id]": { module: cleanupPolicyRoute, example: { url: "/api/v1/cleanup/policies/:policy", params: { id: ":policy" } } },
+  "PATCH /api/v1/cleanup/policies/[id]": { module: cleanupPolicyRoute, example: { url: "/api/v1/cleanup/policies/:policy", params: { id: ":policy" }, body: () => ({ enabled: false }) } },
+  "DELETE /api/v1/cleanup/policies/[id]": { module: cleanupPolicyRoute, example: { url: "/api/v1/cleanup/policies/:doomed", params: { id: ":doomed" } } },
+  "POST /api/v1/cleanup/policies/[id]/run": { module: cleanupPolicyRunRoute, example: { url: "/api/v1/cleanup/policies/:policy/run", params: { id: ":policy" } } },
+  "POST /api/v1/jobs/claim": { module: jobClaimRoute, example: { url: "/api/v1/jobs/claim" } },
+  "POST /api/v1/jobs/[id]/progress": { module: jobProgressRoute, example: { url: `/api/v1/jobs/${NO_ID}/progress`, params: { id: NO_ID }, body: () => ({ leaseToken: "slt_x" }) } },
+  "POST /api/v1/jobs/[id]/result": { module: jobResultRoute, example: { url: `/api/v1/jobs/${NO_ID}/result`, params: { id: NO_ID }, body: () => RESULT } },
 };
 
 const CALLERS = ["anonymous", "viewer session", "admin session", "viewer token", "admin token", "revoked token", "expired token", "workspace token"] as const;
@@ -87,7 +121,7 @@ function expected(rule: RouteRule, caller: CallerKind): number | null {
   if (rule.access === "public") {
     // Workspace endpoints take only their own credentials: no dashboard session or token opens them, and a
     // workspace token works only there.
-    if (rule.path === "/api/v1/reports") return caller === "workspace token" ? null : 401;
+    if (rule.path === "/api/v1/reports" || rule.path.startsWith("/api/v1/jobs/")) return caller === "workspace token" ? null : 401;
     if (rule.path === "/api/v1/enroll") return 401; // no X-Enrollment-Key in these calls
     return null;
   }
@@ -100,6 +134,7 @@ function expected(rule: RouteRule, caller: CallerKind): number | null {
 describeEachDatabase("access to every route", (t) => {
   let p: Principals;
   let victimToken = "";
+  const policies = { policy: "", doomed: "" };
   const headersFor: Partial<Record<CallerKind, Record<string, string>>> = {};
   const bodies: string[] = [];
   const logs: string[] = [];
@@ -107,7 +142,8 @@ describeEachDatabase("access to every route", (t) => {
 
   async function call(rule: RouteRule, headers: Record<string, string>): Promise<Response> {
     const { module, example } = EXAMPLES[`${rule.method} ${rule.path}`];
-    const subst = (s: string) => s.replace(":viewer", p.viewer.id).replace(":victim", victimToken);
+    const subst = (s: string) =>
+      s.replace(":viewer", p.viewer.id).replace(":victim", victimToken).replace(":policy", policies.policy).replace(":doomed", policies.doomed);
     const params = Object.fromEntries(Object.entries(example.params ?? {}).map(([k, v]) => [k, subst(v)]));
     const body = example.body?.();
     const request = new Request(`${BASE}${subst(example.url)}`, {
@@ -133,6 +169,10 @@ describeEachDatabase("access to every route", (t) => {
     const expired = await createApiToken(db, p.admin.id, { name: "expired", role: "admin", expiresInDays: 1 });
     await db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.id, expired.info.id));
     victimToken = (await createApiToken(db, p.admin.id, { name: "victim", role: "viewer" })).info.id;
+    const adminActor = { actor: { type: "user" as const, id: p.admin.id, label: p.admin.email } };
+    const policy = { ...RUN, recipe: "claude-code-debug" as const, schedule: "off" as const, enabled: true, dryRun: false, trashDays: 7, minAgeHours: 24, expiresDays: 7 };
+    policies.policy = (await createPolicy(db, { ...policy, name: "kept" }, adminActor)).id;
+    policies.doomed = (await createPolicy(db, { ...policy, name: "doomed" }, adminActor)).id;
     Object.assign(headersFor, {
       anonymous: {},
       "viewer session": { cookie: p.viewer.cookie },

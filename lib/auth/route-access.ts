@@ -8,6 +8,10 @@ export type RouteRule = { method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; p
 export const ROUTE_ACCESS: readonly RouteRule[] = [
   { method: "POST", path: "/api/v1/enroll", access: "public", why: "workspaces: the enrollment key" },
   { method: "POST", path: "/api/v1/reports", access: "public", why: "workspaces: their workspace token" },
+  // The reporter's side of cleanup: the workspace's own token, and only that workspace's jobs.
+  { method: "POST", path: "/api/v1/jobs/claim", access: "public", why: "workspaces: their workspace token (claims only their own jobs)" },
+  { method: "POST", path: "/api/v1/jobs/[id]/progress", access: "public", why: "workspaces: their workspace token and the job's lease token" },
+  { method: "POST", path: "/api/v1/jobs/[id]/result", access: "public", why: "workspaces: their workspace token and the job's lease token" },
   { method: "GET", path: "/api/v1/schema/report.json", access: "public", why: "the report format, no data" },
   { method: "GET", path: "/api/v1/health", access: "public", why: "load balancers" },
   { method: "POST", path: "/api/v1/setup", access: "setup", why: "only until the first admin exists" },
@@ -37,6 +41,21 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   { method: "GET", path: "/api/v1/export/agents/[agent]/[table]", access: "viewer" },
   { method: "GET", path: "/api/v1/export/workspaces/[id]/[table]", access: "viewer" },
   { method: "GET", path: "/api/v1/export/audit.csv", access: "admin" },
+  // Cleanup: viewers see the catalog, runs, results and policies; admins preview and act.
+  { method: "GET", path: "/api/v1/cleanup/recipes", access: "viewer" },
+  { method: "POST", path: "/api/v1/cleanup/preview", access: "admin", why: "the first step of acting (audited)" },
+  { method: "GET", path: "/api/v1/cleanup/runs", access: "viewer" },
+  { method: "POST", path: "/api/v1/cleanup/runs", access: "admin" },
+  { method: "GET", path: "/api/v1/cleanup/runs/[id]", access: "viewer" },
+  { method: "POST", path: "/api/v1/cleanup/runs/[id]/cancel", access: "admin" },
+  { method: "POST", path: "/api/v1/cleanup/jobs/[id]/restore", access: "admin" },
+  { method: "POST", path: "/api/v1/cleanup/trash/purge", access: "admin" },
+  { method: "GET", path: "/api/v1/cleanup/policies", access: "viewer" },
+  { method: "POST", path: "/api/v1/cleanup/policies", access: "admin" },
+  { method: "GET", path: "/api/v1/cleanup/policies/[id]", access: "viewer" },
+  { method: "PATCH", path: "/api/v1/cleanup/policies/[id]", access: "admin" },
+  { method: "DELETE", path: "/api/v1/cleanup/policies/[id]", access: "admin" },
+  { method: "POST", path: "/api/v1/cleanup/policies/[id]/run", access: "admin" },
 ];
 
 /** Pages anyone may open; every other page needs a signed-in user (admin pages check their role too). */

@@ -149,7 +149,7 @@ function buildReport(rnd: Random, ws: SimWorkspace, at: number): Report {
       freeBytes: capacity - used,
       inodes: { total: ws.inodesTotal, used: inodesUsed, free: ws.inodesTotal - inodesUsed },
     },
-    reporter: { version: "0.2.0-demo", scanMs: Math.round(rnd.between(80, 900)) },
+    reporter: { version: "0.3.0-demo", scanMs: Math.round(rnd.between(80, 900)) },
     roots,
   };
 }

@@ -2,6 +2,7 @@ import { millisecondsInDay as DAY } from "date-fns/constants";
 import type { AgeBucket, Category, RootKind } from "@/lib/report/constants";
 import type { LargestEntry, StorageRoot } from "@/lib/report/schema";
 import type { Random } from "./random";
+import { demoRecipeUsage, type Deposit } from "./recipes";
 
 export const MiB = 1024 * 1024;
 
@@ -30,8 +31,6 @@ export type RootProfile = {
   /** AgentAPI files left in the folder: counted in the root like any file, and listed. */
   leftovers?: { path: string; bytes: number; apparentBytes: number }[];
 };
-
-type Deposit = { at: number; bytes: number; files: number; category: Category };
 
 /** A root's simulated contents: deposits of bytes at times, so age buckets and cleanups come out right. */
 export class SimulatedRoot {
@@ -136,6 +135,7 @@ export class SimulatedRoot {
       ages,
       largest: this.largest.filter((e) => Date.parse(e.mtime) <= now),
       ...(leftovers.length ? { leftovers } : {}),
+      recipes: demoRecipeUsage({ key: p.key, kind: p.kind, orphaned: this.orphaned }, this.deposits, leftovers, now),
       ...(this.orphaned !== undefined ? { orphaned: this.orphaned } : {}),
     };
   }

@@ -7,6 +7,8 @@ import { encodeCursor, type AuditFilters } from "@/lib/validations/audit";
 export type AuditActor =
   | { type: "user"; id: string; label: string }
   | { type: "token"; id: string; label: string }
+  /** A workspace's reporter (cleanup jobs it claims and answers), by its workspace token. */
+  | { type: "workspace"; id: string; label: string }
   | { type: "system"; label: string }
   | { type: "anonymous"; label?: string };
 

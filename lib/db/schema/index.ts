@@ -3,3 +3,4 @@ export * from "./reports";
 export * from "./findings";
 export * from "./auth";
 export * from "./audit";
+export * from "./cleanup";

@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { newRunHref, recipeForFinding, recipesForAgent, recipesForRoot } from "./links";
+
+describe("cleanup links", () => {
+  it("maps findings to the recipe that fixes them", () => {
+    expect(recipeForFinding({ ruleId: "orphaned-script-data" })).toBe("orphaned-script-data");
+    expect(recipeForFinding({ ruleId: "agentapi-leftover", agent: "claude-code" })).toBe("agentapi-leftovers");
+    expect(recipeForFinding({ ruleId: "claude-debug-history", agent: "claude-code" })).toBe("claude-code-debug");
+    expect(recipeForFinding({ ruleId: "root-oversize", agent: "claude-code", rootKey: "claude-code:data" })).toBe("claude-code-sessions");
+    expect(recipeForFinding({ ruleId: "large-session", agent: "codex", rootKey: "codex:data" })).toBe("codex-rollouts");
+    expect(recipeForFinding({ ruleId: "root-oversize", agent: "gemini", rootKey: "gemini:data" })).toBe("gemini-chats");
+    expect(recipeForFinding({ ruleId: "root-oversize", agent: "claude-code", rootKey: "coder/claude-code" })).toBe("module-logs");
+    expect(recipeForFinding({ ruleId: "root-oversize", agent: "goose", rootKey: "goose:data" })).toBeNull();
+    expect(recipeForFinding({ ruleId: "volume-full" })).toBeNull();
+  });
+  it("finds the recipes of a root and of an agent", () => {
+    expect(recipesForRoot("claude-code:data")).toEqual(["claude-code-sessions", "claude-code-debug", "claude-code-file-history"]);
+    expect(recipesForRoot("coder/claude-code")).toEqual(["module-logs", "agentapi-leftovers"]);
+    expect(recipesForRoot("script-data:0b7c")).toEqual(["orphaned-script-data"]);
+    expect(recipesForRoot("goose:data")).toEqual([]);
+    expect(recipesForAgent("codex")).toEqual(["codex-rollouts"]);
+  });
+  it("builds the new-run form's URL", () => {
+    expect(newRunHref({ recipe: "codex-rollouts", workspace: "w 1" })).toBe("/cleanup/new?recipe=codex-rollouts&workspace=w+1");
+    expect(newRunHref({})).toBe("/cleanup/new");
+  });
+});

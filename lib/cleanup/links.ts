@@ -1,0 +1,52 @@
+// Where the pages that name a problem offer its cleanup: a finding's rule and agent → the recipe, and the
+// new-run form's URL with recipe and scope filled in. Plain data, used by components in the browser.
+import { RECIPES, type RecipeId } from "@/lib/catalog/recipes";
+
+/** The recipe that frees what an oversized root or a large session of each agent holds. */
+const SESSION_RECIPES: Record<string, RecipeId> = {
+  "claude-code": "claude-code-sessions",
+  codex: "codex-rollouts",
+  gemini: "gemini-chats",
+  copilot: "copilot-sessions",
+  cursor: "cursor-chats",
+  opencode: "opencode-logs",
+};
+
+/** The recipe for a finding, or null when no recipe fixes it (volume-full, silent-workspace, agents with no safe unit). */
+export function recipeForFinding(f: { ruleId: string; agent?: string | null; rootKey?: string | null }): RecipeId | null {
+  switch (f.ruleId) {
+    case "orphaned-script-data":
+      return "orphaned-script-data";
+    case "agentapi-leftover":
+      return "agentapi-leftovers";
+    case "claude-debug-history":
+      return "claude-code-debug";
+    case "root-oversize":
+    case "large-session":
+      if (f.rootKey && f.rootKey.includes("/") && !f.rootKey.includes(":")) return "module-logs";
+      return f.agent ? (SESSION_RECIPES[f.agent] ?? null) : null;
+    default:
+      return null;
+  }
+}
+
+/** Recipes whose roots include `rootKey` (a report key): `*` matches one key segment. */
+export function recipesForRoot(rootKey: string): RecipeId[] {
+  const matches = (pattern: string) =>
+    new RegExp(`^${pattern.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[^/]+")}$`).test(rootKey);
+  return RECIPES.filter((r) => r.roots.some(matches)).map((r) => r.id);
+}
+
+export function recipesForAgent(agent: string): RecipeId[] {
+  return RECIPES.filter((r) => r.agent === agent).map((r) => r.id);
+}
+
+/** /cleanup/new with recipe and scope filled in (no workspace: the whole fleet). */
+export function newRunHref(opts: { recipe?: RecipeId | null; workspace?: string | null; agent?: string | null }): string {
+  const qs = new URLSearchParams();
+  if (opts.recipe) qs.set("recipe", opts.recipe);
+  if (opts.workspace) qs.set("workspace", opts.workspace);
+  if (opts.agent) qs.set("agent", opts.agent);
+  const s = qs.toString();
+  return s ? `/cleanup/new?${s}` : "/cleanup/new";
+}

@@ -1,0 +1,137 @@
+import "server-only";
+import { and, eq, inArray, like, or, sql, type SQL } from "drizzle-orm";
+import { RECIPES, type RecipeId } from "@/lib/catalog/recipes";
+import { previewFromUsage } from "@/lib/cleanup/preview";
+import type { RunRequest, Scope } from "@/lib/cleanup/protocol";
+import type { RecipeUsage } from "@/lib/report/schema";
+import { rootLatest, workspaces } from "../schema";
+import type { Db } from "../types";
+
+export type WorkspacePreview = {
+  workspaceId: string;
+  name: string;
+  owner: string;
+  /** The roots (report keys) the recipe acts on in this workspace. */
+  roots: string[];
+  units: number;
+  bytes: number;
+  estimate: boolean;
+  protectedUnits: number;
+  protectedBytes: number;
+};
+
+export type CleanupPreview = {
+  /** Workspaces with something to act on, largest first (the response lists at most `listed` of them). */
+  workspaces: WorkspacePreview[];
+  total: { workspaces: number; units: number; bytes: number; estimate: boolean; protectedUnits: number; protectedBytes: number };
+  /** In scope with the recipe's root but nothing the parameters select. */
+  zeroWorkspaces: number;
+  /** In scope with the root, but their reporter sends no recipe usage (before 0.3): no job is queued for them. */
+  withoutUsage: { count: number; workspaces: { workspaceId: string; name: string; owner: string }[] };
+  /** A custom target has no usage in reports: its figures are unknown and every workspace with the root gets a job. */
+  unknown: boolean;
+  truncated: boolean;
+};
+
+const LISTED = 500;
+
+/** A recipe's root pattern as SQL over root_latest.root_key: exact keys by index, patterns by prefix and regex. */
+function rootMatch(patterns: readonly string[]): SQL {
+  const exact = patterns.filter((p) => !p.includes("*"));
+  const conds: SQL[] = [];
+  if (exact.length) conds.push(inArray(rootLatest.rootKey, exact));
+  for (const p of patterns.filter((x) => x.includes("*"))) {
+    const prefix = p.slice(0, p.indexOf("*"));
+    // `*` is one key segment: anything but a slash.
+    const regex = `^${p.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[^/]+")}$`;
+    conds.push(and(prefix ? like(rootLatest.rootKey, `${prefix.replace(/[%_\\]/g, "\\$&")}%`) : undefined, sql`${rootLatest.rootKey} ~ ${regex}`)!);
+  }
+  return conds.length === 1 ? conds[0] : or(...conds)!;
+}
+
+export function scopeMatch(scope: Scope): SQL | undefined {
+  if ("workspaceIds" in scope) return inArray(workspaces.id, scope.workspaceIds);
+  if ("owners" in scope) return inArray(workspaces.owner, scope.owners);
+  if ("templates" in scope) return inArray(workspaces.template, scope.templates);
+  return undefined;
+}
+
+/**
+ * What a run would free, per workspace and in total, from the latest report of each workspace in scope. Reads
+ * root_latest by root key (its (root_key, bytes) index), never the history, so a fleet-wide preview costs one
+ * pass over the matching roots.
+ */
+export async function previewRun(
+  db: Db,
+  request: Pick<RunRequest, "recipe" | "custom" | "params" | "scope" | "minAgeHours">,
+  opts: { listAll?: boolean } = {},
+): Promise<CleanupPreview> {
+  const recipe = request.recipe ? RECIPES.find((r) => r.id === request.recipe)! : null;
+  const patterns = recipe ? recipe.roots : [request.custom!.rootKey];
+  const rows = await db
+    .select({
+      workspaceId: rootLatest.workspaceId,
+      rootKey: rootLatest.rootKey,
+      bytes: rootLatest.bytes,
+      name: workspaces.name,
+      owner: workspaces.owner,
+      usage: recipe ? sql<RecipeUsage | null>`${rootLatest.recipes} -> ${recipe.id}` : sql<null>`null`,
+      // Reporters before 0.3 send no recipe usage at all; 0.3 sends an entry for every recipe of the root.
+      hasUsage: sql<boolean>`${rootLatest.recipes} <> '{}'::jsonb`,
+    })
+    .from(rootLatest)
+    .innerJoin(workspaces, eq(workspaces.id, rootLatest.workspaceId))
+    .where(and(rootMatch(patterns), scopeMatch(request.scope), recipe?.orphanedOnly ? eq(rootLatest.orphaned, true) : undefined));
+
+  const byWorkspace = new Map<string, WorkspacePreview & { hasUsage: boolean }>();
+  for (const r of rows) {
+    const w = byWorkspace.get(r.workspaceId) ?? {
+      workspaceId: r.workspaceId, name: r.name, owner: r.owner, roots: [], units: 0, bytes: 0,
+      estimate: false, protectedUnits: 0, protectedBytes: 0, hasUsage: false,
+    };
+    byWorkspace.set(r.workspaceId, w);
+    w.roots.push(r.rootKey);
+    if (!recipe) continue;
+    const usage = r.usage ?? (r.hasUsage ? { units: 0, bytes: 0, protectedUnits: 0, protectedBytes: 0, byAge: [] } : null);
+    if (!usage) continue;
+    w.hasUsage = true;
+    const p = previewFromUsage(usage, { ...request.params, minAgeHours: request.minAgeHours }, r.bytes);
+    w.units += p.units;
+    w.bytes += p.bytes;
+    w.estimate ||= p.estimate && p.bytes > 0;
+    w.protectedUnits += p.protectedUnits;
+    w.protectedBytes += p.protectedBytes;
+  }
+
+  const all = [...byWorkspace.values()];
+  const acting = recipe ? all.filter((w) => w.hasUsage && w.bytes > 0) : all;
+  const without = recipe ? all.filter((w) => !w.hasUsage) : [];
+  acting.sort((a, b) => b.bytes - a.bytes || a.workspaceId.localeCompare(b.workspaceId));
+  const strip = ({ hasUsage: _h, ...w }: WorkspacePreview & { hasUsage: boolean }): WorkspacePreview => w;
+  const counted = recipe ? all.filter((w) => w.hasUsage) : all;
+  return {
+    workspaces: (opts.listAll ? acting : acting.slice(0, LISTED)).map(strip),
+    total: {
+      workspaces: acting.length,
+      units: acting.reduce((s, w) => s + w.units, 0),
+      bytes: acting.reduce((s, w) => s + w.bytes, 0),
+      estimate: acting.some((w) => w.estimate),
+      protectedUnits: counted.reduce((s, w) => s + w.protectedUnits, 0),
+      protectedBytes: counted.reduce((s, w) => s + w.protectedBytes, 0),
+    },
+    zeroWorkspaces: recipe ? counted.length - acting.length : 0,
+    withoutUsage: { count: without.length, workspaces: without.slice(0, LISTED).map(({ workspaceId, name, owner }) => ({ workspaceId, name, owner })) },
+    unknown: !recipe,
+    truncated: !opts.listAll && acting.length > LISTED,
+  };
+}
+
+/** For the catalog: what each recipe would free across the fleet now with its default parameters. */
+export async function fleetFreeable(db: Db): Promise<Record<RecipeId, { bytes: number; workspaces: number; estimate: boolean }>> {
+  const out = {} as Record<RecipeId, { bytes: number; workspaces: number; estimate: boolean }>;
+  for (const r of RECIPES) {
+    const p = await previewRun(db, { recipe: r.id, params: { olderThanDays: r.defaultOlderThanDays }, scope: { all: true }, minAgeHours: 24 });
+    out[r.id] = { bytes: p.total.bytes, workspaces: p.total.workspaces, estimate: p.total.estimate };
+  }
+  return out;
+}

@@ -1,0 +1,70 @@
+import { infiniteQueryOptions, keepPreviousData, queryOptions } from "@tanstack/react-query";
+import type { Catalog } from "@/lib/cleanup/catalog";
+import type { RunRequest } from "@/lib/cleanup/protocol";
+import type { CleanupPreview } from "@/lib/db/queries/cleanup-preview";
+import type { Policy } from "@/lib/db/queries/cleanup-policies";
+import type { RunDetail, RunList } from "@/lib/db/queries/cleanup-views";
+import type { CreatePolicyRequest, CreateRunRequest, UpdatePolicyRequest } from "@/lib/validations/cleanup";
+import { fetchJson, withQuery } from "./fetch-json";
+
+export const cleanupKeys = {
+  all: ["cleanup"] as const,
+  catalog: () => [...cleanupKeys.all, "catalog"] as const,
+  runs: () => [...cleanupKeys.all, "runs"] as const,
+  run: (id: string) => [...cleanupKeys.all, "run", id] as const,
+  preview: (body: unknown) => [...cleanupKeys.all, "preview", body] as const,
+  policies: () => [...cleanupKeys.all, "policies"] as const,
+  policy: (id: string) => [...cleanupKeys.all, "policy", id] as const,
+};
+
+/** A run's page refreshes quickly while its jobs are still out. */
+const LIVE_MS = 5_000;
+
+export const catalogOptions = () =>
+  queryOptions({ queryKey: cleanupKeys.catalog(), queryFn: ({ signal }) => fetchJson<Catalog>("/api/v1/cleanup/recipes", { signal }) });
+
+export const runsOptions = () =>
+  infiniteQueryOptions({
+    queryKey: cleanupKeys.runs(),
+    initialPageParam: "",
+    queryFn: ({ pageParam, signal }) => fetchJson<RunList>(withQuery("/api/v1/cleanup/runs", { cursor: pageParam, limit: 25 }), { signal }),
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+
+export const runOptions = (id: string) =>
+  queryOptions({
+    queryKey: cleanupKeys.run(id),
+    queryFn: ({ signal }) => fetchJson<RunDetail>(`/api/v1/cleanup/runs/${encodeURIComponent(id)}`, { signal }),
+    refetchInterval: (q) => (q.state.data && ["finished", "cancelled"].includes(q.state.data.run.status) ? 60_000 : LIVE_MS),
+  });
+
+export const previewOptions = (body: RunRequest | null) =>
+  queryOptions({
+    queryKey: cleanupKeys.preview(body),
+    queryFn: ({ signal }) => fetchJson<CleanupPreview>("/api/v1/cleanup/preview", { method: "POST", body: JSON.stringify(body), signal }),
+    enabled: body !== null,
+    placeholderData: keepPreviousData,
+    refetchInterval: false,
+    staleTime: 15_000,
+  });
+
+export const policiesOptions = () =>
+  queryOptions({ queryKey: cleanupKeys.policies(), queryFn: ({ signal }) => fetchJson<{ policies: Policy[] }>("/api/v1/cleanup/policies", { signal }) });
+
+export const policyOptions = (id: string) =>
+  queryOptions({
+    queryKey: cleanupKeys.policy(id),
+    queryFn: ({ signal }) => fetchJson<{ policy: Policy; preview: CleanupPreview }>(`/api/v1/cleanup/policies/${encodeURIComponent(id)}`, { signal }),
+  });
+
+const post = <T>(path: string, body?: unknown) => fetchJson<T>(path, { method: "POST", ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+
+export const postRun = (body: CreateRunRequest) => post<{ id: string; jobs: number }>("/api/v1/cleanup/runs", body);
+export const cancelRun = (id: string) => post<{ cancelled: number; stopping: number }>(`/api/v1/cleanup/runs/${encodeURIComponent(id)}/cancel`);
+export const restoreJob = (id: string) => post<{ id: string; jobs: number }>(`/api/v1/cleanup/jobs/${encodeURIComponent(id)}/restore`);
+export const purgeTrash = (workspaceIds: string[]) => post<{ id: string; jobs: number }>("/api/v1/cleanup/trash/purge", { workspaceIds });
+export const postPolicy = (body: CreatePolicyRequest) => post<{ policy: Policy }>("/api/v1/cleanup/policies", body);
+export const patchPolicy = (id: string, body: UpdatePolicyRequest) =>
+  fetchJson<{ policy: Policy }>(`/api/v1/cleanup/policies/${encodeURIComponent(id)}`, { method: "PATCH", body: JSON.stringify(body) });
+export const deletePolicy = (id: string) => fetchJson<{ deleted: true }>(`/api/v1/cleanup/policies/${encodeURIComponent(id)}`, { method: "DELETE" });
+export const runPolicyNow = (id: string) => post<{ id: string; jobs: number }>(`/api/v1/cleanup/policies/${encodeURIComponent(id)}/run`);

@@ -1,0 +1,88 @@
+import { z } from "zod";
+import { RECIPE_IDS } from "@/lib/catalog/recipes";
+import { runRequest } from "@/lib/cleanup/protocol";
+import { DEFAULT_EXPIRES_DAYS, POLICY_SCHEDULES } from "@/lib/cleanup/types";
+import { NotFoundError } from "@/lib/errors";
+import { toGetter, type SearchParamsInput } from "./search-params";
+
+// Parameters of the cleanup endpoints and pages (the run request itself is the contract's runRequest).
+
+const expiresDays = z.number().int().min(1).max(90).default(DEFAULT_EXPIRES_DAYS);
+
+/** POST /api/v1/cleanup/preview: the body of a run. */
+export const previewRequest = runRequest;
+
+/** POST /api/v1/cleanup/runs: a run, and the preview total the admin confirmed. */
+export const createRunRequest = runRequest.safeExtend({
+  confirmBytes: z.number().int().nonnegative(),
+  /** Days a job waits for its workspace's reporter before it expires. */
+  expiresDays,
+});
+export type CreateRunRequest = z.infer<typeof createRunRequest>;
+
+/** POST /api/v1/cleanup/trash/purge */
+export const purgeTrashRequest = z.object({ workspaceIds: z.array(z.string().min(1).max(100)).min(1).max(10_000) }).strict();
+
+/** POST /api/v1/jobs/{id}/progress */
+export const progressRequest = z.object({ leaseToken: z.string().min(1).max(200) }).strict();
+
+const name = z.string().trim().min(1).max(100);
+const schedule = z.enum(POLICY_SCHEDULES);
+
+/** POST /api/v1/cleanup/policies */
+export const createPolicyRequest = runRequest.safeExtend({ name, schedule, enabled: z.boolean().default(true), expiresDays });
+export type CreatePolicyRequest = z.infer<typeof createPolicyRequest>;
+
+/** PATCH /api/v1/cleanup/policies/{id}: any field; the policy that results must still be a valid policy. */
+export const updatePolicyRequest = z
+  .object({
+    name: name.optional(),
+    schedule: schedule.optional(),
+    enabled: z.boolean().optional(),
+    recipe: z.enum(RECIPE_IDS).nullable().optional(),
+    custom: z.unknown().optional(),
+    params: z.unknown().optional(),
+    scope: z.unknown().optional(),
+    dryRun: z.boolean().optional(),
+    action: z.enum(["delete", "trash"]).optional(),
+    trashDays: z.number().int().optional(),
+    minAgeHours: z.number().int().optional(),
+    expiresDays: z.number().int().optional(),
+  })
+  .strict();
+export type UpdatePolicyRequest = z.infer<typeof updatePolicyRequest>;
+
+/** GET /api/v1/cleanup/runs?cursor=&limit= ; cursor is "<ISO time>_<run id>" of the last run seen. */
+export const runListQuery = z.object({
+  cursor: z
+    .string()
+    .regex(/^\d{4}-\d\d-\d\dT[\d:.]+Z_[0-9a-f-]{36}$/, "is not a cursor from a previous page")
+    .transform((s) => ({ at: new Date(s.slice(0, s.lastIndexOf("_"))), id: s.slice(s.lastIndexOf("_") + 1) }))
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export const encodeRunCursor = (at: Date | string, id: string) => `${new Date(at).toISOString()}_${id}`;
+
+export const uuidParam = z.uuid();
+
+/** /cleanup/new?recipe=&workspace=&agent=: what a finding or page linked here with (bad values are left out). */
+export type NewRunState = { recipe?: (typeof RECIPE_IDS)[number]; workspace?: string; agent?: string };
+export function parseNewRunSearchParams(params: SearchParamsInput): NewRunState {
+  const p = toGetter(params);
+  const recipe = z.enum(RECIPE_IDS).safeParse(p.get("recipe"));
+  const text = z.string().trim().min(1).max(100);
+  const workspace = text.safeParse(p.get("workspace"));
+  const agent = text.safeParse(p.get("agent"));
+  return {
+    ...(recipe.success ? { recipe: recipe.data } : {}),
+    ...(workspace.success ? { workspace: workspace.data } : {}),
+    ...(agent.success ? { agent: agent.data } : {}),
+  };
+}
+
+/** A run, job or policy id from the URL: anything but a UUID names nothing (404, not a database error). */
+export function idParam(value: string, what: string): string {
+  const parsed = uuidParam.safeParse(value);
+  if (!parsed.success) throw new NotFoundError(`No ${what} ${value}.`);
+  return parsed.data;
+}

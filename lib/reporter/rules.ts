@@ -232,6 +232,19 @@ export class CategoryMatcher {
   }
 }
 
+/** Entries matching one glob, tested like the category rules (folder part once per folder, then the name). */
+export class GlobMatcher {
+  private cache: ParentCache<true>;
+  constructor(glob: string) {
+    this.cache = new ParentCache(pairsOf(glob, true as const));
+  }
+  /** The tests for the entries of folder `parent`, or null when no entry there can match. */
+  groupsFor(parent: string): Group<true>[] | null {
+    const g = this.cache.compute(parent);
+    return g.length ? g : null;
+  }
+}
+
 export type SessionUnitKind = SessionRule["unit"];
 
 /** A session unit that is a folder at a fixed depth. */

@@ -2,6 +2,7 @@
 // definitions, unit-tally.ts), then each unit that could be selected measured with lstat (every entry's
 // mtime and ctime, device and inode), which is what planning and the re-check before acting compare.
 
+import path from "node:path";
 import { RECIPES, type RecipeId } from "@/lib/catalog/recipes";
 import type { ClaimedJob } from "@/lib/cleanup/protocol";
 import type { Env } from "../configuration";
@@ -56,17 +57,20 @@ export async function findJobUnits(job: Pick<ClaimedJob, "recipe" | "custom" | "
   for (const spec of chosen) {
     const found = scan.found.get(spec.key)?.get(target.id) ?? [];
     if (found.length === 0) continue;
+    // a "." unit is the root folder itself: it is acted on from the folder that holds it
+    const whole = target.glob === ".";
     let root: RootHandle;
     try {
-      root = openRoot(spec.abs);
+      root = openRoot(whole ? path.dirname(spec.abs) : spec.abs);
     } catch (err) {
       out.errors.push({ path: spec.rel, message: (err as Error).message });
       continue;
     }
     const units: JobUnit[] = [];
     for (const f of found) {
-      const tops = f.tops.map((t) => joinRel(spec.rel, t));
-      const base = { path: joinRel(spec.rel, f.path), tops, topsInRoot: f.tops, root, rootKey: spec.key, protected: o.protect.covers(tops) };
+      const tops = whole ? [spec.rel] : f.tops.map((t) => joinRel(spec.rel, t));
+      const topsInRoot = whole ? [path.basename(spec.abs)] : f.tops;
+      const base = { path: tops[0] === spec.rel ? spec.rel : joinRel(spec.rel, f.path), tops, topsInRoot, root, rootKey: spec.key, protected: o.protect.covers(tops) };
       // a unit's age counts its ctimes too, which only make it younger: one the scan's mtimes already show too
       // young for olderThanDays cannot be selected, and needs no second look
       if (olderThan !== undefined && o.nowSec - f.mtime <= olderThan * 86_400) {
@@ -74,7 +78,7 @@ export async function findJobUnits(job: Pick<ClaimedJob, "recipe" | "custom" | "
         continue;
       }
       try {
-        const m = measure(root, f.tops);
+        const m = measure(root, topsInRoot);
         units.push({ ...base, bytes: m.bytes, newest: m.newest, measured: m });
       } catch (err) {
         if (err instanceof Refused && err.reason === "outside-root") out.refused.push({ path: base.path, bytes: f.bytes, reason: "outside-root" });

@@ -47,7 +47,7 @@ export function previewFromUsage(usage: RecipeUsage, params: RecipeParams, clock
       const limit = params.olderThanDays - shiftDays;
       const lo = i === 0 ? 0 : steps[i - 1];
       const hi = i < steps.length ? steps[i] : Infinity;
-      s = limit <= lo ? 1 : limit >= hi ? 0 : (hi - limit) / (hi - lo);
+      s = limit <= lo || hi === Infinity ? 1 : limit >= hi ? 0 : (hi - limit) / (hi - lo);
     }
     if (params.keepNewest !== undefined && units[i] > 0) {
       const beyond = Math.min(units[i], Math.max(0, newer + units[i] - params.keepNewest));

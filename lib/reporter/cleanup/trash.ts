@@ -78,30 +78,36 @@ export function moveIn(home: string, trash: RootHandle, tops: readonly string[])
 const exists = (p: string) => fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined;
 
 /**
- * An interrupted job's trash folder made consistent: a unit with only some of its tops moved gets them moved
- * back (it stays whole where it was); the manifest then lists exactly the units that are in the trash.
+ * An interrupted job's trash folder made consistent. A unit with some tops moved and the others still in its
+ * root was cut between its renames: the moved ones go back (it stays whole where it was). A unit with no top
+ * left in its root was moved whole (a delete may have begun removing it in here): it stays, to be purged.
+ * The manifest then lists exactly the units that are in the trash.
  */
 function recover(home: string, dir: string, m: Manifest, log: CleanupLog) {
   const kept: ManifestUnit[] = [];
   for (const u of m.units) {
-    const moved = u.tops.map((t) => exists(path.join(dir, t)));
-    if (moved.every(Boolean)) kept.push(u);
-    else if (moved.some(Boolean)) {
-      const back = u.tops.filter((_, i) => moved[i]);
-      try {
-        renameAll(
-          back.map((t) => path.join(dir, t)),
-          back.map((t) => path.join(home, t)),
-        );
-        log.write(m.jobId, "rolled-back", u.path, u.bytes, "interrupted between the parts of the unit");
-      } catch (err) {
-        kept.push({ ...u, tops: back }); // cannot go back: keep what is here, restorable by hand
-        log.write(m.jobId, "error", u.path, u.bytes, `interrupted unit could not be moved back: ${(err as Error).message}`);
-      }
+    const inTrash = u.tops.map((t) => exists(path.join(dir, t)));
+    const inRoot = u.tops.map((t) => exists(path.join(home, t)));
+    if (!inTrash.some(Boolean)) continue; // never moved (or already removed)
+    if (!inRoot.some(Boolean)) {
+      kept.push({ ...u, tops: u.tops.filter((_, i) => inTrash[i]) });
+      continue;
+    }
+    const back = u.tops.filter((_, i) => inTrash[i]);
+    try {
+      renameAll(
+        back.map((t) => path.join(dir, t)),
+        back.map((t) => path.join(home, t)),
+      );
+      log.write(m.jobId, "rolled-back", u.path, u.bytes, "interrupted between the parts of the unit");
+    } catch (err) {
+      kept.push({ ...u, tops: back }); // cannot go back: keep what is here, restorable by hand
+      log.write(m.jobId, "error", u.path, u.bytes, `interrupted unit could not be moved back: ${(err as Error).message}`);
     }
   }
-  writeManifest(dir, { ...m, units: kept, complete: true });
-  return { ...m, units: kept, complete: true };
+  const done = { ...m, units: kept, complete: true };
+  writeManifest(dir, done);
+  return done;
 }
 
 /** Removes a job's trash folder, logging each unit as purged. Returns the outcomes. */

@@ -13,11 +13,14 @@ import { JOB_ID_RE, purgeFolder, readManifest, jobTrash, restoreFolder, sweepTra
 import { NetworkError, request, serverMessage, withRetries, type HttpResult, type RetryPolicy } from "./http";
 import type { ReporterConfig } from "./roots";
 import type { ScannerMode } from "./scan";
+import { refreshLock } from "./state";
 
 export type JobContext = {
   server: string;
   token: string;
   home: string;
+  /** The state folder, whose run lock a long job keeps fresh. */
+  state: string;
   env: Env;
   config: ReporterConfig | null;
   log: (line: string) => void;
@@ -93,6 +96,7 @@ async function sendResult(ctx: JobContext, job: ClaimedJob, result: JobResult) {
 function leaseKeeper(ctx: JobContext, job: ClaimedJob, log: CleanupLog): () => Promise<boolean> {
   let expires = Date.parse(job.leaseExpiresAt);
   return async () => {
+    refreshLock(ctx.state);
     try {
       const r = await post(ctx, `${encodeURIComponent(job.id)}/progress`, { leaseToken: job.leaseToken }, false);
       if (r.status === 200) {

@@ -95,6 +95,7 @@ export async function main(argv: string[], deps: MainDeps): Promise<number> {
       server: cfg.server,
       token: readToken(cfg.state) ?? "",
       home: cfg.home,
+      state: cfg.state,
       env,
       config: cfg.config,
       log,

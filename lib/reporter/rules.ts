@@ -236,7 +236,8 @@ export class CategoryMatcher {
 export class GlobMatcher {
   private cache: ParentCache<true>;
   constructor(glob: string) {
-    this.cache = new ParentCache(pairsOf(glob, true as const));
+    // a lone "**" is everything at any depth (pairsOf reads "X/**" forms only)
+    this.cache = new ParentCache(pairsOf(glob === "**" ? "**/*" : glob, true as const));
   }
   /** The tests for the entries of folder `parent`, or null when no entry there can match. */
   groupsFor(parent: string): Group<true>[] | null {

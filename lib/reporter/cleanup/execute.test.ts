@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PROTECT_FILE, RECIPES, type RecipeId } from "@/lib/catalog/recipes";
+import { PROTECT_FILE, RECIPES, TRASH_DIR, type RecipeId } from "@/lib/catalog/recipes";
 import type { ClaimedJob } from "@/lib/cleanup/protocol";
 import { runCleanup, type ExecuteContext } from "./execute";
 import { CLAUDE_SESSION_AGES, DEBUG_AGES, ENV, SESSION, buildCleanupHome, fakeNow, job, put, snapshot } from "./fixtures";
@@ -169,5 +169,44 @@ describe("what stays", () => {
     const res = await run(job({ recipe: "claude-code-sessions", params: { capBytes: cap }, minAgeHours: 1 }));
     expect(res.units.map((u) => u.path)).toEqual([6, 5].map((n) => `${P}/${SESSION(n)}.jsonl`));
     expect(CLAUDE_SESSION_AGES).toHaveLength(6);
+  });
+});
+
+describe("custom rules and refusals", () => {
+  it("a custom file rule never takes a database part, nor anything of the reporter's own folder", async () => {
+    fs.mkdirSync(path.join(home, ".coder-modules/coder/storage-reporter"), { recursive: true });
+    fs.writeFileSync(path.join(home, ".coder-modules/coder/storage-reporter/token"), "tok");
+    const before = snapshot(home);
+    const res = await run(job({ custom: { rootKey: "copilot:data", glob: "**", unit: "file" }, params: { olderThanDays: 7 } }));
+    const { gone } = diff(before, snapshot(home));
+    expect(gone).toEqual([".copilot/session-state/cs40/events.jsonl"]); // session.db and its -wal stay
+    expect(res.units).toHaveLength(1);
+    const own = await run(job({ custom: { rootKey: "coder/storage-reporter", glob: "**", unit: "file" }, params: { olderThanDays: 0 } }));
+    expect(own.units).toEqual([]);
+    expect(fs.readFileSync(path.join(home, ".coder-modules/coder/storage-reporter/token"), "utf8")).toBe("tok");
+  });
+
+  it("refuses folder units without a fixed depth, and script data when the current folder is unknown", async () => {
+    const deep = await run(job({ custom: { rootKey: "claude-code:data", glob: "projects/**", unit: "dir" } }));
+    expect(deep.status).toBe("failed");
+    expect(deep.errors[0].message).toMatch(/fixed depth/);
+    const before = snapshot(home);
+    const res = await run(job({ recipe: "orphaned-script-data" }), { env: { HOME: home } });
+    expect(res.errors[0].message).toMatch(/CODER_SCRIPT_DATA_DIR is not set/);
+    expect(diff(before, snapshot(home))).toEqual({ gone: [], added: [] });
+  });
+
+  it("stops on a rising error rate", async () => {
+    // every move into the trash fails: a file sits where the job's trash needs a folder
+    const res = await run(job({ id: "job-err", recipe: "claude-code-debug", params: { olderThanDays: 0 }, minAgeHours: 1, limits: { maxUnits: 100, maxBytes: 2 ** 40, errorPct: 50, minErrors: 2 } }), {
+      afterPlan: () => {
+        fs.mkdirSync(path.join(home, TRASH_DIR, "job-err"), { recursive: true });
+        fs.writeFileSync(path.join(home, TRASH_DIR, "job-err/.claude"), "in the way");
+      },
+    });
+    expect(res.errors).toHaveLength(2);
+    expect(res.skipped.filter((s) => s.reason === "error-rate")).toHaveLength(4);
+    expect(res.status).toBe("failed");
+    for (const i of [0, 1, 2, 3, 4]) expect(fs.existsSync(path.join(home, `.claude/debug/d${i}.txt`))).toBe(true);
   });
 });

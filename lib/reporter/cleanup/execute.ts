@@ -34,6 +34,7 @@ const MAX_LISTED = 100_000;
 
 export async function runCleanup(job: ClaimedJob, ctx: ExecuteContext): Promise<JobOutcome> {
   ctx.log.mark();
+  const jobStart = Date.now();
   const startedAt = ctx.now().toISOString();
   const out: JobOutcome = { status: "done", unitsActed: 0, bytesActed: 0, units: [], skipped: [], errors: [], logTail: [], startedAt, finishedAt: startedAt };
   const finish = (status: JobOutcome["status"]) => {
@@ -91,12 +92,12 @@ export async function runCleanup(job: ClaimedJob, ctx: ExecuteContext): Promise<
   const verb = job.action === "trash" ? "trashed" : "deleted";
   let attempts = 0;
   let failures = 0;
-  let lastProgress = Date.now();
+  let lastProgress = jobStart;
   const acted: JobUnit[] = [];
 
   for (let i = 0; i < selected.length; i++) {
     const u = selected[i];
-    if (i > 0 && (i % PROGRESS_EVERY_UNITS === 0 || Date.now() - lastProgress > PROGRESS_EVERY_MS)) {
+    if ((i > 0 && i % PROGRESS_EVERY_UNITS === 0) || Date.now() - lastProgress > PROGRESS_EVERY_MS) {
       lastProgress = Date.now();
       if (await ctx.progress()) {
         ctx.log.write(job.id, "stopped", "", 0, `cancelled or lease lost after ${i} of ${selected.length} units`);

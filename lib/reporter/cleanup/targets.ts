@@ -3,7 +3,7 @@
 // (the same scan lists the units, execute.ts acts on them), so the preview and the run cannot disagree on
 // what a unit is.
 
-import { RECIPES, type RecipeId, type UnitShape } from "@/lib/catalog/recipes";
+import { RECIPES, REPORTER_DIR, type RecipeId, type UnitShape } from "@/lib/catalog/recipes";
 import { globSource } from "@/lib/catalog/agents";
 import type { RootSpec } from "../roots";
 
@@ -23,12 +23,23 @@ export function rootPatternMatches(pattern: string, key: string): boolean {
  * The built-in recipes that apply to a root. Custom roots and the trash get none (a custom root's key could
  * look like a module's), and orphaned-only recipes need a root flagged orphaned.
  */
-export function recipesFor(spec: Pick<RootSpec, "key" | "kind" | "orphaned">): Target[] {
-  if (spec.kind === "custom" || spec.kind === "trash" || spec.kind === "leftover") return [];
+export function recipesFor(spec: Pick<RootSpec, "key" | "kind" | "orphaned" | "rel">): Target[] {
+  if (!cleanable(spec) || spec.kind === "custom") return [];
   return RECIPES.filter((r) => r.roots.some((p) => rootPatternMatches(p, spec.key)) && (!r.orphanedOnly || spec.orphaned === true)).map(
     (r) => ({ id: r.id, unit: r.unit, glob: r.glob }),
   );
 }
+
+/** Whether anything in the root may be cleaned at all: never the trash, nor the reporter's own folder (token, log). */
+export function cleanable(spec: Pick<RootSpec, "kind" | "rel">): boolean {
+  return spec.kind !== "trash" && spec.kind !== "leftover" && spec.rel !== REPORTER_DIR;
+}
+
+/**
+ * A SQLite database and its companions (-wal, -shm, -journal) are never a unit on their own: deleting one part
+ * corrupts the rest. They go only inside a whole folder unit (a Copilot session, a Cursor chat).
+ */
+export const DATABASE_FILE = /\.(?:db|db3|sqlite3?)$|\.sqlite|-wal$|-shm$|-journal$/;
 
 /**
  * Why a target cannot be acted on safely, or null. Folder units sit at a fixed depth (no `**`), so that a

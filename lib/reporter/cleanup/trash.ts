@@ -46,10 +46,13 @@ export function jobTrash(home: string, jobId: string): string {
   return path.join(trashRoot(home), jobId);
 }
 
+/** The job's manifest; null when absent or damaged (a top that is not a plain relative path damages it). */
 export function readManifest(dir: string): Manifest | null {
   try {
     const m = JSON.parse(fs.readFileSync(path.join(dir, "manifest.json"), "utf8")) as Manifest;
-    return m && Array.isArray(m.units) ? m : null;
+    if (!m || !Array.isArray(m.units)) return null;
+    for (const u of m.units) for (const t of u.tops) checkRel(t);
+    return m;
   } catch {
     return null;
   }
@@ -169,7 +172,6 @@ export function restoreFolder(home: string, jobId: string, dryRun: boolean, log:
   const left: ManifestUnit[] = [];
   for (const u of m.units) {
     try {
-      for (const t of u.tops) checkRel(t);
       if (u.tops.some((t) => exists(path.join(home, t)))) throw new Refused("changed", "its original location is occupied now");
       if (!u.tops.every((t) => exists(path.join(trash.abs, t)))) throw new Refused("gone", "not (all) in the trash any more");
       if (!dryRun) {

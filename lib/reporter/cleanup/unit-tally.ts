@@ -8,7 +8,7 @@ import type { RecipeUsage } from "@/lib/report/schema";
 import { joinRel } from "../paths";
 import { GlobMatcher, testName, type Group } from "../rules";
 import type { ProtectList } from "./protect";
-import { companionGlob, stemOf, topFolderRegex, unitDepth, type Target } from "./targets";
+import { DATABASE_FILE, companionGlob, stemOf, topFolderRegex, unitDepth, type Target } from "./targets";
 
 /** A unit as the scan saw it: paths relative to the root, allocated bytes, newest mtime (seconds). */
 export type FoundUnit = {
@@ -103,7 +103,7 @@ export class UnitTally {
         if (a !== null) a.dir = true;
         this.add(a, bytes, mtime);
       }
-    } else if (f.files !== null && testName(f.files, name) !== null) {
+    } else if (f.files !== null && testName(f.files, name) !== null && !DATABASE_FILE.test(name)) {
       const rel = joinRel(parent, name);
       if (this.target.unit === "file") this.count({ path: rel, tops: [rel], bytes, mtime });
       else {

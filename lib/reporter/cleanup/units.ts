@@ -12,7 +12,7 @@ import { scanRoots, type ScannerMode } from "../scan";
 import { Refused, measure, openRoot, type Measured, type RootHandle } from "./fs-safe";
 import type { PlanUnit } from "./plan";
 import type { ProtectList } from "./protect";
-import { recipesFor, targetProblem, type Target } from "./targets";
+import { cleanable, recipesFor, targetProblem, type Target } from "./targets";
 
 /** A unit ready for planning. `measured` is null for units the scan already shows too young to select. */
 export type JobUnit = PlanUnit & {
@@ -47,12 +47,17 @@ export function jobTarget(job: Pick<ClaimedJob, "recipe" | "custom">): Target | 
 
 export async function findJobUnits(job: Pick<ClaimedJob, "recipe" | "custom" | "params">, target: Target, o: FindOptions): Promise<FoundRoots> {
   const specs = discoverRoots({ home: o.home, env: o.env, config: o.config });
-  const chosen = specs.filter((s) => (job.recipe ? recipesFor(s).some((t) => t.id === job.recipe) : s.key === job.custom?.rootKey && s.kind !== "trash"));
+  const chosen = specs.filter((s) => (job.recipe ? recipesFor(s).some((t) => t.id === job.recipe) : s.key === job.custom?.rootKey && cleanable(s)));
+  const out: FoundRoots = { roots: [], refused: [], errors: [] };
+  if (chosen.some((s) => s.kind === "script-data") && job.recipe && !o.env.CODER_SCRIPT_DATA_DIR) {
+    // without it every script data folder looks orphaned, the current one too
+    out.errors.push({ path: "", message: "CODER_SCRIPT_DATA_DIR is not set: the current script data folder is unknown, so none is removed" });
+    return out;
+  }
   // roots nested in a chosen one are scanned too (no units of theirs), so the outer root leaves them out
   const nested = specs.filter((s) => !chosen.includes(s) && chosen.some((c) => isInside(s.abs, c.abs)));
   const scanSpecs = specs.filter((s) => chosen.includes(s) || nested.includes(s)).map((s) => ({ ...s, targets: chosen.includes(s) ? [target] : [] }));
   const scan = await scanRoots(scanSpecs, o.nowSec, { home: o.home, mode: o.scanner ?? "auto", collect: true });
-  const out: FoundRoots = { roots: [], refused: [], errors: [] };
   const olderThan = job.params?.olderThanDays;
   for (const spec of chosen) {
     const found = scan.found.get(spec.key)?.get(target.id) ?? [];

@@ -160,6 +160,19 @@ describe("cleanup jobs through the built reporter", () => {
     expect(fs.existsSync(path.join(home, TRASH_DIR, j.id))).toBe(false);
   });
 
+  it("a purge-trash job empties the whole trash now", async () => {
+    queued = [job({ recipe: "codex-rollouts", action: "trash" }), job({ recipe: "gemini-chats", action: "trash" })];
+    expect((await run()).code).toBe(0);
+    expect(fs.readdirSync(path.join(home, TRASH_DIR))).toHaveLength(2);
+    queued = [job({ kind: "purge-trash", recipe: null, params: null })];
+    const r = await run();
+    expect(r.code, r.stderr).toBe(0);
+    const res = results[2].body as { units: { action: string }[]; unitsActed: number };
+    expect(res.unitsActed).toBe(3);
+    expect(res.units.every((u) => u.action === "purged")).toBe(true);
+    expect(fs.readdirSync(path.join(home, TRASH_DIR))).toEqual([]);
+  });
+
   it("a stale lease (409) is logged and the result dropped; the local log keeps what was done", async () => {
     mode.result = "stale";
     const j = job({ recipe: "claude-code-debug" });

@@ -36,7 +36,7 @@ export default defineConfig([
             { group: ["drizzle-orm", "drizzle-orm/*", "pg", "pg/*", "@electric-sql/*"], message: reporterMessage },
             { group: ["@/lib/db", "@/lib/db/**", "@/components", "@/components/**", "@/app", "@/app/**"], message: reporterMessage },
             // The report schema is zod: its types are free, its values would bundle zod.
-            { group: ["zod", "zod/*", "@/lib/report/schema", "@/lib/report/parse"], allowTypeImports: true, message: reporterMessage },
+            { group: ["zod", "zod/*", "@/lib/report/schema", "@/lib/report/parse", "@/lib/cleanup/protocol"], allowTypeImports: true, message: reporterMessage },
           ],
         },
       ],

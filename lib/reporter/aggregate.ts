@@ -7,7 +7,8 @@ import type { StorageRoot } from "@/lib/report/schema";
 import type { FolderFacts } from "./folder-facts";
 import { HardLinks } from "./hard-links";
 import { joinRel } from "./paths";
-import { RootTally, type SizeAndCount } from "./root-tally";
+import type { FoundUnit } from "./cleanup/unit-tally";
+import { RootTally, type SizeAndCount, type UnitOptions } from "./root-tally";
 import type { RootSpec } from "./roots";
 import { testName } from "./rules";
 import type { ErrorLog } from "./scan-errors";
@@ -25,8 +26,9 @@ export class Aggregator {
     /** collectedAt in seconds. */
     readonly nowSec: number,
     readonly errors: ErrorLog,
+    units: Omit<UnitOptions, "nowSec"> = { protect: null, collect: false },
   ) {
-    this.roots = specs.map((s) => new RootTally(s));
+    this.roots = specs.map((s) => new RootTally(s, { ...units, nowSec }));
     this.links = new HardLinks(errors, (l) => this.account(l.root, l.rel, false, l.bytes, l.size, l.mtime));
     this.bounds = AGE_BUCKETS.filter((b) => b !== "older").map((b) => nowSec - AGE_BUCKET_DAYS[b] * DAY);
   }
@@ -67,10 +69,16 @@ export class Aggregator {
     return this.roots.filter((r) => r.present).map((r) => r.toStorageRoot());
   }
 
+  /** A job's scan: each root's units of its targets, by root key and target id. Call after finish(). */
+  found(): Map<string, Map<string, FoundUnit[]>> {
+    return new Map(this.roots.filter((r) => r.present).map((r) => [r.spec.key, new Map(r.targets.map((t) => [t.target.id, t.units()]))]));
+  }
+
   private account(root: number, rel: string, isDir: boolean, bytes: number, size: number, mtime: number) {
     const r = this.roots[root];
     if (rel === "") {
       // the root's own folder
+      for (let k = 0; k < r.targets.length; k++) r.targets[k].rootEntry(bytes, mtime);
       r.bytes += bytes;
       r.apparent += size;
       r.cats.other.bytes += bytes;
@@ -160,6 +168,10 @@ export class Aggregator {
         }
       }
     }
+
+    // recipe units
+    const targets = r.targets;
+    for (let k = 0; k < targets.length; k++) targets[k].entry(info.rec[k], info.parent, name, isDir, bytes, mtime);
 
     if (depth === 0 && !isDir && r.leftoverNames !== null && r.leftoverNames.has(name)) {
       r.leftovers.push({ path: name, bytes, apparentBytes: size, mtime });

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import { LIMITS, REPORT_FORMAT_VERSION } from "@/lib/report/constants";
 import type { Report, Volume } from "@/lib/report/schema";
 import { volumeFromStatfs } from "@/lib/report/volume";
+import { readProtect } from "./cleanup/protect";
 import type { Configuration, Env } from "./configuration";
 import { discoverRoots } from "./roots";
 import { scanRoots, type ScannerMode } from "./scan";
@@ -22,7 +23,7 @@ export async function buildReport(
   const specs = discoverRoots({ home: cfg.home, env, config: cfg.config, notes });
   for (const n of notes) verbose(n);
   const nowSec = Math.floor(now.getTime() / 1000);
-  const scan = await scanRoots(specs, nowSec, { mode: scanner, home: cfg.home });
+  const scan = await scanRoots(specs, nowSec, { mode: scanner, home: cfg.home, protect: readProtect(cfg.home) });
   const scanMs = Math.round((performance.now() - started) * 10) / 10;
   verbose(`scanned ${scan.roots.length} roots with ${scan.scanner} in ${scanMs} ms`);
   const report: Report = {

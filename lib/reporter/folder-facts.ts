@@ -3,6 +3,7 @@
 // sizes its entries add to.
 
 import type { Category } from "@/lib/report/constants";
+import type { TargetFolder } from "./cleanup/unit-tally";
 import type { DirSize, RootTally, Unit } from "./root-tally";
 import type { Group, SessionUnitKind } from "./rules";
 import type { TieCache } from "./top-n";
@@ -18,12 +19,14 @@ export type FolderFacts = TieCache & {
   d2: DirSize | null;
   /** Session folder units that hold the entries. */
   units: Unit[];
+  /** Per target of the root (recipe units): what its entries need. */
+  rec: TargetFolder[];
   /** For the least-recently-used replacement. */
   used: number;
 };
 
 const SLOTS = 24;
-const emptyFacts = (): FolderFacts => ({ parent: "\0", depth: 0, cat: [], sess: null, d1: null, d2: null, units: [], tieVersion: -1, tieCmp: 0, tieTail: "", used: 0 });
+const emptyFacts = (): FolderFacts => ({ parent: "\0", depth: 0, cat: [], sess: null, d1: null, d2: null, units: [], rec: [], tieVersion: -1, tieCmp: 0, tieTail: "", used: 0 });
 
 /**
  * One root's folder facts, in a few reused objects, least recently used replaced first. Entries arrive folder
@@ -90,6 +93,11 @@ export class FolderFactsCache {
         const u = r.unit(fu.kind === "dir" ? "\0" + prefix : prefix);
         if (u) units.push(u);
       }
+    }
+    const targets = r.targets;
+    for (let k = 0; k < targets.length; k++) {
+      const f = info.rec[k] ?? (info.rec[k] = { holder: null, files: null, dirs: null });
+      targets[k].fillFolder(f, parent, depth);
     }
     info.parent = parent;
     info.depth = depth;

@@ -223,8 +223,10 @@ describe("delivery", () => {
     expect(fs.readFileSync(path.join(dir, "token"), "utf8").trim()).toBe("swt_1");
     expect(fs.statSync(path.join(dir, "token")).mode & 0o777).toBe(0o600);
     expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
-    expect(received.map((x) => x.path)).toEqual(["/api/v1/enroll", "/api/v1/reports"]);
+    // after the report is delivered, the run asks for its cleanup jobs (none here)
+    expect(received.map((x) => x.path)).toEqual(["/api/v1/enroll", "/api/v1/reports", "/api/v1/jobs/claim"]);
     expect(received[1]).toMatchObject({ auth: "Bearer swt_1", encoding: "gzip" });
+    expect(received[2]).toMatchObject({ auth: "Bearer swt_1" });
   });
 
   it("spools on 5xx and network errors, then delivers oldest first with the original ids", async () => {

@@ -8,7 +8,7 @@ import { configure, type Configuration, type Env } from "./configuration";
 import { deliverAll } from "./delivery";
 import { EXIT } from "./exit-codes";
 import { DEFAULT_RETRY, gzip, type RetryPolicy } from "./http";
-import { runCleanupJobs } from "./jobs";
+import { maintainTrash, runCleanupJobs, type JobContext } from "./jobs";
 import { acquireLock, ensureDir, readToken, releaseLock } from "./state";
 import { REPORTER_VERSION } from "./version";
 
@@ -22,6 +22,8 @@ export type MainDeps = {
   io: Io;
   retry?: RetryPolicy;
   now?: () => Date;
+  /** Test seam: runs in each cleanup job between planning and acting. */
+  afterPlan?: JobContext["afterPlan"];
 };
 
 export async function main(argv: string[], deps: MainDeps): Promise<number> {
@@ -68,23 +70,41 @@ export async function main(argv: string[], deps: MainDeps): Promise<number> {
       return EXIT.OK;
     }
   }
+  const now = deps.now ?? (() => new Date());
+  const retry = deps.retry ?? DEFAULT_RETRY;
+  // Build a report and deliver it with whatever waits in the spool.
+  const reportAndSend = async (splayMs: number) => {
+    const report = await buildReport(cfg, env, opts.scanner, now(), verbose);
+    const token = readToken(cfg.state) ?? cfg.token;
+    return deliverAll({ ...cfg, token, report, body: gzip(JSON.stringify(report)), log, verbose, retry, splayMs });
+  };
   try {
-    const report = await buildReport(cfg, env, opts.scanner, deps.now?.() ?? new Date(), verbose);
     if (dry) {
+      const report = await buildReport(cfg, env, opts.scanner, now(), verbose);
       io.stdout(JSON.stringify(report, null, 2) + "\n");
       return EXIT.OK;
     }
-    const code = await deliverAll({
-      ...cfg,
-      report,
-      body: gzip(JSON.stringify(report)),
-      log,
-      verbose,
-      retry: deps.retry ?? DEFAULT_RETRY,
-      splayMs: opts.splay * 1000,
-    });
+    try {
+      maintainTrash(cfg.home, now()); // expired trash goes before the scan, so the report shows it gone
+    } catch (err) {
+      log(`emptying the expired trash failed: ${(err as Error).message}`);
+    }
+    const code = await reportAndSend(opts.splay * 1000);
     if (code !== EXIT.OK) return code;
-    return await runCleanupJobs({ server: cfg.server, token: readToken(cfg.state) ?? "", home: cfg.home, log });
+    return await runCleanupJobs({
+      server: cfg.server,
+      token: readToken(cfg.state) ?? "",
+      home: cfg.home,
+      state: cfg.state,
+      env,
+      config: cfg.config,
+      log,
+      retry,
+      now,
+      scanner: opts.scanner,
+      sendFreshReport: () => reportAndSend(0),
+      afterPlan: deps.afterPlan,
+    });
   } finally {
     if (!dry) releaseLock(cfg.state);
   }

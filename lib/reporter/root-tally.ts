@@ -2,6 +2,9 @@
 
 import { AGE_BUCKETS, CATEGORIES, type Category } from "@/lib/report/constants";
 import type { LeftoverEntry, StorageRoot } from "@/lib/report/schema";
+import type { ProtectList } from "./cleanup/protect";
+import { recipesFor } from "./cleanup/targets";
+import { UnitTally } from "./cleanup/unit-tally";
 import { FolderFactsCache } from "./folder-facts";
 import type { RootSpec } from "./roots";
 import { CategoryMatcher, SessionMatcher } from "./rules";
@@ -19,6 +22,8 @@ export type DirSize = { bytes: number; mtime: number };
 /** A session made of several entries (a file and its folder, or a folder): one largest entry in the end. */
 export type Unit = { bytes: number; mtime: number; filePath: string | null };
 type Leftover = Omit<LeftoverEntry, "mtime"> & { mtime: number };
+/** What the units of recipes need besides the entries: the clock, the owner's protect list, and for a job the list. */
+export type UnitOptions = { nowSec: number; protect: ProtectList | null; collect: boolean };
 
 export class RootTally {
   bytes = 0;
@@ -39,8 +44,14 @@ export class RootTally {
   readonly category: CategoryMatcher;
   readonly sessions: SessionMatcher;
   readonly folders: FolderFactsCache;
+  /** The units of each recipe that applies to the root (or of a job's target). */
+  readonly targets: UnitTally[];
 
-  constructor(readonly spec: RootSpec) {
+  constructor(
+    readonly spec: RootSpec,
+    units: UnitOptions,
+  ) {
+    this.targets = (spec.targets ?? recipesFor(spec)).map((t) => new UnitTally(t, spec.rel, units.nowSec, units.protect, units.collect));
     this.category = new CategoryMatcher(spec.categoryRules);
     this.sessions = new SessionMatcher(spec.sessionRules);
     this.leftoverNames = spec.leftoverNames?.length ? new Set(spec.leftoverNames) : null;
@@ -103,6 +114,9 @@ export class RootTally {
       root.leftovers = this.leftovers.sort((a, b) => (a.path < b.path ? -1 : 1)).map((l) => ({ ...l, mtime: iso(l.mtime) }));
     }
     if (s.kind === "script-data") root.orphaned = !!s.orphaned;
+    const recipes: NonNullable<StorageRoot["recipes"]> = {};
+    for (const t of this.targets) if (t.target.id !== "custom") recipes[t.target.id] = t.usage();
+    if (this.targets.length) root.recipes = recipes;
     if (this.unreadable) root.unreadable = this.unreadable;
     return root;
   }

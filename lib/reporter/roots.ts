@@ -14,7 +14,9 @@ import {
   type CategoryRule,
   type SessionRule,
 } from "@/lib/catalog/agents";
+import { TRASH_DIR } from "@/lib/catalog/recipes";
 import type { RootKind } from "@/lib/report/constants";
+import type { Target } from "./cleanup/targets";
 import { isInside } from "./paths";
 
 export const KEY_RE = /^[A-Za-z0-9][A-Za-z0-9._:/@-]*$/;
@@ -35,6 +37,8 @@ export type RootSpec = {
   leftoverNames?: readonly string[];
   categoryRules: readonly CategoryRule[];
   sessionRules: readonly SessionRule[];
+  /** The units to count (default: the recipes that apply to the root); a job sets its own target. */
+  targets?: Target[];
 };
 
 export type DiscoverOptions = {
@@ -125,6 +129,9 @@ export function discoverRoots(opts: DiscoverOptions): RootSpec[] {
       ...extra,
     });
   };
+
+  // the cleanup trash: a root of its own, left out of the reporter's module folder that holds it
+  add("trash", "trash", OTHER_AGENT, path.join(home, TRASH_DIR));
 
   // ~/.coder-modules/<namespace>/<module>/
   const modulesDir = path.join(home, ".coder-modules");

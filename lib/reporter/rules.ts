@@ -232,6 +232,20 @@ export class CategoryMatcher {
   }
 }
 
+/** Entries matching one glob, tested like the category rules (folder part once per folder, then the name). */
+export class GlobMatcher {
+  private cache: ParentCache<true>;
+  constructor(glob: string) {
+    // a lone "**" is everything at any depth (pairsOf reads "X/**" forms only)
+    this.cache = new ParentCache(pairsOf(glob === "**" ? "**/*" : glob, true as const));
+  }
+  /** The tests for the entries of folder `parent`, or null when no entry there can match. */
+  groupsFor(parent: string): Group<true>[] | null {
+    const g = this.cache.compute(parent);
+    return g.length ? g : null;
+  }
+}
+
 export type SessionUnitKind = SessionRule["unit"];
 
 /** A session unit that is a folder at a fixed depth. */

@@ -13,6 +13,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { StorageRoot } from "@/lib/report/schema";
 import { Aggregator } from "./aggregate";
+import type { ProtectList } from "./cleanup/protect";
+import type { FoundUnit } from "./cleanup/unit-tally";
 import { FindUnusable } from "./find-process";
 import { isInside } from "./paths";
 import type { RootSpec } from "./roots";
@@ -33,9 +35,19 @@ export type ScanOptions = {
   findBin?: string;
   /** Seam for tests: called instead of fs.readdirSync. */
   readdir?: (abs: string) => string[];
+  /** The owner's protect list: protected units are counted apart in each recipe's usage. */
+  protect?: ProtectList | null;
+  /** A job's scan: list every unit of each root's targets (ScanResult.found). */
+  collect?: boolean;
 };
 
-export type ScanResult = { roots: StorageRoot[]; scanner: "find" | "node"; errors: ErrorLog };
+export type ScanResult = {
+  roots: StorageRoot[];
+  scanner: "find" | "node";
+  errors: ErrorLog;
+  /** With `collect`: units by root key and target id. */
+  found: Map<string, Map<string, FoundUnit[]>>;
+};
 
 /** Roots that lie strictly inside another root: measured on their own and skipped by the outer root. */
 export function nestedRootPaths(specs: readonly RootSpec[]): Set<string> {
@@ -50,7 +62,7 @@ export async function scanRoots(specs: readonly RootSpec[], nowSec: number, opts
   const nested = nestedRootPaths(specs);
   const readdir = opts.readdir ?? ((abs: string) => fs.readdirSync(abs));
   const context = (): ScanContext => ({
-    agg: new Aggregator(specs, nowSec, new ErrorLog()),
+    agg: new Aggregator(specs, nowSec, new ErrorLog(), { protect: opts.protect ?? null, collect: opts.collect ?? false }),
     specs,
     home,
     nested,
@@ -63,7 +75,7 @@ export async function scanRoots(specs: readonly RootSpec[], nowSec: number, opts
     const ctx = context();
     try {
       await walkFind(ctx, opts.findBin ?? "find", opts.parallel ?? defaultParallelism());
-      return { roots: ctx.agg.finish(), scanner: "find", errors: ctx.agg.errors };
+      return finished(ctx, "find");
     } catch (err) {
       if (!(err instanceof FindUnusable) || mode === "find") throw err;
       // busybox or no find: measure everything again with the Node walker
@@ -71,5 +83,10 @@ export async function scanRoots(specs: readonly RootSpec[], nowSec: number, opts
   }
   const ctx = context();
   walkNode(ctx);
-  return { roots: ctx.agg.finish(), scanner: "node", errors: ctx.agg.errors };
+  return finished(ctx, "node");
+}
+
+function finished(ctx: ScanContext, scanner: ScanResult["scanner"]): ScanResult {
+  const roots = ctx.agg.finish();
+  return { roots, scanner, errors: ctx.agg.errors, found: ctx.agg.found() };
 }

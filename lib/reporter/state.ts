@@ -84,6 +84,16 @@ export function acquireLock(dir: string): boolean {
   return false;
 }
 
+/** Keeps a long run's lock fresh (a lock older than 2 hours counts as stale): rewrites its time if it is ours. */
+export function refreshLock(dir: string) {
+  const file = path.join(dir, "lock");
+  try {
+    if (fs.readFileSync(file, "utf8").startsWith(`${process.pid} `)) writeAtomic(file, `${process.pid} ${Date.now()}\n`);
+  } catch {
+    /* gone: nothing to refresh */
+  }
+}
+
 export function releaseLock(dir: string) {
   const file = path.join(dir, "lock");
   try {

@@ -64,8 +64,10 @@ export function scopeMatch(scope: Scope): SQL | undefined {
 export async function previewRun(
   db: Db,
   request: Pick<RunRequest, "recipe" | "custom" | "params" | "scope" | "minAgeHours">,
-  opts: { listAll?: boolean } = {},
+  opts: { listAll?: boolean; now?: Date } = {},
 ): Promise<CleanupPreview> {
+  // Reports age while they wait: a unit 29 days old in yesterday's report is 30 days old now.
+  const now = opts.now ?? new Date();
   const recipe = request.recipe ? RECIPES.find((r) => r.id === request.recipe)! : null;
   const patterns = recipe ? recipe.roots : [request.custom!.rootKey];
   const rows = await db
@@ -73,6 +75,7 @@ export async function previewRun(
       workspaceId: rootLatest.workspaceId,
       rootKey: rootLatest.rootKey,
       bytes: rootLatest.bytes,
+      collectedAt: rootLatest.collectedAt,
       name: workspaces.name,
       owner: workspaces.owner,
       usage: recipe ? sql<RecipeUsage | null>`${rootLatest.recipes} -> ${recipe.id}` : sql<null>`null`,
@@ -95,7 +98,7 @@ export async function previewRun(
     const usage = r.usage ?? (r.hasUsage ? { units: 0, bytes: 0, protectedUnits: 0, protectedBytes: 0, byAge: [] } : null);
     if (!usage) continue;
     w.hasUsage = true;
-    const p = previewFromUsage(usage, { ...request.params, minAgeHours: request.minAgeHours }, r.bytes);
+    const p = previewFromUsage(usage, { ...request.params, minAgeHours: request.minAgeHours }, { collectedAt: r.collectedAt, now });
     w.units += p.units;
     w.bytes += p.bytes;
     w.estimate ||= p.estimate && p.bytes > 0;

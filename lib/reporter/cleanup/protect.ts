@@ -1,0 +1,56 @@
+// The owner's protect file (~/.coder-modules/coder/storage-reporter/protect): one glob per line, relative to
+// home, `#` starts a comment. A unit is protected when a glob matches one of its top paths or a folder that
+// holds it (so `.claude/projects/-work-keep` protects every session of that project). Every run skips it,
+// and the report counts it apart.
+
+import fs from "node:fs";
+import path from "node:path";
+import { globSource } from "@/lib/catalog/agents";
+import { PROTECT_FILE } from "@/lib/catalog/recipes";
+
+export class ProtectList {
+  private readonly res: RegExp[];
+  constructor(readonly globs: readonly string[]) {
+    this.res = globs.map((g) => {
+      const body = g.endsWith("/**") ? globSource(g.slice(0, -3)) + "(?:/.*)?" : globSource(g);
+      return new RegExp("^" + body + "$");
+    });
+  }
+
+  get empty(): boolean {
+    return this.res.length === 0;
+  }
+
+  /** Whether any of the paths (relative to home), or a folder holding it, is protected. */
+  covers(paths: readonly string[]): boolean {
+    if (this.res.length === 0) return false;
+    for (const p of paths) {
+      for (let at = p.length; at > 0; at = p.lastIndexOf("/", at - 1)) {
+        const prefix = p.slice(0, at);
+        for (const re of this.res) if (re.test(prefix)) return true;
+        if (at === 0) break;
+      }
+    }
+    return false;
+  }
+}
+
+/** Parses the protect file's text: globs, without comments, blank lines, leading "./" or "~/". */
+export function parseProtect(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.split("\n")) {
+    const line = raw.replace(/(^|\s)#.*$/, "").trim();
+    if (!line) continue;
+    out.push(line.replace(/^(\.\/|~\/)+/, "").replace(/\/+$/, ""));
+  }
+  return out.filter((g) => g !== "");
+}
+
+/** The home folder's protect list (empty when the file is absent or unreadable). */
+export function readProtect(home: string): ProtectList {
+  try {
+    return new ProtectList(parseProtect(fs.readFileSync(path.join(home, PROTECT_FILE), "utf8")));
+  } catch {
+    return new ProtectList([]);
+  }
+}

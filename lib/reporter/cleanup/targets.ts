@@ -1,0 +1,85 @@
+// What a recipe (or an admin's custom rule) looks for in a root, and which roots it applies to. One definition
+// of "a unit" serves both the report's per-recipe usage (counted by the scan, unit-tally.ts) and the jobs
+// (the same scan lists the units, execute.ts acts on them), so the preview and the run cannot disagree on
+// what a unit is.
+
+import { RECIPES, REPORTER_DIR, type RecipeId, type UnitShape } from "@/lib/catalog/recipes";
+import { globSource } from "@/lib/catalog/agents";
+import type { RootSpec } from "../roots";
+
+/** A unit definition: a built-in recipe's, or a custom rule's (id "custom"). */
+export type Target = { id: RecipeId | "custom"; unit: UnitShape; glob: string };
+
+/** `*` in a recipe's root pattern matches one key segment (segments are separated by "/" and ":"). */
+export function rootPatternMatches(pattern: string, key: string): boolean {
+  const src = pattern
+    .split("*")
+    .map((part) => part.replace(/[\\^$.|+()[\]{}?]/g, "\\$&"))
+    .join("[^/:]+");
+  return new RegExp("^" + src + "$").test(key);
+}
+
+/**
+ * The built-in recipes that apply to a root. Custom roots and the trash get none (a custom root's key could
+ * look like a module's), and orphaned-only recipes need a root flagged orphaned.
+ */
+export function recipesFor(spec: Pick<RootSpec, "key" | "kind" | "orphaned" | "rel">): Target[] {
+  if (!cleanable(spec) || spec.kind === "custom") return [];
+  return RECIPES.filter((r) => r.roots.some((p) => rootPatternMatches(p, spec.key)) && (!r.orphanedOnly || spec.orphaned === true)).map(
+    (r) => ({ id: r.id, unit: r.unit, glob: r.glob }),
+  );
+}
+
+/** Whether anything in the root may be cleaned at all: never the trash, nor the reporter's own folder (token, log). */
+export function cleanable(spec: Pick<RootSpec, "kind" | "rel">): boolean {
+  return spec.kind !== "trash" && spec.kind !== "leftover" && spec.rel !== REPORTER_DIR;
+}
+
+/**
+ * A SQLite database and its companions (-wal, -shm, -journal) are never a unit on their own: deleting one part
+ * corrupts the rest. They go only inside a whole folder unit (a Copilot session, a Cursor chat).
+ */
+export const DATABASE_FILE = /\.(?:db|db3|sqlite3?)$|\.sqlite|-wal$|-shm$|-journal$/;
+
+/**
+ * Why a target cannot be acted on safely, or null. Folder units sit at a fixed depth (no `**`), so that a
+ * folder is never a unit and inside another unit at once; "." (the root itself) is a folder unit only.
+ */
+export function targetProblem(t: Target): string | null {
+  const segs = t.glob.split("/");
+  if (t.glob.startsWith("/") || segs.includes("..") || segs.includes("")) return `glob ${t.glob} must be relative, without '..' or empty segments`;
+  if (t.glob.includes("\0")) return "glob contains NUL";
+  if (t.unit !== "file" && t.glob.includes("**")) return `"${t.unit}" units need a fixed depth: ${t.glob} has "**"`;
+  if (t.glob === "." && t.unit !== "dir") return `"." is the root itself: only a "dir" unit`;
+  if (t.glob !== "." && segs.includes(".")) return `glob ${t.glob} has a "." segment`;
+  return null;
+}
+
+/** Segments of a folder unit's path (0 for "." = the root itself). */
+export function unitDepth(t: Target): number {
+  return t.glob === "." ? 0 : t.glob.split("/").length;
+}
+
+/**
+ * The regex a unit's top folder path matches: a "dir" unit's folder, or the folder beside a "file+dir"
+ * unit's file (same parent, any name; it only counts when the file exists).
+ */
+export function topFolderRegex(t: Target): RegExp | null {
+  if (t.unit === "file" || t.glob === ".") return null;
+  if (t.unit === "dir") return new RegExp("^" + globSource(t.glob) + "$");
+  const slash = t.glob.lastIndexOf("/");
+  return new RegExp("^" + (slash < 0 ? "" : globSource(t.glob.slice(0, slash)) + "/") + "[^/]+$");
+}
+
+/** The glob of a "file+dir" unit's companion folders (beside the file, any name). */
+export function companionGlob(t: Target): string {
+  const slash = t.glob.lastIndexOf("/");
+  return slash < 0 ? "*" : t.glob.slice(0, slash) + "/*";
+}
+
+/** A "file+dir" unit's key: the file's path without its extension, which is also its folder's path. */
+export function stemOf(rel: string): string {
+  const slash = rel.lastIndexOf("/");
+  const dot = rel.lastIndexOf(".");
+  return dot > slash + 1 ? rel.slice(0, dot) : rel;
+}

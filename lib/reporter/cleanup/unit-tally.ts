@@ -1,0 +1,182 @@
+// One root's units of one target (recipe or custom rule), counted from the scan's own entry stream: no second
+// pass over the tree. The folder part of each test is worked out once per folder (FolderFacts), so an entry
+// costs a name test or an addition. From the tallies come the report's per-recipe usage by age step and, for a
+// job, the list of units to plan on.
+
+import { RECIPE_AGE_STEPS_DAYS } from "@/lib/catalog/recipes";
+import type { RecipeUsage } from "@/lib/report/schema";
+import { joinRel } from "../paths";
+import { GlobMatcher, testName, type Group } from "../rules";
+import type { ProtectList } from "./protect";
+import { DATABASE_FILE, companionGlob, stemOf, topFolderRegex, unitDepth, type Target } from "./targets";
+
+/** A unit as the scan saw it: paths relative to the root, allocated bytes, newest mtime (seconds). */
+export type FoundUnit = {
+  /** The unit's path: the file, the folder, or (file+dir) the file. */
+  path: string;
+  /** What is acted on: the file, the folder, or the file and its folder. */
+  tops: string[];
+  bytes: number;
+  mtime: number;
+};
+
+/** A unit being summed: a folder unit, or a file+dir unit whose file may not have been seen yet. */
+type Acc = { bytes: number; mtime: number; file: string | null; dir: boolean };
+
+/** What one folder's entries need for one target (kept in FolderFacts, filled once per folder). */
+export type TargetFolder = {
+  /** The unit that holds every entry of the folder (inside a unit folder), else null. */
+  holder: Acc | null;
+  /** Name tests for files of the folder that are units (or a file+dir unit's file). */
+  files: Group<true>[] | null;
+  /** Name tests for folders of the folder that are unit folders (or companion folders). */
+  dirs: Group<true>[] | null;
+};
+
+const MAX_UNITS = 200_000;
+const DAY = 86_400;
+const STEPS = RECIPE_AGE_STEPS_DAYS.map((d) => d * DAY);
+
+export class UnitTally {
+  private readonly depth: number;
+  private readonly topRe: RegExp | null;
+  private readonly fileMatch: GlobMatcher | null;
+  private readonly dirMatch: GlobMatcher | null;
+  private readonly accs = new Map<string, Acc>();
+  /** [units, bytes] by age step; "file" units are counted as they arrive (no map needed). */
+  private readonly byAge: [number, number][] = Array.from({ length: STEPS.length + 1 }, () => [0, 0] as [number, number]);
+  private protectedUnits = 0;
+  private protectedBytes = 0;
+  /** Every unit, only when collecting for a job. */
+  private readonly list: FoundUnit[] | null;
+  /** Units not counted because the map was full (memory stays bounded). */
+  dropped = 0;
+
+  constructor(
+    readonly target: Target,
+    /** The root's path relative to home (protect globs are relative to home). */
+    private readonly rootRel: string,
+    private readonly nowSec: number,
+    private readonly protect: ProtectList | null,
+    collect: boolean,
+  ) {
+    this.depth = unitDepth(target);
+    this.topRe = topFolderRegex(target);
+    this.fileMatch = target.unit === "dir" ? null : new GlobMatcher(target.glob);
+    this.dirMatch = target.glob === "." ? null : target.unit === "dir" ? new GlobMatcher(target.glob) : target.unit === "file+dir" ? new GlobMatcher(companionGlob(target)) : null;
+    this.list = collect ? [] : null;
+  }
+
+  /** Fills `f` for the folder `parent` (relative to the root, `depth` segments). */
+  fillFolder(f: TargetFolder, parent: string, depth: number) {
+    f.holder = null;
+    f.files = null;
+    f.dirs = null;
+    if (this.target.glob === ".") {
+      f.holder = this.acc("");
+      return;
+    }
+    if (this.topRe !== null && depth >= this.depth) {
+      let at = -1;
+      for (let d = 0; d < this.depth; d++) at = parent.indexOf("/", at + 1);
+      const prefix = at < 0 ? parent : parent.slice(0, at);
+      if (this.topRe.test(prefix)) {
+        f.holder = this.acc(prefix);
+        return; // nothing nests inside a unit folder
+      }
+    }
+    f.files = this.fileMatch?.groupsFor(parent) ?? null;
+    f.dirs = this.dirMatch?.groupsFor(parent) ?? null;
+  }
+
+  /** The root's own folder entry (only "." units hold it). */
+  rootEntry(bytes: number, mtime: number) {
+    if (this.target.glob === ".") this.add(this.acc(""), bytes, mtime);
+  }
+
+  /** One entry `name` of a folder whose facts are `f`. */
+  entry(f: TargetFolder, parent: string, name: string, isDir: boolean, bytes: number, mtime: number) {
+    if (f.holder !== null) return this.add(f.holder, bytes, mtime);
+    if (isDir) {
+      if (f.dirs !== null && testName(f.dirs, name) !== null) {
+        const a = this.acc(joinRel(parent, name));
+        if (a !== null) a.dir = true;
+        this.add(a, bytes, mtime);
+      }
+    } else if (f.files !== null && testName(f.files, name) !== null && !DATABASE_FILE.test(name)) {
+      const rel = joinRel(parent, name);
+      if (this.target.unit === "file") this.count({ path: rel, tops: [rel], bytes, mtime });
+      else {
+        const a = this.acc(stemOf(rel));
+        if (a !== null) {
+          a.file = rel;
+          this.add(a, bytes, mtime);
+        }
+      }
+    }
+  }
+
+  /** The report's usage; folder units and file+dir units are complete only now. */
+  usage(): RecipeUsage {
+    this.settle();
+    const units = this.byAge.reduce((s, b) => s + b[0], 0);
+    const bytes = this.byAge.reduce((s, b) => s + b[1], 0);
+    let last = this.byAge.length;
+    while (last > 0 && this.byAge[last - 1][0] === 0) last--;
+    return { units, bytes, protectedUnits: this.protectedUnits, protectedBytes: this.protectedBytes, byAge: this.byAge.slice(0, last) };
+  }
+
+  /** Every unit (protected ones too), for a job's plan. Needs `collect`. */
+  units(): FoundUnit[] {
+    this.settle();
+    return this.list ?? [];
+  }
+
+  private settled = false;
+  private settle() {
+    if (this.settled) return;
+    this.settled = true;
+    for (const [key, a] of this.accs) {
+      if (this.target.unit === "dir") this.count({ path: key, tops: [key], bytes: a.bytes, mtime: a.mtime });
+      else if (a.file !== null) this.count({ path: a.file, tops: a.dir ? [a.file, key] : [a.file], bytes: a.bytes, mtime: a.mtime });
+    }
+    this.accs.clear();
+  }
+
+  private count(u: FoundUnit) {
+    this.list?.push(u);
+    if (this.protect !== null && !this.protect.empty && this.protect.covers(u.tops.map((t) => joinRel(this.rootRel, t)))) {
+      this.protectedUnits++;
+      this.protectedBytes += u.bytes;
+      return;
+    }
+    const b = this.byAge[ageStep(this.nowSec - u.mtime)];
+    b[0]++;
+    b[1] += u.bytes;
+  }
+
+  private acc(key: string): Acc | null {
+    let a = this.accs.get(key);
+    if (a === undefined) {
+      if (this.accs.size >= MAX_UNITS) {
+        this.dropped++;
+        return null;
+      }
+      a = { bytes: 0, mtime: -Infinity, file: null, dir: false };
+      this.accs.set(key, a);
+    }
+    return a;
+  }
+
+  private add(a: Acc | null, bytes: number, mtime: number) {
+    if (a === null) return;
+    a.bytes += bytes;
+    if (mtime > a.mtime) a.mtime = mtime;
+  }
+}
+
+/** The index of the age step a unit of this age (seconds) falls in; the last index holds the older ones. */
+export function ageStep(ageSec: number): number {
+  for (let i = 0; i < STEPS.length; i++) if (ageSec <= STEPS[i]) return i;
+  return STEPS.length;
+}

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import lockfile from "proper-lockfile";
-import { everyWrites } from "./maintenance";
+import { everyWrites, setWriters } from "./maintenance";
 import * as schema from "./schema";
 import type { Db } from "./types";
 
@@ -79,6 +79,7 @@ export async function openEmbedded(dir: string): Promise<Database> {
     };
     await client.exec("analyze");
     everyWrites(db, MAINTAIN_EVERY_WRITES, maintain);
+    setWriters(db, 1);
     return {
       db,
       kind: "embedded",

@@ -8,6 +8,7 @@ const LINKS = [
   { href: "/workspaces", label: "Workspaces" },
   { href: "/findings", label: "Findings" },
   { href: "/connect", label: "Connect workspaces" },
+  { href: "/settings", label: "Settings" },
 ] as const;
 
 function isActive(pathname: string, href: string): boolean {

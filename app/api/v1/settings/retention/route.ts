@@ -1,0 +1,20 @@
+// access: admin
+import { requireAdmin } from "@/lib/auth/admin";
+import { getDb } from "@/lib/db";
+import { updateRetention } from "@/lib/db/queries/retention";
+import { readJson } from "@/lib/http/request";
+import { handle, json } from "@/lib/http/response";
+import { retentionUpdate, type RetentionDays, type RetentionUpdate } from "@/lib/validations/settings";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * PUT /api/v1/settings/retention { raw?, rollups?, audit?, cleanup? } (days) → the retention in effect. Admin
+ * only. 422 when a value is out of its bounds or the roll-ups would not outlive raw history. Takes effect at
+ * the next maintenance run (hourly).
+ */
+export const PUT = handle(async (request) => {
+  requireAdmin(request);
+  const body = (await readJson(request, retentionUpdate, 16 * 1024)) as RetentionUpdate;
+  return json<{ retention: RetentionDays }>({ retention: await updateRetention(await getDb(), body) });
+});

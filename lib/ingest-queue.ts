@@ -15,7 +15,9 @@ export type GroupCommitOptions = {
   maxInFlight: number;
 };
 
-export const DEFAULT_GROUP_COMMIT: GroupCommitOptions = { maxBatch: 32, windowMs: 2, maxInFlight: 4 };
+// Two batches in flight: one commits while the next is built; more mostly wait on each other's workspace locks
+// (measured on 2 cores: 2 in flight 429 reports/s, 4 in flight 389).
+export const DEFAULT_GROUP_COMMIT: GroupCommitOptions = { maxBatch: 32, windowMs: 2, maxInFlight: 2 };
 
 type Pending = { item: IngestItem; resolve: (o: IngestOutcome) => void; reject: (e: unknown) => void };
 

@@ -1,7 +1,8 @@
 // Opens the database (and applies pending migrations) when the server starts, not on the first request:
 // a broken DATABASE_URL or a locked data folder shows up in the log at once. Then sign-in: the first admin from
 // ADMIN_EMAIL / ADMIN_PASSWORD when there is no user yet, and the guard on client-sent x-forwarded-for; then the
-// cleanup policies' scheduler.
+// cleanup policies' scheduler and the maintenance task (retention and partitions), hourly in every instance;
+// one instance at a time runs each.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { installForwardedForGuard } = await import("./lib/auth/client-ip");
@@ -15,6 +16,8 @@ export async function register() {
     // Cleanup policies: queued by a scheduler in every instance, one tick at a time (advisory lock).
     const { startCleanupScheduler } = await import("./lib/cleanup/scheduler");
     startCleanupScheduler(getDb);
+    const { startMaintenanceSchedule } = await import("./lib/db/maintenance-schedule");
+    startMaintenanceSchedule(database);
   } catch (err) {
     console.error(`[db] could not open the database: ${(err as Error).message}`);
   }

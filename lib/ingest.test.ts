@@ -4,24 +4,9 @@ import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment";
 import { ingestReport } from "@/lib/ingest";
 import { describeEachDatabase } from "@/lib/db/testing";
 import { enroll, makeReport, MiB } from "@/tests/support/reports";
-import type { Db } from "@/lib/db";
-import { rowsOf } from "@/lib/db/types";
+import { count, fleetLevels, rows } from "@/tests/support/rollups";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { MIGRATIONS_FOLDER } from "@/lib/db/open";
-
-const rows = async <T>(db: Db, q: ReturnType<typeof sql>) => rowsOf<T>(await db.execute(q));
-const count = async (db: Db, table: string) =>
-  Number((await rows<{ n: number }>(db, sql.raw(`select count(*)::int as n from ${table}`)))[0].n);
-
-/** The fleet roll-up's level per agent on `day`: the sum of every change up to it. */
-async function fleetLevels(db: Db, day: string) {
-  const r = await rows<{ agent: string; bytes: number; roots: number }>(
-    db,
-    sql`select agent, sum(bytes)::float8 as bytes, sum(roots)::int as roots from fleet_delta
-      where day <= ${day}::date group by agent having sum(bytes) <> 0 or sum(roots) <> 0 order by agent`,
-  );
-  return Object.fromEntries(r.map((x) => [x.agent, { bytes: Number(x.bytes), roots: x.roots }]));
-}
 
 describeEachDatabase("ingest", (t) => {
   const ws = { id: "ws-1", owner: "alice", template: "ai-dev" };

@@ -1,9 +1,7 @@
 import "server-only";
-import { createHash } from "node:crypto";
 import type { Db } from "@/lib/db";
-import { noteWrite } from "@/lib/db/maintenance";
-import { callIngestReport } from "@/lib/db/queries/ingest";
-import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/errors";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "@/lib/errors";
+import { ingestQueueFor } from "@/lib/ingest-queue";
 import type { Report } from "@/lib/report/schema";
 
 export type IngestResult = {
@@ -16,15 +14,9 @@ export type IngestResult = {
   roots: number;
 };
 
-/** The fleet roll-up's rows are spread over this many shards so concurrent ingests rarely wait on one row. */
-export const FLEET_SHARDS = 8;
-
-function shardOf(workspaceId: string): number {
-  return createHash("sha1").update(workspaceId).digest()[0] % FLEET_SHARDS;
-}
-
 /**
- * Stores one report atomically: history, latest, daily and fleet roll-ups, and the workspace's summary.
+ * Stores one report atomically: history, latest, daily and fleet roll-ups, and the workspace's summary. Reports
+ * that arrive together are committed together (lib/ingest-queue.ts); this resolves once the report is stored.
  * The report's id makes it idempotent: a second delivery changes nothing and says "duplicate".
  */
 export async function ingestReport(
@@ -37,14 +29,21 @@ export async function ingestReport(
   if (ws !== authenticatedWorkspaceId) {
     throw new ForbiddenError(`This token belongs to workspace ${authenticatedWorkspaceId}, not ${ws}.`);
   }
-  const outcome = await callIngestReport(db, r, receivedAt, shardOf(ws));
-  await noteWrite(db);
+  const outcome = await ingestQueueFor(db).submit({ report: r, receivedAt });
   const base = { reportId: r.id, workspaceId: ws, roots: r.roots.length };
   switch (outcome) {
     case "not_enrolled":
       throw new NotFoundError(`Workspace ${ws} is not enrolled.`);
     case "conflict":
       throw new ConflictError(`Report id ${r.id} was already used by another workspace.`);
+    case "too_old":
+      // Its neighbours in raw history have expired: placing it would corrupt the roll-ups (README: retention).
+      throw new ValidationError(
+        `Report ${r.id} was collected at ${r.collectedAt}, before the raw history this dashboard still keeps ` +
+          `(older reports expire under the raw retention setting); it was not stored.`,
+        { path: ["collectedAt"] },
+        "too_old",
+      );
     case "duplicate":
       return { ...base, status: "duplicate", newest: false };
     default:

@@ -10,6 +10,7 @@ const LINKS = [
   { href: "/findings", label: "Findings" },
   { href: "/cleanup", label: "Cleanup" },
   { href: "/connect", label: "Connect workspaces" },
+  { href: "/settings", label: "Settings" },
 ] as const;
 const ADMIN_LINKS = [
   { href: "/users", label: "Users" },

@@ -52,6 +52,8 @@ import * as exportAgentRoute from "@/app/api/v1/export/agents/[agent]/route";
 import * as exportAgentTableRoute from "@/app/api/v1/export/agents/[agent]/[table]/route";
 import * as exportWorkspaceTableRoute from "@/app/api/v1/export/workspaces/[id]/[table]/route";
 import * as exportAuditRoute from "@/app/api/v1/export/audit.csv/route";
+import * as storageSettingsRoute from "@/app/api/v1/settings/storage/route";
+import * as retentionRoute from "@/app/api/v1/settings/retention/route";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 type Example = { url: string; params?: Record<string, string>; body?: () => unknown };
@@ -84,6 +86,8 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
   "POST /api/v1/tokens": { module: tokensRoute, example: { url: "/api/v1/tokens", body: () => ({ name: `script-${++seq}`, role: "viewer" }) } },
   "DELETE /api/v1/tokens/[id]": { module: tokenRoute, example: { url: "/api/v1/tokens/:victim", params: { id: ":victim" } } },
   "GET /api/v1/audit": { module: auditRoute, example: { url: "/api/v1/audit" } },
+  "GET /api/v1/settings/storage": { module: storageSettingsRoute, example: { url: "/api/v1/settings/storage" } },
+  "PUT /api/v1/settings/retention": { module: retentionRoute, example: { url: "/api/v1/settings/retention", body: () => ({ audit: 400 }) } },
   "POST /api/v1/enrollment-key/rotate": { module: rotateRoute, example: { url: "/api/v1/enrollment-key/rotate" } },
   "GET /api/v1/export/usage.csv": { module: exportUsageRoute, example: { url: "/api/v1/export/usage.csv" } },
   "GET /api/v1/export/workspaces.csv": { module: exportWorkspacesRoute, example: { url: "/api/v1/export/workspaces.csv" } },

@@ -17,3 +17,15 @@ export function everyWrites(db: Db, every: number, task: () => Promise<void>): v
 export async function noteWrite(db: Db): Promise<void> {
   await afterWrites.get(db)?.();
 }
+
+// How many write transactions a database serves usefully at once: the embedded one runs one statement at a
+// time, so more than one batch in flight would only make each batch smaller.
+const writers = new WeakMap<object, number>();
+
+export function setWriters(db: Db, n: number): void {
+  writers.set(db, n);
+}
+
+export function writersOf(db: Db): number | undefined {
+  return writers.get(db);
+}

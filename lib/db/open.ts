@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import lockfile from "proper-lockfile";
-import { everyWrites } from "./maintenance";
+import { everyWrites, setWriters } from "./maintenance";
 import * as schema from "./schema";
 import type { Db } from "./types";
 
@@ -12,6 +12,11 @@ export type Database = {
   kind: "embedded" | "postgres";
   /** Where the data lives, for logs and the health check (no credentials). */
   location: string;
+  /**
+   * Runs `fn` on one connection held throughout (session-level advisory locks, a sequence of transactions).
+   * The embedded database has one connection: `fn` gets it.
+   */
+  session<T>(fn: (db: Db) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 };
 
@@ -79,10 +84,12 @@ export async function openEmbedded(dir: string): Promise<Database> {
     };
     await client.exec("analyze");
     everyWrites(db, MAINTAIN_EVERY_WRITES, maintain);
+    setWriters(db, 1);
     return {
       db,
       kind: "embedded",
       location: dir,
+      session: (fn) => fn(db),
       async close() {
         await client.close();
         await release?.();
@@ -120,6 +127,14 @@ export async function openPostgres(url: string, poolSize = Number(process.env.DA
     db,
     kind: "postgres",
     location: `${u.hostname}:${u.port || 5432}${u.pathname}`,
+    async session(fn) {
+      const conn = await pool.connect();
+      try {
+        return await fn(drizzle({ client: conn, schema }) as unknown as Db);
+      } finally {
+        conn.release();
+      }
+    },
     close: () => pool.end(),
   };
 }

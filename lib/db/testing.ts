@@ -32,7 +32,8 @@ export async function createScratchPostgres(): Promise<{ url: string; drop: () =
   };
 }
 
-export type TestDatabase = { current: Database };
+/** `url`: the scratch database, for a second connection pool on it (PostgreSQL only). */
+export type TestDatabase = { current: Database; url?: string };
 
 /**
  * Runs a suite once on the embedded database and once on real Postgres, each freshly migrated.
@@ -49,6 +50,7 @@ export function describeEachDatabase(name: string, suite: (t: TestDatabase) => v
         } else {
           const scratch = await createScratchPostgres();
           drop = scratch.drop;
+          t.url = scratch.url;
           t.current = await openPostgres(scratch.url, 8);
         }
       }, 60_000);

@@ -107,7 +107,10 @@ function makeWorkspace(rnd: Random, i: number, days: number): SimWorkspace {
   const filling = rnd.chance(0.05);
   const heavy = filling ? 6 : rnd.chance(0.15) ? 3 : 1;
   const volumeTotal = filling ? 20 * GiB : rnd.pick([50, 100, 100, 200]) * GiB;
-  const manyFiles = !filling && rnd.chance(0.02);
+  // Besides chance, every 25th workspace's disk is already full and every 30th has used nearly all its inodes,
+  // so even a small demo fleet shows both (the draws stay in place: the rest of the fleet does not change).
+  const manyFiles = (!filling && rnd.chance(0.02)) || i % 30 === 9;
+  const full = i % 25 === 4;
   return {
     identity: {
       id: rnd.uuid(),
@@ -121,7 +124,7 @@ function makeWorkspace(rnd: Random, i: number, days: number): SimWorkspace {
     orphans: [],
     volumeTotal,
     reservedBytes: Math.round(volumeTotal * 0.05),
-    baseUsed: Math.round(rnd.between(filling ? 12 : 3, filling ? 14 : 15) * GiB),
+    baseUsed: full ? volumeTotal : Math.round(rnd.between(filling ? 12 : 3, filling ? 14 : 15) * GiB),
     // mkfs.ext4's default of one inode per 16 KiB; a few workspaces hold millions of tiny files.
     inodesTotal: volumeTotal / (16 * 1024),
     baseInodes: Math.round((volumeTotal / (16 * 1024)) * (manyFiles ? rnd.between(0.96, 0.99) : rnd.between(0.02, 0.2))),

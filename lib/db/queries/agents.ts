@@ -2,6 +2,7 @@ import "server-only";
 import { agentById, OTHER_AGENT } from "@/lib/catalog/agents";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "../types";
+import { clampToRollups, getHorizons } from "./retention";
 import type { WorkspaceRef } from "@/lib/findings/rules";
 import {
   addDaysTo,
@@ -58,7 +59,7 @@ export type AgentDetail = {
 export async function getAgentDetail(db: Db, agent: string, params: AgentDetailParams = {}): Promise<AgentDetail | null> {
   const now = params.now ?? new Date();
   const limit = params.limit ?? 10;
-  const range = resolveRange(params, now);
+  const range = clampToRollups(resolveRange(params, now), (await getHorizons(db)).rollups);
   const sinceDay = addDaysTo(utcDayOf(now), -GROWTH_DAYS);
 
   const [perWorkspace, kinds, deltas, growthRows, ages] = await Promise.all([

@@ -4,6 +4,7 @@ import { millisecondsInDay, millisecondsInHour } from "date-fns/constants";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "../types";
 import { getFindingsSummary, getRules, type FindingsSummary } from "./findings";
+import { clampToRollups, getHorizons } from "./retention";
 import { fullCondition, fullThresholds, toVolume, volumeColumns, type VolumeColumns, type VolumeSummary } from "./volume";
 import { addDaysTo, daysBetween, eachDay, isoOrNull, resolveRange, utcDayOf, type Day, type DayRange, type RangeParams } from "@/lib/series";
 import type { WorkspaceRef } from "@/lib/findings/rules";
@@ -109,11 +110,14 @@ function growth(now: number, then: number): Growth {
  * Levels of the fleet series are cumulative sums of fleet_delta; the sum of every delta is the level now, which
  * root_latest holds, so the series is walked back from it with the deltas of the days shown only (folding all
  * earlier deltas into a starting level instead would read the whole roll-up and grow with history).
+ * A range reaching back past the roll-ups' retention starts at its horizon (the returned `range` says so):
+ * expired changes are folded into one baseline row, so levels from the horizon on are exact, earlier unknown.
  */
 export async function getFleetOverview(db: Db, params: FleetOverviewParams = {}): Promise<FleetOverview> {
   const now = params.now ?? new Date();
   const limit = params.limit ?? 10;
-  const range = resolveRange(params, now);
+  const [rules, horizons] = await Promise.all([getRules(db), getHorizons(db)]);
+  const range = clampToRollups(resolveRange(params, now), horizons.rollups);
   const today = utcDayOf(now);
   // Days needed: the range, and today back to 30 days ago for the growth figures.
   const first = [range.from, addDaysTo(today, -30)].sort()[0];
@@ -121,7 +125,6 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
   const before = addDaysTo(first, -1);
   const nowTs = sql`${now.toISOString()}::timestamptz`;
   const sinceDay = addDaysTo(today, -GROWTH_DAYS);
-  const rules = await getRules(db);
   const full = fullThresholds(rules);
   const isFull = fullCondition(full);
   const fillingDays = rules["volume-filling"].enabled ? rules["volume-filling"].params.days : null;

@@ -3,25 +3,39 @@ import { sql } from "drizzle-orm";
 import type { Report } from "@/lib/report/schema";
 import { rowsOf, type Db } from "../types";
 
-
 /** How far back the volume forecast looks: the last day values of this many days, plus the report itself. */
 export const FORECAST_DAYS = 14;
 
-export type IngestOutcome = "stored" | "stored_late" | "duplicate" | "conflict" | "not_enrolled";
+export type IngestOutcome = "stored" | "stored_late" | "duplicate" | "conflict" | "not_enrolled" | "too_old";
+
+export type IngestItem = { report: Report; receivedAt: Date };
 
 /**
- * Stores a validated report through the database's ingest_report function (drizzle/0007_…sql): the volume and
- * the roots go as the report's own JSON and the function reads their fields by name.
+ * Stores validated reports through the database's ingest_reports function (drizzle/0009_…sql) in one call and
+ * one transaction, and returns each report's outcome in the order given. The roots and the volume go as the
+ * report's own JSON and the function reads their fields by name.
  */
-export async function callIngestReport(db: Db, r: Report, receivedAt: Date, shard: number): Promise<IngestOutcome> {
-  const v = r.volume;
-  const w = r.workspace;
-  const [row] = rowsOf<{ outcome: IngestOutcome }>(
-    await db.execute(sql`select ingest_report(${r.id}::uuid, ${w.id}::text, ${r.collectedAt}::timestamptz,
-      ${receivedAt.toISOString()}::timestamptz, ${r.reporter.version}::text, ${r.reporter.scanMs}::real,
-      ${v ? JSON.stringify(v) : null}::jsonb, ${JSON.stringify(r.errors ?? [])}::jsonb,
-      ${JSON.stringify(r.roots)}::jsonb, ${w.name}::text, ${w.owner}::text, ${w.template ?? null}::text,
-      ${w.agent ?? null}::text, ${shard}::smallint, ${FORECAST_DAYS}::int) as outcome`),
+export async function callIngestReports(db: Db, items: IngestItem[], shard: number): Promise<IngestOutcome[]> {
+  const batch = items.map(({ report: r, receivedAt }) => ({
+    id: r.id,
+    workspace: r.workspace.id,
+    collectedAt: r.collectedAt,
+    receivedAt: receivedAt.toISOString(),
+    reporterVersion: r.reporter.version,
+    scanMs: r.reporter.scanMs,
+    volume: r.volume ?? null,
+    errors: r.errors ?? [],
+    roots: r.roots,
+    name: r.workspace.name,
+    owner: r.workspace.owner,
+    template: r.workspace.template ?? null,
+    agent: r.workspace.agent ?? null,
+  }));
+  const rows = rowsOf<{ pos: number; outcome: IngestOutcome }>(
+    await db.execute(sql`select pos, outcome from ingest_reports(${JSON.stringify(batch)}::jsonb, ${shard}::smallint,
+      ${FORECAST_DAYS}::int)`),
   );
-  return row.outcome;
+  const out: IngestOutcome[] = new Array(items.length);
+  for (const r of rows) out[Number(r.pos) - 1] = r.outcome;
+  return out;
 }

@@ -26,10 +26,16 @@ export type { AgeBreakdown, CategoryBreakdown };
 export type ScanErrors = ScanError[];
 export type RecipeUsageByRecipe = Partial<Record<RecipeId, RecipeUsage>>;
 
+/**
+ * Raw history, one row per accepted report. Partitioned by day on collected_at (drizzle/0008: drizzle-kit cannot
+ * declare partitions), so expiry drops whole days. The key leads with the workspace so a move to Citus can
+ * distribute by it, and holds collected_at because Postgres requires the partition key in every unique index:
+ * the id alone cannot be unique here, so the ingest function checks it (under a lock on the id) instead.
+ */
 export const reports = pgTable(
   "reports",
   {
-    id: uuid("id").primaryKey(),
+    id: uuid("id").notNull(),
     workspaceId: text("workspace_id")
       .notNull()
       .references(() => workspaces.id, { onDelete: "cascade" }),
@@ -47,9 +53,13 @@ export const reports = pgTable(
     volumeInodesFree: big("volume_inodes_free"),
     errors: jsonb("errors").$type<ScanErrors>().notNull().default([]),
   },
-  // Ascending with the id: the usage export pages by (workspace, time, id) with a row comparison, which a mixed
-  // asc/desc index cannot serve; ingest's previous/next report and the newest-first history scan it backwards.
-  (t) => [index("reports_workspace_collected_idx").on(t.workspaceId, t.collectedAt, t.id)],
+  (t) => [
+    // Also a workspace's reports in time order: previous and next report, the report history list, and the
+    // usage export's keyset pages by (workspace, time, id).
+    primaryKey({ columns: [t.workspaceId, t.collectedAt, t.id] }),
+    // Finds a report id whoever sent it: duplicates and ids reused by another workspace.
+    index("reports_id_idx").on(t.id),
+  ],
 );
 
 const rootColumns = {
@@ -73,20 +83,21 @@ const rootColumns = {
   recipes: jsonb("recipes").$type<RecipeUsageByRecipe>().notNull().default({}),
 };
 
-/** Every root of every accepted report: the raw history. Append-only, so a BRIN index on time stays tight. */
+/**
+ * Every root of every accepted report: the raw history, partitioned by day like `reports` (no foreign key to
+ * it: a partitioned table's id is not unique on its own). Append-only, so a BRIN index on time stays tight.
+ */
 export const rootUsage = pgTable(
   "root_usage",
   {
-    reportId: uuid("report_id")
-      .notNull()
-      .references(() => reports.id, { onDelete: "cascade" }),
+    reportId: uuid("report_id").notNull(),
     collectedAt: tz("collected_at").notNull(),
     ...rootColumns,
   },
   (t) => [
-    // A workspace's history is reached through reports (workspace, time) and this key; a second btree here
-    // cost a third of ingest time and served no query.
-    primaryKey({ columns: [t.reportId, t.rootKey] }),
+    // Time first: rows arrive in time order, so inserts land at the index's right edge (a uuid-first key put
+    // every insert on a random page). A report's roots are found by (collected_at, workspace, report id).
+    primaryKey({ columns: [t.collectedAt, t.workspaceId, t.reportId, t.rootKey] }),
     index("root_usage_collected_brin").using("brin", t.collectedAt),
   ],
 );

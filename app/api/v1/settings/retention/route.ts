@@ -1,0 +1,21 @@
+import { auditActor, requireCaller } from "@/lib/auth/access";
+import { recordAudit } from "@/lib/db/queries/audit";
+import { updateRetention } from "@/lib/db/queries/retention";
+import { readJson } from "@/lib/http/request";
+import { handle, json } from "@/lib/http/response";
+import { retentionUpdate, type RetentionDays, type RetentionUpdate } from "@/lib/validations/settings";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * PUT /api/v1/settings/retention { raw?, rollups?, audit?, cleanup? } (days) → the retention in effect. Admin
+ * only. 422 when a value is out of its bounds or the roll-ups would not outlive raw history. Takes effect at
+ * the next maintenance run (hourly).
+ */
+export const PUT = handle(async (request) => {
+  const { db, caller, ip, userAgent } = await requireCaller(request, "admin");
+  const body = (await readJson(request, retentionUpdate, 16 * 1024)) as RetentionUpdate;
+  const retention = await updateRetention(db, body);
+  await recordAudit(db, { actor: auditActor(caller), action: "settings.retention_changed", details: { ...body }, ip, userAgent });
+  return json<{ retention: RetentionDays }>({ retention });
+});

@@ -1,0 +1,73 @@
+import type { StorageSettings } from "@/lib/db/queries/storage";
+import { Bytes } from "@/components/ui/bytes";
+import { Panel } from "@/components/ui/panel";
+
+const formatCount = (n: number) => new Intl.NumberFormat("en").format(Math.round(n));
+
+/** Settings: how long data is kept, where expired history ends, and what the product's tables take on disk. */
+export function StorageView({ settings }: { settings: StorageSettings }) {
+  const last = settings.lastMaintenance;
+  return (
+    <div className="stack">
+      <div className="page-head">
+        <div>
+          <h1>Settings</h1>
+          <p className="sub">Retention of stored data and the size of the dashboard&apos;s own database.</p>
+        </div>
+      </div>
+      <div className="grid-2">
+        <Panel title="Retention">
+          <table className="table" data-testid="retention-table">
+            <thead>
+              <tr><th>Data</th><th className="num">Kept (days)</th><th className="num">Default</th></tr>
+            </thead>
+            <tbody>
+              {settings.retention.map((r) => (
+                <tr key={r.id}>
+                  <td>{r.label}</td>
+                  <td className="num">{r.days}</td>
+                  <td className="num muted">{r.defaultDays}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="muted small">
+            Change with <code>PUT /api/v1/settings/retention</code> (admin). The maintenance task applies it hourly;
+            the latest value of every workspace and the fleet totals never expire.
+          </p>
+        </Panel>
+        <Panel title="Maintenance">
+          <p>
+            Raw reports kept from {settings.horizons.raw ? <time>{settings.horizons.raw.slice(0, 10)}</time> : "the first report"};
+            charts from {settings.horizons.rollups ?? "the first report"}.
+          </p>
+          {last?.ran ? (
+            <p className="muted small" data-testid="last-maintenance">
+              Last run {last.at} ({last.ms} ms): {last.partitionsCreated.length} partitions created,{" "}
+              {last.partitionsDropped.length} dropped, {formatCount(Object.values(last.deleted).reduce((s, n) => s + n, 0))} expired rows deleted.
+            </p>
+          ) : (
+            <p className="muted small">Not run yet: it runs shortly after the app starts, then hourly (or <code>npm run maintenance</code>).</p>
+          )}
+        </Panel>
+      </div>
+      <Panel title={<>Database tables · <Bytes value={settings.totalBytes} /></>}>
+        <table className="table" data-testid="table-sizes">
+          <thead>
+            <tr><th>Table</th><th className="num">Size</th><th className="num">Rows (estimate)</th><th className="num">Partitions</th></tr>
+          </thead>
+          <tbody>
+            {settings.tables.map((t) => (
+              <tr key={t.table}>
+                <td><code>{t.table}</code></td>
+                <td className="num"><Bytes value={t.bytes} /></td>
+                <td className="num">{formatCount(t.rows)}</td>
+                <td className="num">{t.partitions || ""}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Panel>
+    </div>
+  );
+}

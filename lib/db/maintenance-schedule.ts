@@ -1,0 +1,35 @@
+import "server-only";
+import type { Database } from "./open";
+import { runMaintenance } from "./maintenance-task";
+
+export const MAINTENANCE_EVERY_MS = 60 * 60 * 1000;
+const FIRST_RUN_AFTER_MS = 30 * 1000;
+
+const globalForSchedule = globalThis as unknown as { __storageMaintenance?: boolean };
+
+/**
+ * Runs the maintenance task in this app instance shortly after start and then hourly. Every instance
+ * schedules it; the task's advisory lock lets one of them run it at a time. Timers are unref'd: they never
+ * keep a process alive.
+ */
+export function startMaintenanceSchedule(database: Database, everyMs = MAINTENANCE_EVERY_MS): void {
+  // Once per process: `next dev` re-runs instrumentation on reload.
+  if (globalForSchedule.__storageMaintenance) return;
+  globalForSchedule.__storageMaintenance = true;
+  const tick = async () => {
+    try {
+      const r = await runMaintenance(database);
+      if (r.ran) {
+        const gone = Object.values(r.deleted).reduce((s, n) => s + n, 0);
+        console.log(
+          `[maintenance] ${r.ms} ms: ${r.partitionsCreated.length} partitions created, ${r.partitionsDropped.length} dropped, ` +
+            `${gone} expired rows deleted; raw history from ${r.rawHorizon}, roll-ups from ${r.rollupHorizon}`,
+        );
+      }
+    } catch (err) {
+      console.error(`[maintenance] failed (retried in an hour): ${(err as Error).message}`);
+    }
+  };
+  setTimeout(() => void tick(), Math.min(FIRST_RUN_AFTER_MS, everyMs)).unref();
+  setInterval(() => void tick(), everyMs).unref();
+}

@@ -1,0 +1,146 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { addDaysTo, eachDay, utcDayOf, type Day } from "@/lib/series";
+import { RETENTION_SETTINGS, type RetentionSetting } from "@/lib/validations/settings";
+import type { Database } from "./open";
+import { ensurePartitions, expirePartitions } from "./partitions";
+import { advanceHorizon, getRetention, HORIZON_KEYS } from "./queries/retention";
+import { rowsOf, type Db } from "./types";
+
+/** Session advisory lock held while the task runs: with several app instances on one database, one runs it. */
+export const MAINTENANCE_LOCK = 7_244_103;
+/** Partitions are created this many days ahead, so a missed run or two never leaves a day without one. */
+export const PARTITION_DAYS_AHEAD = 7;
+const LAST_RUN_KEY = "maintenance.last_run";
+
+export type MaintenanceResult =
+  | { ran: false; reason: string }
+  | {
+      ran: true;
+      at: string;
+      ms: number;
+      partitionsCreated: string[];
+      partitionsDropped: string[];
+      /** Raw reports collected before this instant are expired. */
+      rawHorizon: string;
+      /** Daily roll-ups before this day are expired (folded into the fleet baseline). */
+      rollupHorizon: Day;
+      /** Rows deleted per table (default partitions, roll-ups, registry tables). */
+      deleted: Record<string, number>;
+    };
+
+export type MaintenanceOptions = { now?: Date; settings?: readonly RetentionSetting[] };
+
+// The embedded database is one session for the whole process: its advisory locks are re-entrant, so a second
+// run in the same process is kept out here.
+const running = new WeakSet<object>();
+
+/**
+ * Enforces retention and keeps the raw history's partitions: creates the days ahead (and days whose rows wait
+ * in a default partition), expires raw history and roll-ups past their settings, and deletes expired rows of
+ * the registry's tables. Skips (ran: false) when another instance holds the lock.
+ */
+export async function runMaintenance(database: Database, opts: MaintenanceOptions = {}): Promise<MaintenanceResult> {
+  if (running.has(database)) return { ran: false, reason: "already running in this process" };
+  running.add(database);
+  try {
+    return await database.session(async (db) => {
+      const [lock] = rowsOf<{ got: boolean }>(await db.execute(sql`select pg_try_advisory_lock(${MAINTENANCE_LOCK}) as got`));
+      if (!lock.got) return { ran: false, reason: "another instance is running it" };
+      try {
+        const result = await maintain(db, opts);
+        if (database.kind === "embedded") await db.execute(sql`vacuum (analyze) root_daily, workspace_daily, fleet_delta`);
+        await db.execute(sql`insert into settings (key, value) values (${LAST_RUN_KEY}, ${JSON.stringify(result)})
+          on conflict (key) do update set value = excluded.value, updated_at = now()`);
+        return result;
+      } finally {
+        await db.execute(sql`select pg_advisory_unlock(${MAINTENANCE_LOCK})`);
+      }
+    });
+  } finally {
+    running.delete(database);
+  }
+}
+
+async function maintain(db: Db, opts: MaintenanceOptions): Promise<MaintenanceResult & { ran: true }> {
+  const started = performance.now();
+  const now = opts.now ?? new Date();
+  const today = utcDayOf(now);
+  const days = await getRetention(db);
+
+  // Raw history: the horizon is recorded first, so ingest refuses what is about to go rather than store it in
+  // a partition being dropped. Whole days: a day's raw history is either complete or gone.
+  const rawHorizon = await advanceHorizon(db, HORIZON_KEYS.raw, `${addDaysTo(today, -days.raw)}T00:00:00.000Z`, "timestamptz");
+  const rawHorizonDay = utcDayOf(new Date(rawHorizon));
+  const created = await ensurePartitions(db, eachDay(today, addDaysTo(today, PARTITION_DAYS_AHEAD)), rawHorizonDay);
+  const expired = await expirePartitions(db, rawHorizonDay);
+  const deleted: Record<string, number> = { raw_default_partitions: expired.defaultRows };
+
+  const rollupHorizon = (await advanceHorizon(db, HORIZON_KEYS.rollups, addDaysTo(today, -days.rollups), "date")) as Day;
+  Object.assign(deleted, await expireRollups(db, rollupHorizon));
+
+  for (const s of opts.settings ?? RETENTION_SETTINGS) {
+    const r = s as RetentionSetting;
+    if (!r.table || !r.timeColumn) continue;
+    const keep = (days as Record<string, number>)[r.id] ?? r.defaultDays;
+    const n = await expireTable(db, r.table, r.timeColumn, new Date(now.getTime() - keep * 86_400_000));
+    if (n !== null) deleted[r.table] = n;
+  }
+  return {
+    ran: true,
+    at: now.toISOString(),
+    ms: Math.round(performance.now() - started),
+    partitionsCreated: created,
+    partitionsDropped: expired.dropped,
+    rawHorizon,
+    rollupHorizon,
+    deleted,
+  };
+}
+
+/**
+ * Deletes daily roll-ups before `horizon`. The fleet roll-up is a series of changes whose running sum is the
+ * level: the expired changes are folded into one baseline row per (agent, kind, shard) on the day before the
+ * horizon, so every level from that day on (and the sum of all rows, the level now) stays exactly right.
+ */
+async function expireRollups(db: Db, horizon: Day): Promise<Record<string, number>> {
+  return db.transaction(async (tx) => {
+    const count = async (q: ReturnType<typeof sql>) => Number(rowsOf<{ n: number }>(await tx.execute(q))[0].n);
+    const rootDaily = await count(sql`with gone as (delete from root_daily where day < ${horizon}::date returning 1)
+      select count(*)::int as n from gone`);
+    const workspaceDaily = await count(sql`with gone as (delete from workspace_daily where day < ${horizon}::date returning 1)
+      select count(*)::int as n from gone`);
+    const fleet = await count(sql`with gone as (delete from fleet_delta where day < ${horizon}::date
+        returning agent, kind, shard, bytes, roots),
+      baseline as (insert into fleet_delta (day, agent, kind, shard, bytes, roots)
+        select ${horizon}::date - 1, agent, kind, shard, sum(bytes)::bigint, sum(roots)::int from gone
+        group by agent, kind, shard having sum(bytes) <> 0 or sum(roots) <> 0 order by agent, kind, shard
+        returning 1)
+      select (select count(*) from gone)::int - (select count(*) from baseline)::int as n`);
+    return { root_daily: rootDaily, workspace_daily: workspaceDaily, fleet_delta: fleet };
+  });
+}
+
+/** Deletes a registry table's rows older than `before`; null when the table or column does not exist. */
+async function expireTable(db: Db, table: string, column: string, before: Date): Promise<number | null> {
+  const [found] = rowsOf<{ ok: boolean }>(
+    await db.execute(sql`select exists (select 1 from information_schema.columns where table_schema = current_schema()
+      and table_name = ${table} and column_name = ${column}) as ok`),
+  );
+  if (!found.ok) return null;
+  // The audit log refuses deletes (a trigger) except inside a transaction that declares itself the expiry.
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select set_config('storage.expiring', 'on', true)`);
+    const rows = rowsOf<{ n: number }>(
+      await tx.execute(sql`with gone as (delete from ${sql.identifier(table)} where ${sql.identifier(column)} < ${before.toISOString()}::timestamptz
+        returning 1) select count(*)::int as n from gone`),
+    );
+    return Number(rows[0].n);
+  });
+}
+
+/** The last run's result, as the settings page shows it. */
+export async function lastMaintenance(db: Db): Promise<MaintenanceResult | null> {
+  const rows = rowsOf<{ value: string }>(await db.execute(sql`select value from settings where key = ${LAST_RUN_KEY}`));
+  return rows[0] ? (JSON.parse(rows[0].value) as MaintenanceResult) : null;
+}

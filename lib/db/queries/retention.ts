@@ -1,0 +1,78 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { ValidationError } from "@/lib/errors";
+import { daysBetween, type Day } from "@/lib/series";
+import {
+  RETENTION_SETTINGS,
+  retentionProblem,
+  type RetentionDays,
+  type RetentionUpdate,
+} from "@/lib/validations/settings";
+import { rowsOf, type Db } from "../types";
+
+/**
+ * Where expired history ends, written by the maintenance task when it expires: raw reports collected before
+ * `raw` are gone (ingest refuses them, ingest_reports reads this key), daily roll-ups before `rollups` are
+ * folded into a baseline (charts start there). Null until the first expiry.
+ */
+export const HORIZON_KEYS = { raw: "retention.raw_horizon", rollups: "retention.rollup_horizon" } as const;
+
+export type Horizons = { raw: string | null; rollups: Day | null };
+
+export async function getRetention(db: Db): Promise<RetentionDays> {
+  const rows = rowsOf<{ key: string; value: string }>(
+    await db.execute(sql`select key, value from settings where key like 'retention.%'`),
+  );
+  const stored = new Map(rows.map((r) => [r.key, Number(r.value)]));
+  return Object.fromEntries(
+    RETENTION_SETTINGS.map((s) => [s.id, Number.isInteger(stored.get(s.key)) ? stored.get(s.key)! : s.defaultDays]),
+  ) as RetentionDays;
+}
+
+/** Applies an admin's changes and returns the settings in effect; 422 when the result would be inconsistent. */
+export async function updateRetention(db: Db, update: RetentionUpdate): Promise<RetentionDays> {
+  return db.transaction(async (tx) => {
+    // Serialises concurrent edits, so the consistency check sees the other's result.
+    await tx.execute(sql`select pg_advisory_xact_lock(7244102)`);
+    const next = { ...(await getRetention(tx)), ...Object.fromEntries(Object.entries(update).filter(([, v]) => v !== undefined)) };
+    const problem = retentionProblem(next);
+    if (problem) throw new ValidationError(problem);
+    for (const s of RETENTION_SETTINGS) {
+      const days = update[s.id];
+      if (days === undefined) continue;
+      await tx.execute(sql`insert into settings (key, value) values (${s.key}, ${String(days)})
+        on conflict (key) do update set value = excluded.value, updated_at = now()`);
+    }
+    return next;
+  });
+}
+
+export async function getHorizons(db: Db): Promise<Horizons> {
+  const rows = rowsOf<{ key: string; value: string }>(
+    await db.execute(sql`select key, value from settings where key in (${HORIZON_KEYS.raw}, ${HORIZON_KEYS.rollups})`),
+  );
+  const get = (k: string) => rows.find((r) => r.key === k)?.value ?? null;
+  return { raw: get(HORIZON_KEYS.raw), rollups: get(HORIZON_KEYS.rollups) as Day | null };
+}
+
+/** Moves a horizon forward (never back: what expired stays expired when a retention is raised). */
+export async function advanceHorizon(db: Db, key: string, value: string, cast: "timestamptz" | "date"): Promise<string> {
+  const castSql = sql.raw(cast);
+  const [row] = rowsOf<{ value: string }>(
+    await db.execute(sql`insert into settings (key, value) values (${key}, ${value})
+      on conflict (key) do update set updated_at = now(),
+        value = case when settings.value::${castSql} < excluded.value::${castSql} then excluded.value else settings.value end
+      returning value`),
+  );
+  return row.value;
+}
+
+/**
+ * A chart's range starts no earlier than the roll-ups' horizon: days before it have been expired (their changes
+ * are folded into one baseline row, so a level there would read as 0, not as unknown).
+ */
+export function clampToRollups<R extends { from: Day; to: Day; days: number }>(range: R, horizon: Day | null): R {
+  if (!horizon || range.from >= horizon) return range;
+  const from = horizon > range.to ? range.to : horizon;
+  return { ...range, from, days: daysBetween(from, range.to) + 1 };
+}

@@ -1,0 +1,180 @@
+// History at fleet scale: a synthetic fleet (10,000 workspaces x 30 roots) with 90 days of daily roll-ups and
+// 14 days of raw reports in real Postgres, against the same fleet with a tenth of the history. Times the pages'
+// queries and an export-like keyset walk on both (target: full within 1.2x of a tenth), prints the plans of
+// the pages' queries at full size, and ingest's rate at full size against a fleet without history (target 0.8x).
+//   node --conditions=react-server --import tsx scripts/bench/scale.ts [--workspaces N] [--days N] [--raw-per-day N]
+import { randomUUID } from "node:crypto";
+import { parseArgs } from "node:util";
+import { drizzle } from "drizzle-orm/node-postgres";
+import { Pool } from "pg";
+import { getAgentDetail } from "@/lib/db/queries/agents";
+import { getFleetOverview } from "@/lib/db/queries/fleet";
+import { listFindings } from "@/lib/db/queries/findings";
+import { getWorkspaceDetail } from "@/lib/db/queries/workspace-detail";
+import { listWorkspaces } from "@/lib/db/queries/workspace-list";
+import { openPostgres, type Database } from "@/lib/db/open";
+import { ensurePartitions } from "@/lib/db/partitions";
+import * as schema from "@/lib/db/schema";
+import { createScratchPostgres } from "@/lib/db/testing";
+import type { Db } from "@/lib/db/types";
+import { ingestReport } from "@/lib/ingest";
+import { addDaysTo, eachDay, median, utcDayOf } from "@/lib/series";
+import { generateFleet, type FleetShape } from "../lib/scale-fleet";
+
+const { values: args } = parseArgs({
+  options: {
+    workspaces: { type: "string", default: "10000" },
+    roots: { type: "string", default: "30" },
+    days: { type: "string", default: "90" },
+    "raw-days": { type: "string", default: "14" },
+    "raw-per-day": { type: "string", default: "1" },
+    runs: { type: "string", default: "7" },
+    "ingest-reports": { type: "string", default: "1500" },
+  },
+});
+const n = (k: keyof typeof args) => Number(args[k]);
+const FULL: FleetShape = { workspaces: n("workspaces"), roots: n("roots"), days: n("days"), rawDays: n("raw-days"), rawPerDay: n("raw-per-day") };
+const TENTH: FleetShape = { ...FULL, days: Math.max(1, Math.round(FULL.days / 10)), rawDays: Math.max(1, Math.round(FULL.rawDays / 10)) };
+const EMPTY: FleetShape = { ...FULL, days: 1, rawDays: 0 };
+const EXPORT_ROWS = 1_000_000;
+const log = (s: string) => console.log(s);
+
+type Fleet = { label: string; database: Database; explainDb: Db; pool: Pool; drop: () => Promise<void> };
+let capture: { text: string; params: unknown[] }[] | null = null;
+
+async function makeFleet(label: string, shape: FleetShape): Promise<Fleet> {
+  const scratch = await createScratchPostgres();
+  const database = await openPostgres(scratch.url, 10);
+  const today = utcDayOf(new Date());
+  await ensurePartitions(database.db, eachDay(addDaysTo(today, -shape.rawDays), today), today);
+  const pool = new Pool({ connectionString: scratch.url, max: 4 });
+  const t = performance.now();
+  log(`${label}: ${shape.workspaces} workspaces x ${shape.roots} roots, ${shape.days} days of roll-ups, ${shape.rawDays} days x ${shape.rawPerDay} raw reports/day`);
+  await generateFleet(pool, shape, log);
+  log(`  generated in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+  // A second client on the same database whose queries are recorded, to explain them.
+  const explainDb = drizzle({ client: pool, schema, logger: { logQuery: (text, params) => capture?.push({ text, params }) } }) as unknown as Db;
+  return { label, database, explainDb, pool, drop: async () => { await database.close(); await pool.end(); await scratch.drop(); } };
+}
+
+const now = new Date();
+const pages = (db: Db): Record<string, () => Promise<unknown>> => ({
+  "fleet overview (90d)": () => getFleetOverview(db, { range: "90d", now }),
+  "workspaces page 1 by change7d": () => listWorkspaces(db, { now, sort: "change7d" }),
+  "workspace detail 90d": () => getWorkspaceDetail(db, "ws-004242", { range: "90d", now }),
+  "agent claude-code (90d)": () => getAgentDetail(db, "claude-code", { range: "90d", now }),
+  "findings": () => listFindings(db, { now }),
+});
+
+/** Walks root_daily in key order, 10,000 rows a page, as an export would; returns rows/s. */
+async function exportWalk(pool: Pool): Promise<number> {
+  let key: [string, string, string] = ["", "", "1970-01-01"];
+  let rows = 0;
+  const t = performance.now();
+  while (rows < EXPORT_ROWS) {
+    const r = await pool.query(`select workspace_id, root_key, day::text as day, agent, kind, bytes, apparent_bytes, files
+      from root_daily where (workspace_id, root_key, day) > ($1, $2, $3::date) order by workspace_id, root_key, day limit 10000`, key);
+    if (r.rows.length === 0) break;
+    rows += r.rows.length;
+    const last = r.rows[r.rows.length - 1];
+    key = [last.workspace_id, last.root_key, last.day];
+  }
+  return rows / ((performance.now() - t) / 1000);
+}
+
+async function explainPages(f: Fleet) {
+  log(`\nQuery plans at full size (EXPLAIN (ANALYZE, BUFFERS)); a sequential scan of a history table is marked !!:`);
+  for (const [name, run] of Object.entries(pages(f.explainDb))) {
+    capture = [];
+    await run();
+    const queries = capture.filter((c) => !/from "?(settings|finding_rules)"?/i.test(c.text));
+    capture = null;
+    log(`\n## ${name}: ${queries.length} queries`);
+    for (const c of queries) {
+      const plan = (await f.pool.query(`explain (analyze, buffers) ${c.text}`, c.params)).rows.map((r) => r["QUERY PLAN"] as string);
+      const scans = plan.filter((l) => /Scan|Execution Time/.test(l)).map((l) => {
+        const seqHistory = /Seq Scan on (root_daily|workspace_daily|fleet_delta|reports|root_usage)/.test(l);
+        return `${seqHistory ? "!! " : "   "}${l.replace(/\s+\(cost=[^)]*\)/, "").replace(/\(actual time=[\d.]+\.\./, "(time=").trim()}`;
+      });
+      log(`- ${c.text.replace(/\s+/g, " ").slice(0, 110)}…`);
+      for (const l of scans) log(`  ${l}`);
+    }
+  }
+}
+
+/** Rows/s of ingest (16 concurrent callers, group commit) of `count` reports newer than each workspace's latest. */
+async function ingestRate(f: Fleet, count: number): Promise<number> {
+  const reports = Array.from({ length: count }, (_, j) => {
+    const i = 1 + ((j * 7919) % FULL.workspaces);
+    const ws = { id: `ws-${String(i).padStart(6, "0")}`, name: `dev-${i}`, owner: `owner-${i % 500}` };
+    return {
+      version: 1 as const, id: randomUUID(), collectedAt: new Date(Date.now() + 60_000 + j).toISOString(), workspace: ws,
+      volume: { totalBytes: 100 * 2 ** 30, freeBytes: 40 * 2 ** 30 }, reporter: { version: "bench", scanMs: 100 },
+      roots: Array.from({ length: FULL.roots }, (_, k) => {
+        const agent = ["claude-code", "codex", "gemini", "goose", "opencode", "other"][k % 6];
+        return { key: `${agent}:r${k}`, kind: (["tool", "module", "legacy", "script-data"] as const)[k % 4], agent,
+          path: `.r/${k}`, bytes: (8 + j + k) * 2 ** 20, apparentBytes: (8 + j + k) * 2 ** 20, files: 100, dirs: 10 };
+      }),
+    };
+  });
+  let next = 0;
+  const t = performance.now();
+  await Promise.all(Array.from({ length: 16 }, async () => {
+    while (next < reports.length) {
+      const r = reports[next++];
+      await ingestReport(f.database.db, r.workspace.id, r);
+    }
+  }));
+  return (count * FULL.roots) / ((performance.now() - t) / 1000);
+}
+
+const fleets: Fleet[] = [];
+try {
+  const full = await makeFleet("full", FULL);
+  fleets.push(full);
+  const tenth = await makeFleet("tenth", TENTH);
+  fleets.push(tenth);
+  const runs = n("runs");
+  const timings: [string, number, number][] = [];
+  const [qa, qb] = [pages(full.database.db), pages(tenth.database.db)];
+  for (const name of Object.keys(qa)) {
+    for (let i = 0; i < 2; i++) { await qa[name](); await qb[name](); }
+    const ta: number[] = [];
+    const tb: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      let t = performance.now();
+      await qa[name]();
+      ta.push(performance.now() - t);
+      t = performance.now();
+      await qb[name]();
+      tb.push(performance.now() - t);
+    }
+    timings.push([name, median(ta)!, median(tb)!]);
+  }
+  const exportFull = [await exportWalk(full.pool), await exportWalk(full.pool)];
+  const exportTenth = [await exportWalk(tenth.pool), await exportWalk(tenth.pool)];
+
+  log(`\nTimes at full history (${FULL.days} days) and at a tenth (${TENTH.days} days), median of ${runs}; target: full / tenth <= 1.20`);
+  for (const [name, a, b] of timings) {
+    log(`${name.padEnd(32)} ${a.toFixed(1).padStart(8)} ms  ${b.toFixed(1).padStart(8)} ms  ratio ${(a / b).toFixed(2)}${a / b <= 1.2 ? "" : "  (NOT met)"}`);
+  }
+  const [ef, et] = [Math.max(...exportFull), Math.max(...exportTenth)];
+  log(`${"export: keyset walk of root_daily".padEnd(32)} ${ef.toFixed(0).padStart(8)} rows/s ${et.toFixed(0).padStart(8)} rows/s  ratio (tenth / full) ${(et / ef).toFixed(2)}${et / ef <= 1.2 ? "" : "  (NOT met)"}`);
+  log(`cleanup preview for the whole fleet: does not exist yet (not timed)`);
+
+  await explainPages(full);
+
+  const empty = await makeFleet("empty (no history)", EMPTY);
+  fleets.push(empty);
+  const count = n("ingest-reports");
+  const rates = { full: [] as number[], empty: [] as number[] };
+  for (let round = 0; round < 2; round++) {
+    rates.empty.push(await ingestRate(empty, count));
+    rates.full.push(await ingestRate(full, count));
+  }
+  const [rf, re] = [median(rates.full)!, median(rates.empty)!];
+  log(`\ningest without HTTP (${count} reports x ${FULL.roots} roots, 16 callers, group commit), median of 2:`);
+  log(`full history ${rf.toFixed(0)} rows/s, no history ${re.toFixed(0)} rows/s: ratio ${(rf / re).toFixed(2)} (target >= 0.80${rf / re >= 0.8 ? "" : ": NOT met"})`);
+} finally {
+  for (const f of fleets) await f.drop();
+}

@@ -1,7 +1,8 @@
 // The cleanup issue's "done means", end to end: a real home tree with Claude Code sessions (some older than 30
 // days), the reporter served by the dashboard run as a child process against it, a policy made in Chromium as
-// the admin (its page previews the old sessions' bytes), "Run now", the reporter claiming the job, trashing
-// exactly the old sessions and reporting again, then the run page, the workspace page and the audit log.
+// the admin (the form previews the draft, the saved policy's page its next run: the old sessions' bytes), "Run
+// now", the reporter claiming the job, trashing exactly the old sessions and reporting again, then the run page,
+// the workspace page and the audit log. Screenshots go to screenshots/cleanup-e2e-*.png.
 //
 // ctime: the executor dates a unit by the newest mtime *or ctime* of its entries, and a ctime cannot be set
 // backwards: every file this test writes has a ctime of "now", within the run's minimum age (at least an hour),
@@ -13,8 +14,7 @@
 // home as no newer than its mtime: the tree then looks exactly as if its files had been written at their
 // mtimes, as a real aged tree is. The reporter, its clock and the dashboard are otherwise untouched.
 
-import { spawn } from "node:child_process";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -178,7 +178,9 @@ describe("cleanup end to end: real tree, built reporter, policy in the UI", () =
     expect(r.code, r.stderr).toBe(0);
 
     const ws = await openPage(h, `/workspaces/${WORKSPACE.id}`);
-    const detail = await apiGet<{ roots: RootDetail[] }>(ws.page, `/api/v1/workspaces/${WORKSPACE.id}`);
+    const detail = await apiGet<{ roots: RootDetail[]; reports: { reporterVersion: string }[] }>(ws.page, `/api/v1/workspaces/${WORKSPACE.id}`);
+    // the reporter that sends recipe usage and runs jobs says it is 0.3 (the dashboard tells admins older ones cannot)
+    expect(detail.reports[0].reporterVersion).toMatch(/^0\.3\./);
     const root = claudeRoot(detail);
     expect(root, JSON.stringify(detail.roots.map((x) => x.key))).toBeDefined();
     claudeRootBefore = root!.bytes;
@@ -199,6 +201,11 @@ describe("cleanup end to end: real tree, built reporter, policy in the UI", () =
     await page.getByLabel("Scope", { exact: true }).selectOption("workspaceIds");
     await page.getByLabel("Scope values").fill(WORKSPACE.id);
     await page.getByLabel("Action").selectOption("trash");
+    // the form previews the draft before it is saved
+    const draftPreview = page.getByTestId("policy-preview").getByTestId("preview-total");
+    await draftPreview.filter({ hasText: "in 3 units from 1 workspace." }).waitFor();
+    const previewed = await exactBytesOf(page, '[data-testid="policy-preview"] [data-testid="preview-total"] strong span');
+    await shot(p, "policy-new");
     await page.getByRole("button", { name: "Save policy" }).click();
     await page.waitForURL((u) => /^\/cleanup\/policies\/[0-9a-f-]{36}$/.test(u.pathname));
     policyId = new URL(page.url()).pathname.split("/").pop()!;
@@ -210,9 +217,10 @@ describe("cleanup end to end: real tree, built reporter, policy in the UI", () =
       `/api/v1/cleanup/policies/${policyId}`,
     );
     expect(api.preview.total).toMatchObject({ units: old.length, workspaces: 1, bytes: shown });
+    expect(previewed).toBe(shown);
     // within a few percent of what du says the old sessions take (exact here: 30 days is an age step's bound)
     expect(Math.abs(shown - du.oldSum) / du.oldSum).toBeLessThan(0.03);
-    await expect(page.getByTestId("preview-total").textContent()).resolves.toMatch(/in 3 units from 1 workspaces/);
+    await expect(page.getByTestId("preview-total").textContent()).resolves.toMatch(/in 3 units from 1 workspace\./);
     await shot(p, "policy");
 
     await page.getByRole("button", { name: "Run now" }).click();
@@ -280,7 +288,14 @@ describe("cleanup end to end: real tree, built reporter, policy in the UI", () =
     await expect(result.locator("div").first().textContent()).resolves.toMatch(/^done: 3 units, [\d.]+ [KM]iB, 0 skipped, 0 errors/);
     await result.getByText("Units acted (3)").click();
     for (const s of old) await result.getByText(`${s.rel}.jsonl`, { exact: true }).waitFor();
-    await expect(result.textContent()).resolves.toContain(`→ ${TRASH_DIR}/${jobId}/`);
+    await expect(result.getByTestId("trash-folder").textContent()).resolves.toBe(`Moved to ~/${TRASH_DIR}/${jobId}/ in the workspace, each under its own path.`);
+    // each unit's own path is readable, not cut to ".cla…" by the trash path beside it
+    for (const s of old) {
+      const item = result.locator("li", { hasText: `${s.rel}.jsonl` });
+      const [shown, full] = await item.locator(".grow").evaluate((e) => [e.clientWidth, e.scrollWidth]);
+      expect(shown, s.rel).toBeGreaterThanOrEqual(full);
+      await expect(item.locator(".muted").getAttribute("title")).resolves.toBe(`~/${TRASH_DIR}/${jobId}/${s.rel}.jsonl`);
+    }
     await expect(page.getByRole("button", { name: "Restore" }).count()).resolves.toBe(1);
     await shot(p, "run");
     expect(p.errors).toEqual([]);
@@ -300,13 +315,17 @@ describe("cleanup end to end: real tree, built reporter, policy in the UI", () =
     await p.context.close();
   });
 
-  it("the audit log holds every step: policy created, run created, job claimed, job result", async () => {
+  it("the audit log holds every step: preview, policy created, run created, job claimed, job result", async () => {
     const p = await openPage(h, "/audit");
     const { page } = p;
     type Entry = { action: string; target: string | null; actorType: string; actorId: string | null; details: Record<string, unknown> | null };
     const { entries } = await apiGet<{ entries: Entry[] }>(page, "/api/v1/audit?limit=500");
     const find = (action: string, pred: (e: Entry) => boolean = () => true) => entries.find((e) => e.action === action && pred(e));
     expect(find("enrollment_key.viewed")).toBeDefined();
+    expect(find("cleanup.previewed", (e) => e.target === "claude-code-sessions" && e.details?.workspaces === 1)).toMatchObject({
+      actorType: "user",
+      details: { params: { olderThanDays: 30 }, bytes: du.oldSum },
+    });
     expect(find("cleanup.policy_created", (e) => e.target === policyId)).toMatchObject({
       actorType: "user",
       details: { recipe: "claude-code-sessions", params: { olderThanDays: 30 }, scope: { workspaceIds: [WORKSPACE.id] }, action: "trash" },
@@ -320,10 +339,17 @@ describe("cleanup end to end: real tree, built reporter, policy in the UI", () =
       details: { runId, status: "done", unitsActed: 3, bytesActed },
     });
     // and the page lists them
-    for (const action of ["cleanup.policy_created", "cleanup.run_created", "cleanup.jobs_claimed", "cleanup.job_result"]) {
-      await page.getByText(action, { exact: true }).first().waitFor();
+    for (const action of ["cleanup.previewed", "cleanup.policy_created", "cleanup.run_created", "cleanup.jobs_claimed", "cleanup.job_result"]) {
+      await page.getByTestId("audit-table").getByText(action, { exact: true }).first().waitFor();
     }
     await shot(p, "audit");
+    // the Action filter offers the cleanup actions
+    await page.getByLabel("Action").selectOption("cleanup.job_result");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await page.waitForFunction(() => {
+      const cells = [...document.querySelectorAll('[data-testid="audit-table"] tbody td:nth-child(3)')];
+      return cells.length === 1 && cells[0].textContent === "cleanup.job_result";
+    });
     expect(p.errors).toEqual([]);
     await p.context.close();
   });

@@ -22,6 +22,20 @@ const ACTIONS = [
   "workspace.token_reset",
   "enrollment_key.viewed",
   "enrollment_key.rotated",
+  "export.downloaded",
+  "cleanup.previewed",
+  "cleanup.run_created",
+  "cleanup.run_cancelled",
+  "cleanup.jobs_claimed",
+  "cleanup.job_result",
+  "cleanup.job_interrupted",
+  "cleanup.jobs_expired",
+  "cleanup.restore_queued",
+  "cleanup.trash_purge_queued",
+  "cleanup.policy_created",
+  "cleanup.policy_updated",
+  "cleanup.policy_deleted",
+  "cleanup.policy_skipped",
 ];
 
 /** The audit log, newest first, filtered by actor, action and time; more rows load by key. */

@@ -2,26 +2,45 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useDeferredValue, useState } from "react";
 import { RECIPES } from "@/lib/catalog/recipes";
+import type { RunRequest } from "@/lib/cleanup/protocol";
 import type { Policy } from "@/lib/db/queries/cleanup-policies";
 import { POLICY_SCHEDULES, type PolicySchedule } from "@/lib/cleanup/types";
-import { cleanupKeys, deletePolicy, patchPolicy, policyOptions, postPolicy, runPolicyNow } from "@/lib/query/cleanup";
+import { cleanupKeys, deletePolicy, patchPolicy, policyOptions, postPolicy, previewOptions, runPolicyNow } from "@/lib/query/cleanup";
 import { useIsAdmin } from "@/components/auth/caller-context";
 import { Panel } from "@/components/ui/panel";
-import { QueryView } from "@/components/ui/states";
+import { ErrorPanel } from "@/components/ui/error-panel";
+import { QueryView, Skeleton } from "@/components/ui/states";
 import { RelativeTime } from "@/components/ui/time";
 import { PreviewTable } from "./preview-table";
 import { defaultDraft, draftFrom, requestOf, RunFields, type RunDraft } from "./run-fields";
 
 type PolicyDraft = { name: string; schedule: PolicySchedule; enabled: boolean; run: RunDraft };
 
-function PolicyForm({ initial, onSave, saving, error, disabled }: {
+/** What the draft's run would act on if it ran now: reviewed before a new policy is saved (and audited, like any preview). */
+function DraftPreview({ request }: { request: RunRequest | null }) {
+  const deferred = useDeferredValue(request);
+  const preview = useQuery(previewOptions(deferred));
+  if (!deferred) return null;
+  return (
+    <div className="stack" style={{ gap: 6 }} data-testid="policy-preview">
+      <strong>If it ran now</strong>
+      {preview.isPending ? <Skeleton height={60} /> : null}
+      {preview.isError ? <ErrorPanel error={preview.error} onRetry={() => void preview.refetch()} /> : null}
+      {preview.data ? <PreviewTable preview={preview.data} /> : null}
+    </div>
+  );
+}
+
+function PolicyForm({ initial, onSave, saving, error, disabled, preview }: {
   initial: PolicyDraft;
   onSave: (d: PolicyDraft) => void;
   saving: boolean;
   error: string | null;
   disabled?: boolean;
+  /** Preview the draft as it is edited (the new policy form; a saved policy's page previews it apart). */
+  preview?: boolean;
 }) {
   const [draft, setDraft] = useState(initial);
   const request = requestOf(draft.run);
@@ -45,9 +64,10 @@ function PolicyForm({ initial, onSave, saving, error, disabled }: {
       </fieldset>
       <RunFields draft={draft.run} onChange={(run) => setDraft({ ...draft, run })} disabled={disabled} />
       {typeof request === "string" ? <p className="muted">{request}</p> : null}
+      {preview ? <DraftPreview request={typeof request === "string" ? null : request} /> : null}
       {error ? <p className="error-message" role="alert">{error}</p> : null}
       {disabled ? null : (
-        <button type="button" className="button primary" disabled={saving || typeof request === "string" || !draft.name.trim()} onClick={() => onSave(draft)}>
+        <button type="button" className="button primary" style={{ alignSelf: "flex-start" }} disabled={saving || typeof request === "string" || !draft.name.trim()} onClick={() => onSave(draft)}>
           Save policy
         </button>
       )}
@@ -75,7 +95,7 @@ export function NewPolicy() {
   const initial: PolicyDraft = { name: "", schedule: "weekly", enabled: true, run: defaultDraft(RECIPES[0].id) };
   return (
     <Panel title="New policy">
-      <PolicyForm initial={initial} onSave={(d) => create.mutate(d)} saving={create.isPending} error={create.error?.message ?? null} />
+      <PolicyForm initial={initial} onSave={(d) => create.mutate(d)} saving={create.isPending} error={create.error?.message ?? null} preview />
     </Panel>
   );
 }

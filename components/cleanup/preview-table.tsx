@@ -12,7 +12,7 @@ export function PreviewTable({ preview }: { preview: CleanupPreview }) {
         <strong>
           <Bytes value={t.bytes} />
         </strong>{" "}
-        in {formatCount(t.units)} units from {formatCount(t.workspaces)} workspaces
+        in {formatCount(t.units)} unit{t.units === 1 ? "" : "s"} from {formatCount(t.workspaces)} workspace{t.workspaces === 1 ? "" : "s"}
         {t.estimate ? " (an estimate: a parameter falls inside an age step of the reports, whose share was interpolated)" : ""}.
         {t.protectedUnits ? <span className="muted"> {formatCount(t.protectedUnits)} units (<Bytes value={t.protectedBytes} />) are protected by their owners and stay.</span> : null}
         {preview.zeroWorkspaces ? <span className="muted"> {formatCount(preview.zeroWorkspaces)} workspaces have nothing these parameters select.</span> : null}

@@ -19,6 +19,9 @@ const UNITS_SHOWN = 200;
 
 function JobResultDetail({ job }: { job: JobRow }) {
   const r = job.result;
+  // a trash job moves each unit to <trash>/<job id>/<its path>: that folder once, not on every line
+  const trashed = r?.units.find((u) => u.trashPath);
+  const trashFolder = trashed?.trashPath?.endsWith(`/${trashed.path}`) ? trashed.trashPath.slice(0, -trashed.path.length - 1) : null;
   if (!r) return <p className="muted small">No result yet{job.interruptions ? ` (interrupted ${job.interruptions}×: the lease ran out and the job went back to the queue)` : ""}.</p>;
   return (
     <div className="stack small" style={{ gap: 8 }} data-testid="job-result">
@@ -29,9 +32,14 @@ function JobResultDetail({ job }: { job: JobRow }) {
       {r.units.length ? (
         <details>
           <summary>Units acted ({formatCount(r.units.length)})</summary>
+          {trashFolder ? <p className="muted" data-testid="trash-folder">Moved to <code>~/{trashFolder}/</code> in the workspace, each under its own path.</p> : null}
           <ul className="list">
             {r.units.slice(0, UNITS_SHOWN).map((u) => (
-              <li key={u.path}><span className="grow">{u.path}</span><span className="muted">{u.action}{u.trashPath ? ` → ${u.trashPath}` : ""}</span> <Bytes value={u.bytes} /></li>
+              // the unit's own path gets the room; where it went is one folder for the job, on hover per unit
+              <li key={u.path}>
+                <span className="grow" title={u.path}>{u.path}</span>
+                <span className="muted" title={u.trashPath ? `~/${u.trashPath}` : undefined}>{u.action}</span> <Bytes value={u.bytes} />
+              </li>
             ))}
           </ul>
         </details>

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { addDaysTo, type Day } from "@/lib/series";
 import { rowsOf, type Db } from "./types";
 
-// Day partitions of the raw history (drizzle/0008_history_partitions.sql): <table>_pYYYYMMDD holds the rows
+// Day partitions of the raw history (drizzle/0011_history_partitions.sql): <table>_pYYYYMMDD holds the rows
 // collected on that UTC day, <table>_default every row whose day has no partition.
 
 export const HISTORY_TABLES = ["reports", "root_usage"] as const;

@@ -11,7 +11,7 @@ export type IngestOutcome = "stored" | "stored_late" | "duplicate" | "conflict" 
 export type IngestItem = { report: Report; receivedAt: Date };
 
 /**
- * Stores validated reports through the database's ingest_reports function (drizzle/0009_…sql) in one call and
+ * Stores validated reports through the database's ingest_reports function (drizzle/0012_ingest_batches.sql) in one call and
  * one transaction, and returns each report's outcome in the order given. The roots and the volume go as the
  * report's own JSON and the function reads their fields by name.
  */

@@ -27,7 +27,7 @@ export type ScanErrors = ScanError[];
 export type RecipeUsageByRecipe = Partial<Record<RecipeId, RecipeUsage>>;
 
 /**
- * Raw history, one row per accepted report. Partitioned by day on collected_at (drizzle/0008: drizzle-kit cannot
+ * Raw history, one row per accepted report. Partitioned by day on collected_at (drizzle/0011: drizzle-kit cannot
  * declare partitions), so expiry drops whole days. The key leads with the workspace so a move to Citus can
  * distribute by it, and holds collected_at because Postgres requires the partition key in every unique index:
  * the id alone cannot be unique here, so the ingest function checks it (under a lock on the id) instead.

@@ -1,7 +1,8 @@
 -- Ingest in batches: reports that arrive together are stored by one call and one commit (lib/ingest-queue.ts
--- collects them), with set-based statements over the whole batch. Replaces ingest_report (0007).
-DROP FUNCTION IF EXISTS ingest_report(uuid, text, timestamptz, timestamptz, text, real, jsonb, jsonb, jsonb, text, text,
-  text, text, smallint, int);
+-- collects them), with set-based statements over the whole batch. Replaces ingest_report (0003); the report's
+-- volume (as df shows it), each root's AgentAPI leftovers and its cleanup recipe usage are read by field name.
+DROP FUNCTION IF EXISTS ingest_report(uuid, text, timestamptz, timestamptz, text, real, bigint, bigint, jsonb, jsonb, text,
+  text, text, text, smallint, int);
 --> statement-breakpoint
 -- One report that lands before its workspace's newest stored report: it enters history and corrects the
 -- roll-ups as if it had arrived in order. Called by ingest_reports, which holds the workspace's row lock.

@@ -5,9 +5,11 @@ import Link from "next/link";
 import { newRunHref } from "@/lib/cleanup/links";
 import { formatCount } from "@/lib/format/numbers";
 import { catalogOptions, policiesOptions, runsOptions } from "@/lib/query/cleanup";
+import { exportPaths } from "@/lib/validations/export";
 import { agentLabel } from "@/components/agents/agent-label";
 import { useIsAdmin } from "@/components/auth/caller-context";
 import { Bytes } from "@/components/ui/bytes";
+import { ExportLink } from "@/components/ui/export-link";
 import { Panel } from "@/components/ui/panel";
 import { QueryView, Skeleton } from "@/components/ui/states";
 import { RelativeTime } from "@/components/ui/time";
@@ -135,7 +137,7 @@ export function CleanupView() {
         {isAdmin ? <Link className="button primary" href="/cleanup/new">New cleanup</Link> : null}
       </div>
       <Panel title="Recipes"><Catalog /></Panel>
-      <Panel title="Runs"><Runs /></Panel>
+      <Panel title="Runs" actions={<ExportLink path={exportPaths.cleanupRuns()} title="Download every run as CSV" />}><Runs /></Panel>
       <Panel title="Policies" actions={isAdmin ? <Link className="button" href="/cleanup/policies/new">New policy</Link> : null}><Policies /></Panel>
     </div>
   );

@@ -8,8 +8,10 @@ import { JOB_STATES } from "@/lib/cleanup/protocol";
 import type { JobRow, RunSummary } from "@/lib/db/queries/cleanup-views";
 import { formatCount } from "@/lib/format/numbers";
 import { cancelRun, cleanupKeys, restoreJob, runOptions } from "@/lib/query/cleanup";
+import { exportPaths } from "@/lib/validations/export";
 import { useIsAdmin } from "@/components/auth/caller-context";
 import { Bytes } from "@/components/ui/bytes";
+import { ExportLink } from "@/components/ui/export-link";
 import { Panel, Stat } from "@/components/ui/panel";
 import { QueryView } from "@/components/ui/states";
 import { RelativeTime } from "@/components/ui/time";
@@ -116,7 +118,7 @@ export function RunView({ id }: { id: string }) {
           </p>
           {cancel.isError ? <p className="error-message">{cancel.error.message}</p> : null}
           {restore.isError ? <p className="error-message">{restore.error.message}</p> : null}
-          <Panel title="Jobs">
+          <Panel title="Jobs" actions={<ExportLink path={exportPaths.cleanupRun(run.id)} title="Download every unit, skip and error of this run as CSV" />}>
             <div className="table-wrap">
               <table className="table" data-testid="run-jobs">
                 <thead>

@@ -54,6 +54,8 @@ import * as exportWorkspaceTableRoute from "@/app/api/v1/export/workspaces/[id]/
 import * as exportAuditRoute from "@/app/api/v1/export/audit.csv/route";
 import * as storageSettingsRoute from "@/app/api/v1/settings/storage/route";
 import * as retentionRoute from "@/app/api/v1/settings/retention/route";
+import * as exportCleanupRunsRoute from "@/app/api/v1/export/cleanup/runs.csv/route";
+import * as exportCleanupRunRoute from "@/app/api/v1/export/cleanup/runs/[id]/route";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 type Example = { url: string; params?: Record<string, string>; body?: () => unknown };
@@ -98,6 +100,8 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
   "GET /api/v1/export/agents/[agent]/[table]": { module: exportAgentTableRoute, example: { url: "/api/v1/export/agents/codex/series.csv", params: { agent: "codex", table: "series.csv" } } },
   "GET /api/v1/export/workspaces/[id]/[table]": { module: exportWorkspaceTableRoute, example: { url: `/api/v1/export/workspaces/${WS}/roots.csv`, params: { id: WS, table: "roots.csv" } } },
   "GET /api/v1/export/audit.csv": { module: exportAuditRoute, example: { url: "/api/v1/export/audit.csv" } },
+  "GET /api/v1/export/cleanup/runs.csv": { module: exportCleanupRunsRoute, example: { url: "/api/v1/export/cleanup/runs.csv" } },
+  "GET /api/v1/export/cleanup/runs/[id]": { module: exportCleanupRunRoute, example: { url: `/api/v1/export/cleanup/runs/${NO_ID}.csv`, params: { id: `${NO_ID}.csv` } } },
   "GET /api/v1/cleanup/recipes": { module: cleanupRecipesRoute, example: { url: "/api/v1/cleanup/recipes" } },
   "POST /api/v1/cleanup/preview": { module: cleanupPreviewRoute, example: { url: "/api/v1/cleanup/preview", body: () => RUN } },
   "GET /api/v1/cleanup/runs": { module: cleanupRunsRoute, example: { url: "/api/v1/cleanup/runs" } },

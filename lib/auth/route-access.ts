@@ -43,6 +43,8 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   { method: "GET", path: "/api/v1/export/agents/[agent]/[table]", access: "viewer" },
   { method: "GET", path: "/api/v1/export/workspaces/[id]/[table]", access: "viewer" },
   { method: "GET", path: "/api/v1/export/audit.csv", access: "admin" },
+  { method: "GET", path: "/api/v1/export/cleanup/runs.csv", access: "viewer" },
+  { method: "GET", path: "/api/v1/export/cleanup/runs/[id]", access: "viewer" },
   // Cleanup: viewers see the catalog, runs, results and policies; admins preview and act.
   { method: "GET", path: "/api/v1/cleanup/recipes", access: "viewer" },
   { method: "POST", path: "/api/v1/cleanup/preview", access: "admin", why: "the first step of acting (audited)" },

@@ -44,6 +44,8 @@ export function neutralise(text: string): string {
 const INTEGER = /^-?\d+$/;
 const NUMBER = /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** A time already as the file writes it (toISOString's form), passed through without a parse. */
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 class CsvCellError extends Error {
   constructor(type: CsvCellType, value: unknown) {
@@ -72,6 +74,7 @@ export function formatCell(type: CsvCellType, value: unknown): string {
       if (typeof value === "string" && NUMBER.test(value)) return value;
       throw new CsvCellError(type, value);
     case "time": {
+      if (typeof value === "string" && ISO_UTC.test(value)) return value;
       const t = value instanceof Date ? value : new Date(value as string | number);
       if (Number.isNaN(t.getTime())) throw new CsvCellError(type, value);
       return t.toISOString();
@@ -85,6 +88,7 @@ export function formatCell(type: CsvCellType, value: unknown): string {
   }
 }
 
+/** One row's cells as text, in column order. */
 export function formatRow(columns: readonly CsvColumn<never>[], row: unknown): string[] {
   return columns.map((c) => formatCell(c.type, c.value(row as never)));
 }

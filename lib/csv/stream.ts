@@ -3,6 +3,7 @@
 // and memory stays that of one chunk whatever the size of the export. Cells are quoted by csv-stringify
 // (RFC 4180: CRLF line ends, fields with a comma, quote or line break in double quotes, quotes doubled).
 import { stringify } from "csv-stringify/sync";
+import { rowCursor } from "./batches";
 import { formatRow, type CsvTable } from "./columns";
 
 export type CsvStreamOptions = {
@@ -15,11 +16,8 @@ export type CsvStreamOptions = {
 // Formula escaping is done per column (columns.ts): csv-stringify's own escape_formulas would also prefix
 // numbers written as strings, "-1024" among them. quote_record_delimiter must be set: once record_delimiter
 // is, csv-stringify stops quoting a lone "\n" or "\r" inside a field, and a hostile name would split a row.
+// One call per chunk of rows keeps its per-call cost out of the per-row path.
 const STRINGIFY = { record_delimiter: "windows", quote_record_delimiter: true, escape_formulas: false } as const;
-
-export function csvLines(rows: string[][]): string {
-  return stringify(rows, STRINGIFY);
-}
 
 /**
  * Opens an export as a stream of UTF-8 CSV: the header, then the rows. The first row is read before this
@@ -28,9 +26,7 @@ export function csvLines(rows: string[][]): string {
  */
 export async function openCsvStream(exp: CsvTable, opts: CsvStreamOptions = {}): Promise<ReadableStream<Uint8Array>> {
   const chunkRows = opts.chunkRows ?? 1000;
-  const source = exp.rows as AsyncIterable<unknown> & Iterable<unknown>;
-  const it: AsyncIterator<unknown> | Iterator<unknown> =
-    typeof source[Symbol.asyncIterator] === "function" ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
+  const it = rowCursor(exp.rows);
   const encoder = new TextEncoder();
   let pending: IteratorResult<unknown> | null = await it.next();
   let header = true;
@@ -39,7 +35,7 @@ export async function openCsvStream(exp: CsvTable, opts: CsvStreamOptions = {}):
   const stop = async () => {
     if (finished) return;
     finished = true;
-    await it.return?.();
+    await it.return();
   };
 
   return new ReadableStream<Uint8Array>(
@@ -47,22 +43,25 @@ export async function openCsvStream(exp: CsvTable, opts: CsvStreamOptions = {}):
       async pull(controller) {
         const lines: string[][] = header ? [exp.columns.map((c) => c.header)] : [];
         header = false;
+        let rows = 0;
         try {
-          while (lines.length < chunkRows && !finished) {
-            const next = pending ?? (await it.next());
+          while (rows < chunkRows && !finished) {
+            let next = pending ?? it.next();
             pending = null;
+            if (next instanceof Promise) next = await next;
             if (next.done) {
               finished = true;
               break;
             }
             lines.push(formatRow(exp.columns, next.value));
+            rows++;
           }
         } catch (err) {
           opts.onError?.(err);
           await stop().catch(() => {});
           throw err;
         }
-        if (lines.length) controller.enqueue(encoder.encode(csvLines(lines)));
+        if (lines.length) controller.enqueue(encoder.encode(stringify(lines, STRINGIFY)));
         if (finished) controller.close();
       },
       async cancel() {

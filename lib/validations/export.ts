@@ -58,6 +58,8 @@ export const exportPaths = {
       ? `${EXPORT_BASE}/agents/${encodeURIComponent(agent)}.csv`
       : `${EXPORT_BASE}/agents/${encodeURIComponent(agent)}/${table}.csv`,
   workspace: (id: string, table: WorkspaceTable) => `${EXPORT_BASE}/workspaces/${encodeURIComponent(id)}/${table}.csv`,
+  cleanupRuns: () => `${EXPORT_BASE}/cleanup/runs.csv`,
+  cleanupRun: (id: string) => `${EXPORT_BASE}/cleanup/runs/${encodeURIComponent(id)}.csv`,
 };
 
 /** The workspaces table's parameters for its export: filters and sort, not the page (the export has them all). */

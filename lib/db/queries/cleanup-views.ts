@@ -99,9 +99,14 @@ async function progressOf(db: Db, runIds: string[]): Promise<Map<string, RunProg
   return out;
 }
 
-function summarize(run: typeof cleanupRuns.$inferSelect, progress: RunProgress): RunSummary {
+/** A run's state from its jobs': queued (nothing claimed yet), running, finished, or cancelled. */
+export function runStatus(cancelled: boolean, progress: Pick<RunProgress, "states" | "jobs" | "finished">): RunSummary["status"] {
   const started = progress.jobs - progress.states.queued - progress.states.expired - progress.states.cancelled;
-  const status = run.cancelledAt ? "cancelled" : progress.finished === progress.jobs ? "finished" : started > 0 ? "running" : "queued";
+  return cancelled ? "cancelled" : progress.finished === progress.jobs ? "finished" : started > 0 ? "running" : "queued";
+}
+
+function summarize(run: typeof cleanupRuns.$inferSelect, progress: RunProgress): RunSummary {
+  const status = runStatus(run.cancelledAt !== null, progress);
   return {
     id: run.id, kind: run.kind, recipe: run.recipe, custom: run.custom, params: run.params, scope: run.scope, dryRun: run.dryRun,
     action: run.action, trashDays: run.trashDays, minAgeHours: run.minAgeHours, expiresDays: run.expiresDays, sourceJobId: run.sourceJobId,

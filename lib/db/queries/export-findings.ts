@@ -26,7 +26,7 @@ async function* ruleFindings(db: Db, id: RuleId, rules: RuleSet, now: Date, work
     { expr: sql`coalesce(f.root_key, '')`, type: "text" },
     { expr: sql`coalesce(f.path, '')`, type: "text" },
   ];
-  const rows = keysetRows<RuleRow>(db, keys, (page) => sql`select f.*, w.name, w.owner, ${page.keyColumns}
+  const rows = keysetRows<RuleRow>(db, keys, (page) => sql`select f.*, w.name, w.owner${page.keyColumns}
     from (${q.from}) f join workspaces w on w.id = f.workspace_id
     where ${page.after} order by ${page.order} limit ${page.limit}`, opts);
   for await (const r of rows) yield toFinding(id, rules, q.unit, r);

@@ -17,7 +17,8 @@ export type UsageFilters = {
 
 /** One root of one workspace at one time. Sizes are int8 read as text: exact at any size. */
 export type UsageRow = {
-  time: Date | string;
+  /** ISO 8601 in UTC, to the millisecond. */
+  time: string;
   /** The UTC day (daily rows). */
   day?: Day;
   /** The report (report rows). */
@@ -67,11 +68,16 @@ function byWorkspace(db: Db, f: UsageFilters, read: (f: UsageFilters) => AsyncGe
 }
 
 // root_daily's primary key (workspace_id, root_key, day) is the key order: each page is one index range scan.
+// The row's own columns hold the keys (as text), so a page selects no copy of them.
 const DAILY_KEYS: KeyPart[] = [
-  { expr: sql`d.workspace_id`, type: "text" },
-  { expr: sql`d.root_key`, type: "text" },
-  { expr: sql`d.day`, type: "date" },
+  { expr: sql`d.workspace_id`, type: "text", column: "workspace_id" },
+  { expr: sql`d.root_key`, type: "text", column: "root" },
+  { expr: sql`d.day`, type: "date", column: "day" },
 ];
+
+// Times as the file writes them (ISO 8601 in UTC, to the millisecond as stored): read as a timestamp, each
+// was parsed into a Date and written back out, a tenth of the export's CPU for a string Postgres can write.
+const isoTime = (expr: SQL) => sql`to_char(${expr} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * One row per workspace, root and UTC day of the range that had a report (root_daily: the day's last value);
@@ -83,9 +89,9 @@ export function dailyUsageRows(db: Db, filters: UsageFilters, opts?: PageOptions
 
 function dailyPages(db: Db, f: UsageFilters, opts?: PageOptions): AsyncGenerator<UsageRow> {
   const where = [sql`d.day between ${f.from}::date and ${f.to}::date`, ...filters(f, "d")];
-  return keysetRows<UsageRow>(db, DAILY_KEYS, (p) => sql`select d.collected_at as time, d.day::text as day,
+  return keysetRows<UsageRow>(db, DAILY_KEYS, (p) => sql`select ${isoTime(sql`d.collected_at`)} as time, d.day::text as day,
       d.workspace_id, w.name as workspace, w.owner, w.template, d.agent, d.kind, d.root_key as root, l.path,
-      d.bytes::text as bytes, d.apparent_bytes::text as apparent_bytes, d.files::text as files, ${p.keyColumns}
+      d.bytes::text as bytes, d.apparent_bytes::text as apparent_bytes, d.files::text as files${p.keyColumns}
     from root_daily d
     join workspaces w on w.id = d.workspace_id
     left join root_latest l on l.workspace_id = d.workspace_id and l.root_key = d.root_key
@@ -96,10 +102,10 @@ function dailyPages(db: Db, f: UsageFilters, opts?: PageOptions): AsyncGenerator
 // Reports in (workspace, time, id) order through reports_workspace_collected_idx, each report's roots through
 // root_usage's primary key (report_id, root_key): no read of history outside the page.
 const REPORT_KEYS: KeyPart[] = [
-  { expr: sql`r.workspace_id`, type: "text" },
+  { expr: sql`r.workspace_id`, type: "text", column: "workspace_id" },
   { expr: sql`r.collected_at`, type: "timestamptz" },
-  { expr: sql`r.id`, type: "uuid" },
-  { expr: sql`u.root_key`, type: "text" },
+  { expr: sql`r.id`, type: "uuid", column: "report_id" },
+  { expr: sql`u.root_key`, type: "text", column: "root" },
 ];
 
 /** Every root of every report collected in the range (UTC days, both included): the raw history. */
@@ -113,9 +119,9 @@ function reportPages(db: Db, f: UsageFilters, opts?: PageOptions): AsyncGenerato
   const where = [sql`r.collected_at >= ${start}::timestamptz and r.collected_at < ${end}::timestamptz`, ...filters(f, "u")];
   // The workspace filter on reports too, so the index range starts at the first chosen workspace.
   if (f.workspaces?.length) where.push(sql`r.workspace_id = ${f.workspaces[0]}`);
-  return keysetRows<UsageRow>(db, REPORT_KEYS, (p) => sql`select r.collected_at as time, r.id as report_id,
+  return keysetRows<UsageRow>(db, REPORT_KEYS, (p) => sql`select ${isoTime(sql`r.collected_at`)} as time, r.id as report_id,
       r.workspace_id, w.name as workspace, w.owner, w.template, u.agent, u.kind, u.root_key as root, u.path,
-      u.bytes::text as bytes, u.apparent_bytes::text as apparent_bytes, u.files::text as files, ${p.keyColumns}
+      u.bytes::text as bytes, u.apparent_bytes::text as apparent_bytes, u.files::text as files${p.keyColumns}
     from reports r
     join root_usage u on u.report_id = r.id
     join workspaces w on w.id = r.workspace_id

@@ -41,7 +41,7 @@ export async function* workspaceExportRows(
   ];
   const where = sql.join(workspaceFilters(p), sql` and `);
   const rows = keysetRows<RawRow & { before_7d: number | null }>(db, keys, (page) => sql`select ${rowColumns},
-      c.bytes::float8 as before_7d, ${page.keyColumns}
+      c.bytes::float8 as before_7d${page.keyColumns}
     from workspaces w ${change7dJoin(addDaysTo(utcDayOf(now), -7))}
     where ${where} and ${page.after}
     order by ${page.order} limit ${page.limit}`, opts);
@@ -62,7 +62,7 @@ export function agentWorkspaceRows(db: Db, agent: string, opts?: PageOptions): A
     { expr: sql`x.bytes`, type: "numeric", dir: "desc" },
     { expr: sql`x.id`, type: "text" },
   ];
-  return keysetRows<AgentWorkspaceRow>(db, keys, (page) => sql`select x.*, ${page.keyColumns} from (
+  return keysetRows<AgentWorkspaceRow>(db, keys, (page) => sql`select x.*${page.keyColumns} from (
       select r.workspace_id as id, w.name, w.owner, w.template, sum(r.bytes) as bytes, count(*)::int as roots
       from root_latest r join workspaces w on w.id = r.workspace_id
       where r.agent = ${agent} group by r.workspace_id, w.name, w.owner, w.template) x

@@ -43,16 +43,16 @@ export async function generateFleet(pool: Pool, shape: FleetShape, log: (s: stri
       jsonb_build_object('7d', jsonb_build_object('bytes', base / 4, 'files', 5), 'older', jsonb_build_object('bytes', base / 2, 'files', 5)),
       jsonb_build_array(jsonb_build_object('path', 's/' || k || '.jsonl', 'bytes', base / 3, 'mtime', '2026-01-01T00:00:00Z', 'type', 'session'))
     from (${ROOTS}) r join workspaces w on w.id = r.ws`, p);
-  // In primary-key order, so the key's index is appended to rather than split at random.
+  // Day by day, as ingest writes it (a day's rows close together in the table), not in key order.
   await q("root_daily", `insert into root_daily (workspace_id, root_key, day, agent, kind, bytes, apparent_bytes, files, collected_at)
     select r.ws, ${KEY}, current_date - a, r.agent, r.kind, base - growth * a, base - growth * a - 1000, 100 + k,
       (current_date - a) + time '12:00' at time zone 'UTC'
-    from (${ROOTS}) r, generate_series($3::int - 1, 0, -1) a order by r.ws, ${KEY}, a desc`, [...p, shape.days]);
+    from (${ROOTS}) r, generate_series($3::int - 1, 0, -1) a order by a desc, r.ws, ${KEY}`, [...p, shape.days]);
   await q("workspace_daily", `with w as (select ws, sum(base) as b, sum(growth) as g from (${ROOTS}) r group by ws)
     insert into workspace_daily (workspace_id, day, bytes, volume_total_bytes, volume_free_bytes, volume_used_bytes, collected_at)
     select ws, current_date - a, b - g * a, 100::bigint << 30, (80::bigint << 30) - b + g * a, b - g * a + (20::bigint << 30),
       (current_date - a) + time '12:00' at time zone 'UTC'
-    from w, generate_series($3::int - 1, 0, -1) a`, [...p, shape.days]);
+    from w, generate_series($3::int - 1, 0, -1) a order by a desc, ws`, [...p, shape.days]);
   // The fleet's changes: everything on the first day, then each day's growth; they add up to root_latest.
   await q("fleet_delta", `with s as (select agent, kind, i % 8 as shard, sum(base) as b, sum(growth) as g, count(*) as n
       from (${ROOTS}) r group by 1, 2, 3)

@@ -2,6 +2,7 @@ import "server-only";
 import { agentById, OTHER_AGENT } from "@/lib/catalog/agents";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "../types";
+import { dayOfRoots } from "./fleet";
 import { clampToRollups, getHorizons } from "./retention";
 import type { WorkspaceRef } from "@/lib/findings/rules";
 import {
@@ -53,7 +54,8 @@ export type AgentDetail = {
 
 /**
  * One agent across the fleet, from root_latest (index on agent) and fleet_delta; growth compares each root of
- * the agent in root_latest with its root_daily value 7 days ago (primary-key lookups, one per root).
+ * the agent in root_latest with its root_daily value 7 days ago, read as that one day of root_daily (a lookup
+ * per root would walk root_daily's key index, which grows with history).
  * Null for a slug that is neither known nor seen in any data (the route answers 404).
  */
 export async function getAgentDetail(db: Db, agent: string, params: AgentDetailParams = {}): Promise<AgentDetail | null> {
@@ -72,8 +74,7 @@ export async function getAgentDetail(db: Db, agent: string, params: AgentDetailP
       from fleet_delta where agent = ${agent} and day > ${range.from}::date group by 1`),
     db.execute(sql`select l.workspace_id, sum(l.bytes)::float8 as now_bytes, sum(d.bytes)::float8 as then_bytes,
         to_char(max(l.collected_at) at time zone 'UTC', 'YYYY-MM-DD') as latest_day
-      from root_latest l join root_daily d on d.workspace_id = l.workspace_id and d.root_key = l.root_key
-        and d.day = ${sinceDay}::date
+      from root_latest l join (${dayOfRoots(sinceDay)}) d on d.workspace_id = l.workspace_id and d.root_key = l.root_key
       where l.agent = ${agent} group by l.workspace_id`),
     db.execute(sql`select coalesce(sum(coalesce((ages -> '90d' ->> 'bytes')::float8, 0)
           + coalesce((ages -> 'older' ->> 'bytes')::float8, 0)), 0) as old,

@@ -98,6 +98,15 @@ export const seriesKeySql = sql.raw(
   `case when kind = 'script-data' then 'script-data' when kind = 'module' and agent = 'other' then 'modules' else agent end`,
 );
 
+/**
+ * Every root's root_daily row of `day`, read as one range of the day index. OFFSET 0 keeps the planner from
+ * flattening it into a lookup per root_latest row: those probes land all over root_daily's key index, which
+ * grows with the length of history, while one day's rows are a fixed amount (and stored together, since
+ * ingest appends day by day).
+ */
+export const dayOfRoots = (day: Day) =>
+  sql`select workspace_id, root_key, bytes from root_daily where day = ${day}::date offset 0`;
+
 const SILENT_HOURS = 24;
 const GROWTH_DAYS = 7;
 
@@ -106,7 +115,8 @@ function growth(now: number, then: number): Growth {
 }
 
 /**
- * The fleet page's data, read from the workspaces table, root_latest and the roll-ups only (never history).
+ * The fleet page's data, read from the workspaces table, root_latest and the roll-ups only (never history);
+ * of root_daily only the day 7 days ago (the fastest-growing roots).
  * Levels of the fleet series are cumulative sums of fleet_delta; the sum of every delta is the level now, which
  * root_latest holds, so the series is walked back from it with the deltas of the days shown only (folding all
  * earlier deltas into a starting level instead would read the whole roll-up and grow with history).
@@ -145,10 +155,10 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
         count(*)::int as roots from root_latest group by agent order by 2 desc, 1 limit ${limit}`),
     db.execute(sql`select l.workspace_id, w.name, w.owner, l.root_key, l.agent, l.kind, l.bytes::float8 as bytes,
         d.bytes::float8 as bytes_before, to_char(l.collected_at at time zone 'UTC', 'YYYY-MM-DD') as latest_day
-      from root_daily d
+      from (${dayOfRoots(sinceDay)}) d
       join root_latest l on l.workspace_id = d.workspace_id and l.root_key = d.root_key
       join workspaces w on w.id = l.workspace_id
-      where d.day = ${sinceDay}::date and l.bytes > d.bytes
+      where l.bytes > d.bytes
       order by l.bytes - d.bytes desc, l.workspace_id, l.root_key limit ${limit}`),
     db.execute(sql`select w.id, w.name, w.owner, w.forecast_full_at, ${volumeColumns},
         w.growth_bytes_per_day::float8 as growth_bytes_per_day, ${isFull} as is_full

@@ -84,10 +84,17 @@ export function workspaceFilters(p: Pick<WorkspaceListQuery, "q" | "owner" | "te
   return where;
 }
 
-/** Joins `c.bytes`: the workspace's daily total on or before `since` (for the 7-day change). */
+/**
+ * Joins `c.bytes`: the workspace's daily total on or before `since` (for the 7-day change). The totals of
+ * `since` itself are read as one range of the day index (OFFSET 0 keeps it a range rather than a lookup per
+ * workspace into the key index, which grows with history); only workspaces that did not report that day look
+ * further back, one lookup each (COALESCE runs the subquery only for them).
+ */
 export function change7dJoin(since: Day): SQL {
-  return sql`left join lateral (select d.bytes from workspace_daily d where d.workspace_id = w.id and d.day <= ${since}::date
-    order by d.day desc limit 1) c on true`;
+  return sql`left join (select workspace_id, bytes from workspace_daily where day = ${since}::date offset 0) cd
+      on cd.workspace_id = w.id
+    left join lateral (select coalesce(cd.bytes, (select d.bytes from workspace_daily d where d.workspace_id = w.id
+      and d.day < ${since}::date order by d.day desc limit 1)) as bytes) c on true`;
 }
 
 /**

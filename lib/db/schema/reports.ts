@@ -135,6 +135,7 @@ export const rootDaily = pgTable(
     primaryKey({ columns: [t.workspaceId, t.rootKey, t.day] }),
     // One workspace's roots over a range of days (the workspace page) without reading its whole history.
     index("root_daily_workspace_day_idx").on(t.workspaceId, t.day),
+    // root_daily_day_idx (on day: one day of every root, for the 7-day comparisons) is hand-written in 0002.
   ],
 );
 
@@ -150,7 +151,11 @@ export const workspaceDaily = pgTable(
     volumeUsedBytes: big("volume_used_bytes"),
     collectedAt: tz("collected_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.day] })],
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.day] }),
+    // One day of every workspace (the 7-day change) as one range rather than a lookup per workspace.
+    index("workspace_daily_day_idx").on(t.day),
+  ],
 );
 
 /**

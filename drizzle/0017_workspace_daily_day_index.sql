@@ -1,0 +1,1 @@
+CREATE INDEX "workspace_daily_day_idx" ON "workspace_daily" USING btree ("day");

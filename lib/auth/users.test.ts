@@ -11,6 +11,7 @@ import { PATCH as patchUser } from "@/app/api/v1/users/[id]/route";
 import { GET as listUsers, POST as createUser } from "@/app/api/v1/users/route";
 import { POST as authPost } from "@/app/api/auth/[...all]/route";
 import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
+import { addressedOrigins } from "./server";
 import { ACCOUNT_FAILURE_LIMIT } from "./sign-in-limit";
 import { BASE, cookieHeader, ctx, postSignIn, signIn, someAddress } from "./testing";
 import { bootstrapAdminFromEnv, needsSetup } from "./users";
@@ -162,6 +163,25 @@ describeEachDatabase("users, roles and tokens", (t) => {
     const failed = (await listAudit(t.current.db, { action: "auth.sign_in_failed" }, { limit: 100 })).entries;
     expect(failed.length).toBeGreaterThan(5);
     expect(failed[0].ip).toMatch(/^198\.51\.100\./);
+  });
+
+  it("signs in at whatever host the browser addressed, and nowhere else, without a configured URL", async () => {
+    // Next hands route handlers its own listening address as request.url; the browser's host is in Host.
+    const at = (host: string, origin: string) =>
+      authPost(new Request("http://localhost:3000/api/auth/sign-in/email", {
+        method: "POST",
+            headers: { "content-type": "application/json", host, origin, "x-forwarded-for": someAddress() },
+        body: JSON.stringify({ email: "val@example.com", password: "viewer-password" }),
+      }));
+    const ok = await at("storage.example.com", "https://storage.example.com");
+    expect(ok.status, await ok.clone().text()).toBe(200);
+    // Without a configured https URL the cookie cannot know the scheme: not Secure, or plain http would lose it.
+    expect(ok.headers.getSetCookie().join("\n")).not.toMatch(/;\s*Secure/i);
+    expect((await at("10.1.2.3:3000", "http://10.1.2.3:3000")).status).toBe(200);
+    // Better Auth skips its own origin check under NODE_ENV=test, so the refusal of a foreign Origin is
+    // asserted on what it is given to trust (and against the built app in the browser tests).
+    const trusted = addressedOrigins(new Request("http://localhost:3000/x", { headers: { host: "storage.example.com", "x-forwarded-host": "evil.example" } }));
+    expect(trusted).toEqual(["http://storage.example.com", "https://storage.example.com"]);
   });
 
   it("keeps Better Auth's own user, role and key endpoints off the HTTP mount", async () => {

@@ -94,7 +94,7 @@ export function RunFields({ draft, onChange, recipes, disabled }: { draft: RunDr
           units
         </label>
         <label className="field">
-          Cap root at
+          Cap these units at
           <input type="number" min={0} aria-label="Cap MiB" value={draft.capMiB} style={{ width: 90 }} onChange={(e) => set({ capMiB: e.target.value })} />
           MiB
         </label>

@@ -1,8 +1,8 @@
-// The wording of each finding: what was measured, and a concrete next step (DESIGN.md's facts per agent).
+// The wording of each finding: what was measured, and a concrete next step from each agent's own retention facts.
 import { formatBytes } from "@/lib/format/bytes";
 import type { Finding, RuleId } from "./rules";
 
-/** How to act on a root that is too large, per agent (DESIGN.md §3). */
+/** How to act on a root that is too large, per agent: its own retention setting, or the cleanup that is safe for it. */
 export const AGENT_ACTIONS: Record<string, string> = {
   "claude-code":
     "Set cleanupPeriodDays in ~/.claude/settings.json (default 30) or run the Claude Code retention cleanup; old debug/ and file-history/ can go by age.",

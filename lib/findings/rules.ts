@@ -1,4 +1,4 @@
-// The findings rules: ids, default thresholds (from DESIGN.md), the zod schema an admin's change must pass,
+// The findings rules: ids, default thresholds (each agent's typical storage needs), the zod schema an admin's change must pass,
 // and the wording of each finding (message and what to do about it). Pure: the SQL lives in
 // lib/db/queries/findings.ts.
 import { z } from "zod";

@@ -6,7 +6,7 @@ import { ForbiddenError, UnauthorizedError } from "@/lib/errors";
 import { bearerToken } from "@/lib/http/request";
 import { hasRole, type Role } from "@/lib/validations/auth";
 import { verifyApiToken } from "./api-tokens";
-import { requestOrigin } from "./client-ip";
+import { addressedOrigins, requestOrigin } from "./client-ip";
 import { appUrl, getAuth } from "./server";
 
 /** Who is calling: a signed-in user, or a dashboard API token. */
@@ -33,18 +33,9 @@ export function checkSameSite(request: Request): void {
   }
   const origin = request.headers.get("origin");
   if (origin) {
-    // The Host the browser addressed (request.url may name the server's own bind address instead).
-    const host = request.headers.get("host") ?? new URL(request.url).host;
     const configured = appUrl();
-    let originHost: string | null = null;
-    try {
-      originHost = new URL(origin).host;
-    } catch {
-      // "null" or garbage: not this site.
-    }
-    if (originHost !== host && !(configured && new URL(configured).origin === origin)) {
-      throw new ForbiddenError(`Requests from ${origin} may not change anything here.`);
-    }
+    const allowed = [...addressedOrigins(request), ...(configured ? [new URL(configured).origin] : [])];
+    if (!allowed.includes(origin)) throw new ForbiddenError(`Requests from ${origin} may not change anything here.`);
   }
 }
 

@@ -45,3 +45,17 @@ export async function installForwardedForGuard() {
     return emit.call(this, event, ...args);
   };
 }
+
+/**
+ * The origins of the site the browser addressed: the request's Host (the proxy's X-Forwarded-Host only with
+ * TRUST_PROXY=1), on http or https (a TLS proxy in front changes the scheme). Next hands route handlers a
+ * request.url on its own listening address, not the host the browser used, so that cannot decide it. Our own
+ * same-site check and, without a configured URL, Better Auth's origin check both trust exactly these.
+ */
+export function addressedOrigins(request: Request | undefined): string[] {
+  if (!request) return [];
+  // Without a Host header (a request made in-process), the request's own URL is all there is.
+  const host =
+    (trustProxy() && request.headers.get("x-forwarded-host")) || request.headers.get("host") || new URL(request.url).host;
+  return [`http://${host}`, `https://${host}`];
+}

@@ -11,23 +11,10 @@ import { getOrCreateSetting } from "@/lib/db/queries/settings";
 import { accounts, apiKeys, rateLimits, sessions, users, verifications } from "@/lib/db/schema";
 import { authDatabaseHooks, authHooks } from "./hooks";
 import { oidcProvider } from "./oidc";
-import { CLIENT_IP_HEADER, trustProxy } from "./client-ip";
+import { addressedOrigins, CLIENT_IP_HEADER } from "./client-ip";
 
 /** The public URL of the app when configured; Better Auth otherwise takes it from each request. */
 export const appUrl = () => process.env.BETTER_AUTH_URL || process.env.APP_URL || undefined;
-
-/**
- * Without a configured URL, the origin the browser addressed is trusted: the request's Host (the proxy's
- * X-Forwarded-Host only with TRUST_PROXY=1), on http or https (a TLS proxy in front changes the scheme). Next
- * hands route handlers a request.url on its own listening address, not the host the browser used, so Better
- * Auth's default (the request URL's origin) refused every sign-in but one from that address. A cross-site
- * form still fails: its Origin names another host.
- */
-export function addressedOrigins(request: Request | undefined): string[] {
-  if (!request) return [];
-  const host = (trustProxy() && request.headers.get("x-forwarded-host")) || request.headers.get("host");
-  return host ? [`http://${host}`, `https://${host}`] : [];
-}
 
 const ac = createAccessControl(defaultStatements);
 

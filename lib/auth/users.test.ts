@@ -11,7 +11,7 @@ import { PATCH as patchUser } from "@/app/api/v1/users/[id]/route";
 import { GET as listUsers, POST as createUser } from "@/app/api/v1/users/route";
 import { POST as authPost } from "@/app/api/auth/[...all]/route";
 import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
-import { addressedOrigins } from "./server";
+import { addressedOrigins } from "./client-ip";
 import { ACCOUNT_FAILURE_LIMIT } from "./sign-in-limit";
 import { BASE, cookieHeader, ctx, postSignIn, signIn, someAddress } from "./testing";
 import { bootstrapAdminFromEnv, needsSetup } from "./users";

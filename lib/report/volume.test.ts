@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { volume as volumeSchema } from "./schema";
-import { inodeUsePercent, volumeFromStatfs, volumeUsePercent } from "./volume";
+import { inodeUsePercent, volumeUsePercent } from "@/tests/support/df";
+import { volumeFromStatfs } from "./volume";
 
 // An ext4 volume with blocks reserved for root (bfree − bavail of them), as statfs reports it.
 const RESERVED = { bsize: 4096, blocks: 1000, bfree: 400, bavail: 350, files: 640, ffree: 600 };

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Volume } from "@/lib/report/schema";
-import { inodeUsePercent, volumeUsePercent } from "@/lib/report/volume";
+import { inodeUsePercent, volumeUsePercent } from "@/tests/support/df";
 import { main } from "./main";
 import { canMountTmpfs } from "./testing";
 

@@ -1,5 +1,6 @@
 import { beforeAll, expect, it } from "vitest";
 import { describeEachDatabase } from "@/lib/db/testing";
+import { inodeUsePercent, volumeUsePercent } from "@/tests/support/df";
 import { at, enroll, GiB, send, testNow, type WorkspaceSpec } from "@/tests/support/reports";
 import { getFleetOverview } from "./fleet";
 import { listFindings, updateRules } from "./findings";
@@ -87,5 +88,23 @@ describeEachDatabase("volumes as df shows them", (t) => {
     } finally {
       await updateRules(db, { rules: [{ id: "inodes-full", params: { usedPercent: 95 } }, { id: "volume-full", enabled: true }] });
     }
+  });
+
+  it("rounds Use% and IUse% in the database exactly as df's formula does, edge cases included", async () => {
+    const cases = [
+      { totalBytes: 100, usedBytes: 7, freeBytes: 93, inodes: { total: 640, used: 40, free: 600 } },
+      { totalBytes: 1000, usedBytes: 600, freeBytes: 350 },
+      { totalBytes: 2 ** 50, usedBytes: 2 ** 49 + 4096, freeBytes: 2 ** 49 - 4096 },
+      { totalBytes: 1000, freeBytes: 999 },
+    ];
+    for (const [i, volume] of cases.entries()) {
+      const ws = { id: `ws-df-${i}`, owner: "dora" };
+      await enroll(t.current.db, ws);
+      await send(t.current.db, ws, at(now, 0, 9), [root], volume);
+    }
+    const rows = (await listWorkspaces(t.current.db, { now, q: "ws-df-", sort: "name", dir: "asc" })).rows;
+    expect(rows.map((r) => [r.volume?.usePercent, r.volume?.inodes?.usePercent ?? null])).toEqual(
+      cases.map((v) => [volumeUsePercent(v), inodeUsePercent(v)]),
+    );
   });
 });

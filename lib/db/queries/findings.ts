@@ -19,7 +19,8 @@ import { findingsQuery } from "@/lib/validations/findings";
 
 export type { Finding, Rule, RuleId, RuleSet, Severity };
 
-export type FindingsParams = z.input<typeof findingsQuery> & { now?: Date };
+/** `rules`: the rules in effect when the caller has read them already (one read per page load). */
+export type FindingsParams = z.input<typeof findingsQuery> & { now?: Date; rules?: RuleSet };
 
 export type FindingsList = {
   /** Most urgent first, at most `limit`. */
@@ -264,7 +265,7 @@ async function runRules(
 /** Findings from the newest data (root_latest and workspaces; never history), most urgent first. */
 export async function listFindings(db: Db, params: FindingsParams = {}): Promise<FindingsList> {
   const p = findingsQuery.parse(params);
-  const rules = await getRules(db);
+  const rules = params.rules ?? (await getRules(db));
   const { findings, counts } = await runRules(db, { ...p, rules, now: params.now ?? new Date() });
   const total = counts.reduce((s, c) => s + c.count, 0);
   return { findings: findings.slice(0, p.limit), total, truncated: total > p.limit };

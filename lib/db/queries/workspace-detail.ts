@@ -157,6 +157,7 @@ export async function getWorkspaceDetail(
   const inRange = sql`day between ${range.from}::date and ${range.to}::date`;
   const volumeDayColumns = sql`coalesce(volume_used_bytes, volume_total_bytes - volume_free_bytes)::float8 as used,
     volume_free_bytes::float8 as avail`;
+  const rulesRead = getRules(db);
   const [rootDaily, rootStart, wsDaily, wsStart, latest, reportRows, findings, change, rules] = await Promise.all([
     db.execute(sql`select root_key as key, agent, kind, to_char(day, 'YYYY-MM-DD') as day, bytes::float8 as bytes
       from root_daily where workspace_id = ${id} and ${inRange}`),
@@ -184,10 +185,10 @@ export async function getWorkspaceDetail(
         root_count, jsonb_array_length(errors) as error_count, volume_total_bytes::float8 as volume_total_bytes,
         volume_free_bytes::float8 as volume_free_bytes
       from reports where workspace_id = ${id} order by collected_at desc limit ${params.reports ?? 50}`),
-    listFindings(db, { workspace: id, now }),
+    rulesRead.then((rules) => listFindings(db, { workspace: id, now, rules })),
     db.execute(sql`select bytes::float8 as bytes from workspace_daily where workspace_id = ${id}
       and day <= ${addDaysTo(utcDayOf(now), -7)}::date order by day desc limit 1`),
-    getRules(db),
+    rulesRead,
   ]);
 
   const dailyRows = rowsOf<RootDayValue>(rootDaily).map((r) => ({ ...r, bytes: Number(r.bytes) }));

@@ -15,7 +15,7 @@ export function PreviewTable({ preview }: { preview: CleanupPreview }) {
         in {formatCount(t.units)} unit{t.units === 1 ? "" : "s"} from {formatCount(t.workspaces)} workspace{t.workspaces === 1 ? "" : "s"}
         {t.estimate ? " (an estimate: a parameter falls inside an age step of the reports, whose share was interpolated)" : ""}.
         {t.protectedUnits ? <span className="muted"> {formatCount(t.protectedUnits)} units (<Bytes value={t.protectedBytes} />) are protected by their owners and stay.</span> : null}
-        {preview.zeroWorkspaces ? <span className="muted"> {formatCount(preview.zeroWorkspaces)} workspaces have nothing these parameters select.</span> : null}
+        {preview.zeroWorkspaces ? <span className="muted"> {preview.zeroWorkspaces === 1 ? "1 workspace has" : `${formatCount(preview.zeroWorkspaces)} workspaces have`} nothing these parameters select.</span> : null}
         {preview.unknown ? <span className="muted"> A custom target has no usage in reports: every workspace with the root gets a job; figures come with the results.</span> : null}
       </p>
       {preview.withoutUsage.count ? (

@@ -9,10 +9,10 @@ export type VolumeChartRow = { day: string; used: number | null; forecast: numbe
 const SERIES: SeriesSpec[] = [
   { key: "used", label: "Used", color: "var(--accent)" },
   { key: "forecast", label: "Forecast", color: "var(--chart-forecast)" },
-  { key: "capacity", label: "Volume size", color: "var(--chart-volume)" },
+  { key: "capacity", label: "Used + Avail (what can fill)", color: "var(--chart-volume)" },
 ];
 
-/** Used space per day, the forecast continuing it as a dashed line, and the volume's size as the ceiling. */
+/** Used space per day, the forecast continuing it as a dashed line, and Used + Avail (df: what the user can still fill; root-reserved space is neither) as the ceiling. */
 export function VolumeChart({ rows, height = 260 }: { rows: readonly VolumeChartRow[]; height?: number }) {
   const { hidden, toggle } = useHiddenSeries();
   let max = 0;
@@ -32,7 +32,7 @@ export function VolumeChart({ rows, height = 260 }: { rows: readonly VolumeChart
         <Tooltip content={(p) => <BytesTooltip active={p.active} payload={p.payload} label={p.label} series={SERIES} showTotal={false} />} />
         <Area dataKey="used" name="Used" type="linear" stroke="var(--accent)" fill="var(--accent)" fillOpacity={0.2} hide={hidden.has("used")} isAnimationActive={false} dot={isolatedDot(rows, "used", "var(--accent)")} />
         <Line dataKey="forecast" name="Forecast" type="linear" stroke="var(--chart-forecast)" strokeDasharray="6 4" strokeWidth={2} dot={false} hide={hidden.has("forecast")} isAnimationActive={false} />
-        <Line dataKey="capacity" name="Volume size" type="stepAfter" stroke="var(--chart-volume)" strokeWidth={1.5} dot={false} hide={hidden.has("capacity")} isAnimationActive={false} />
+        <Line dataKey="capacity" name="Used + Avail" type="stepAfter" stroke="var(--chart-volume)" strokeWidth={1.5} dot={false} hide={hidden.has("capacity")} isAnimationActive={false} />
       </ComposedChart>
       <ChartLegend series={SERIES} hidden={hidden} onToggle={toggle} />
     </div>

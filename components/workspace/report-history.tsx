@@ -13,7 +13,7 @@ export function ReportHistory({ reports }: { reports: readonly ReportHistoryRow[
             <th>Collected</th>
             <th className="num">Total</th>
             <th className="num">Roots</th>
-            <th className="num">Volume free</th>
+            <th className="num">Avail (df)</th>
             <th className="num">Scan</th>
             <th className="num">Errors</th>
             <th>Reporter</th>

@@ -168,7 +168,7 @@ function copyRowsPerSecond(url: string): number {
     const at = new Date().toISOString();
     return makeRoots(i).map((r) => [
       id, at, `bench-${i % WORKSPACES}`, r.key, r.kind, r.agent, r.path, r.bytes, r.apparentBytes, r.files, r.dirs,
-      r.oldestMtime, r.newestMtime, false, 0, JSON.stringify(r.categories), JSON.stringify(r.ages), JSON.stringify(r.largest), "[]",
+      r.oldestMtime, r.newestMtime, false, 0, JSON.stringify(r.categories), JSON.stringify(r.ages), JSON.stringify(r.largest), "[]", "{}",
     ]);
   }).flat();
   const file = path.join(os.tmpdir(), `copy-bench-${process.pid}.csv`);

@@ -58,7 +58,7 @@ export function scopeMatch(scope: Scope): SQL | undefined {
 
 /**
  * What a run would free, per workspace and in total, from the latest report of each workspace in scope. Reads
- * root_latest by root key (its (root_key, bytes) index), never the history, so a fleet-wide preview costs one
+ * root_latest by root key (its root_key index), never the history, so a fleet-wide preview costs one
  * pass over the matching roots.
  */
 export async function previewRun(

@@ -10,7 +10,7 @@ import * as runsRoute from "@/app/api/v1/cleanup/runs/route";
 import { BASE, ctx, makePrincipals, type Principals } from "@/lib/auth/testing";
 import { auditLog, cleanupJobResults, cleanupJobs } from "@/lib/db/schema";
 import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
-import { at, MiB, testNow } from "@/tests/support/reports";
+import { MiB } from "@/tests/support/reports";
 import { claudeRoot, doneResult, seedWorkspace, usage, type Enrolled } from "@/tests/support/cleanup";
 import { claimJobs, reportProgress, storeJobResult, sweepJobs } from "@/lib/db/queries/cleanup-jobs";
 import { previewRun } from "@/lib/db/queries/cleanup-preview";
@@ -28,7 +28,9 @@ describeEachDatabase("cleanup runs and jobs", (t) => {
   beforeAll(async () => {
     const db = t.current.db;
     serveRoutesFrom(t.current);
-    const when = at(testNow(), 0);
+    // A few minutes ahead of the clock (within the accepted skew): the preview ages units by the time since
+    // their report, and the figures below are exact only while that is zero.
+    const when = new Date(Date.now() + 5 * 60_000).toISOString();
     ws.a = await seedWorkspace(db, { id: "cl-a", owner: "alice", template: "ai-dev" }, when, [claudeRoot(usage({ 1: [3, 30 * MiB], 30: [10, 100 * MiB], 60: [5, 200 * MiB] }, 1, 5 * MiB))]);
     ws.b = await seedWorkspace(db, { id: "cl-b", owner: "bob", template: "minimal" }, when, [claudeRoot(usage({ 90: [4, 400 * MiB] }))]);
     ws.c = await seedWorkspace(db, { id: "cl-c", owner: "carol" }, when, [claudeRoot(null)]); // a reporter before 0.3

@@ -16,7 +16,16 @@ const ROOTS = `select i, k, 'ws-' || lpad(i::text, 6, '0') as ws,
     (array['${KINDS.join("','")}'])[1 + k % ${KINDS.length}] as kind,
     ((8 + (i * 7 + k * 13) % 997)::bigint << 20) as base, (((i + k) % 11)::bigint << 13) as growth
   from generate_series(1, $1::int) i, generate_series(0, $2::int - 1) k`;
-const KEY = `agent || ':r' || k`;
+// The first root of each workspace is Claude Code's data folder, with session usage by age, so a cleanup preview
+// of claude-code-sessions has every workspace to price.
+export const rootKey = (agent: string, k: number) => (k === 0 ? "claude-code:data" : `${agent}:r${k}`);
+const KEY = `case when k = 0 then 'claude-code:data' else agent || ':r' || k end`;
+// Sessions of the claude-code:data root by age step (the reporter's RECIPE_AGE_STEPS_DAYS): a tenth of the
+// root's bytes in each of steps 5, 9 (30 days), 11 (90 days) and the oldest, 10 units each.
+const SESSIONS = `case when k = 0 then jsonb_build_object('claude-code-sessions', jsonb_build_object('units', 40,
+    'bytes', 4 * (base / 10), 'protectedUnits', 0, 'protectedBytes', 0, 'byAge', (select jsonb_agg(case when s in (5, 9, 11, 16)
+      then jsonb_build_array(10, base / 10) else jsonb_build_array(0, 0) end order by s) from generate_series(0, 16) s)))
+  else '{}'::jsonb end`;
 
 export async function generateFleet(pool: Pool, shape: FleetShape, log: (s: string) => void): Promise<void> {
   const q = async (label: string, text: string, params: unknown[] = []) => {
@@ -37,8 +46,9 @@ export async function generateFleet(pool: Pool, shape: FleetShape, log: (s: stri
       case when i % 13 > 10 then now() + make_interval(days => i % 40) end
     from w`, [...p, shape.days]);
   await q("root_latest", `insert into root_latest (report_id, collected_at, workspace_id, root_key, kind, agent, path, bytes,
-      apparent_bytes, files, dirs, categories, ages, largest)
+      apparent_bytes, files, dirs, recipes, categories, ages, largest)
     select w.last_report_id, w.last_collected_at, r.ws, ${KEY}, r.kind, r.agent, '.r/' || k, base, base - 1000, 100 + k, 10,
+      ${SESSIONS},
       jsonb_build_object('sessions', jsonb_build_object('bytes', base / 2, 'files', 10)),
       jsonb_build_object('7d', jsonb_build_object('bytes', base / 4, 'files', 5), 'older', jsonb_build_object('bytes', base / 2, 'files', 5)),
       jsonb_build_array(jsonb_build_object('path', 's/' || k || '.jsonl', 'bytes', base / 3, 'mtime', '2026-01-01T00:00:00Z', 'type', 'session'))

@@ -97,6 +97,17 @@ type ReportRow = {
 };
 type VolumeDayRow = { day: Day; used: number | null; avail: number | null };
 
+/** A root's values in the range ([day, bytes], null when it has none there) and its last value before it. */
+type RootDaysRow = {
+  key: string;
+  agent: string | null;
+  kind: string | null;
+  days: [Day, number][] | string | null;
+  start_agent: string | null;
+  start_kind: string | null;
+  start_bytes: number | string | null;
+};
+
 // PGlite returns jsonb as text in some paths, node-postgres as objects.
 const parseJson = <T>(v: T | string): T => (typeof v === "string" ? (JSON.parse(v) as T) : v);
 
@@ -158,21 +169,25 @@ export async function getWorkspaceDetail(
   const volumeDayColumns = sql`coalesce(volume_used_bytes, volume_total_bytes - volume_free_bytes)::float8 as used,
     volume_free_bytes::float8 as avail`;
   const rulesRead = getRules(db);
-  const [rootDaily, rootStart, wsDaily, wsStart, latest, reportRows, findings, change, rules] = await Promise.all([
-    db.execute(sql`select root_key as key, agent, kind, to_char(day, 'YYYY-MM-DD') as day, bytes::float8 as bytes
-      from root_daily where workspace_id = ${id} and ${inRange}`),
-    // Each root's last value before the range, one primary-key lookup per root. A root that existed when the
-    // range began either exists now (root_latest) or was removed inside the range (its zero row is there), so
-    // those keys are all that is needed: the cost follows the roots, not the length of history.
-    db.execute(sql`with keys(k) as (
-        select root_key from root_latest where workspace_id = ${id}
-        union
-        select root_key from root_daily where workspace_id = ${id} and ${inRange}
+  const [rootDays, wsDaily, wsStart, latest, reportRows, findings, change, rules] = await Promise.all([
+    // One row per root: its values in the range as one [day, bytes] array (the range's rows are read once and
+    // sent as a handful of rows, not one per root and day), and its last value before the range, one
+    // primary-key lookup per root. A root that existed when the range began either exists now (root_latest) or
+    // was removed inside the range (its zero row is there), so those keys are all that is needed: the cost
+    // follows the roots, not the length of history.
+    db.execute(sql`with d as materialized (
+        select root_key, (array_agg(agent order by day))[1] as agent, (array_agg(kind order by day))[1] as kind,
+          jsonb_agg(jsonb_build_array(to_char(day, 'YYYY-MM-DD'), bytes::float8) order by day) as days
+        from root_daily where workspace_id = ${id} and ${inRange} group by root_key
+      ), keys as (
+        select root_key from root_latest where workspace_id = ${id} union select root_key from d
       )
-      select d.root_key as key, d.agent, d.kind, d.bytes::float8 as bytes from keys
-      cross join lateral (select root_key, agent, kind, bytes from root_daily
-        where workspace_id = ${id} and root_key = keys.k and day < ${range.from}::date
-        order by day desc limit 1) d`),
+      select keys.root_key as key, d.agent, d.kind, d.days, s.agent as start_agent, s.kind as start_kind,
+        s.bytes as start_bytes
+      from keys left join d on d.root_key = keys.root_key
+      left join lateral (select agent, kind, bytes::float8 as bytes from root_daily
+        where workspace_id = ${id} and root_key = keys.root_key and day < ${range.from}::date
+        order by day desc limit 1) s on true`),
     db.execute(sql`select to_char(day, 'YYYY-MM-DD') as day, ${volumeDayColumns}
       from workspace_daily where workspace_id = ${id} and ${inRange}`),
     db.execute(sql`select ${volumeDayColumns}
@@ -191,12 +206,17 @@ export async function getWorkspaceDetail(
     rulesRead,
   ]);
 
-  const dailyRows = rowsOf<RootDayValue>(rootDaily).map((r) => ({ ...r, bytes: Number(r.bytes) }));
+  const perRoot = rowsOf<RootDaysRow>(rootDays);
+  const dailyRows: RootDayValue[] = perRoot.flatMap((r) =>
+    r.days ? parseJson(r.days).map(([day, bytes]) => ({ key: r.key, agent: r.agent!, kind: r.kind!, day, bytes: Number(bytes) })) : [],
+  );
   const wsRows = rowsOf<VolumeDayRow>(wsDaily);
   const reportedDays = new Set<Day>([...dailyRows.map((r) => r.day), ...wsRows.map((r) => r.day)]);
   const usage = usageByRoot(
     days,
-    rowsOf<RootRef & { bytes: number }>(rootStart).map((r) => ({ ...r, bytes: Number(r.bytes) })),
+    perRoot.flatMap((r) =>
+      r.start_bytes === null ? [] : [{ key: r.key, agent: r.start_agent!, kind: r.start_kind!, bytes: Number(r.start_bytes) }],
+    ),
     dailyRows,
     reportedDays,
   );

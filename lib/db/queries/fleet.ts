@@ -99,7 +99,7 @@ export const seriesKeySql = sql.raw(
 );
 
 /**
- * Every root's root_daily row of `day`, read as one range of the day index. OFFSET 0 keeps the planner from
+ * Every root's root_daily row of `day`, read as one range of the day-first primary key. OFFSET 0 keeps the planner from
  * flattening it into a lookup per root_latest row: those probes land all over root_daily's key index, which
  * grows with the length of history, while one day's rows are a fixed amount (and stored together, since
  * ingest appends day by day).

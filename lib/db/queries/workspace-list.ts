@@ -86,7 +86,7 @@ export function workspaceFilters(p: Pick<WorkspaceListQuery, "q" | "owner" | "te
 
 /**
  * Joins `c.bytes`: the workspace's daily total on or before `since` (for the 7-day change). The totals of
- * `since` itself are read as one range of the day index (OFFSET 0 keeps it a range rather than a lookup per
+ * `since` itself are read as one range of the day-first primary key (OFFSET 0 keeps it a range rather than a lookup per
  * workspace into the key index, which grows with history); only workspaces that did not report that day look
  * further back, one lookup each (COALESCE runs the subquery only for them).
  */

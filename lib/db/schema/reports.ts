@@ -135,10 +135,15 @@ export const rootDaily = pgTable(
     collectedAt: tz("collected_at").notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.workspaceId, t.rootKey, t.day] }),
+    // Day first: every report upserts its roots' rows of the day, and the upsert finds each row through this
+    // key. With the day first, today's entries sit together at the index's end, so the rows a report looks
+    // for stay in memory however long the history is (keyed by workspace first, today's entries were spread
+    // over the whole index). Also one day of every root (the 7-day comparisons) as one range.
+    primaryKey({ columns: [t.day, t.workspaceId, t.rootKey] }),
+    // One root's history in order: its value before a range, the export's key order, late reports.
+    index("root_daily_workspace_root_day_idx").on(t.workspaceId, t.rootKey, t.day),
     // One workspace's roots over a range of days (the workspace page) without reading its whole history.
     index("root_daily_workspace_day_idx").on(t.workspaceId, t.day),
-    // root_daily_day_idx (on day: one day of every root, for the 7-day comparisons) is hand-written in 0002.
   ],
 );
 
@@ -155,9 +160,11 @@ export const workspaceDaily = pgTable(
     collectedAt: tz("collected_at").notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.workspaceId, t.day] }),
-    // One day of every workspace (the 7-day change) as one range rather than a lookup per workspace.
-    index("workspace_daily_day_idx").on(t.day),
+    // Day first, as root_daily's key (each report upserts its workspace's row of the day through it); also one
+    // day of every workspace (the 7-day change) as one range rather than a lookup per workspace.
+    primaryKey({ columns: [t.day, t.workspaceId] }),
+    // One workspace's days (sparklines, forecast, the workspace page).
+    index("workspace_daily_workspace_day_idx").on(t.workspaceId, t.day),
   ],
 );
 

@@ -171,8 +171,8 @@ export async function getWorkspaceDetail(
   const rulesRead = getRules(db);
   const [rootDays, wsDaily, wsStart, latest, reportRows, findings, change, rules] = await Promise.all([
     // One row per root: its values in the range as one list (the range's rows are read once and
-    // sent as a handful of rows, not one per root and day), and its last value before the range, one
-    // primary-key lookup per root. A root that existed when the range began either exists now (root_latest) or
+    // sent as a handful of rows, not one per root and day), and its last value before the range, one index
+    // lookup per root (root_daily_workspace_root_day_idx). A root that existed when the range began either exists now (root_latest) or
     // was removed inside the range (its zero row is there), so those keys are all that is needed: the cost
     // follows the roots, not the length of history.
     db.execute(sql`with d as materialized (

@@ -17,6 +17,7 @@ export type RunDraft = {
   action: "delete" | "trash";
   trashDays: number;
   minAgeHours: number;
+  countStatusChanges: boolean;
 };
 
 export function recipeOf(id: RecipeId) {
@@ -29,12 +30,13 @@ export function defaultDraft(recipe: RecipeId, workspace?: string): RunDraft {
   return {
     recipe, olderThanDays: String(r.defaultOlderThanDays), keepNewest: "", capMiB: "",
     scopeKind: workspace ? "workspaceIds" : "all", scopeValues: workspace ?? "", dryRun: false, action: r.defaultAction, trashDays: 7, minAgeHours: 24,
+    countStatusChanges: false,
   };
 }
 
 /** A draft from a saved request (a policy). */
 export function draftFrom(
-  req: Pick<RunRequest, "params" | "scope" | "dryRun" | "action" | "trashDays" | "minAgeHours"> & { recipe?: RecipeId | null },
+  req: Pick<RunRequest, "params" | "scope" | "dryRun" | "action" | "trashDays" | "minAgeHours" | "countStatusChanges"> & { recipe?: RecipeId | null },
 ): RunDraft {
   const recipe = req.recipe ?? RECIPES[0].id;
   const [kind, values] = "all" in req.scope ? (["all", []] as const) : (Object.entries(req.scope)[0] as [RunDraft["scopeKind"], string[]]);
@@ -42,7 +44,7 @@ export function draftFrom(
     recipe, olderThanDays: req.params.olderThanDays?.toString() ?? "", keepNewest: req.params.keepNewest?.toString() ?? "",
     capMiB: req.params.capBytes !== undefined ? String(Math.round(req.params.capBytes / MIB)) : "", scopeKind: kind,
     scopeValues: values.join(", "), dryRun: req.dryRun, action: req.action ?? recipeOf(recipe).defaultAction, trashDays: req.trashDays,
-    minAgeHours: req.minAgeHours,
+    minAgeHours: req.minAgeHours, countStatusChanges: req.countStatusChanges,
   };
 }
 
@@ -60,7 +62,7 @@ export function requestOf(d: RunDraft): RunRequest | string {
     recipe: d.recipe,
     params: { ...(olderThanDays !== undefined ? { olderThanDays } : {}), ...(keepNewest !== undefined ? { keepNewest } : {}), ...(cap !== undefined ? { capBytes: cap * MIB } : {}) },
     scope: d.scopeKind === "all" ? { all: true } : ({ [d.scopeKind]: values } as RunRequest["scope"]),
-    dryRun: d.dryRun, action: d.action, trashDays: d.trashDays, minAgeHours: d.minAgeHours,
+    dryRun: d.dryRun, action: d.action, trashDays: d.trashDays, minAgeHours: d.minAgeHours, countStatusChanges: d.countStatusChanges,
   };
 }
 
@@ -104,6 +106,17 @@ export function RunFields({ draft, onChange, recipes, disabled }: { draft: RunDr
           hours
         </label>
       </div>
+      <label className="field small">
+        <input type="checkbox" aria-label="Count status changes" checked={draft.countStatusChanges} onChange={(e) => set({ countStatusChanges: e.target.checked })} />
+        <span>
+          Count status changes as activity (ctime, not only modification times).{" "}
+          <span className="muted">
+            Off by default: Kubernetes workspaces (fsGroup) and templates that chown the home at start reset every ctime at each
+            start, so nothing would ever look old. Turn it on where files were restored from a backup with their old modification
+            times. The preview counts modification times only.
+          </span>
+        </span>
+      </label>
       <div className="row">
         <label className="field">
           Scope

@@ -178,7 +178,7 @@ describeEachDatabase("access to every route", (t) => {
     await db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.id, expired.info.id));
     victimToken = (await createApiToken(db, p.admin.id, { name: "victim", role: "viewer" })).info.id;
     const adminActor = { actor: { type: "user" as const, id: p.admin.id, label: p.admin.email } };
-    const policy = { ...RUN, recipe: "claude-code-debug" as const, schedule: "off" as const, enabled: true, dryRun: false, trashDays: 7, minAgeHours: 24, expiresDays: 7 };
+    const policy = { ...RUN, recipe: "claude-code-debug" as const, schedule: "off" as const, enabled: true, dryRun: false, trashDays: 7, minAgeHours: 24, countStatusChanges: false, expiresDays: 7 };
     policies.policy = (await createPolicy(db, { ...policy, name: "kept" }, adminActor)).id;
     policies.doomed = (await createPolicy(db, { ...policy, name: "doomed" }, adminActor)).id;
     Object.assign(headersFor, {

@@ -17,7 +17,7 @@ describeEachDatabase("cleanup across a fleet", (t) => {
   it("completes a fleet-wide run with every job accounted for", async () => {
     const db = t.current.db;
     await seedDemoFleet(db, { workspaces: 200, days: 2, simulateDays: 60 });
-    const request = { recipe: "claude-code-sessions" as const, params: { olderThanDays: 30 }, scope: { all: true as const }, dryRun: false, trashDays: 7, minAgeHours: 24 };
+    const request = { recipe: "claude-code-sessions" as const, params: { olderThanDays: 30 }, scope: { all: true as const }, dryRun: false, trashDays: 7, minAgeHours: 24, countStatusChanges: false };
     const preview = await previewRun(db, request);
     expect(preview.total.workspaces).toBeGreaterThan(50);
     expect(preview.total.bytes).toBeGreaterThan(0);

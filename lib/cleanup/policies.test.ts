@@ -14,7 +14,7 @@ import { runDuePolicies } from "./scheduler";
 const ADMIN: Who = { actor: { type: "user", id: "u1", label: "admin@example.com" } };
 const POLICY = {
   name: "old sessions", recipe: "claude-code-sessions" as const, params: { olderThanDays: 30 }, scope: { all: true as const },
-  schedule: "daily" as const, enabled: true, dryRun: false, trashDays: 7, minAgeHours: 24, expiresDays: 7,
+  schedule: "daily" as const, enabled: true, dryRun: false, trashDays: 7, minAgeHours: 24, countStatusChanges: false, expiresDays: 7,
 };
 
 describeEachDatabase("cleanup policies", (t) => {

@@ -55,8 +55,14 @@ export const runRequest = z
     action: z.enum(["delete", "trash"]).optional(),
     /** With action "trash": days the units stay restorable before the reporter empties them. */
     trashDays: z.number().int().min(1).max(90).default(7),
-    /** Units whose newest file changed within this many hours are skipped. */
+    /** Units whose newest file was modified within this many hours are skipped. */
     minAgeHours: z.number().int().min(MIN_AGE_HOURS_FLOOR).max(24 * 365).default(24),
+    /**
+     * Count status changes (ctime: owner, mode, links) as activity in a unit's age, besides modifications.
+     * Off by default: on Kubernetes workspaces (fsGroup) and templates that chown the home at start, every
+     * ctime is the last start. It helps where files were restored from a backup with their old mtimes.
+     */
+    countStatusChanges: z.boolean().default(false),
   })
   .strict()
   .refine((r) => (r.recipe === undefined) !== (r.custom === undefined), { message: "give exactly one of recipe, custom" });
@@ -80,6 +86,8 @@ export type ClaimedJob = {
   action: "delete" | "trash";
   trashDays: number;
   minAgeHours: number;
+  /** Age units by mtime and ctime, not mtime alone (see runRequest). Absent from older dashboards: false. */
+  countStatusChanges?: boolean;
   limits: {
     maxUnits: number;
     maxBytes: number;
@@ -91,10 +99,10 @@ export type ClaimedJob = {
   sourceJobId: string | null;
 };
 export const SKIP_REASONS = [
-  "recent", // a file of the unit changed within minAgeHours
+  "recent", // a file of the unit was modified within minAgeHours
   "open", // a process holds a file of the unit open or locked
   "protected", // matched the owner's protect file
-  "changed", // type, size or age differed from the plan when re-checked right before acting
+  "changed", // an entry's identity, size, mtime or ctime differed from the plan when re-checked right before acting
   "outside-root", // real path left the root, or another file system
   "kept", // among the newest keepNewest units
   "limit", // the job's unit or byte cap was reached

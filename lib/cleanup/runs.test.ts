@@ -17,7 +17,7 @@ import { previewRun } from "@/lib/db/queries/cleanup-preview";
 import { cancelRun, createRun, queueRestore, queueTrashPurge, type Who } from "@/lib/db/queries/cleanup-runs";
 import { getRunDetail, listRuns } from "@/lib/db/queries/cleanup-views";
 
-const RUN = { recipe: "claude-code-sessions" as const, params: { olderThanDays: 30 }, scope: { all: true as const }, dryRun: false, trashDays: 7, minAgeHours: 24 };
+const RUN = { recipe: "claude-code-sessions" as const, params: { olderThanDays: 30 }, scope: { all: true as const }, dryRun: false, trashDays: 7, minAgeHours: 24, countStatusChanges: false };
 const ADMIN: Who = { actor: { type: "user", id: "u1", label: "admin@example.com" } };
 const LATER = (ms: number) => new Date(Date.now() + ms);
 

@@ -15,7 +15,7 @@ import { claudeRoot, seedWorkspace, usage } from "@/tests/support/cleanup";
 import { at, MiB, testNow } from "@/tests/support/reports";
 import { cleanupRunExport } from "./cleanup";
 
-const RUN = { recipe: "claude-code-sessions" as const, params: { olderThanDays: 30 }, scope: { all: true as const }, dryRun: false, trashDays: 7, minAgeHours: 24 };
+const RUN = { recipe: "claude-code-sessions" as const, params: { olderThanDays: 30 }, scope: { all: true as const }, dryRun: false, trashDays: 7, minAgeHours: 24, countStatusChanges: false };
 const ADMIN: Who = { actor: { type: "user", id: "u1", label: "admin@example.com" } };
 const ODD_PATH = '.claude/projects/a,"b"\nc/1.jsonl';
 

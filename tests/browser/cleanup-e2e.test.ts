@@ -4,15 +4,8 @@
 // now", the reporter claiming the job, trashing exactly the old sessions and reporting again, then the run page,
 // the workspace page and the audit log. Screenshots go to screenshots/cleanup-e2e-*.png.
 //
-// ctime: the executor dates a unit by the newest mtime *or ctime* of its entries, and a ctime cannot be set
-// backwards: every file this test writes has a ctime of "now", within the run's minimum age (at least an hour),
-// so without help no unit of a freshly written tree may ever go. The reporter's own e2e
-// (tests/integration/reporter-cleanup-e2e.test.ts) moves the reporter's clock 1000 days ahead with a preload
-// module; against the real dashboard that cannot work (a report collected "in the future" is refused with 422,
-// and the leases and the preview's ageing would be off by as much). This test uses the same kind of hook, a
-// preload module given to the reporter with `--import`, that instead reports each entry's ctime under the test
-// home as no newer than its mtime: the tree then looks exactly as if its files had been written at their
-// mtimes, as a real aged tree is. The reporter, its clock and the dashboard are otherwise untouched.
+// The tree is aged by mtimes and then walked as kubelet walks a pod's volume with fsGroup at each start (every
+// ctime now): the reporter, its clock and the dashboard are the real ones, as on a Kubernetes workspace.
 
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -21,7 +14,7 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TRASH_DIR } from "@/lib/catalog/recipes";
-import { SESSION, ageTree, put, snapshot } from "@/lib/reporter/cleanup/fixtures";
+import { SESSION, ageTree, kubeletWalk, put, snapshot } from "@/lib/reporter/cleanup/fixtures";
 import { openPage, startHarness, type Harness, type OpenedPage } from "./harness";
 
 const WORKSPACE = { id: "5f0c2a1e-7d3b-4c4e-9a11-2b3c4d5e6f70", name: "e2e-dev", owner: "carol", template: "docker" };
@@ -48,7 +41,6 @@ let h: Harness;
 let tmp: string;
 let home: string;
 let reporter: string;
-let preload: string;
 let enrollmentKey = "";
 /** `du -sB1` before the cleanup: the projects folder, each old session (file and folder together), their sum. */
 const du = { projectsBefore: 0, old: new Map<string, number>(), oldSum: 0 };
@@ -76,7 +68,7 @@ function writeSession(s: Session, nowSec: number) {
 
 /** One run of the reporter (the bundle the dashboard serves) as a workspace runs it. */
 function runReporter(): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn("node", ["--import", preload, reporter, "--verbose"], {
+  const child = spawn("node", [reporter, "--verbose"], {
     env: {
       PATH: process.env.PATH,
       HOME: home,
@@ -131,30 +123,12 @@ beforeAll(async () => {
   for (const s of sessions) writeSession(s, nowSec);
   put(home, ".claude/settings.json", 300, 1, nowSec);
   put(home, ".claude/history.jsonl", 5000, 1, nowSec);
+  kubeletWalk(home);
   du.projectsBefore = duBytes(".claude/projects");
   for (const s of old) du.old.set(s.rel, duBytes(`${s.rel}.jsonl`, s.rel));
   du.oldSum = duBytes(...old.flatMap((s) => [`${s.rel}.jsonl`, s.rel]));
   before = snapshot(path.join(home, ".claude/projects"));
 
-  // the ctime hook (see the top of the file): lstat under HOME reports ctime no newer than mtime
-  preload = path.join(tmp, "aged-ctime.mjs");
-  fs.writeFileSync(
-    preload,
-    `import fs from "node:fs";
-import { syncBuiltinESMExports } from "node:module";
-const HOME = process.env.HOME.replace(/\\/+$/, "") + "/";
-const lstatSync = fs.lstatSync;
-fs.lstatSync = function (p, opts) {
-  const st = lstatSync.call(this, p, opts);
-  if (st && String(p).startsWith(HOME) && st.ctimeMs > st.mtimeMs) {
-    st.ctimeMs = st.mtimeMs;
-    if ("ctimeNs" in st) st.ctimeNs = st.mtimeNs;
-  }
-  return st;
-};
-syncBuiltinESMExports();
-`,
-  );
   // the bundle the dashboard serves to workspaces
   const res = await fetch(`${h.base}/reporter.mjs`);
   expect(res.status).toBe(200);

@@ -3,8 +3,8 @@
 // checked against the contract's zod schema), runs them and sends a fresh report. A run killed with SIGKILL in
 // the middle of a job leaves every unit whole: in place, or gone from its root.
 //
-// A file's ctime is always "now" when the test writes it, so the reporter runs with its clock moved
-// SHIFT_DAYS ahead (a preload module replaces Date) and the tree's ages are set relative to that clock.
+// Each home is aged by its mtimes and then walked as kubelet walks a pod's volume with fsGroup (every ctime
+// now), so the reporter meets the tree a Kubernetes workspace has after a start, with its real clock.
 
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -16,13 +16,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { TRASH_DIR } from "@/lib/catalog/recipes";
 import { jobResult, type ClaimedJob } from "@/lib/cleanup/protocol";
 import { report as reportSchema, type Report } from "@/lib/report/schema";
-import { SESSION, SHIFT_DAYS, ageTree, buildCleanupHome, fakeNow, job, put, snapshot } from "@/lib/reporter/cleanup/fixtures";
+import { SESSION, ageTree, buildCleanupHome, job, kubeletWalk, put, snapshot } from "@/lib/reporter/cleanup/fixtures";
 // @ts-expect-error plain .mjs build script
 import { buildReporter } from "@/scripts/build-reporter.mjs";
 
 let tmp: string;
 let bundle: string;
-let preload: string;
 let home: string;
 let server: http.Server;
 let port = 0;
@@ -49,9 +48,7 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
   if (req.headers.authorization !== "Bearer tok") return json(res, 401, { error: { code: "unauthorized", message: "no" } });
   if (url === "/api/v1/reports") {
     const parsed = reportSchema.safeParse(JSON.parse(body.toString()));
-    // the reporter's clock runs ahead: only "collectedAt in the future" is let through
-    const issues = parsed.success ? [] : parsed.error.issues.filter((i) => i.path.join(".") !== "collectedAt");
-    if (issues.length) return json(res, 422, { error: { code: "invalid", message: JSON.stringify(issues).slice(0, 500) } });
+    if (!parsed.success) return json(res, 422, { error: { code: "invalid", message: JSON.stringify(parsed.error.issues).slice(0, 500) } });
     reports.push(JSON.parse(body.toString()));
     return json(res, 200, { reportId: "r", status: "stored", newest: true });
   }
@@ -77,7 +74,7 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
 }
 
 function start(): ChildProcess {
-  return spawn("node", ["--import", preload, bundle], {
+  return spawn("node", [bundle], {
     env: {
       PATH: process.env.PATH,
       HOME: home,
@@ -99,20 +96,13 @@ function run(): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => child.on("close", (code) => resolve({ code, stderr })));
 }
 
-const nowSec = () => Math.floor(fakeNow().getTime() / 1000);
+const nowSec = () => Math.floor(Date.now() / 1000);
 const P = ".claude/projects/-work-app";
 const sessions = (r: Report) => r.roots.find((x) => x.key === "claude-code:data")!.recipes!["claude-code-sessions"]!;
 
 beforeAll(async () => {
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "reporter-cleanup-e2e-")));
   bundle = await buildReporter(path.join(tmp, "reporter.mjs"));
-  preload = path.join(tmp, "clock.mjs");
-  fs.writeFileSync(
-    preload,
-    `const Real = Date; const SHIFT = ${SHIFT_DAYS * 86_400_000};
-class Shifted extends Real { constructor(...a) { if (a.length === 0) super(Real.now() + SHIFT); else super(...a); } static now() { return Real.now() + SHIFT; } }
-globalThis.Date = Shifted;\n`,
-  );
   server = http.createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as { port: number }).port;
@@ -128,6 +118,7 @@ beforeEach(() => {
   home = path.join(tmp, `home-${Math.random().toString(36).slice(2)}`);
   fs.mkdirSync(home);
   buildCleanupHome(home, path.join(home + "-outside"), nowSec());
+  kubeletWalk(home);
   mode = { progress: "ok", result: "ok" };
   queued = [];
   reports = [];

@@ -85,7 +85,7 @@ export async function claimJobs(db: Db, workspaceId: string, now = new Date()): 
       claimed.push({
         id: job.id, kind: job.kind, leaseToken, leaseExpiresAt: leaseExpiresAt.toISOString(), recipe: (run.recipe as RecipeId | null) ?? null,
         custom: run.custom ?? null, params: (run.params as RecipeParams | null) ?? null, dryRun: run.dryRun, action: run.action,
-        trashDays: run.trashDays, minAgeHours: run.minAgeHours, limits: limitsFor(job, run.custom !== null), sourceJobId: job.sourceJobId,
+        trashDays: run.trashDays, minAgeHours: run.minAgeHours, countStatusChanges: run.countStatusChanges, limits: limitsFor(job, run.custom !== null), sourceJobId: job.sourceJobId,
       });
     }
     await recordAudit(tx, {

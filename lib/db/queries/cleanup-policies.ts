@@ -29,7 +29,7 @@ export function policyRequest(p: PolicyRow): CreatePolicyRequest {
   return {
     name: p.name, schedule: p.schedule, enabled: p.enabled, recipe: (p.recipe ?? undefined) as CreatePolicyRequest["recipe"],
     custom: p.custom ?? undefined, params: p.params!, scope: p.scope, dryRun: p.dryRun, action: p.action, trashDays: p.trashDays,
-    minAgeHours: p.minAgeHours, expiresDays: p.expiresDays,
+    minAgeHours: p.minAgeHours, countStatusChanges: p.countStatusChanges, expiresDays: p.expiresDays,
   };
 }
 
@@ -45,7 +45,8 @@ function toPolicy(p: PolicyRow, now = new Date()): Policy {
 function columns(body: CreatePolicyRequest) {
   return {
     name: body.name, recipe: body.recipe ?? null, custom: body.custom ?? null, params: body.params, scope: body.scope, dryRun: body.dryRun,
-    action: body.action ?? "trash", trashDays: body.trashDays, minAgeHours: body.minAgeHours, expiresDays: body.expiresDays,
+    action: body.action ?? "trash", trashDays: body.trashDays, minAgeHours: body.minAgeHours, countStatusChanges: body.countStatusChanges,
+    expiresDays: body.expiresDays,
     schedule: body.schedule, enabled: body.enabled,
   };
 }

@@ -85,7 +85,7 @@ export async function createRun(db: Db, request: StartRun, who: Who, opts: { pol
     {
       kind: "cleanup", recipe: request.recipe ?? null, custom: request.custom ?? null, params: request.params, scope: request.scope,
       dryRun: request.dryRun, action, trashDays: request.trashDays, minAgeHours: request.minAgeHours,
-      expiresDays: request.expiresDays ?? DEFAULT_EXPIRES_DAYS, policyId: opts.policyId ?? null, previewBytes: bytes,
+      countStatusChanges: request.countStatusChanges, expiresDays: request.expiresDays ?? DEFAULT_EXPIRES_DAYS, policyId: opts.policyId ?? null, previewBytes: bytes,
       previewUnits: preview.total.units, previewEstimate: preview.total.estimate, workspacesWithoutUsage: preview.withoutUsage.count,
     },
     jobs,

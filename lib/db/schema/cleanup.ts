@@ -18,6 +18,8 @@ const requestColumns = {
   minAgeHours: integer("min_age_hours").notNull(),
   /** Jobs not claimed within this many days end as "expired". */
   expiresDays: integer("expires_days").notNull(),
+  /** Count ctimes in a unit's age too (off: mtimes only, as kubelet's fsGroup walk resets every ctime). */
+  countStatusChanges: boolean("count_status_changes").notNull().default(false),
 };
 
 /** One admin decision (or one policy firing): fans out to one job per workspace in scope. */
@@ -113,7 +115,22 @@ export const cleanupPolicies = pgTable("cleanup_policies", {
   name: text("name").notNull(),
   ...requestColumns,
   schedule: text("schedule").$type<PolicySchedule>().notNull(),
+  /** When in the day (minutes after 00:00 UTC) and, weekly, on which weekday (0 = Sunday) it runs. */
+  runAtMinute: integer("run_at_minute").notNull().default(180),
+  runWeekday: integer("run_weekday").notNull().default(1),
   enabled: boolean("enabled").notNull().default(true),
+  /**
+   * The preview figure an admin confirmed for the policy as it stands; null until then, and again after any
+   * change of what it selects or does. Unconfirmed, its scheduled runs are dry runs.
+   */
+  confirmedBytes: big("confirmed_bytes"),
+  confirmedWorkspaces: integer("confirmed_workspaces"),
+  confirmedAt: tz("confirmed_at"),
+  confirmedBy: text("confirmed_by"),
+  /** Set when a scheduled run's preview ran far above the confirmed figure: no run until a new confirmation. */
+  heldAt: tz("held_at"),
+  heldBytes: big("held_bytes"),
+  heldWorkspaces: integer("held_workspaces"),
   createdAt: tz("created_at").notNull().defaultNow(),
   updatedAt: tz("updated_at").notNull().defaultNow(),
   createdBy: text("created_by").notNull(),

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PROTECT_FILE, RECIPES, TRASH_DIR, type RecipeId } from "@/lib/catalog/recipes";
 import type { ClaimedJob } from "@/lib/cleanup/protocol";
 import { runCleanup, type ExecuteContext } from "./execute";
-import { CLAUDE_SESSION_AGES, DEBUG_AGES, ENV, SESSION, buildCleanupHome, fakeNow, job, put, snapshot } from "./fixtures";
+import { CLAUDE_SESSION_AGES, DEBUG_AGES, ENV, SESSION, age, buildCleanupHome, job, kubeletWalk, put, snapshot } from "./fixtures";
 import { CleanupLog } from "./log";
 import { readProtect } from "./protect";
 
@@ -23,13 +23,14 @@ beforeEach(() => {
   home = path.join(tmp, "home");
   outside = path.join(tmp, "outside");
   fs.mkdirSync(home);
-  nowSec = Math.floor(fakeNow().getTime() / 1000);
+  nowSec = Math.floor(Date.now() / 1000);
   buildCleanupHome(home, outside, nowSec);
+  kubeletWalk(home); // every ctime now, as on a Kubernetes workspace after a pod start: ages are mtimes
 });
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 function run(j: ClaimedJob, extra: Partial<ExecuteContext> = {}) {
-  const now = fakeNow;
+  const now = () => new Date();
   return runCleanup(j, {
     home,
     env: ENV(home),
@@ -110,6 +111,44 @@ describe("each recipe acts on exactly its units", () => {
   });
 });
 
+describe("ages are mtimes: a Kubernetes workspace after a pod start", () => {
+  it("every ctime of the tree is now and every mtime old, yet the job acts on exactly the old units", async () => {
+    const oldest = fs.lstatSync(path.join(home, `${P}/${SESSION(6)}.jsonl`), { bigint: true });
+    expect(Number(oldest.ctimeNs / 1_000_000_000n)).toBeGreaterThan(nowSec - 600); // the walk reset it
+    expect(Number(oldest.mtimeNs / 1_000_000_000n)).toBeLessThan(nowSec - 99 * 86_400); // 100 days
+    const res = await run(job({ recipe: "claude-code-sessions", params: { olderThanDays: 30 } }));
+    expect(res.units.map((u) => u.path)).toEqual([6, 5, 50, 4].map((n) => `${P}/${SESSION(n)}.jsonl`));
+    expect(res.skipped).toEqual([]);
+  });
+
+  it("a run that counts status changes sees every unit as changed at the walk: nothing is old enough", async () => {
+    const res = await run(job({ recipe: "claude-code-sessions", params: { olderThanDays: 30 }, countStatusChanges: true }));
+    expect(res.units).toEqual([]);
+    const fresh = await run(job({ recipe: "claude-code-sessions", params: { keepNewest: 0 }, countStatusChanges: true }));
+    expect(fresh.units).toEqual([]);
+    expect(fresh.skipped.length).toBeGreaterThan(0);
+    expect(fresh.skipped.every((s) => s.reason === "recent")).toBe(true);
+  });
+
+  it("a status change between planning and acting (mtime untouched) skips the unit as changed", async () => {
+    const s6 = path.join(home, `${P}/${SESSION(6)}/tool-results/r1.txt`);
+    const s5 = path.join(home, `${P}/${SESSION(5)}.jsonl`);
+    const res = await run(job({ recipe: "claude-code-sessions", params: { olderThanDays: 30 } }), {
+      afterPlan: () => {
+        fs.chmodSync(s6, 0o600); // what a chown, chmod or new hard link does: only the ctime moves
+        // rewritten with the same size and its old mtime put back: only the ctime tells
+        const st = fs.statSync(s5);
+        fs.writeFileSync(s5, Buffer.alloc(st.size, 1));
+        fs.utimesSync(s5, st.atime, st.mtime);
+      },
+    });
+    expect(res.skipped).toContainEqual(expect.objectContaining({ path: `${P}/${SESSION(6)}.jsonl`, reason: "changed" }));
+    expect(res.skipped).toContainEqual(expect.objectContaining({ path: `${P}/${SESSION(5)}.jsonl`, reason: "changed" }));
+    expect(res.units.map((u) => u.path)).toEqual([50, 4].map((n) => `${P}/${SESSION(n)}.jsonl`));
+    for (const e of [...sessionEntries(5), ...sessionEntries(6)]) expect(fs.existsSync(path.join(home, e)), e).toBe(true);
+  });
+});
+
 describe("what stays", () => {
   it("a file swapped for a link between planning and acting is not followed, its unit is skipped as changed", async () => {
     const target = path.join(outside, "precious.txt");
@@ -132,6 +171,7 @@ describe("what stays", () => {
     const child = spawn("sleep", ["30"], { stdio: ["ignore", fd, "ignore"] });
     fs.closeSync(fd);
     put(home, `${P}/${SESSION(4)}/subagents/agent-2.jsonl`, 100, 0.01, nowSec); // 15 minutes old
+    age(path.join(home, `${P}/${SESSION(4)}/subagents`), 0.01, nowSec); // written into now: as old as the file
     try {
       await new Promise((r) => setTimeout(r, 100));
       const res = await run(job({ recipe: "claude-code-sessions", params: { olderThanDays: 0 } }));

@@ -1,16 +1,13 @@
-// A realistic home for the cleanup tests (not bundled): every recipe's units at known ages, the SQLite files
-// no recipe may touch, and symbolic links that lead out of their unit. Ages are relative to a clock set far
-// ahead of the real one: a file's ctime is always "now" when a test writes it (it cannot be set), so the
-// executor runs with `now` = real time + SHIFT_DAYS, and every ctime is that old.
+// A realistic home for the cleanup tests (not bundled): every recipe's units at known ages (mtimes), the
+// SQLite files no recipe may touch, and symbolic links that lead out of their unit. Every ctime is "now", as on
+// a Kubernetes workspace after kubelet's fsGroup walk (kubeletWalk does that walk on purpose).
 
+import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { ClaimedJob } from "@/lib/cleanup/protocol";
 import { DAY_S } from "../testing";
-
-export const SHIFT_DAYS = 1000;
-export const fakeNow = () => new Date(Date.now() + SHIFT_DAYS * DAY_S * 1000);
 
 const uuid = (n: number) => `${String(n).padStart(8, "0")}-aaaa-4bbb-8ccc-${String(n).padStart(12, "0")}`;
 export const SESSION = (n: number) => uuid(n);
@@ -104,6 +101,16 @@ export function buildCleanupHome(home: string, outside: string, nowSec: number) 
   ageTree(path.join(home, ".coder/coder-script-data/old-1"), 10, nowSec);
   p(".coder/coder-script-data/current/state", 500, 10);
   ageTree(path.join(home, ".coder/coder-script-data/current"), 10, nowSec);
+}
+
+/**
+ * What kubelet does to a pod's volumes with fsGroup at every start (and a template's `chown -R` at start): it
+ * lchowns every entry to the group and adds group permissions. Owner and mode may not even change, yet every
+ * ctime becomes now, while every mtime stays.
+ */
+export function kubeletWalk(dir: string) {
+  execFileSync("chown", ["-hR", `:${process.getgid!()}`, dir]);
+  execFileSync("chmod", ["-R", "g+rwX", dir]);
 }
 
 export const ENV = (home: string) => ({ HOME: home, CODER_SCRIPT_DATA_DIR: path.join(home, ".coder/coder-script-data/current") });

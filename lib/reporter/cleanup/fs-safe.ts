@@ -1,7 +1,9 @@
 // The file-system side of acting on a unit, built so that it cannot reach outside the root: every path is
 // walked from the root's real path one component at a time with lstat (a symbolic link is never followed,
 // whatever it points to), every entry must sit on the root's file system, and removal unlinks a link as a
-// link. A unit is measured twice, when planning and right before acting, and must not have changed.
+// link. A unit is measured twice, when planning and right before acting, and must not have changed: every entry
+// keeps its identity (device, inode, kind, size, mtime and ctime), so even a change that leaves the mtime alone
+// (a chmod, a rename into place) shows.
 
 import fs from "node:fs";
 import path from "node:path";
@@ -9,7 +11,19 @@ import path from "node:path";
 export type RootHandle = { abs: string; dev: bigint };
 
 /** One entry of a unit, as lstat saw it. Paths relative to the root. */
-export type UnitEntry = { rel: string; kind: "file" | "dir" | "link" | "other"; dev: bigint; ino: bigint; bytes: number; mtime: number; ctime: number };
+export type UnitEntry = {
+  rel: string;
+  kind: "file" | "dir" | "link" | "other";
+  dev: bigint;
+  ino: bigint;
+  /** Apparent size (st_size). */
+  size: bigint;
+  /** Allocated bytes (st_blocks × 512). */
+  bytes: number;
+  /** Nanoseconds: the re-check compares them exactly. */
+  mtimeNs: bigint;
+  ctimeNs: bigint;
+};
 
 export type Measured = {
   /** Entries, children before their folder (the order to remove them in). */
@@ -18,8 +32,10 @@ export type Measured = {
   kinds: UnitEntry["kind"][];
   /** Allocated bytes, each inode once (du). */
   bytes: number;
-  /** Newest mtime or ctime of any entry, seconds. */
+  /** Newest mtime of any entry, seconds: the unit's age. */
   newest: number;
+  /** Newest ctime of any entry, seconds: counted in the age only when a run asks for it. */
+  newestChange: number;
 };
 
 export class Refused extends Error {
@@ -76,6 +92,7 @@ export function measure(root: RootHandle, tops: readonly string[]): Measured {
   const seen = new Set<string>();
   let bytes = 0;
   let newest = -Infinity;
+  let newestChange = -Infinity;
   const visit = (rel: string, st: fs.BigIntStats) => {
     if (st.dev !== root.dev) throw new Refused("outside-root", `${rel} is on another file system`);
     const e: UnitEntry = {
@@ -83,14 +100,16 @@ export function measure(root: RootHandle, tops: readonly string[]): Measured {
       kind: kindOf(st),
       dev: st.dev,
       ino: st.ino,
+      size: st.size,
       bytes: Number(st.blocks) * 512,
-      mtime: Number(st.mtimeMs / 1000n),
-      ctime: Number(st.ctimeMs / 1000n),
+      mtimeNs: st.mtimeNs,
+      ctimeNs: st.ctimeNs,
     };
     const key = `${st.dev}:${st.ino}`;
     if (e.kind === "dir" || st.nlink === 1n || !seen.has(key)) bytes += e.bytes;
     if (st.nlink > 1n) seen.add(key);
-    newest = Math.max(newest, e.mtime, e.ctime);
+    newest = Math.max(newest, Number(st.mtimeNs / 1_000_000_000n));
+    newestChange = Math.max(newestChange, Number(st.ctimeNs / 1_000_000_000n));
     if (e.kind === "dir") {
       for (const name of fs.readdirSync(root.abs + "/" + rel).sort()) {
         const child = lstat(root.abs + "/" + rel + "/" + name);
@@ -106,19 +125,25 @@ export function measure(root: RootHandle, tops: readonly string[]): Measured {
     if (!st) throw new Refused("gone", `${top} is gone`);
     kinds.push(visit(top, st));
   }
-  return { entries, kinds, bytes, newest };
+  return { entries, kinds, bytes, newest, newestChange };
 }
 
-/** Why `now` differs from `before` (type, entries, size or times), or null when the unit is as planned. */
+/**
+ * Why `now` differs from `before`, or null when the unit is as planned: the same entries, each with the same
+ * device, inode, kind, size, mtime and ctime. The ctime is what proves nothing happened in between: an mtime
+ * can be set back by anyone, a ctime only moves forward.
+ */
 export function difference(before: Measured, now: Measured): string | null {
   if (before.kinds.join() !== now.kinds.join()) return `type changed (${before.kinds.join("+")} → ${now.kinds.join("+")})`;
   if (before.entries.length !== now.entries.length) return `entries changed (${before.entries.length} → ${now.entries.length})`;
   if (before.bytes !== now.bytes) return `size changed (${before.bytes} → ${now.bytes} bytes)`;
-  if (before.newest !== now.newest) return "modified since planning";
   for (let i = 0; i < now.entries.length; i++) {
     const a = before.entries[i];
     const b = now.entries[i];
-    if (a.rel !== b.rel || a.ino !== b.ino || a.kind !== b.kind) return `${b.rel} changed`;
+    if (a.rel !== b.rel || a.dev !== b.dev || a.ino !== b.ino || a.kind !== b.kind) return `${b.rel} was replaced`;
+    if (a.size !== b.size || a.bytes !== b.bytes) return `${b.rel} changed size`;
+    if (a.mtimeNs !== b.mtimeNs) return `${b.rel} was modified since planning`;
+    if (a.ctimeNs !== b.ctimeNs) return `${b.rel} changed status since planning (owner, mode, links or a rename)`;
   }
   return null;
 }

@@ -8,7 +8,7 @@ import type { RecipeParams } from "@/lib/cleanup/protocol";
 export type PlanUnit = {
   path: string;
   bytes: number;
-  /** Newest mtime or ctime of any entry of the unit, in seconds. */
+  /** Newest mtime of any entry of the unit (and ctime, when the run counts status changes), in seconds. */
   newest: number;
   protected: boolean;
 };
@@ -16,7 +16,7 @@ export type PlanUnit = {
 export type PlanOptions = {
   params: RecipeParams;
   nowSec: number;
-  /** Units with anything changed within this many hours are skipped (never below the floor). */
+  /** Units with anything modified within this many hours are skipped (never below the floor). */
   minAgeHours: number;
 };
 

@@ -10,7 +10,7 @@ import { TRASH_DIR } from "@/lib/catalog/recipes";
 import { discoverRoots } from "../roots";
 import { scanRoots } from "../scan";
 import { runCleanup } from "./execute";
-import { ENV, SESSION, buildCleanupHome, fakeNow, job, snapshot } from "./fixtures";
+import { ENV, SESSION, buildCleanupHome, job, kubeletWalk, snapshot } from "./fixtures";
 import { CleanupLog } from "./log";
 import { readProtect } from "./protect";
 import { purgeFolder, readManifest, restoreFolder, sweepTrash, writeManifest } from "./trash";
@@ -25,13 +25,14 @@ beforeEach(() => {
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cleanup-trash-")));
   home = path.join(tmp, "home");
   fs.mkdirSync(home);
-  nowSec = Math.floor(fakeNow().getTime() / 1000);
+  nowSec = Math.floor(Date.now() / 1000);
   buildCleanupHome(home, path.join(tmp, "outside"), nowSec);
+  kubeletWalk(home);
 });
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-const log = () => new CleanupLog(home, fakeNow);
-const ctx = () => ({ home, env: ENV(home), config: null, log: log(), now: fakeNow, protect: readProtect(home), progress: async () => false });
+const log = () => new CleanupLog(home, () => new Date());
+const ctx = () => ({ home, env: ENV(home), config: null, log: log(), now: () => new Date(), protect: readProtect(home), progress: async () => false });
 /** The home without the reporter's own folder (trash, log). */
 const userFiles = () => new Map([...snapshot(home)].filter(([k]) => !k.startsWith(REPORTER) && k !== ".coder-modules/coder"));
 
@@ -76,7 +77,7 @@ describe("trash", () => {
     const fresh = job({ recipe: "codex-rollouts", action: "trash", trashDays: 30 });
     await runCleanup(old, ctx());
     await runCleanup(fresh, ctx());
-    sweepTrash(home, new Date(fakeNow().getTime() + 2 * 86_400_000), log());
+    sweepTrash(home, new Date(Date.now() + 2 * 86_400_000), log());
     expect(fs.readdirSync(path.join(home, TRASH_DIR))).toEqual([fresh.id]);
     expect(fs.readFileSync(path.join(home, ".coder-modules/coder/storage-reporter/cleanup.log"), "utf8")).toMatch(new RegExp(`${old.id} purged .gemini/tmp/abc123/chats/session-35.json \\d+ expired`));
     const purged = purgeFolder(home, fresh.id, log(), "purge job");
@@ -93,7 +94,7 @@ describe("trash", () => {
     const u = m.units.find((x) => x.path.endsWith(`${SESSION(6)}.jsonl`))!;
     fs.renameSync(path.join(dir, u.tops[1]), path.join(home, u.tops[1]));
     writeManifest(dir, { ...m, complete: false });
-    sweepTrash(home, fakeNow(), log());
+    sweepTrash(home, new Date(), log());
     expect(fs.existsSync(path.join(home, u.tops[0]))).toBe(true);
     expect(fs.existsSync(path.join(home, u.tops[1]))).toBe(true);
     expect(readManifest(dir)!.units.map((x) => x.path)).toEqual(res.units.map((x) => x.path).filter((p) => p !== u.path));

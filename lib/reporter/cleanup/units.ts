@@ -1,6 +1,12 @@
 // A job's units: the roots its recipe (or custom rule) applies to, scanned like a report (the same unit
 // definitions, unit-tally.ts), then each unit that could be selected measured with lstat (every entry's
-// mtime and ctime, device and inode), which is what planning and the re-check before acting compare.
+// device, inode, size, mtime and ctime), which is what the re-check before acting compares.
+//
+// A unit's age is the newest mtime of its entries, as the report's age steps (and so the preview) count it,
+// and as the agents' own retention does. Not the ctime: on Kubernetes workspaces with fsGroup (Coder's own
+// template), kubelet chowns and chmods every entry of the home at each pod start, and a template that runs
+// `chown -R` at start does the same; either sets every ctime to the start. A run may opt in to count ctimes
+// (countStatusChanges), where files were restored from a backup with their old mtimes.
 
 import path from "node:path";
 import { RECIPES, type RecipeId } from "@/lib/catalog/recipes";
@@ -45,7 +51,7 @@ export function jobTarget(job: Pick<ClaimedJob, "recipe" | "custom">): Target | 
   return targetProblem(t) ?? t;
 }
 
-export async function findJobUnits(job: Pick<ClaimedJob, "recipe" | "custom" | "params">, target: Target, o: FindOptions): Promise<FoundRoots> {
+export async function findJobUnits(job: Pick<ClaimedJob, "recipe" | "custom" | "params" | "countStatusChanges">, target: Target, o: FindOptions): Promise<FoundRoots> {
   const specs = discoverRoots({ home: o.home, env: o.env, config: o.config });
   const chosen = specs.filter((s) => (job.recipe ? recipesFor(s).some((t) => t.id === job.recipe) : s.key === job.custom?.rootKey && cleanable(s)));
   const out: FoundRoots = { roots: [], refused: [], errors: [] };
@@ -76,15 +82,16 @@ export async function findJobUnits(job: Pick<ClaimedJob, "recipe" | "custom" | "
       const tops = whole ? [spec.rel] : f.tops.map((t) => joinRel(spec.rel, t));
       const topsInRoot = whole ? [path.basename(spec.abs)] : f.tops;
       const base = { path: tops[0] === spec.rel ? spec.rel : joinRel(spec.rel, f.path), tops, topsInRoot, root, rootKey: spec.key, protected: o.protect.covers(tops) };
-      // a unit's age counts its ctimes too, which only make it younger: one the scan's mtimes already show too
-      // young for olderThanDays cannot be selected, and needs no second look
+      // counted ctimes only make a unit younger: one the scan's mtimes already show too young for
+      // olderThanDays cannot be selected, and needs no second look
       if (olderThan !== undefined && o.nowSec - f.mtime <= olderThan * 86_400) {
         units.push({ ...base, bytes: f.bytes, newest: f.mtime, measured: null });
         continue;
       }
       try {
         const m = measure(root, topsInRoot);
-        units.push({ ...base, bytes: m.bytes, newest: m.newest, measured: m });
+        const newest = job.countStatusChanges ? Math.max(m.newest, m.newestChange) : m.newest;
+        units.push({ ...base, bytes: m.bytes, newest, measured: m });
       } catch (err) {
         if (err instanceof Refused && err.reason === "outside-root") out.refused.push({ path: base.path, bytes: f.bytes, reason: "outside-root" });
         else if (!(err instanceof Refused)) out.errors.push({ path: base.path, message: (err as Error).message });

@@ -12,7 +12,7 @@ import type { RecipeUsage, StorageRoot } from "@/lib/report/schema";
 import { discoverRoots } from "../roots";
 import { scanRoots } from "../scan";
 import { runCleanup } from "./execute";
-import { ENV, SESSION, ageTree, buildCleanupHome, fakeNow, job, put } from "./fixtures";
+import { ENV, SESSION, ageTree, buildCleanupHome, job, kubeletWalk, put } from "./fixtures";
 import { CleanupLog } from "./log";
 import { readProtect } from "./protect";
 
@@ -30,7 +30,7 @@ beforeAll(async () => {
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cleanup-usage-")));
   home = path.join(tmp, "home");
   fs.mkdirSync(home);
-  nowSec = Math.floor(fakeNow().getTime() / 1000);
+  nowSec = Math.floor(Date.now() / 1000);
   buildCleanupHome(home, path.join(tmp, "outside"), nowSec);
   // a busier ~/.claude: 400 more sessions and 300 debug files, ages 1.5 to 500 days, sizes 1-40 KB
   const r = rng(42);
@@ -44,6 +44,7 @@ beforeAll(async () => {
     }
   }
   for (let i = 0; i < 300; i++) put(home, `.claude/debug/x${i}.txt`, Math.floor(500 + r() * 8000), 1.5 + r() * 120, nowSec);
+  kubeletWalk(home); // every ctime now, as on a Kubernetes workspace: the preview and the job must still agree
   const scan = await scanRoots(discoverRoots({ home, env: ENV(home) }), nowSec, { home, protect: readProtect(home) });
   roots = scan.roots;
 });
@@ -58,8 +59,8 @@ async function dryRun(id: RecipeId, params: RecipeParams) {
     home,
     env: ENV(home),
     config: null,
-    log: new CleanupLog(home, fakeNow),
-    now: fakeNow,
+    log: new CleanupLog(home, () => new Date()),
+    now: () => new Date(),
     protect: readProtect(home),
     progress: async () => false,
   });

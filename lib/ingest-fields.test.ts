@@ -10,7 +10,8 @@ import { enroll, MiB } from "@/tests/support/reports";
 // The ingest function reads the report's JSON by field name. Every field of a report is filled here with a
 // distinct value and read back from every table it lands in, so a field renamed on one side fails this test
 // instead of quietly storing nulls. The key lists are checked against the zod schema: a new field must be
-// added here (and stored) before the suite passes.
+// added here (and stored) before the suite passes. Both ingest paths are read back: the report stored as its
+// workspace's newest, and a late one (collected the day before, sent after it), which ingest_late_report stores.
 
 const WS = { id: "ws-fields", name: "fields", owner: "fiona", template: "full", agent: "main" };
 const REPORT: Report = reportSchema.parse({
@@ -63,6 +64,12 @@ const REPORT: Report = reportSchema.parse({
   ],
 });
 
+const LATE: Report = { ...REPORT, id: "5c0e2d41-7f3a-4b8e-a1d6-0e9c4b2f8a35", collectedAt: "2026-11-19T10:15:00.000Z" };
+const PATHS = [
+  { path: "in order", report: REPORT },
+  { path: "late", report: LATE },
+];
+
 const ROOT_FIELDS = [
   "key", "kind", "agent", "path", "bytes", "apparentBytes", "files", "dirs", "oldestMtime", "newestMtime",
   "categories", "ages", "largest", "leftovers", "recipes", "orphaned", "unreadable",
@@ -82,12 +89,14 @@ describeEachDatabase("ingest stores every field of a report", (t) => {
   beforeAll(async () => {
     await enroll(t.current.db, WS);
     await ingestReport(t.current.db, WS.id, REPORT, new Date("2026-11-20T10:16:00.000Z"));
+    const late = await ingestReport(t.current.db, WS.id, LATE, new Date("2026-11-20T10:17:00.000Z"));
+    expect(late.newest).toBe(false);
   });
 
   const read = async (q: ReturnType<typeof sql>) => rowsOf<Record<string, unknown>>(await t.current.db.execute(q));
 
-  it("stores the report's own fields", async () => {
-    const [r] = await read(sql`select * from reports where id = ${REPORT.id}::uuid`);
+  it.each(PATHS)("stores the report's own fields ($path)", async ({ report }) => {
+    const [r] = await read(sql`select * from reports where id = ${report.id}::uuid`);
     const v = REPORT.volume!;
     expect({
       workspace: r.workspace_id, collected: iso(r.collected_at as string), version: r.reporter_version, scanMs: Number(r.scan_ms),
@@ -95,34 +104,46 @@ describeEachDatabase("ingest stores every field of a report", (t) => {
       inodes: { total: Number(r.volume_inodes_total), used: Number(r.volume_inodes_used), free: Number(r.volume_inodes_free) },
       errors: json(r.errors), bytes: Number(r.total_bytes), roots: Number(r.root_count),
     }).toEqual({
-      workspace: WS.id, collected: REPORT.collectedAt, version: "0.2.0", scanMs: 1234.5,
+      workspace: WS.id, collected: report.collectedAt, version: "0.2.0", scanMs: 1234.5,
       total: v.totalBytes, free: v.freeBytes, used: v.usedBytes, inodes: v.inodes,
       errors: REPORT.errors, bytes: 196_608 + 8192, roots: 2,
     });
   });
 
-  it("stores every root field in history and in the latest table", async () => {
-    for (const table of ["root_usage", "root_latest"]) {
-      const rows = await read(sql`select * from ${sql.identifier(table)} where workspace_id = ${WS.id} order by root_key`);
-      const back = rows.map((r) => ({
-        key: r.root_key, kind: r.kind, agent: r.agent, path: r.path, bytes: Number(r.bytes), apparentBytes: Number(r.apparent_bytes),
-        files: Number(r.files), dirs: Number(r.dirs), oldestMtime: iso(r.oldest_mtime as string | null),
-        newestMtime: iso(r.newest_mtime as string | null), categories: json(r.categories), ages: json(r.ages),
-        largest: json(r.largest), leftovers: json(r.leftovers), recipes: json(r.recipes), orphaned: r.orphaned, unreadable: Number(r.unreadable),
-      }));
-      const defaults = { oldestMtime: null, newestMtime: null, categories: {}, ages: {}, largest: [], leftovers: [], recipes: {}, unreadable: 0 };
-      expect(back, table).toEqual(REPORT.roots.map((root) => ({ ...defaults, ...root })));
-    }
+  it.each([
+    { table: "root_usage", report: REPORT },
+    { table: "root_usage", report: LATE },
+    { table: "root_latest", report: REPORT },
+  ])("stores every root field in $table (report of $report.collectedAt)", async ({ table, report }) => {
+    const rows = await read(
+      sql`select * from ${sql.identifier(table)} where workspace_id = ${WS.id} and report_id = ${report.id}::uuid order by root_key`,
+    );
+    const back = rows.map((r) => ({
+      key: r.root_key, kind: r.kind, agent: r.agent, path: r.path, bytes: Number(r.bytes), apparentBytes: Number(r.apparent_bytes),
+      files: Number(r.files), dirs: Number(r.dirs), oldestMtime: iso(r.oldest_mtime as string | null),
+      newestMtime: iso(r.newest_mtime as string | null), categories: json(r.categories), ages: json(r.ages),
+      largest: json(r.largest), leftovers: json(r.leftovers), recipes: json(r.recipes), orphaned: r.orphaned, unreadable: Number(r.unreadable),
+    }));
+    const defaults = { oldestMtime: null, newestMtime: null, categories: {}, ages: {}, largest: [], leftovers: [], recipes: {}, unreadable: 0 };
+    expect(back, table).toEqual(REPORT.roots.map((root) => ({ ...defaults, ...root })));
   });
 
-  it("stores the day's roll-ups and the workspace's summary", async () => {
-    const daily = await read(sql`select root_key, bytes, apparent_bytes, files, kind, agent from root_daily where workspace_id = ${WS.id} order by root_key`);
+  it.each(PATHS)("stores the day's roll-ups ($path)", async ({ report }) => {
+    const day = report.collectedAt.slice(0, 10);
+    const daily = await read(
+      sql`select root_key, bytes, apparent_bytes, files, kind, agent from root_daily where workspace_id = ${WS.id} and day = ${day} order by root_key`,
+    );
     expect(daily.map((r) => [r.root_key, Number(r.bytes), Number(r.apparent_bytes), Number(r.files), r.kind, r.agent])).toEqual([
       ["coder/claude-code", 196_608, 150_001, 7, "module", "claude-code"],
       ["script-data:1111", 8192, 10, 1, "script-data", "other"],
     ]);
-    const [d] = await read(sql`select * from workspace_daily where workspace_id = ${WS.id}`);
-    expect([Number(d.volume_total_bytes), Number(d.volume_used_bytes), Number(d.volume_free_bytes)]).toEqual([20_000 * MiB, 7_000 * MiB, 12_000 * MiB]);
+    const [d] = await read(sql`select * from workspace_daily where workspace_id = ${WS.id} and day = ${day}`);
+    expect([Number(d.bytes), Number(d.volume_total_bytes), Number(d.volume_used_bytes), Number(d.volume_free_bytes)]).toEqual([
+      204_800, 20_000 * MiB, 7_000 * MiB, 12_000 * MiB,
+    ]);
+  });
+
+  it("stores the workspace's summary", async () => {
     const [w] = await read(sql`select * from workspaces where id = ${WS.id}`);
     expect({
       name: w.name, owner: w.owner, template: w.template, agent: w.agent_name, total: Number(w.total_bytes), roots: Number(w.root_count),

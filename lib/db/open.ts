@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import lockfile from "proper-lockfile";
+import { applyFunctions } from "./functions";
 import { everyWrites, setWriters } from "./maintenance";
 import * as schema from "./schema";
 import type { Db } from "./types";
@@ -67,6 +68,7 @@ export async function openEmbedded(dir: string): Promise<Database> {
     await client.waitReady;
     const db = drizzle({ client, schema }) as unknown as Db;
     await migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+    await applyFunctions(db);
     // PGlite runs no autovacuum. Without it the tables that every report updates fill with dead rows (the
     // latest table's index held 23,351 entries for 97 live rows after 14,000 reports) and the planner keeps
     // plans made for empty tables: ingest slowed from 9 to 90 ms a report and the agent page by 4x as
@@ -101,7 +103,10 @@ export async function openEmbedded(dir: string): Promise<Database> {
   }
 }
 
-/** Opens a node-postgres pool against `url` and applies pending migrations under an advisory lock. */
+/**
+ * Opens a node-postgres pool against `url` and applies pending migrations, then changed function files, under an
+ * advisory lock.
+ */
 export async function openPostgres(url: string, poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10)): Promise<Database> {
   const { Pool } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
@@ -112,7 +117,9 @@ export async function openPostgres(url: string, poolSize = Number(process.env.DA
     const conn = await pool.connect();
     try {
       await conn.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
-      await migrate(drizzle({ client: conn, schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+      const locked = drizzle({ client: conn, schema });
+      await migrate(locked, { migrationsFolder: MIGRATIONS_FOLDER });
+      await applyFunctions(locked as unknown as Db);
     } finally {
       await conn.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
       conn.release();

@@ -11,9 +11,9 @@ export type IngestOutcome = "stored" | "stored_late" | "duplicate" | "conflict" 
 export type IngestItem = { report: Report; receivedAt: Date };
 
 /**
- * Stores validated reports through the database's ingest_reports function (drizzle/0012_ingest_batches.sql) in one call and
- * one transaction, and returns each report's outcome in the order given. The roots and the volume go as the
- * report's own JSON and the function reads their fields by name.
+ * Stores validated reports through the database's ingest_reports function (drizzle/functions/ingest_reports.sql)
+ * in one call and one transaction, and returns each report's outcome in the order given. The roots and the volume
+ * go as the report's own JSON and the functions read their fields by name (ingest_roots, ingest_report_rows).
  */
 export async function callIngestReports(db: Db, items: IngestItem[], shard: number): Promise<IngestOutcome[]> {
   const batch = items.map(({ report: r, receivedAt }) => ({

@@ -1,5 +1,6 @@
 import "server-only";
 import { and, asc, count, eq, ne, or, isNull, sql } from "drizzle-orm";
+import { ADMIN_CHANGES_LOCK } from "@/lib/db/advisory-locks";
 import type { Db } from "@/lib/db/types";
 import { accounts, users } from "@/lib/db/schema";
 import { ConflictError, NotFoundError } from "@/lib/errors";
@@ -82,7 +83,7 @@ export async function updateUser(db: Db, id: string, req: UpdateUserRequest): Pr
   const before = await getUser(db, id);
   await db.transaction(async (tx) => {
     // Serialises admin changes: two admins demoting each other at once cannot both succeed.
-    await tx.execute(sql`select pg_advisory_xact_lock(7244102)`);
+    await tx.execute(sql`select pg_advisory_xact_lock(${ADMIN_CHANGES_LOCK})`);
     const [row] = await tx.select({ role: users.role, banned: users.banned }).from(users).where(eq(users.id, id));
     if (!row) throw new NotFoundError(`No user ${id}.`);
     const losesAdmin = row.role === "admin" && row.banned !== true && (req.role === "viewer" || req.disabled === true);

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
+import { SCHEDULER_LOCK } from "@/lib/db/advisory-locks";
 import { recordAudit } from "@/lib/db/queries/audit";
 import { sweepJobs } from "@/lib/db/queries/cleanup-jobs";
 import { policyRequest } from "@/lib/db/queries/cleanup-policies";
@@ -10,8 +11,6 @@ import { rowsOf } from "@/lib/db/types";
 import { AppError } from "@/lib/errors";
 import { isDue } from "./schedule";
 
-/** Any constant: one scheduler tick at a time across every app instance sharing the database. */
-const SCHEDULER_LOCK = 7_244_202;
 export const SCHEDULER_INTERVAL_MS = 5 * 60 * 1000;
 
 export type Tick = { locked: boolean; started: { policyId: string; runId: string | null }[] };

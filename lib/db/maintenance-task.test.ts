@@ -5,6 +5,7 @@ import { addDaysTo, utcDayOf } from "@/lib/series";
 import { getFleetOverview } from "./queries/fleet";
 import { getHorizons, updateRetention } from "./queries/retention";
 import { openPostgres } from "./open";
+import { MAINTENANCE_LOCK } from "./advisory-locks";
 import { runMaintenance } from "./maintenance-task";
 import { listPartitions, partitionName } from "./partitions";
 import { describeEachDatabase } from "./testing";
@@ -158,11 +159,11 @@ describeEachDatabase("maintenance: lock and registry", (t) => {
       const second = await openPostgres(t.url, 2);
       try {
         await t.current.session(async (db) => {
-          await db.execute(sql`select pg_advisory_lock(7244103)`);
+          await db.execute(sql`select pg_advisory_lock(${MAINTENANCE_LOCK})`);
           try {
             expect(await runMaintenance(second, { now })).toEqual({ ran: false, reason: "another instance is running it" });
           } finally {
-            await db.execute(sql`select pg_advisory_unlock(7244103)`);
+            await db.execute(sql`select pg_advisory_unlock(${MAINTENANCE_LOCK})`);
           }
         });
         const both = await Promise.all([runMaintenance(t.current, { now }), runMaintenance(second, { now })]);

@@ -2,13 +2,12 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { addDaysTo, eachDay, utcDayOf, type Day } from "@/lib/series";
 import { RETENTION_SETTINGS, type RetentionSetting } from "@/lib/validations/settings";
+import { MAINTENANCE_LOCK } from "./advisory-locks";
 import type { Database } from "./open";
 import { ensurePartitions, expirePartitions } from "./partitions";
 import { advanceHorizon, getRetention, HORIZON_KEYS } from "./queries/retention";
 import { rowsOf, type Db } from "./types";
 
-/** Session advisory lock held while the task runs: with several app instances on one database, one runs it. */
-export const MAINTENANCE_LOCK = 7_244_103;
 /** Partitions are created this many days ahead, so a missed run or two never leaves a day without one. */
 export const PARTITION_DAYS_AHEAD = 7;
 const LAST_RUN_KEY = "maintenance.last_run";

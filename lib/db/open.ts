@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import lockfile from "proper-lockfile";
+import { MIGRATION_LOCK } from "./advisory-locks";
 import { applyFunctions } from "./functions";
 import { everyWrites, setWriters } from "./maintenance";
 import * as schema from "./schema";
@@ -22,13 +23,12 @@ export type Database = {
 };
 
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
-const MIGRATION_LOCK = 7_244_101;
 const MAINTAIN_EVERY_WRITES = 250;
 /** Tables whose rows ingest updates in place (the rest only grow). */
 const UPDATED_TABLES = ["root_latest", "workspaces", "fleet_delta", "workspace_daily", "root_daily"];
 const GROWN_TABLES = `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
   where n.nspname = 'public' and c.relkind = 'r'
-    and pg_relation_size(c.oid) / current_setting('block_size')::int > greatest(c.relpages * 1.2, c.relpages + 8)`; // any constant: serialises migrations across app instances
+    and pg_relation_size(c.oid) / current_setting('block_size')::int > greatest(c.relpages * 1.2, c.relpages + 8)`;
 
 export class DataFolderLockedError extends Error {
   constructor(dir: string) {

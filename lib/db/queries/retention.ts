@@ -8,6 +8,7 @@ import {
   type RetentionDays,
   type RetentionUpdate,
 } from "@/lib/validations/settings";
+import { RETENTION_SETTINGS_LOCK } from "../advisory-locks";
 import { rowsOf, type Db } from "../types";
 
 /**
@@ -33,7 +34,7 @@ export async function getRetention(db: Db): Promise<RetentionDays> {
 export async function updateRetention(db: Db, update: RetentionUpdate): Promise<RetentionDays> {
   return db.transaction(async (tx) => {
     // Serialises concurrent edits, so the consistency check sees the other's result.
-    await tx.execute(sql`select pg_advisory_xact_lock(7244102)`);
+    await tx.execute(sql`select pg_advisory_xact_lock(${RETENTION_SETTINGS_LOCK})`);
     const next = { ...(await getRetention(tx)), ...Object.fromEntries(Object.entries(update).filter(([, v]) => v !== undefined)) };
     const problem = retentionProblem(next);
     if (problem) throw new ValidationError(problem);

@@ -1,0 +1,22 @@
+// Every PostgreSQL advisory lock the app takes, by what it guards. All of them share one key space per database,
+// so two unrelated things under one id would wait for each other (and a try-lock would skip work it should do):
+// each id here guards one thing (advisory-locks.test.ts). The values are arbitrary; keep those already deployed,
+// since instances of two versions run side by side while one replaces the other.
+//
+// Not listed: ingest's lock per report id (drizzle/functions/ingest_reports.sql), a hash of the id spread over the
+// whole 64-bit space, where meeting one of these constants is as likely as two report ids colliding.
+
+/** Session lock: one instance at a time applies the migrations and function files at start (lib/db/open.ts). */
+export const MIGRATION_LOCK = 7_244_101;
+
+/** Transaction lock: concurrent retention edits each see the other's result (lib/db/queries/retention.ts). */
+export const RETENTION_SETTINGS_LOCK = 7_244_102;
+
+/** Session try-lock: one instance at a time runs the maintenance task (lib/db/maintenance-task.ts). */
+export const MAINTENANCE_LOCK = 7_244_103;
+
+/** Transaction lock: two admins demoting each other cannot both succeed (lib/auth/users.ts). */
+export const ADMIN_CHANGES_LOCK = 7_244_104;
+
+/** Transaction try-lock: one cleanup scheduler tick at a time across the instances (lib/cleanup/scheduler.ts). */
+export const SCHEDULER_LOCK = 7_244_202;

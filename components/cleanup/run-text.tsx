@@ -1,14 +1,20 @@
 import { RECIPES } from "@/lib/catalog/recipes";
 import type { RecipeParams, Scope } from "@/lib/cleanup/protocol";
+import { SCOPE_NAMED } from "@/lib/cleanup/types";
 import type { RunSummary } from "@/lib/db/queries/cleanup-views";
 import { formatBytes } from "@/lib/format/bytes";
+import { formatCountOf } from "@/lib/format/numbers";
 
-const BADGE: Record<string, string> = { failed: "critical", expired: "warning", interrupted: "warning", cancelled: "warning" };
+const BADGE: Record<string, string> = { failed: "critical", expired: "warning", interrupted: "warning", cancelled: "warning", lapsed: "warning" };
+/** States whose name alone would not say what happened. */
+const LABEL: Record<string, string> = { lapsed: "lease lapsed" };
 
 /** A job's or run's state as a badge: failures stand out, endings without work are warnings. */
 export function StateBadge({ state }: { state: string }) {
-  return <span className={`badge ${BADGE[state] ?? ""}`} data-state={state}>{state}</span>;
+  return <span className={`badge ${BADGE[state] ?? ""}`} data-state={state}>{stateLabel(state)}</span>;
 }
+
+export const stateLabel = (state: string) => LABEL[state] ?? state;
 
 export function recipeTitle(id: string | null | undefined): string {
   return RECIPES.find((r) => r.id === id)?.title ?? id ?? "custom target";
@@ -20,14 +26,25 @@ export function describeRun(run: Pick<RunSummary, "kind" | "recipe" | "custom">)
   return run.custom ? `Custom: ${run.custom.glob} in ${run.custom.rootKey}` : recipeTitle(run.recipe);
 }
 
-export function scopeText(scope: Scope): string {
-  if ("all" in scope) return "whole fleet";
-  const [kind, values] = Object.entries(scope)[0] as [string, string[]];
-  const label = kind === "workspaceIds" ? "workspace" : kind === "owners" ? "owner" : "template";
-  return values.length === 1 ? `${label} ${values[0]}` : `${values.length} ${label}s`;
+type ScopeNames = RunSummary["scopeWorkspaces"];
+
+/** Workspaces by name and owner, "billing-yara-39 (yara)", the first few of them; an id no longer known stays an id. */
+function workspacesText(ids: string[], names: ScopeNames): string {
+  const named = ids.slice(0, SCOPE_NAMED).map((id) => (names[id] ? `${names[id].name} (${names[id].owner})` : id));
+  const more = ids.length - named.length;
+  if (ids.length === 1 && !names[ids[0]]) return `workspace ${ids[0]}`;
+  return more > 0 ? `${named.join(", ")} and ${formatCountOf(more, "more workspace", "more workspaces")}` : named.join(", ");
 }
 
-export function paramsText(run: { params: RecipeParams | null; scope: Scope; action: string; dryRun: boolean; kind?: string }): string {
+export function scopeText(scope: Scope, names: ScopeNames = {}): string {
+  if ("all" in scope) return "whole fleet";
+  if ("workspaceIds" in scope) return workspacesText(scope.workspaceIds, names);
+  const [kind, values] = Object.entries(scope)[0] as [string, string[]];
+  const label = kind === "owners" ? "owner" : "template";
+  return values.length === 1 ? `${label} ${values[0]}` : formatCountOf(values.length, label);
+}
+
+export function paramsText(run: { params: RecipeParams | null; scope: Scope; action: string; dryRun: boolean; kind?: string; scopeWorkspaces?: ScopeNames }): string {
   const p = run.params ?? {};
   const parts = [
     p.olderThanDays !== undefined ? `older than ${p.olderThanDays} days` : null,
@@ -35,5 +52,5 @@ export function paramsText(run: { params: RecipeParams | null; scope: Scope; act
     p.capBytes !== undefined ? `cap ${formatBytes(p.capBytes)}` : null,
   ].filter(Boolean);
   const verb = run.kind && run.kind !== "cleanup" ? "" : run.dryRun ? "dry run" : run.action;
-  return [verb, parts.join(", "), scopeText(run.scope)].filter(Boolean).join(" · ");
+  return [verb, parts.join(", "), scopeText(run.scope, run.scopeWorkspaces)].filter(Boolean).join(" · ");
 }

@@ -5,6 +5,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import * as agentRoute from "@/app/api/v1/agents/[agent]/route";
 import * as auditRoute from "@/app/api/v1/audit/route";
+import * as cleanupJobRoute from "@/app/api/v1/cleanup/jobs/[id]/route";
 import * as cleanupRestoreRoute from "@/app/api/v1/cleanup/jobs/[id]/restore/route";
 import * as cleanupPolicyRoute from "@/app/api/v1/cleanup/policies/[id]/route";
 import * as cleanupPolicyRunRoute from "@/app/api/v1/cleanup/policies/[id]/run/route";
@@ -108,6 +109,7 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
   "POST /api/v1/cleanup/runs": { module: cleanupRunsRoute, example: { url: "/api/v1/cleanup/runs", body: () => ({ ...RUN, confirmBytes: 0 }) } },
   "GET /api/v1/cleanup/runs/[id]": { module: cleanupRunRoute, example: { url: `/api/v1/cleanup/runs/${NO_ID}`, params: { id: NO_ID } } },
   "POST /api/v1/cleanup/runs/[id]/cancel": { module: cleanupCancelRoute, example: { url: `/api/v1/cleanup/runs/${NO_ID}/cancel`, params: { id: NO_ID } } },
+  "GET /api/v1/cleanup/jobs/[id]": { module: cleanupJobRoute, example: { url: `/api/v1/cleanup/jobs/${NO_ID}`, params: { id: NO_ID } } },
   "POST /api/v1/cleanup/jobs/[id]/restore": { module: cleanupRestoreRoute, example: { url: `/api/v1/cleanup/jobs/${NO_ID}/restore`, params: { id: NO_ID } } },
   "POST /api/v1/cleanup/trash/purge": { module: cleanupPurgeRoute, example: { url: "/api/v1/cleanup/trash/purge", body: () => ({ workspaceIds: [WS] }) } },
   "GET /api/v1/cleanup/policies": { module: cleanupPoliciesRoute, example: { url: "/api/v1/cleanup/policies" } },

@@ -52,6 +52,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   { method: "POST", path: "/api/v1/cleanup/runs", access: "admin" },
   { method: "GET", path: "/api/v1/cleanup/runs/[id]", access: "viewer" },
   { method: "POST", path: "/api/v1/cleanup/runs/[id]/cancel", access: "admin" },
+  { method: "GET", path: "/api/v1/cleanup/jobs/[id]", access: "viewer" },
   { method: "POST", path: "/api/v1/cleanup/jobs/[id]/restore", access: "admin" },
   { method: "POST", path: "/api/v1/cleanup/trash/purge", access: "admin" },
   { method: "GET", path: "/api/v1/cleanup/policies", access: "viewer" },

@@ -24,7 +24,7 @@ describeEachDatabase("cleanup across a fleet", (t) => {
     const run = await createRun(db, { ...request, confirmBytes: preview.total.bytes }, ADMIN);
     expect(run.jobs).toBe(preview.total.workspaces);
 
-    const detail = (await getRunDetail(db, run.id))!;
+    const detail = (await getRunDetail(db, run.id, { limit: run.jobs }))!;
     const workspaces = detail.jobs.map((j) => j.workspaceId);
     // One workspace is stopped (never calls in); one reporter dies mid-job and its lease runs out; the rest answer.
     const [stopped, dies] = workspaces;
@@ -39,7 +39,7 @@ describeEachDatabase("cleanup across a fleet", (t) => {
     await storeJobResult(db, dies, again.id, doneResult(again.leaseToken, 1));
     await sweepJobs(db, new Date(Date.now() + 8 * 86_400_000));
 
-    const end = (await getRunDetail(db, run.id))!;
+    const end = (await getRunDetail(db, run.id, { limit: run.jobs }))!;
     expect(end.jobs.find((j) => j.workspaceId === stopped)!.state).toBe("expired");
     expect(end.run.progress).toMatchObject({ jobs: run.jobs, finished: run.jobs });
     expect(end.run.progress.states).toMatchObject({ done: run.jobs - 1, expired: 1, queued: 0, running: 0, interrupted: 0 });

@@ -15,6 +15,7 @@ import { claudeRoot, doneResult, seedWorkspace, usage, type Enrolled } from "@/t
 import { claimJobs, reportProgress, storeJobResult, sweepJobs } from "@/lib/db/queries/cleanup-jobs";
 import { previewRun } from "@/lib/db/queries/cleanup-preview";
 import { cancelRun, createRun, queueRestore, queueTrashPurge, type Who } from "@/lib/db/queries/cleanup-runs";
+import { getJobDetail } from "@/lib/db/queries/cleanup-run-jobs";
 import { getRunDetail, listRuns } from "@/lib/db/queries/cleanup-views";
 
 const RUN = { recipe: "claude-code-sessions" as const, params: { olderThanDays: 30 }, scope: { all: true as const }, dryRun: false, trashDays: 7, minAgeHours: 24, countStatusChanges: false };
@@ -115,7 +116,7 @@ describeEachDatabase("cleanup runs and jobs", (t) => {
     expect(await (await post(ws.a.token, job.id, doneResult(job.leaseToken, 190 * MiB, 5))).json()).toEqual({ jobId: job.id, state: "done", stored: false });
     const detail = (await getRunDetail(db, run.id))!;
     expect(detail.run).toMatchObject({ status: "finished", progress: { bytesFreed: 190 * MiB, finished: 1 } });
-    expect(detail.jobs[0].result).toMatchObject({ status: "done", unitsActed: 5, skipped: [{ reason: "recent" }], logTail: ["cleanup: done"] });
+    expect((await getJobDetail(db, job.id))!.result).toMatchObject({ status: "done", unitsActed: 5, skipped: [{ reason: "recent" }], logTail: ["cleanup: done"] });
   });
 
   it("interrupts a job whose lease ran out, hands it out again with a new token and refuses the old one", async () => {

@@ -20,3 +20,5 @@ export const LEASE_MS = 10 * 60 * 1000;
 export const DEFAULT_EXPIRES_DAYS = 7;
 /** A run is refused when the preview moved by more than this share since the admin saw it. */
 export const CONFIRM_TOLERANCE = 0.1;
+/** Workspaces of a workspaceIds scope a run names (the rest are counted): its header stays one line. */
+export const SCOPE_NAMED = 3;

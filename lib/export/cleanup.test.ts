@@ -73,7 +73,7 @@ describeEachDatabase("cleanup exports", (t) => {
     const common = {
       created_by: "admin@example.com", kind: "cleanup", recipe: "claude-code-sessions", custom: "", params: '{"olderThanDays":30}',
       trash_days: "7", min_age_hours: "24", jobs_queued: "0", jobs_failed: "0", jobs_cancelled: "0", jobs_expired: "0",
-      jobs_interrupted: "0", jobs_running: "0", preview_estimate: "false", workspaces_without_usage: "0", policy_id: "", source_job_id: "",
+      jobs_interrupted: "0", jobs_lapsed: "0", jobs_running: "0", preview_estimate: "false", workspaces_without_usage: "0", policy_id: "", source_job_id: "",
       cancelled_at: "", cancelled_by: "",
     };
     expect(rows).toEqual([

@@ -1,10 +1,9 @@
 import "server-only";
 import { eq } from "drizzle-orm";
+import { SHOWN_JOB_STATES } from "@/lib/cleanup/job-states";
 import { FINAL_JOB_STATES } from "@/lib/cleanup/types";
-import { JOB_STATES } from "@/lib/cleanup/protocol";
 import { col, type CsvColumn, type CsvExport } from "@/lib/csv/columns";
 import type { PageOptions } from "@/lib/db/keyset";
-import { sweepJobs } from "@/lib/db/queries/cleanup-jobs";
 import { runStatus } from "@/lib/db/queries/cleanup-views";
 import { cleanupRunRows, runOutcomeRows, type OutcomeRow, type RunExportRow } from "@/lib/db/queries/export-cleanup";
 import { cleanupRuns } from "@/lib/db/schema";
@@ -19,7 +18,7 @@ const json = (v: unknown) => (v === null || v === undefined ? null : JSON.string
 
 const progressOf = (r: RunExportRow) => ({
   jobs: r.jobs,
-  states: Object.fromEntries(JOB_STATES.map((s) => [s, r[`jobs_${s}`]])) as Record<(typeof JOB_STATES)[number], number>,
+  states: Object.fromEntries(SHOWN_JOB_STATES.map((s) => [s, r[`jobs_${s}`]])) as Record<(typeof SHOWN_JOB_STATES)[number], number>,
   finished: FINAL_JOB_STATES.reduce((n, s) => n + r[`jobs_${s}`], 0),
 });
 
@@ -38,7 +37,7 @@ export const RUN_COLUMNS: CsvColumn<RunExportRow>[] = [
   col("min_age_hours", "integer", (r) => r.min_age_hours),
   col("status", "text", (r) => runStatus(r.cancelled_at !== null, progressOf(r))),
   col("jobs", "integer", (r) => r.jobs),
-  ...JOB_STATES.map((s) => col<RunExportRow>(`jobs_${s}`, "integer", (r) => r[`jobs_${s}`])),
+  ...SHOWN_JOB_STATES.map((s) => col<RunExportRow>(`jobs_${s}`, "integer", (r) => r[`jobs_${s}`])),
   col("units_acted", "integer", (r) => r.units_acted),
   col("bytes_acted", "integer", (r) => r.bytes_acted),
   col("preview_units", "integer", (r) => r.preview_units),
@@ -51,10 +50,11 @@ export const RUN_COLUMNS: CsvColumn<RunExportRow>[] = [
   col("cancelled_by", "text", (r) => r.cancelled_by),
 ];
 
-/** GET /api/v1/export/cleanup/runs.csv: every run, newest first, with its jobs counted by state. */
+/**
+ * GET /api/v1/export/cleanup/runs.csv: every run, newest first, with its jobs counted by state as the pages
+ * show them (jobs_lapsed: running past their lease, not yet ended by the scheduler).
+ */
 export async function cleanupRunsExport(db: Db, opts: PageOptions & { now?: Date } = {}): Promise<CsvExport<RunExportRow>> {
-  // As the runs list does: jobs past their expiry or lease are ended first, so the counts are current.
-  await sweepJobs(db);
   return { filename: `cleanup-runs-${utcDayOf(opts.now ?? new Date())}.csv`, columns: RUN_COLUMNS, rows: cleanupRunRows(db, opts) };
 }
 
@@ -73,7 +73,6 @@ export const OUTCOME_COLUMNS: CsvColumn<OutcomeRow>[] = [
 
 /** GET /api/v1/export/cleanup/runs/{id}.csv: every unit outcome, skip and error of every job of the run. */
 export async function cleanupRunExport(db: Db, runId: string, opts: PageOptions = {}): Promise<CsvExport<OutcomeRow>> {
-  await sweepJobs(db);
   const [run] = await db.select({ id: cleanupRuns.id }).from(cleanupRuns).where(eq(cleanupRuns.id, runId));
   if (!run) throw new NotFoundError(`No cleanup run ${runId}.`);
   return { filename: `cleanup-run-${runId}.csv`, columns: OUTCOME_COLUMNS, rows: runOutcomeRows(db, runId, opts) };

@@ -19,3 +19,8 @@ export function formatDays(days: number | null | undefined): string {
   const rounded = days < 10 ? Math.round(days * 10) / 10 : Math.round(days);
   return `${rounded} ${rounded === 1 ? "day" : "days"}`;
 }
+
+/** A count and its noun, singular for exactly one: "1 workspace", "2 workspaces", "1,234 units", "0 errors". */
+export function formatCountOf(n: number, noun: string, plural = `${noun}s`): string {
+  return `${formatCount(n)} ${Math.round(n) === 1 ? noun : plural}`;
+}

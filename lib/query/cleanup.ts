@@ -3,15 +3,17 @@ import type { Catalog } from "@/lib/cleanup/catalog";
 import type { RunRequest } from "@/lib/cleanup/protocol";
 import type { CleanupPreview } from "@/lib/db/queries/cleanup-preview";
 import type { Policy } from "@/lib/db/queries/cleanup-policies";
+import type { JobDetail } from "@/lib/db/queries/cleanup-run-jobs";
 import type { RunDetail, RunList } from "@/lib/db/queries/cleanup-views";
-import type { CreatePolicyRequest, CreateRunRequest, UpdatePolicyRequest } from "@/lib/validations/cleanup";
+import type { CreatePolicyRequest, CreateRunRequest, RunJobsView, UpdatePolicyRequest } from "@/lib/validations/cleanup";
 import { fetchJson, withQuery } from "./fetch-json";
 
 export const cleanupKeys = {
   all: ["cleanup"] as const,
   catalog: () => [...cleanupKeys.all, "catalog"] as const,
   runs: () => [...cleanupKeys.all, "runs"] as const,
-  run: (id: string) => [...cleanupKeys.all, "run", id] as const,
+  run: (id: string, view: RunJobsView) => [...cleanupKeys.all, "run", id, view] as const,
+  job: (id: string) => [...cleanupKeys.all, "job", id] as const,
   preview: (body: unknown) => [...cleanupKeys.all, "preview", body] as const,
   policies: () => [...cleanupKeys.all, "policies"] as const,
   policy: (id: string) => [...cleanupKeys.all, "policy", id] as const,
@@ -31,11 +33,30 @@ export const runsOptions = () =>
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 
-export const runOptions = (id: string) =>
+/** A run's first page key: what the server prefetches it under (see runOptions). */
+export const FIRST_PAGE = "";
+
+/**
+ * A run and its jobs in the view's order, a page at a time (each page carries the run as it was then; the
+ * newest first page is what the header shows). A refresh refetches the pages loaded, each by key.
+ */
+export const runOptions = (id: string, view: RunJobsView) =>
+  infiniteQueryOptions({
+    queryKey: cleanupKeys.run(id, view),
+    initialPageParam: FIRST_PAGE,
+    queryFn: ({ pageParam, signal }) =>
+      fetchJson<RunDetail>(withQuery(`/api/v1/cleanup/runs/${encodeURIComponent(id)}`, { ...view, cursor: pageParam }), { signal }),
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    placeholderData: keepPreviousData,
+    refetchInterval: (q) => (q.state.data && ["finished", "cancelled"].includes(q.state.data.pages[0].run.status) ? 60_000 : LIVE_MS),
+  });
+
+/** A job's result, asked for when someone opens the job; refreshed with its run until it has one. */
+export const jobOptions = (id: string) =>
   queryOptions({
-    queryKey: cleanupKeys.run(id),
-    queryFn: ({ signal }) => fetchJson<RunDetail>(`/api/v1/cleanup/runs/${encodeURIComponent(id)}`, { signal }),
-    refetchInterval: (q) => (q.state.data && ["finished", "cancelled"].includes(q.state.data.run.status) ? 60_000 : LIVE_MS),
+    queryKey: cleanupKeys.job(id),
+    queryFn: ({ signal }) => fetchJson<JobDetail>(`/api/v1/cleanup/jobs/${encodeURIComponent(id)}`, { signal }),
+    refetchInterval: (q) => (q.state.data?.result ? false : LIVE_MS),
   });
 
 export const previewOptions = (body: RunRequest | null) =>

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { RECIPE_IDS } from "@/lib/catalog/recipes";
+import { SHOWN_JOB_STATES } from "@/lib/cleanup/job-states";
 import { runRequest } from "@/lib/cleanup/protocol";
 import { DEFAULT_EXPIRES_DAYS, POLICY_SCHEDULES } from "@/lib/cleanup/types";
 import { NotFoundError } from "@/lib/errors";
@@ -62,6 +63,33 @@ export const runListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 export const encodeRunCursor = (at: Date | string, id: string) => `${new Date(at).toISOString()}_${id}`;
+
+/**
+ * How a run's jobs are listed: most to free first (the preview), most freed first, by workspace (owner, then
+ * name), or most recently finished first.
+ */
+export const RUN_JOB_SORTS = ["preview", "freed", "workspace", "finished"] as const;
+export type RunJobSort = (typeof RUN_JOB_SORTS)[number];
+/** The run page's view of its jobs, in its URL: ?sort=&state= (a state shows only the jobs in it). */
+export type RunJobsView = { sort: RunJobSort; state?: (typeof SHOWN_JOB_STATES)[number] };
+export const RUN_JOBS_PAGE = 50;
+
+/** GET /api/v1/cleanup/runs/{id}?sort=&state=&cursor=&limit= ; cursor is the nextCursor of the page before. */
+export const runJobsQuery = z.object({
+  sort: z.enum(RUN_JOB_SORTS).default("preview"),
+  state: z.enum(SHOWN_JOB_STATES).optional(),
+  cursor: z.string().max(1000).regex(/^[\w-]+$/, "is not a cursor from a previous page").optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(RUN_JOBS_PAGE),
+});
+export type RunJobsQuery = z.infer<typeof runJobsQuery>;
+
+/** The view from the page's URL: anything invalid falls back to the default (every job, most to free first). */
+export function parseRunJobsSearchParams(params: SearchParamsInput): RunJobsView {
+  const p = toGetter(params);
+  const sort = z.enum(RUN_JOB_SORTS).safeParse(p.get("sort"));
+  const state = z.enum(SHOWN_JOB_STATES).safeParse(p.get("state"));
+  return { sort: sort.success ? sort.data : "preview", ...(state.success ? { state: state.data } : {}) };
+}
 
 export const uuidParam = z.uuid();
 

@@ -1,16 +1,20 @@
 import "server-only";
-import { and, asc, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
-import type { JobResult, RecipeParams, Scope } from "@/lib/cleanup/protocol";
-import { JOB_STATES } from "@/lib/cleanup/protocol";
-import type { CustomTarget, JobKind, JobState } from "@/lib/cleanup/types";
-import { encodeRunCursor } from "@/lib/validations/cleanup";
-import { cleanupJobResults, cleanupJobs, cleanupRuns, workspaces } from "../schema";
+import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { SHOWN_JOB_STATES, type ShownJobState } from "@/lib/cleanup/job-states";
+import type { RecipeParams, Scope } from "@/lib/cleanup/protocol";
+import { FINAL_JOB_STATES, SCOPE_NAMED, type CustomTarget, type JobKind } from "@/lib/cleanup/types";
+import { encodeRunCursor, RUN_JOBS_PAGE, type RunJobsQuery } from "@/lib/validations/cleanup";
+import { cleanupJobs, cleanupRuns, workspaces } from "../schema";
 import type { Db } from "../types";
-import { sweepJobs } from "./cleanup-jobs";
+import { shownJobState } from "./cleanup-job-state";
+import { listRunJobs, type RunJobsPage } from "./cleanup-run-jobs";
+
+// Runs as the pages show them. Reads only: jobs past their expiry or lease are shown as such (see
+// shownJobState) and left for the scheduler's sweep to end.
 
 export type RunProgress = {
-  /** Jobs per state (every state present, zeros included). */
-  states: Record<JobState, number>;
+  /** Jobs per state as shown (every state present, zeros included). */
+  states: Record<ShownJobState, number>;
   jobs: number;
   bytesFreed: number;
   unitsActed: number;
@@ -43,51 +47,33 @@ export type RunSummary = {
   /** queued (nothing claimed yet), running, finished, cancelled. */
   status: "queued" | "running" | "finished" | "cancelled";
   progress: RunProgress;
+  /** The first workspaces of a workspaceIds scope by id, with their names (ids no longer known are left out). */
+  scopeWorkspaces: Record<string, { name: string; owner: string }>;
 };
 
-export type JobRow = {
-  id: string;
-  workspaceId: string;
-  workspaceName: string;
-  owner: string;
-  kind: JobKind;
-  state: JobState;
-  rootKeys: string[];
-  previewBytes: number;
-  previewUnits: number;
-  createdAt: string;
-  expiresAt: string;
-  claimedAt: string | null;
-  leaseExpiresAt: string | null;
-  attempts: number;
-  interruptions: number;
-  cancelRequested: boolean;
-  finishedAt: string | null;
-  unitsActed: number | null;
-  bytesActed: number | null;
-  result: (Omit<JobResult, "leaseToken"> & { receivedAt: string }) | null;
-};
-
-export type RunDetail = { run: RunSummary; jobs: JobRow[] };
+/** A run and the first page of its jobs (the API's answer; later pages carry the run again, as it is now). */
+export type RunDetail = { run: RunSummary } & RunJobsPage;
 export type RunList = { runs: RunSummary[]; nextCursor: string | null };
 
-const FINAL = new Set<JobState>(["done", "failed", "cancelled", "expired"]);
+const FINAL = new Set<ShownJobState>(FINAL_JOB_STATES);
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-async function progressOf(db: Db, runIds: string[]): Promise<Map<string, RunProgress>> {
+/** Each run's jobs counted by shown state, in one aggregate over the runs' jobs. */
+async function progressOf(db: Db, runIds: string[], now: Date): Promise<Map<string, RunProgress>> {
   const out = new Map<string, RunProgress>();
   for (const id of runIds) {
-    out.set(id, { states: Object.fromEntries(JOB_STATES.map((s) => [s, 0])) as Record<JobState, number>, jobs: 0, bytesFreed: 0, unitsActed: 0, finished: 0 });
+    out.set(id, { states: Object.fromEntries(SHOWN_JOB_STATES.map((s) => [s, 0])) as Record<ShownJobState, number>, jobs: 0, bytesFreed: 0, unitsActed: 0, finished: 0 });
   }
   if (runIds.length === 0) return out;
   const rows = await db
     .select({
-      runId: cleanupJobs.runId, state: cleanupJobs.state, n: sql<number>`count(*)::int`,
+      runId: cleanupJobs.runId, state: sql<ShownJobState>`${shownJobState("cleanup_jobs", now)}`, n: sql<number>`count(*)::int`,
       bytes: sql<number>`coalesce(sum(${cleanupJobs.bytesActed}), 0)::float8`, units: sql<number>`coalesce(sum(${cleanupJobs.unitsActed}), 0)::float8`,
     })
     .from(cleanupJobs)
     .where(inArray(cleanupJobs.runId, runIds))
-    .groupBy(cleanupJobs.runId, cleanupJobs.state);
+    // by position: the state expression carries a parameter, and a repeated one would not count as the same
+    .groupBy(sql`1, 2`);
   for (const r of rows) {
     const p = out.get(r.runId)!;
     p.states[r.state] = r.n;
@@ -105,20 +91,36 @@ export function runStatus(cancelled: boolean, progress: Pick<RunProgress, "state
   return cancelled ? "cancelled" : progress.finished === progress.jobs ? "finished" : started > 0 ? "running" : "queued";
 }
 
-function summarize(run: typeof cleanupRuns.$inferSelect, progress: RunProgress): RunSummary {
+/** The names of the first few workspaces of each workspaceIds scope, in one read. */
+async function scopeNames(db: Db, runs: (typeof cleanupRuns.$inferSelect)[]): Promise<Map<string, { name: string; owner: string }>> {
+  const ids = [...new Set(runs.flatMap((r) => ("workspaceIds" in r.scope ? r.scope.workspaceIds.slice(0, SCOPE_NAMED) : [])))];
+  if (ids.length === 0) return new Map();
+  const rows = await db.select({ id: workspaces.id, name: workspaces.name, owner: workspaces.owner }).from(workspaces).where(inArray(workspaces.id, ids));
+  return new Map(rows.map((w) => [w.id, { name: w.name, owner: w.owner }]));
+}
+
+/** Summaries of `runs` in their order, with progress and scope names read for all of them at once. */
+async function summarizeAll(db: Db, runs: (typeof cleanupRuns.$inferSelect)[], now: Date): Promise<RunSummary[]> {
+  const [progress, names] = await Promise.all([progressOf(db, runs.map((r) => r.id), now), scopeNames(db, runs)]);
+  return runs.map((run) => {
+    const named = "workspaceIds" in run.scope ? run.scope.workspaceIds.slice(0, SCOPE_NAMED).filter((id) => names.has(id)) : [];
+    return summarize(run, progress.get(run.id)!, Object.fromEntries(named.map((id) => [id, names.get(id)!])));
+  });
+}
+
+function summarize(run: typeof cleanupRuns.$inferSelect, progress: RunProgress, scopeWorkspaces: RunSummary["scopeWorkspaces"]): RunSummary {
   const status = runStatus(run.cancelledAt !== null, progress);
   return {
     id: run.id, kind: run.kind, recipe: run.recipe, custom: run.custom, params: run.params, scope: run.scope, dryRun: run.dryRun,
     action: run.action, trashDays: run.trashDays, minAgeHours: run.minAgeHours, expiresDays: run.expiresDays, sourceJobId: run.sourceJobId,
     policyId: run.policyId, createdAt: run.createdAt.toISOString(), createdBy: run.createdByLabel, previewBytes: run.previewBytes,
     previewUnits: run.previewUnits, previewEstimate: run.previewEstimate, workspacesWithoutUsage: run.workspacesWithoutUsage,
-    cancelledAt: iso(run.cancelledAt), cancelledBy: run.cancelledBy, status, progress,
+    cancelledAt: iso(run.cancelledAt), cancelledBy: run.cancelledBy, status, progress, scopeWorkspaces,
   };
 }
 
 /** Runs newest first, by key (never OFFSET), each with its progress across its jobs. */
-export async function listRuns(db: Db, page: { cursor?: { at: Date; id: string }; limit: number; policyId?: string }): Promise<RunList> {
-  await sweepJobs(db);
+export async function listRuns(db: Db, page: { cursor?: { at: Date; id: string }; limit: number; policyId?: string }, now = new Date()): Promise<RunList> {
   const c = page.cursor;
   const rows = await db
     .select()
@@ -130,40 +132,23 @@ export async function listRuns(db: Db, page: { cursor?: { at: Date; id: string }
     .orderBy(desc(cleanupRuns.createdAt), desc(cleanupRuns.id))
     .limit(page.limit + 1);
   const shown = rows.slice(0, page.limit);
-  const progress = await progressOf(db, shown.map((r) => r.id));
   const last = shown.at(-1);
   return {
-    runs: shown.map((r) => summarize(r, progress.get(r.id)!)),
+    runs: await summarizeAll(db, shown, now),
     nextCursor: rows.length > page.limit && last ? encodeRunCursor(last.createdAt, last.id) : null,
   };
 }
 
-/** A run with its per-workspace jobs, their states and results (unit lists included); null when unknown. */
-export async function getRunDetail(db: Db, runId: string): Promise<RunDetail | null> {
-  await sweepJobs(db);
+/** A run with its progress; null when unknown. */
+export async function getRun(db: Db, runId: string, now = new Date()): Promise<RunSummary | null> {
   const [run] = await db.select().from(cleanupRuns).where(eq(cleanupRuns.id, runId));
+  return run ? (await summarizeAll(db, [run], now))[0] : null;
+}
+
+/** A run and one page of its jobs (the first, unless a cursor says which); null when the run is unknown. */
+export async function getRunDetail(db: Db, runId: string, page: Partial<RunJobsQuery> = {}, now = new Date()): Promise<RunDetail | null> {
+  const run = await getRun(db, runId, now);
   if (!run) return null;
-  const rows = await db
-    .select({ job: cleanupJobs, name: workspaces.name, owner: workspaces.owner, result: cleanupJobResults })
-    .from(cleanupJobs)
-    .innerJoin(workspaces, eq(workspaces.id, cleanupJobs.workspaceId))
-    .leftJoin(cleanupJobResults, eq(cleanupJobResults.jobId, cleanupJobs.id))
-    .where(eq(cleanupJobs.runId, runId))
-    .orderBy(desc(cleanupJobs.previewBytes), asc(workspaces.owner), asc(workspaces.name));
-  const progress = (await progressOf(db, [runId])).get(runId)!;
-  return {
-    run: summarize(run, progress),
-    jobs: rows.map(({ job: j, name, owner, result: r }) => ({
-      id: j.id, workspaceId: j.workspaceId, workspaceName: name, owner, kind: j.kind, state: j.state, rootKeys: j.rootKeys,
-      previewBytes: j.previewBytes, previewUnits: j.previewUnits, createdAt: j.createdAt.toISOString(), expiresAt: j.expiresAt.toISOString(),
-      claimedAt: iso(j.claimedAt), leaseExpiresAt: iso(j.leaseExpiresAt), attempts: j.attempts, interruptions: j.interruptions,
-      cancelRequested: j.cancelRequested, finishedAt: iso(j.finishedAt), unitsActed: j.unitsActed, bytesActed: j.bytesActed,
-      result: r
-        ? {
-            status: r.status, unitsActed: r.unitsActed, bytesActed: r.bytesActed, units: r.units, skipped: r.skipped, errors: r.errors,
-            logTail: r.logTail, startedAt: r.startedAt.toISOString(), finishedAt: r.finishedAt.toISOString(), receivedAt: r.receivedAt.toISOString(),
-          }
-        : null,
-    })),
-  };
+  const jobs = await listRunJobs(db, runId, { sort: page.sort ?? "preview", state: page.state, cursor: page.cursor, limit: page.limit ?? RUN_JOBS_PAGE }, now);
+  return { run, ...jobs };
 }

@@ -1,13 +1,15 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { JOB_STATES, type JobResult } from "@/lib/cleanup/protocol";
-import type { JobState } from "@/lib/cleanup/types";
+import { SHOWN_JOB_STATES, type ShownJobState } from "@/lib/cleanup/job-states";
+import type { JobResult } from "@/lib/cleanup/protocol";
 import { DEFAULT_PAGE_SIZE, keysetRows, type KeyPart, type PageOptions } from "../keyset";
 import { rowsOf, type Db } from "../types";
+import { shownJobState } from "./cleanup-job-state";
 
 // The cleanup exports: every run with its jobs counted by state, and every outcome of one run's jobs. Runs
 // and jobs are read in keyset pages; a job's outcomes (up to 100,000 units in one stored result) a slice at a
-// time, so neither a long history nor a large result is ever held whole.
+// time, so neither a long history nor a large result is ever held whole. Jobs are in their state as the pages
+// show it (shownJobState): an export reads, it does not end lapsed or expired jobs.
 
 /** One run, its request and its jobs counted per state (`jobs_<state>`); sizes are int8 read as text. */
 export type RunExportRow = {
@@ -34,7 +36,7 @@ export type RunExportRow = {
   jobs: number;
   units_acted: string;
   bytes_acted: string;
-} & Record<`jobs_${JobState}`, number>;
+} & Record<`jobs_${ShownJobState}`, number>;
 
 // cleanup_runs_created_idx (created_at desc, id desc): the runs list's order, each page one index range.
 const RUN_KEYS: KeyPart[] = [
@@ -42,13 +44,13 @@ const RUN_KEYS: KeyPart[] = [
   { expr: sql`r.id`, type: "uuid", dir: "desc", column: "id" },
 ];
 
-const stateCounts = sql.join(
-  JOB_STATES.map((s) => sql`count(*) filter (where state = ${s})::int as ${sql.identifier(`jobs_${s}`)}`),
+const stateCounts = (now: Date) => sql.join(
+  SHOWN_JOB_STATES.map((s) => sql`count(*) filter (where ${shownJobState("cleanup_jobs", now)} = ${s})::int as ${sql.identifier(`jobs_${s}`)}`),
   sql`, `,
 );
 
 /** Every run, newest first. */
-export function cleanupRunRows(db: Db, opts?: PageOptions): AsyncGenerator<RunExportRow> {
+export function cleanupRunRows(db: Db, opts: PageOptions & { now?: Date } = {}): AsyncGenerator<RunExportRow> {
   return keysetRows<RunExportRow>(db, RUN_KEYS, (p) => sql`select r.id::text as id, r.created_at, r.created_by_label as created_by,
       r.kind, r.recipe, r.custom, r.params, r.scope, r.dry_run, r.action, r.trash_days, r.min_age_hours,
       r.preview_units::text as preview_units, r.preview_bytes::text as preview_bytes, r.preview_estimate,
@@ -56,7 +58,7 @@ export function cleanupRunRows(db: Db, opts?: PageOptions): AsyncGenerator<RunEx
       r.cancelled_by, j.*${p.keyColumns}
     from cleanup_runs r
     cross join lateral (
-      select count(*)::int as jobs, ${stateCounts},
+      select count(*)::int as jobs, ${stateCounts(opts.now ?? new Date())},
         coalesce(sum(units_acted), 0)::text as units_acted, coalesce(sum(bytes_acted), 0)::text as bytes_acted
       from cleanup_jobs where run_id = r.id
     ) j
@@ -69,7 +71,7 @@ export type OutcomeRow = {
   workspace: string;
   owner: string;
   job_id: string;
-  job_state: JobState;
+  job_state: ShownJobState;
   path?: string;
   bytes?: string;
   /** deleted, trashed, would-delete, ... as the reporter said; skipped:<reason>; error. */
@@ -115,10 +117,11 @@ async function resultSlice(db: Db, jobId: string, list: keyof typeof SECTIONS, f
  * that would have been), then the skipped ones, then the errors. A job without any (waiting, expired,
  * cancelled, or done with nothing to do) has one row of its own, so every job of the run is in the file.
  */
-export async function* runOutcomeRows(db: Db, runId: string, opts: PageOptions = {}): AsyncGenerator<OutcomeRow> {
+export async function* runOutcomeRows(db: Db, runId: string, opts: PageOptions & { now?: Date } = {}): AsyncGenerator<OutcomeRow> {
   const slice = opts.pageSize ?? DEFAULT_PAGE_SIZE;
+  const state = shownJobState("j", opts.now ?? new Date());
   const jobs = keysetRows<JobHead>(db, JOB_KEYS, (p) => sql`select j.workspace_id, w.name as workspace, w.owner, j.id::text as job_id,
-      j.state as job_state, coalesce(jsonb_array_length(r.units), 0) as units, coalesce(jsonb_array_length(r.skipped), 0) as skipped,
+      ${state} as job_state, coalesce(jsonb_array_length(r.units), 0) as units, coalesce(jsonb_array_length(r.skipped), 0) as skipped,
       coalesce(jsonb_array_length(r.errors), 0) as errors${p.keyColumns}
     from cleanup_jobs j
     join workspaces w on w.id = j.workspace_id

@@ -3,7 +3,7 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { newRunHref } from "@/lib/cleanup/links";
-import { formatCount } from "@/lib/format/numbers";
+import { formatCount, formatCountOf } from "@/lib/format/numbers";
 import { catalogOptions, policiesOptions, runsOptions } from "@/lib/query/cleanup";
 import { exportPaths } from "@/lib/validations/export";
 import { agentLabel } from "@/components/agents/agent-label";
@@ -13,7 +13,7 @@ import { ExportLink } from "@/components/ui/export-link";
 import { Panel } from "@/components/ui/panel";
 import { QueryView, Skeleton } from "@/components/ui/states";
 import { RelativeTime } from "@/components/ui/time";
-import { describeRun, paramsText, recipeTitle, scopeText, StateBadge } from "./run-text";
+import { describeRun, paramsText, recipeTitle, scopeText, StateBadge, stateLabel } from "./run-text";
 
 function Catalog() {
   const query = useQuery(catalogOptions());
@@ -34,7 +34,7 @@ function Catalog() {
                     <td>{agentLabel(r.agent)}</td>
                     <td className="small">{r.unit}</td>
                     <td className="small nowrap">{r.defaultAction}, older than {r.defaultOlderThanDays} d</td>
-                    <td className="num"><Bytes value={r.fleet.bytes} />{r.fleet.estimate ? "≈" : ""}<div className="muted small">{formatCount(r.fleet.workspaces)} workspaces</div></td>
+                    <td className="num"><Bytes value={r.fleet.bytes} estimate={r.fleet.estimate} /><div className="muted small">{formatCountOf(r.fleet.workspaces, "workspace")}</div></td>
                     {isAdmin ? <td><Link className="button" href={newRunHref({ recipe: r.id })}>New run</Link></td> : null}
                   </tr>
                 ))}
@@ -73,8 +73,8 @@ function Runs() {
                 <td style={{ minWidth: 160 }}>
                   <div className="bar"><span style={{ width: `${r.progress.jobs ? (100 * r.progress.finished) / r.progress.jobs : 0}%` }} /></div>
                   <span className="muted small">
-                    {formatCount(r.progress.finished)}/{formatCount(r.progress.jobs)} jobs
-                    {(["queued", "running", "interrupted", "failed", "expired"] as const).filter((s) => r.progress.states[s]).map((s) => ` · ${r.progress.states[s]} ${s}`).join("")}
+                    {formatCount(r.progress.finished)}/{formatCountOf(r.progress.jobs, "job")}
+                    {(["queued", "running", "lapsed", "interrupted", "failed", "expired"] as const).filter((s) => r.progress.states[s]).map((s) => ` · ${formatCount(r.progress.states[s])} ${stateLabel(s)}`).join("")}
                   </span>
                 </td>
                 <td className="num"><Bytes value={r.progress.bytesFreed} /></td>

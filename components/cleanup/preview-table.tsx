@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { CleanupPreview } from "@/lib/db/queries/cleanup-preview";
-import { formatCount } from "@/lib/format/numbers";
+import { previewUnitsText } from "@/lib/cleanup/wording";
+import { formatCount, formatCountOf } from "@/lib/format/numbers";
 import { Bytes } from "@/components/ui/bytes";
 
 /** What a run would free: in total, per workspace, and the workspaces whose reporter sends no usage. */
@@ -12,15 +13,17 @@ export function PreviewTable({ preview }: { preview: CleanupPreview }) {
         <strong>
           <Bytes value={t.bytes} />
         </strong>{" "}
-        in {formatCount(t.units)} unit{t.units === 1 ? "" : "s"} from {formatCount(t.workspaces)} workspace{t.workspaces === 1 ? "" : "s"}
+        in {previewUnitsText(t.units, t.bytes)} from {formatCountOf(t.workspaces, "workspace")}
         {t.estimate ? " (an estimate: a parameter falls inside an age step of the reports, whose share was interpolated)" : ""}.
-        {t.protectedUnits ? <span className="muted"> {formatCount(t.protectedUnits)} units (<Bytes value={t.protectedBytes} />) are protected by their owners and stay.</span> : null}
+        {t.protectedUnits ? (
+          <span className="muted"> {formatCountOf(t.protectedUnits, "unit")} (<Bytes value={t.protectedBytes} />) {t.protectedUnits === 1 ? "is" : "are"} protected by their owners and stay.</span>
+        ) : null}
         {preview.zeroWorkspaces ? <span className="muted"> {preview.zeroWorkspaces === 1 ? "1 workspace has" : `${formatCount(preview.zeroWorkspaces)} workspaces have`} nothing these parameters select.</span> : null}
         {preview.unknown ? <span className="muted"> A custom target has no usage in reports: every workspace with the root gets a job; figures come with the results.</span> : null}
       </p>
       {preview.withoutUsage.count ? (
         <p className="muted small" data-testid="without-usage">
-          {formatCount(preview.withoutUsage.count)} workspaces in scope have no usage data (their reporter is older than 0.3 and cannot run
+          {formatCountOf(preview.withoutUsage.count, "workspace")} in scope {preview.withoutUsage.count === 1 ? "has" : "have"} no usage data (their reporter is older than 0.3 and cannot run
           cleanups; no job is queued for them): {preview.withoutUsage.workspaces.slice(0, 10).map((w) => `${w.owner}/${w.name}`).join(", ")}
           {preview.withoutUsage.count > 10 ? ", …" : ""}
         </p>
@@ -43,10 +46,9 @@ export function PreviewTable({ preview }: { preview: CleanupPreview }) {
                     <Link href={`/workspaces/${encodeURIComponent(w.workspaceId)}`}>{w.owner}/{w.name}</Link>
                   </td>
                   <td className="muted small">{w.roots.join(", ")}</td>
-                  <td className="num">{formatCount(w.units)}</td>
+                  <td className="num">{w.units === 0 && w.bytes > 0 ? previewUnitsText(w.units, w.bytes) : formatCount(w.units)}</td>
                   <td className="num">
-                    <Bytes value={w.bytes} />
-                    {w.estimate ? "≈" : ""}
+                    <Bytes value={w.bytes} estimate={w.estimate} />
                   </td>
                 </tr>
               ))}

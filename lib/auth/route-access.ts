@@ -61,6 +61,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   { method: "PATCH", path: "/api/v1/cleanup/policies/[id]", access: "admin" },
   { method: "DELETE", path: "/api/v1/cleanup/policies/[id]", access: "admin" },
   { method: "POST", path: "/api/v1/cleanup/policies/[id]/run", access: "admin" },
+  { method: "POST", path: "/api/v1/cleanup/policies/[id]/confirm", access: "admin" },
 ];
 
 /** Pages anyone may open; every other page needs a signed-in user (admin pages check their role too). */

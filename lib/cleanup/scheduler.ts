@@ -4,22 +4,35 @@ import type { Db } from "@/lib/db";
 import { SCHEDULER_LOCK } from "@/lib/db/advisory-locks";
 import { recordAudit } from "@/lib/db/queries/audit";
 import { sweepJobs } from "@/lib/db/queries/cleanup-jobs";
-import { policyRequest } from "@/lib/db/queries/cleanup-policies";
+import { mayAct, policyRequest } from "@/lib/db/queries/cleanup-policies";
+import { previewRun } from "@/lib/db/queries/cleanup-preview";
 import { createRun } from "@/lib/db/queries/cleanup-runs";
 import { cleanupPolicies } from "@/lib/db/schema";
 import { rowsOf } from "@/lib/db/types";
 import { AppError } from "@/lib/errors";
+import { isRunaway, RUNAWAY_FACTOR } from "./confirmation";
 import { isDue } from "./schedule";
 
-export const SCHEDULER_INTERVAL_MS = 5 * 60 * 1000;
-
-export type Tick = { locked: boolean; started: { policyId: string; runId: string | null }[] };
+/** How often an instance looks for due policies: STORAGE_CLEANUP_SCHEDULER_INTERVAL seconds, 300 by default. */
+export function schedulerIntervalMs(env: Record<string, string | undefined> = process.env): number {
+  const seconds = Number(env.STORAGE_CLEANUP_SCHEDULER_INTERVAL ?? 300);
+  return Number.isInteger(seconds) && seconds >= 1 && seconds <= 3600 ? seconds * 1000 : 300_000;
+}
 
 /**
- * One scheduler pass: ends expired and lapsed jobs, then queues the run of every enabled policy that is due,
- * started by the policy. Runs under a transaction-scoped advisory lock (pg_try_advisory_xact_lock: released with
- * the transaction, so a pooled connection never keeps it), so of several instances ticking at once one works
- * and the others return at once.
+ * What a due policy's turn became: its run ("run"); a dry run, because no admin confirmed its figure yet
+ * ("dry-run"); nothing, because its preview ran far above the confirmed figure ("held") or selects nothing
+ * ("skipped").
+ */
+export type Outcome = "run" | "dry-run" | "held" | "skipped";
+export type Tick = { locked: boolean; started: { policyId: string; runId: string | null; outcome: Outcome }[] };
+
+/**
+ * One scheduler pass: ends expired and lapsed jobs, then takes every enabled policy that is due, started by the
+ * policy. A policy never removes anything before an admin confirmed its figure: until then its turn is a dry run.
+ * A held policy waits for a new confirmation. Runs under a transaction-scoped advisory lock
+ * (pg_try_advisory_xact_lock: released with the transaction, so a pooled connection never keeps it), so of
+ * several instances ticking at once one works and the others return at once.
  */
 export async function runDuePolicies(db: Db, now = new Date()): Promise<Tick> {
   return db.transaction(async (tx) => {
@@ -28,18 +41,33 @@ export async function runDuePolicies(db: Db, now = new Date()): Promise<Tick> {
     await sweepJobs(tx, now);
     const policies = await tx.select().from(cleanupPolicies).where(and(eq(cleanupPolicies.enabled, true), ne(cleanupPolicies.schedule, "off")));
     const started: Tick["started"] = [];
-    for (const p of policies.filter((x) => isDue(x, now))) {
+    for (const p of policies.filter((x) => x.heldAt === null && isDue(x, now))) {
       const actor = { type: "system" as const, label: `policy: ${p.name}` };
+      const request = policyRequest(p);
+      const preview = await previewRun(tx, request, { listAll: true, now });
       let runId: string | null = null;
-      try {
-        runId = (await createRun(tx, policyRequest(p), { actor }, { policyId: p.id })).id;
-      } catch (err) {
-        // Nothing to clean up is not a failure: the policy waits for its next turn.
-        if (!(err instanceof AppError)) throw err;
-        await recordAudit(tx, { actor, action: "cleanup.policy_skipped", target: p.id, details: { reason: err.message } });
+      let outcome: Outcome = mayAct(p) ? "run" : "dry-run";
+      const confirmed = { bytes: p.confirmedBytes ?? 0, workspaces: p.confirmedWorkspaces ?? 0 };
+      if (outcome === "run" && !p.dryRun && isRunaway(preview.total, confirmed)) {
+        outcome = "held";
+        await tx.update(cleanupPolicies).set({ heldAt: now, heldBytes: preview.total.bytes, heldWorkspaces: preview.total.workspaces }).where(eq(cleanupPolicies.id, p.id));
+        await recordAudit(tx, {
+          actor, action: "cleanup.policy_held", target: p.id,
+          details: { preview: { bytes: preview.total.bytes, workspaces: preview.total.workspaces }, confirmed, factor: RUNAWAY_FACTOR },
+        });
+      } else {
+        try {
+          const dryRun = outcome === "dry-run" || request.dryRun;
+          runId = (await createRun(tx, { ...request, dryRun }, { actor }, { policyId: p.id, preview, audit: { awaitingConfirmation: outcome === "dry-run" } })).id;
+        } catch (err) {
+          // Nothing to clean up is not a failure: the policy waits for its next turn.
+          if (!(err instanceof AppError)) throw err;
+          outcome = "skipped";
+          await recordAudit(tx, { actor, action: "cleanup.policy_skipped", target: p.id, details: { reason: err.message } });
+        }
       }
       await tx.update(cleanupPolicies).set({ lastRunAt: now, lastRunId: runId ?? p.lastRunId }).where(eq(cleanupPolicies.id, p.id));
-      started.push({ policyId: p.id, runId });
+      started.push({ policyId: p.id, runId, outcome });
     }
     return { locked: true, started };
   });
@@ -53,12 +81,13 @@ export function startCleanupScheduler(getDb: () => Promise<Db>): void {
   const tick = async () => {
     try {
       const { started } = await runDuePolicies(await getDb());
-      if (started.length) console.log(`[cleanup] queued ${started.filter((s) => s.runId).length} policy runs`);
+      for (const s of started) console.log(`[cleanup] policy ${s.policyId}: ${s.outcome}${s.runId ? ` (run ${s.runId})` : ""}`);
     } catch (err) {
       console.error(`[cleanup] scheduler tick failed: ${(err as Error).message}`);
     }
   };
-  globalForScheduler.__cleanupScheduler = setInterval(tick, SCHEDULER_INTERVAL_MS);
+  const every = schedulerIntervalMs();
+  globalForScheduler.__cleanupScheduler = setInterval(tick, every);
   globalForScheduler.__cleanupScheduler.unref?.();
-  setTimeout(tick, 30_000).unref?.();
+  setTimeout(tick, Math.min(30_000, every)).unref?.();
 }

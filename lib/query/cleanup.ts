@@ -2,7 +2,7 @@ import { infiniteQueryOptions, keepPreviousData, queryOptions } from "@tanstack/
 import type { Catalog } from "@/lib/cleanup/catalog";
 import type { RunRequest } from "@/lib/cleanup/protocol";
 import type { CleanupPreview } from "@/lib/db/queries/cleanup-preview";
-import type { Policy } from "@/lib/db/queries/cleanup-policies";
+import type { LastRun, Policy } from "@/lib/db/queries/cleanup-policies";
 import type { JobDetail } from "@/lib/db/queries/cleanup-run-jobs";
 import type { RunDetail, RunList } from "@/lib/db/queries/cleanup-views";
 import type { CreatePolicyRequest, CreateRunRequest, RunJobsView, UpdatePolicyRequest } from "@/lib/validations/cleanup";
@@ -75,7 +75,9 @@ export const policiesOptions = () =>
 export const policyOptions = (id: string) =>
   queryOptions({
     queryKey: cleanupKeys.policy(id),
-    queryFn: ({ signal }) => fetchJson<{ policy: Policy; preview: CleanupPreview }>(`/api/v1/cleanup/policies/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => fetchJson<{ policy: Policy; preview: CleanupPreview; lastRun: LastRun | null }>(`/api/v1/cleanup/policies/${encodeURIComponent(id)}`, {
+        signal,
+      }),
   });
 
 const post = <T>(path: string, body?: unknown) => fetchJson<T>(path, { method: "POST", ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
@@ -88,4 +90,8 @@ export const postPolicy = (body: CreatePolicyRequest) => post<{ policy: Policy }
 export const patchPolicy = (id: string, body: UpdatePolicyRequest) =>
   fetchJson<{ policy: Policy }>(`/api/v1/cleanup/policies/${encodeURIComponent(id)}`, { method: "PATCH", body: JSON.stringify(body) });
 export const deletePolicy = (id: string) => fetchJson<{ deleted: true }>(`/api/v1/cleanup/policies/${encodeURIComponent(id)}`, { method: "DELETE" });
-export const runPolicyNow = (id: string) => post<{ id: string; jobs: number }>(`/api/v1/cleanup/policies/${encodeURIComponent(id)}/run`);
+/** "Run now" and "Confirm" send the preview figure the admin saw: the server refuses both when it moved since. */
+export const runPolicyNow = (id: string, confirmBytes: number) =>
+  post<{ id: string; jobs: number }>(`/api/v1/cleanup/policies/${encodeURIComponent(id)}/run`, { confirmBytes });
+export const confirmPolicy = (id: string, confirmBytes: number) =>
+  post<{ policy: Policy }>(`/api/v1/cleanup/policies/${encodeURIComponent(id)}/confirm`, { confirmBytes });

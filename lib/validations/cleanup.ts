@@ -2,6 +2,7 @@ import { z } from "zod";
 import { RECIPE_IDS } from "@/lib/catalog/recipes";
 import { SHOWN_JOB_STATES } from "@/lib/cleanup/job-states";
 import { runRequest } from "@/lib/cleanup/protocol";
+import { DEFAULT_RUN_AT_MINUTE, DEFAULT_RUN_WEEKDAY } from "@/lib/cleanup/schedule";
 import { DEFAULT_EXPIRES_DAYS, POLICY_SCHEDULES } from "@/lib/cleanup/types";
 import { NotFoundError } from "@/lib/errors";
 import { toGetter, type SearchParamsInput } from "./search-params";
@@ -29,9 +30,20 @@ export const progressRequest = z.object({ leaseToken: z.string().min(1).max(200)
 
 const name = z.string().trim().min(1).max(100);
 const schedule = z.enum(POLICY_SCHEDULES);
+/** Minutes after 00:00 UTC. */
+const runAtMinute = z.number().int().min(0).max(24 * 60 - 1);
+/** 0 = Sunday … 6 = Saturday (weekly policies). */
+const runWeekday = z.number().int().min(0).max(6);
 
 /** POST /api/v1/cleanup/policies */
-export const createPolicyRequest = runRequest.safeExtend({ name, schedule, enabled: z.boolean().default(true), expiresDays });
+export const createPolicyRequest = runRequest.safeExtend({
+  name,
+  schedule,
+  runAtMinute: runAtMinute.default(DEFAULT_RUN_AT_MINUTE),
+  runWeekday: runWeekday.default(DEFAULT_RUN_WEEKDAY),
+  enabled: z.boolean().default(true),
+  expiresDays,
+});
 export type CreatePolicyRequest = z.infer<typeof createPolicyRequest>;
 
 /** PATCH /api/v1/cleanup/policies/{id}: any field; the policy that results must still be a valid policy. */
@@ -39,6 +51,8 @@ export const updatePolicyRequest = z
   .object({
     name: name.optional(),
     schedule: schedule.optional(),
+    runAtMinute: runAtMinute.optional(),
+    runWeekday: runWeekday.optional(),
     enabled: z.boolean().optional(),
     recipe: z.enum(RECIPE_IDS).nullable().optional(),
     custom: z.unknown().optional(),
@@ -48,10 +62,17 @@ export const updatePolicyRequest = z
     action: z.enum(["delete", "trash"]).optional(),
     trashDays: z.number().int().optional(),
     minAgeHours: z.number().int().optional(),
+    countStatusChanges: z.boolean().optional(),
     expiresDays: z.number().int().optional(),
   })
   .strict();
 export type UpdatePolicyRequest = z.infer<typeof updatePolicyRequest>;
+
+/**
+ * POST /api/v1/cleanup/policies/{id}/confirm and /run: the preview figure the admin saw. Confirming arms the
+ * policy's scheduled runs; "run now" queues one run. Either is refused when the preview has moved since.
+ */
+export const confirmPolicyRequest = z.object({ confirmBytes: z.number().int().nonnegative() }).strict();
 
 /** GET /api/v1/cleanup/runs?cursor=&limit= ; cursor is "<ISO time>_<run id>" of the last run seen. */
 export const runListQuery = z.object({

@@ -3,13 +3,14 @@ import { addDays } from "date-fns";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { RECIPES } from "@/lib/catalog/recipes";
 import type { RunRequest } from "@/lib/cleanup/protocol";
-import { CONFIRM_TOLERANCE, DEFAULT_EXPIRES_DAYS, WAITING_JOB_STATES, type JobKind } from "@/lib/cleanup/types";
+import { movedSince } from "@/lib/cleanup/confirmation";
+import { DEFAULT_EXPIRES_DAYS, WAITING_JOB_STATES, type JobKind } from "@/lib/cleanup/types";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { formatBytes } from "@/lib/format/bytes";
 import { cleanupJobs, cleanupRuns, workspaces } from "../schema";
 import type { Db } from "../types";
 import { recordAudit, type AuditActor } from "./audit";
-import { previewRun } from "./cleanup-preview";
+import { previewRun, type CleanupPreview } from "./cleanup-preview";
 
 /** Who acts, for the run's record and the audit log. */
 export type Who = { actor: AuditActor; ip?: string | null; userAgent?: string | null };
@@ -61,12 +62,12 @@ export type StartRun = RunRequest & { confirmBytes?: number; expiresDays?: numbe
  * parameters select (workspaces whose reporter sends no usage get none). `confirmBytes` is the preview the admin
  * saw; the run is refused when the preview has since moved by more than 10 %.
  */
-export async function createRun(db: Db, request: StartRun, who: Who, opts: { policyId?: string } = {}) {
-  const preview = await previewRun(db, request, { listAll: true });
+export async function createRun(db: Db, request: StartRun, who: Who, opts: { policyId?: string; preview?: CleanupPreview; audit?: Record<string, unknown> } = {}) {
+  const preview = opts.preview ?? (await previewRun(db, request, { listAll: true }));
   const bytes = preview.total.bytes;
   if (request.confirmBytes !== undefined) {
     const confirmed = request.confirmBytes;
-    if (Math.abs(bytes - confirmed) > CONFIRM_TOLERANCE * confirmed || (confirmed === 0 && bytes > 0)) {
+    if (movedSince(bytes, confirmed)) {
       throw new ConflictError(
         `The preview changed since you saw it: it is now ${formatBytes(bytes)} (${bytes} bytes) from ${preview.total.workspaces} workspaces, ` +
           `you confirmed ${formatBytes(confirmed)}. Preview again and confirm the new figure.`,
@@ -95,6 +96,7 @@ export async function createRun(db: Db, request: StartRun, who: Who, opts: { pol
       details: {
         recipe: request.recipe ?? null, custom: request.custom ?? null, params: request.params, scope: scopeSummary(request.scope),
         dryRun: request.dryRun, action, confirmBytes: request.confirmBytes ?? null, previewBytes: bytes, policyId: opts.policyId ?? null,
+        ...opts.audit,
       },
     },
   );

@@ -8,7 +8,10 @@ export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ id: string }> };
 
-/** GET /api/v1/cleanup/policies/{id} → { policy, preview }: the policy and what its next run would free now. */
+/**
+ * GET /api/v1/cleanup/policies/{id} → { policy, preview, lastRun }: the policy (with its confirmation or hold),
+ * what its next run would free now, and what its last run freed or, a dry run, would have freed.
+ */
 export const GET = handle(async (request, { params }: Context) => {
   const { db } = await requireCaller(request, "viewer");
   return json(await getPolicy(db, idParam((await params).id, "cleanup policy")));

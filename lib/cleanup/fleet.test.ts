@@ -2,7 +2,7 @@
 // endpoints call), and the fleet-wide preview at 10,000 workspaces.
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { RECIPE_AGE_STEPS_DAYS } from "@/lib/catalog/recipes";
+import { RECIPE_AGE_STEPS_DAYS, RECIPES } from "@/lib/catalog/recipes";
 import { claimJobs, storeJobResult, sweepJobs } from "@/lib/db/queries/cleanup-jobs";
 import { previewRun } from "@/lib/db/queries/cleanup-preview";
 import { createRun, type Who } from "@/lib/db/queries/cleanup-runs";
@@ -45,6 +45,19 @@ describeEachDatabase("cleanup across a fleet", (t) => {
     expect(end.run.progress.states).toMatchObject({ done: run.jobs - 1, expired: 1, queued: 0, running: 0, interrupted: 0 });
     expect(end.run.status).toBe("finished");
     expect(end.jobs.find((j) => j.workspaceId === dies)).toMatchObject({ attempts: 2, interruptions: 1, state: "done" });
+  });
+
+  // The demo fleet stands for real reports: a recipe that previews nothing where the fleet holds its agent's
+  // data (Cursor CLI's chats counted as databases did) shows admins an empty catalog row for a full folder.
+  it("previews something for every recipe, with its defaults, over the demo fleet that holds its roots", async () => {
+    const db = t.current.db;
+    const empty: string[] = [];
+    for (const r of RECIPES) {
+      const preview = await previewRun(db, { recipe: r.id, params: { olderThanDays: r.defaultOlderThanDays }, scope: { all: true }, minAgeHours: 24 });
+      const withRoot = preview.total.workspaces + preview.zeroWorkspaces + preview.withoutUsage.count;
+      if (withRoot === 0 || preview.total.bytes === 0) empty.push(`${r.id} (${withRoot} workspaces with its roots)`);
+    }
+    expect(empty).toEqual([]);
   });
 
   it("previews fleet-wide at 10,000 workspaces from the latest roots only", async () => {

@@ -71,8 +71,10 @@ function agentProfiles(rnd: Random, heavy: number): RootProfile[] {
       fileBytes: 2 * MiB, mix: { sessions: 0.85, databases: 0.15 } });
   }
   if (rnd.chance(0.1)) {
+    // Cursor CLI keeps each chat in a folder of its own (chats/<hash>/<chat-id>/store.db): the catalog counts
+    // chats/** as sessions, and the cursor-chats recipe's units are those folders.
     roots.push({ key: "cursor:data", kind: "tool", agent: "cursor", path: ".cursor", dailyBytes: 3 * MiB,
-      fileBytes: 4 * MiB, mix: { databases: 1 } });
+      fileBytes: 4 * MiB, mix: { sessions: 1 } });
   }
   return roots;
 }

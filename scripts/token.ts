@@ -7,7 +7,6 @@ import { parseArgs } from "node:util";
 import { createApiToken, listApiTokens, revokeApiToken } from "@/lib/auth/api-tokens";
 import { ownerForToken } from "@/lib/auth/token-owner";
 import { getDatabase } from "@/lib/db";
-import { recordAudit } from "@/lib/db/queries/audit";
 import { createTokenRequest } from "@/lib/validations/auth";
 
 const { values, positionals } = parseArgs({
@@ -16,7 +15,7 @@ const { values, positionals } = parseArgs({
 });
 const [command, id] = positionals;
 const usage = "usage: npm run token -- create --name NAME --role viewer|admin [--expires-in-days N] | list | revoke ID";
-const actor = { type: "system" as const, label: "token CLI" };
+const who = { actor: { type: "system" as const, label: "token CLI" } };
 
 async function main(): Promise<number> {
   if (!["create", "list", "revoke"].includes(command ?? "")) {
@@ -36,8 +35,7 @@ async function main(): Promise<number> {
         console.error(`${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}\n${usage}`);
         return 2;
       }
-      const { token, info } = await createApiToken(db, await ownerForToken(db), parsed.data);
-      await recordAudit(db, { actor, action: "token.created", target: info.name, details: { id: info.id, role: info.role, expiresAt: info.expiresAt } });
+      const { token, info } = await createApiToken(db, await ownerForToken(db), parsed.data, who);
       console.error(`Created API token "${info.name}" (${info.role}, id ${info.id}, ${info.expiresAt ? `expires ${info.expiresAt}` : "no expiry"}).`);
       console.error("It is shown only this once: store it now.");
       // The token alone on stdout, so that `TOKEN=$(npm run -s token -- create ...)` works.
@@ -52,8 +50,7 @@ async function main(): Promise<number> {
         console.error(usage);
         return 2;
       }
-      const info = await revokeApiToken(db, id);
-      await recordAudit(db, { actor, action: "token.revoked", target: info.name, details: { id } });
+      const info = await revokeApiToken(db, id, who);
       console.error(`Revoked API token "${info.name}" (${id}).`);
     }
     return 0;

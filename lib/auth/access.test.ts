@@ -38,7 +38,7 @@ import * as workspaceRoute from "@/app/api/v1/workspaces/[id]/route";
 import * as workspacesRoute from "@/app/api/v1/workspaces/route";
 import { createPolicy } from "@/lib/db/queries/cleanup-policies";
 import { apiKeys } from "@/lib/db/schema";
-import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
+import { describeEachDatabase, serveRoutesFrom, TEST_WHO } from "@/lib/db/testing";
 import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment";
 import { createApiToken, revokeApiToken } from "./api-tokens";
 import { ROUTE_ACCESS, type RouteRule } from "./route-access";
@@ -174,11 +174,11 @@ describeEachDatabase("access to every route", (t) => {
     const db = t.current.db;
     p = await makePrincipals(t.current, "acc");
     const ws = await enrollWorkspace(db, { id: WS, name: "access", owner: "erin" }, (await getEnrollmentKey(db)).key, null);
-    const revoked = await createApiToken(db, p.admin.id, { name: "revoked", role: "admin" });
-    await revokeApiToken(db, revoked.info.id);
-    const expired = await createApiToken(db, p.admin.id, { name: "expired", role: "admin", expiresInDays: 1 });
+    const revoked = await createApiToken(db, p.admin.id, { name: "revoked", role: "admin" }, TEST_WHO);
+    await revokeApiToken(db, revoked.info.id, TEST_WHO);
+    const expired = await createApiToken(db, p.admin.id, { name: "expired", role: "admin", expiresInDays: 1 }, TEST_WHO);
     await db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.id, expired.info.id));
-    victimToken = (await createApiToken(db, p.admin.id, { name: "victim", role: "viewer" })).info.id;
+    victimToken = (await createApiToken(db, p.admin.id, { name: "victim", role: "viewer" }, TEST_WHO)).info.id;
     const adminActor = { actor: { type: "user" as const, id: p.admin.id, label: p.admin.email } };
     const policy = { ...RUN, recipe: "claude-code-debug" as const, schedule: "off" as const, enabled: true, dryRun: false, trashDays: 7, minAgeHours: 24, countStatusChanges: false, expiresDays: 7 };
     policies.policy = (await createPolicy(db, { ...policy, name: "kept" }, adminActor)).id;
@@ -266,7 +266,7 @@ describeEachDatabase("access to every route", (t) => {
     );
     const actors = (rows as unknown as { rows: { actor_label: string }[] }).rows.map((r) => r.actor_label);
     expect(actors.length).toBeGreaterThan(0);
-    for (const a of actors) expect([p.admin.email, "admin-acc"]).toContain(a);
+    for (const a of actors) expect([p.admin.email, "admin-acc", TEST_WHO.actor.label]).toContain(a);
   });
 
   it("puts no secret in any response body or log line", async () => {

@@ -1,6 +1,7 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import { getDb, type Db } from "@/lib/db";
+import type { Who } from "@/lib/db/queries/audit";
 import { users } from "@/lib/db/schema";
 import { ForbiddenError, UnauthorizedError } from "@/lib/errors";
 import { bearerToken } from "@/lib/http/request";
@@ -14,7 +15,8 @@ export type Caller =
   | { kind: "user"; id: string; label: string; name: string; role: Role }
   | { kind: "token"; id: string; label: string; role: Role };
 
-export type Access = { caller: Caller; db: Db; ip: string | null; userAgent: string | null };
+/** `who`: the caller as the audit entries of the changes it makes name it. */
+export type Access = { caller: Caller; db: Db; ip: string | null; userAgent: string | null; who: Who };
 
 const NO_CREDENTIALS = "Sign in, or send an API token as Authorization: Bearer <token>.";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -72,7 +74,8 @@ export async function requireCaller(request: Request, needed: Role): Promise<Acc
     );
   }
   if (!hasRole(caller.role, needed)) throw new ForbiddenError(`This needs the ${needed} role; ${caller.label} is a ${caller.role}.`);
-  return { caller, db, ...requestOrigin(request.headers) };
+  const origin = requestOrigin(request.headers);
+  return { caller, db, ...origin, who: { actor: auditActor(caller), ...origin } };
 }
 
 /** The audit log's view of a caller. */

@@ -1,5 +1,6 @@
 import "server-only";
 import { and, desc, eq } from "drizzle-orm";
+import { recordAudit, type Who } from "@/lib/db/queries/audit";
 import type { Db } from "@/lib/db/types";
 import { apiKeys, users } from "@/lib/db/schema";
 import { NotFoundError, ValidationError } from "@/lib/errors";
@@ -34,20 +35,25 @@ export async function createApiToken(
   db: Db,
   ownerId: string,
   req: CreateTokenRequest,
+  who: Who,
 ): Promise<{ token: string; info: ApiTokenInfo }> {
-  const auth = await getAuth(db);
-  // No headers: a server-side call, the only kind allowed to set permissions and the owner.
-  const created = await auth.api.createApiKey({
-    body: {
-      name: req.name,
-      userId: ownerId,
-      permissions: { dashboard: [req.role] },
-      expiresIn: req.expiresInDays ? req.expiresInDays * 24 * 60 * 60 : null,
-    },
+  return db.transaction(async (tx) => {
+    // Better Auth on this transaction: the key and the audit entry commit together. No headers: a server-side
+    // call, the only kind allowed to set permissions and the owner.
+    const auth = await getAuth(tx);
+    const created = await auth.api.createApiKey({
+      body: {
+        name: req.name,
+        userId: ownerId,
+        permissions: { dashboard: [req.role] },
+        expiresIn: req.expiresInDays ? req.expiresInDays * 24 * 60 * 60 : null,
+      },
+    });
+    const info = (await listApiTokens(tx)).find((t) => t.id === created.id);
+    if (!info) throw new Error("The new API token was not stored.");
+    await recordAudit(tx, { ...who, action: "token.created", target: info.name, details: { id: info.id, role: info.role, expiresAt: info.expiresAt } });
+    return { token: created.key, info };
   });
-  const info = (await listApiTokens(db)).find((t) => t.id === created.id);
-  if (!info) throw new Error("The new API token was not stored.");
-  return { token: created.key, info };
 }
 
 export async function listApiTokens(db: Db): Promise<ApiTokenInfo[]> {
@@ -80,16 +86,19 @@ export async function listApiTokens(db: Db): Promise<ApiTokenInfo[]> {
 }
 
 /** Revokes a token at once; the row stays (disabled) so that the list and the audit log can name it. */
-export async function revokeApiToken(db: Db, id: string): Promise<ApiTokenInfo> {
-  const updated = await db
-    .update(apiKeys)
-    .set({ enabled: false, updatedAt: new Date() })
-    .where(and(eq(apiKeys.id, id), eq(apiKeys.enabled, true)))
-    .returning({ id: apiKeys.id });
-  const info = (await listApiTokens(db)).find((t) => t.id === id);
-  if (!info) throw new NotFoundError(`No API token ${id}.`);
-  if (!updated.length && !info.revoked) throw new ValidationError(`API token ${id} could not be revoked.`);
-  return info;
+export async function revokeApiToken(db: Db, id: string, who: Who): Promise<ApiTokenInfo> {
+  return db.transaction(async (tx) => {
+    const updated = await tx
+      .update(apiKeys)
+      .set({ enabled: false, updatedAt: new Date() })
+      .where(and(eq(apiKeys.id, id), eq(apiKeys.enabled, true)))
+      .returning({ id: apiKeys.id });
+    const info = (await listApiTokens(tx)).find((t) => t.id === id);
+    if (!info) throw new NotFoundError(`No API token ${id}.`);
+    if (!updated.length && !info.revoked) throw new ValidationError(`API token ${id} could not be revoked.`);
+    await recordAudit(tx, { ...who, action: "token.revoked", target: info.name, details: { id } });
+    return info;
+  });
 }
 
 /** The caller a bearer token stands for, or null: unknown, revoked, expired, or not a dashboard token. */

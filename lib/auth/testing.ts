@@ -2,6 +2,7 @@
 import { expect } from "vitest";
 import { POST as authPost } from "@/app/api/auth/[...all]/route";
 import type { Database } from "@/lib/db/open";
+import { TEST_WHO } from "@/lib/db/testing";
 import { createApiToken } from "./api-tokens";
 import { createUser } from "./users";
 import type { Role } from "@/lib/validations/auth";
@@ -52,12 +53,12 @@ export async function makePrincipals(database: Database, tag = "t"): Promise<Pri
   const mk = async (role: Role) => {
     const email = `${role}-${tag}@example.com`;
     const password = `pw-${role}-${tag}-0123456789`;
-    const user = await createUser(db, { email, password, role });
+    const user = await createUser(db, { email, password, role }, TEST_WHO);
     return { email, password, id: user.id, cookie: await signIn(email, password) };
   };
   const admin = await mk("admin");
   const viewer = await mk("viewer");
-  const adminToken = (await createApiToken(db, admin.id, { name: `admin-${tag}`, role: "admin" })).token;
-  const viewerToken = (await createApiToken(db, admin.id, { name: `viewer-${tag}`, role: "viewer", expiresInDays: 30 })).token;
+  const adminToken = (await createApiToken(db, admin.id, { name: `admin-${tag}`, role: "admin" }, TEST_WHO)).token;
+  const viewerToken = (await createApiToken(db, admin.id, { name: `viewer-${tag}`, role: "viewer", expiresInDays: 30 }, TEST_WHO)).token;
   return { admin, viewer, adminToken, viewerToken };
 }

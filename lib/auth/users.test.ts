@@ -10,7 +10,7 @@ import { GET as listTokens, POST as createToken } from "@/app/api/v1/tokens/rout
 import { PATCH as patchUser } from "@/app/api/v1/users/[id]/route";
 import { GET as listUsers, POST as createUser } from "@/app/api/v1/users/route";
 import { POST as authPost } from "@/app/api/auth/[...all]/route";
-import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
+import { describeEachDatabase, serveRoutesFrom, TEST_WHO } from "@/lib/db/testing";
 import { addressedOrigins } from "./client-ip";
 import { ACCOUNT_FAILURE_LIMIT } from "./sign-in-limit";
 import { BASE, cookieHeader, ctx, postSignIn, signIn, someAddress } from "./testing";
@@ -97,7 +97,7 @@ describeEachDatabase("users, roles and tokens", (t) => {
     // The only admin left has no password: promote the first user back with an admin token (as the CLI makes).
     const { createApiToken } = await import("./api-tokens");
     const { ownerForToken } = await import("./token-owner");
-    const boot = await createApiToken(t.current.db, await ownerForToken(t.current.db), { name: "boot", role: "admin" });
+    const boot = await createApiToken(t.current.db, await ownerForToken(t.current.db), { name: "boot", role: "admin" }, TEST_WHO);
     const asToken = { authorization: `Bearer ${boot.token}` };
     const users = (await (await listUsers(req("/api/v1/users", { headers: asToken }), ctx())).json()).users as { id: string; email: string }[];
     const first = users.find((u) => u.email === admin.email)!;
@@ -131,7 +131,7 @@ describeEachDatabase("users, roles and tokens", (t) => {
     expect((await putRules(req("/api/v1/findings/rules", { method: "PUT", headers: { cookie: adminCookie, origin: BASE, "sec-fetch-site": "same-origin" }, body }), ctx())).status).toBe(200);
     const { createApiToken } = await import("./api-tokens");
     const { ownerForToken } = await import("./token-owner");
-    const script = await createApiToken(t.current.db, await ownerForToken(t.current.db), { name: "ci", role: "admin" });
+    const script = await createApiToken(t.current.db, await ownerForToken(t.current.db), { name: "ci", role: "admin" }, TEST_WHO);
     const res = await putRules(req("/api/v1/findings/rules", { method: "PUT", headers: { authorization: `Bearer ${script.token}`, origin: "https://ci.example" }, body }), ctx());
     expect(res.status).toBe(200);
   });

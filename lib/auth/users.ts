@@ -1,6 +1,7 @@
 import "server-only";
 import { and, asc, count, eq, ne, or, isNull, sql } from "drizzle-orm";
 import { ADMIN_CHANGES_LOCK } from "@/lib/db/advisory-locks";
+import { recordAudit, type Who } from "@/lib/db/queries/audit";
 import type { Db } from "@/lib/db/types";
 import { accounts, users } from "@/lib/db/schema";
 import { ConflictError, NotFoundError } from "@/lib/errors";
@@ -64,43 +65,58 @@ async function activeAdmins(db: Db, except?: string): Promise<number> {
 /**
  * Creates a user with a password (Better Auth hashes it with scrypt). Without a password this is an
  * invitation: the user exists with its role and signs in with single sign-on, or is given a password later.
+ * `via` names the path in the audit entry when it is not an admin's request (setup, the environment).
  */
-export async function createUser(db: Db, req: CreateUserRequest): Promise<UserInfo> {
-  const auth = await getAuth(db);
-  const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, req.email));
-  if (existing) throw new ConflictError(`A user with the email ${req.email} already exists.`);
-  const { user } = await auth.api.createUser({
-    body: { email: req.email, name: req.name ?? req.email.split("@")[0], role: req.role, ...(req.password ? { password: req.password } : {}) },
+export async function createUser(db: Db, req: CreateUserRequest, who: Who, via?: string): Promise<UserInfo> {
+  return db.transaction(async (tx) => {
+    const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, req.email));
+    if (existing) throw new ConflictError(`A user with the email ${req.email} already exists.`);
+    // Better Auth on this transaction: the user, its account and the audit entry commit together.
+    const auth = await getAuth(tx);
+    const { user } = await auth.api.createUser({
+      body: { email: req.email, name: req.name ?? req.email.split("@")[0], role: req.role, ...(req.password ? { password: req.password } : {}) },
+    });
+    const created = await getUser(tx, user.id);
+    await recordAudit(tx, {
+      ...who, action: "user.created", target: created.email,
+      details: { role: created.role, password: Boolean(req.password), ...(via ? { via } : {}) },
+    });
+    return created;
   });
-  return getUser(db, user.id);
 }
 
 /**
  * Changes a user's role and/or disables or enables it. A disabled user's sessions end at once. The last
  * active admin can be neither demoted nor disabled (the check and the change run under one lock).
  */
-export async function updateUser(db: Db, id: string, req: UpdateUserRequest): Promise<{ before: UserInfo; after: UserInfo }> {
-  const before = await getUser(db, id);
-  await db.transaction(async (tx) => {
+export async function updateUser(db: Db, id: string, req: UpdateUserRequest, who: Who): Promise<UserInfo> {
+  const after = await db.transaction(async (tx) => {
     // Serialises admin changes: two admins demoting each other at once cannot both succeed.
     await tx.execute(sql`select pg_advisory_xact_lock(${ADMIN_CHANGES_LOCK})`);
-    const [row] = await tx.select({ role: users.role, banned: users.banned }).from(users).where(eq(users.id, id));
-    if (!row) throw new NotFoundError(`No user ${id}.`);
-    const losesAdmin = row.role === "admin" && row.banned !== true && (req.role === "viewer" || req.disabled === true);
-    if (losesAdmin && (await activeAdmins(tx as unknown as Db, id)) === 0) {
+    const before = await getUser(tx, id);
+    const losesAdmin = before.role === "admin" && !before.disabled && (req.role === "viewer" || req.disabled === true);
+    if (losesAdmin && (await activeAdmins(tx, id)) === 0) {
       throw new ConflictError("This is the last active admin: make another user admin first.");
     }
     const set: Partial<typeof users.$inferInsert> = { updatedAt: new Date() };
     if (req.role) set.role = req.role;
     if (req.disabled !== undefined) Object.assign(set, { banned: req.disabled, banReason: req.disabled ? "disabled by an admin" : null, banExpires: null });
     await tx.update(users).set(set).where(eq(users.id, id));
+    const after = await getUser(tx, id);
+    if (before.role !== after.role) {
+      await recordAudit(tx, { ...who, action: "user.role_changed", target: after.email, details: { from: before.role, to: after.role } });
+    }
+    if (before.disabled !== after.disabled) {
+      await recordAudit(tx, { ...who, action: after.disabled ? "user.disabled" : "user.enabled", target: after.email });
+    }
+    return after;
   });
   if (req.disabled) {
     const auth = await getAuth(db);
     const ctx = await auth.$context;
     await ctx.internalAdapter.deleteUserSessions(id);
   }
-  return { before, after: await getUser(db, id) };
+  return after;
 }
 
 /** True until the first admin exists (then the setup page and endpoint refuse, for good). */
@@ -113,9 +129,9 @@ export async function needsSetup(db: Db): Promise<boolean> {
 const setupDone = new WeakSet<Db>();
 
 /** The one-time setup: creates the first admin, refused once any admin exists. */
-export async function setupFirstAdmin(db: Db, req: SetupRequest): Promise<UserInfo> {
+export async function setupFirstAdmin(db: Db, req: SetupRequest, who: Who): Promise<UserInfo> {
   if (!(await needsSetup(db))) throw new ConflictError("Setup is done: an admin exists. Sign in instead.");
-  const user = await createUser(db, { email: req.email, name: req.name, password: req.password, role: "admin" });
+  const user = await createUser(db, { email: req.email, name: req.name, password: req.password, role: "admin" }, who, "setup");
   setupDone.add(db);
   return user;
 }
@@ -131,7 +147,7 @@ export async function bootstrapAdminFromEnv(db: Db): Promise<"created" | "skippe
   const [row] = await db.select({ n: count() }).from(users);
   if (row.n > 0) return "skipped";
   try {
-    await createUser(db, { email, password, role: "admin" });
+    await createUser(db, { email, password, role: "admin" }, { actor: { type: "system", label: "ADMIN_EMAIL" } }, "environment");
   } catch (err) {
     // Another instance starting at the same time made it first.
     if (err instanceof ConflictError) return "skipped";

@@ -8,7 +8,7 @@ import { openPostgres } from "./open";
 import { MAINTENANCE_LOCK } from "./advisory-locks";
 import { runMaintenance } from "./maintenance-task";
 import { listPartitions, partitionName } from "./partitions";
-import { describeEachDatabase } from "./testing";
+import { describeEachDatabase, TEST_WHO } from "./testing";
 import { at, dayAgo, enroll, makeReport, MiB, testNow } from "@/tests/support/reports";
 import { count, dailyRoots, fleetLevels, rows } from "@/tests/support/rollups";
 
@@ -105,7 +105,7 @@ describeEachDatabase("maintenance: roll-ups", (t) => {
     ));
     const before = await levels();
     const latest = await rows(db, sql`select * from root_latest order by root_key`);
-    await updateRetention(db, { rollups: 45 });
+    await updateRetention(db, { rollups: 45 }, TEST_WHO);
     const result = await runMaintenance(t.current, { now });
     expect(result).toMatchObject({ ran: true, rollupHorizon: dayAgo(now, 45) });
     expect(await levels()).toEqual(before);
@@ -121,7 +121,7 @@ describeEachDatabase("maintenance: roll-ups", (t) => {
   });
 
   it("keeps the roll-ups longer than raw history", async () => {
-    await expect(updateRetention(t.current.db, { raw: 60 })).rejects.toMatchObject({ status: 422 });
+    await expect(updateRetention(t.current.db, { raw: 60 }, TEST_WHO)).rejects.toMatchObject({ status: 422 });
   });
 });
 

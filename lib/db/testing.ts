@@ -1,6 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe } from "vitest";
 import { openEmbedded, openPostgres, type Database } from "./open";
+import type { Who } from "./queries/audit";
+
+/** Who makes the changes a test sets up, in their audit entries. */
+export const TEST_WHO: Who = { actor: { type: "system", label: "test" } };
 
 /** Server used by database tests; CI points it at the machine's Postgres. */
 export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";

@@ -178,8 +178,9 @@ if (args.child) {
   const database = await openPostgres(scratch.url, 2);
   try {
     const db = database.db;
-    const viewer = await createUser(db, { email: "bench-viewer@example.com", role: "viewer" });
-    token = (await createApiToken(db, viewer.id, { name: "bench", role: "viewer" })).token;
+    const who = { actor: { type: "system" as const, label: "bench" } };
+    const viewer = await createUser(db, { email: "bench-viewer@example.com", role: "viewer" }, who);
+    token = (await createApiToken(db, viewer.id, { name: "bench", role: "viewer" }, who)).token;
     let t = performance.now();
     await load(db, 1, tenth);
     console.log(`loaded ${(tenth * ROOTS * DAYS).toLocaleString("en")} root_daily rows in ${((performance.now() - t) / 1000).toFixed(1)} s`);

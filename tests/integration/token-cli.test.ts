@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { verifyApiToken } from "@/lib/auth/api-tokens";
 import { createUser } from "@/lib/auth/users";
 import { openEmbedded, openPostgres, type Database } from "@/lib/db/open";
-import { createScratchPostgres } from "@/lib/db/testing";
+import { createScratchPostgres, TEST_WHO } from "@/lib/db/testing";
 
 function cli(env: Record<string, string>, ...args: string[]) {
   const r = spawnSync("node", ["--conditions=react-server", "--import", "tsx", "scripts/token.ts", ...args], {
@@ -39,7 +39,7 @@ for (const kind of ["embedded", "postgres"] as const) {
         open = () => openPostgres(scratch.url, 2);
       }
       let database = await open();
-      await createUser(database.db, { email: "root@example.com", password: "root-password-1", role: "admin" });
+      await createUser(database.db, { email: "root@example.com", password: "root-password-1", role: "admin" }, TEST_WHO);
       await database.close();
 
       expect(cli(env, "create", "--name", "nightly", "--role", "banana").status).toBe(2);

@@ -23,6 +23,12 @@ export type AuditEvent = {
   userAgent?: string | null;
 };
 
+/**
+ * Who makes a change, as the change's audit entry names them. A function that changes something takes it and
+ * writes the entry inside the change's own transaction: the two commit together or not at all.
+ */
+export type Who = { actor: AuditActor; ip?: string | null; userAgent?: string | null };
+
 export type AuditEntry = {
   id: number;
   at: string;

@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from "vitest";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { describeEachDatabase, TEST_WHO } from "@/lib/db/testing";
 import { DEFAULT_RULES, GIB, MIB } from "@/lib/findings/rules";
 import { getFindingsSummary, getRules, listFindings, updateRules } from "./findings";
 import { seedScenario, testNow } from "@/tests/support/reports";
@@ -60,16 +60,16 @@ describeEachDatabase("findings", (t) => {
     const db = t.current.db;
     expect(await getRules(db)).toEqual(DEFAULT_RULES);
     const oversize = (b: number) => ({ id: "root-oversize" as const, params: { defaultBytes: 50 * MIB, byAgent: { "claude-code": b, gemini: 400 * MIB } } });
-    await updateRules(db, { rules: [oversize(1536 * MIB)] });
+    await updateRules(db, { rules: [oversize(1536 * MIB)] }, TEST_WHO);
     expect(keys(await listFindings(db, { now, rule: "root-oversize" }))).toEqual(["root-oversize ws-b gemini:data", "root-oversize ws-d goose:data"]);
-    await updateRules(db, { rules: [oversize(1536 * MIB - 1)] });
+    await updateRules(db, { rules: [oversize(1536 * MIB - 1)] }, TEST_WHO);
     expect((await listFindings(db, { now, rule: "root-oversize" })).total).toBe(3);
-    await updateRules(db, { rules: [{ id: "large-session", params: { bytes: 300 * MIB } }, { id: "volume-filling", severity: "warning" }] });
+    await updateRules(db, { rules: [{ id: "large-session", params: { bytes: 300 * MIB } }, { id: "volume-filling", severity: "warning" }] }, TEST_WHO);
     expect((await listFindings(db, { now, rule: "large-session" })).total).toBe(0);
     expect((await listFindings(db, { now, rule: "volume-filling" })).findings[0].severity).toBe("warning");
-    await updateRules(db, { rules: [{ id: "silent-workspace", params: { hours: 19 * 24 + 2 } }] });
+    await updateRules(db, { rules: [{ id: "silent-workspace", params: { hours: 19 * 24 + 2 } }] }, TEST_WHO);
     expect((await listFindings(db, { now, rule: "silent-workspace" })).total).toBe(0);
-    await updateRules(db, { rules: [{ id: "silent-workspace", params: { hours: 19 * 24 + 1 } }, { id: "fast-growth", enabled: false }] });
+    await updateRules(db, { rules: [{ id: "silent-workspace", params: { hours: 19 * 24 + 1 } }, { id: "fast-growth", enabled: false }] }, TEST_WHO);
     expect((await listFindings(db, { now, rule: "silent-workspace" })).total).toBe(1);
     expect((await listFindings(db, { now, rule: "fast-growth" })).total).toBe(0);
     const rules = await getRules(db);

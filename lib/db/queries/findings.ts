@@ -3,6 +3,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { findingRules } from "../schema";
 import { rowsOf, type Db } from "../types";
+import { recordAudit, type Who } from "./audit";
 import { describeFinding } from "@/lib/findings/describe";
 import {
   compareFindings,
@@ -54,7 +55,7 @@ export function rulesList(rules: RuleSet): Rule[] {
 }
 
 /** Applies an admin's changes (validated by `rulesUpdateRequest`) and returns the rules in effect. */
-export async function updateRules(db: Db, req: RulesUpdateRequest): Promise<RuleSet> {
+export async function updateRules(db: Db, req: RulesUpdateRequest, who: Who): Promise<RuleSet> {
   await db.transaction(async (tx) => {
     for (const u of req.rules) {
       const set: Partial<typeof findingRules.$inferInsert> = { updatedAt: new Date() };
@@ -66,6 +67,7 @@ export async function updateRules(db: Db, req: RulesUpdateRequest): Promise<Rule
         .values({ id: u.id, enabled: u.enabled ?? null, severity: u.severity ?? null, params: u.params ?? null })
         .onConflictDoUpdate({ target: findingRules.id, set });
     }
+    await recordAudit(tx, { ...who, action: "rules.updated", target: req.rules.map((r) => r.id).join(","), details: { changes: req.rules } });
   });
   return getRules(db);
 }

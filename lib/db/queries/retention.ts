@@ -9,6 +9,7 @@ import {
   type RetentionUpdate,
 } from "@/lib/validations/settings";
 import { RETENTION_SETTINGS_LOCK } from "../advisory-locks";
+import { recordAudit, type Who } from "./audit";
 import { rowsOf, type Db } from "../types";
 
 /**
@@ -31,7 +32,7 @@ export async function getRetention(db: Db): Promise<RetentionDays> {
 }
 
 /** Applies an admin's changes and returns the settings in effect; 422 when the result would be inconsistent. */
-export async function updateRetention(db: Db, update: RetentionUpdate): Promise<RetentionDays> {
+export async function updateRetention(db: Db, update: RetentionUpdate, who: Who): Promise<RetentionDays> {
   return db.transaction(async (tx) => {
     // Serialises concurrent edits, so the consistency check sees the other's result.
     await tx.execute(sql`select pg_advisory_xact_lock(${RETENTION_SETTINGS_LOCK})`);
@@ -44,6 +45,7 @@ export async function updateRetention(db: Db, update: RetentionUpdate): Promise<
       await tx.execute(sql`insert into settings (key, value) values (${s.key}, ${String(days)})
         on conflict (key) do update set value = excluded.value, updated_at = now()`);
     }
+    await recordAudit(tx, { ...who, action: "settings.retention_changed", details: { ...update } });
     return next;
   });
 }

@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from "vitest";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { describeEachDatabase, TEST_WHO } from "@/lib/db/testing";
 import { inodeUsePercent, volumeUsePercent } from "@/tests/support/df";
 import { at, enroll, GiB, send, testNow, type WorkspaceSpec } from "@/tests/support/reports";
 import { getFleetOverview } from "./fleet";
@@ -79,14 +79,14 @@ describeEachDatabase("volumes as df shows them", (t) => {
 
   it("takes the threshold from the editable rule", async () => {
     const db = t.current.db;
-    await updateRules(db, { rules: [{ id: "inodes-full", params: { usedPercent: 97 } }, { id: "volume-full", enabled: false }] });
+    await updateRules(db, { rules: [{ id: "inodes-full", params: { usedPercent: 97 } }, { id: "volume-full", enabled: false }] }, TEST_WHO);
     try {
       const f = await listFindings(db, { now });
       expect(f.findings.filter((x) => x.ruleId === "inodes-full" || x.ruleId === "volume-full")).toEqual([]);
       const rows = (await listWorkspaces(db, { now })).rows;
       expect(rows.filter((r) => r.volume?.full || r.volume?.inodesFull)).toEqual([]);
     } finally {
-      await updateRules(db, { rules: [{ id: "inodes-full", params: { usedPercent: 95 } }, { id: "volume-full", enabled: true }] });
+      await updateRules(db, { rules: [{ id: "inodes-full", params: { usedPercent: 95 } }, { id: "volume-full", enabled: true }] }, TEST_WHO);
     }
   });
 

@@ -2,7 +2,6 @@ import { checkSameSite } from "@/lib/auth/access";
 import { requestOrigin } from "@/lib/auth/client-ip";
 import { setupFirstAdmin } from "@/lib/auth/users";
 import { getDb } from "@/lib/db";
-import { recordAudit } from "@/lib/db/queries/audit";
 import { readJson } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";
 import { setupRequest } from "@/lib/validations/auth";
@@ -14,7 +13,6 @@ export const POST = handle(async (request) => {
   checkSameSite(request);
   const body = await readJson(request, setupRequest, 16 * 1024);
   const db = await getDb();
-  const user = await setupFirstAdmin(db, body);
-  await recordAudit(db, { actor: { type: "anonymous", label: "setup" }, action: "user.created", target: user.email, details: { role: "admin", via: "setup" }, ...requestOrigin(request.headers) });
+  const user = await setupFirstAdmin(db, body, { actor: { type: "anonymous", label: "setup" }, ...requestOrigin(request.headers) });
   return json({ user }, { status: 201 });
 });

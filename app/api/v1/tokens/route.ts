@@ -1,7 +1,6 @@
-import { auditActor, requireCaller } from "@/lib/auth/access";
+import { requireCaller } from "@/lib/auth/access";
 import { createApiToken, listApiTokens } from "@/lib/auth/api-tokens";
 import { ownerForToken } from "@/lib/auth/token-owner";
-import { recordAudit } from "@/lib/db/queries/audit";
 import { readJson } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";
 import { createTokenRequest } from "@/lib/validations/auth";
@@ -16,9 +15,8 @@ export const GET = handle(async (request) => {
 
 /** POST /api/v1/tokens { name, role, expiresInDays? } → { token, info } (admin). The token is shown this once. */
 export const POST = handle(async (request) => {
-  const { db, caller, ip, userAgent } = await requireCaller(request, "admin");
+  const { db, caller, who } = await requireCaller(request, "admin");
   const body = await readJson(request, createTokenRequest, 4 * 1024);
-  const { token, info } = await createApiToken(db, await ownerForToken(db, caller), body);
-  await recordAudit(db, { actor: auditActor(caller), action: "token.created", target: info.name, details: { id: info.id, role: info.role, expiresAt: info.expiresAt }, ip, userAgent });
+  const { token, info } = await createApiToken(db, await ownerForToken(db, caller), body, who);
   return json({ token, info }, { status: 201, headers: { "cache-control": "no-store" } });
 });

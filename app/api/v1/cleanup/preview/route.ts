@@ -1,5 +1,4 @@
-import { auditActor, requireCaller } from "@/lib/auth/access";
-import { recordAudit } from "@/lib/db/queries/audit";
+import { requireCaller } from "@/lib/auth/access";
 import { previewRun, type CleanupPreview } from "@/lib/db/queries/cleanup-preview";
 import { readJson } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";
@@ -7,14 +6,12 @@ import { previewRequest } from "@/lib/validations/cleanup";
 
 export const dynamic = "force-dynamic";
 
-/** POST /api/v1/cleanup/preview (body of a run) → CleanupPreview: per workspace and in total, from the latest reports. Admin. */
+/**
+ * POST /api/v1/cleanup/preview (body of a run) → CleanupPreview: per workspace and in total, from the latest reports.
+ * Admin. A preview changes nothing, so it is not audited (the run it leads to is).
+ */
 export const POST = handle(async (request) => {
-  const { db, caller, ip, userAgent } = await requireCaller(request, "admin");
+  const { db } = await requireCaller(request, "admin");
   const body = await readJson(request, previewRequest, 1024 * 1024);
-  const preview = await previewRun(db, body);
-  await recordAudit(db, {
-    actor: auditActor(caller), action: "cleanup.previewed", target: body.recipe ?? body.custom?.rootKey ?? null,
-    details: { params: body.params, bytes: preview.total.bytes, workspaces: preview.total.workspaces, withoutUsage: preview.withoutUsage.count }, ip, userAgent,
-  });
-  return json<CleanupPreview>(preview);
+  return json<CleanupPreview>(await previewRun(db, body));
 });

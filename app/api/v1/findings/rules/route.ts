@@ -1,5 +1,4 @@
-import { auditActor, requireCaller } from "@/lib/auth/access";
-import { recordAudit } from "@/lib/db/queries/audit";
+import { requireCaller } from "@/lib/auth/access";
 import { getRules, rulesList, updateRules, type RulesResponse } from "@/lib/db/queries/findings";
 import { rulesUpdateRequest, type RulesUpdateRequest } from "@/lib/findings/rules";
 import { readJson } from "@/lib/http/request";
@@ -16,9 +15,8 @@ export const GET = handle(async (request) => {
 /** PUT /api/v1/findings/rules { rules: [{ id, enabled?, severity?, params? }] } → RulesResponse. Admin only. */
 export const PUT = handle(async (request) => {
   // Who is calling first: an anonymous client learns nothing about the schema and cannot make the server parse.
-  const { db, caller, ip, userAgent } = await requireCaller(request, "admin");
+  const { db, who } = await requireCaller(request, "admin");
   const body = (await readJson(request, rulesUpdateRequest, 64 * 1024)) as RulesUpdateRequest;
-  const rules = rulesList(await updateRules(db, body));
-  await recordAudit(db, { actor: auditActor(caller), action: "rules.updated", target: body.rules.map((r) => r.id).join(","), details: { changes: body.rules }, ip, userAgent });
+  const rules = rulesList(await updateRules(db, body, who));
   return json<RulesResponse>({ rules });
 });

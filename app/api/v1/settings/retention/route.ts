@@ -1,5 +1,4 @@
-import { auditActor, requireCaller } from "@/lib/auth/access";
-import { recordAudit } from "@/lib/db/queries/audit";
+import { requireCaller } from "@/lib/auth/access";
 import { updateRetention } from "@/lib/db/queries/retention";
 import { readJson } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";
@@ -13,9 +12,8 @@ export const dynamic = "force-dynamic";
  * the next maintenance run (hourly).
  */
 export const PUT = handle(async (request) => {
-  const { db, caller, ip, userAgent } = await requireCaller(request, "admin");
+  const { db, who } = await requireCaller(request, "admin");
   const body = (await readJson(request, retentionUpdate, 16 * 1024)) as RetentionUpdate;
-  const retention = await updateRetention(db, body);
-  await recordAudit(db, { actor: auditActor(caller), action: "settings.retention_changed", details: { ...body }, ip, userAgent });
+  const retention = await updateRetention(db, body, who);
   return json<{ retention: RetentionDays }>({ retention });
 });

@@ -15,9 +15,18 @@ export async function getEnrollmentKey(db: Db): Promise<{ key: string; source: "
   return { key: await getOrCreateSetting(db, "enrollment_key", () => generateToken("sek")), source: "generated" };
 }
 
+/** 401 unless `presentedKey` is the fleet's enrollment key. */
+export async function checkEnrollmentKey(db: Db, presentedKey: string | null): Promise<void> {
+  const { key } = await getEnrollmentKey(db);
+  if (!presentedKey || !sameSecret(presentedKey, key)) {
+    throw new UnauthorizedError("The enrollment key is missing or wrong (X-Enrollment-Key header).");
+  }
+}
+
 /**
- * Registers a workspace and issues its token. A workspace id that already has a token can only be enrolled
- * again by presenting that token (a reporter whose token file was lost needs an admin's reset).
+ * Registers a workspace and issues its token, for the holder of the enrollment key (the enroll route checks it
+ * before it reads the request's body, with the same function). A workspace id that already has a token can only
+ * be enrolled again by presenting that token (a reporter whose token file was lost needs an admin's reset).
  */
 export async function enrollWorkspace(
   db: Db,
@@ -25,10 +34,7 @@ export async function enrollWorkspace(
   presentedKey: string | null,
   currentToken: string | null,
 ): Promise<EnrollResponse> {
-  const { key } = await getEnrollmentKey(db);
-  if (!presentedKey || !sameSecret(presentedKey, key)) {
-    throw new UnauthorizedError("The enrollment key is missing or wrong (X-Enrollment-Key header).");
-  }
+  await checkEnrollmentKey(db, presentedKey);
   const token = generateToken("swt");
   await db.transaction(async (tx) => {
     await tx

@@ -4,6 +4,7 @@ import { getDb, type Db } from "@/lib/db";
 import type { Who } from "@/lib/db/queries/audit";
 import { users } from "@/lib/db/schema";
 import { ForbiddenError, UnauthorizedError } from "@/lib/errors";
+import { authenticateWorkspace, checkEnrollmentKey } from "@/lib/enrollment";
 import { bearerToken } from "@/lib/http/request";
 import { hasRole, type Role } from "@/lib/validations/auth";
 import { verifyApiToken } from "./api-tokens";
@@ -76,6 +77,22 @@ export async function requireCaller(request: Request, needed: Role): Promise<Acc
   if (!hasRole(caller.role, needed)) throw new ForbiddenError(`This needs the ${needed} role; ${caller.label} is a ${caller.role}.`);
   const origin = requestOrigin(request.headers);
   return { caller, db, ...origin, who: { actor: auditActor(caller), ...origin } };
+}
+
+/**
+ * The check of every route a workspace's reporter calls with its workspace token, made before the body is read:
+ * the workspace the token belongs to; 401 without a valid one.
+ */
+export async function requireWorkspace(request: Request): Promise<{ db: Db; workspaceId: string }> {
+  const db = await getDb();
+  return { db, workspaceId: await authenticateWorkspace(db, bearerToken(request)) };
+}
+
+/** Enrollment's check, made before the body is read: 401 unless the X-Enrollment-Key header is the fleet's key. */
+export async function requireEnrollmentKey(request: Request): Promise<Db> {
+  const db = await getDb();
+  await checkEnrollmentKey(db, request.headers.get("x-enrollment-key"));
+  return db;
 }
 
 /** The audit log's view of a caller. */

@@ -18,9 +18,14 @@ import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment";
 import { createApiToken } from "./api-tokens";
 import { BASE, ctx, makePrincipals, type Principals } from "./testing";
 
-type Handler = (request: Request, context: ReturnType<typeof ctx>) => Promise<Response>;
-
-function call(handler: Handler, method: string, path: string, body?: unknown, headers: Record<string, string> = {}, params = {}) {
+function call<P extends object>(
+  handler: (request: Request, context: { params: Promise<P> }) => Promise<Response>,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  params = {} as P,
+) {
   return handler(
     new Request(`${BASE}${path}`, {
       method,

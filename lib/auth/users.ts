@@ -128,9 +128,14 @@ export async function needsSetup(db: Db): Promise<boolean> {
 }
 const setupDone = new WeakSet<Db>();
 
+/** 409 once any admin exists: setup is over. */
+export async function requireSetupOpen(db: Db): Promise<void> {
+  if (!(await needsSetup(db))) throw new ConflictError("Setup is done: an admin exists. Sign in instead.");
+}
+
 /** The one-time setup: creates the first admin, refused once any admin exists. */
 export async function setupFirstAdmin(db: Db, req: SetupRequest, who: Who): Promise<UserInfo> {
-  if (!(await needsSetup(db))) throw new ConflictError("Setup is done: an admin exists. Sign in instead.");
+  await requireSetupOpen(db);
   const user = await createUser(db, { email: req.email, name: req.name, password: req.password, role: "admin" }, who, "setup");
   setupDone.add(db);
   return user;

@@ -1,4 +1,4 @@
-import { getDb } from "@/lib/db";
+import { requireEnrollmentKey } from "@/lib/auth/access";
 import { enrollWorkspace } from "@/lib/enrollment";
 import { bearerToken, readJson } from "@/lib/http/request";
 import { handle, machineJson } from "@/lib/http/response";
@@ -8,8 +8,9 @@ import { enrollRequest } from "@/lib/report/schema";
 export const dynamic = "force-dynamic";
 
 export const POST = handle(async (request) => {
+  // The key first: a client without it learns nothing about the body's schema and cannot make the server parse.
+  const db = await requireEnrollmentKey(request);
   const body = await readJson(request, enrollRequest, LIMITS.enrollBodyBytes);
-  const db = await getDb();
   const result = await enrollWorkspace(db, body.workspace, request.headers.get("x-enrollment-key"), bearerToken(request));
   return machineJson(result);
 });

@@ -1,8 +1,7 @@
-import { getDb } from "@/lib/db";
-import { storeJobResult } from "@/lib/db/queries/cleanup-jobs";
-import { authenticateWorkspace } from "@/lib/enrollment";
+import { requireWorkspace } from "@/lib/auth/access";
 import { jobResult } from "@/lib/cleanup/protocol";
-import { bearerToken, readJson } from "@/lib/http/request";
+import { storeJobResult } from "@/lib/db/queries/cleanup-jobs";
+import { readJson } from "@/lib/http/request";
 import { handle, machineJson } from "@/lib/http/response";
 import { idParam } from "@/lib/validations/cleanup";
 
@@ -16,8 +15,7 @@ const RESULT_BODY_BYTES = 32 * 1024 * 1024;
  * under the same lease answers the same. 409 stale lease, 404 unknown job, 403 another workspace's job.
  */
 export const POST = handle(async (request, { params }: { params: Promise<{ id: string }> }) => {
-  const db = await getDb();
-  const workspaceId = await authenticateWorkspace(db, bearerToken(request));
+  const { db, workspaceId } = await requireWorkspace(request);
   const id = idParam((await params).id, "cleanup job");
   const body = await readJson(request, jobResult, RESULT_BODY_BYTES);
   return machineJson(await storeJobResult(db, workspaceId, id, body));

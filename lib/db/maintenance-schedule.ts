@@ -9,16 +9,17 @@ const globalForSchedule = globalThis as unknown as { __storageMaintenance?: bool
 
 /**
  * Runs the maintenance task in this app instance shortly after start and then hourly. Every instance
- * schedules it; the task's advisory lock lets one of them run it at a time. Timers are unref'd: they never
- * keep a process alive.
+ * schedules it; the task's advisory lock lets one of them run it at a time. Each run asks `open` for the
+ * database, so a database that was down at start (or went down since) is tried again at the next run instead of
+ * leaving retention and partitions undone for good. Timers are unref'd: they never keep a process alive.
  */
-export function startMaintenanceSchedule(database: Database, everyMs = MAINTENANCE_EVERY_MS): void {
+export function startMaintenanceSchedule(open: () => Promise<Database>, everyMs = MAINTENANCE_EVERY_MS): void {
   // Once per process: `next dev` re-runs instrumentation on reload.
   if (globalForSchedule.__storageMaintenance) return;
   globalForSchedule.__storageMaintenance = true;
   const tick = async () => {
     try {
-      const r = await runMaintenance(database);
+      const r = await runMaintenance(await open());
       if (r.ran) {
         const gone = Object.values(r.deleted).reduce((s, n) => s + n, 0);
         console.log(

@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { Rule, Severity } from "@/lib/db/queries/findings";
+import type { IgnoredOverride, Rule, Severity } from "@/lib/db/queries/findings";
 import type { RuleUpdate } from "@/lib/findings/rules";
 import { fleetKeys } from "@/lib/query/fleet";
 import { findingKeys, putRules, rulesOptions } from "@/lib/query/findings";
@@ -37,10 +37,13 @@ function ParamInput({ name, value, onChange }: { name: string; value: number; on
   );
 }
 
-function RuleRow({ rule, onSave, saving }: { rule: Rule; onSave: (u: RuleUpdate) => void; saving: boolean }) {
+type RuleRowProps = { rule: Rule; ignored?: IgnoredOverride; onSave: (u: RuleUpdate) => void; saving: boolean };
+
+function RuleRow({ rule, ignored, onSave, saving }: RuleRowProps) {
   const canEdit = useIsAdmin();
   const [draft, setDraft] = useState(rule);
-  const dirty = JSON.stringify(draft) !== JSON.stringify(rule);
+  // Ignored stored thresholds can be replaced by saving the rule as shown.
+  const dirty = Boolean(ignored) || JSON.stringify(draft) !== JSON.stringify(rule);
   const params = draft.params as Record<string, unknown>;
   const setParam = (key: string, v: unknown) => setDraft({ ...draft, params: { ...params, [key]: v } as Rule["params"] });
   return (
@@ -59,6 +62,13 @@ function RuleRow({ rule, onSave, saving }: { rule: Rule; onSave: (u: RuleUpdate)
           </select>
         </div>
         <div className="muted small">{rule.description}</div>
+        {ignored ? (
+          // Stored by an earlier version in a shape this one does not accept: the defaults below apply instead.
+          <div className="small" role="alert" data-testid={`ignored-${rule.id}`}>
+            The stored thresholds <code>{JSON.stringify(ignored.params)}</code> are not valid any more ({ignored.problem}), so
+            the defaults below apply. Save the rule to replace them.
+          </div>
+        ) : null}
         <div className="row">
           {Object.entries(params).map(([key, v]) =>
             typeof v === "number" ? (
@@ -107,7 +117,13 @@ export function RulesEditor() {
           {mutation.isError ? <ErrorPanel title="Could not save the rule" error={mutation.error} /> : null}
           <ul className="list findings" data-testid="rules-editor">
             {data.rules.map((r) => (
-              <RuleRow key={`${r.id}:${JSON.stringify(r)}`} rule={r} saving={mutation.isPending} onSave={(u) => mutation.mutate(u)} />
+              <RuleRow
+                key={`${r.id}:${JSON.stringify(r)}`}
+                rule={r}
+                ignored={data.ignored.find((i) => i.id === r.id)}
+                saving={mutation.isPending}
+                onSave={(u) => mutation.mutate(u)}
+              />
             ))}
           </ul>
         </>

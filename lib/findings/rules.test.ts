@@ -4,7 +4,7 @@ import { compareFindings, DEFAULT_RULES, mergeRules, rulesUpdateRequest } from "
 
 describe("findings rules", () => {
   it("merges valid overrides and ignores stale ones", () => {
-    const r = mergeRules([
+    const { rules: r, ignored } = mergeRules([
       { id: "volume-filling", enabled: null, severity: "warning", params: { days: 3 } },
       { id: "large-session", enabled: false, severity: "bogus", params: { bytes: -1 } },
       { id: "retired-rule", enabled: true, severity: null, params: null },
@@ -12,6 +12,8 @@ describe("findings rules", () => {
     expect(r["volume-filling"]).toMatchObject({ enabled: true, severity: "warning", params: { days: 3 } });
     expect(r["large-session"]).toMatchObject({ enabled: false, severity: "warning", params: DEFAULT_RULES["large-session"].params });
     expect(DEFAULT_RULES["volume-filling"].params.days).toBe(7);
+    // The stale thresholds are named, with why, for the log and the rules page.
+    expect(ignored).toEqual([{ id: "large-session", params: { bytes: -1 }, problem: expect.stringContaining("bytes") }]);
   });
   it("validates an admin's changes per rule", () => {
     expect(rulesUpdateRequest.safeParse({ rules: [{ id: "fast-growth", params: { bytesPerDay: 1 } }] }).success).toBe(true);

@@ -173,24 +173,30 @@ export type RulesUpdateRequest = { rules: RuleUpdate[] };
 /** A stored override of one rule, as kept in the finding_rules table. */
 export type RuleOverride = { id: string; enabled: boolean | null; severity: string | null; params: unknown };
 
+/** A stored rule's thresholds that no longer validate, and why: the rule runs with its default thresholds. */
+export type IgnoredOverride = { id: RuleId; params: unknown; problem: string };
+
 /**
- * The rules in effect: defaults with stored overrides applied. An override that no longer validates (a rule's
- * params changed shape between versions) is ignored, so a bad row never breaks the findings page.
+ * The rules in effect: defaults with stored overrides applied. Stored thresholds that no longer validate (a
+ * rule's params changed shape between versions) are not applied, so a bad row never breaks the findings page;
+ * they are returned in `ignored`, for the log and the rules page to say so.
  */
-export function mergeRules(overrides: readonly RuleOverride[]): RuleSet {
-  const out = structuredClone(DEFAULT_RULES) as RuleSet;
+export function mergeRules(overrides: readonly RuleOverride[]): { rules: RuleSet; ignored: IgnoredOverride[] } {
+  const rules = structuredClone(DEFAULT_RULES) as RuleSet;
+  const ignored: IgnoredOverride[] = [];
   for (const o of overrides) {
     if (!(RULE_IDS as readonly string[]).includes(o.id)) continue;
     const id = o.id as RuleId;
-    const rule = out[id] as Rule;
+    const rule = rules[id] as Rule;
     if (o.enabled !== null) rule.enabled = o.enabled;
     if (o.severity !== null && (SEVERITIES as readonly string[]).includes(o.severity)) rule.severity = o.severity as Severity;
     if (o.params !== null && o.params !== undefined) {
       const parsed = ruleParamsSchemas[id].safeParse(o.params);
       if (parsed.success) rule.params = parsed.data as never;
+      else ignored.push({ id, params: o.params, problem: parsed.error.issues.map((i) => `${i.path.join(".") || "(params)"}: ${i.message}`).join("; ") });
     }
   }
-  return out;
+  return { rules, ignored };
 }
 
 export type WorkspaceRef = { id: string; name: string; owner: string };

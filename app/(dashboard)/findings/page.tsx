@@ -2,7 +2,7 @@ import { HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { FindingsView } from "@/components/findings/findings-view";
 import { getDb } from "@/lib/db";
-import { getRules, listFindings, rulesList } from "@/lib/db/queries/findings";
+import { getRulesView, listFindings } from "@/lib/db/queries/findings";
 import { findingKeys } from "@/lib/query/findings";
 import { prefetchAll } from "@/lib/query/prefetch";
 import { parseFindingsSearchParams } from "@/lib/validations/findings";
@@ -18,7 +18,7 @@ export default async function FindingsPage({ searchParams }: Props) {
   const state = parseFindingsSearchParams(await searchParams);
   const dehydrated = await prefetchAll([
     { queryKey: findingKeys.list(state), load: async () => listFindings(await getDb(), state) },
-    { queryKey: findingKeys.rules(), load: async () => ({ rules: rulesList(await getRules(await getDb())) }) },
+    { queryKey: findingKeys.rules(), load: async () => getRulesView(await getDb()) },
   ]);
   return (
     <HydrationBoundary state={dehydrated}>

@@ -1,7 +1,8 @@
-import { beforeAll, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { beforeAll, expect, it, vi } from "vitest";
 import { describeEachDatabase, TEST_WHO } from "@/lib/db/testing";
 import { DEFAULT_RULES, GIB, MIB } from "@/lib/findings/rules";
-import { getFindingsSummary, getRules, listFindings, updateRules } from "./findings";
+import { getFindingsSummary, getRules, getRulesView, listFindings, updateRules } from "./findings";
 import { seedScenario, testNow } from "@/tests/support/reports";
 
 describeEachDatabase("findings", (t) => {
@@ -75,5 +76,27 @@ describeEachDatabase("findings", (t) => {
     const rules = await getRules(db);
     expect(rules["volume-filling"]).toMatchObject({ severity: "warning", params: { days: 7 } });
     expect(rules["fast-growth"].enabled).toBe(false);
+  });
+
+  it("says so, once in the log and on the rules page, when stored thresholds no longer validate", async () => {
+    const db = t.current.db;
+    // As an earlier version could have stored them: a field this version does not know (one value per database:
+    // each is logged once per process).
+    const stale = { minMiB: 5, on: t.current.kind };
+    await db.execute(sql`insert into finding_rules (id, params) values ('orphaned-script-data', ${JSON.stringify(stale)}::jsonb)
+      on conflict (id) do update set params = excluded.params`);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      const view = await getRulesView(db);
+      await getRules(db);
+      expect(view.ignored).toEqual([{ id: "orphaned-script-data", params: stale, problem: expect.any(String) }]);
+      expect(view.rules.find((r) => r.id === "orphaned-script-data")?.params).toEqual(DEFAULT_RULES["orphaned-script-data"].params);
+      expect(warn.mock.calls.filter((c) => String(c[0]).includes("orphaned-script-data"))).toHaveLength(1);
+    } finally {
+      warn.mockRestore();
+    }
+    // Saving the rule replaces them.
+    const saved = await updateRules(db, { rules: [{ id: "orphaned-script-data", params: { minBytes: 0 } }] }, TEST_WHO);
+    expect(saved.ignored).toEqual([]);
   });
 });

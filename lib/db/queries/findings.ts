@@ -10,6 +10,7 @@ import {
   mergeRules,
   RULE_IDS,
   type Finding,
+  type IgnoredOverride,
   type Rule,
   type RuleId,
   type RulesUpdateRequest,
@@ -18,7 +19,7 @@ import {
 } from "@/lib/findings/rules";
 import { findingsQuery } from "@/lib/validations/findings";
 
-export type { Finding, Rule, RuleId, RuleSet, Severity };
+export type { Finding, IgnoredOverride, Rule, RuleId, RuleSet, Severity };
 
 /** `rules`: the rules in effect when the caller has read them already (one read per page load). */
 export type FindingsParams = z.input<typeof findingsQuery> & { now?: Date; rules?: RuleSet };
@@ -39,23 +40,38 @@ export type FindingsSummary = {
   top: Finding[];
 };
 
-export type RulesResponse = { rules: Rule[] };
+/** The rules in effect, and the stored thresholds that no longer validate (the rules page shows them). */
+export type RulesResponse = { rules: Rule[]; ignored: IgnoredOverride[] };
 
+// Each stale value is logged once per process, not at every page that reads the rules.
+const loggedIgnored = new Set<string>();
 
-export async function getRules(db: Db): Promise<RuleSet> {
+async function readRules(db: Db): Promise<{ rules: RuleSet; ignored: IgnoredOverride[] }> {
   const rows = await db
     .select({ id: findingRules.id, enabled: findingRules.enabled, severity: findingRules.severity, params: findingRules.params })
     .from(findingRules);
-  return mergeRules(rows);
+  const merged = mergeRules(rows);
+  for (const i of merged.ignored) {
+    const key = `${i.id} ${JSON.stringify(i.params)}`;
+    if (loggedIgnored.has(key)) continue;
+    loggedIgnored.add(key);
+    console.warn(`[findings] the stored thresholds of rule ${i.id} no longer validate (${i.problem}); its defaults apply until an admin saves it`);
+  }
+  return merged;
 }
 
-/** The rules in effect as a list, in the catalog's order. */
-export function rulesList(rules: RuleSet): Rule[] {
-  return RULE_IDS.map((id) => rules[id] as Rule);
+export async function getRules(db: Db): Promise<RuleSet> {
+  return (await readRules(db)).rules;
 }
 
-/** Applies an admin's changes (validated by `rulesUpdateRequest`) and returns the rules in effect. */
-export async function updateRules(db: Db, req: RulesUpdateRequest, who: Who): Promise<RuleSet> {
+/** What the rules page shows: every rule in effect, in the catalog's order, and the ignored stored thresholds. */
+export async function getRulesView(db: Db): Promise<RulesResponse> {
+  const { rules, ignored } = await readRules(db);
+  return { rules: RULE_IDS.map((id) => rules[id] as Rule), ignored };
+}
+
+/** Applies an admin's changes (validated by `rulesUpdateRequest`) and returns the rules page's view of them. */
+export async function updateRules(db: Db, req: RulesUpdateRequest, who: Who): Promise<RulesResponse> {
   await db.transaction(async (tx) => {
     for (const u of req.rules) {
       const set: Partial<typeof findingRules.$inferInsert> = { updatedAt: new Date() };
@@ -69,7 +85,7 @@ export async function updateRules(db: Db, req: RulesUpdateRequest, who: Who): Pr
     }
     await recordAudit(tx, { ...who, action: "rules.updated", target: req.rules.map((r) => r.id).join(","), details: { changes: req.rules } });
   });
-  return getRules(db);
+  return getRulesView(db);
 }
 
 /** One candidate row of a rule, as its SQL returns it. */

@@ -1,15 +1,15 @@
 import { requireCaller } from "@/lib/auth/access";
-import { getRules, rulesList, updateRules, type RulesResponse } from "@/lib/db/queries/findings";
+import { getRulesView, updateRules, type RulesResponse } from "@/lib/db/queries/findings";
 import { rulesUpdateRequest, type RulesUpdateRequest } from "@/lib/findings/rules";
 import { readJson } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/v1/findings/rules → RulesResponse (defaults with admins' changes applied) */
+/** GET /api/v1/findings/rules → RulesResponse (defaults with admins' changes applied, and stored changes ignored) */
 export const GET = handle(async (request) => {
   const { db } = await requireCaller(request, "viewer");
-  return json<RulesResponse>({ rules: rulesList(await getRules(db)) });
+  return json<RulesResponse>(await getRulesView(db));
 });
 
 /** PUT /api/v1/findings/rules { rules: [{ id, enabled?, severity?, params? }] } → RulesResponse. Admin only. */
@@ -17,6 +17,5 @@ export const PUT = handle(async (request) => {
   // Who is calling first: an anonymous client learns nothing about the schema and cannot make the server parse.
   const { db, who } = await requireCaller(request, "admin");
   const body = (await readJson(request, rulesUpdateRequest, 64 * 1024)) as RulesUpdateRequest;
-  const rules = rulesList(await updateRules(db, body, who));
-  return json<RulesResponse>({ rules });
+  return json<RulesResponse>(await updateRules(db, body, who));
 });

@@ -67,8 +67,9 @@ function byWorkspace(db: Db, f: UsageFilters, read: (f: UsageFilters) => AsyncGe
   })();
 }
 
-// root_daily's primary key (workspace_id, root_key, day) is the key order: each page is one index range scan.
-// The row's own columns hold the keys (as text), so a page selects no copy of them.
+// The key order is that of root_daily_workspace_root_day_idx (workspace_id, root_key, day; the primary key is
+// day first since 0016): each page is one index range scan. The row's own columns hold the keys (as text), so a
+// page selects no copy of them.
 const DAILY_KEYS: KeyPart[] = [
   { expr: sql`d.workspace_id`, type: "text", column: "workspace_id" },
   { expr: sql`d.root_key`, type: "text", column: "root" },
@@ -99,8 +100,9 @@ function dailyPages(db: Db, f: UsageFilters, opts?: PageOptions): AsyncGenerator
     order by ${p.order} limit ${p.limit}`, opts);
 }
 
-// Reports in (workspace, time, id) order through reports_workspace_collected_idx, each report's roots through
-// root_usage's primary key (report_id, root_key): no read of history outside the page.
+// Reports in (workspace, time, id) order through reports' primary key (workspace_id, collected_at, id), each
+// report's roots through root_usage's primary key (collected_at, workspace_id, report_id, root_key), which the
+// join gives in full (and with it the one day partition to read): no read of history outside the page.
 const REPORT_KEYS: KeyPart[] = [
   { expr: sql`r.workspace_id`, type: "text", column: "workspace_id" },
   { expr: sql`r.collected_at`, type: "timestamptz" },
@@ -123,7 +125,7 @@ function reportPages(db: Db, f: UsageFilters, opts?: PageOptions): AsyncGenerato
       r.workspace_id, w.name as workspace, w.owner, w.template, u.agent, u.kind, u.root_key as root, u.path,
       u.bytes::text as bytes, u.apparent_bytes::text as apparent_bytes, u.files::text as files${p.keyColumns}
     from reports r
-    join root_usage u on u.report_id = r.id
+    join root_usage u on u.collected_at = r.collected_at and u.workspace_id = r.workspace_id and u.report_id = r.id
     join workspaces w on w.id = r.workspace_id
     where ${and(where)} and ${p.after}
     order by ${p.order} limit ${p.limit}`, opts);

@@ -55,7 +55,8 @@ export type AgentWorkspaceRow = { id: string; name: string; owner: string; templ
 
 /**
  * Every workspace with data of `agent`, largest first (the agent page's "Largest workspaces", not cut at 10):
- * sums over root_latest through its (agent, bytes) index, paged by (bytes desc, id).
+ * the agent's rows of root_latest (found through root_latest_agent_idx) summed per workspace, paged by
+ * (bytes desc, id); each page sums them again, as the sums are not stored.
  */
 export function agentWorkspaceRows(db: Db, agent: string, opts?: PageOptions): AsyncGenerator<AgentWorkspaceRow> {
   const keys: KeyPart[] = [

@@ -242,7 +242,8 @@ export async function getWorkspaceDetail(
   const before7 = rowsOf<{ bytes: number }>(change)[0];
   const workspace = toRow(head, now, before7 ? Number(head.total_bytes) - Number(before7.bytes) : null, fullThresholds(rules));
   const v = workspace.volume;
-  // The fit ingest stored with the newest report (least squares over the last 14 days, ingest_report).
+  // The fit ingest stored with the newest report (ingest_reports: least squares over the last FORECAST_DAYS
+  // days, lib/db/queries/ingest.ts).
   const slope = workspace.growthBytesPerDay;
   return {
     workspace: {

@@ -96,11 +96,19 @@ function Policies() {
     <QueryView query={query} height={120}>
       {({ policies }) =>
         policies.length === 0 ? (
-          <p className="muted">No standing policy: a policy runs a recipe daily or weekly by itself.</p>
+          <p className="muted">No standing policy: a policy runs a recipe daily or weekly by itself, once an admin confirmed what it removes.</p>
         ) : (
+          <div className="stack" style={{ gap: 8 }}>
+            {policies.filter((p) => p.held).map((p) => (
+              <p key={p.id} className="notice warn" role="status" data-testid="policy-held">
+                Policy <Link href={`/cleanup/policies/${p.id}`}>{p.name}</Link> is held: its scheduled run would have removed{" "}
+                <Bytes value={p.held!.bytes} /> from {formatCountOf(p.held!.workspaces, "workspace")}, far above what was confirmed. It waits for an
+                admin to confirm the new figure.
+              </p>
+            ))}
           <table className="table" data-testid="policies">
             <thead>
-              <tr><th>Policy</th><th>Recipe</th><th>Scope</th><th>Schedule</th><th>Next run</th><th>Last run</th></tr>
+              <tr><th>Policy</th><th>Recipe</th><th>Scope</th><th>Schedule</th><th>State</th><th>Next run</th><th>Last run</th></tr>
             </thead>
             <tbody>
               {policies.map((p) => (
@@ -108,13 +116,15 @@ function Policies() {
                   <td><Link href={`/cleanup/policies/${p.id}`} className="cell-main">{p.name}</Link></td>
                   <td>{recipeTitle(p.recipe)}</td>
                   <td className="small">{scopeText(p.scope)}</td>
-                  <td>{p.enabled ? p.schedule : "disabled"}</td>
-                  <td>{p.nextRunAt ? <RelativeTime value={p.nextRunAt} /> : "—"}</td>
+                  <td>{p.enabled ? p.scheduleText : "disabled"}</td>
+                  <td data-testid="policy-state">{p.dryRun ? "dry run" : p.held ? "held" : p.confirmed ? "confirmed" : "awaiting confirmation (dry runs)"}</td>
+                  <td>{p.held ? "held" : p.nextRunAt ? <RelativeTime value={p.nextRunAt} /> : "—"}</td>
                   <td>{p.lastRunId ? <Link href={`/cleanup/runs/${p.lastRunId}`}><RelativeTime value={p.lastRunAt} /></Link> : "never"}</td>
                 </tr>
               ))}
             </tbody>
           </table>
+          </div>
         )
       }
     </QueryView>

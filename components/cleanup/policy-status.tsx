@@ -26,7 +26,7 @@ export function PolicyStatus({ policy, lastRun }: { policy: Policy; lastRun: Las
       {policy.dryRun ? (
         <p data-state="dry-run">A dry-run policy: its runs report what they would remove and change nothing.</p>
       ) : policy.held ? (
-        <p className="error-message" data-state="held" role="status">
+        <p className="notice warn" data-state="held" role="status">
           <strong>Held</strong> <RelativeTime value={policy.held.at} />: its scheduled run would have had to{" "}
           {figureText(policy, policy.held.bytes, policy.held.workspaces)}, more than {RUNAWAY_FACTOR}× the{" "}
           {policy.confirmed ? `${formatBytes(policy.confirmed.bytes)} from ${plural(policy.confirmed.workspaces, "workspace")}` : "figure"} that
@@ -39,7 +39,7 @@ export function PolicyStatus({ policy, lastRun }: { policy: Policy; lastRun: Las
           than {RUNAWAY_FACTOR}× that (bytes or workspaces) is held for a new confirmation.
         </p>
       ) : (
-        <p data-state="unconfirmed">
+        <p className="notice" data-state="unconfirmed">
           <strong>Awaiting confirmation.</strong> Until an admin confirms the figure below, its scheduled runs are dry runs: they report what
           they would free and change nothing.
         </p>

@@ -52,7 +52,8 @@ export function PolicyView({ id }: { id: string }) {
             <div>
               <h1>{policy.name}</h1>
               <p className="sub">
-                {policy.enabled ? policy.scheduleText : "disabled"} · next run {policy.nextRunAt ? <RelativeTime value={policy.nextRunAt} /> : "never by itself"} ·
+                {policy.enabled ? policy.scheduleText : "disabled"} · next run{" "}
+                {policy.held ? "held for a confirmation" : policy.nextRunAt ? <RelativeTime value={policy.nextRunAt} /> : "never by itself"} ·
                 last run {policy.lastRunAt ? <RelativeTime value={policy.lastRunAt} /> : "never"} · created by {policy.createdBy}
               </p>
             </div>

@@ -9,6 +9,7 @@ import * as cleanupJobRoute from "@/app/api/v1/cleanup/jobs/[id]/route";
 import * as cleanupRestoreRoute from "@/app/api/v1/cleanup/jobs/[id]/restore/route";
 import * as cleanupPolicyRoute from "@/app/api/v1/cleanup/policies/[id]/route";
 import * as cleanupPolicyRunRoute from "@/app/api/v1/cleanup/policies/[id]/run/route";
+import * as cleanupPolicyConfirmRoute from "@/app/api/v1/cleanup/policies/[id]/confirm/route";
 import * as cleanupPoliciesRoute from "@/app/api/v1/cleanup/policies/route";
 import * as cleanupPreviewRoute from "@/app/api/v1/cleanup/preview/route";
 import * as cleanupRecipesRoute from "@/app/api/v1/cleanup/recipes/route";
@@ -117,7 +118,8 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
   "GET /api/v1/cleanup/policies/[id]": { module: cleanupPolicyRoute, example: { url: "/api/v1/cleanup/policies/:policy", params: { id: ":policy" } } },
   "PATCH /api/v1/cleanup/policies/[id]": { module: cleanupPolicyRoute, example: { url: "/api/v1/cleanup/policies/:policy", params: { id: ":policy" }, body: () => ({ enabled: false }) } },
   "DELETE /api/v1/cleanup/policies/[id]": { module: cleanupPolicyRoute, example: { url: "/api/v1/cleanup/policies/:doomed", params: { id: ":doomed" } } },
-  "POST /api/v1/cleanup/policies/[id]/run": { module: cleanupPolicyRunRoute, example: { url: "/api/v1/cleanup/policies/:policy/run", params: { id: ":policy" } } },
+  "POST /api/v1/cleanup/policies/[id]/run": { module: cleanupPolicyRunRoute, example: { url: "/api/v1/cleanup/policies/:policy/run", params: { id: ":policy" }, body: () => ({ confirmBytes: 0 }) } },
+  "POST /api/v1/cleanup/policies/[id]/confirm": { module: cleanupPolicyConfirmRoute, example: { url: "/api/v1/cleanup/policies/:policy/confirm", params: { id: ":policy" }, body: () => ({ confirmBytes: 0 }) } },
   "POST /api/v1/jobs/claim": { module: jobClaimRoute, example: { url: "/api/v1/jobs/claim" } },
   "POST /api/v1/jobs/[id]/progress": { module: jobProgressRoute, example: { url: `/api/v1/jobs/${NO_ID}/progress`, params: { id: NO_ID }, body: () => ({ leaseToken: "slt_x" }) } },
   "POST /api/v1/jobs/[id]/result": { module: jobResultRoute, example: { url: `/api/v1/jobs/${NO_ID}/result`, params: { id: NO_ID }, body: () => RESULT } },
@@ -180,7 +182,7 @@ describeEachDatabase("access to every route", (t) => {
     await db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.id, expired.info.id));
     victimToken = (await createApiToken(db, p.admin.id, { name: "victim", role: "viewer" }, TEST_WHO)).info.id;
     const adminActor = { actor: { type: "user" as const, id: p.admin.id, label: p.admin.email } };
-    const policy = { ...RUN, recipe: "claude-code-debug" as const, schedule: "off" as const, enabled: true, dryRun: false, trashDays: 7, minAgeHours: 24, countStatusChanges: false, expiresDays: 7 };
+    const policy = { ...RUN, recipe: "claude-code-debug" as const, schedule: "off" as const, enabled: true, dryRun: false, trashDays: 7, minAgeHours: 24, countStatusChanges: false, expiresDays: 7, runAtMinute: 180, runWeekday: 1 };
     policies.policy = (await createPolicy(db, { ...policy, name: "kept" }, adminActor)).id;
     policies.doomed = (await createPolicy(db, { ...policy, name: "doomed" }, adminActor)).id;
     Object.assign(headersFor, {

@@ -1,8 +1,11 @@
 // The cleanup issue's "done means", end to end: a real home tree with Claude Code sessions (some older than 30
 // days), the reporter served by the dashboard run as a child process against it, a policy made in Chromium as
-// the admin (the form previews the draft, the saved policy's page its next run: the old sessions' bytes), "Run
-// now", the reporter claiming the job, trashing exactly the old sessions and reporting again, then the run page,
-// the workspace page and the audit log. Screenshots go to screenshots/cleanup-e2e-*.png.
+// the admin (the form previews the draft, the saved policy's page its next run: the old sessions' bytes). Saving
+// queues nothing; the policy's first scheduled turn is a dry run that changes nothing; the admin confirms the
+// figure; only then does a scheduled turn act: the reporter claims the job, trashes exactly the old sessions and
+// reports again. Then the run page, the workspace page; a turn whose preview more than doubled is held; the audit
+// log. The dashboard's scheduler looks for due policies every 2 seconds, and each turn is set to the next minute
+// (UTC) on the form. Screenshots go to screenshots/cleanup-e2e-*.png.
 //
 // The tree is aged by mtimes and then walked as kubelet walks a pod's volume with fsGroup at each start (every
 // ctime now): the reporter, its clock and the dashboard are the real ones, as on a Kubernetes workspace.
@@ -48,6 +51,7 @@ const du = { projectsBefore: 0, old: new Map<string, number>(), oldSum: 0 };
 let before: Map<string, string>;
 let claudeRootBefore = 0;
 let policyId = "";
+let confirmedBytes = 0;
 let runId = "";
 let jobId = "";
 let bytesActed = 0;
@@ -109,12 +113,43 @@ async function shot(p: OpenedPage, name: string) {
 }
 
 type RootDetail = { key: string; bytes: number };
+type PolicyApi = {
+  policy: { lastRunId: string | null; confirmed: { bytes: number } | null; held: { bytes: number; workspaces: number } | null; scheduleText: string };
+  preview: { total: { bytes: number; units: number; workspaces: number; estimate: boolean } };
+  lastRun: { id: string; dryRun: boolean; bytes: number; units: number; finished: number; jobs: number } | null;
+};
+type RunApi = { run: { previewBytes: number; policyId: string | null; dryRun: boolean }; jobs: { id: string; workspaceId: string; state: string }[] };
+
+/** The next whole minute (UTC) at least 20 seconds away, as the form's time input takes it ("HH:MM"). */
+function nextMinute(): string {
+  const d = new Date(Date.now() + 80_000);
+  d.setUTCSeconds(0, 0);
+  return d.toISOString().slice(11, 16);
+}
+
+/** Polls the policy until `done` says so (its scheduled turn came), at most two minutes. */
+async function waitForPolicy(page: Page, done: (p: PolicyApi) => boolean): Promise<PolicyApi> {
+  for (const until = Date.now() + 120_000; Date.now() < until; await new Promise((r) => setTimeout(r, 1000))) {
+    const p = await apiGet<PolicyApi>(page, `/api/v1/cleanup/policies/${policyId}`);
+    if (done(p)) return p;
+  }
+  throw new Error(`the policy's scheduled turn did not come within two minutes:\n${h.serverLog().slice(-2000)}`);
+}
+
+/** Sets the policy's daily time on its page and saves: the scheduler takes its next turn then. */
+async function scheduleNextMinute(page: Page): Promise<string> {
+  const at = nextMinute();
+  await page.getByLabel("Time (UTC)").fill(at);
+  await page.getByTestId("schedule-text").filter({ hasText: `every day ${at} UTC` }).waitFor();
+  await page.getByRole("button", { name: "Save policy" }).click();
+  await page.locator("p.sub", { hasText: `every day ${at} UTC` }).waitFor();
+  return at;
+}
 const claudeRoot = (d: { roots: RootDetail[] }) => d.roots.find((r) => r.key === "claude-code:data");
 
 beforeAll(async () => {
-  // A weekly policy that never ran is due at once: with the scheduler on, it could queue a run of its own
-  // between "Save" and "Run now". This dashboard runs only the run the admin asks for.
-  process.env.STORAGE_CLEANUP_SCHEDULER = "off";
+  // the scheduler looks for due policies every 2 seconds: a turn comes within seconds of its minute
+  process.env.STORAGE_CLEANUP_SCHEDULER_INTERVAL = "2";
   h = await startHarness();
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cleanup-e2e-")));
   home = path.join(tmp, "home");
@@ -165,7 +200,7 @@ describe("cleanup end to end: real tree, built reporter, policy in the UI", () =
     await ws.context.close();
   });
 
-  it("an admin makes a policy in the UI; its page previews the old sessions' bytes; Run now queues one job", async () => {
+  it("an admin makes a policy in the UI; saving queues nothing; its first scheduled turn is a dry run", async () => {
     const p = await openPage(h, "/cleanup/policies/new");
     const { page } = p;
     // the recipe first: choosing one resets the other fields to its defaults
@@ -175,6 +210,12 @@ describe("cleanup end to end: real tree, built reporter, policy in the UI", () =
     await page.getByLabel("Scope", { exact: true }).selectOption("workspaceIds");
     await page.getByLabel("Scope values").fill(WORKSPACE.id);
     await page.getByLabel("Action").selectOption("trash");
+    // the schedule in words, in UTC
+    await page.getByTestId("schedule-text").filter({ hasText: "every Monday 03:00 UTC" }).waitFor();
+    await page.getByLabel("Schedule").selectOption("daily");
+    const at = nextMinute();
+    await page.getByLabel("Time (UTC)").fill(at);
+    await page.getByTestId("schedule-text").filter({ hasText: `every day ${at} UTC` }).waitFor();
     // the form previews the draft before it is saved
     const draftPreview = page.getByTestId("policy-preview").getByTestId("preview-total");
     await draftPreview.filter({ hasText: "in 3 units from 1 workspace." }).waitFor();
@@ -186,26 +227,53 @@ describe("cleanup end to end: real tree, built reporter, policy in the UI", () =
 
     await page.getByTestId("preview-total").waitFor();
     const shown = await exactBytesOf(page, '[data-testid="preview-total"] strong span');
-    const api = await apiGet<{ preview: { total: { bytes: number; units: number; workspaces: number; estimate: boolean } } }>(
-      page,
-      `/api/v1/cleanup/policies/${policyId}`,
-    );
-    expect(api.preview.total).toMatchObject({ units: old.length, workspaces: 1, bytes: shown });
+    const saved = await apiGet<PolicyApi>(page, `/api/v1/cleanup/policies/${policyId}`);
+    expect(saved.preview.total).toMatchObject({ units: old.length, workspaces: 1, bytes: shown });
     expect(previewed).toBe(shown);
     // within a few percent of what du says the old sessions take (exact here: 30 days is an age step's bound)
     expect(Math.abs(shown - du.oldSum) / du.oldSum).toBeLessThan(0.03);
-    await expect(page.getByTestId("preview-total").textContent()).resolves.toMatch(/in 3 units from 1 workspace\./);
-    await shot(p, "policy");
+    // saved: nothing queued, not confirmed
+    expect(saved.policy).toMatchObject({ lastRunId: null, confirmed: null, held: null, scheduleText: `every day ${at} UTC` });
+    await page.locator('[data-testid="policy-status"] [data-state="unconfirmed"]').waitFor();
 
-    await page.getByRole("button", { name: "Run now" }).click();
-    await page.waitForURL((u) => /^\/cleanup\/runs\/[0-9a-f-]{36}$/.test(u.pathname));
-    runId = new URL(page.url()).pathname.split("/").pop()!;
-    await page.locator('[data-testid="run-jobs"] tbody tr[data-state="queued"]').first().waitFor();
-    const run = await apiGet<{ run: { previewBytes: number; policyId: string | null }; jobs: { id: string; workspaceId: string; state: string }[] }>(
-      page,
-      `/api/v1/cleanup/runs/${runId}`,
-    );
-    expect(run.run).toMatchObject({ previewBytes: shown, policyId });
+    // its turn comes at its minute: a dry run
+    const turn = await waitForPolicy(page, (x) => x.policy.lastRunId !== null);
+    const dry = await apiGet<RunApi>(page, `/api/v1/cleanup/runs/${turn.policy.lastRunId}`);
+    expect(dry.run).toMatchObject({ dryRun: true, policyId, previewBytes: shown });
+    expect(dry.jobs).toHaveLength(1);
+    const r = await runReporter();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/\(cleanup, dry run\): done, 3 units, \d+ bytes, 0 skipped, 0 errors/);
+    expect(snapshot(path.join(home, ".claude/projects"))).toEqual(before); // a dry run changes nothing
+    // the policy's page says what its dry run would have freed: the old sessions, as du counts them
+    const afterDry = await waitForPolicy(page, (x) => x.lastRun?.finished === 1);
+    expect(afterDry.lastRun).toMatchObject({ dryRun: true, bytes: du.oldSum, units: 3 });
+    await page.reload();
+    await page.getByTestId("last-run").filter({ hasText: "(dry run): would free" }).waitFor();
+    await shot(p, "policy-before-confirmation");
+    expect(p.errors).toEqual([]);
+    await p.context.close();
+  });
+
+  it("the admin confirms the figure; only the next scheduled turn after it acts, and queues one job", async () => {
+    const p = await openPage(h, `/cleanup/policies/${policyId}`);
+    const { page } = p;
+    const { preview } = await apiGet<PolicyApi>(page, `/api/v1/cleanup/policies/${policyId}`);
+    confirmedBytes = preview.total.bytes;
+    const confirm = page.getByRole("button", { name: /^Confirm: trash .+ from 1 workspace, every day \d\d:\d\d UTC$/ });
+    await confirm.click();
+    await page.locator('[data-testid="policy-status"] [data-state="confirmed"]').waitFor();
+    const confirmed = await apiGet<PolicyApi>(page, `/api/v1/cleanup/policies/${policyId}`);
+    expect(confirmed.policy.confirmed).toMatchObject({ bytes: confirmedBytes });
+    await shot(p, "policy-confirmed");
+
+    const dryRunId = confirmed.policy.lastRunId;
+    await scheduleNextMinute(page); // a new time keeps the confirmation: it changes when, not what
+    expect((await apiGet<PolicyApi>(page, `/api/v1/cleanup/policies/${policyId}`)).policy.confirmed).not.toBeNull();
+    const turn = await waitForPolicy(page, (x) => x.policy.lastRunId !== dryRunId);
+    runId = turn.policy.lastRunId!;
+    const run = await apiGet<RunApi>(page, `/api/v1/cleanup/runs/${runId}`);
+    expect(run.run).toMatchObject({ previewBytes: confirmedBytes, policyId, dryRun: false });
     expect(run.jobs).toHaveLength(1);
     expect(run.jobs[0]).toMatchObject({ workspaceId: WORKSPACE.id, state: "queued" });
     jobId = run.jobs[0].id;
@@ -289,31 +357,55 @@ describe("cleanup end to end: real tree, built reporter, policy in the UI", () =
     await p.context.close();
   });
 
-  it("the audit log holds every step: preview, policy created, run created, job claimed, job result", async () => {
+  it("a scheduled turn whose preview more than doubled is held, shown, and queues nothing", async () => {
+    // new old sessions, three times what was confirmed, reported by the workspace
+    const nowSec = Math.floor(Date.now() / 1000);
+    for (let i = 0; i < 3; i++) {
+      writeSession({ rel: `${PROJECT}/${SESSION(20 + i)}`, ageDays: 45, jsonl: confirmedBytes, tool: 4096, subagent: 0 }, nowSec);
+    }
+    kubeletWalk(home);
+    const r = await runReporter();
+    expect(r.code, r.stderr).toBe(0);
+    const p = await openPage(h, `/cleanup/policies/${policyId}`);
+    const { page } = p;
+    await scheduleNextMinute(page);
+    const held = await waitForPolicy(page, (x) => x.policy.held !== null);
+    expect(held.policy.held!.bytes).toBeGreaterThan(2 * confirmedBytes);
+    expect(held.policy.lastRunId).toBe(runId); // no run was queued
+    await page.reload();
+    await page.locator('[data-testid="policy-status"] [data-state="held"]').waitFor();
+    await page.getByRole("button", { name: /^Confirm: trash / }).waitFor(); // a new figure to confirm
+    await shot(p, "policy-held");
+    await page.goto(`${h.base}/cleanup`);
+    await page.getByTestId("policy-held").filter({ hasText: "is held" }).waitFor();
+    await shot(p, "cleanup-held");
+    expect(p.errors).toEqual([]);
+    await p.context.close();
+  });
+
+  it("the audit log holds every step: policy created and confirmed, run created, job claimed, job result, hold", async () => {
     const p = await openPage(h, "/audit");
     const { page } = p;
     type Entry = { action: string; target: string | null; actorType: string; actorId: string | null; details: Record<string, unknown> | null };
     const { entries } = await apiGet<{ entries: Entry[] }>(page, "/api/v1/audit?limit=500");
     const find = (action: string, pred: (e: Entry) => boolean = () => true) => entries.find((e) => e.action === action && pred(e));
     expect(find("enrollment_key.viewed")).toBeDefined();
-    expect(find("cleanup.previewed", (e) => e.target === "claude-code-sessions" && e.details?.workspaces === 1)).toMatchObject({
-      actorType: "user",
-      details: { params: { olderThanDays: 30 }, bytes: du.oldSum },
-    });
     expect(find("cleanup.policy_created", (e) => e.target === policyId)).toMatchObject({
       actorType: "user",
       details: { recipe: "claude-code-sessions", params: { olderThanDays: 30 }, scope: { workspaceIds: [WORKSPACE.id] }, action: "trash" },
     });
-    expect(find("cleanup.run_created", (e) => e.target === runId)).toMatchObject({ actorType: "user", details: { policyId, jobs: 1 } });
-    const claimed = find("cleanup.jobs_claimed", (e) => e.target === WORKSPACE.id);
+    expect(find("cleanup.policy_confirmed", (e) => e.target === policyId)).toMatchObject({ actorType: "user", details: { bytes: confirmedBytes, workspaces: 1 } });
+    // started by the policy, and only after the confirmation
+    expect(find("cleanup.run_created", (e) => e.target === runId)).toMatchObject({ actorType: "system", details: { policyId, jobs: 1, dryRun: false } });
+    expect(find("cleanup.policy_held", (e) => e.target === policyId)).toMatchObject({ actorType: "system", details: { confirmed: { bytes: confirmedBytes }, factor: 2 } });
+    const claimed = find("cleanup.jobs_claimed", (e) => e.target === WORKSPACE.id && JSON.stringify(e.details).includes(jobId));
     expect(claimed).toMatchObject({ actorType: "workspace", actorId: WORKSPACE.id });
-    expect(JSON.stringify(claimed!.details)).toContain(jobId);
     expect(find("cleanup.job_result", (e) => e.target === jobId)).toMatchObject({
       actorType: "workspace",
       details: { runId, status: "done", unitsActed: 3, bytesActed },
     });
     // and the page lists them
-    for (const action of ["cleanup.previewed", "cleanup.policy_created", "cleanup.run_created", "cleanup.jobs_claimed", "cleanup.job_result"]) {
+    for (const action of ["cleanup.policy_created", "cleanup.policy_confirmed", "cleanup.run_created", "cleanup.policy_held", "cleanup.job_result"]) {
       await page.getByTestId("audit-table").getByText(action, { exact: true }).first().waitFor();
     }
     await shot(p, "audit");
@@ -322,7 +414,8 @@ describe("cleanup end to end: real tree, built reporter, policy in the UI", () =
     await page.getByRole("button", { name: "Filter" }).click();
     await page.waitForFunction(() => {
       const cells = [...document.querySelectorAll('[data-testid="audit-table"] tbody td:nth-child(3)')];
-      return cells.length === 1 && cells[0].textContent === "cleanup.job_result";
+      // the dry run's result and the real run's
+      return cells.length === 2 && cells.every((c) => c.textContent === "cleanup.job_result");
     });
     expect(p.errors).toEqual([]);
     await p.context.close();

@@ -7,7 +7,7 @@ import { shortRootKey } from "@/components/charts/shape";
 import { Bytes } from "@/components/ui/bytes";
 import { RelativeTime } from "@/components/ui/time";
 import { categoryTotals } from "@/lib/shaping/workspace-tables";
-import { recipesForRoot } from "@/lib/cleanup/links";
+import { recipesForRoot } from "@/lib/catalog/recipe-roots";
 import { CleanupLink } from "@/components/cleanup/cleanup-link";
 
 export function RootsTable({ roots, colors, workspaceId }: { roots: readonly RootDetail[]; colors: Map<string, string>; workspaceId?: string }) {
@@ -38,7 +38,7 @@ export function RootsTable({ roots, colors, workspaceId }: { roots: readonly Roo
                     AgentAPI leftovers: {r.leftovers.length}
                   </span>
                 ) : null}
-                {workspaceId ? <>{" "}<CleanupLink recipe={r.key.startsWith("script-data:") && !r.orphaned ? null : (recipesForRoot(r.key)[0] ?? null)} workspace={workspaceId}>Clean up</CleanupLink></> : null}
+                {workspaceId ? <>{" "}<CleanupLink recipe={recipesForRoot(r)[0]?.id ?? null} workspace={workspaceId}>Clean up</CleanupLink></> : null}
               </td>
               <td className="nowrap">
                 {hasAgentPage(r.agent) ? <Link href={`/agents/${encodeURIComponent(r.agent)}`}>{agentLabel(r.agent)}</Link> : agentLabel(r.agent)}

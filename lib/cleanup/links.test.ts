@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newRunHref, recipeForFinding, recipesForAgent, recipesForRoot } from "./links";
+import { newRunHref, recipeForFinding, recipesForAgent } from "./links";
 
 describe("cleanup links", () => {
   it("maps findings to the recipe that fixes them", () => {
@@ -13,11 +13,7 @@ describe("cleanup links", () => {
     expect(recipeForFinding({ ruleId: "root-oversize", agent: "goose", rootKey: "goose:data" })).toBeNull();
     expect(recipeForFinding({ ruleId: "volume-full" })).toBeNull();
   });
-  it("finds the recipes of a root and of an agent", () => {
-    expect(recipesForRoot("claude-code:data")).toEqual(["claude-code-sessions", "claude-code-debug", "claude-code-file-history"]);
-    expect(recipesForRoot("coder/claude-code")).toEqual(["module-logs", "agentapi-leftovers"]);
-    expect(recipesForRoot("script-data:0b7c")).toEqual(["orphaned-script-data"]);
-    expect(recipesForRoot("goose:data")).toEqual([]);
+  it("finds the recipes of an agent", () => {
     expect(recipesForAgent("codex")).toEqual(["codex-rollouts"]);
   });
   it("builds the new-run form's URL", () => {

@@ -1,6 +1,7 @@
 // Where the pages that name a problem offer its cleanup: a finding's rule and agent → the recipe, and the
 // new-run form's URL with recipe and scope filled in. Plain data, used by components in the browser.
 import { RECIPES, type RecipeId } from "@/lib/catalog/recipes";
+import { rootPatternMatches } from "@/lib/catalog/recipe-roots";
 
 /** The recipe that frees what an oversized root or a large session of each agent holds. */
 const SESSION_RECIPES: Record<string, RecipeId> = {
@@ -11,6 +12,9 @@ const SESSION_RECIPES: Record<string, RecipeId> = {
   cursor: "cursor-chats",
   opencode: "opencode-logs",
 };
+
+/** The recipe for a module root's bulk (its logs), matched by its root pattern. */
+const MODULE_LOGS = RECIPES.find((r) => r.id === "module-logs")!;
 
 /** The recipe for a finding, or null when no recipe fixes it (volume-full, silent-workspace, agents with no safe unit). */
 export function recipeForFinding(f: { ruleId: string; agent?: string | null; rootKey?: string | null }): RecipeId | null {
@@ -23,18 +27,11 @@ export function recipeForFinding(f: { ruleId: string; agent?: string | null; roo
       return "claude-code-debug";
     case "root-oversize":
     case "large-session":
-      if (f.rootKey && f.rootKey.includes("/") && !f.rootKey.includes(":")) return "module-logs";
+      if (f.rootKey && MODULE_LOGS.roots.some((p) => rootPatternMatches(p, f.rootKey!))) return "module-logs";
       return f.agent ? (SESSION_RECIPES[f.agent] ?? null) : null;
     default:
       return null;
   }
-}
-
-/** Recipes whose roots include `rootKey` (a report key): `*` matches one key segment. */
-export function recipesForRoot(rootKey: string): RecipeId[] {
-  const matches = (pattern: string) =>
-    new RegExp(`^${pattern.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[^/]+")}$`).test(rootKey);
-  return RECIPES.filter((r) => r.roots.some(matches)).map((r) => r.id);
 }
 
 export function recipesForAgent(agent: string): RecipeId[] {

@@ -1,6 +1,7 @@
 import "server-only";
-import { and, eq, inArray, like, or, sql, type SQL } from "drizzle-orm";
-import { RECIPES, type RecipeId } from "@/lib/catalog/recipes";
+import { and, eq, inArray, like, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { RECIPES, REPORTER_DIR, type Recipe, type RecipeId } from "@/lib/catalog/recipes";
+import { rootPatternPrefix, rootPatternRegex, UNCLEANABLE_KINDS } from "@/lib/catalog/recipe-roots";
 import { previewFromUsage } from "@/lib/cleanup/preview";
 import type { RunRequest, Scope } from "@/lib/cleanup/protocol";
 import type { RecipeUsage } from "@/lib/report/schema";
@@ -35,18 +36,27 @@ export type CleanupPreview = {
 
 const LISTED = 500;
 
-/** A recipe's root pattern as SQL over root_latest.root_key: exact keys by index, patterns by prefix and regex. */
-function rootMatch(patterns: readonly string[]): SQL {
-  const exact = patterns.filter((p) => !p.includes("*"));
-  const conds: SQL[] = [];
-  if (exact.length) conds.push(inArray(rootLatest.rootKey, exact));
-  for (const p of patterns.filter((x) => x.includes("*"))) {
-    const prefix = p.slice(0, p.indexOf("*"));
-    // `*` is one key segment: anything but a slash.
-    const regex = `^${p.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[^/]+")}$`;
-    conds.push(and(prefix ? like(rootLatest.rootKey, `${prefix.replace(/[%_\\]/g, "\\$&")}%`) : undefined, sql`${rootLatest.rootKey} ~ ${regex}`)!);
-  }
-  return conds.length === 1 ? conds[0] : or(...conds)!;
+/** One root pattern as SQL over root_latest.root_key: an exact key by index, a pattern by its prefix and regex. */
+function rootPatternSql(pattern: string): SQL {
+  if (!pattern.includes("*")) return eq(rootLatest.rootKey, pattern);
+  const prefix = rootPatternPrefix(pattern);
+  const regex = sql`${rootLatest.rootKey} ~ ${rootPatternRegex(pattern)}`;
+  return prefix ? and(like(rootLatest.rootKey, `${prefix.replace(/[%_\\]/g, "\\$&")}%`), regex)! : regex;
+}
+
+/**
+ * The roots a run acts on, by the rule the reporter applies (lib/catalog/recipe-roots.ts): a recipe's patterns on
+ * any root but a custom one, a custom rule's one key; never the trash, leftovers or the reporter's own folder.
+ */
+function runRoots(recipe: Recipe | null, customRootKey: string | undefined): SQL {
+  const cleanable = and(notInArray(rootLatest.kind, [...UNCLEANABLE_KINDS]), ne(rootLatest.path, REPORTER_DIR));
+  if (!recipe) return and(eq(rootLatest.rootKey, customRootKey!), cleanable)!;
+  return and(
+    or(...recipe.roots.map(rootPatternSql)),
+    ne(rootLatest.kind, "custom"),
+    cleanable,
+    recipe.orphanedOnly ? eq(rootLatest.orphaned, true) : undefined,
+  )!;
 }
 
 export function scopeMatch(scope: Scope): SQL | undefined {
@@ -69,7 +79,6 @@ export async function previewRun(
   // Reports age while they wait: a unit 29 days old in yesterday's report is 30 days old now.
   const now = opts.now ?? new Date();
   const recipe = request.recipe ? RECIPES.find((r) => r.id === request.recipe)! : null;
-  const patterns = recipe ? recipe.roots : [request.custom!.rootKey];
   const rows = await db
     .select({
       workspaceId: rootLatest.workspaceId,
@@ -84,7 +93,7 @@ export async function previewRun(
     })
     .from(rootLatest)
     .innerJoin(workspaces, eq(workspaces.id, rootLatest.workspaceId))
-    .where(and(rootMatch(patterns), scopeMatch(request.scope), recipe?.orphanedOnly ? eq(rootLatest.orphaned, true) : undefined));
+    .where(and(runRoots(recipe, request.custom?.rootKey), scopeMatch(request.scope)));
 
   const byWorkspace = new Map<string, WorkspacePreview & { hasUsage: boolean }>();
   for (const r of rows) {

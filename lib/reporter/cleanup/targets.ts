@@ -1,38 +1,19 @@
-// What a recipe (or an admin's custom rule) looks for in a root, and which roots it applies to. One definition
-// of "a unit" serves both the report's per-recipe usage (counted by the scan, unit-tally.ts) and the jobs
-// (the same scan lists the units, execute.ts acts on them), so the preview and the run cannot disagree on
-// what a unit is.
+// What a recipe (or an admin's custom rule) looks for in a root; which roots it applies to is the shared rule
+// of lib/catalog/recipe-roots.ts. One definition of "a unit" serves both the report's per-recipe usage (counted
+// by the scan, unit-tally.ts) and the jobs (the same scan lists the units, execute.ts acts on them), so the
+// preview and the run cannot disagree on what a unit is.
 
-import { RECIPES, REPORTER_DIR, type RecipeId, type UnitShape } from "@/lib/catalog/recipes";
+import type { RecipeId, UnitShape } from "@/lib/catalog/recipes";
+import { recipesForRoot } from "@/lib/catalog/recipe-roots";
 import { globSource } from "@/lib/catalog/agents";
 import type { RootSpec } from "../roots";
 
 /** A unit definition: a built-in recipe's, or a custom rule's (id "custom"). */
 export type Target = { id: RecipeId | "custom"; unit: UnitShape; glob: string };
 
-/** `*` in a recipe's root pattern matches one key segment (segments are separated by "/" and ":"). */
-export function rootPatternMatches(pattern: string, key: string): boolean {
-  const src = pattern
-    .split("*")
-    .map((part) => part.replace(/[\\^$.|+()[\]{}?]/g, "\\$&"))
-    .join("[^/:]+");
-  return new RegExp("^" + src + "$").test(key);
-}
-
-/**
- * The built-in recipes that apply to a root. Custom roots and the trash get none (a custom root's key could
- * look like a module's), and orphaned-only recipes need a root flagged orphaned.
- */
+/** The built-in recipes that apply to a root, by the rule the preview shares (lib/catalog/recipe-roots.ts). */
 export function recipesFor(spec: Pick<RootSpec, "key" | "kind" | "orphaned" | "rel">): Target[] {
-  if (!cleanable(spec) || spec.kind === "custom") return [];
-  return RECIPES.filter((r) => r.roots.some((p) => rootPatternMatches(p, spec.key)) && (!r.orphanedOnly || spec.orphaned === true)).map(
-    (r) => ({ id: r.id, unit: r.unit, glob: r.glob }),
-  );
-}
-
-/** Whether anything in the root may be cleaned at all: never the trash, nor the reporter's own folder (token, log). */
-export function cleanable(spec: Pick<RootSpec, "kind" | "rel">): boolean {
-  return spec.kind !== "trash" && spec.kind !== "leftover" && spec.rel !== REPORTER_DIR;
+  return recipesForRoot({ key: spec.key, kind: spec.kind, path: spec.rel, orphaned: spec.orphaned }).map((r) => ({ id: r.id, unit: r.unit, glob: r.glob }));
 }
 
 /**

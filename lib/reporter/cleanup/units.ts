@@ -10,6 +10,7 @@
 
 import path from "node:path";
 import { RECIPES, type RecipeId } from "@/lib/catalog/recipes";
+import { cleanable } from "@/lib/catalog/recipe-roots";
 import type { ClaimedJob } from "@/lib/cleanup/protocol";
 import type { Env } from "../configuration";
 import { isInside, joinRel } from "../paths";
@@ -18,7 +19,7 @@ import { scanRoots, type ScannerMode } from "../scan";
 import { Refused, measure, openRoot, type Measured, type RootHandle } from "./fs-safe";
 import type { PlanUnit } from "./plan";
 import type { ProtectList } from "./protect";
-import { cleanable, recipesFor, targetProblem, type Target } from "./targets";
+import { recipesFor, targetProblem, type Target } from "./targets";
 
 /** A unit ready for planning. `measured` is null for units the scan already shows too young to select. */
 export type JobUnit = PlanUnit & {
@@ -53,7 +54,7 @@ export function jobTarget(job: Pick<ClaimedJob, "recipe" | "custom">): Target | 
 
 export async function findJobUnits(job: Pick<ClaimedJob, "recipe" | "custom" | "params" | "countStatusChanges">, target: Target, o: FindOptions): Promise<FoundRoots> {
   const specs = discoverRoots({ home: o.home, env: o.env, config: o.config });
-  const chosen = specs.filter((s) => (job.recipe ? recipesFor(s).some((t) => t.id === job.recipe) : s.key === job.custom?.rootKey && cleanable(s)));
+  const chosen = specs.filter((s) => (job.recipe ? recipesFor(s).some((t) => t.id === job.recipe) : s.key === job.custom?.rootKey && cleanable({ kind: s.kind, path: s.rel })));
   const out: FoundRoots = { roots: [], refused: [], errors: [] };
   if (chosen.some((s) => s.kind === "script-data") && job.recipe && !o.env.CODER_SCRIPT_DATA_DIR) {
     // without it every script data folder looks orphaned, the current one too

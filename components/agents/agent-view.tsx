@@ -6,7 +6,7 @@ import { useSearchParams } from "next/navigation";
 import { exportPaths } from "@/lib/validations/export";
 import { parseRange, rangeParams } from "@/lib/validations/range";
 import type { AgentDetail } from "@/lib/db/queries/agents";
-import { formatBytes, formatRate } from "@/lib/format/bytes";
+import { formatBytes } from "@/lib/format/bytes";
 import { formatCount, formatPercent } from "@/lib/format/numbers";
 import { agentDetailOptions } from "@/lib/query/agents";
 import { HistogramChart } from "@/components/charts/lazy";
@@ -41,7 +41,7 @@ function Detail({ data }: { data: AgentDetail }) {
           href={`${wsLink}&sort=change7d`}
           sub={`per workspace since ${data.growth.sinceDay} (${data.growth.workspacesMeasured} measured)`}
         >
-          {formatRate(data.growth.medianBytesPerDay)}
+          <Bytes value={data.growth.medianBytesPerDay} perDay />
         </Stat>
         <Stat label="Older than 30 days" href="#largest" sub={<><Bytes value={data.oldData.bytes} /> of <Bytes value={data.oldData.agedBytes} /></>}>
           {formatPercent(data.oldData.share)}

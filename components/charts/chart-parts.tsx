@@ -91,7 +91,7 @@ export function BytesTooltip({
       {showTotal && rows.length > 1 ? (
         <div className="tt-row tt-total">
           <span>Total</span>
-          <span>{formatBytes(total)}</span>
+          <span title={exactBytes(total)}>{formatBytes(total)}</span>
         </div>
       ) : null}
     </div>

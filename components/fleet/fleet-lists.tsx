@@ -2,7 +2,6 @@ import Link from "next/link";
 import type { FleetOverview } from "@/lib/db/queries/fleet";
 import { formatDays } from "@/lib/format/numbers";
 import { exportPaths } from "@/lib/validations/export";
-import { formatRate } from "@/lib/format/bytes";
 import { dfSummary } from "@/lib/format/volume";
 import { agentLabel, hasAgentPage } from "@/components/agents/agent-label";
 import { agentColor } from "@/components/charts/palette";
@@ -92,7 +91,7 @@ export function FastestGrowing({ rows }: { rows: FleetOverview["fastestGrowingRo
               <span className="swatch" style={{ background: agentColor(r.agent) }} />
               {r.workspace.name} <span className="muted mono">{r.rootKey}</span>
             </Link>
-            <span className="num small muted">{formatRate(r.growthBytesPerDay)}</span>
+            <span className="num small muted"><Bytes value={r.growthBytesPerDay} perDay /></span>
             <span className="num">
               <Bytes value={r.growthBytes} delta />
             </span>

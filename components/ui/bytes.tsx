@@ -1,14 +1,26 @@
-import { exactBytes, formatBytes, formatBytesDelta } from "@/lib/format/bytes";
+import { exactBytes, formatBytes, formatBytesDelta, formatRate } from "@/lib/format/bytes";
 
 /**
- * A size in binary units with the exact byte count on hover. An estimate reads "≈ 5.4 GiB": the mark goes
+ * A size in binary units, rounded to three significant digits, with the exact byte count on hover. `delta` signs
+ * it ("+1.17 GiB"), `perDay` makes it a rate ("+181 MiB/day"). An estimate reads "≈ 5.4 GiB": the mark goes
  * before the figure, as it is said ("about 5.4 GiB").
  */
-export function Bytes({ value, delta = false, estimate = false }: { value: number | null | undefined; delta?: boolean; estimate?: boolean }) {
-  const text = delta ? formatBytesDelta(value) : formatBytes(value);
+export function Bytes({
+  value,
+  delta = false,
+  perDay = false,
+  estimate = false,
+}: {
+  value: number | null | undefined;
+  delta?: boolean;
+  perDay?: boolean;
+  estimate?: boolean;
+}) {
+  const text = perDay ? formatRate(value) : delta ? formatBytesDelta(value) : formatBytes(value);
   const cls = delta && value ? (value > 0 ? "delta up" : "delta down") : undefined;
+  const exact = exactBytes(value);
   return (
-    <span className={cls} title={exactBytes(value) || undefined}>
+    <span className={cls} title={exact ? (perDay ? `${exact} a day` : exact) : undefined}>
       {estimate ? `≈ ${text}` : text}
     </span>
   );

@@ -1,5 +1,4 @@
 import type { WorkspaceDetail } from "@/lib/db/queries/workspace-detail";
-import { formatRate } from "@/lib/format/bytes";
 import { formatDays } from "@/lib/format/numbers";
 import { Bytes } from "@/components/ui/bytes";
 import { Stat } from "@/components/ui/panel";
@@ -12,7 +11,7 @@ export function WorkspaceStats({ data }: { data: WorkspaceDetail }) {
       <Stat label="Agent storage" href="#usage" sub={`${w.rootCount} roots`}>
         <Bytes value={w.totalBytes} />
       </Stat>
-      <Stat label="Change 7 d" href="#usage" sub={formatRate(w.growthBytesPerDay)}>
+      <Stat label="Change 7 d" href="#usage" sub={<Bytes value={w.growthBytesPerDay} perDay />}>
         <Bytes value={w.change7dBytes} delta />
       </Stat>
       <Stat label="Volume Use%" href="#volume" sub={v ? <><Bytes value={v.availBytes} /> avail of <Bytes value={v.sizeBytes} /></> : "no volume data"}>

@@ -1,35 +1,40 @@
 import prettyBytes from "pretty-bytes";
 
-/** Bytes in binary units (KiB, MiB, GiB), at most one decimal: "1.5 GiB". Null/undefined/NaN become "—". */
-export function formatBytes(bytes: number | null | undefined, digits = 1): string {
-  if (bytes === null || bytes === undefined || !Number.isFinite(bytes)) return "—";
-  return prettyBytes(bytes, { binary: true, maximumFractionDigits: digits });
+type MaybeBytes = number | null | undefined;
+
+const known = (bytes: MaybeBytes): bytes is number => bytes !== null && bytes !== undefined && Number.isFinite(bytes);
+
+/**
+ * The magnitude in binary units, rounded to three significant digits: 18.99 GiB is "19 GiB", 14.087 GiB
+ * "14.1 GiB". That is pretty-bytes' default; its fraction-digit options truncate ("18.9 GiB"), so none is passed,
+ * and the screen says what a CSV's exact bytes round to.
+ */
+const magnitude = (bytes: number) => prettyBytes(Math.abs(bytes), { binary: true });
+
+/** A size: "1.5 KiB", "14.1 GiB", "1.07 TiB". Null/undefined/NaN become "—". */
+export function formatBytes(bytes: MaybeBytes): string {
+  if (!known(bytes)) return "—";
+  return bytes < 0 ? `−${magnitude(bytes)}` : magnitude(bytes);
 }
 
-/** A change in bytes with its sign: "+1.2 GiB", "−300 MiB", "0 B". */
-export function formatBytesDelta(bytes: number | null | undefined, digits = 1): string {
-  if (bytes === null || bytes === undefined || !Number.isFinite(bytes)) return "—";
-  if (bytes === 0) return "0 B";
-  const text = prettyBytes(Math.abs(bytes), { binary: true, maximumFractionDigits: digits });
-  return `${bytes > 0 ? "+" : "−"}${text}`;
+/** A change in bytes with its sign: "+1.17 GiB", "−300 MiB", "0 B". */
+export function formatBytesDelta(bytes: MaybeBytes): string {
+  if (!known(bytes)) return "—";
+  return bytes > 0 ? `+${magnitude(bytes)}` : formatBytes(bytes);
 }
 
-/** Bytes per day: "+1.2 GiB/day". */
-export function formatRate(bytesPerDay: number | null | undefined): string {
-  if (bytesPerDay === null || bytesPerDay === undefined || !Number.isFinite(bytesPerDay)) return "—";
-  return `${formatBytesDelta(bytesPerDay)}/day`;
+/** Bytes per day: "+1.17 GiB/day". */
+export function formatRate(bytesPerDay: MaybeBytes): string {
+  return known(bytesPerDay) ? `${formatBytesDelta(bytesPerDay)}/day` : "—";
 }
 
 /** The exact count for a title attribute: "1,610,612,736 bytes". */
-export function exactBytes(bytes: number | null | undefined): string {
-  if (bytes === null || bytes === undefined || !Number.isFinite(bytes)) return "";
+export function exactBytes(bytes: MaybeBytes): string {
+  if (!known(bytes)) return "";
   return `${Math.round(bytes).toLocaleString("en-US")} bytes`;
 }
 
-/** Compact axis label: no decimals above 10 units ("12 GiB", "1.5 GiB", "0 B"). */
+/** An axis tick: a size as formatBytes writes it, blank where the scale has no number. */
 export function formatBytesAxis(bytes: number): string {
-  if (!Number.isFinite(bytes)) return "";
-  if (bytes === 0) return "0 B";
-  const text = prettyBytes(Math.abs(bytes), { binary: true, maximumFractionDigits: 1 });
-  return bytes < 0 ? `−${text}` : text;
+  return Number.isFinite(bytes) ? formatBytes(bytes) : "";
 }

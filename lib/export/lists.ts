@@ -6,7 +6,7 @@ import { agentWorkspaceRows, workspaceExportRows, type AgentWorkspaceRow } from 
 import type { FindingsParams } from "@/lib/db/queries/findings";
 import type { WorkspaceRow } from "@/lib/db/queries/workspace-row";
 import type { Db } from "@/lib/db/types";
-import type { Finding } from "@/lib/findings/rules";
+import type { Finding } from "@/lib/findings/finding";
 import { utcDayOf } from "@/lib/series";
 import type { WorkspaceListQuery } from "@/lib/validations/workspaces";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { RULE_IDS, SEVERITIES } from "@/lib/findings/rules";
+import { RULE_IDS, SEVERITIES } from "@/lib/findings/finding";
 import { toGetter, type SearchParamsInput } from "./search-params";
 
 // The findings list's parameters, read by GET /api/v1/findings (strictly: 422 on a bad value) and by the page

@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "../types";
 import { dayOfRoots } from "./fleet";
 import { clampToRollups, getHorizons } from "./retention";
-import type { WorkspaceRef } from "@/lib/findings/rules";
+import type { WorkspaceRef } from "@/lib/findings/finding";
 import {
   addDaysTo,
   cumulativeLevels,

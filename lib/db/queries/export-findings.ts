@@ -1,35 +1,27 @@
 import "server-only";
-import { sql, type SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { mergeSorted } from "@/lib/csv/merge";
-import { compareFindings, type Finding, type RuleId, type RuleSet } from "@/lib/findings/rules";
+import type { Finding, RuleId } from "@/lib/findings/finding";
+import { compareFindings, FINDING_ORDER, type RankedFinding } from "@/lib/findings/order";
+import type { RuleSet } from "@/lib/findings/rules";
 import { findingsQuery } from "@/lib/validations/findings";
-import { keysetRows, type KeyPart, type PageOptions } from "../keyset";
+import { keysetRows, type PageOptions } from "../keyset";
 import type { Db } from "../types";
-import { getRules, ruleQuery, ruleScope, selectedRules, toFinding, type FindingsParams, type RuleRow } from "./findings";
+import { getRules, ruleFindingsFrom, selectedRules, toRankedFinding, type FindingsParams, type RuleRow } from "./findings";
 
-/**
- * How far past its threshold a finding is, in SQL over a rule's row (alias f): compareFindings' ratio, so that
- * each rule's pages come in the order the findings page sorts in.
- */
-function urgency(unit: Finding["unit"]): SQL {
-  if (unit === "percent") return sql`f.value`;
-  if (unit === "days") return sql`(f.threshold + 1) / (f.value + 1)`;
-  return sql`case when f.threshold > 0 then f.value / f.threshold else f.value end`;
-}
-
-/** One rule's findings, most urgent first, paged by (urgency, workspace, root, path). */
-async function* ruleFindings(db: Db, id: RuleId, rules: RuleSet, now: Date, workspace: string | undefined, opts?: PageOptions) {
-  const q = ruleQuery(id, rules, now, ruleScope(id, workspace));
-  const keys: KeyPart[] = [
-    { expr: urgency(q.unit), type: "float8", dir: "desc" },
-    { expr: sql`f.workspace_id`, type: "text" },
-    { expr: sql`coalesce(f.root_key, '')`, type: "text" },
-    { expr: sql`coalesce(f.path, '')`, type: "text" },
-  ];
-  const rows = keysetRows<RuleRow>(db, keys, (page) => sql`select f.*, w.name, w.owner${page.keyColumns}
-    from (${q.from}) f join workspaces w on w.id = f.workspace_id
-    where ${page.after} order by ${page.order} limit ${page.limit}`, opts);
-  for await (const r of rows) yield toFinding(id, rules, q.unit, r);
+/** One rule's findings, most urgent first, paged by FINDING_ORDER. */
+async function* ruleFindings(
+  db: Db,
+  id: RuleId,
+  rules: RuleSet,
+  now: Date,
+  workspace: string | undefined,
+  opts?: PageOptions,
+): AsyncGenerator<RankedFinding> {
+  const from = ruleFindingsFrom(id, rules, now, workspace);
+  const rows = keysetRows<RuleRow>(db, FINDING_ORDER, (page) => sql`select f.*, w.name, w.owner${page.keyColumns}
+    from ${from} where ${page.after} order by ${page.order} limit ${page.limit}`, opts);
+  for await (const r of rows) yield toRankedFinding(id, rules, r);
 }
 
 /**
@@ -41,5 +33,5 @@ export async function* findingExportRows(db: Db, params: FindingsParams = {}, op
   const now = params.now ?? new Date();
   const rules = await getRules(db);
   const sources = selectedRules(rules, p).map((id) => ruleFindings(db, id, rules, now, p.workspace, opts));
-  yield* mergeSorted(sources, compareFindings);
+  for await (const r of mergeSorted(sources, compareFindings)) yield r.finding;
 }

@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it, vi } from "vitest";
 import { describeEachDatabase, TEST_WHO } from "@/lib/db/testing";
-import { DEFAULT_RULES, GIB, MIB } from "@/lib/findings/rules";
+import { GIB, MIB } from "@/lib/findings/rule";
+import { DEFAULT_RULES } from "@/lib/findings/rules";
 import { getFindingsSummary, getRules, getRulesView, listFindings, updateRules } from "./findings";
 import { seedScenario, testNow } from "@/tests/support/reports";
 

@@ -7,7 +7,7 @@ import { getFindingsSummary, getRules, type FindingsSummary } from "./findings";
 import { clampToRollups, getHorizons } from "./retention";
 import { fullCondition, fullThresholds, toVolume, volumeColumns, type VolumeColumns, type VolumeSummary } from "./volume";
 import { addDaysTo, daysBetween, eachDay, isoOrNull, resolveRange, utcDayOf, type Day, type DayRange, type RangeParams } from "@/lib/series";
-import type { WorkspaceRef } from "@/lib/findings/rules";
+import type { WorkspaceRef } from "@/lib/findings/finding";
 
 export type { WorkspaceRef };
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import type { Finding } from "@/lib/findings/rules";
+import type { Finding } from "@/lib/findings/finding";
 import type { AgeBreakdown, CategoryBreakdown, LargestEntry, LeftoverEntry } from "@/lib/report/schema";
 import { addDaysTo, eachDay, isoOrNull, resolveRange, utcDayOf, type Day, type DayRange, type RangeParams } from "@/lib/series";
 import {

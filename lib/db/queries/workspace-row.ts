@@ -2,7 +2,7 @@ import "server-only";
 import { differenceInMilliseconds } from "date-fns";
 import { millisecondsInDay, millisecondsInHour } from "date-fns/constants";
 import { sql } from "drizzle-orm";
-import type { WorkspaceRef } from "@/lib/findings/rules";
+import type { WorkspaceRef } from "@/lib/findings/finding";
 import { toVolume, volumeColumns, type FullThresholds, type VolumeColumns, type VolumeSummary } from "./volume";
 
 const SILENT_HOURS = 24;

@@ -2,7 +2,7 @@ import { boolean, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
  * Admins' changes to the findings rules. Only overrides are stored: a rule without a row runs with its
- * defaults from lib/findings/rules.ts, so new rules and new defaults arrive with an upgrade.
+ * defaults from lib/findings/rules/, so new rules and new defaults arrive with an upgrade.
  */
 export const findingRules = pgTable("finding_rules", {
   id: text("id").primaryKey(),

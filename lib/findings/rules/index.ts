@@ -1,0 +1,109 @@
+import "server-only";
+import { z } from "zod";
+import { RULE_IDS, SEVERITIES, type MeasuredFinding, type Finding, type RuleId, type Severity } from "../finding";
+import type { FindingRule } from "../rule";
+import { agentapiLeftover } from "./agentapi-leftover";
+import { claudeDebugHistory } from "./claude-debug-history";
+import { fastGrowth } from "./fast-growth";
+import { inodesFull } from "./inodes-full";
+import { largeSession } from "./large-session";
+import { orphanedScriptData } from "./orphaned-script-data";
+import { rootOversize } from "./root-oversize";
+import { silentWorkspace } from "./silent-workspace";
+import { volumeFilling } from "./volume-filling";
+import { volumeFull } from "./volume-full";
+
+// The findings rules, each one object in its own file (parameters' schema, defaults, SQL, wording, urgency,
+// scope), and the rules in effect: defaults with an admin's stored overrides applied.
+
+/** Every rule, by id. */
+export const RULES = {
+  "root-oversize": rootOversize,
+  "large-session": largeSession,
+  "fast-growth": fastGrowth,
+  "volume-full": volumeFull,
+  "inodes-full": inodesFull,
+  "volume-filling": volumeFilling,
+  "orphaned-script-data": orphanedScriptData,
+  "agentapi-leftover": agentapiLeftover,
+  "silent-workspace": silentWorkspace,
+  "claude-debug-history": claudeDebugHistory,
+} satisfies { [K in RuleId]: FindingRule<K> };
+
+export type RuleParams = { [K in RuleId]: z.infer<(typeof RULES)[K]["params"]> };
+
+/** A rule in effect, as the rules page and API show it. */
+export type Rule<K extends RuleId = RuleId> = {
+  id: K;
+  title: string;
+  description: string;
+  enabled: boolean;
+  severity: Severity;
+  params: RuleParams[K];
+};
+
+export type RuleSet = { [K in RuleId]: Rule<K> };
+
+/** Each rule's parameters' schema. */
+export const ruleParamsSchemas = Object.fromEntries(RULE_IDS.map((id) => [id, RULES[id].params])) as {
+  [K in RuleId]: (typeof RULES)[K]["params"];
+};
+
+export const DEFAULT_RULES = Object.fromEntries(
+  RULE_IDS.map((id) => {
+    const { title, description, enabled, severity, defaults } = RULES[id];
+    return [id, { id, title, description, enabled, severity, params: defaults }];
+  }),
+) as RuleSet;
+
+/** Fills in the message and action of a finding from its measurements, in its rule's words. */
+export function describeFinding(f: MeasuredFinding): Finding {
+  return { ...f, ...RULES[f.ruleId].describe(f) };
+}
+
+/** An admin's change to one rule: any of enabled, severity, params (params replace the rule's params whole). */
+export const ruleUpdate = z.discriminatedUnion(
+  "id",
+  RULE_IDS.map((id) =>
+    z
+      .object({
+        id: z.literal(id),
+        enabled: z.boolean().optional(),
+        severity: z.enum(SEVERITIES).optional(),
+        params: ruleParamsSchemas[id].optional(),
+      })
+      .strict(),
+  ) as unknown as [z.ZodObject<{ id: z.ZodLiteral<RuleId> }>, ...z.ZodObject<{ id: z.ZodLiteral<RuleId> }>[]],
+);
+export const rulesUpdateRequest = z.object({ rules: z.array(ruleUpdate).min(1).max(RULE_IDS.length) }).strict();
+export type RuleUpdate = { id: RuleId; enabled?: boolean; severity?: Severity; params?: RuleParams[RuleId] };
+export type RulesUpdateRequest = { rules: RuleUpdate[] };
+
+/** A stored override of one rule, as kept in the finding_rules table. */
+export type RuleOverride = { id: string; enabled: boolean | null; severity: string | null; params: unknown };
+
+/** A stored rule's thresholds that no longer validate, and why: the rule runs with its default thresholds. */
+export type IgnoredOverride = { id: RuleId; params: unknown; problem: string };
+
+/**
+ * The rules in effect: defaults with stored overrides applied. Stored thresholds that no longer validate (a
+ * rule's params changed shape between versions) are not applied, so a bad row never breaks the findings page;
+ * they are returned in `ignored`, for the log and the rules page to say so.
+ */
+export function mergeRules(overrides: readonly RuleOverride[]): { rules: RuleSet; ignored: IgnoredOverride[] } {
+  const rules = structuredClone(DEFAULT_RULES) as RuleSet;
+  const ignored: IgnoredOverride[] = [];
+  for (const o of overrides) {
+    if (!(RULE_IDS as readonly string[]).includes(o.id)) continue;
+    const id = o.id as RuleId;
+    const rule = rules[id] as Rule;
+    if (o.enabled !== null) rule.enabled = o.enabled;
+    if (o.severity !== null && (SEVERITIES as readonly string[]).includes(o.severity)) rule.severity = o.severity as Severity;
+    if (o.params !== null && o.params !== undefined) {
+      const parsed = ruleParamsSchemas[id].safeParse(o.params);
+      if (parsed.success) rule.params = parsed.data as never;
+      else ignored.push({ id, params: o.params, problem: parsed.error.issues.map((i) => `${i.path.join(".") || "(params)"}: ${i.message}`).join("; ") });
+    }
+  }
+  return { rules, ignored };
+}

@@ -1,0 +1,27 @@
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { defineRule, PAST_THRESHOLD } from "../rule";
+
+/** A workspace whose newest report is older than this. */
+export const silentWorkspace = defineRule({
+  id: "silent-workspace",
+  title: "Stopped reporting",
+  description: "No report from the workspace for over 24 hours (stopped, deleted, or the reporter fails).",
+  enabled: true,
+  severity: "info",
+  params: z.object({ hours: z.number().positive().max(24 * 3650) }).strict(),
+  defaults: { hours: 24 },
+  unit: "hours",
+  scope: "workspace",
+  urgency: PAST_THRESHOLD,
+  rows: (p, { now, ws }) => {
+    const silentSince = sql`coalesce(w.last_collected_at, w.first_seen_at)`;
+    return sql`select w.id as workspace_id, null::text as root_key, null::text as agent, null::text as path,
+      (extract(epoch from (${now} - ${silentSince})) / 3600)::float8 as value, ${p.hours}::float8 as threshold
+    from workspaces w where ${silentSince} < ${now} - make_interval(secs => ${p.hours}::float8 * 3600) ${ws}`;
+  },
+  describe: (f) => ({
+    message: `No report for ${f.value.toFixed(0)} hours (over ${f.threshold} hours).`,
+    action: "Check whether the workspace is stopped or deleted; if it runs, check the reporter's coder_script logs and its token.",
+  }),
+});

@@ -149,7 +149,7 @@ export function SilentWorkspaces({ silent }: { silent: FleetOverview["silent"] }
         </>
       }
     >
-      {silent.count === 0 ? <None>Every workspace reported in the last 24 hours.</None> : null}
+      {silent.count === 0 ? <None>{`Every workspace reported in the last ${silent.hours} hours.`}</None> : null}
       <ul className="list">
         {silent.workspaces.map((w) => (
           <li key={w.id}>

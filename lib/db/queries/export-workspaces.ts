@@ -5,7 +5,6 @@ import { workspaceListQuery, type WorkspaceListQuery, type WorkspaceSortColumn }
 import { keysetRows, type KeyPart, type PageOptions } from "../keyset";
 import type { Db } from "../types";
 import { getRules } from "./findings";
-import { fullThresholds } from "./volume";
 import { change7dJoin, SORT_SQL, workspaceFilters } from "./workspace-list";
 import { numOrNull, rowColumns, toRow, type RawRow, type WorkspaceRow } from "./workspace-row";
 
@@ -33,21 +32,21 @@ export async function* workspaceExportRows(
 ): AsyncGenerator<WorkspaceRow> {
   const p = workspaceListQuery.parse(params);
   const now = params.now ?? new Date();
-  const full = fullThresholds(await getRules(db));
+  const ctx = { now, rules: await getRules(db) };
   const sort = SORT_TYPES[p.sort];
   const keys: KeyPart[] = [
     { expr: SORT_SQL[p.sort], type: sort.type, dir: p.dir, nulls: sort.nullable ? "last" : undefined },
     { expr: sql`w.id`, type: "text", dir: p.dir },
   ];
   const where = sql.join(workspaceFilters(p), sql` and `);
-  const rows = keysetRows<RawRow & { before_7d: number | null }>(db, keys, (page) => sql`select ${rowColumns},
+  const rows = keysetRows<RawRow & { before_7d: number | null }>(db, keys, (page) => sql`select ${rowColumns(ctx)},
       c.bytes::float8 as before_7d${page.keyColumns}
     from workspaces w ${change7dJoin(addDaysTo(utcDayOf(now), -7))}
     where ${where} and ${page.after}
     order by ${page.order} limit ${page.limit}`, opts);
   for await (const r of rows) {
     const before = numOrNull(r.before_7d);
-    yield toRow(r, now, before === null ? null : Number(r.total_bytes) - before, full);
+    yield toRow(r, ctx, before === null ? null : Number(r.total_bytes) - before);
   }
 }
 

@@ -8,6 +8,7 @@ import { clampToRollups, getHorizons } from "./retention";
 import { fullCondition, fullThresholds, toVolume, volumeColumns, type VolumeColumns, type VolumeSummary } from "./volume";
 import { addDaysTo, daysBetween, eachDay, isoOrNull, resolveRange, utcDayOf, type Day, type DayRange, type RangeParams } from "@/lib/series";
 import type { WorkspaceRef } from "@/lib/findings/finding";
+import { isSilent, silentHours } from "@/lib/findings/silence";
 
 export type { WorkspaceRef };
 
@@ -87,8 +88,11 @@ export type FleetOverview = {
   }[];
   /** The volume-filling rule's horizon in days (what "filling soon" means), null when the rule is off. */
   fillingDays: number | null;
-  /** Workspaces whose newest report is over 24 hours old (or that never reported), longest silent first. */
-  silent: { count: number; workspaces: (WorkspaceRef & { lastCollectedAt: string | null; hoursSilent: number | null })[] };
+  /**
+   * Workspaces without a report for over the silent-workspace rule's `hours` (counted from enrollment when
+   * they never reported), longest silent first.
+   */
+  silent: { hours: number; count: number; workspaces: (WorkspaceRef & { lastCollectedAt: string | null; hoursSilent: number | null })[] };
   findings: FindingsSummary;
 };
 
@@ -107,7 +111,6 @@ export const seriesKeySql = sql.raw(
 export const dayOfRoots = (day: Day) =>
   sql`select workspace_id, root_key, bytes from root_daily where day = ${day}::date offset 0`;
 
-const SILENT_HOURS = 24;
 const GROWTH_DAYS = 7;
 
 function growth(now: number, then: number): Growth {
@@ -138,6 +141,8 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
   const full = fullThresholds(rules);
   const isFull = fullCondition(full);
   const fillingDays = rules["volume-filling"].enabled ? rules["volume-filling"].params.days : null;
+  const hoursSilent = silentHours(rules);
+  const silent = isSilent(hoursSilent, nowTs);
 
   const [deltaRows, totals, topWorkspaces, agents, growing, filling, silentCount, silentRows, findings] = await Promise.all([
     // Levels now per series key (root_latest), and the deltas after `before`: the level on a day D is the level
@@ -166,10 +171,8 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
         or (${fillingDays === null ? sql`false` : sql`w.forecast_full_at <= ${nowTs} + make_interval(days => ${fillingDays})`})
       order by ${isFull} desc, greatest(w.volume_used_pct, coalesce(w.volume_inodes_used_pct, 0)) desc, w.forecast_full_at, w.id
       limit ${limit}`),
-    db.execute(sql`select count(*)::int as n from workspaces
-      where coalesce(last_collected_at, first_seen_at) < ${nowTs} - make_interval(hours => ${SILENT_HOURS})`),
-    db.execute(sql`select id, name, owner, last_collected_at from workspaces
-      where coalesce(last_collected_at, first_seen_at) < ${nowTs} - make_interval(hours => ${SILENT_HOURS})
+    db.execute(sql`select count(*)::int as n from workspaces w where ${silent}`),
+    db.execute(sql`select id, name, owner, last_collected_at from workspaces w where ${silent}
       order by last_collected_at nulls first, id limit ${limit}`),
     getFindingsSummary(db, { now, rules }),
   ]);
@@ -268,6 +271,7 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
     }),
     fillingDays,
     silent: {
+      hours: hoursSilent,
       count: Number(rowsOf<{ n: number }>(silentCount)[0].n),
       workspaces: rowsOf<{ id: string; name: string; owner: string; last_collected_at: Date | string | null }>(silentRows).map(
         (r) => ({

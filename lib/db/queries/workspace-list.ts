@@ -4,7 +4,6 @@ import { addDaysTo, eachDay, fillCarryForward, utcDayOf, type Day } from "@/lib/
 import { workspaceListQuery, type WorkspaceListQuery, type WorkspaceSortColumn } from "@/lib/validations/workspaces";
 import { rowsOf, type Db } from "../types";
 import { getRules } from "./findings";
-import { fullThresholds } from "./volume";
 import { numOrNull, rowColumns, toRow, type RawRow, type WorkspaceRow } from "./workspace-row";
 
 export const SPARKLINE_DAYS = 30;
@@ -112,13 +111,13 @@ export async function listWorkspaces(db: Db, params: WorkspaceListParams = {}): 
   const dir = p.dir === "asc" ? sql`asc` : sql`desc`;
   // The 7-day change needs a lookup per workspace: only joined for every row when the table is sorted by it.
   const lateral = p.sort === "change7d" ? change7dJoin(since) : sql``;
-  const [rows, rules] = await Promise.all([
-    db.execute(sql`select ${rowColumns}, count(*) over () as total from workspaces w ${lateral}
+  const ctx = { now, rules: await getRules(db) };
+  const rows = rowsOf<RawRow & { total: number }>(
+    await db.execute(sql`select ${rowColumns(ctx)}, count(*) over () as total from workspaces w ${lateral}
       where ${sql.join(where, sql` and `)}
       order by ${SORT_SQL[p.sort]} ${dir} nulls last, w.id ${dir}
       limit ${p.pageSize} offset ${(p.page - 1) * p.pageSize}`),
-    getRules(db),
-  ]).then(([r, rules]) => [rowsOf<RawRow & { total: number }>(r), rules] as const);
+  );
   let total = rows.length ? Number(rows[0].total) : 0;
   if (rows.length === 0 && p.page > 1) {
     const c = rowsOf<{ n: number }>(
@@ -128,12 +127,11 @@ export async function listWorkspaces(db: Db, params: WorkspaceListParams = {}): 
   }
   const spark = await dailyTotals(db, rows.map((r) => r.id), sparklineDays);
   const sinceIndex = sparklineDays.indexOf(since);
-  const full = fullThresholds(rules);
   return {
     rows: rows.map((r) => {
       const line = spark.get(r.id) ?? sparklineDays.map(() => null);
       const before = line[sinceIndex];
-      return { ...toRow(r, now, before === null ? null : Number(r.total_bytes) - before, full), sparkline: line };
+      return { ...toRow(r, ctx, before === null ? null : Number(r.total_bytes) - before), sparkline: line };
     }),
     total,
     page: p.page,

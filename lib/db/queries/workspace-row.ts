@@ -1,23 +1,29 @@
 import "server-only";
 import { differenceInMilliseconds } from "date-fns";
-import { millisecondsInDay, millisecondsInHour } from "date-fns/constants";
+import { millisecondsInDay } from "date-fns/constants";
 import { sql } from "drizzle-orm";
 import type { WorkspaceRef } from "@/lib/findings/finding";
-import { toVolume, volumeColumns, type FullThresholds, type VolumeColumns, type VolumeSummary } from "./volume";
-
-const SILENT_HOURS = 24;
+import type { RuleSet } from "@/lib/findings/rules";
+import { isSilent, silentHours } from "@/lib/findings/silence";
+import { fullThresholds, toVolume, volumeColumns, type VolumeColumns, type VolumeSummary } from "./volume";
 
 export const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
-/** Columns of a workspace row (alias `w`), shared by the workspaces table and the workspace page. */
-export const rowColumns = sql`w.id, w.name, w.owner, w.template, w.agent_name, w.total_bytes::float8 as total_bytes,
-  w.root_count, w.largest_agent, w.largest_agent_bytes::float8 as largest_agent_bytes, ${volumeColumns},
-  w.growth_bytes_per_day::float8 as growth_bytes_per_day, w.forecast_full_at, w.last_collected_at`;
+/** What a workspace row is read against: the instant, and the rules in effect (what full and silent mean). */
+export type RowContext = { now: Date; rules: RuleSet };
+
+/** Columns of a workspace row (alias `w`), shared by the workspaces table, its export and the workspace page. */
+export const rowColumns = (ctx: RowContext) => sql`w.id, w.name, w.owner, w.template, w.agent_name,
+  w.total_bytes::float8 as total_bytes, w.root_count, w.largest_agent,
+  w.largest_agent_bytes::float8 as largest_agent_bytes, ${volumeColumns},
+  w.growth_bytes_per_day::float8 as growth_bytes_per_day, w.forecast_full_at, w.last_collected_at,
+  ${isSilent(silentHours(ctx.rules), sql`${ctx.now.toISOString()}::timestamptz`)} as silent`;
 
 export type RawRow = VolumeColumns & {
   id: string; name: string; owner: string; template: string | null; agent_name: string | null; total_bytes: number;
   root_count: number; largest_agent: string | null; largest_agent_bytes: number | null;
   growth_bytes_per_day: number | null; forecast_full_at: Date | string | null; last_collected_at: Date | string | null;
+  silent: boolean;
 };
 
 export type WorkspaceRow = WorkspaceRef & {
@@ -36,11 +42,11 @@ export type WorkspaceRow = WorkspaceRef & {
   /** Days from now until forecastFullAt (fractional, may be negative); null when not growing. */
   daysUntilFull: number | null;
   lastCollectedAt: string | null;
-  /** No report for over 24 hours, or never reported. */
+  /** No report for over the silent-workspace rule's hours (counted from enrollment when it never reported). */
   silent: boolean;
 };
 
-export function toRow(r: RawRow, now: Date, change7dBytes: number | null, full: FullThresholds): WorkspaceRow {
+export function toRow(r: RawRow, { now, rules }: RowContext, change7dBytes: number | null): WorkspaceRow {
   const forecast = r.forecast_full_at === null ? null : new Date(r.forecast_full_at);
   const last = r.last_collected_at === null ? null : new Date(r.last_collected_at);
   return {
@@ -54,11 +60,11 @@ export function toRow(r: RawRow, now: Date, change7dBytes: number | null, full: 
     change7dBytes,
     largestAgent: r.largest_agent,
     largestAgentBytes: numOrNull(r.largest_agent_bytes),
-    volume: toVolume(r, full),
+    volume: toVolume(r, fullThresholds(rules)),
     growthBytesPerDay: numOrNull(r.growth_bytes_per_day),
     forecastFullAt: forecast ? forecast.toISOString() : null,
     daysUntilFull: forecast ? differenceInMilliseconds(forecast, now) / millisecondsInDay : null,
     lastCollectedAt: last ? last.toISOString() : null,
-    silent: !last || differenceInMilliseconds(now, last) > SILENT_HOURS * millisecondsInHour,
+    silent: r.silent,
   };
 }

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { defineRule, PAST_THRESHOLD } from "../rule";
+import { isSilent, silentSince } from "../silence";
 
 /** A workspace whose newest report is older than this. */
 export const silentWorkspace = defineRule({
@@ -14,12 +15,9 @@ export const silentWorkspace = defineRule({
   unit: "hours",
   scope: "workspace",
   urgency: PAST_THRESHOLD,
-  rows: (p, { now, ws }) => {
-    const silentSince = sql`coalesce(w.last_collected_at, w.first_seen_at)`;
-    return sql`select w.id as workspace_id, null::text as root_key, null::text as agent, null::text as path,
+  rows: (p, { now, ws }) => sql`select w.id as workspace_id, null::text as root_key, null::text as agent, null::text as path,
       (extract(epoch from (${now} - ${silentSince})) / 3600)::float8 as value, ${p.hours}::float8 as threshold
-    from workspaces w where ${silentSince} < ${now} - make_interval(secs => ${p.hours}::float8 * 3600) ${ws}`;
-  },
+    from workspaces w where ${isSilent(p.hours, now)} ${ws}`,
   describe: (f) => ({
     message: `No report for ${f.value.toFixed(0)} hours (over ${f.threshold} hours).`,
     action: "Check whether the workspace is stopped or deleted; if it runs, check the reporter's coder_script logs and its token.",

@@ -1,12 +1,12 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { addDaysTo, utcDayOf } from "@/lib/series";
 import { workspaceListQuery, type WorkspaceListQuery, type WorkspaceSortColumn } from "@/lib/validations/workspaces";
 import { keysetRows, type KeyPart, type PageOptions } from "../keyset";
 import type { Db } from "../types";
 import { getRules } from "./findings";
-import { change7dJoin, SORT_SQL, workspaceFilters } from "./workspace-list";
-import { numOrNull, rowColumns, toRow, type RawRow, type WorkspaceRow } from "./workspace-row";
+import { change7dColumn, change7dJoin, change7dSince } from "./change-7d";
+import { SORT_SQL, workspaceFilters } from "./workspace-list";
+import { rowColumns, toRow, type RawRow, type WorkspaceRow } from "./workspace-row";
 
 /** Each sort column's SQL type (to compare the last page's value exactly) and whether it can be null. */
 const SORT_TYPES: Record<WorkspaceSortColumn, { type: string; nullable: boolean }> = {
@@ -39,15 +39,11 @@ export async function* workspaceExportRows(
     { expr: sql`w.id`, type: "text", dir: p.dir },
   ];
   const where = sql.join(workspaceFilters(p), sql` and `);
-  const rows = keysetRows<RawRow & { before_7d: number | null }>(db, keys, (page) => sql`select ${rowColumns(ctx)},
-      c.bytes::float8 as before_7d${page.keyColumns}
-    from workspaces w ${change7dJoin(addDaysTo(utcDayOf(now), -7))}
+  const rows = keysetRows<RawRow>(db, keys, (page) => sql`select ${rowColumns(ctx)}, ${change7dColumn}${page.keyColumns}
+    from workspaces w ${change7dJoin(change7dSince(now), "all")}
     where ${where} and ${page.after}
     order by ${page.order} limit ${page.limit}`, opts);
-  for await (const r of rows) {
-    const before = numOrNull(r.before_7d);
-    yield toRow(r, ctx, before === null ? null : Number(r.total_bytes) - before);
-  }
+  for await (const r of rows) yield toRow(r, ctx);
 }
 
 export type AgentWorkspaceRow = { id: string; name: string; owner: string; template: string | null; bytes: string; roots: number };

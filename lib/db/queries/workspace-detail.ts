@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import type { Finding } from "@/lib/findings/finding";
 import type { AgeBreakdown, CategoryBreakdown, LargestEntry, LeftoverEntry } from "@/lib/report/schema";
-import { addDaysTo, eachDay, isoOrNull, resolveRange, utcDayOf, type Day, type DayRange, type RangeParams } from "@/lib/series";
+import { eachDay, isoOrNull, resolveRange, type Day, type DayRange, type RangeParams } from "@/lib/series";
 import {
   forecastLine,
   usageByRoot,
@@ -14,6 +14,7 @@ import {
 } from "@/lib/shaping/workspace-detail";
 import { rowsOf, type Db } from "../types";
 import { getRules, listFindings } from "./findings";
+import { change7dColumn, change7dJoin, change7dSince } from "./change-7d";
 import { numOrNull, rowColumns, toRow, type RawRow, type WorkspaceRow } from "./workspace-row";
 
 export type { RootRef, VolumeHistoryPoint, WorkspaceUsagePoint };
@@ -160,15 +161,15 @@ export async function getWorkspaceDetail(
   const days = eachDay(range.from, range.to);
   const ctx = { now, rules: await getRules(db) };
   const head = rowsOf<RawRow & { first_seen_at: Date | string; last_seen_at: Date | string | null; last_report_id: string | null }>(
-    await db.execute(sql`select ${rowColumns(ctx)}, w.first_seen_at, w.last_seen_at, w.last_report_id
-      from workspaces w where w.id = ${id}`),
+    await db.execute(sql`select ${rowColumns(ctx)}, ${change7dColumn}, w.first_seen_at, w.last_seen_at, w.last_report_id
+      from workspaces w ${change7dJoin(change7dSince(now), "few")} where w.id = ${id}`),
   )[0];
   if (!head) return null;
 
   const inRange = sql`day between ${range.from}::date and ${range.to}::date`;
   const volumeDayColumns = sql`coalesce(volume_used_bytes, volume_total_bytes - volume_free_bytes)::float8 as used,
     volume_free_bytes::float8 as avail`;
-  const [rootDays, wsDaily, wsStart, latest, reportRows, findings, change] = await Promise.all([
+  const [rootDays, wsDaily, wsStart, latest, reportRows, findings] = await Promise.all([
     // One row per root: its values in the range as one list (the range's rows are read once and
     // sent as a handful of rows, not one per root and day), and its last value before the range, one index
     // lookup per root (root_daily_workspace_root_day_idx). A root that existed when the range began either exists now (root_latest) or
@@ -202,8 +203,6 @@ export async function getWorkspaceDetail(
         volume_free_bytes::float8 as volume_free_bytes
       from reports where workspace_id = ${id} order by collected_at desc limit ${params.reports ?? 50}`),
     listFindings(db, { workspace: id, now, rules: ctx.rules }),
-    db.execute(sql`select bytes::float8 as bytes from workspace_daily where workspace_id = ${id}
-      and day <= ${addDaysTo(utcDayOf(now), -7)}::date order by day desc limit 1`),
   ]);
 
   const perRoot = rowsOf<RootDaysRow>(rootDays);
@@ -237,8 +236,7 @@ export async function getWorkspaceDetail(
     .sort((a, b) => b.bytes - a.bytes || a.path.localeCompare(b.path))
     .slice(0, 20);
 
-  const before7 = rowsOf<{ bytes: number }>(change)[0];
-  const workspace = toRow(head, ctx, before7 ? Number(head.total_bytes) - Number(before7.bytes) : null);
+  const workspace = toRow(head, ctx);
   const v = workspace.volume;
   // The fit ingest stored with the newest report (ingest_reports: least squares over the last FORECAST_DAYS
   // days, lib/db/queries/ingest.ts).

@@ -4,6 +4,7 @@ import { addDaysTo, eachDay, fillCarryForward, utcDayOf, type Day } from "@/lib/
 import { workspaceListQuery, type WorkspaceListQuery, type WorkspaceSortColumn } from "@/lib/validations/workspaces";
 import { rowsOf, type Db } from "../types";
 import { getRules } from "./findings";
+import { change7d, change7dColumn, change7dJoin, change7dSince } from "./change-7d";
 import { numOrNull, rowColumns, toRow, type RawRow, type WorkspaceRow } from "./workspace-row";
 
 export const SPARKLINE_DAYS = 30;
@@ -56,13 +57,13 @@ function likePattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** The sort columns' expressions (aliases `w`, and `c` for the 7-day change's lateral join). */
+/** The sort columns' expressions (aliases `w`, and `c` for the 7-day change's join). */
 export const SORT_SQL: Record<WorkspaceSortColumn, SQL> = {
   name: sql`w.name`,
   owner: sql`w.owner`,
   template: sql`w.template`,
   total: sql`w.total_bytes`,
-  change7d: sql`(w.total_bytes - c.bytes)`,
+  change7d,
   largestAgent: sql`w.largest_agent`,
   // df's Use%, as the column shows it.
   volumeUsed: sql`w.volume_used_pct`,
@@ -84,19 +85,6 @@ export function workspaceFilters(p: Pick<WorkspaceListQuery, "q" | "owner" | "te
 }
 
 /**
- * Joins `c.bytes`: the workspace's daily total on or before `since` (for the 7-day change). The totals of
- * `since` itself are read as one range of the day-first primary key (OFFSET 0 keeps it a range rather than a lookup per
- * workspace into the key index, which grows with history); only workspaces that did not report that day look
- * further back, one lookup each (COALESCE runs the subquery only for them).
- */
-export function change7dJoin(since: Day): SQL {
-  return sql`left join (select workspace_id, bytes from workspace_daily where day = ${since}::date offset 0) cd
-      on cd.workspace_id = w.id
-    left join lateral (select coalesce(cd.bytes, (select d.bytes from workspace_daily d where d.workspace_id = w.id
-      and d.day < ${since}::date order by d.day desc limit 1)) as bytes) c on true`;
-}
-
-/**
  * One page of the workspaces table: filters, sort and paging in SQL over the workspaces table (denormalised
  * totals), then the page's sparklines in one query on workspace_daily.
  */
@@ -104,19 +92,24 @@ export async function listWorkspaces(db: Db, params: WorkspaceListParams = {}): 
   const p = workspaceListQuery.parse(params);
   const now = params.now ?? new Date();
   const today = utcDayOf(now);
-  const since = addDaysTo(today, -7);
+  const since = change7dSince(now);
   const sparklineDays = eachDay(addDaysTo(today, -(SPARKLINE_DAYS - 1)), today);
 
   const where = workspaceFilters(p);
   const dir = p.dir === "asc" ? sql`asc` : sql`desc`;
-  // The 7-day change needs a lookup per workspace: only joined for every row when the table is sorted by it.
-  const lateral = p.sort === "change7d" ? change7dJoin(since) : sql``;
   const ctx = { now, rules: await getRules(db) };
+  const order = sql`order by ${SORT_SQL[p.sort]} ${dir} nulls last, w.id ${dir}`;
+  const page = (change: SQL) => sql`select ${rowColumns(ctx)}${change}, count(*) over () as total
+    from workspaces w ${p.sort === "change7d" ? change7dJoin(since, "all") : sql``}
+    where ${sql.join(where, sql` and `)} ${order} limit ${p.pageSize} offset ${(p.page - 1) * p.pageSize}`;
+  // The 7-day change needs a lookup per workspace: read for every workspace only when the table is sorted by
+  // it, else for the page's rows once they are chosen.
   const rows = rowsOf<RawRow & { total: number }>(
-    await db.execute(sql`select ${rowColumns(ctx)}, count(*) over () as total from workspaces w ${lateral}
-      where ${sql.join(where, sql` and `)}
-      order by ${SORT_SQL[p.sort]} ${dir} nulls last, w.id ${dir}
-      limit ${p.pageSize} offset ${(p.page - 1) * p.pageSize}`),
+    await db.execute(
+      p.sort === "change7d"
+        ? page(sql`, ${change7dColumn}`)
+        : sql`select w.*, ${change7dColumn} from (${page(sql``)}) w ${change7dJoin(since, "few")} ${order}`,
+    ),
   );
   let total = rows.length ? Number(rows[0].total) : 0;
   if (rows.length === 0 && p.page > 1) {
@@ -126,12 +119,9 @@ export async function listWorkspaces(db: Db, params: WorkspaceListParams = {}): 
     total = Number(c[0].n);
   }
   const spark = await dailyTotals(db, rows.map((r) => r.id), sparklineDays);
-  const sinceIndex = sparklineDays.indexOf(since);
   return {
     rows: rows.map((r) => {
-      const line = spark.get(r.id) ?? sparklineDays.map(() => null);
-      const before = line[sinceIndex];
-      return { ...toRow(r, ctx, before === null ? null : Number(r.total_bytes) - before), sparkline: line };
+      return { ...toRow(r, ctx), sparkline: spark.get(r.id) ?? sparklineDays.map(() => null) };
     }),
     total,
     page: p.page,

@@ -24,6 +24,8 @@ export type RawRow = VolumeColumns & {
   root_count: number; largest_agent: string | null; largest_agent_bytes: number | null;
   growth_bytes_per_day: number | null; forecast_full_at: Date | string | null; last_collected_at: Date | string | null;
   silent: boolean;
+  /** See change-7d.ts: each query joins it its own way. */
+  change_7d_bytes: number | null;
 };
 
 export type WorkspaceRow = WorkspaceRef & {
@@ -31,7 +33,7 @@ export type WorkspaceRow = WorkspaceRef & {
   agentName: string | null;
   totalBytes: number;
   rootCount: number;
-  /** totalBytes minus the workspace's daily total on or before 7 days ago; null without such a day. */
+  /** totalBytes minus the workspace's daily total on or before 7 days ago; null without such a day (change-7d.ts). */
   change7dBytes: number | null;
   largestAgent: string | null;
   largestAgentBytes: number | null;
@@ -46,7 +48,7 @@ export type WorkspaceRow = WorkspaceRef & {
   silent: boolean;
 };
 
-export function toRow(r: RawRow, { now, rules }: RowContext, change7dBytes: number | null): WorkspaceRow {
+export function toRow(r: RawRow, { now, rules }: RowContext): WorkspaceRow {
   const forecast = r.forecast_full_at === null ? null : new Date(r.forecast_full_at);
   const last = r.last_collected_at === null ? null : new Date(r.last_collected_at);
   return {
@@ -57,7 +59,7 @@ export function toRow(r: RawRow, { now, rules }: RowContext, change7dBytes: numb
     agentName: r.agent_name,
     totalBytes: Number(r.total_bytes),
     rootCount: Number(r.root_count),
-    change7dBytes,
+    change7dBytes: numOrNull(r.change_7d_bytes),
     largestAgent: r.largest_agent,
     largestAgentBytes: numOrNull(r.largest_agent_bytes),
     volume: toVolume(r, fullThresholds(rules)),

@@ -4,7 +4,8 @@
 import { z } from "zod";
 import { LIMITS } from "@/lib/report/constants";
 import { relativePath } from "@/lib/report/schema";
-import { MIN_AGE_HOURS_FLOOR, RECIPE_IDS, type RecipeId } from "@/lib/catalog/recipes";
+import { RECIPE_IDS, type RecipeId } from "@/lib/catalog/recipes";
+import { MIN_AGE_HOURS, TRASH_DAYS } from "./defaults";
 
 const bytes = z.number().int().nonnegative().max(LIMITS.maxBytes);
 const count = z.number().int().nonnegative().max(LIMITS.maxCount);
@@ -54,9 +55,9 @@ export const runRequest = z
     dryRun: z.boolean().default(false),
     action: z.enum(["delete", "trash"]).optional(),
     /** With action "trash": days the units stay restorable before the reporter empties them. */
-    trashDays: z.number().int().min(1).max(90).default(7),
+    trashDays: z.number().int().min(TRASH_DAYS.min).max(TRASH_DAYS.max).default(TRASH_DAYS.default),
     /** Units whose newest file was modified within this many hours are skipped. */
-    minAgeHours: z.number().int().min(MIN_AGE_HOURS_FLOOR).max(24 * 365).default(24),
+    minAgeHours: z.number().int().min(MIN_AGE_HOURS.min).max(MIN_AGE_HOURS.max).default(MIN_AGE_HOURS.default),
     /**
      * Count status changes (ctime: owner, mode, links) as activity in a unit's age, besides modifications.
      * Off by default: on Kubernetes workspaces (fsGroup) and templates that chown the home at start, every

@@ -3,38 +3,73 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useDeferredValue, useState } from "react";
-import { RECIPES } from "@/lib/catalog/recipes";
+import { RECIPES, type RecipeId } from "@/lib/catalog/recipes";
 import { recipesForAgent } from "@/lib/cleanup/links";
+import { runRequestOf, defaultDraft, type RunDraft } from "@/lib/cleanup/run-draft";
+import { DEFAULT_EXPIRES_DAYS } from "@/lib/cleanup/types";
+import { workspaceLabel } from "@/lib/cleanup/workspace-names";
 import { formatBytes } from "@/lib/format/bytes";
-import { formatCount } from "@/lib/format/numbers";
+import { formatCountOf } from "@/lib/format/numbers";
 import { ApiError } from "@/lib/query/fetch-json";
 import { cleanupKeys, postRun, previewOptions } from "@/lib/query/cleanup";
 import { parseNewRunSearchParams } from "@/lib/validations/cleanup";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { Panel } from "@/components/ui/panel";
 import { Skeleton } from "@/components/ui/states";
+import { FreeSpaceView } from "./free-space-view";
 import { PreviewTable } from "./preview-table";
-import { defaultDraft, requestOf, RunFields } from "./run-fields";
+import { RunFields } from "./run-fields";
+import { useScopeLookup } from "./use-scope-lookup";
+import { useWorkspaceRef } from "./use-workspace-ref";
 
-/** The label of the confirm button: the action and the preview's own figures ("Delete 4.2 GiB from 37 workspaces"). */
-export function confirmLabel(action: "delete" | "trash", dryRun: boolean, bytes: number, workspaces: number): string {
+/**
+ * The label of the confirm button: the action and the preview's own figures ("Delete 4.2 GiB from 37
+ * workspaces"). A custom target has no figure before it runs (reports do not measure its glob): the button
+ * says so rather than "0 B".
+ */
+export function confirmLabel(action: "delete" | "trash", dryRun: boolean, total: { bytes: number; workspaces: number }, unknown = false): string {
   const verb = dryRun ? "Dry run over" : action === "delete" ? "Delete" : "Trash";
-  return `${verb} ${formatBytes(bytes)} from ${formatCount(workspaces)} workspace${workspaces === 1 ? "" : "s"}`;
+  const where = formatCountOf(total.workspaces, "workspace");
+  return unknown ? `${verb} what matches in ${where} (sizes come with the results)` : `${verb} ${formatBytes(total.bytes)} from ${where}`;
 }
 
-/** /cleanup/new: recipe, parameters and scope from the URL, the preview per workspace, and the confirmation. */
+/**
+ * /cleanup/new: recipe, parameters and scope from the URL, the preview per workspace, and the confirmation.
+ * Opened for a workspace, its scope shows the workspace's name; with free=1, every recipe's preview there.
+ */
 export function NewRunForm() {
   const state = parseNewRunSearchParams(useSearchParams());
   const agentRecipes = state.agent ? recipesForAgent(state.agent) : [];
-  const [draft, setDraft] = useState(() => defaultDraft(state.recipe ?? agentRecipes[0] ?? RECIPES[0].id, state.workspace));
-  const request = requestOf(draft);
-  const deferred = useDeferredValue(typeof request === "string" ? null : request);
+  const recipe = state.recipe ?? agentRecipes[0] ?? RECIPES[0].id;
+  if (!state.workspace) return <RunForm initial={defaultDraft(recipe)} recipes={agentRecipes} />;
+  return <ForWorkspace id={state.workspace} free={state.free === true} recipe={recipe} recipes={agentRecipes} />;
+}
+
+function ForWorkspace({ id, free, recipe, recipes }: { id: string; free: boolean; recipe: RecipeId; recipes: RecipeId[] }) {
+  const { query, workspace } = useWorkspaceRef(id);
+  if (query.isPending) return <Skeleton height={200} />;
+  if (query.isError) return <ErrorPanel error={query.error} onRetry={() => void query.refetch()} />;
+  if (free) {
+    return workspace ? <FreeSpaceView workspace={workspace} /> : <p className="error-message" role="alert">No workspace has the id {id}.</p>;
+  }
+  // An unknown id stays in the field as given, where the scope's check says that nothing has it.
+  return <RunForm initial={defaultDraft(recipe, workspace ? workspaceLabel(workspace) : id)} recipes={recipes} />;
+}
+
+function RunForm({ initial, recipes }: { initial: RunDraft; recipes: RecipeId[] }) {
+  const [draft, setDraft] = useState(initial);
+  const lookup = useScopeLookup(draft);
+  const built = runRequestOf(draft, lookup.resolve);
+  const deferred = useDeferredValue(built.ok ? built.request : null);
   const preview = useQuery(previewOptions(deferred));
   const router = useRouter();
   const client = useQueryClient();
   const [conflict, setConflict] = useState<string | null>(null);
   const create = useMutation({
-    mutationFn: () => postRun({ ...(request as Exclude<typeof request, string>), confirmBytes: preview.data!.total.bytes, expiresDays: 7 }),
+    mutationFn: () => {
+      if (!built.ok) throw new Error(built.problem);
+      return postRun({ ...built.request, confirmBytes: preview.data!.total.bytes, expiresDays: DEFAULT_EXPIRES_DAYS });
+    },
     onSuccess: async ({ id }) => {
       await client.invalidateQueries({ queryKey: cleanupKeys.runs() });
       router.push(`/cleanup/runs/${id}`);
@@ -47,18 +82,30 @@ export function NewRunForm() {
       }
     },
   });
-  const ready = typeof request !== "string" && preview.isSuccess && !preview.isPlaceholderData && !preview.isFetching;
+  const ready = built.ok && preview.isSuccess && !preview.isPlaceholderData && !preview.isFetching;
   const total = preview.data?.total;
+  // A request the server's schema refuses (a glob that could leave its root) is the form's problem to show, not an outage.
+  const refusal = preview.error instanceof ApiError && preview.error.status === 422 ? preview.error.message : null;
   return (
     <div className="stack">
       <Panel title="What to clean up">
-        <RunFields draft={draft} onChange={(d) => { setDraft(d); setConflict(null); }} recipes={agentRecipes} />
-        {typeof request === "string" ? <p className="muted">{request}</p> : null}
+        <RunFields
+          draft={draft}
+          onChange={(d) => {
+            setDraft(d);
+            setConflict(null);
+          }}
+          recipes={recipes}
+          completion={lookup.completion}
+          workspacesByName
+        />
+        {built.ok ? null : <p className="muted" data-testid="draft-problem">{built.problem}</p>}
+        {refusal ? <p className="error-message" role="alert" data-testid="refusal">The dashboard refuses this run: {refusal}</p> : null}
       </Panel>
       <Panel title="Preview" actions={<span className="muted small">from each workspace&apos;s latest report</span>}>
         {preview.isPending && deferred ? <Skeleton height={120} /> : null}
-        {preview.isError ? <ErrorPanel error={preview.error} onRetry={() => void preview.refetch()} /> : null}
-        {preview.data ? <PreviewTable preview={preview.data} /> : null}
+        {preview.isError && !refusal ? <ErrorPanel error={preview.error} onRetry={() => void preview.refetch()} /> : null}
+        {preview.data && !refusal ? <PreviewTable preview={preview.data} /> : null}
       </Panel>
       <div className="row">
         {conflict ? <p className="error-message" role="alert">{conflict}</p> : null}
@@ -69,10 +116,10 @@ export function NewRunForm() {
           disabled={!ready || !total || total.workspaces === 0 || create.isPending}
           onClick={() => create.mutate()}
         >
-          {total ? confirmLabel(draft.action, draft.dryRun, total.bytes, total.workspaces) : "Preview first"}
+          {total && !refusal ? confirmLabel(draft.action, draft.dryRun, total, preview.data?.unknown) : "Preview first"}
         </button>
         <span className="muted small">
-          Jobs wait for each workspace&apos;s reporter to call in (every 30 minutes while it runs) and expire after 7 days.
+          Jobs wait for each workspace&apos;s reporter to call in (every 30 minutes while it runs) and expire after {DEFAULT_EXPIRES_DAYS} days.
         </span>
         {create.isError && !conflict ? <p className="error-message" role="alert">{create.error.message}</p> : null}
       </div>

@@ -1,89 +1,63 @@
 "use client";
 
+import { useId } from "react";
 import { RECIPES, type RecipeId } from "@/lib/catalog/recipes";
+import { clampTo, MIN_AGE_HOURS, TRASH_DAYS } from "@/lib/cleanup/defaults";
 import type { RunRequest } from "@/lib/cleanup/protocol";
+import { recipeOf, runRequestOf, withTarget, type RunDraft, type ScopeKind } from "@/lib/cleanup/run-draft";
 
-const MIB = 1024 ** 2;
-
-/** What the run and policy forms edit: text fields stay text until the request is built. */
-export type RunDraft = {
-  recipe: RecipeId;
-  olderThanDays: string;
-  keepNewest: string;
-  capMiB: string;
-  scopeKind: "workspaceIds" | "owners" | "templates" | "all";
-  scopeValues: string;
-  dryRun: boolean;
-  action: "delete" | "trash";
-  trashDays: number;
-  minAgeHours: number;
-  countStatusChanges: boolean;
-};
-
-export function recipeOf(id: RecipeId) {
-  return RECIPES.find((r) => r.id === id)!;
-}
-
-/** A new draft with the recipe's defaults. */
-export function defaultDraft(recipe: RecipeId, workspace?: string): RunDraft {
-  const r = recipeOf(recipe);
-  return {
-    recipe, olderThanDays: String(r.defaultOlderThanDays), keepNewest: "", capMiB: "",
-    scopeKind: workspace ? "workspaceIds" : "all", scopeValues: workspace ?? "", dryRun: false, action: r.defaultAction, trashDays: 7, minAgeHours: 24,
-    countStatusChanges: false,
-  };
-}
-
-/** A draft from a saved request (a policy). */
-export function draftFrom(
-  req: Pick<RunRequest, "params" | "scope" | "dryRun" | "action" | "trashDays" | "minAgeHours" | "countStatusChanges"> & { recipe?: RecipeId | null },
-): RunDraft {
-  const recipe = req.recipe ?? RECIPES[0].id;
-  const [kind, values] = "all" in req.scope ? (["all", []] as const) : (Object.entries(req.scope)[0] as [RunDraft["scopeKind"], string[]]);
-  return {
-    recipe, olderThanDays: req.params.olderThanDays?.toString() ?? "", keepNewest: req.params.keepNewest?.toString() ?? "",
-    capMiB: req.params.capBytes !== undefined ? String(Math.round(req.params.capBytes / MIB)) : "", scopeKind: kind,
-    scopeValues: values.join(", "), dryRun: req.dryRun, action: req.action ?? recipeOf(recipe).defaultAction, trashDays: req.trashDays,
-    minAgeHours: req.minAgeHours, countStatusChanges: req.countStatusChanges,
-  };
-}
-
-const int = (s: string) => (s.trim() === "" || !/^\d+$/.test(s.trim()) ? undefined : Number(s.trim()));
-
-/** The run request a draft stands for, or an explanation of what is missing. */
+// The policy form and page (not changed with the run form) still import the draft from here, and take a
+// request or its problem as one value.
+export { defaultDraft, draftFrom, type RunDraft } from "@/lib/cleanup/run-draft";
 export function requestOf(d: RunDraft): RunRequest | string {
-  const olderThanDays = int(d.olderThanDays);
-  const keepNewest = int(d.keepNewest);
-  const cap = int(d.capMiB);
-  if (olderThanDays === undefined && keepNewest === undefined && cap === undefined) return "Give at least one of older than, keep newest, cap.";
-  const values = d.scopeValues.split(/[\s,]+/).filter(Boolean);
-  if (d.scopeKind !== "all" && values.length === 0) return "Name at least one workspace, owner or template, or choose the whole fleet.";
-  return {
-    recipe: d.recipe,
-    params: { ...(olderThanDays !== undefined ? { olderThanDays } : {}), ...(keepNewest !== undefined ? { keepNewest } : {}), ...(cap !== undefined ? { capBytes: cap * MIB } : {}) },
-    scope: d.scopeKind === "all" ? { all: true } : ({ [d.scopeKind]: values } as RunRequest["scope"]),
-    dryRun: d.dryRun, action: d.action, trashDays: d.trashDays, minAgeHours: d.minAgeHours, countStatusChanges: d.countStatusChanges,
-  };
+  const r = runRequestOf(d);
+  return r.ok ? r.request : r.problem;
 }
 
-/** The recipe, parameters, scope and action of a run or policy. */
-export function RunFields({ draft, onChange, recipes, disabled }: { draft: RunDraft; onChange: (d: RunDraft) => void; recipes?: RecipeId[]; disabled?: boolean }) {
+/** What the form offers as the admin types: workspaces (or owners, templates) for the scope, root keys for a custom target. */
+export type RunFieldCompletion = { scope: readonly string[]; roots: readonly string[] };
+
+const CUSTOM = "custom";
+
+/**
+ * The recipe (or a custom target), parameters, scope and action of a run or policy. With `workspacesByName`
+ * the workspace scope takes names (the caller resolves them); without it, ids.
+ */
+export function RunFields({ draft, onChange, recipes, disabled, completion, workspacesByName }: {
+  draft: RunDraft;
+  onChange: (d: RunDraft) => void;
+  recipes?: RecipeId[];
+  disabled?: boolean;
+  completion?: RunFieldCompletion;
+  workspacesByName?: boolean;
+}) {
   const set = (patch: Partial<RunDraft>) => onChange({ ...draft, ...patch });
-  const recipe = recipeOf(draft.recipe);
+  const lists = useId();
   const choices = RECIPES.filter((r) => !recipes?.length || recipes.includes(r.id) || r.id === draft.recipe);
+  const custom = draft.target === "custom";
   return (
     <fieldset className="stack" disabled={disabled} style={{ border: 0, padding: 0, margin: 0, gap: 10 }}>
       <div className="row">
         <label className="field">
           Recipe
-          <select aria-label="Recipe" value={draft.recipe} onChange={(e) => onChange(defaultDraft(e.target.value as RecipeId, draft.scopeKind === "workspaceIds" ? draft.scopeValues : undefined))}>
+          <select
+            aria-label="Recipe"
+            value={custom ? CUSTOM : draft.recipe}
+            onChange={(e) => onChange(withTarget(draft, e.target.value === CUSTOM ? "custom" : { recipe: e.target.value as RecipeId }))}
+          >
             {choices.map((r) => (
               <option key={r.id} value={r.id}>{r.title}</option>
             ))}
+            <option value={CUSTOM}>Custom target (a glob in one root)</option>
           </select>
         </label>
-        <span className="muted small">{recipe.description}</span>
+        <span className="muted small">
+          {custom
+            ? "Files or folders matching a glob inside one root of the report. The reporter never leaves the root: the glob is relative to it, without '..'."
+            : recipeOf(draft.recipe).description}
+        </span>
       </div>
+      {custom ? <CustomTargetFields draft={draft} set={set} roots={completion?.roots} listId={`${lists}-roots`} /> : null}
       <div className="row">
         <label className="field">
           Older than
@@ -102,7 +76,15 @@ export function RunFields({ draft, onChange, recipes, disabled }: { draft: RunDr
         </label>
         <label className="field">
           Skip units changed within
-          <input type="number" min={1} aria-label="Minimum age hours" value={draft.minAgeHours} style={{ width: 70 }} onChange={(e) => set({ minAgeHours: Math.max(1, Number(e.target.value) || 1) })} />
+          <input
+            type="number"
+            min={MIN_AGE_HOURS.min}
+            max={MIN_AGE_HOURS.max}
+            aria-label="Minimum age hours"
+            value={draft.minAgeHours}
+            style={{ width: 70 }}
+            onChange={(e) => set({ minAgeHours: clampTo(MIN_AGE_HOURS, Number(e.target.value)) })}
+          />
           hours
         </label>
       </div>
@@ -120,15 +102,27 @@ export function RunFields({ draft, onChange, recipes, disabled }: { draft: RunDr
       <div className="row">
         <label className="field">
           Scope
-          <select aria-label="Scope" value={draft.scopeKind} onChange={(e) => set({ scopeKind: e.target.value as RunDraft["scopeKind"] })}>
+          <select aria-label="Scope" value={draft.scopeKind} onChange={(e) => set({ scopeKind: e.target.value as ScopeKind })}>
             <option value="all">Whole fleet</option>
-            <option value="workspaceIds">Workspaces (ids)</option>
+            <option value="workspaceIds">{workspacesByName ? "Workspaces" : "Workspaces (ids)"}</option>
             <option value="owners">Owners</option>
             <option value="templates">Templates</option>
           </select>
         </label>
         {draft.scopeKind !== "all" ? (
-          <input type="text" aria-label="Scope values" placeholder="comma-separated" value={draft.scopeValues} style={{ minWidth: 280 }} onChange={(e) => set({ scopeValues: e.target.value })} />
+          <>
+            <input
+              type="text"
+              aria-label="Scope values"
+              placeholder={draft.scopeKind === "workspaceIds" && workspacesByName ? "names or owner/name, comma-separated" : "comma-separated"}
+              value={draft.scopeValues}
+              list={completion ? `${lists}-scope` : undefined}
+              autoComplete="off"
+              style={{ minWidth: 280, flex: "1 1 280px", maxWidth: 520 }}
+              onChange={(e) => set({ scopeValues: e.target.value })}
+            />
+            {completion ? <Options id={`${lists}-scope`} values={completion.scope} /> : null}
+          </>
         ) : null}
       </div>
       <div className="row">
@@ -142,7 +136,15 @@ export function RunFields({ draft, onChange, recipes, disabled }: { draft: RunDr
         {draft.action === "trash" ? (
           <label className="field">
             Keep in trash
-            <input type="number" min={1} max={90} aria-label="Trash days" value={draft.trashDays} style={{ width: 60 }} onChange={(e) => set({ trashDays: Math.min(90, Math.max(1, Number(e.target.value) || 1)) })} />
+            <input
+              type="number"
+              min={TRASH_DAYS.min}
+              max={TRASH_DAYS.max}
+              aria-label="Trash days"
+              value={draft.trashDays}
+              style={{ width: 60 }}
+              onChange={(e) => set({ trashDays: clampTo(TRASH_DAYS, Number(e.target.value)) })}
+            />
             days
           </label>
         ) : null}
@@ -152,5 +154,62 @@ export function RunFields({ draft, onChange, recipes, disabled }: { draft: RunDr
         </label>
       </div>
     </fieldset>
+  );
+}
+
+/** A custom target: the root (a report's root key), the glob inside it, and whether a match is a file or a whole folder. */
+function CustomTargetFields({ draft, set, roots, listId }: {
+  draft: RunDraft;
+  set: (patch: Partial<RunDraft>) => void;
+  roots?: readonly string[];
+  listId: string;
+}) {
+  const c = draft.custom;
+  return (
+    <div className="row" data-testid="custom-target">
+      <label className="field">
+        Root
+        <input
+          type="text"
+          aria-label="Custom root"
+          placeholder="root key, e.g. codex:data"
+          value={c.rootKey}
+          list={roots ? listId : undefined}
+          autoComplete="off"
+          style={{ width: 220 }}
+          onChange={(e) => set({ custom: { ...c, rootKey: e.target.value } })}
+        />
+      </label>
+      {roots ? <Options id={listId} values={roots} /> : null}
+      <label className="field">
+        Glob
+        <input
+          type="text"
+          aria-label="Custom glob"
+          placeholder="e.g. cache/**/*.tmp"
+          value={c.glob}
+          autoComplete="off"
+          style={{ width: 220 }}
+          onChange={(e) => set({ custom: { ...c, glob: e.target.value } })}
+        />
+      </label>
+      <label className="field">
+        Each match is
+        <select aria-label="Custom unit" value={c.unit} onChange={(e) => set({ custom: { ...c, unit: e.target.value as RunDraft["custom"]["unit"] } })}>
+          <option value="file">a file</option>
+          <option value="dir">a folder, with everything in it</option>
+        </select>
+      </label>
+    </div>
+  );
+}
+
+function Options({ id, values }: { id: string; values: readonly string[] }) {
+  return (
+    <datalist id={id}>
+      {values.map((v) => (
+        <option key={v} value={v} />
+      ))}
+    </datalist>
   );
 }

@@ -2,7 +2,9 @@ import Link from "next/link";
 import type { Finding } from "@/lib/db/queries/findings";
 import { recipeForFinding } from "@/lib/cleanup/links";
 import { agentLabel } from "@/components/agents/agent-label";
+import { offersFreeSpace } from "@/lib/cleanup/free-space";
 import { CleanupLink } from "@/components/cleanup/cleanup-link";
+import { FreeSpaceLink } from "@/components/cleanup/free-space-link";
 
 /** One finding: severity, what is wrong, where, and what to do about it. */
 export function FindingItem({ finding, showWorkspace = true }: { finding: Finding; showWorkspace?: boolean }) {
@@ -26,6 +28,7 @@ export function FindingItem({ finding, showWorkspace = true }: { finding: Findin
         <div className="finding-action">
           <strong>What to do:</strong> {f.action}{" "}
           <CleanupLink recipe={recipeForFinding(f)} workspace={f.workspace.id}>Clean these up</CleanupLink>
+          {offersFreeSpace(f.ruleId) ? <FreeSpaceLink workspaceId={f.workspace.id} /> : null}
         </div>
       </div>
     </li>

@@ -9,6 +9,8 @@ import { parseRange, rangeParams, type RangeState } from "@/lib/validations/rang
 import { workspaceDetailOptions } from "@/lib/query/workspaces";
 import { rootColors } from "@/components/charts/palette";
 import { VolumeChart } from "@/components/charts/lazy";
+import { EmptyTrash } from "@/components/cleanup/empty-trash";
+import { FreeSpaceLink } from "@/components/cleanup/free-space-link";
 import { FindingList } from "@/components/findings/finding-item";
 import { ExportLink } from "@/components/ui/export-link";
 import { Panel } from "@/components/ui/panel";
@@ -85,6 +87,7 @@ function Detail({ data, range }: { data: WorkspaceDetail; range: RangeState }) {
       >
         {data.findings.length ? <FindingList findings={data.findings} showWorkspace={false} /> : <p className="muted small">Nothing needs attention.</p>}
       </Panel>
+      <EmptyTrash workspaceId={id} trash={data.roots.find((r) => r.kind === "trash") ?? null} />
       <Panel
         title="Report history"
         actions={
@@ -127,6 +130,7 @@ export function WorkspaceView({ id }: { id: string }) {
                   {w.volume.full ? `volume full (${w.volume.usePercent}%)` : `inodes exhausted (${w.volume.inodes?.usePercent}%)`}
                 </span>
               ) : null}
+              {w.volume?.full || w.volume?.inodesFull ? <> <FreeSpaceLink workspaceId={w.id} primary /></> : null}
             </p>
           ) : null}
         </div>

@@ -3,10 +3,9 @@ import type { WorkspaceDetail } from "@/lib/db/queries/workspace-detail";
 import type { WorkspaceList } from "@/lib/db/queries/workspace-list";
 import { fetchJson, withQuery } from "./fetch-json";
 import { rangeParams, type RangeState } from "@/lib/validations/range";
-import type { WorkspaceListState } from "@/lib/validations/workspaces";
+import { DEFAULT_LIST_STATE, type WorkspaceListState } from "@/lib/validations/workspaces";
 
 export type { WorkspaceListState };
-
 
 export const workspaceKeys = {
   all: ["workspaces"] as const,
@@ -30,3 +29,10 @@ export const workspaceDetailOptions = (id: string, range: RangeState) =>
     queryFn: ({ signal }) =>
       fetchJson<WorkspaceDetail>(withQuery(`/api/v1/workspaces/${encodeURIComponent(id)}`, rangeParams(range)), { signal }),
   });
+
+/** Workspaces one lookup by text lists (a name typed in a form): every owner's workspace of one name, and completion. */
+export const LOOKUP_SIZE = 100;
+
+/** The workspaces whose name, owner, template or id contains `q`, by name: what the cleanup form resolves names with. */
+export const workspaceLookupOptions = (q: string) =>
+  workspaceListOptions({ ...DEFAULT_LIST_STATE, q, sort: "name", dir: "asc", pageSize: LOOKUP_SIZE });

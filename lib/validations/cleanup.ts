@@ -114,8 +114,11 @@ export function parseRunJobsSearchParams(params: SearchParamsInput): RunJobsView
 
 export const uuidParam = z.uuid();
 
-/** /cleanup/new?recipe=&workspace=&agent=: what a finding or page linked here with (bad values are left out). */
-export type NewRunState = { recipe?: (typeof RECIPE_IDS)[number]; workspace?: string; agent?: string };
+/**
+ * /cleanup/new?recipe=&workspace=&agent=&free=1: what a finding or page linked here with (bad values are left
+ * out). free=1 with a workspace: every recipe's preview on it, to pick from ("Free space here").
+ */
+export type NewRunState = { recipe?: (typeof RECIPE_IDS)[number]; workspace?: string; agent?: string; free?: true };
 export function parseNewRunSearchParams(params: SearchParamsInput): NewRunState {
   const p = toGetter(params);
   const recipe = z.enum(RECIPE_IDS).safeParse(p.get("recipe"));
@@ -126,6 +129,7 @@ export function parseNewRunSearchParams(params: SearchParamsInput): NewRunState 
     ...(recipe.success ? { recipe: recipe.data } : {}),
     ...(workspace.success ? { workspace: workspace.data } : {}),
     ...(agent.success ? { agent: agent.data } : {}),
+    ...(workspace.success && p.get("free") === "1" ? { free: true as const } : {}),
   };
 }
 

@@ -1,19 +1,27 @@
 import type { Metadata } from "next";
 import { NewRunForm } from "@/components/cleanup/new-run-form";
 import { requirePage } from "@/lib/auth/page";
+import { parseNewRunSearchParams } from "@/lib/validations/cleanup";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "New cleanup" };
 
-/** /cleanup/new?recipe=&workspace=&agent=: admins only (viewers get the not-found page). */
-export default async function NewCleanupPage() {
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** /cleanup/new?recipe=&workspace=&agent=&free=1: admins only (viewers get the not-found page). */
+export default async function NewCleanupPage({ searchParams }: Props) {
   await requirePage("admin");
+  const free = parseNewRunSearchParams(await searchParams).free;
   return (
     <div className="stack">
       <div className="page-head">
         <div>
-          <h1>New cleanup</h1>
-          <p className="sub">Preview what the run would free in each workspace, then confirm that figure.</p>
+          <h1>{free ? "Free space" : "New cleanup"}</h1>
+          <p className="sub">
+            {free
+              ? "What each recipe would free on this workspace. Pick the figures to act on, then confirm them."
+              : "Preview what the run would free in each workspace, then confirm that figure."}
+          </p>
         </div>
       </div>
       <NewRunForm />

@@ -1,0 +1,65 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { cleanupKeys, purgeTrash } from "@/lib/query/cleanup";
+import { useIsAdmin } from "@/components/auth/caller-context";
+import { Bytes } from "@/components/ui/bytes";
+import { Panel } from "@/components/ui/panel";
+
+/**
+ * "Empty the trash now" for one workspace (admins). Trash runs move units into the workspace's trash, where they
+ * stay restorable until they expire; emptying it removes them for good, so the button first says that and
+ * asks again. The result is a run like any other, linked here.
+ */
+export function EmptyTrash({ workspaceId, trash }: { workspaceId: string; trash: { bytes: number } | null }) {
+  const [asking, setAsking] = useState(false);
+  const client = useQueryClient();
+  const purge = useMutation({
+    mutationFn: () => purgeTrash([workspaceId]),
+    onSuccess: () => {
+      setAsking(false);
+      void client.invalidateQueries({ queryKey: cleanupKeys.runs() });
+    },
+  });
+  if (!useIsAdmin()) return null;
+  const holds = trash ? <>holds <Bytes value={trash.bytes} /> as of the latest report</> : <>does not appear in the latest report</>;
+  return (
+    <Panel title="Cleanup trash">
+      <div className="stack" style={{ gap: 8 }} data-testid="empty-trash">
+      <p className="small">
+        The cleanup trash {holds}: units that trash runs moved there, restorable from their run until they expire.
+      </p>
+      {asking ? (
+        <div className="stack" style={{ gap: 8 }} role="group" aria-label="Confirm emptying the trash">
+          <p className="small">
+            <strong>Emptying the trash removes every unit in it for good</strong>: no run&apos;s Restore can bring them back. The
+            workspace&apos;s reporter does it when it next calls in.
+          </p>
+          <div className="row">
+            <button type="button" className="button primary" disabled={purge.isPending} onClick={() => purge.mutate()}>
+              Empty the trash for good{trash ? <> (<Bytes value={trash.bytes} />)</> : null}
+            </button>
+            <button type="button" className="button" onClick={() => setAsking(false)}>
+              Keep it
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div className="row">
+          <button type="button" className="button small" onClick={() => setAsking(true)}>
+            Empty the trash now
+          </button>
+          {purge.data ? (
+            <span className="small" data-testid="empty-trash-queued">
+              Queued: <Link href={`/cleanup/runs/${purge.data.id}`}>the run that empties it</Link>.
+            </span>
+          ) : null}
+        </div>
+      )}
+      {purge.isError ? <p className="error-message" role="alert">{purge.error.message}</p> : null}
+      </div>
+    </Panel>
+  );
+}

@@ -1,0 +1,182 @@
+"use client";
+
+import { useMutation, useQueries, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useMemo, useState } from "react";
+import type { RecipeId } from "@/lib/catalog/recipes";
+import { choiceText, freeSpaceLabel, freeSpaceRows, type FreeSpaceChoice, type FreeSpaceRow } from "@/lib/cleanup/free-space";
+import { newRunHref } from "@/lib/cleanup/links";
+import { DEFAULT_EXPIRES_DAYS } from "@/lib/cleanup/types";
+import { previewUnitsText } from "@/lib/cleanup/wording";
+import { workspaceLabel } from "@/lib/cleanup/workspace-names";
+import type { CleanupPreview } from "@/lib/db/queries/cleanup-preview";
+import type { WorkspaceListRow } from "@/lib/db/queries/workspace-list";
+import { ApiError } from "@/lib/query/fetch-json";
+import { cleanupKeys, postRun, previewOptions } from "@/lib/query/cleanup";
+import { Bytes } from "@/components/ui/bytes";
+import { Panel } from "@/components/ui/panel";
+
+const CHOICES: readonly FreeSpaceChoice[] = ["defaults", "minimum"];
+type Picks = Partial<Record<RecipeId, FreeSpaceChoice>>;
+type Queued = { recipe: string; id: string };
+
+/**
+ * "Free space here": every recipe's preview on one workspace, with its defaults and with everything past the
+ * minimum age, largest first. The admin picks one figure per recipe and starts those runs; the button states
+ * their figure, and each run is confirmed with its own preview total, as any run is.
+ */
+export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
+  const rows = useMemo(() => freeSpaceRows(workspace.id), [workspace.id]);
+  const previews = useQueries({ queries: rows.flatMap((r) => CHOICES.map((c) => previewOptions(r.runs[c]))) });
+  const previewOf = (i: number, c: FreeSpaceChoice) => previews[i * CHOICES.length + CHOICES.indexOf(c)];
+  const [picks, setPicks] = useState<Picks>({});
+  const [queued, setQueued] = useState<Queued[]>([]);
+  const router = useRouter();
+  const client = useQueryClient();
+  const label = workspaceLabel(workspace);
+
+  const indexed = rows.map((row, i) => ({ row, i, bytes: Math.max(...CHOICES.map((c) => previewOf(i, c).data?.total.bytes ?? 0)) }));
+  const loading = previews.some((p) => p.isPending);
+  const listed = indexed.filter((r) => r.bytes > 0).sort((a, b) => b.bytes - a.bytes);
+  const empty = loading ? [] : indexed.filter((r) => r.bytes === 0 && !previewOf(r.i, "defaults").isError);
+  const picked = listed.flatMap(({ row, i }) => {
+    const c = picks[row.recipe.id];
+    const p = c ? previewOf(i, c) : null;
+    return c && p?.data ? [{ row, choice: c, query: p, preview: p.data, action: row.runs[c].action!, bytes: p.data.total.bytes }] : [];
+  });
+
+  const start = useMutation({
+    // One run per recipe picked, in turn; a refused one stops the rest (its new figure is shown to confirm again).
+    mutationFn: async () => {
+      const done: Queued[] = [];
+      for (const p of picked) {
+        try {
+          const run = await postRun({ ...p.row.runs[p.choice], confirmBytes: p.bytes, expiresDays: DEFAULT_EXPIRES_DAYS });
+          done.push({ recipe: p.row.recipe.title, id: run.id });
+        } catch (err) {
+          if (err instanceof ApiError && err.status === 409) void p.query.refetch();
+          setQueued(done);
+          throw err;
+        }
+      }
+      return done;
+    },
+    onSuccess: async (done) => {
+      await client.invalidateQueries({ queryKey: cleanupKeys.runs() });
+      if (done.length === 1) router.push(`/cleanup/runs/${done[0].id}`);
+      else {
+        setQueued(done);
+        setPicks({});
+      }
+    },
+  });
+  const ready = picked.length > 0 && picked.every((p) => !p.query.isFetching && p.bytes > 0);
+
+  return (
+    <div className="stack">
+      <Panel title={`What would free space on ${label}`} actions={<Link href={`/workspaces/${encodeURIComponent(workspace.id)}`}>Workspace →</Link>}>
+        <VolumeLine workspace={workspace} />
+        <p className="muted small">
+          Each recipe&apos;s preview on this workspace, from its latest report: with the recipe&apos;s own age, and with everything
+          not modified in the last day. Pick one figure per recipe; each becomes a run of its own.
+        </p>
+        <div className="table-wrap">
+          <table className="table" data-testid="free-space">
+            <thead>
+              <tr>
+                <th>Recipe</th>
+                <th>Action</th>
+                <th className="num">Recipe&apos;s age</th>
+                <th className="num">Minimum age</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {listed.map(({ row, i }) => (
+                <tr key={row.recipe.id} data-recipe={row.recipe.id}>
+                  <td className="cell-main">{row.recipe.title}</td>
+                  <td className="small">{row.runs.defaults.action === "trash" ? "trash" : "delete"}</td>
+                  {CHOICES.map((c) => (
+                    <td key={c} className="num">
+                      <Figure
+                        row={row}
+                        choice={c}
+                        preview={previewOf(i, c).data}
+                        picked={picks[row.recipe.id] === c}
+                        onPick={(on) => setPicks({ ...picks, [row.recipe.id]: on ? c : undefined })}
+                      />
+                    </td>
+                  ))}
+                  <td className="small nowrap">
+                    <Link href={newRunHref({ recipe: row.recipe.id, workspace: workspace.id })}>Adjust…</Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {loading ? <p className="muted small">Previewing {rows.length} recipes…</p> : null}
+        {!loading && listed.length === 0 ? <p className="empty">No recipe finds anything to free here: look at the largest roots on the workspace page.</p> : null}
+        {empty.length ? <p className="muted small">Nothing to free with: {empty.map((r) => r.row.recipe.title).join(", ")}.</p> : null}
+        {previews.some((p) => p.isError) ? <p className="error-message" role="alert">Some previews failed: {previews.find((p) => p.isError)!.error!.message}</p> : null}
+      </Panel>
+      <div className="row">
+        <button type="button" className="button primary" data-testid="confirm-free" disabled={!ready || start.isPending} onClick={() => start.mutate()}>
+          {freeSpaceLabel(picked, label)}
+        </button>
+        <span className="muted small">Jobs wait for the workspace&apos;s reporter to call in and expire after {DEFAULT_EXPIRES_DAYS} days.</span>
+        {start.isError ? <p className="error-message" role="alert">{start.error.message}</p> : null}
+      </div>
+      {queued.length ? (
+        <p data-testid="free-space-queued">
+          Queued:{" "}
+          {queued.map((q, n) => (
+            <span key={q.id}>
+              {n ? ", " : ""}
+              <Link href={`/cleanup/runs/${q.id}`}>{q.recipe}</Link>
+            </span>
+          ))}
+          .
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** One recipe's figure for one choice, picked with its checkbox (a figure of nothing cannot be picked). */
+function Figure({ row, choice, preview, picked, onPick }: {
+  row: FreeSpaceRow;
+  choice: FreeSpaceChoice;
+  preview: CleanupPreview | undefined;
+  picked: boolean;
+  onPick: (on: boolean) => void;
+}) {
+  if (!preview) return <span className="muted">…</span>;
+  const t = preview.total;
+  return (
+    <label className="field nowrap" style={{ justifyContent: "flex-end", color: "inherit" }} title={choiceText(row, choice)}>
+      <input type="checkbox" aria-label={`${row.recipe.title}, ${choiceText(row, choice)}`} checked={picked} disabled={t.bytes === 0} onChange={(e) => onPick(e.target.checked)} />
+      <span>
+        <strong>
+          <Bytes value={t.bytes} estimate={t.estimate} />
+        </strong>{" "}
+        <span className="muted small">
+          {previewUnitsText(t.units, t.bytes)}, {choiceText(row, choice)}
+        </span>
+      </span>
+    </label>
+  );
+}
+
+function VolumeLine({ workspace }: { workspace: WorkspaceListRow }) {
+  const v = workspace.volume;
+  if (!v) return <p className="muted small">The reporter sends no volume size for this workspace.</p>;
+  return (
+    <p data-testid="free-space-volume">
+      Home volume <strong className={v.full ? "error-message" : undefined}>{v.usePercent}% used</strong>: <Bytes value={v.usedBytes} /> of{" "}
+      <Bytes value={v.sizeBytes} />, <Bytes value={v.availBytes} /> free
+      {v.inodes ? <>; inodes {v.inodes.usePercent}% used</> : null}.
+    </p>
+  );
+}

@@ -2,6 +2,7 @@
 
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { SUMMARY_JOB_STATES } from "@/lib/cleanup/job-states";
 import { newRunHref } from "@/lib/cleanup/links";
 import { formatCount, formatCountOf } from "@/lib/format/numbers";
 import { catalogOptions, policiesOptions, runsOptions } from "@/lib/query/cleanup";
@@ -74,7 +75,7 @@ function Runs() {
                   <div className="bar"><span style={{ width: `${r.progress.jobs ? (100 * r.progress.finished) / r.progress.jobs : 0}%` }} /></div>
                   <span className="muted small">
                     {formatCount(r.progress.finished)}/{formatCountOf(r.progress.jobs, "job")}
-                    {(["queued", "running", "lapsed", "interrupted", "failed", "expired"] as const).filter((s) => r.progress.states[s]).map((s) => ` · ${formatCount(r.progress.states[s])} ${stateLabel(s)}`).join("")}
+                    {SUMMARY_JOB_STATES.filter((s) => r.progress.states[s]).map((s) => ` · ${formatCount(r.progress.states[s])} ${stateLabel(s)}`).join("")}
                   </span>
                 </td>
                 <td className="num"><Bytes value={r.progress.bytesFreed} /></td>

@@ -6,6 +6,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Fragment, useState } from "react";
 import { SHOWN_JOB_STATES, type ShownJobState } from "@/lib/cleanup/job-states";
+import { restoreRefusal } from "@/lib/cleanup/restore";
 import type { JobRow } from "@/lib/db/queries/cleanup-run-jobs";
 import type { RunDetail, RunSummary } from "@/lib/db/queries/cleanup-views";
 import { formatCount } from "@/lib/format/numbers";
@@ -23,10 +24,6 @@ const SORT_LABEL: Record<RunJobSort, string> = {
   workspace: "workspace (owner, name)",
   finished: "last finished first",
 };
-
-function canRestore(run: RunSummary, job: JobRow) {
-  return job.kind === "cleanup" && job.state === "done" && run.action === "trash" && !run.dryRun && (job.unitsActed ?? 0) > 0;
-}
 
 /**
  * When the job was claimed and how its claim stands: a running job's lease (when it ends, or that it lapsed),
@@ -105,7 +102,7 @@ export function RunJobs({ run, query, view }: { run: RunSummary; query: UseInfin
                   <td>{j.finishedAt ? <RelativeTime value={j.finishedAt} /> : "—"}</td>
                   <td className="nowrap">
                     <button type="button" className="button" onClick={() => setOpen(open === j.id ? null : j.id)}>{open === j.id ? "Hide" : "Details"}</button>{" "}
-                    {isAdmin && canRestore(run, j) ? (
+                    {isAdmin && restoreRefusal(run, j, new Date()) === null ? (
                       <button type="button" className="button" disabled={restore.isPending} onClick={() => restore.mutate(j.id)}>Restore</button>
                     ) : null}
                   </td>

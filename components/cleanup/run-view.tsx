@@ -3,7 +3,7 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
-import { JOB_STATES } from "@/lib/cleanup/protocol";
+import { SHOWN_JOB_STATES } from "@/lib/cleanup/job-states";
 import { formatCount, formatCountOf } from "@/lib/format/numbers";
 import { cancelRun, cleanupKeys, runOptions } from "@/lib/query/cleanup";
 import { parseRunJobsSearchParams, type RunJobsView } from "@/lib/validations/cleanup";
@@ -62,7 +62,7 @@ export function RunView({ id }: { id: string }) {
       <div className="bar" aria-label="progress"><span style={{ width: `${run.progress.jobs ? (100 * run.progress.finished) / run.progress.jobs : 0}%` }} /></div>
       <p className="row small" data-testid="run-states">
         {/* a lapsed lease is shown only while there is one: the scheduler's next sweep ends it */}
-        {[...JOB_STATES, ...(run.progress.states.lapsed ? (["lapsed"] as const) : [])].map((s) => (
+        {SHOWN_JOB_STATES.filter((s) => s !== "lapsed" || run.progress.states.lapsed).map((s) => (
           <span key={s}><StateBadge state={s} /> {formatCount(run.progress.states[s])}</span>
         ))}
       </p>

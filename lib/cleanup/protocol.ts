@@ -45,8 +45,8 @@ export const scope = z.union([
 ]);
 export type Scope = z.infer<typeof scope>;
 
-/** Body of POST /api/v1/cleanup/runs and /preview. */
-export const runRequest = z
+/** A run's fields, before the rule that ties them (what a policy's PATCH derives from). */
+export const runRequestFields = z
   .object({
     recipe: z.enum(RECIPE_IDS).optional(),
     custom: customTarget.optional(),
@@ -65,13 +65,15 @@ export const runRequest = z
      */
     countStatusChanges: z.boolean().default(false),
   })
-  .strict()
-  .refine((r) => (r.recipe === undefined) !== (r.custom === undefined), { message: "give exactly one of recipe, custom" });
+  .strict();
+
+/** Body of POST /api/v1/cleanup/runs and /preview. */
+export const runRequest = runRequestFields.refine((r) => (r.recipe === undefined) !== (r.custom === undefined), {
+  message: "give exactly one of recipe, custom",
+});
 export type RunRequest = z.infer<typeof runRequest>;
 
 export const JOB_KINDS = ["cleanup", "restore", "purge-trash"] as const;
-export const JOB_STATES = ["queued", "running", "done", "failed", "cancelled", "expired", "interrupted"] as const;
-export type JobState = (typeof JOB_STATES)[number];
 
 /** What a reporter receives when it claims its workspace's jobs (POST /api/v1/jobs/claim, workspace token). */
 export type ClaimedJob = {

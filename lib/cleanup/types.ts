@@ -1,21 +1,13 @@
 // Types and plain constants of cleanup shared by the server, the pages and the browser (no runtime imports).
 import type { z } from "zod";
-import type { customTarget, JOB_KINDS, JobState } from "@/lib/cleanup/protocol";
+import type { customTarget, JOB_KINDS } from "@/lib/cleanup/protocol";
 
-export type { JobState };
 export type JobKind = (typeof JOB_KINDS)[number];
 export type CustomTarget = z.infer<typeof customTarget>;
 
 export const POLICY_SCHEDULES = ["off", "daily", "weekly"] as const;
 export type PolicySchedule = (typeof POLICY_SCHEDULES)[number];
 
-/** States a job no longer leaves. */
-export const FINAL_JOB_STATES = ["done", "failed", "cancelled", "expired"] as const satisfies readonly JobState[];
-/** States a job waits in for its workspace's reporter. */
-export const WAITING_JOB_STATES = ["queued", "interrupted"] as const satisfies readonly JobState[];
-
-/** A claim's lease: the reporter extends it with each /progress call. */
-export const LEASE_MS = 10 * 60 * 1000;
 /** Days a job waits to be claimed before it expires, unless the run says otherwise. */
 export const DEFAULT_EXPIRES_DAYS = 7;
 /** A run is refused when the preview moved by more than this share since the admin saw it. */

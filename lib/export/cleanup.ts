@@ -1,10 +1,9 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import { SHOWN_JOB_STATES } from "@/lib/cleanup/job-states";
-import { FINAL_JOB_STATES } from "@/lib/cleanup/types";
+import { progressFrom, runStatus } from "@/lib/cleanup/run-progress";
 import { col, type CsvColumn, type CsvExport } from "@/lib/csv/columns";
 import type { PageOptions } from "@/lib/db/keyset";
-import { runStatus } from "@/lib/db/queries/cleanup-views";
 import { cleanupRunRows, runOutcomeRows, type OutcomeRow, type RunExportRow } from "@/lib/db/queries/export-cleanup";
 import { cleanupRuns } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
@@ -16,11 +15,9 @@ import { utcDayOf } from "@/lib/series";
 /** JSON as one cell (the custom rule, parameters and scope): what the run was asked, exactly. */
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
-const progressOf = (r: RunExportRow) => ({
-  jobs: r.jobs,
-  states: Object.fromEntries(SHOWN_JOB_STATES.map((s) => [s, r[`jobs_${s}`]])) as Record<(typeof SHOWN_JOB_STATES)[number], number>,
-  finished: FINAL_JOB_STATES.reduce((n, s) => n + r[`jobs_${s}`], 0),
-});
+/** The run's progress from its row's counts, as the pages compute it. */
+const progressOf = (r: RunExportRow) =>
+  progressFrom(Object.fromEntries(SHOWN_JOB_STATES.map((s) => [s, r[`jobs_${s}`]])), { bytes: Number(r.bytes_acted), units: Number(r.units_acted) });
 
 export const RUN_COLUMNS: CsvColumn<RunExportRow>[] = [
   col("id", "text", (r) => r.id),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { RECIPE_IDS } from "@/lib/catalog/recipes";
 import { SHOWN_JOB_STATES } from "@/lib/cleanup/job-states";
-import { runRequest } from "@/lib/cleanup/protocol";
+import { runRequest, runRequestFields } from "@/lib/cleanup/protocol";
 import { DEFAULT_RUN_AT_MINUTE, DEFAULT_RUN_WEEKDAY } from "@/lib/cleanup/schedule";
 import { DEFAULT_EXPIRES_DAYS, POLICY_SCHEDULES } from "@/lib/cleanup/types";
 import { NotFoundError } from "@/lib/errors";
@@ -35,37 +35,33 @@ const runAtMinute = z.number().int().min(0).max(24 * 60 - 1);
 /** 0 = Sunday … 6 = Saturday (weekly policies). */
 const runWeekday = z.number().int().min(0).max(6);
 
-/** POST /api/v1/cleanup/policies */
-export const createPolicyRequest = runRequest.safeExtend({
+/** A PATCH body's fields from a create request's: each optional and nullable, its default taken off. */
+function patchShape<S extends z.ZodRawShape>(shape: S) {
+  const patch = Object.entries(shape).map(([key, field]) => [key, ((field instanceof z.ZodDefault ? field.unwrap() : field) as z.ZodType).nullable().optional()]);
+  return Object.fromEntries(patch) as { [K in keyof S]: z.ZodOptional<z.ZodNullable<S[K] extends z.ZodDefault<infer T> ? T : S[K]>> };
+}
+
+/** What a policy has besides the run it starts. */
+const policyFields = {
   name,
   schedule,
   runAtMinute: runAtMinute.default(DEFAULT_RUN_AT_MINUTE),
   runWeekday: runWeekday.default(DEFAULT_RUN_WEEKDAY),
   enabled: z.boolean().default(true),
   expiresDays,
-});
+};
+
+/** POST /api/v1/cleanup/policies */
+export const createPolicyRequest = runRequest.safeExtend(policyFields);
 export type CreatePolicyRequest = z.infer<typeof createPolicyRequest>;
 
-/** PATCH /api/v1/cleanup/policies/{id}: any field; the policy that results must still be a valid policy. */
-export const updatePolicyRequest = z
-  .object({
-    name: name.optional(),
-    schedule: schedule.optional(),
-    runAtMinute: runAtMinute.optional(),
-    runWeekday: runWeekday.optional(),
-    enabled: z.boolean().optional(),
-    recipe: z.enum(RECIPE_IDS).nullable().optional(),
-    custom: z.unknown().optional(),
-    params: z.unknown().optional(),
-    scope: z.unknown().optional(),
-    dryRun: z.boolean().optional(),
-    action: z.enum(["delete", "trash"]).optional(),
-    trashDays: z.number().int().optional(),
-    minAgeHours: z.number().int().optional(),
-    countStatusChanges: z.boolean().optional(),
-    expiresDays: z.number().int().optional(),
-  })
-  .strict();
+/**
+ * PATCH /api/v1/cleanup/policies/{id}: any field of the create request, each validated as there. An absent field
+ * keeps the stored value: its default is taken off (`.partial()` would fill it in and so reset the field).
+ * null removes a field (recipe: null with a custom rule switches the policy to it); the policy that results
+ * must still be a valid policy, which the rule tying the fields (exactly one of recipe, custom) checks then.
+ */
+export const updatePolicyRequest = z.object(patchShape(runRequestFields.safeExtend(policyFields).shape)).strict();
 export type UpdatePolicyRequest = z.infer<typeof updatePolicyRequest>;
 
 /**

@@ -1,6 +1,6 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { WAITING_JOB_STATES } from "@/lib/cleanup/types";
+import { WAITING_JOB_STATES } from "@/lib/cleanup/job-states";
 
 /**
  * A job's state as the pages show it at `now`, derived in the read instead of written: only the scheduler's

@@ -3,7 +3,8 @@ import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
 import { generateToken, hashToken } from "@/lib/auth/tokens";
 import type { ClaimedJob, JobResult, RecipeParams } from "@/lib/cleanup/protocol";
 import type { RecipeId } from "@/lib/catalog/recipes";
-import { LEASE_MS, WAITING_JOB_STATES } from "@/lib/cleanup/types";
+import { RESULT_JOB_STATES, WAITING_JOB_STATES } from "@/lib/cleanup/job-states";
+import { jobLimits, leaseEnd } from "@/lib/cleanup/leases";
 import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/errors";
 import { cleanupJobResults, cleanupJobs, cleanupRuns, workspaces } from "../schema";
 import type { Db } from "../types";
@@ -47,17 +48,6 @@ async function workspaceActor(db: Db, workspaceId: string): Promise<AuditActor> 
   return { type: "workspace", id: workspaceId, label: w ? `${w.owner}/${w.name}` : workspaceId };
 }
 
-/** Safety caps sent with a job: a reporter never acts on much more than the preview the admin confirmed. */
-function limitsFor(job: { previewBytes: number; previewUnits: number; kind: string }, custom: boolean): ClaimedJob["limits"] {
-  const bounded = job.kind === "cleanup" && !custom && job.previewBytes > 0;
-  return {
-    maxUnits: bounded ? Math.ceil(job.previewUnits * 1.5) + 100 : 1_000_000,
-    maxBytes: bounded ? Math.ceil(job.previewBytes * 1.5) + 64 * 1024 ** 2 : 2 ** 53,
-    errorPct: 10,
-    minErrors: 5,
-  };
-}
-
 /**
  * A reporter calling in takes its workspace's waiting jobs (queued, or interrupted and so claimable again):
  * each gets a new lease token (stored hashed; the old one is refused from then on) and runs until the lease
@@ -74,7 +64,7 @@ export async function claimJobs(db: Db, workspaceId: string, now = new Date()): 
       .orderBy(asc(cleanupJobs.createdAt))
       .for("update", { of: cleanupJobs, skipLocked: true });
     if (waiting.length === 0) return [];
-    const leaseExpiresAt = new Date(now.getTime() + LEASE_MS);
+    const leaseExpiresAt = leaseEnd(now);
     const claimed: ClaimedJob[] = [];
     for (const { job, run } of waiting) {
       const leaseToken = generateToken("slt");
@@ -85,7 +75,7 @@ export async function claimJobs(db: Db, workspaceId: string, now = new Date()): 
       claimed.push({
         id: job.id, kind: job.kind, leaseToken, leaseExpiresAt: leaseExpiresAt.toISOString(), recipe: (run.recipe as RecipeId | null) ?? null,
         custom: run.custom ?? null, params: (run.params as RecipeParams | null) ?? null, dryRun: run.dryRun, action: run.action,
-        trashDays: run.trashDays, minAgeHours: run.minAgeHours, countStatusChanges: run.countStatusChanges, limits: limitsFor(job, run.custom !== null), sourceJobId: job.sourceJobId,
+        trashDays: run.trashDays, minAgeHours: run.minAgeHours, countStatusChanges: run.countStatusChanges, limits: jobLimits(job, run.custom !== null), sourceJobId: job.sourceJobId,
       });
     }
     await recordAudit(tx, {
@@ -114,7 +104,7 @@ const STALE = "This lease is not the job's current one (it ran out and the job w
 export async function reportProgress(db: Db, workspaceId: string, jobId: string, leaseToken: string, now = new Date()) {
   const { job, cancelledAt } = await ownJob(db, workspaceId, jobId);
   if (job.state !== "running" || job.leaseTokenHash !== hashToken(leaseToken)) throw new ConflictError(STALE);
-  const leaseExpiresAt = new Date(now.getTime() + LEASE_MS);
+  const leaseExpiresAt = leaseEnd(now);
   await db.update(cleanupJobs).set({ leaseExpiresAt }).where(eq(cleanupJobs.id, jobId));
   return { leaseExpiresAt: leaseExpiresAt.toISOString(), cancelled: job.cancelRequested || cancelledAt !== null };
 }
@@ -133,7 +123,7 @@ export async function storeJobResult(db: Db, workspaceId: string, jobId: string,
       if (stored.hash !== tokenHash) throw new ConflictError(STALE);
       return { jobId, state: stored.status, stored: false };
     }
-    if (job.leaseTokenHash !== tokenHash || !["running", "interrupted", "cancelled"].includes(job.state)) throw new ConflictError(STALE);
+    if (job.leaseTokenHash !== tokenHash || !(RESULT_JOB_STATES as readonly string[]).includes(job.state)) throw new ConflictError(STALE);
     await tx.insert(cleanupJobResults).values({
       jobId, leaseTokenHash: tokenHash, status: result.status, unitsActed: result.unitsActed, bytesActed: result.bytesActed,
       units: result.units, skipped: result.skipped, errors: result.errors, logTail: result.logTail,

@@ -5,7 +5,7 @@ import { describeSchedule, nextRunAt } from "@/lib/cleanup/schedule";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
 import { formatBytes } from "@/lib/format/bytes";
 import { createPolicyRequest, type CreatePolicyRequest, type UpdatePolicyRequest } from "@/lib/validations/cleanup";
-import { FINAL_JOB_STATES } from "@/lib/cleanup/types";
+import { FINAL_JOB_STATES } from "@/lib/cleanup/job-states";
 import { cleanupJobs, cleanupPolicies, cleanupRuns } from "../schema";
 import type { Db } from "../types";
 import { recordAudit } from "./audit";

@@ -4,7 +4,9 @@ import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { RECIPES } from "@/lib/catalog/recipes";
 import type { RunRequest } from "@/lib/cleanup/protocol";
 import { movedSince } from "@/lib/cleanup/confirmation";
-import { DEFAULT_EXPIRES_DAYS, WAITING_JOB_STATES, type JobKind } from "@/lib/cleanup/types";
+import { restoreRefusal } from "@/lib/cleanup/restore";
+import { WAITING_JOB_STATES } from "@/lib/cleanup/job-states";
+import { DEFAULT_EXPIRES_DAYS, type JobKind } from "@/lib/cleanup/types";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { formatBytes } from "@/lib/format/bytes";
 import { cleanupJobs, cleanupRuns, workspaces } from "../schema";
@@ -130,11 +132,8 @@ export async function queueRestore(db: Db, jobId: string, who: Who) {
     .where(eq(cleanupJobs.id, jobId));
   if (!job) throw new NotFoundError(`No cleanup job ${jobId}.`);
   const { run } = job;
-  const trashed = job.job.kind === "cleanup" && job.job.state === "done" && run.action === "trash" && !run.dryRun && (job.job.unitsActed ?? 0) > 0;
-  if (!trashed) throw new ConflictError("Only a finished cleanup job that moved units to the trash can be restored.");
-  if (job.job.finishedAt && addDays(job.job.finishedAt, run.trashDays) < new Date()) {
-    throw new ConflictError(`The trash of this job was emptied ${run.trashDays} days after it ran; nothing is left to restore.`);
-  }
+  const refusal = restoreRefusal(run, job.job, new Date());
+  if (refusal) throw new ConflictError(refusal);
   return startTrashJobs(db, "restore", [job.job.workspaceId], who, { sourceJobId: jobId, recipe: run.recipe, action: run.action, trashDays: run.trashDays });
 }
 

@@ -1,8 +1,9 @@
 import "server-only";
 import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
-import { SHOWN_JOB_STATES, type ShownJobState } from "@/lib/cleanup/job-states";
+import type { ShownJobState } from "@/lib/cleanup/job-states";
 import type { RecipeParams, Scope } from "@/lib/cleanup/protocol";
-import { FINAL_JOB_STATES, SCOPE_NAMED, type CustomTarget, type JobKind } from "@/lib/cleanup/types";
+import { progressFrom, runStatus, type RunProgress, type RunStatus } from "@/lib/cleanup/run-progress";
+import { SCOPE_NAMED, type CustomTarget, type JobKind } from "@/lib/cleanup/types";
 import { encodeRunCursor, RUN_JOBS_PAGE, type RunJobsQuery } from "@/lib/validations/cleanup";
 import { cleanupJobs, cleanupRuns, workspaces } from "../schema";
 import type { Db } from "../types";
@@ -11,16 +12,6 @@ import { listRunJobs, type RunJobsPage } from "./cleanup-run-jobs";
 
 // Runs as the pages show them. Reads only: jobs past their expiry or lease are shown as such (see
 // shownJobState) and left for the scheduler's sweep to end.
-
-export type RunProgress = {
-  /** Jobs per state as shown (every state present, zeros included). */
-  states: Record<ShownJobState, number>;
-  jobs: number;
-  bytesFreed: number;
-  unitsActed: number;
-  /** Jobs that reached an end state. */
-  finished: number;
-};
 
 export type RunSummary = {
   id: string;
@@ -44,8 +35,7 @@ export type RunSummary = {
   workspacesWithoutUsage: number;
   cancelledAt: string | null;
   cancelledBy: string | null;
-  /** queued (nothing claimed yet), running, finished, cancelled. */
-  status: "queued" | "running" | "finished" | "cancelled";
+  status: RunStatus;
   progress: RunProgress;
   /** The first workspaces of a workspaceIds scope by id, with their names (ids no longer known are left out). */
   scopeWorkspaces: Record<string, { name: string; owner: string }>;
@@ -55,16 +45,11 @@ export type RunSummary = {
 export type RunDetail = { run: RunSummary } & RunJobsPage;
 export type RunList = { runs: RunSummary[]; nextCursor: string | null };
 
-const FINAL = new Set<ShownJobState>(FINAL_JOB_STATES);
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** Each run's jobs counted by shown state, in one aggregate over the runs' jobs. */
 async function progressOf(db: Db, runIds: string[], now: Date): Promise<Map<string, RunProgress>> {
-  const out = new Map<string, RunProgress>();
-  for (const id of runIds) {
-    out.set(id, { states: Object.fromEntries(SHOWN_JOB_STATES.map((s) => [s, 0])) as Record<ShownJobState, number>, jobs: 0, bytesFreed: 0, unitsActed: 0, finished: 0 });
-  }
-  if (runIds.length === 0) return out;
+  if (runIds.length === 0) return new Map();
   const rows = await db
     .select({
       runId: cleanupJobs.runId, state: sql<ShownJobState>`${shownJobState("cleanup_jobs", now)}`, n: sql<number>`count(*)::int`,
@@ -74,21 +59,14 @@ async function progressOf(db: Db, runIds: string[], now: Date): Promise<Map<stri
     .where(inArray(cleanupJobs.runId, runIds))
     // by position: the state expression carries a parameter, and a repeated one would not count as the same
     .groupBy(sql`1, 2`);
+  const counted = new Map(runIds.map((id) => [id, { states: {} as Partial<Record<ShownJobState, number>>, bytes: 0, units: 0 }]));
   for (const r of rows) {
-    const p = out.get(r.runId)!;
-    p.states[r.state] = r.n;
-    p.jobs += r.n;
-    p.bytesFreed += r.bytes;
-    p.unitsActed += r.units;
-    if (FINAL.has(r.state)) p.finished += r.n;
+    const c = counted.get(r.runId)!;
+    c.states[r.state] = r.n;
+    c.bytes += r.bytes;
+    c.units += r.units;
   }
-  return out;
-}
-
-/** A run's state from its jobs': queued (nothing claimed yet), running, finished, or cancelled. */
-export function runStatus(cancelled: boolean, progress: Pick<RunProgress, "states" | "jobs" | "finished">): RunSummary["status"] {
-  const started = progress.jobs - progress.states.queued - progress.states.expired - progress.states.cancelled;
-  return cancelled ? "cancelled" : progress.finished === progress.jobs ? "finished" : started > 0 ? "running" : "queued";
+  return new Map([...counted].map(([id, c]) => [id, progressFrom(c.states, c)]));
 }
 
 /** The names of the first few workspaces of each workspaceIds scope, in one read. */

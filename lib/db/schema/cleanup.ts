@@ -1,6 +1,7 @@
 import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import type { JobResult, RecipeParams, Scope } from "@/lib/cleanup/protocol";
-import type { CustomTarget, JobKind, JobState, PolicySchedule } from "@/lib/cleanup/types";
+import type { JobState } from "@/lib/cleanup/job-states";
+import type { CustomTarget, JobKind, PolicySchedule } from "@/lib/cleanup/types";
 import { workspaces } from "./workspaces";
 
 const big = (name: string) => bigint(name, { mode: "number" });

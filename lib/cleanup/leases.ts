@@ -1,0 +1,23 @@
+// How long a reporter holds a job, and the caps it acts under: the server sends both with each claim.
+import type { ClaimedJob } from "./protocol";
+
+/** A claim's lease: the reporter extends it with each /progress call. */
+export const LEASE_MS = 10 * 60 * 1000;
+
+/** When a lease taken or extended at `now` runs out. */
+export const leaseEnd = (now: Date) => new Date(now.getTime() + LEASE_MS);
+
+/**
+ * Safety caps sent with a job: a reporter never acts on much more than the preview the admin confirmed (half as
+ * much again, plus a margin for what appeared since the report). A custom rule has no preview figure and a
+ * restore or purge acts on its trash only: those are bounded by the error rate alone.
+ */
+export function jobLimits(job: { previewBytes: number; previewUnits: number; kind: string }, custom: boolean): ClaimedJob["limits"] {
+  const bounded = job.kind === "cleanup" && !custom && job.previewBytes > 0;
+  return {
+    maxUnits: bounded ? Math.ceil(job.previewUnits * 1.5) + 100 : 1_000_000,
+    maxBytes: bounded ? Math.ceil(job.previewBytes * 1.5) + 64 * 1024 ** 2 : 2 ** 53,
+    errorPct: 10,
+    minErrors: 5,
+  };
+}

@@ -21,9 +21,18 @@ export type VolumeSummary = {
   inodesFull: boolean;
 };
 
+/**
+ * Used bytes of a stored volume (the workspaces or workspace_daily row `alias`), the one reading of the rule
+ * that drizzle/functions/volume_used.sql applies at ingest: Used, or Size − Avail from reporters before 0.2.
+ * Ingest stores the coalesced value; rows stored before it did (workspaces last written before 0015) still
+ * hold null there, so the fallback stays until they are backfilled.
+ */
+const usedOf = (alias: string) => `coalesce(${alias}.volume_used_bytes, ${alias}.volume_total_bytes - ${alias}.volume_free_bytes)`;
+export const volumeUsed = (alias: string) => sql.raw(usedOf(alias));
+
 /** The workspaces-table columns toVolume reads (alias `w`). */
 export const volumeColumns = sql.raw(`w.volume_total_bytes::float8 as volume_total_bytes,
-  w.volume_free_bytes::float8 as volume_free_bytes, w.volume_used_bytes::float8 as volume_used_bytes,
+  w.volume_free_bytes::float8 as volume_free_bytes, ${usedOf("w")}::float8 as volume_used_bytes,
   w.volume_used_pct, w.volume_inodes_total::float8 as volume_inodes_total,
   w.volume_inodes_used::float8 as volume_inodes_used, w.volume_inodes_free::float8 as volume_inodes_free,
   w.volume_inodes_used_pct`);
@@ -52,14 +61,14 @@ export function fullThresholds(rules: RuleSet): FullThresholds {
 }
 
 export function toVolume(r: VolumeColumns, t: FullThresholds): VolumeSummary | null {
-  if (r.volume_total_bytes === null || r.volume_free_bytes === null || r.volume_used_pct === null) return null;
+  if (r.volume_total_bytes === null || r.volume_free_bytes === null || r.volume_used_bytes === null || r.volume_used_pct === null) return null;
   const size = Number(r.volume_total_bytes);
   const avail = Number(r.volume_free_bytes);
   const usePercent = Number(r.volume_used_pct);
   const iPct = r.volume_inodes_used_pct === null ? null : Number(r.volume_inodes_used_pct);
   return {
     sizeBytes: size,
-    usedBytes: r.volume_used_bytes === null ? size - avail : Number(r.volume_used_bytes),
+    usedBytes: Number(r.volume_used_bytes),
     availBytes: avail,
     usePercent,
     inodes:

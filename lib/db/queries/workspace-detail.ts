@@ -14,6 +14,7 @@ import {
 } from "@/lib/shaping/workspace-detail";
 import { rowsOf, type Db } from "../types";
 import { getRules, listFindings } from "./findings";
+import { volumeUsed } from "./volume";
 import { change7dColumn, change7dJoin, change7dSince } from "./change-7d";
 import { numOrNull, rowColumns, toRow, type RawRow, type WorkspaceRow } from "./workspace-row";
 
@@ -167,8 +168,7 @@ export async function getWorkspaceDetail(
   if (!head) return null;
 
   const inRange = sql`day between ${range.from}::date and ${range.to}::date`;
-  const volumeDayColumns = sql`coalesce(volume_used_bytes, volume_total_bytes - volume_free_bytes)::float8 as used,
-    volume_free_bytes::float8 as avail`;
+  const volumeDayColumns = sql`${volumeUsed("workspace_daily")}::float8 as used, volume_free_bytes::float8 as avail`;
   const [rootDays, wsDaily, wsStart, latest, reportRows, findings] = await Promise.all([
     // One row per root: its values in the range as one list (the range's rows are read once and
     // sent as a handful of rows, not one per root and day), and its last value before the range, one index

@@ -20,6 +20,8 @@ export type Database = {
    */
   session<T>(fn: (db: Db) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** Embedded only: the data folder as a tarball, which `openEmbedded`'s `loadDataDir` opens again. */
+  dumpDataDir?: () => Promise<Blob>;
 };
 
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
@@ -41,8 +43,12 @@ export class DataFolderLockedError extends Error {
   }
 }
 
-/** Opens the embedded database in `dir` (or in memory for "memory://"), holding a lock on the folder. */
-export async function openEmbedded(dir: string): Promise<Database> {
+/**
+ * Opens the embedded database in `dir` (or in memory for "memory://"), holding a lock on the folder. In memory,
+ * `loadDataDir` starts from a dumped data folder instead of an empty one (tests: a migrated one, which skips
+ * initdb and the migrations).
+ */
+export async function openEmbedded(dir: string, opts: { loadDataDir?: Blob } = {}): Promise<Database> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
@@ -64,7 +70,7 @@ export async function openEmbedded(dir: string): Promise<Database> {
     }
   }
   try {
-    const client = new PGlite(dir === "memory://" ? undefined : dir);
+    const client = dir === "memory://" ? new PGlite({ loadDataDir: opts.loadDataDir }) : new PGlite(dir);
     await client.waitReady;
     const db = drizzle({ client, schema }) as unknown as Db;
     await migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
@@ -92,6 +98,7 @@ export async function openEmbedded(dir: string): Promise<Database> {
       kind: "embedded",
       location: dir,
       session: (fn) => fn(db),
+      dumpDataDir: () => client.dumpDataDir("none"),
       async close() {
         await client.close();
         await release?.();

@@ -2,7 +2,7 @@ import "server-only";
 import { agentById, OTHER_AGENT } from "@/lib/catalog/agents";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "../types";
-import { dayOfRoots } from "./fleet";
+import { dayOfRoots } from "./fleet-lists";
 import { clampToRollups, getHorizons } from "./retention";
 import type { WorkspaceRef } from "@/lib/findings/finding";
 import {

@@ -1,0 +1,218 @@
+import "server-only";
+import { differenceInMilliseconds } from "date-fns";
+import { millisecondsInDay, millisecondsInHour } from "date-fns/constants";
+import { count, desc, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { WorkspaceRef } from "@/lib/findings/finding";
+import type { RuleSet } from "@/lib/findings/rules";
+import { isSilent, silentHours } from "@/lib/findings/silence";
+import { daysBetween, isoOrNull, type Day } from "@/lib/series";
+import { rootLatest, workspaces } from "../schema";
+import { rowsOf, type Db } from "../types";
+import { fullCondition, fullThresholds, toVolume, volumeColumns, type VolumeColumns, type VolumeSummary } from "./volume";
+
+// The fleet overview's panels other than its chart, one function each, read from the workspaces table and
+// root_latest (and of root_daily only the day 7 days ago).
+
+/** The workspaces table as alias `w`, for the SQL fragments written against it (volume, silence). */
+const w = alias(workspaces, "w");
+
+export type FleetTotals = {
+  /** Sum of every workspace's newest total. */
+  bytes: number;
+  workspaces: number;
+  /** Workspaces with at least one report. */
+  reportingWorkspaces: number;
+  roots: number;
+};
+
+export async function fleetTotals(db: Db): Promise<FleetTotals> {
+  const [t] = await db
+    .select({
+      bytes: sql<number>`coalesce(sum(${workspaces.totalBytes}), 0)::float8`,
+      workspaces: sql<number>`count(*)::int`,
+      reporting: sql<number>`count(${workspaces.lastCollectedAt})::int`,
+      roots: sql<number>`coalesce(sum(${workspaces.rootCount}), 0)::int`,
+    })
+    .from(workspaces);
+  return { bytes: Number(t.bytes), workspaces: Number(t.workspaces), reportingWorkspaces: Number(t.reporting), roots: Number(t.roots) };
+}
+
+export type TopWorkspace = WorkspaceRef & {
+  template: string | null;
+  totalBytes: number;
+  largestAgent: string | null;
+  lastCollectedAt: string | null;
+};
+
+/** The largest workspaces (workspaces_total_idx). */
+export async function topWorkspaces(db: Db, limit: number): Promise<TopWorkspace[]> {
+  const rows = await db
+    .select({
+      id: workspaces.id,
+      name: workspaces.name,
+      owner: workspaces.owner,
+      template: workspaces.template,
+      totalBytes: workspaces.totalBytes,
+      largestAgent: workspaces.largestAgent,
+      lastCollectedAt: workspaces.lastCollectedAt,
+    })
+    .from(workspaces)
+    .orderBy(desc(workspaces.totalBytes), workspaces.id)
+    .limit(limit);
+  return rows.map((r) => ({ ...r, totalBytes: Number(r.totalBytes), lastCollectedAt: isoOrNull(r.lastCollectedAt) }));
+}
+
+export type TopAgent = { agent: string; bytes: number; workspaces: number; roots: number };
+
+/** The agents holding the most, summed over root_latest. */
+export async function topAgents(db: Db, limit: number): Promise<TopAgent[]> {
+  const bytes = sql<number>`sum(${rootLatest.bytes})::float8`;
+  const rows = await db
+    .select({
+      agent: rootLatest.agent,
+      bytes,
+      workspaces: sql<number>`count(distinct ${rootLatest.workspaceId})::int`,
+      roots: count(),
+    })
+    .from(rootLatest)
+    .groupBy(rootLatest.agent)
+    .orderBy(desc(bytes), rootLatest.agent)
+    .limit(limit);
+  return rows.map((r) => ({ agent: r.agent, bytes: Number(r.bytes), workspaces: Number(r.workspaces), roots: Number(r.roots) }));
+}
+
+/**
+ * Every root's root_daily row of `day`, read as one range of the day-first primary key. OFFSET 0 keeps the planner from
+ * flattening it into a lookup per root_latest row: those probes land all over root_daily's key index, which
+ * grows with the length of history, while one day's rows are a fixed amount (and stored together, since
+ * ingest appends day by day).
+ */
+export const dayOfRoots = (day: Day) =>
+  sql`select workspace_id, root_key, bytes from root_daily where day = ${day}::date offset 0`;
+
+export type GrowingRoot = {
+  workspace: WorkspaceRef;
+  rootKey: string;
+  agent: string;
+  kind: string;
+  bytes: number;
+  /** The root's value on `sinceDay`. */
+  bytesBefore: number;
+  growthBytes: number;
+  growthBytesPerDay: number;
+  sinceDay: Day;
+};
+
+type GrowingRootRow = {
+  workspace_id: string; name: string; owner: string; root_key: string; agent: string; kind: string;
+  bytes: number; bytes_before: number; latest_day: Day;
+};
+
+/** Roots that grew the most since their daily value on `sinceDay` (roots without a value that day are left out). */
+export async function fastestGrowingRoots(db: Db, sinceDay: Day, limit: number): Promise<GrowingRoot[]> {
+  const rows = rowsOf<GrowingRootRow>(
+    await db.execute(sql`select l.workspace_id, w.name, w.owner, l.root_key, l.agent, l.kind, l.bytes::float8 as bytes,
+        d.bytes::float8 as bytes_before, to_char(l.collected_at at time zone 'UTC', 'YYYY-MM-DD') as latest_day
+      from (${dayOfRoots(sinceDay)}) d
+      join root_latest l on l.workspace_id = d.workspace_id and l.root_key = d.root_key
+      join workspaces w on w.id = l.workspace_id
+      where l.bytes > d.bytes
+      order by l.bytes - d.bytes desc, l.workspace_id, l.root_key limit ${limit}`),
+  );
+  return rows.map((r) => {
+    const g = Number(r.bytes) - Number(r.bytes_before);
+    return {
+      workspace: { id: r.workspace_id, name: r.name, owner: r.owner },
+      rootKey: r.root_key,
+      agent: r.agent,
+      kind: r.kind,
+      bytes: Number(r.bytes),
+      bytesBefore: Number(r.bytes_before),
+      growthBytes: g,
+      growthBytesPerDay: g / Math.max(1, daysBetween(sinceDay, r.latest_day)),
+      sinceDay,
+    };
+  });
+}
+
+export type VolumeAtRisk = {
+  workspace: WorkspaceRef;
+  volume: VolumeSummary;
+  /** Null for a full volume (it no longer grows, so it has no forecast). */
+  forecastFullAt: string | null;
+  daysUntilFull: number | null;
+  growthBytesPerDay: number | null;
+};
+
+type VolumeAtRiskRow = VolumeColumns & {
+  id: string; name: string; owner: string; forecast_full_at: Date | string | null; growth_bytes_per_day: number | null;
+  is_full: boolean;
+};
+
+/**
+ * Volumes that are full (df Use% or IUse% at the full rules' thresholds) first, fullest first; then volumes
+ * forecast to fill within `fillingDays` (the volume-filling rule's, null when it is off), soonest first.
+ */
+export async function volumesAtRisk(
+  db: Db,
+  opts: { rules: RuleSet; now: Date; fillingDays: number | null; limit: number },
+): Promise<VolumeAtRisk[]> {
+  const full = fullThresholds(opts.rules);
+  const isFull = fullCondition(full);
+  const nowTs = sql`${opts.now.toISOString()}::timestamptz`;
+  const filling = opts.fillingDays === null ? sql`false` : sql`w.forecast_full_at <= ${nowTs} + make_interval(days => ${opts.fillingDays})`;
+  const rows = rowsOf<VolumeAtRiskRow>(
+    await db.execute(sql`select w.id, w.name, w.owner, w.forecast_full_at, ${volumeColumns},
+        w.growth_bytes_per_day::float8 as growth_bytes_per_day, ${isFull} as is_full
+      from workspaces w where ${isFull} or (${filling})
+      order by ${isFull} desc, greatest(w.volume_used_pct, coalesce(w.volume_inodes_used_pct, 0)) desc, w.forecast_full_at, w.id
+      limit ${opts.limit}`),
+  );
+  return rows.flatMap((r) => {
+    const volume = toVolume(r, full);
+    if (!volume) return [];
+    const at = r.is_full || r.forecast_full_at === null ? null : new Date(r.forecast_full_at);
+    return [{
+      workspace: { id: r.id, name: r.name, owner: r.owner },
+      volume,
+      forecastFullAt: at ? at.toISOString() : null,
+      daysUntilFull: at ? differenceInMilliseconds(at, opts.now) / millisecondsInDay : null,
+      growthBytesPerDay: r.growth_bytes_per_day === null ? null : Number(r.growth_bytes_per_day),
+    }];
+  });
+}
+
+export type SilentWorkspaces = {
+  /** What silent means: the silent-workspace rule's hours (lib/findings/silence.ts). */
+  hours: number;
+  count: number;
+  /** Longest silent first. */
+  workspaces: (WorkspaceRef & { lastCollectedAt: string | null; hoursSilent: number | null })[];
+};
+
+/** Workspaces without a report for over the silent-workspace rule's hours (counted from enrollment when they never reported). */
+export async function silentWorkspaces(db: Db, opts: { rules: RuleSet; now: Date; limit: number }): Promise<SilentWorkspaces> {
+  const hours = silentHours(opts.rules);
+  const silent = isSilent(hours, sql`${opts.now.toISOString()}::timestamptz`);
+  const [[n], rows] = await Promise.all([
+    db.select({ n: count() }).from(w).where(silent),
+    db
+      .select({ id: w.id, name: w.name, owner: w.owner, lastCollectedAt: w.lastCollectedAt })
+      .from(w)
+      .where(silent)
+      .orderBy(sql`${w.lastCollectedAt} nulls first`, w.id)
+      .limit(opts.limit),
+  ]);
+  return {
+    hours,
+    count: Number(n.n),
+    workspaces: rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      owner: r.owner,
+      lastCollectedAt: isoOrNull(r.lastCollectedAt),
+      hoursSilent: r.lastCollectedAt === null ? null : differenceInMilliseconds(opts.now, r.lastCollectedAt) / millisecondsInHour,
+    })),
+  };
+}

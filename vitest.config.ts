@@ -27,6 +27,7 @@ export default defineConfig({
         test: {
           name: "browser",
           include: ["tests/browser/**/*.test.ts"],
+          globalSetup: ["tests/browser/global-setup.ts"],
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 600_000,

@@ -150,7 +150,8 @@ const claudeRoot = (d: { roots: RootDetail[] }) => d.roots.find((r) => r.key ===
 beforeAll(async () => {
   // the scheduler looks for due policies every 2 seconds: a turn comes within seconds of its minute
   process.env.STORAGE_CLEANUP_SCHEDULER_INTERVAL = "2";
-  h = await startHarness();
+  // its own dashboard: that interval, and policies that no other file's runs or confirmations touch
+  h = await startHarness({ own: true });
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cleanup-e2e-")));
   home = path.join(tmp, "home");
   fs.mkdirSync(home);

@@ -1,4 +1,5 @@
-// Shared state for the browser tests: one dashboard (or DASHBOARD_URL) and one Chromium for the whole file.
+// Shared state for the browser tests: the shared dashboard (or DASHBOARD_URL, or one of the file's own) and one
+// Chromium for the whole file.
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { launchChromium } from "./chromium";
 import { startDashboard, type Dashboard } from "./server";
@@ -35,17 +36,24 @@ export async function signInAs(browser: Browser, base: string, who: { email: str
   return state;
 }
 
-export async function startHarness(): Promise<Harness> {
+/**
+ * Chromium, signed in as the admin, on DASHBOARD_URL or the dashboard all files share (global-setup.ts);
+ * `own`: on a dashboard of this file's own, started with the environment as it is now.
+ */
+export async function startHarness(opts: { own?: boolean } = {}): Promise<Harness> {
   // Chromium first: a missing browser fails fast, before a build.
   const browser = await launchChromium();
+  // imported here: scripts import this module outside Vitest
+  const { inject } = await import("vitest");
+  const shared = process.env.DASHBOARD_URL || inject("dashboardUrl");
   let server: Dashboard | null = null;
   try {
-    server = process.env.DASHBOARD_URL ? null : await startDashboard({ workspaces: 60, days: 30 });
+    server = shared && !opts.own ? null : await startDashboard({ workspaces: 60, days: 30 });
   } catch (err) {
     await browser.close();
     throw err;
   }
-  const base = process.env.DASHBOARD_URL ?? server!.url;
+  const base = server?.url ?? shared;
   let admin: StorageState;
   try {
     admin = await signInAs(browser, base, ADMIN);

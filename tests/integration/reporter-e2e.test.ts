@@ -10,8 +10,9 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openEmbedded, type Database } from "@/lib/db/open";
+import type { Database } from "@/lib/db/open";
 import { getWorkspaceDetail } from "@/lib/db/queries/workspace-detail";
+import { openMigratedEmbedded } from "@/lib/db/testing";
 import { authenticateWorkspace, enrollWorkspace } from "@/lib/enrollment";
 import { AppError } from "@/lib/errors";
 import { ingestReport } from "@/lib/ingest";
@@ -127,7 +128,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(home, ".coder-modules/coder/claude-code/logs/x.log"), "log\n");
   fs.writeFileSync(path.join(home, ".coder-modules/coder/claude-code/agentapi-state.json"), "{}".repeat(450));
   bundle = await buildReporter(path.join(tmp, "reporter.mjs"));
-  database = await openEmbedded("memory://");
+  database = await openMigratedEmbedded();
   await startServer();
 }, 120_000);
 

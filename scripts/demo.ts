@@ -12,7 +12,7 @@ import { sql } from "drizzle-orm";
 import { openEmbedded } from "@/lib/db/open";
 import { DEMO_ADMIN, ensureDemoAdmin } from "@/lib/demo/admin";
 import { seedDemoFleet } from "@/lib/demo/fleet";
-import { getEnrollmentKey } from "@/lib/enrollment";
+import { getEnrollmentKey } from "@/lib/enrollment/workspaces";
 import { buildIsStale } from "./lib/next-server";
 import { rowsOf } from "@/lib/db/types";
 

@@ -40,7 +40,7 @@ import * as workspacesRoute from "@/app/api/v1/workspaces/route";
 import { createPolicy } from "@/lib/db/queries/cleanup-policies";
 import { apiKeys } from "@/lib/db/schema";
 import { describeEachDatabase, serveRoutesFrom, TEST_WHO } from "@/lib/db/testing";
-import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment";
+import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment/workspaces";
 import { createApiToken, revokeApiToken } from "./api-tokens";
 import { ROUTE_ACCESS, type RouteRule } from "./route-access";
 import { authSecret } from "./server";

@@ -4,7 +4,7 @@ import { getDb, type Db } from "@/lib/db";
 import type { Who } from "@/lib/db/queries/audit";
 import { users } from "@/lib/db/schema";
 import { ForbiddenError, UnauthorizedError } from "@/lib/errors";
-import { authenticateWorkspace, checkEnrollmentKey } from "@/lib/enrollment";
+import { authenticateWorkspace, checkEnrollmentKey } from "@/lib/enrollment/workspaces";
 import { bearerToken } from "@/lib/http/request";
 import { hasRole, type Role } from "@/lib/validations/auth";
 import { verifyApiToken } from "./api-tokens";

@@ -14,7 +14,7 @@ import { POST as createUser } from "@/app/api/v1/users/route";
 import { DELETE as resetToken } from "@/app/api/v1/workspaces/[id]/token/route";
 import { describeEachDatabase, serveRoutesFrom, TEST_WHO, type TestDatabase } from "@/lib/db/testing";
 import { rowsOf } from "@/lib/db/types";
-import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment";
+import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment/workspaces";
 import { createApiToken } from "./api-tokens";
 import { BASE, ctx, makePrincipals, type Principals } from "./testing";
 

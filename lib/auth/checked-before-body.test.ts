@@ -9,7 +9,7 @@ import { POST as claim } from "@/app/api/v1/jobs/claim/route";
 import { POST as reports } from "@/app/api/v1/reports/route";
 import { POST as setup } from "@/app/api/v1/setup/route";
 import { describeEachDatabase, serveRoutesFrom, TEST_WHO } from "@/lib/db/testing";
-import { getEnrollmentKey } from "@/lib/enrollment";
+import { getEnrollmentKey } from "@/lib/enrollment/workspaces";
 import { BASE, ctx } from "./testing";
 import { createUser } from "./users";
 

@@ -3,7 +3,7 @@
 // and memory stays that of one chunk whatever the size of the export. Cells are quoted by csv-stringify
 // (RFC 4180: CRLF line ends, fields with a comma, quote or line break in double quotes, quotes doubled).
 import { stringify } from "csv-stringify/sync";
-import { rowCursor } from "./batches";
+import { rowCursor } from "@/lib/streams/batches";
 import { formatRow, type CsvTable } from "./columns";
 
 export type CsvStreamOptions = {

@@ -1,6 +1,6 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { ROW_BATCHES, type RowBatches } from "@/lib/csv/batches";
+import { ROW_BATCHES, type RowBatches } from "@/lib/streams/batches";
 import { rowsOf, type Db } from "./types";
 
 // Keyset paging: each page continues after the last row of the one before, by the values of its sort key

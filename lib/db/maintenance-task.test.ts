@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { ingestReport } from "@/lib/ingest";
+import { ingestReport } from "@/lib/ingest/report";
 import { addDaysTo, utcDayOf } from "@/lib/series";
 import { getFleetOverview } from "./queries/fleet";
 import { getHorizons, updateRetention } from "./queries/retention";

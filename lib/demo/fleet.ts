@@ -1,7 +1,7 @@
 import { millisecondsInDay as DAY, millisecondsInHour } from "date-fns/constants";
 import type { Db } from "@/lib/db";
-import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment";
-import { ingestReport } from "@/lib/ingest";
+import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment/workspaces";
+import { ingestReport } from "@/lib/ingest/report";
 import { REPORT_FORMAT_VERSION } from "@/lib/report/constants";
 import { parseReport } from "@/lib/report/parse";
 import type { Report, WorkspaceIdentity } from "@/lib/report/schema";

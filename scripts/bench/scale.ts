@@ -21,7 +21,7 @@ import { createScratchPostgres } from "@/lib/db/testing";
 import type { Db } from "@/lib/db/types";
 import { openCsvStream } from "@/lib/csv/stream";
 import { usageExport } from "@/lib/export/usage";
-import { ingestReport } from "@/lib/ingest";
+import { ingestReport } from "@/lib/ingest/report";
 import { addDaysTo, eachDay, median, utcDayOf } from "@/lib/series";
 import { generateFleet, rootKey, type FleetShape } from "../lib/scale-fleet";
 

@@ -13,9 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/open";
 import { getWorkspaceDetail } from "@/lib/db/queries/workspace-detail";
 import { openMigratedEmbedded } from "@/lib/db/testing";
-import { authenticateWorkspace, enrollWorkspace } from "@/lib/enrollment";
+import { authenticateWorkspace, enrollWorkspace } from "@/lib/enrollment/workspaces";
 import { AppError } from "@/lib/errors";
-import { ingestReport } from "@/lib/ingest";
+import { ingestReport } from "@/lib/ingest/report";
 import { enrollRequest, report as reportSchema } from "@/lib/report/schema";
 // @ts-expect-error plain .mjs build script
 import { buildReporter } from "@/scripts/build-reporter.mjs";

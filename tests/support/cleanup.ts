@@ -2,7 +2,7 @@
 import { RECIPE_AGE_STEPS_DAYS } from "@/lib/catalog/recipes";
 import type { JobResult } from "@/lib/cleanup/protocol";
 import type { Db } from "@/lib/db";
-import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment";
+import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment/workspaces";
 import type { RecipeUsage } from "@/lib/report/schema";
 import { MiB, send, type RootSpec, type WorkspaceSpec } from "./reports";
 

@@ -1,8 +1,8 @@
 // Test helpers: enroll workspaces and send them hand-made reports through the real ingest path.
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db";
-import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment";
-import { ingestReport } from "@/lib/ingest";
+import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment/workspaces";
+import { ingestReport } from "@/lib/ingest/report";
 import type { LargestEntry, Report, StorageRoot, Volume } from "@/lib/report/schema";
 import { addDaysTo, utcDayOf, type Day } from "@/lib/series";
 

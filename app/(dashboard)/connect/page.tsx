@@ -5,7 +5,7 @@ import { requestOrigin } from "@/lib/auth/client-ip";
 import { requirePage } from "@/lib/auth/page";
 import { getDb } from "@/lib/db";
 import { recordAudit } from "@/lib/db/queries/audit";
-import { getEnrollmentKey } from "@/lib/enrollment";
+import { getEnrollmentKey } from "@/lib/enrollment/workspaces";
 import { coderTemplateSnippet } from "@/lib/reporter/coder-template";
 import { dashboardUrlFrom } from "./dashboard-url";
 

@@ -1,5 +1,5 @@
 import { requireEnrollmentKey } from "@/lib/auth/access";
-import { enrollWorkspace } from "@/lib/enrollment";
+import { enrollWorkspace } from "@/lib/enrollment/workspaces";
 import { bearerToken, readJson } from "@/lib/http/request";
 import { handle, machineJson } from "@/lib/http/response";
 import { LIMITS } from "@/lib/report/constants";

@@ -3,7 +3,7 @@ import { addDays } from "date-fns";
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it, vi } from "vitest";
 import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
-import { getEnrollmentKey } from "@/lib/enrollment";
+import { getEnrollmentKey } from "@/lib/enrollment/workspaces";
 import { makeReport, MiB } from "@/tests/support/reports";
 import { LIMITS } from "@/lib/report/constants";
 import { POST as enroll } from "../enroll/route";

@@ -1,5 +1,5 @@
 import { requireWorkspace } from "@/lib/auth/access";
-import { ingestReport } from "@/lib/ingest";
+import { ingestReport } from "@/lib/ingest/report";
 import { readBody, parseJson } from "@/lib/http/request";
 import { handle, machineJson } from "@/lib/http/response";
 import { LIMITS } from "@/lib/report/constants";

@@ -1,5 +1,5 @@
 import { requireCaller } from "@/lib/auth/access";
-import { rotateEnrollmentKey } from "@/lib/enrollment";
+import { rotateEnrollmentKey } from "@/lib/enrollment/workspaces";
 import { handle, json } from "@/lib/http/response";
 
 export const dynamic = "force-dynamic";

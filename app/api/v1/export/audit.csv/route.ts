@@ -1,4 +1,4 @@
-import { exportResponse } from "@/lib/auth/export";
+import { exportResponse } from "@/lib/export/response";
 import { auditExport } from "@/lib/export/audit";
 import { readQuery } from "@/lib/http/request";
 import { handle } from "@/lib/http/response";

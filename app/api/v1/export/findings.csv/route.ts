@@ -1,4 +1,4 @@
-import { exportResponse } from "@/lib/auth/export";
+import { exportResponse } from "@/lib/export/response";
 import { findingsExport } from "@/lib/export/lists";
 import { readQuery } from "@/lib/http/request";
 import { handle } from "@/lib/http/response";

@@ -1,4 +1,4 @@
-import { exportResponse } from "@/lib/auth/export";
+import { exportResponse } from "@/lib/export/response";
 import { usageExport } from "@/lib/export/usage";
 import { readQueryLists } from "@/lib/http/csv";
 import { handle } from "@/lib/http/response";

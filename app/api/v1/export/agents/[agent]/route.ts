@@ -1,4 +1,4 @@
-import { exportResponse } from "@/lib/auth/export";
+import { exportResponse } from "@/lib/export/response";
 import { NotFoundError } from "@/lib/errors";
 import { agentWorkspacesExport } from "@/lib/export/lists";
 import { handle } from "@/lib/http/response";

@@ -1,4 +1,4 @@
-import { exportResponse } from "@/lib/auth/export";
+import { exportResponse } from "@/lib/export/response";
 import { cleanupRunsExport } from "@/lib/export/cleanup";
 import { handle } from "@/lib/http/response";
 

@@ -1,4 +1,4 @@
-import { exportResponse } from "@/lib/auth/export";
+import { exportResponse } from "@/lib/export/response";
 import { NotFoundError } from "@/lib/errors";
 import { fleetExport } from "@/lib/export/fleet";
 import { readQuery } from "@/lib/http/request";

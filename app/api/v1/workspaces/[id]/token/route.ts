@@ -1,5 +1,5 @@
 import { requireCaller } from "@/lib/auth/access";
-import { resetWorkspaceToken } from "@/lib/enrollment";
+import { resetWorkspaceToken } from "@/lib/enrollment/workspaces";
 import { handle, json } from "@/lib/http/response";
 
 export const dynamic = "force-dynamic";

@@ -1,4 +1,4 @@
-import { exportResponse } from "@/lib/auth/export";
+import { exportResponse } from "@/lib/export/response";
 import { NotFoundError } from "@/lib/errors";
 import { agentExport } from "@/lib/export/pages";
 import { readQuery } from "@/lib/http/request";

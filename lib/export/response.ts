@@ -4,7 +4,7 @@ import type { Db } from "@/lib/db";
 import { recordAudit } from "@/lib/db/queries/audit";
 import { csvResponse } from "@/lib/http/csv";
 import type { Role } from "@/lib/validations/auth";
-import { requireCaller } from "./access";
+import { requireCaller } from "@/lib/auth/access";
 
 /**
  * Every CSV download: a viewer at least (the audit log: an admin), asked before the parameters are read (an anonymous caller learns

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment";
-import { ingestReport } from "@/lib/ingest";
+import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment/workspaces";
+import { ingestReport } from "@/lib/ingest/report";
 import { describeEachDatabase } from "@/lib/db/testing";
 import { enroll, makeReport, MiB } from "@/tests/support/reports";
 import { count, fleetLevels, rows } from "@/tests/support/rollups";

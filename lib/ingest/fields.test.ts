@@ -3,7 +3,7 @@ import { beforeAll, expect, it } from "vitest";
 import { describeEachDatabase } from "@/lib/db/testing";
 import { rowsOf } from "@/lib/db/types";
 import { listFindings } from "@/lib/db/queries/findings";
-import { ingestReport } from "@/lib/ingest";
+import { ingestReport } from "@/lib/ingest/report";
 import { report as reportSchema, storageRoot, volume as volumeSchema, type Report } from "@/lib/report/schema";
 import { enroll, MiB } from "@/tests/support/reports";
 

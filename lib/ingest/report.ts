@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "@/lib/db";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "@/lib/errors";
-import { ingestQueueFor } from "@/lib/ingest-queue";
+import { ingestQueueFor } from "@/lib/ingest/queue";
 import type { Report } from "@/lib/report/schema";
 
 export type IngestResult = {
@@ -16,7 +16,7 @@ export type IngestResult = {
 
 /**
  * Stores one report atomically: history, latest, daily and fleet roll-ups, and the workspace's summary. Reports
- * that arrive together are committed together (lib/ingest-queue.ts); this resolves once the report is stored.
+ * that arrive together are committed together (lib/ingest/queue.ts); this resolves once the report is stored.
  * The report's id makes it idempotent: a second delivery changes nothing and says "duplicate".
  */
 export async function ingestReport(

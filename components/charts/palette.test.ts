@@ -2,10 +2,11 @@ import { describe, expect, it } from "vitest";
 import { AGENT_COLORS, agentColor, rootColors, shade } from "./palette";
 
 describe("palette", () => {
-  it("gives known agents their color and unknown ones a stable one", () => {
+  it("gives known agents their color and unknown ones a color picked by name, not one for all", () => {
     expect(agentColor("claude-code")).toBe(AGENT_COLORS["claude-code"]);
-    expect(agentColor("some-new-agent")).toBe(agentColor("some-new-agent"));
-    expect(agentColor("some-new-agent")).toMatch(/^#[0-9a-f]{6}$/);
+    const unknown = ["aider", "cline", "roo", "continue", "amp", "crush"].map(agentColor);
+    for (const c of unknown) expect(c).toMatch(/^#[0-9a-f]{6}$/);
+    expect(new Set(unknown).size).toBeGreaterThan(1);
   });
   it("shades colors", () => {
     expect(shade("#000000", 1)).toBe("#ffffff");

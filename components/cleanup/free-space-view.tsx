@@ -86,17 +86,20 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
             <thead>
               <tr>
                 <th>Recipe</th>
-                <th>Action</th>
-                <th className="num">Recipe&apos;s age</th>
-                <th className="num">Minimum age</th>
-                <th />
+                <th className="num">At the recipe&apos;s age</th>
+                <th className="num">At the minimum age</th>
               </tr>
             </thead>
             <tbody>
               {listed.map(({ row, i }) => (
                 <tr key={row.recipe.id} data-recipe={row.recipe.id}>
-                  <td className="cell-main">{row.recipe.title}</td>
-                  <td className="small">{row.runs.defaults.action === "trash" ? "trash" : "delete"}</td>
+                  <td>
+                    <div className="cell-main">{row.recipe.title}</div>
+                    <div className="muted small">
+                      {row.runs.defaults.action === "trash" ? "to the trash" : "deleted"} ·{" "}
+                      <Link href={newRunHref({ recipe: row.recipe.id, workspace: workspace.id })}>Adjust…</Link>
+                    </div>
+                  </td>
                   {CHOICES.map((c) => (
                     <td key={c} className="num">
                       <Figure
@@ -108,9 +111,6 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
                       />
                     </td>
                   ))}
-                  <td className="small nowrap">
-                    <Link href={newRunHref({ recipe: row.recipe.id, workspace: workspace.id })}>Adjust…</Link>
-                  </td>
                 </tr>
               ))}
             </tbody>
@@ -155,13 +155,13 @@ function Figure({ row, choice, preview, picked, onPick }: {
   if (!preview) return <span className="muted">…</span>;
   const t = preview.total;
   return (
-    <label className="field nowrap" style={{ justifyContent: "flex-end", color: "inherit" }} title={choiceText(row, choice)}>
+    <label className="field" style={{ justifyContent: "flex-end", alignItems: "flex-start", color: "inherit" }}>
       <input type="checkbox" aria-label={`${row.recipe.title}, ${choiceText(row, choice)}`} checked={picked} disabled={t.bytes === 0} onChange={(e) => onPick(e.target.checked)} />
       <span>
-        <strong>
+        <strong className="nowrap">
           <Bytes value={t.bytes} estimate={t.estimate} />
-        </strong>{" "}
-        <span className="muted small">
+        </strong>
+        <span className="muted small" style={{ display: "block" }}>
           {previewUnitsText(t.units, t.bytes)}, {choiceText(row, choice)}
         </span>
       </span>
@@ -174,9 +174,8 @@ function VolumeLine({ workspace }: { workspace: WorkspaceListRow }) {
   if (!v) return <p className="muted small">The reporter sends no volume size for this workspace.</p>;
   return (
     <p data-testid="free-space-volume">
-      Home volume <strong className={v.full ? "error-message" : undefined}>{v.usePercent}% used</strong>: <Bytes value={v.usedBytes} /> of{" "}
-      <Bytes value={v.sizeBytes} />, <Bytes value={v.availBytes} /> free
-      {v.inodes ? <>; inodes {v.inodes.usePercent}% used</> : null}.
+      Home volume <strong>{v.usePercent}% used</strong>: <Bytes value={v.usedBytes} /> of <Bytes value={v.sizeBytes} />,{" "}
+      <Bytes value={v.availBytes} /> free{v.inodes ? <>; inodes {v.inodes.usePercent}% used</> : null}.
     </p>
   );
 }

@@ -10,10 +10,18 @@ export function PreviewTable({ preview }: { preview: CleanupPreview }) {
   return (
     <div className="stack" style={{ gap: 10 }}>
       <p data-testid="preview-total">
-        <strong>
-          <Bytes value={t.bytes} />
-        </strong>{" "}
-        in {previewUnitsText(t.units, t.bytes)} from {formatCountOf(t.workspaces, "workspace")}
+        {preview.unknown ? (
+          <>
+            <strong>Size unknown</strong> in {formatCountOf(t.workspaces, "workspace")} with the root
+          </>
+        ) : (
+          <>
+            <strong>
+              <Bytes value={t.bytes} />
+            </strong>{" "}
+            in {previewUnitsText(t.units, t.bytes)} from {formatCountOf(t.workspaces, "workspace")}
+          </>
+        )}
         {t.estimate ? " (an estimate: a parameter falls inside an age step of the reports, whose share was interpolated)" : ""}.
         {t.protectedUnits ? (
           <span className="muted"> {formatCountOf(t.protectedUnits, "unit")} (<Bytes value={t.protectedBytes} />) {t.protectedUnits === 1 ? "is" : "are"} protected by their owners and stay.</span>
@@ -46,10 +54,8 @@ export function PreviewTable({ preview }: { preview: CleanupPreview }) {
                     <Link href={`/workspaces/${encodeURIComponent(w.workspaceId)}`}>{w.owner}/{w.name}</Link>
                   </td>
                   <td className="muted small">{w.roots.join(", ")}</td>
-                  <td className="num">{w.units === 0 && w.bytes > 0 ? previewUnitsText(w.units, w.bytes) : formatCount(w.units)}</td>
-                  <td className="num">
-                    <Bytes value={w.bytes} estimate={w.estimate} />
-                  </td>
+                  <td className="num">{preview.unknown ? "—" : w.units === 0 && w.bytes > 0 ? previewUnitsText(w.units, w.bytes) : formatCount(w.units)}</td>
+                  <td className="num">{preview.unknown ? "—" : <Bytes value={w.bytes} estimate={w.estimate} />}</td>
                 </tr>
               ))}
             </tbody>

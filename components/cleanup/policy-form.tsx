@@ -9,7 +9,9 @@ import { previewOptions } from "@/lib/query/cleanup";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { Skeleton } from "@/components/ui/states";
 import { PreviewTable } from "./preview-table";
-import { requestOf, RunFields, type RunDraft } from "./run-fields";
+import { runRequestOf, type DraftRequest, type RunDraft } from "@/lib/cleanup/run-draft";
+import { RunFields } from "./run-fields";
+import { useScopeLookup } from "./use-scope-lookup";
 
 export type PolicyDraft = { name: string; schedule: PolicySchedule; runAtMinute: number; runWeekday: number; enabled: boolean; run: RunDraft };
 
@@ -75,7 +77,8 @@ function ScheduleFields({ draft, set }: { draft: PolicyDraft; set: (patch: Parti
 
 export function PolicyForm({ initial, onSave, saving, error, disabled, preview }: {
   initial: PolicyDraft;
-  onSave: (d: PolicyDraft) => void;
+  /** Called with the draft's request (workspaces typed by name resolved to ids). */
+  onSave: (d: PolicyDraft, request: RunRequest) => void;
   saving: boolean;
   error: string | null;
   disabled?: boolean;
@@ -84,7 +87,8 @@ export function PolicyForm({ initial, onSave, saving, error, disabled, preview }
 }) {
   const [draft, setDraft] = useState(initial);
   const set = (patch: Partial<PolicyDraft>) => setDraft({ ...draft, ...patch });
-  const request = requestOf(draft.run);
+  const lookup = useScopeLookup(draft.run);
+  const built: DraftRequest = runRequestOf(draft.run, lookup.resolve);
   return (
     <div className="stack" style={{ gap: 10 }}>
       <fieldset className="row" disabled={disabled} style={{ border: 0, padding: 0, margin: 0 }}>
@@ -98,12 +102,12 @@ export function PolicyForm({ initial, onSave, saving, error, disabled, preview }
           Enabled
         </label>
       </fieldset>
-      <RunFields draft={draft.run} onChange={(run) => set({ run })} disabled={disabled} />
-      {typeof request === "string" ? <p className="muted">{request}</p> : null}
-      {preview ? <DraftPreview request={typeof request === "string" ? null : request} /> : null}
+      <RunFields draft={draft.run} onChange={(run) => set({ run })} disabled={disabled} completion={lookup.completion} workspacesByName />
+      {built.ok ? null : <p className="muted">{built.problem}</p>}
+      {preview ? <DraftPreview request={built.ok ? built.request : null} /> : null}
       {error ? <p className="error-message" role="alert">{error}</p> : null}
       {disabled ? null : (
-        <button type="button" className="button primary" style={{ alignSelf: "flex-start" }} disabled={saving || typeof request === "string" || !draft.name.trim()} onClick={() => onSave(draft)}>
+        <button type="button" className="button primary" style={{ alignSelf: "flex-start" }} disabled={saving || !built.ok || !draft.name.trim()} onClick={() => built.ok && onSave(draft, built.request)}>
           Save policy
         </button>
       )}
@@ -111,9 +115,7 @@ export function PolicyForm({ initial, onSave, saving, error, disabled, preview }
   );
 }
 
-/** The request body a draft stands for. */
-export function bodyOf(d: PolicyDraft) {
-  const request = requestOf(d.run);
-  if (typeof request === "string") throw new Error(request);
+/** The request body of a policy: its run request and its own fields. */
+export function bodyOf(d: PolicyDraft, request: RunRequest) {
   return { ...request, name: d.name.trim(), schedule: d.schedule, runAtMinute: d.runAtMinute, runWeekday: d.runWeekday, enabled: d.enabled, expiresDays: DEFAULT_EXPIRES_DAYS };
 }

@@ -3,6 +3,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { RECIPES } from "@/lib/catalog/recipes";
+import type { RunRequest } from "@/lib/cleanup/protocol";
+import { defaultDraft, draftFrom } from "@/lib/cleanup/run-draft";
 import { DEFAULT_RUN_AT_MINUTE, DEFAULT_RUN_WEEKDAY } from "@/lib/cleanup/schedule";
 import { cleanupKeys, patchPolicy, policyOptions, postPolicy } from "@/lib/query/cleanup";
 import { useIsAdmin } from "@/components/auth/caller-context";
@@ -12,14 +14,13 @@ import { RelativeTime } from "@/components/ui/time";
 import { PreviewTable } from "./preview-table";
 import { bodyOf, PolicyForm, type PolicyDraft } from "./policy-form";
 import { PolicyActions, PolicyStatus } from "./policy-status";
-import { defaultDraft, draftFrom } from "./run-fields";
 
 /** /cleanup/policies/new: saving queues nothing; the policy's page then asks for its figure to be confirmed. */
 export function NewPolicy() {
   const router = useRouter();
   const client = useQueryClient();
   const create = useMutation({
-    mutationFn: (d: PolicyDraft) => postPolicy(bodyOf(d)),
+    mutationFn: ({ d, request }: { d: PolicyDraft; request: RunRequest }) => postPolicy(bodyOf(d, request)),
     onSuccess: async ({ policy }) => {
       await client.invalidateQueries({ queryKey: cleanupKeys.policies() });
       router.push(`/cleanup/policies/${policy.id}`);
@@ -30,7 +31,7 @@ export function NewPolicy() {
   };
   return (
     <Panel title="New policy">
-      <PolicyForm initial={initial} onSave={(d) => create.mutate(d)} saving={create.isPending} error={create.error?.message ?? null} preview />
+      <PolicyForm initial={initial} onSave={(d, request) => create.mutate({ d, request })} saving={create.isPending} error={create.error?.message ?? null} preview />
     </Panel>
   );
 }
@@ -41,7 +42,7 @@ export function PolicyView({ id }: { id: string }) {
   const isAdmin = useIsAdmin();
   const client = useQueryClient();
   const save = useMutation({
-    mutationFn: (d: PolicyDraft) => patchPolicy(id, bodyOf(d)),
+    mutationFn: ({ d, request }: { d: PolicyDraft; request: RunRequest }) => patchPolicy(id, bodyOf(d, request)),
     onSuccess: () => client.invalidateQueries({ queryKey: cleanupKeys.all }),
   });
   return (
@@ -67,7 +68,7 @@ export function PolicyView({ id }: { id: string }) {
             <PolicyForm
               key={policy.updatedAt}
               initial={{ name: policy.name, schedule: policy.schedule, runAtMinute: policy.runAtMinute, runWeekday: policy.runWeekday, enabled: policy.enabled, run: draftFrom(policy) }}
-              onSave={(d) => save.mutate(d)}
+              onSave={(d, request) => save.mutate({ d, request })}
               saving={save.isPending}
               error={save.error?.message ?? null}
               disabled={!isAdmin}

@@ -3,16 +3,7 @@
 import { useId } from "react";
 import { RECIPES, type RecipeId } from "@/lib/catalog/recipes";
 import { clampTo, MIN_AGE_HOURS, TRASH_DAYS } from "@/lib/cleanup/defaults";
-import type { RunRequest } from "@/lib/cleanup/protocol";
-import { recipeOf, runRequestOf, withTarget, type RunDraft, type ScopeKind } from "@/lib/cleanup/run-draft";
-
-// The policy form and page (not changed with the run form) still import the draft from here, and take a
-// request or its problem as one value.
-export { defaultDraft, draftFrom, type RunDraft } from "@/lib/cleanup/run-draft";
-export function requestOf(d: RunDraft): RunRequest | string {
-  const r = runRequestOf(d);
-  return r.ok ? r.request : r.problem;
-}
+import { recipeOf, withTarget, type RunDraft, type ScopeKind } from "@/lib/cleanup/run-draft";
 
 /** What the form offers as the admin types: workspaces (or owners, templates) for the scope, root keys for a custom target. */
 export type RunFieldCompletion = { scope: readonly string[]; roots: readonly string[] };

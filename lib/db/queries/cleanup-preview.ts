@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq, inArray, like, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { RECIPES, REPORTER_DIR, type Recipe, type RecipeId } from "@/lib/catalog/recipes";
 import { rootPatternPrefix, rootPatternRegex, UNCLEANABLE_KINDS } from "@/lib/catalog/recipe-roots";
+import { MIN_AGE_HOURS } from "@/lib/cleanup/defaults";
 import { previewFromUsage } from "@/lib/cleanup/preview";
 import type { RunRequest, Scope } from "@/lib/cleanup/protocol";
 import type { RecipeUsage } from "@/lib/report/schema";
@@ -142,7 +143,7 @@ export async function previewRun(
 export async function fleetFreeable(db: Db): Promise<Record<RecipeId, { bytes: number; workspaces: number; estimate: boolean }>> {
   const out = {} as Record<RecipeId, { bytes: number; workspaces: number; estimate: boolean }>;
   for (const r of RECIPES) {
-    const p = await previewRun(db, { recipe: r.id, params: { olderThanDays: r.defaultOlderThanDays }, scope: { all: true }, minAgeHours: 24 });
+    const p = await previewRun(db, { recipe: r.id, params: { olderThanDays: r.defaultOlderThanDays }, scope: { all: true }, minAgeHours: MIN_AGE_HOURS.default });
     out[r.id] = { bytes: p.total.bytes, workspaces: p.total.workspaces, estimate: p.total.estimate };
   }
   return out;

@@ -6,7 +6,7 @@ import { REPORT_FORMAT_VERSION } from "@/lib/report/constants";
 import { parseReport } from "@/lib/report/parse";
 import type { Report, WorkspaceIdentity } from "@/lib/report/schema";
 import { createRandom, type Random } from "./random";
-import { MiB, SimulatedRoot, type RootProfile } from "./roots";
+import { MiB, SimulatedRoot, type Room, type RootProfile } from "./roots";
 
 const GiB = 1024 * MiB;
 
@@ -93,7 +93,10 @@ type SimWorkspace = {
   volumeTotal: number;
   /** ext4 keeps 5 % of a volume for root: df's Used + Avail stops there. */
   reservedBytes: number;
+  /** Bytes outside the measured roots (checkouts, node_modules, caches): Used is these plus the roots. */
   baseUsed: number;
+  /** Its disk is full from the first report on: nobody tends it (its roots are never cleaned up). */
+  full: boolean;
   inodesTotal: number;
   /** Files outside the measured roots (checkouts, node_modules, caches). */
   baseInodes: number;
@@ -113,6 +116,9 @@ function makeWorkspace(rnd: Random, i: number, days: number): SimWorkspace {
   // so even a small demo fleet shows both (the draws stay in place: the rest of the fleet does not change).
   const manyFiles = (!filling && rnd.chance(0.02)) || i % 30 === 9;
   const full = i % 25 === 4;
+  const profiles = agentProfiles(rnd, heavy).map((p) => (full ? { ...p, cleanupChance: undefined } : p));
+  const baseUsed = Math.round(rnd.between(filling ? 12 : 3, filling ? 14 : 15) * GiB);
+  const startDay = rnd.chance(0.3) ? rnd.int(0, Math.floor(days * 0.6)) : 0;
   return {
     identity: {
       id: rnd.uuid(),
@@ -121,28 +127,56 @@ function makeWorkspace(rnd: Random, i: number, days: number): SimWorkspace {
       template: rnd.pick(TEMPLATES),
       agent: "main",
     },
-    roots: agentProfiles(rnd, heavy).map((p) => new SimulatedRoot(p, rnd)),
+    roots: profiles.map((p) => new SimulatedRoot(p, rnd)),
     scriptData: new SimulatedRoot(scriptData(rnd, false), rnd),
     orphans: [],
     volumeTotal,
     reservedBytes: Math.round(volumeTotal * 0.05),
-    baseUsed: full ? volumeTotal : Math.round(rnd.between(filling ? 12 : 3, filling ? 14 : 15) * GiB),
+    // A full disk's base is set once its roots have their history (fillDisk).
+    baseUsed,
+    full,
     // mkfs.ext4's default of one inode per 16 KiB; a few workspaces hold millions of tiny files.
     inodesTotal: volumeTotal / (16 * 1024),
     baseInodes: Math.round((volumeTotal / (16 * 1024)) * (manyFiles ? rnd.between(0.96, 0.99) : rnd.between(0.02, 0.2))),
-    startDay: rnd.chance(0.3) ? rnd.int(0, Math.floor(days * 0.6)) : 0,
+    // A full disk is full of its agents' data too: it has existed from the first day.
+    startDay: full ? 0 : startDay,
     silentFromDay: rnd.chance(0.04) ? days - rnd.int(2, 6) : Infinity,
     restartEvery: rnd.int(3, 12),
     activity: rnd.between(0.3, 1.2),
   };
 }
 
+const allRoots = (ws: SimWorkspace) => [...ws.roots, ws.scriptData, ...ws.orphans];
+/** What df's Used + Avail adds up to. */
+const capacity = (ws: SimWorkspace) => ws.volumeTotal - ws.reservedBytes;
+
+/** What the workspace's disk still has room for: its roots grow into it and no further. */
+function room(ws: SimWorkspace): Room {
+  const taken = allRoots(ws).reduce((s, r) => {
+    const u = r.usage();
+    return { bytes: s.bytes + u.bytes, inodes: s.inodes + u.inodes };
+  }, { bytes: 0, inodes: 0 });
+  return {
+    bytes: Math.max(0, capacity(ws) - ws.baseUsed - taken.bytes),
+    inodes: Math.max(0, ws.inodesTotal - ws.baseInodes - taken.inodes),
+  };
+}
+
+/** A full disk: the rest of the home takes whatever the roots leave. */
+function fillDisk(ws: SimWorkspace) {
+  ws.baseUsed += room(ws).bytes;
+}
+
+/** Steps a root one day into the room the disk has left. */
+function grow(ws: SimWorkspace, root: SimulatedRoot, now: number, activity: number) {
+  root.step(now, activity, room(ws));
+}
+
 function buildReport(rnd: Random, ws: SimWorkspace, at: number): Report {
-  const roots = [...ws.roots, ws.scriptData, ...ws.orphans].filter((r) => r.exists).map((r) => r.measure(at));
-  const measured = roots.reduce((s, r) => s + r.bytes, 0);
-  const capacity = ws.volumeTotal - ws.reservedBytes;
-  const used = Math.min(capacity, ws.baseUsed + measured);
-  const inodesUsed = Math.min(ws.inodesTotal, ws.baseInodes + roots.reduce((s, r) => s + r.files + r.dirs, 0));
+  const roots = allRoots(ws).filter((r) => r.exists).map((r) => r.measure(at));
+  // Used is the roots and the rest of the home, so it moves with the roots, and they never exceed it.
+  const used = ws.baseUsed + roots.reduce((s, r) => s + r.bytes, 0);
+  const inodesUsed = ws.baseInodes + roots.reduce((s, r) => s + r.files + r.dirs, 0);
   return {
     version: REPORT_FORMAT_VERSION,
     id: rnd.uuid(),
@@ -151,7 +185,7 @@ function buildReport(rnd: Random, ws: SimWorkspace, at: number): Report {
     volume: {
       totalBytes: ws.volumeTotal,
       usedBytes: used,
-      freeBytes: capacity - used,
+      freeBytes: capacity(ws) - used,
       inodes: { total: ws.inodesTotal, used: inodesUsed, free: ws.inodesTotal - inodesUsed },
     },
     reporter: { version: "0.3.0-demo", scanMs: Math.round(rnd.between(80, 900)) },
@@ -159,12 +193,15 @@ function buildReport(rnd: Random, ws: SimWorkspace, at: number): Report {
   };
 }
 
+/** The demo fleet: its workspaces, how many reports it sends, and the reports in the order they are sent. */
+export type DemoFleet = { workspaces: WorkspaceIdentity[]; total: number; reports: () => Generator<Report> };
+
 /**
- * Makes a realistic fleet and stores its last `days` of reports through the same enrollment and ingest
- * functions as real reports, oldest day first. The fleet lives `simulateDays` (default `days`) before now;
- * two calls that differ only in `days` end with the same fleet in the same state, with more or less history.
+ * Makes a realistic fleet and its last `days` of reports, oldest day first. The fleet lives `simulateDays`
+ * (default `days`) before now; two calls that differ only in `days` end with the same fleet in the same state,
+ * with more or less history. `reports()` runs the simulation: call it once.
  */
-export async function seedDemoFleet(db: Db, opts: DemoOptions): Promise<{ reports: number; workspaces: number }> {
+export function simulateDemoFleet(opts: DemoOptions): DemoFleet {
   const rnd = createRandom(opts.seed ?? 42);
   // Reports draw their own random numbers, so how many are sent does not change the simulated fleet.
   const reportRnd = createRandom((opts.seed ?? 42) ^ 0x5bd1e995);
@@ -177,37 +214,48 @@ export async function seedDemoFleet(db: Db, opts: DemoOptions): Promise<{ report
   for (const ws of fleet) {
     if (ws.startDay > 0) continue;
     const preDays = rnd.int(7, 60);
-    for (let d = preDays; d > 0; d--) for (const r of ws.roots) r.step(now - (lifetime + d) * DAY, ws.activity);
+    for (let d = preDays; d > 0; d--) for (const r of ws.roots) grow(ws, r, now - (lifetime + d) * DAY, ws.activity);
+    if (ws.full) fillDisk(ws);
   }
-  const { key } = await getEnrollmentKey(db);
-  for (const ws of fleet) await enrollWorkspace(db, ws.identity, key, null);
-
   const reportedDays = (ws: SimWorkspace) => Math.max(0, Math.min(lifetime, ws.silentFromDay) - Math.max(ws.startDay, firstReported));
-  const total = fleet.reduce((s, ws) => s + reportedDays(ws), 0) * perDay;
-  let reports = 0;
-  for (let day = 0; day < lifetime; day++) {
-    const dayEnd = now - (lifetime - 1 - day) * DAY;
-    for (const ws of fleet) {
-      if (day < ws.startDay) continue;
-      for (const r of ws.roots) r.step(dayEnd, ws.activity);
-      if ((day - ws.startDay) % ws.restartEvery === 0 && day > ws.startDay) {
-        // A workspace restart: CODER_SCRIPT_DATA_DIR moves to a new folder and the old one is orphaned.
-        ws.scriptData.orphan();
-        ws.orphans.push(ws.scriptData);
-        // Someone occasionally clears the oldest ones by hand; the rest pile up.
-        if (ws.orphans.length > 8) ws.orphans.shift();
-        ws.scriptData = new SimulatedRoot(scriptData(rnd, false), rnd);
-      }
-      ws.scriptData.step(dayEnd, 1);
-      if (day >= ws.silentFromDay || day < firstReported) continue;
-      for (let k = 0; k < perDay; k++) {
-        const at = dayEnd - (perDay - 1 - k) * (DAY / perDay) - reportRnd.between(0, millisecondsInHour);
-        // Validated like a report that came over HTTP, so the demo cannot drift from the format.
-        await ingestReport(db, ws.identity.id, parseReport(buildReport(reportRnd, ws, at)));
-        reports++;
-        if (reports % 500 === 0) opts.onProgress?.(reports, total);
+
+  function* reports(): Generator<Report> {
+    for (let day = 0; day < lifetime; day++) {
+      const dayEnd = now - (lifetime - 1 - day) * DAY;
+      for (const ws of fleet) {
+        if (day < ws.startDay) continue;
+        for (const r of ws.roots) grow(ws, r, dayEnd, ws.activity);
+        if ((day - ws.startDay) % ws.restartEvery === 0 && day > ws.startDay) {
+          // A workspace restart: CODER_SCRIPT_DATA_DIR moves to a new folder and the old one is orphaned.
+          ws.scriptData.orphan();
+          ws.orphans.push(ws.scriptData);
+          // Someone occasionally clears the oldest ones by hand; the rest pile up.
+          if (ws.orphans.length > 8) ws.orphans.shift();
+          ws.scriptData = new SimulatedRoot(scriptData(rnd, false), rnd);
+        }
+        grow(ws, ws.scriptData, dayEnd, 1);
+        if (day >= ws.silentFromDay || day < firstReported) continue;
+        for (let k = 0; k < perDay; k++) {
+          yield buildReport(reportRnd, ws, dayEnd - (perDay - 1 - k) * (DAY / perDay) - reportRnd.between(0, millisecondsInHour));
+        }
       }
     }
   }
-  return { reports, workspaces: fleet.length };
+
+  return { workspaces: fleet.map((ws) => ws.identity), total: fleet.reduce((s, ws) => s + reportedDays(ws), 0) * perDay, reports };
+}
+
+/** Stores the demo fleet through the same enrollment and ingest functions as real reports. */
+export async function seedDemoFleet(db: Db, opts: DemoOptions): Promise<{ reports: number; workspaces: number }> {
+  const fleet = simulateDemoFleet(opts);
+  const { key } = await getEnrollmentKey(db);
+  for (const identity of fleet.workspaces) await enrollWorkspace(db, identity, key, null);
+  let reports = 0;
+  for (const report of fleet.reports()) {
+    // Validated like a report that came over HTTP, so the demo cannot drift from the format.
+    await ingestReport(db, report.workspace.id, parseReport(report));
+    reports++;
+    if (reports % 500 === 0) opts.onProgress?.(reports, fleet.total);
+  }
+  return { reports, workspaces: fleet.workspaces.length };
 }

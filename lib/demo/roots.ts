@@ -32,9 +32,19 @@ export type RootProfile = {
   leftovers?: { path: string; bytes: number; apparentBytes: number }[];
 };
 
+/** Room on a disk, or what a root takes of it: allocated bytes and inodes. */
+export type Room = { bytes: number; inodes: number };
+
+/** Allocation rounds every file up to 4 KiB blocks: allocated exceeds apparent by about half a block a file. */
+const allocated = (bytes: number, files: number) => bytes + files * 2048;
+/** A root's folders: about one for every 12 files. */
+const folders = (files: number) => Math.max(1, Math.round(files / 12));
+
 /** A root's simulated contents: deposits of bytes at times, so age buckets and cleanups come out right. */
 export class SimulatedRoot {
   private deposits: Deposit[] = [];
+  /** The deposits' allocated bytes and files, kept as they change: the disk's room is asked after every write. */
+  private held = { bytes: 0, files: 0 };
   private age = 0;
   private largest: LargestEntry[] = [];
   private orphaned: boolean | undefined;
@@ -47,24 +57,48 @@ export class SimulatedRoot {
     this.orphaned = true;
   }
 
-  /** Advances one day ending at `now`. */
-  step(now: number, activity: number) {
+  /**
+   * Advances one day ending at `now`, writing no more than `room`: on a full disk writes fail, so a root never
+   * holds more than its volume's Used.
+   */
+  step(now: number, activity: number, room: Room) {
     const p = this.profile;
     this.age++;
     if (p.growthDays !== undefined && this.age > p.growthDays) return;
     let added = p.dailyBytes * activity * this.rnd.between(0.2, 1.8);
     if (p.burstChance && this.rnd.chance(p.burstChance)) added += (p.burstBytes ?? 0) * this.rnd.between(0.5, 1.5);
+    const start = this.usage();
     for (const [category, share] of Object.entries(p.mix) as [Category, number][]) {
-      const bytes = Math.round(added * share);
+      let bytes = Math.round(added * share);
       if (bytes <= 0) continue;
-      const files = Math.max(1, Math.round(bytes / p.fileBytes));
-      this.deposits.push({ at: now - this.rnd.between(0, DAY - 1), bytes, files, category });
+      let files = Math.max(1, Math.round(bytes / p.fileBytes));
+      const sofar = this.usage();
+      const left = { bytes: room.bytes - (sofar.bytes - start.bytes), inodes: room.inodes - (sofar.inodes - start.inodes) };
+      // What does not fit is cut (a write that fails part way); the rounding of folders is left a margin.
+      const fit = Math.min(1, left.bytes / allocated(bytes, files), (left.inodes - 2) / (files * 1.1));
+      bytes = Math.floor(bytes * fit);
+      files = Math.floor(files * fit);
+      if (bytes < 1 || files < 1) break;
+      this.deposit({ at: now - this.rnd.between(0, DAY - 1), bytes, files, category }, 1);
+      const after = this.usage();
+      if (after.bytes - start.bytes > room.bytes || after.inodes - start.inodes > room.inodes) {
+        this.deposit(this.deposits.pop()!, -1); // the first file of a root with leftovers brings them in too
+        break;
+      }
       if (category === "sessions" || category === "logs" || this.largest.length < 5) this.noteEntry(now, bytes, category);
     }
     if (p.cleanupChance && this.rnd.chance(p.cleanupChance)) {
+      for (const d of this.deposits.filter((d) => d.at <= now - 30 * DAY)) this.deposit(d, -1);
       this.deposits = this.deposits.filter((d) => d.at > now - 30 * DAY);
       this.largest = this.largest.filter((e) => Date.parse(e.mtime) > now - 30 * DAY);
     }
+  }
+
+  /** Adds a deposit (sign 1; it is pushed) or counts one out (sign -1; the caller removed it). */
+  private deposit(d: Deposit, sign: 1 | -1) {
+    if (sign === 1) this.deposits.push(d);
+    this.held.bytes += sign * allocated(d.bytes, d.files);
+    this.held.files += sign * d.files;
   }
 
   private noteEntry(now: number, bytes: number, category: Category) {
@@ -82,6 +116,14 @@ export class SimulatedRoot {
 
   get exists() {
     return this.deposits.length > 0;
+  }
+
+  /** What the root takes on the disk: the bytes and inodes measure() reports (nothing while it does not exist). */
+  usage(): Room {
+    if (!this.exists) return { bytes: 0, inodes: 0 };
+    const leftovers = this.profile.leftovers ?? [];
+    const files = this.held.files + leftovers.length;
+    return { bytes: this.held.bytes + leftovers.reduce((s, l) => s + l.bytes, 0), inodes: files + folders(files) };
   }
 
   /** The root as the reporter would measure it at `now`. */
@@ -104,13 +146,11 @@ export class SimulatedRoot {
       a.bytes += d.bytes;
       a.files += d.files;
     }
-    // Allocation rounds every file up to 4 KiB blocks: allocated exceeds apparent a little.
-    let allocated = bytes + files * 2048;
+    const usage = this.usage();
     // Leftovers date from before the simulation: old, and in the root's figures like every other file.
     const leftovers = (p.leftovers ?? []).map((l) => ({ ...l, mtime: new Date(now - 200 * DAY).toISOString() }));
     for (const l of leftovers) {
       oldest = Math.min(oldest, Date.parse(l.mtime));
-      allocated += l.bytes;
       bytes += l.apparentBytes;
       files += 1;
       const o = (ages.older ??= { bytes: 0, files: 0 });
@@ -125,10 +165,10 @@ export class SimulatedRoot {
       kind: p.kind,
       agent: p.agent,
       path: p.path,
-      bytes: allocated,
+      bytes: usage.bytes,
       apparentBytes: bytes,
       files,
-      dirs: Math.max(1, Math.round(files / 12)),
+      dirs: folders(files),
       oldestMtime: Number.isFinite(oldest) ? new Date(oldest).toISOString() : null,
       newestMtime: newest ? new Date(newest).toISOString() : null,
       categories,

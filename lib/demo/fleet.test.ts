@@ -1,0 +1,38 @@
+// The demo fleet shows nothing a real workspace cannot: over the fleet `npm run demo` loads (every workspace,
+// every report), the roots fit in the volume's Used, Used fits in the volume, and a drop of the roots shows in
+// Used the same day (issue 18: 22 GiB of roots on a 20 GiB volume, then a 7.4 GiB drop with Used flat).
+import { expect, it } from "vitest";
+import { simulateDemoFleet } from "./fleet";
+
+it("keeps the roots within Used, Used within the volume, and moves Used with the roots", () => {
+  const fleet = simulateDemoFleet({ workspaces: 150, days: 90, now: new Date("2026-03-01T12:00:00Z") });
+  const previous = new Map<string, { roots: number; used: number }>();
+  const latest = new Map<string, { free: number; inodesFree: number; inodes: number }>();
+  const problems: string[] = [];
+  let reports = 0;
+  let drops = 0;
+  for (const report of fleet.reports()) {
+    reports++;
+    const { workspace } = report;
+    const at = `${workspace.owner}/${workspace.name} on ${report.collectedAt.slice(0, 10)}`;
+    const { totalBytes: size, usedBytes: used, freeBytes: avail, inodes } = report.volume ?? {};
+    if (size === undefined || used === undefined || avail === undefined || !inodes) throw new Error(`${at}: no volume`);
+    const roots = report.roots.reduce((s, r) => s + r.bytes, 0);
+    if (roots > used) problems.push(`${at}: roots ${roots} over Used ${used}`);
+    if (avail < 0 || used + avail > size) problems.push(`${at}: Used ${used} + Avail ${avail} outside Size ${size}`);
+    if (inodes.free < 0 || inodes.used > inodes.total) problems.push(`${at}: ${inodes.used} of ${inodes.total} inodes`);
+    const before = previous.get(workspace.id);
+    if (before && roots < before.roots) {
+      drops++;
+      if (used - before.used !== roots - before.roots) problems.push(`${at}: roots changed by ${roots - before.roots}, Used by ${used - before.used}`);
+    }
+    previous.set(workspace.id, { roots, used });
+    latest.set(workspace.id, { free: avail, inodesFree: inodes.free, inodes: inodes.total });
+  }
+  expect(problems.slice(0, 10)).toEqual([]);
+  expect(reports).toBe(fleet.total);
+  // The rules were exercised: roots do drop (cleanups), and the fleet still shows full disks and inodes.
+  expect(drops).toBeGreaterThan(20);
+  expect([...latest.values()].filter((v) => v.free === 0).length).toBeGreaterThanOrEqual(6);
+  expect([...latest.values()].filter((v) => v.inodesFree < 0.05 * v.inodes).length).toBeGreaterThan(0);
+});

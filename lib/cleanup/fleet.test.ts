@@ -60,6 +60,7 @@ describeEachDatabase("cleanup across a fleet", (t) => {
     expect(empty).toEqual([]);
   });
 
+  // Its time is the scale bench's to measure (npm run bench -- scale), not a test's.
   it("previews fleet-wide at 10,000 workspaces from the latest roots only", async () => {
     const db = t.current.db;
     const byAge = JSON.stringify([...RECIPE_AGE_STEPS_DAYS.map((_, i) => [i, i * 1000]), [3, 9000]]);
@@ -70,12 +71,9 @@ describeEachDatabase("cleanup across a fleet", (t) => {
         case when k = 'codex:data' then '${usage}'::jsonb else '{}'::jsonb end
       from generate_series(1, 10000) g, unnest(array['codex:data', 'claude-code:data', 'gemini:data', 'coder/claude-code']) k`));
     await db.execute(sql`analyze root_latest`);
-    const started = performance.now();
     const preview = await previewRun(db, { recipe: "codex-rollouts", params: { olderThanDays: 30 }, scope: { all: true }, minAgeHours: 24 });
-    const ms = performance.now() - started;
     expect(preview.total.workspaces).toBeGreaterThanOrEqual(10_000);
     expect(preview.workspaces).toHaveLength(500);
     expect(preview.truncated).toBe(true);
-    expect(ms).toBeLessThan(5000);
   });
 });

@@ -7,6 +7,9 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { installForwardedForGuard } = await import("./lib/auth/client-ip");
   await installForwardedForGuard();
+  const { baseUrlNotice } = await import("./lib/auth/server");
+  const notice = baseUrlNotice();
+  if (notice) console.log(notice);
   const { getDatabase, getDb } = await import("./lib/db");
   // Started whether or not the database opens now: each tick opens it if it is not open yet, so an outage at
   // start delays policies and maintenance instead of disabling them until the next restart.

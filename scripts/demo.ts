@@ -12,7 +12,6 @@ import { sql } from "drizzle-orm";
 import { openEmbedded } from "@/lib/db/open";
 import { DEMO_ADMIN, ensureDemoAdmin } from "@/lib/demo/admin";
 import { seedDemoFleet } from "@/lib/demo/fleet";
-import { getEnrollmentKey } from "@/lib/enrollment/workspaces";
 import { buildIsStale } from "./lib/next-server";
 import { rowsOf } from "@/lib/db/types";
 
@@ -28,7 +27,7 @@ const { values: args } = parseArgs({
 const dataDir = path.resolve(process.env.STORAGE_DATA_DIR ?? path.join(process.cwd(), ".data", "demo"));
 const log = (msg: string) => console.log(`[demo] ${msg}`);
 
-async function seed(): Promise<string> {
+async function seed(): Promise<void> {
   if (args.fresh) fs.rmSync(dataDir, { recursive: true, force: true });
   const database = await openEmbedded(dataDir);
   try {
@@ -49,7 +48,6 @@ async function seed(): Promise<string> {
       log(`stored ${result.reports} reports in ${s.toFixed(1)} s (${(result.reports / s).toFixed(0)} reports/s)`);
     }
     if (await ensureDemoAdmin(database.db)) log(`created the demo admin ${DEMO_ADMIN.email}`);
-    return (await getEnrollmentKey(database.db)).key;
   } finally {
     await database.close();
   }
@@ -63,10 +61,11 @@ const build = buildIsStale() && !args["seed-only"]
       child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`npm run build exited with ${code}`))));
     })
   : Promise.resolve();
-const [key] = await Promise.all([seed(), build]);
+await Promise.all([seed(), build]);
 if (args["seed-only"]) process.exit(0);
 
-log(`dashboard: http://localhost:${args.port}   enrollment key: ${key}`);
+// The enrollment key is a secret, as in production: the Connect page shows it to admins, no log line does.
+log(`dashboard: http://localhost:${args.port} (the enrollment key is on its Connect page)`);
 log(`sign in as ${DEMO_ADMIN.email} with the password ${DEMO_ADMIN.password} (demo data only; add users on the Users page)`);
 const next = spawnSync("npx", ["next", "start", "-p", args.port], {
   stdio: "inherit",

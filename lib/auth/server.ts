@@ -9,12 +9,23 @@ import { adminAc, defaultStatements } from "better-auth/plugins/admin/access";
 import { getDb, type Db } from "@/lib/db";
 import { getOrCreateSetting } from "@/lib/db/queries/settings";
 import { accounts, apiKeys, rateLimits, sessions, users, verifications } from "@/lib/db/schema";
+import { authLog } from "./auth-log";
 import { authDatabaseHooks, authHooks } from "./hooks";
 import { oidcProvider } from "./oidc";
 import { addressedOrigins, CLIENT_IP_HEADER } from "./client-ip";
 
 /** The public URL of the app when configured; Better Auth otherwise takes it from each request. */
 export const appUrl = () => process.env.BETTER_AUTH_URL || process.env.APP_URL || undefined;
+
+/** Said once when the server starts (instead of Better Auth's warning from every instance): what to set. */
+export function baseUrlNotice(): string | null {
+  if (appUrl()) return null;
+  return (
+    "[auth] BETTER_AUTH_URL is not set: sign-in uses each request's own origin, which is enough behind one address " +
+    "over http. Single sign-on (its callback URL) and Secure cookies need it: set BETTER_AUTH_URL (or APP_URL) to " +
+    "the dashboard's public URL, e.g. https://storage.example.com."
+  );
+}
 
 const ac = createAccessControl(defaultStatements);
 
@@ -30,6 +41,7 @@ function createAuth(db: Db, secret: string) {
     ...(url ? {} : { trustedOrigins: addressedOrigins }),
     secret,
     telemetry: { enabled: false },
+    logger: { log: authLog },
     database: drizzleAdapter(db, {
       provider: "pg",
       schema: { user: users, session: sessions, account: accounts, verification: verifications, apikey: apiKeys, rateLimit: rateLimits },

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import * as adminsRoute from "@/app/api/v1/admins/route";
 import * as agentRoute from "@/app/api/v1/agents/[agent]/route";
 import * as auditRoute from "@/app/api/v1/audit/route";
 import * as cleanupJobRoute from "@/app/api/v1/cleanup/jobs/[id]/route";
@@ -75,6 +76,7 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
   "GET /api/v1/health": { module: healthRoute, example: { url: "/api/v1/health" } },
   "POST /api/v1/setup": { module: setupRoute, example: { url: "/api/v1/setup", body: () => ({ email: "late@example.com", password: "late-password-1" }) } },
   "GET /api/v1/me": { module: meRoute, example: { url: "/api/v1/me" } },
+  "GET /api/v1/admins": { module: adminsRoute, example: { url: "/api/v1/admins" } },
   "GET /api/v1/fleet/overview": { module: overviewRoute, example: { url: "/api/v1/fleet/overview" } },
   "GET /api/v1/workspaces": { module: workspacesRoute, example: { url: "/api/v1/workspaces" } },
   "GET /api/v1/workspaces/[id]": { module: workspaceRoute, example: { url: `/api/v1/workspaces/${WS}`, params: { id: WS } } },

@@ -1,11 +1,12 @@
 import "server-only";
 import { headers } from "next/headers";
-import { notFound, redirect } from "next/navigation";
+import { forbidden, redirect } from "next/navigation";
 import { cache } from "react";
 import { getDb } from "@/lib/db";
 import { hasRole, type Role } from "@/lib/validations/auth";
 import { sessionCaller, type Caller } from "./access";
 import { PATH_HEADER } from "./constants";
+import { pageRole } from "./page-roles";
 import { needsSetup } from "./users";
 
 export type PageCaller = Extract<Caller, { kind: "user" }>;
@@ -18,15 +19,14 @@ export const currentUser = cache(async (): Promise<PageCaller | null> => {
 
 /**
  * The check every page makes before reading data: setup first if there is no admin yet, else sign-in (and
- * back here after), else a page the role may not see does not exist for it.
+ * back here after), else a page the role may not see answers 403 (app/forbidden.tsx says who to ask). Without
+ * `needed`, the role the path needs (the layout's check; see page-roles.ts).
  */
-export async function requirePage(needed: Role = "viewer"): Promise<PageCaller> {
+export async function requirePage(needed?: Role): Promise<PageCaller> {
   if (await needsSetup(await getDb())) redirect("/setup");
+  const path = (await headers()).get(PATH_HEADER);
   const caller = await currentUser();
-  if (!caller) {
-    const path = (await headers()).get(PATH_HEADER);
-    redirect(path && path !== "/" ? `/sign-in?next=${encodeURIComponent(path)}` : "/sign-in");
-  }
-  if (!hasRole(caller.role, needed)) notFound();
+  if (!caller) redirect(path && path !== "/" ? `/sign-in?next=${encodeURIComponent(path)}` : "/sign-in");
+  if (!hasRole(caller.role, needed ?? pageRole(path ?? "/"))) forbidden();
   return caller;
 }

@@ -16,6 +16,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   { method: "GET", path: "/api/v1/health", access: "public", why: "load balancers" },
   { method: "POST", path: "/api/v1/setup", access: "setup", why: "only until the first admin exists" },
   { method: "GET", path: "/api/v1/me", access: "viewer" },
+  { method: "GET", path: "/api/v1/admins", access: "viewer", why: "whom to ask for what only admins may do" },
   { method: "GET", path: "/api/v1/fleet/overview", access: "viewer" },
   { method: "GET", path: "/api/v1/workspaces", access: "viewer" },
   { method: "GET", path: "/api/v1/workspaces/[id]", access: "viewer" },

@@ -54,6 +54,12 @@ export async function getUser(db: Db, id: string): Promise<UserInfo> {
   return user;
 }
 
+/** The emails of the admins who can sign in: whom a viewer asks for a change only an admin may make. */
+export async function adminEmails(db: Db): Promise<string[]> {
+  const rows = await db.select({ email: users.email }).from(users).where(and(eq(users.role, "admin"), active)).orderBy(asc(users.email));
+  return rows.map((r) => r.email);
+}
+
 async function activeAdmins(db: Db, except?: string): Promise<number> {
   const [row] = await db
     .select({ n: count() })

@@ -9,7 +9,12 @@ export const adminKeys = {
   users: () => ["admin", "users"] as const,
   tokens: () => ["admin", "tokens"] as const,
   audit: (filters: AuditFilterState) => ["admin", "audit", filters] as const,
+  emails: () => ["admin", "emails"] as const,
 };
+
+/** The admins' emails, which any signed-in user may read: whom to ask. */
+export const adminEmailsOptions = () =>
+  queryOptions({ queryKey: adminKeys.emails(), queryFn: ({ signal }) => fetchJson<{ emails: string[] }>("/api/v1/admins", { signal }) });
 
 export const usersOptions = () =>
   queryOptions({ queryKey: adminKeys.users(), queryFn: ({ signal }) => fetchJson<{ users: UserInfo[] }>("/api/v1/users", { signal }) });

@@ -88,8 +88,10 @@ describe("admins and viewers", () => {
 
     const context = await h.browser.newContext({ storageState: asViewer });
     const page = await context.newPage();
-    await page.goto(`${h.base}/users`, { waitUntil: "networkidle" });
-    await page.getByRole("heading", { name: "Not found" }).waitFor();
+    const users = await page.goto(`${h.base}/users`, { waitUntil: "networkidle" });
+    expect(users?.status()).toBe(403);
+    await page.getByRole("heading", { name: "Admins only" }).waitFor();
+    await expect(page.getByTestId("admin-contacts").textContent()).resolves.toContain(ADMIN.email);
     const res = await page.request.put(`${h.base}/api/v1/findings/rules`, { data: { rules: [] } });
     expect(res.status()).toBe(403);
     await context.close();

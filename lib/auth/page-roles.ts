@@ -1,0 +1,15 @@
+import type { Role } from "@/lib/validations/auth";
+
+/**
+ * The pages only admins may open. Each page asks for the role itself (requirePage("admin")), which guards a
+ * client navigation, where the layout does not run again. On a page load the dashboard layout asks for it from
+ * this list, before the loading fallback starts the response: a refusal inside the page comes after streaming
+ * began and would keep the status at 200, the layout's is a real 403. A test checks this list against the pages.
+ */
+export const ADMIN_PAGES: readonly string[] = ["/users", "/audit", "/cleanup/new", "/cleanup/policies/new"];
+
+/** The role a page needs, from its path (a query or trailing slash is ignored). */
+export function pageRole(path: string): Role {
+  const pathname = path.split(/[?#]/)[0].replace(/(.)\/+$/, "$1");
+  return ADMIN_PAGES.includes(pathname) ? "admin" : "viewer";
+}

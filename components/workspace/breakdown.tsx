@@ -5,6 +5,7 @@ import { agentLabel, hasAgentPage } from "@/components/agents/agent-label";
 import { CATEGORY_COLORS } from "@/components/charts/palette";
 import { shortRootKey } from "@/components/charts/shape";
 import { Bytes } from "@/components/ui/bytes";
+import { stackedTable } from "@/components/ui/stacked-table";
 import { RelativeTime } from "@/components/ui/time";
 import { categoryTotals } from "@/lib/shaping/workspace-tables";
 import { recipesForRoot } from "@/lib/catalog/recipe-roots";
@@ -14,12 +15,12 @@ export function RootsTable({ roots, colors, workspaceId }: { roots: readonly Roo
   const total = roots.reduce((s, r) => s + r.bytes, 0);
   return (
     <div className="table-wrap">
-      <table className="table" data-testid="roots-table">
+      <table {...stackedTable(5)} data-testid="roots-table">
         <thead>
           <tr>
             <th>Root</th>
             <th>Agent</th>
-            <th>Path</th>
+            <th className="phone-hidden">Path</th>
             <th className="num" title="Allocated bytes, as du -sB1 of the folder shows them (a file hard-linked into two roots counts once, in the first)">Size (du)</th>
             <th className="num">Share</th>
             <th className="num">Files</th>
@@ -43,7 +44,7 @@ export function RootsTable({ roots, colors, workspaceId }: { roots: readonly Roo
               <td className="nowrap">
                 {hasAgentPage(r.agent) ? <Link href={`/agents/${encodeURIComponent(r.agent)}`}>{agentLabel(r.agent)}</Link> : agentLabel(r.agent)}
               </td>
-              <td className="mono muted" title={`~/${r.path}`}>~/{shortRootKey(r.path)}</td>
+              <td className="mono muted phone-hidden" title={`~/${r.path}`}>~/{shortRootKey(r.path)}</td>
               <td className="num"><Bytes value={r.bytes} /></td>
               <td className="num muted">{formatPercent(total ? r.bytes / total : null)}</td>
               <td className="num">{formatCount(r.files)}</td>

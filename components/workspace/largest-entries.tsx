@@ -1,6 +1,7 @@
 import type { RootDetail, WorkspaceDetail } from "@/lib/db/queries/workspace-detail";
 import { agentLabel } from "@/components/agents/agent-label";
 import { Bytes } from "@/components/ui/bytes";
+import { stackedTable } from "@/components/ui/stacked-table";
 import { RelativeTime } from "@/components/ui/time";
 import { LARGEST_SHOWN, largestEntries } from "@/lib/shaping/workspace-tables";
 
@@ -8,7 +9,7 @@ function EntryTable({ rows, testId }: { rows: { rootKey: string; agent: string; 
   if (rows.length === 0) return <p className="muted small">None in the latest report.</p>;
   return (
     <div className="table-wrap">
-      <table className="table" data-testid={testId}>
+      <table {...stackedTable(3)} data-testid={testId}>
         <thead>
           <tr>
             <th>Path</th>

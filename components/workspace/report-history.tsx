@@ -1,13 +1,14 @@
 import type { ReportHistoryRow } from "@/lib/db/queries/workspace-detail";
 import { formatCount } from "@/lib/format/numbers";
 import { Bytes } from "@/components/ui/bytes";
+import { stackedTable } from "@/components/ui/stacked-table";
 import { RelativeTime } from "@/components/ui/time";
 
 export function ReportHistory({ reports }: { reports: readonly ReportHistoryRow[] }) {
   if (reports.length === 0) return <p className="muted small">No reports.</p>;
   return (
     <div className="table-wrap" style={{ maxHeight: 360, overflowY: "auto" }}>
-      <table className="table" data-testid="report-history">
+      <table {...stackedTable(6)} data-testid="report-history">
         <thead>
           <tr>
             <th>Collected</th>

@@ -1,6 +1,7 @@
 import type { VolumeSummary } from "@/lib/db/queries/volume";
 import { formatCount } from "@/lib/format/numbers";
 import { Bytes } from "@/components/ui/bytes";
+import { stackedTable } from "@/components/ui/stacked-table";
 
 /**
  * The home volume in df's own columns (df -B1 and df -i), so an admin can hold it against df on the workspace.
@@ -10,7 +11,7 @@ export function VolumeTable({ volume }: { volume: VolumeSummary }) {
   const i = volume.inodes;
   return (
     <div className="table-wrap" style={{ marginBottom: 12 }} title="As df -B1 and df -i show it on the workspace">
-      <table className="table" data-testid="volume-table">
+      <table {...stackedTable(4)} data-testid="volume-table">
         <thead>
           <tr>
             <th></th>

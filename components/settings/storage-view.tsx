@@ -1,6 +1,8 @@
 import type { StorageSettings } from "@/lib/db/queries/storage";
 import { Bytes } from "@/components/ui/bytes";
 import { Panel } from "@/components/ui/panel";
+import { stackedTable } from "@/components/ui/stacked-table";
+import { RetentionEditor } from "./retention-editor";
 
 const formatCount = (n: number) => new Intl.NumberFormat("en").format(Math.round(n));
 
@@ -17,24 +19,7 @@ export function StorageView({ settings }: { settings: StorageSettings }) {
       </div>
       <div className="grid-2">
         <Panel title="Retention">
-          <table className="table" data-testid="retention-table">
-            <thead>
-              <tr><th>Data</th><th className="num">Kept (days)</th><th className="num">Default</th></tr>
-            </thead>
-            <tbody>
-              {settings.retention.map((r) => (
-                <tr key={r.id}>
-                  <td>{r.label}</td>
-                  <td className="num">{r.days}</td>
-                  <td className="num muted">{r.defaultDays}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <p className="muted small">
-            Change with <code>PUT /api/v1/settings/retention</code> (admin). The maintenance task applies it hourly;
-            the latest value of every workspace and the fleet totals never expire.
-          </p>
+          <RetentionEditor retention={settings.retention} />
         </Panel>
         <Panel title="Maintenance">
           <p>
@@ -52,7 +37,7 @@ export function StorageView({ settings }: { settings: StorageSettings }) {
         </Panel>
       </div>
       <Panel title={<>Database tables · <Bytes value={settings.totalBytes} /></>}>
-        <table className="table" data-testid="table-sizes">
+        <table {...stackedTable(3)} data-testid="table-sizes">
           <thead>
             <tr><th>Table</th><th className="num">Size</th><th className="num">Rows (estimate)</th><th className="num">Partitions</th></tr>
           </thead>

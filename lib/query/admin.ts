@@ -3,6 +3,7 @@ import type { ApiTokenInfo } from "@/lib/auth/api-tokens";
 import type { UserInfo } from "@/lib/auth/users";
 import type { AuditPage } from "@/lib/db/queries/audit";
 import type { CreateTokenRequest, CreateUserRequest, UpdateUserRequest } from "@/lib/validations/auth";
+import type { RetentionDays, RetentionUpdate } from "@/lib/validations/settings";
 import { fetchJson, withQuery } from "./fetch-json";
 
 export const adminKeys = {
@@ -30,6 +31,9 @@ export const patchUser = (id: string, body: UpdateUserRequest) =>
 
 export const postToken = (body: CreateTokenRequest) =>
   fetchJson<{ token: string; info: ApiTokenInfo }>("/api/v1/tokens", { method: "POST", body: JSON.stringify(body) });
+
+export const putRetention = (body: RetentionUpdate) =>
+  fetchJson<{ retention: RetentionDays }>("/api/v1/settings/retention", { method: "PUT", body: JSON.stringify(body) });
 
 export const revokeToken = (id: string) => fetchJson<{ token: ApiTokenInfo }>(`/api/v1/tokens/${encodeURIComponent(id)}`, { method: "DELETE" });
 

@@ -1,0 +1,226 @@
+// Every page at a desktop's and a phone's width, as an admin and as a viewer: none scrolls sideways, logs a
+// console error, or says "Not found" while it exists; every size on it gives its exact bytes on hover; a viewer on
+// an admin page gets the 403 page that says whom to ask. Screenshots of the overview, a workspace and the
+// findings at both widths go to screenshots/ (git-ignored), to be looked at. Then what the walk found missing:
+// the phone's navigation, retention edited on its page, and the server's log.
+import fs from "node:fs";
+import path from "node:path";
+import type { BrowserContextOptions, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInAs, startHarness, type Harness } from "./harness";
+
+type StorageState = BrowserContextOptions["storageState"];
+type Role = "admin" | "viewer";
+/** A page to walk; `path` is read when its test runs (a workspace, run and policy are found or made first). */
+type PageSpec = { name: string; path: () => string; adminOnly?: boolean; shot?: string };
+
+const SHOTS = "screenshots";
+const WIDTHS = [
+  { name: "desktop", width: 1440, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+const VIEWER = { email: "pages-viewer@example.com", password: "pages-viewer-password" };
+const RUN = { recipe: "claude-code-debug", params: { olderThanDays: 7 }, scope: { all: true } };
+
+let h: Harness;
+let viewer: StorageState;
+const made = { workspace: "", run: "", policy: "" };
+
+const PAGES: PageSpec[] = [
+  { name: "overview", path: () => "/", shot: "overview" },
+  { name: "workspaces", path: () => "/workspaces" },
+  { name: "a workspace", path: () => made.workspace, shot: "workspace" },
+  { name: "Claude Code", path: () => "/agents/claude-code" },
+  { name: "Codex", path: () => "/agents/codex" },
+  { name: "findings", path: () => "/findings", shot: "findings" },
+  { name: "cleanup", path: () => "/cleanup" },
+  { name: "a run", path: () => `/cleanup/runs/${made.run}` },
+  { name: "a policy", path: () => `/cleanup/policies/${made.policy}` },
+  { name: "new run", path: () => "/cleanup/new", adminOnly: true },
+  { name: "new policy", path: () => "/cleanup/policies/new", adminOnly: true },
+  { name: "connect", path: () => "/connect" },
+  { name: "settings", path: () => "/settings" },
+  { name: "users", path: () => "/users", adminOnly: true },
+  { name: "audit", path: () => "/audit", adminOnly: true },
+];
+
+/** POSTs as the admin and returns the JSON answer (409 accepted: the object exists from an earlier run against DASHBOARD_URL). */
+async function post<T>(route: string, data: unknown, accept409 = false): Promise<T | null> {
+  const context = await h.browser.newContext({ storageState: h.admin });
+  try {
+    const res = await context.request.post(`${h.base}${route}`, { data });
+    if (accept409 && res.status() === 409) return null;
+    if (!res.ok()) throw new Error(`POST ${route} answered ${res.status()}: ${await res.text()}`);
+    return (await res.json()) as T;
+  } finally {
+    await context.close();
+  }
+}
+
+beforeAll(async () => {
+  // A dashboard of its own: the viewer, run and policy made here stay out of the other files' figures, and its
+  // log is read at the end.
+  h = await startHarness({ own: true });
+  const context = await h.browser.newContext({ storageState: h.admin });
+  const page = await context.newPage();
+  await page.goto(`${h.base}/workspaces`, { waitUntil: "networkidle" });
+  const workspace = await page.locator('[data-testid="workspaces-table"] tbody tr a').first().getAttribute("href");
+  await context.close();
+  expect(workspace).toMatch(/^\/workspaces\/.+/);
+  await post("/api/v1/users", { email: VIEWER.email, role: "viewer", password: VIEWER.password }, true);
+  viewer = await signInAs(h.browser, h.base, VIEWER);
+  const policy = await post<{ policy: { id: string } }>("/api/v1/cleanup/policies", { ...RUN, name: `pages-${Date.now()}`, schedule: "off" });
+  const preview = await post<{ total: { bytes: number } }>("/api/v1/cleanup/preview", RUN);
+  const run = await post<{ id: string }>("/api/v1/cleanup/runs", { ...RUN, confirmBytes: preview!.total.bytes });
+  Object.assign(made, { workspace: workspace!, run: run!.id, policy: policy!.policy.id });
+  fs.mkdirSync(SHOTS, { recursive: true });
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+/** The elements that reach past the right edge of the window, named for the failure message (deepest first). */
+function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const name = (e: Element) =>
+      `${e.tagName.toLowerCase()}${e.getAttribute("data-testid") ? `[data-testid=${e.getAttribute("data-testid")}]` : ""}${e.classList.length ? `.${[...e.classList].join(".")}` : ""}`;
+    return [...document.body.querySelectorAll("*")]
+      .filter((e) => e.getBoundingClientRect().right > width + 0.5 && ![...e.children].some((c) => c.getBoundingClientRect().right > width + 0.5))
+      .slice(0, 5)
+      .map((e) => `${name(e)} (right edge ${Math.round(e.getBoundingClientRect().right)} px): ${(e.textContent ?? "").trim().slice(0, 60)}`);
+  });
+}
+
+/** Sizes on the page ("1.17 GiB", "+181 MiB/day", "≈ 5.4 GiB") with no exact bytes to hover on (charts' axes aside). */
+function sizesWithoutTitle(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const size = /^[+−-]?(≈ )?\d[\d.,]* (B|KiB|MiB|GiB|TiB|PiB)(\/day)?$/;
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const missing: string[] = [];
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const text = (n.textContent ?? "").trim();
+      const el = n.parentElement;
+      if (!el || !size.test(text) || el.closest("svg") || el.closest("[title]")) continue;
+      // Off the page: a chart library's text-measuring span, not a figure anyone reads.
+      if (el.getBoundingClientRect().bottom + window.scrollY < 0 || !el.checkVisibility()) continue;
+      missing.push(`${text} in ${el.closest("[data-testid]")?.getAttribute("data-testid") ?? el.tagName.toLowerCase()}`);
+    }
+    return missing;
+  });
+}
+
+/** Loads a page and checks what every page must hold; the failures, for one expect per page. */
+async function visit(spec: PageSpec, role: Role, size: (typeof WIDTHS)[number]): Promise<string[]> {
+  const context = await h.browser.newContext({ viewport: { width: size.width, height: size.height }, storageState: role === "admin" ? h.admin : viewer });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
+  page.on("pageerror", (e) => errors.push(`uncaught: ${e.message}`));
+  try {
+    const res = await page.goto(`${h.base}${spec.path()}`, { waitUntil: "networkidle" });
+    await page.waitForSelector("html[data-hydrated]", { state: "attached", timeout: 15_000 });
+    // Data still loading would measure a skeleton, not the page.
+    await page.waitForFunction(() => document.querySelectorAll(".skeleton").length === 0, undefined, { timeout: 15_000 });
+    const problems: string[] = [];
+    const forbidden = spec.adminOnly && role === "viewer";
+    if (forbidden) {
+      if (res?.status() !== 403) problems.push(`answered ${res?.status()}, not 403`);
+      await page.getByTestId("admin-contacts").waitFor({ timeout: 10_000 });
+    } else if ((res?.status() ?? 500) >= 400) {
+      problems.push(`answered ${res?.status()}`);
+    }
+    if (await page.getByRole("heading", { name: "Not found" }).count()) problems.push('says "Not found"');
+    if (await page.locator(".error-panel").count()) problems.push(`shows an error: ${await page.locator(".error-panel").first().textContent()}`);
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+    if (scrollWidth > innerWidth) problems.push(`scrolls sideways (${scrollWidth} px in ${innerWidth}): ${(await overflowing(page)).join("; ")}`);
+    const untitled = await sizesWithoutTitle(page);
+    if (untitled.length) problems.push(`sizes without exact bytes on hover: ${untitled.slice(0, 5).join(", ")}`);
+    // The browser reports the 403 document itself as a failed resource; that is the answer asked for.
+    const unexpected = errors.filter((e) => !(forbidden && /status of 403/.test(e)));
+    if (unexpected.length) problems.push(`console errors: ${unexpected.join(" | ")}`);
+    if (spec.shot && role === "admin") await page.screenshot({ path: path.join(SHOTS, `${spec.shot}-${size.width}.png`), fullPage: true });
+    return problems;
+  } finally {
+    await context.close();
+  }
+}
+
+const CASES = WIDTHS.flatMap((size) => (["admin", "viewer"] as const).flatMap((role) => PAGES.map((spec) => ({ size, role, spec }))));
+
+describe("every page, at 1440 and 390 px, as admin and as viewer", () => {
+  it.each(CASES)("$spec.name at $size.width px as $role", async ({ size, role, spec }) => {
+    expect(await visit(spec, role, size), `${spec.path()} as ${role} at ${size.width} px`).toEqual([]);
+  });
+});
+
+describe("the navigation on a phone", () => {
+  it("opens behind the Menu button, with every link and Sign out inside the window, and closes on a navigation", async () => {
+    const context = await h.browser.newContext({ viewport: { width: 390, height: 844 }, storageState: h.admin });
+    const page = await context.newPage();
+    await page.goto(`${h.base}/`, { waitUntil: "networkidle" });
+    await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    const nav = page.getByRole("navigation", { name: "Main" });
+    expect(await nav.isVisible()).toBe(false);
+    await page.getByRole("button", { name: "Menu" }).click();
+    expect(await nav.isVisible()).toBe(true);
+    for (const target of [nav.getByRole("link", { name: "Audit" }), page.getByRole("button", { name: "Sign out" }), page.getByRole("button", { name: /theme/ })]) {
+      const box = await target.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+    }
+    await nav.getByRole("link", { name: "Findings" }).click();
+    await page.waitForURL((u) => u.pathname === "/findings");
+    await expect.poll(() => nav.isVisible()).toBe(false);
+    await context.close();
+  });
+});
+
+describe("retention on the settings page", () => {
+  it("is edited by an admin, checked as the API checks it, with its effect said before it is saved", async () => {
+    const context = await h.browser.newContext({ viewport: { width: 390, height: 844 }, storageState: h.admin });
+    const page = await context.newPage();
+    await page.goto(`${h.base}/settings`, { waitUntil: "networkidle" });
+    await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    const raw = page.getByLabel(/^Raw reports.*days kept$/);
+    const save = page.getByRole("button", { name: "Save retention" });
+    expect(await save.isDisabled()).toBe(true);
+    await raw.fill("0");
+    await page.getByText("A whole number of days from 1 to 3650").waitFor();
+    expect(await save.isDisabled()).toBe(true);
+    await raw.fill("500");
+    await page.getByText(/must be kept longer than raw reports/).waitFor();
+    expect(await save.isDisabled()).toBe(true);
+    await raw.fill("7");
+    await expect(page.getByTestId("retention-effect").textContent()).resolves.toContain(
+      "raw reports (every report and root): what is older than 7 days is dropped at the next maintenance run, within the hour.",
+    );
+    await save.click();
+    await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+    await page.reload({ waitUntil: "networkidle" });
+    await expect(page.getByLabel(/^Raw reports.*days kept$/).inputValue()).resolves.toBe("7");
+    await context.close();
+    // A viewer reads the values and is told who changes them.
+    const asViewer = await h.browser.newContext({ storageState: viewer });
+    const viewerPage = await asViewer.newPage();
+    await viewerPage.goto(`${h.base}/settings`, { waitUntil: "networkidle" });
+    expect(await viewerPage.getByLabel(/days kept$/).count()).toBe(0);
+    await viewerPage.getByText("admins change it here").waitFor();
+    await asViewer.close();
+  });
+});
+
+describe("the server log", () => {
+  // Better Auth warned of its base URL on every new instance, and logged a refused token as an error with a dump.
+  it("says once at start that BETTER_AUTH_URL is unset, and logs a refused token as one info line", async () => {
+    const res = await fetch(`${h.base}/api/v1/me`, { headers: { authorization: "Bearer sdt_not-a-real-token" } });
+    expect(res.status).toBe(401);
+    await expect.poll(() => h.serverLog()).toContain("[auth] API token refused");
+    const log = h.serverLog();
+    expect(log).not.toContain("Base URL is not set");
+    expect(log.split("BETTER_AUTH_URL is not set").length - 1).toBe(1);
+    expect(log).not.toMatch(/ERROR.*validate API key/);
+  });
+});

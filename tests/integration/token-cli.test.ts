@@ -64,6 +64,6 @@ for (const kind of ["embedded", "postgres"] as const) {
       database = await open();
       expect(await verifyApiToken(database.db, token)).toBeNull();
       await database.close();
-    });
+    }, 180_000); // six CLI processes, each opening the database: a minute on a loaded machine
   });
 }

@@ -1,7 +1,8 @@
-// One seeded dashboard for every browser test file that needs no environment of its own: seeding the demo fleet
-// and starting `next start` took a good part of each file's time when each file did it. Files run one after
-// another (fileParallelism: false), each against what the files before it left; a file that needs a server
-// of its own (its environment, or a state nobody else touches) starts one with startDashboard.
+// One seeded dashboard for the browser test files: seeding the demo fleet and starting `next start` took a good
+// part of each file's time when each file did it. Files run one after another (fileParallelism: false), each
+// against what the files before it left; a file that needs a dashboard of its own (its environment, sign-in
+// limits it trips, a state nobody else touches) asks startHarness({ own: true }).
+import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startDashboard } from "./server";
 
@@ -9,15 +10,20 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** The shared dashboard's URL, or "" when DASHBOARD_URL names one. */
     dashboardUrl: string;
+    /** The file its server writes its log to. */
+    dashboardLog: string;
   }
 }
 
 export default async function setup(project: TestProject) {
   if (process.env.DASHBOARD_URL) {
     project.provide("dashboardUrl", "");
+    project.provide("dashboardLog", "");
     return;
   }
-  const dashboard = await startDashboard({ workspaces: 60, days: 30 });
+  const logName = "browser-shared-next.log";
+  const dashboard = await startDashboard({ workspaces: 60, days: 30, logName });
   project.provide("dashboardUrl", dashboard.url);
+  project.provide("dashboardLog", path.resolve(".test-data", logName));
   return () => dashboard.stop();
 }

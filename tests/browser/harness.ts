@@ -1,5 +1,6 @@
 // Shared state for the browser tests: the shared dashboard (or DASHBOARD_URL, or one of the file's own) and one
 // Chromium for the whole file.
+import fs from "node:fs";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { launchChromium } from "./chromium";
 import { startDashboard, type Dashboard } from "./server";
@@ -37,18 +38,20 @@ export async function signInAs(browser: Browser, base: string, who: { email: str
 }
 
 /**
- * Chromium, signed in as the admin, on DASHBOARD_URL or the dashboard all files share (global-setup.ts);
- * `own`: on a dashboard of this file's own, started with the environment as it is now.
+ * Chromium, signed in as the admin, on DASHBOARD_URL or the dashboard the files share (global-setup.ts); `own`:
+ * on a dashboard of the file's own, started with the environment as it is now. A file that needs its own
+ * environment, fails sign-ins or reads the whole server log keeps its own: the server's sign-in limits count
+ * per address and per account, and would lock the files after it out.
  */
 export async function startHarness(opts: { own?: boolean } = {}): Promise<Harness> {
   // Chromium first: a missing browser fails fast, before a build.
   const browser = await launchChromium();
   // imported here: scripts import this module outside Vitest
   const { inject } = await import("vitest");
-  const shared = process.env.DASHBOARD_URL || inject("dashboardUrl");
+  const shared = process.env.DASHBOARD_URL || (opts.own ? "" : inject("dashboardUrl"));
   let server: Dashboard | null = null;
   try {
-    server = shared && !opts.own ? null : await startDashboard({ workspaces: 60, days: 30 });
+    server = shared ? null : await startDashboard({ workspaces: 60, days: 30 });
   } catch (err) {
     await browser.close();
     throw err;
@@ -66,13 +69,15 @@ export async function startHarness(opts: { own?: boolean } = {}): Promise<Harnes
     base,
     browser,
     admin,
-    serverLog: () => server?.log() ?? "",
+    serverLog: () => server?.log() ?? sharedLog(process.env.DASHBOARD_URL ? "" : inject("dashboardLog")),
     close: async () => {
       await browser.close().catch(() => undefined);
       await server?.stop();
     },
   };
 }
+
+const sharedLog = (file: string) => (file && fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "");
 
 export type OpenedPage = { page: Page; context: BrowserContext; errors: string[] };
 

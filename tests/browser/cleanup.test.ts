@@ -112,8 +112,9 @@ describe("cleanup", () => {
     await expect(run.page.getByRole("button", { name: /Cancel|Restore/ }).count()).resolves.toBe(0);
 
     const form = await context.newPage();
-    await form.goto(`${site}/cleanup/new?recipe=codex-rollouts`, { waitUntil: "networkidle" });
-    await form.getByRole("heading", { name: "Not found" }).waitFor();
+    const answer = await form.goto(`${site}/cleanup/new?recipe=codex-rollouts`, { waitUntil: "networkidle" });
+    expect(answer?.status()).toBe(403); // the new-run form is the admins' page
+    await form.getByRole("heading", { name: "Admins only" }).waitFor();
     expect([...findings.errors, ...cleanup.errors, ...run.errors]).toEqual([]);
     await context.close();
   });

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import type pg from "pg";
 import { afterAll, beforeAll, describe } from "vitest";
 import { TEST_TEMPLATE_LOCK } from "./advisory-locks";
 import { MIGRATIONS_FOLDER, openEmbedded, openPostgres, type Database } from "./open";
@@ -56,14 +57,17 @@ const urlOf = (name: string) => {
 /**
  * The migrated template database of this version of drizzle/, built if missing: one worker builds it under a
  * lock while the others wait, under a temporary name renamed when done (a build cut short is never a template).
- * Templates of other versions are dropped when not in use.
+ * Templates of other versions are dropped when not in use. `clone` runs under the same lock, so that another
+ * checkout on the same server cannot drop the template between its check and the clone.
  */
-async function migratedTemplate(): Promise<string> {
+async function withMigratedTemplate(clone: (admin: pg.Client, template: string) => Promise<void>): Promise<void> {
   const name = TEMPLATE_PREFIX + schemaVersion();
   const admin = await adminClient();
   try {
     await admin.query("select pg_advisory_lock($1)", [TEST_TEMPLATE_LOCK]);
-    const { rows } = await admin.query<{ datname: string }>("select datname from pg_database where datname like $1", [`${TEMPLATE_PREFIX}%`]);
+    const { rows } = await admin.query<{ datname: string }>("select datname from pg_database where datname like $1", [
+      `${TEMPLATE_PREFIX}%`,
+    ]);
     if (!rows.some((r) => r.datname === name)) {
       const building = `${name}_building`;
       await admin.query(`drop database if exists ${building}`);
@@ -72,11 +76,25 @@ async function migratedTemplate(): Promise<string> {
       await db.close();
       await admin.query(`alter database ${building} rename to ${name}`);
     }
-    for (const { datname } of rows.filter((r) => r.datname !== name)) await admin.query(`drop database if exists ${datname}`).catch(() => {});
-    return name;
+    for (const { datname } of rows.filter((r) => r.datname !== name))
+      await admin.query(`drop database if exists ${datname}`).catch(() => {});
+    await clone(admin, name);
   } finally {
     await admin.query("select pg_advisory_unlock($1)", [TEST_TEMPLATE_LOCK]).catch(() => {});
     await admin.end();
+  }
+}
+
+async function createDatabase(admin: pg.Client, name: string, template: string | null) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await admin.query(`create database ${name}${template ? ` template ${template}` : ""}`);
+      return;
+    } catch (err) {
+      // A template that another session is still connected to: "source database is being accessed by other users".
+      if ((err as { code?: string }).code !== "55006" || attempt === 20) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
   }
 }
 
@@ -84,23 +102,19 @@ async function migratedTemplate(): Promise<string> {
  * Creates a database on the test server, empty or (`migrated`) a copy of the migrated template; the returned
  * function drops it.
  */
-export async function createScratchPostgres(opts: { migrated?: boolean } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
-  const template = opts.migrated ? await migratedTemplate() : null;
+export async function createScratchPostgres(
+  opts: { migrated?: boolean } = {},
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `storage_test_${randomBytes(6).toString("hex")}`;
-  const admin = await adminClient();
-  try {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await admin.query(`create database ${name}${template ? ` template ${template}` : ""}`);
-        break;
-      } catch (err) {
-        // Two clones of one template at the same instant: "source database is being accessed by other users".
-        if ((err as { code?: string }).code !== "55006" || attempt === 20) throw err;
-        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
-      }
+  if (opts.migrated) {
+    await withMigratedTemplate((admin, template) => createDatabase(admin, name, template));
+  } else {
+    const admin = await adminClient();
+    try {
+      await createDatabase(admin, name, null);
+    } finally {
+      await admin.end();
     }
-  } finally {
-    await admin.end();
   }
   return {
     url: urlOf(name),

@@ -34,9 +34,16 @@ export default defineConfig([
               message: reporterMessage,
             },
             { group: ["drizzle-orm", "drizzle-orm/*", "pg", "pg/*", "@electric-sql/*"], message: reporterMessage },
-            { group: ["@/lib/db", "@/lib/db/**", "@/components", "@/components/**", "@/app", "@/app/**"], message: reporterMessage },
+            {
+              group: ["@/lib/db", "@/lib/db/**", "@/components", "@/components/**", "@/app", "@/app/**"],
+              message: reporterMessage,
+            },
             // The report schema is zod: its types are free, its values would bundle zod.
-            { group: ["zod", "zod/*", "@/lib/report/schema", "@/lib/report/parse", "@/lib/cleanup/protocol"], allowTypeImports: true, message: reporterMessage },
+            {
+              group: ["zod", "zod/*", "@/lib/report/schema", "@/lib/report/parse", "@/lib/cleanup/protocol"],
+              allowTypeImports: true,
+              message: reporterMessage,
+            },
           ],
         },
       ],
@@ -49,7 +56,11 @@ export default defineConfig([
         "error",
         {
           patterns: [
-            { group: ["@/lib/db", "@/lib/db/**", "drizzle-orm", "drizzle-orm/*", "pg", "@electric-sql/*"], allowTypeImports: true, message: dbValueMessage },
+            {
+              group: ["@/lib/db", "@/lib/db/**", "drizzle-orm", "drizzle-orm/*", "pg", "@electric-sql/*"],
+              allowTypeImports: true,
+              message: dbValueMessage,
+            },
             { regex: "^(\\.\\./)+lib/db(/|$)", allowTypeImports: true, message: dbValueMessage },
             { group: ["@/app", "@/app/**"], message: appMessage },
             { regex: "^(\\.\\./)+app(/|$)", message: appMessage },
@@ -80,7 +91,15 @@ export default defineConfig([
         {
           patterns: [
             {
-              group: ["@/lib/db", "@/lib/db/**", "drizzle-orm", "drizzle-orm/*", "pg", "@electric-sql/*", "server-only"],
+              group: [
+                "@/lib/db",
+                "@/lib/db/**",
+                "drizzle-orm",
+                "drizzle-orm/*",
+                "pg",
+                "@electric-sql/*",
+                "server-only",
+              ],
               allowTypeImports: true,
               message:
                 "lib/validations holds the parameter schemas that the route, the page and the browser all import: it may import database types but no database code.",
@@ -91,5 +110,14 @@ export default defineConfig([
       ],
     },
   },
-  globalIgnores([".next/**", "out/**", "build/**", "dist/**", "public/**", "next-env.d.ts", "screenshots/**", "bench-results/**"]),
+  globalIgnores([
+    ".next/**",
+    "out/**",
+    "build/**",
+    "dist/**",
+    "public/**",
+    "next-env.d.ts",
+    "screenshots/**",
+    "bench-results/**",
+  ]),
 ]);

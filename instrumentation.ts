@@ -23,6 +23,8 @@ export async function register() {
     const { bootstrapAdminFromEnv } = await import("./lib/auth/users");
     await bootstrapAdminFromEnv(database.db);
   } catch (err) {
-    console.error(`[db] could not open the database (tried again by the next request or scheduled task): ${(err as Error).message}`);
+    console.error(
+      `[db] could not open the database (tried again by the next request or scheduled task): ${(err as Error).message}`,
+    );
   }
 }

@@ -16,7 +16,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "components/**/*.test.ts", "app/**/*.test.ts", "tests/integration/**/*.test.ts"],
+          include: [
+            "lib/**/*.test.ts",
+            "components/**/*.test.ts",
+            "app/**/*.test.ts",
+            "tests/integration/**/*.test.ts",
+          ],
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -7,7 +7,10 @@ describe("series helpers", () => {
     expect(resolveRange({ range: "7d" }, now)).toEqual({ key: "7d", from: "2026-03-14", to: "2026-03-20", days: 7 });
     expect(resolveRange(undefined, now)).toMatchObject({ key: "30d", from: "2026-02-19", days: 30 });
     expect(resolveRange({ range: "custom", from: "2026-02-27", to: "2026-03-01" }, now)).toEqual({
-      key: "custom", from: "2026-02-27", to: "2026-03-01", days: 3,
+      key: "custom",
+      from: "2026-02-27",
+      to: "2026-03-01",
+      days: 3,
     });
   });
   it("walks days across month ends and leap days", () => {
@@ -16,17 +19,37 @@ describe("series helpers", () => {
   });
   it("carries values forward and marks carried days", () => {
     const days = eachDay("2026-03-01", "2026-03-05");
-    expect(fillCarryForward(days, new Map([["2026-03-02", 5], ["2026-03-04", 0]]))).toEqual([
+    expect(
+      fillCarryForward(
+        days,
+        new Map([
+          ["2026-03-02", 5],
+          ["2026-03-04", 0],
+        ]),
+      ),
+    ).toEqual([
       { day: "2026-03-01", value: null, carried: false },
       { day: "2026-03-02", value: 5, carried: false },
       { day: "2026-03-03", value: 5, carried: true },
       { day: "2026-03-04", value: 0, carried: false },
       { day: "2026-03-05", value: 0, carried: true },
     ]);
-    expect(fillCarryForward(days.slice(0, 2), {}, 7).map((p) => [p.value, p.carried])).toEqual([[7, true], [7, true]]);
+    expect(fillCarryForward(days.slice(0, 2), {}, 7).map((p) => [p.value, p.carried])).toEqual([
+      [7, true],
+      [7, true],
+    ]);
   });
   it("sums deltas into levels", () => {
-    expect(cumulativeLevels(["a", "b", "c"], new Map([["a", 2], ["c", -1]]), 10)).toEqual([12, 12, 11]);
+    expect(
+      cumulativeLevels(
+        ["a", "b", "c"],
+        new Map([
+          ["a", 2],
+          ["c", -1],
+        ]),
+        10,
+      ),
+    ).toEqual([12, 12, 11]);
   });
   it("computes medians and log-scale histograms", () => {
     expect(median([])).toBeNull();

@@ -104,12 +104,7 @@ export type HistogramBucket = {
  * Log-scale histogram: the first bucket is [0, base), then each bucket is `factor` times wider than the one
  * before, up to `buckets` buckets, the last one open-ended. Defaults: <1 MiB, 1–4 MiB, 4–16 MiB, … , ≥ 64 GiB.
  */
-export function logHistogram(
-  values: readonly number[],
-  base = 1024 ** 2,
-  factor = 4,
-  buckets = 10,
-): HistogramBucket[] {
+export function logHistogram(values: readonly number[], base = 1024 ** 2, factor = 4, buckets = 10): HistogramBucket[] {
   const out: HistogramBucket[] = [];
   let lo = 0;
   let hi = base;

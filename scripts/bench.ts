@@ -14,7 +14,9 @@ let failed = 0;
 for (const f of files) {
   console.log(`\n=== ${path.basename(f, ".ts")} ===`);
   // react-server: database modules import "server-only", which is an empty module under that condition.
-  const r = spawnSync("node", ["--conditions=react-server", "--import", "tsx", path.join(dir, f)], { stdio: "inherit" });
+  const r = spawnSync("node", ["--conditions=react-server", "--import", "tsx", path.join(dir, f)], {
+    stdio: "inherit",
+  });
   if (r.status !== 0) {
     failed++;
     console.log(`(${f} exited with ${r.status})`);

@@ -54,19 +54,22 @@ async function seed(): Promise<void> {
 }
 
 // Building and seeding both take a while and use different cores: run them side by side.
-const build = buildIsStale() && !args["seed-only"]
-  ? new Promise<void>((resolve, reject) => {
-      log("building the app (first run, or sources changed since the last build)");
-      const child = spawn("npm", ["run", "build"], { stdio: ["ignore", "inherit", "inherit"] });
-      child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`npm run build exited with ${code}`))));
-    })
-  : Promise.resolve();
+const build =
+  buildIsStale() && !args["seed-only"]
+    ? new Promise<void>((resolve, reject) => {
+        log("building the app (first run, or sources changed since the last build)");
+        const child = spawn("npm", ["run", "build"], { stdio: ["ignore", "inherit", "inherit"] });
+        child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`npm run build exited with ${code}`))));
+      })
+    : Promise.resolve();
 await Promise.all([seed(), build]);
 if (args["seed-only"]) process.exit(0);
 
 // The enrollment key is a secret, as in production: the Connect page shows it to admins, no log line does.
 log(`dashboard: http://localhost:${args.port} (the enrollment key is on its Connect page)`);
-log(`sign in as ${DEMO_ADMIN.email} with the password ${DEMO_ADMIN.password} (demo data only; add users on the Users page)`);
+log(
+  `sign in as ${DEMO_ADMIN.email} with the password ${DEMO_ADMIN.password} (demo data only; add users on the Users page)`,
+);
 const next = spawnSync("npx", ["next", "start", "-p", args.port], {
   stdio: "inherit",
   env: { ...process.env, STORAGE_DATA_DIR: dataDir },

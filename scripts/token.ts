@@ -36,14 +36,26 @@ async function main(): Promise<number> {
         return 2;
       }
       const { token, info } = await createApiToken(db, await ownerForToken(db), parsed.data, who);
-      console.error(`Created API token "${info.name}" (${info.role}, id ${info.id}, ${info.expiresAt ? `expires ${info.expiresAt}` : "no expiry"}).`);
+      console.error(
+        `Created API token "${info.name}" (${info.role}, id ${info.id}, ${info.expiresAt ? `expires ${info.expiresAt}` : "no expiry"}).`,
+      );
       console.error("It is shown only this once: store it now.");
       // The token alone on stdout, so that `TOKEN=$(npm run -s token -- create ...)` works.
       console.log(token);
     } else if (command === "list") {
       for (const t of await listApiTokens(db)) {
         const state = t.revoked ? "revoked" : t.expiresAt && new Date(t.expiresAt) < new Date() ? "expired" : "active";
-        console.log([t.id, t.name, t.role, state, t.start ? `${t.start}…` : "", t.expiresAt ?? "no expiry", t.lastUsedAt ?? "never used"].join("\t"));
+        console.log(
+          [
+            t.id,
+            t.name,
+            t.role,
+            state,
+            t.start ? `${t.start}…` : "",
+            t.expiresAt ?? "no expiry",
+            t.lastUsedAt ?? "never used",
+          ].join("\t"),
+        );
       }
     } else {
       if (!id) {

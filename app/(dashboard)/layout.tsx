@@ -15,7 +15,10 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     <CallerProvider user={{ email: user.label, name: user.name, role: user.role }}>
       <header className="header">
         <Link href="/" className="brand">
-          <span className="brand-mark" aria-hidden>▦</span> Workspace storage
+          <span className="brand-mark" aria-hidden>
+            ▦
+          </span>{" "}
+          Workspace storage
         </Link>
         <HeaderMenu>
           <NavLinks />

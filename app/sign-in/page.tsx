@@ -21,6 +21,14 @@ export default async function SignInPage({ searchParams }: Props) {
   if (await currentUser()) redirect(next);
   // Single sign-on failures come back here as ?error=&error_description= (Better Auth's callback).
   // Shown as text (React escapes it) and kept short: a crafted link can put only a brief message here.
-  const error = (one(params.error_description) ?? (one(params.error) ? `Single sign-on failed (${one(params.error)}).` : undefined))?.slice(0, 200);
-  return <SignInForm next={next} sso={oidcConfigured() ? process.env.OIDC_DISPLAY_NAME || "Single sign-on" : null} error={error} />;
+  const error = (
+    one(params.error_description) ?? (one(params.error) ? `Single sign-on failed (${one(params.error)}).` : undefined)
+  )?.slice(0, 200);
+  return (
+    <SignInForm
+      next={next}
+      sso={oidcConfigured() ? process.env.OIDC_DISPLAY_NAME || "Single sign-on" : null}
+      error={error}
+    />
+  );
 }

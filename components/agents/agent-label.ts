@@ -18,4 +18,7 @@ export function hasAgentPage(slug: string): boolean {
 }
 
 /** Every catalog agent, for filters. */
-export const AGENT_OPTIONS: readonly { id: string; label: string }[] = AGENTS.map((a) => ({ id: a.id, label: a.displayName }));
+export const AGENT_OPTIONS: readonly { id: string; label: string }[] = AGENTS.map((a) => ({
+  id: a.id,
+  label: a.displayName,
+}));

@@ -26,7 +26,10 @@ function Detail({ data }: { data: AgentDetail }) {
   const label = agentLabel(data.agent);
   const wsLink = `/workspaces?agent=${encodeURIComponent(data.agent)}`;
   const rows = data.series.map((p) => ({ day: p.day, bytes: p.bytes }));
-  const histogram = data.distribution.map((b) => ({ label: bucketLabel(b.minBytes, b.maxBytes, formatBytes), count: b.count }));
+  const histogram = data.distribution.map((b) => ({
+    label: bucketLabel(b.minBytes, b.maxBytes, formatBytes),
+    count: b.count,
+  }));
   return (
     <div className="stack">
       <div className="grid-4" data-testid="agent-stats">
@@ -43,15 +46,33 @@ function Detail({ data }: { data: AgentDetail }) {
         >
           <Bytes value={data.growth.medianBytesPerDay} perDay />
         </Stat>
-        <Stat label="Older than 30 days" href="#largest" sub={<><Bytes value={data.oldData.bytes} /> of <Bytes value={data.oldData.agedBytes} /></>}>
+        <Stat
+          label="Older than 30 days"
+          href="#largest"
+          sub={
+            <>
+              <Bytes value={data.oldData.bytes} /> of <Bytes value={data.oldData.agedBytes} />
+            </>
+          }
+        >
           {formatPercent(data.oldData.share)}
         </Stat>
       </div>
-      <Panel title={`${label} across the fleet`} actions={<ExportLink path={exportPaths.agent(data.agent, "series")} params={range} />}>
-        <StackedAreaChart rows={rows} series={[{ key: "bytes", label, color: agentColor(data.agent) }]} label={`${label} total over time`} />
+      <Panel
+        title={`${label} across the fleet`}
+        actions={<ExportLink path={exportPaths.agent(data.agent, "series")} params={range} />}
+      >
+        <StackedAreaChart
+          rows={rows}
+          series={[{ key: "bytes", label, color: agentColor(data.agent) }]}
+          label={`${label} total over time`}
+        />
       </Panel>
       <div className="grid-2">
-        <Panel title="Per-workspace size distribution" actions={<ExportLink path={exportPaths.agent(data.agent, "distribution")} />}>
+        <Panel
+          title="Per-workspace size distribution"
+          actions={<ExportLink path={exportPaths.agent(data.agent, "distribution")} />}
+        >
           <HistogramChart rows={histogram} label={`Workspaces by ${label} size`} />
         </Panel>
         <Panel title="By kind of root" actions={<ExportLink path={exportPaths.agent(data.agent, "kinds")} />}>
@@ -60,7 +81,9 @@ function Detail({ data }: { data: AgentDetail }) {
               <li key={k.kind}>
                 <span className="grow">{k.kind}</span>
                 <span className="muted small">{formatCount(k.roots)} roots</span>
-                <span className="num"><Bytes value={k.bytes} /></span>
+                <span className="num">
+                  <Bytes value={k.bytes} />
+                </span>
               </li>
             ))}
           </ul>
@@ -71,7 +94,10 @@ function Detail({ data }: { data: AgentDetail }) {
         id="largest"
         actions={
           <>
-            <ExportLink path={exportPaths.agent(data.agent)} title={`Download every workspace with ${label} data, largest first, as CSV`} />
+            <ExportLink
+              path={exportPaths.agent(data.agent)}
+              title={`Download every workspace with ${label} data, largest first, as CSV`}
+            />
             <Link href={wsLink}>All workspaces with {label} →</Link>
           </>
         }
@@ -83,7 +109,9 @@ function Detail({ data }: { data: AgentDetail }) {
                 {w.owner}/{w.name}
               </Link>
               <span className="muted small">{w.roots} roots</span>
-              <span className="num"><Bytes value={w.bytes} /></span>
+              <span className="num">
+                <Bytes value={w.bytes} />
+              </span>
             </li>
           ))}
         </ul>
@@ -119,7 +147,11 @@ export function AgentView({ agent }: { agent: string }) {
       ) : (
         <QueryView query={query}>
           {(data) =>
-            data.hasData ? <Detail data={data} /> : <EmptyState>No workspace has reported {agentLabel(agent)} data yet.</EmptyState>
+            data.hasData ? (
+              <Detail data={data} />
+            ) : (
+              <EmptyState>No workspace has reported {agentLabel(agent)} data yet.</EmptyState>
+            )
           }
         </QueryView>
       )}

@@ -115,7 +115,12 @@ export function AuditView() {
         </div>
         {!query.isPending && entries.length === 0 ? <p className="muted">No events match.</p> : null}
         {query.hasNextPage ? (
-          <button type="button" className="button" disabled={query.isFetchingNextPage} onClick={() => query.fetchNextPage()}>
+          <button
+            type="button"
+            className="button"
+            disabled={query.isFetchingNextPage}
+            onClick={() => query.fetchNextPage()}
+          >
             Load older events
           </button>
         ) : null}

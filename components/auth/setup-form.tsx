@@ -27,7 +27,11 @@ export function SetupForm() {
         const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
         return setError(body?.error?.message ?? `Setup failed (${res.status}).`);
       }
-      await fetch("/api/auth/sign-in/email", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password }) });
+      await fetch("/api/auth/sign-in/email", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email, password }),
+      });
       router.replace("/");
       router.refresh();
     } catch {
@@ -41,10 +45,14 @@ export function SetupForm() {
     <main className="auth-card panel">
       <h1>Set up the dashboard</h1>
       <p className="muted small">
-        Create the first admin. This page works once: afterwards admins add users on the Users page. (To skip it, start the
-        app with ADMIN_EMAIL and ADMIN_PASSWORD.)
+        Create the first admin. This page works once: afterwards admins add users on the Users page. (To skip it, start
+        the app with ADMIN_EMAIL and ADMIN_PASSWORD.)
       </p>
-      {error ? <p className="error-message" role="alert">{error}</p> : null}
+      {error ? (
+        <p className="error-message" role="alert">
+          {error}
+        </p>
+      ) : null}
       <form onSubmit={submit}>
         <label>
           Email

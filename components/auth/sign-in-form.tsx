@@ -7,7 +7,9 @@ type Props = { next: string; sso: string | null; error?: string };
 async function messageOf(res: Response): Promise<string> {
   if (res.status === 429) {
     const body = (await res.json().catch(() => null)) as { message?: string } | null;
-    return body?.message && /account/.test(body.message) ? body.message : "Too many sign-in attempts; wait a minute and try again.";
+    return body?.message && /account/.test(body.message)
+      ? body.message
+      : "Too many sign-in attempts; wait a minute and try again.";
   }
   const body = (await res.json().catch(() => null)) as { message?: string } | null;
   if (res.status === 401) return "The email or the password is wrong.";
@@ -47,7 +49,11 @@ export function SignInForm({ next, sso, error: initialError }: Props) {
       const res = await fetch("/api/auth/sign-in/social", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ provider: "oidc", callbackURL: next, errorCallbackURL: `/sign-in?next=${encodeURIComponent(next)}` }),
+        body: JSON.stringify({
+          provider: "oidc",
+          callbackURL: next,
+          errorCallbackURL: `/sign-in?next=${encodeURIComponent(next)}`,
+        }),
       });
       const body = (await res.json().catch(() => null)) as { url?: string; message?: string } | null;
       if (!res.ok || !body?.url) return setError(body?.message ?? `Single sign-on is not available (${res.status}).`);

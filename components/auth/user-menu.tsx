@@ -13,7 +13,11 @@ export function UserMenu() {
   const signOut = async () => {
     setBusy(true);
     try {
-      await fetch("/api/auth/sign-out", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      await fetch("/api/auth/sign-out", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
     } finally {
       router.replace("/sign-in");
       // Drops the signed-in pages the router cached.
@@ -22,8 +26,12 @@ export function UserMenu() {
   };
   return (
     <div className="user-menu" data-testid="user-menu">
-      <span className="user-name" title={user.email}>{user.name || user.email}</span>
-      <span className="badge" data-testid="user-role">{user.role}</span>
+      <span className="user-name" title={user.email}>
+        {user.name || user.email}
+      </span>
+      <span className="badge" data-testid="user-role">
+        {user.role}
+      </span>
       <button type="button" className="button" onClick={signOut} disabled={busy}>
         Sign out
       </button>

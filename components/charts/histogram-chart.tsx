@@ -19,7 +19,12 @@ export function HistogramChart({
 }) {
   return (
     <div className="chart" data-chart="histogram" role="figure" aria-label={label}>
-      <BarChart responsive style={{ width: "100%", height }} data={rows as HistogramRow[]} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
+      <BarChart
+        responsive
+        style={{ width: "100%", height }}
+        data={rows as HistogramRow[]}
+        margin={{ top: 8, right: 12, bottom: 0, left: 0 }}
+      >
         <CartesianGrid {...gridProps} />
         <XAxis dataKey="label" {...axisStyle} interval={0} angle={-30} textAnchor="end" height={58} />
         <YAxis {...axisStyle} axisLine={false} allowDecimals={false} width={40} />

@@ -33,7 +33,20 @@ export function agentColor(slug: string): string {
 }
 
 /** Colors for series that are not agents (roots, categories, age buckets): stable by position. */
-export const SERIES_COLORS = ["#2563eb", "#d97757", "#10a37f", "#a855f7", "#eab308", "#f43f5e", "#14b8a6", "#6366f1", "#84cc16", "#ec4899", "#0ea5e9", "#94a3b8"];
+export const SERIES_COLORS = [
+  "#2563eb",
+  "#d97757",
+  "#10a37f",
+  "#a855f7",
+  "#eab308",
+  "#f43f5e",
+  "#14b8a6",
+  "#6366f1",
+  "#84cc16",
+  "#ec4899",
+  "#0ea5e9",
+  "#94a3b8",
+];
 
 export const CATEGORY_COLORS: Record<string, string> = {
   sessions: "#2563eb",
@@ -58,7 +71,9 @@ export function shade(hex: string, amount: number): string {
   const target = amount > 0 ? 255 : 0;
   const a = Math.min(1, Math.abs(amount));
   const ch = (v: number) => Math.round(v + (target - v) * a);
-  const r = ch((n >> 16) & 255), g = ch((n >> 8) & 255), b = ch(n & 255);
+  const r = ch((n >> 16) & 255),
+    g = ch((n >> 8) & 255),
+    b = ch(n & 255);
   return `#${((1 << 24) | (r << 16) | (g << 8) | b).toString(16).slice(1)}`;
 }
 

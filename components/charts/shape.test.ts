@@ -7,10 +7,13 @@ const MiB = 1024 ** 2;
 
 describe("toRows", () => {
   it("pivots series into one row per day and keeps nulls", () => {
-    const rows = toRows(["2026-01-01", "2026-01-02"], [
-      { key: "a", values: [1, 2] },
-      { key: "b", values: [null, 5] },
-    ]);
+    const rows = toRows(
+      ["2026-01-01", "2026-01-02"],
+      [
+        { key: "a", values: [1, 2] },
+        { key: "b", values: [null, 5] },
+      ],
+    );
     expect(rows).toEqual([
       { day: "2026-01-01", a: 1, b: null },
       { day: "2026-01-02", a: 2, b: 5 },
@@ -29,7 +32,15 @@ describe("orderByLast and totals", () => {
   });
   it("sums visible keys only", () => {
     expect(rowTotal({ day: "x", a: 1, b: 2, c: null }, ["a", "c"])).toBe(1);
-    expect(stackedMax([{ a: 1, b: 2 }, { a: 5, b: 0 }], ["a", "b"])).toBe(5);
+    expect(
+      stackedMax(
+        [
+          { a: 1, b: 2 },
+          { a: 5, b: 0 },
+        ],
+        ["a", "b"],
+      ),
+    ).toBe(5);
   });
 });
 
@@ -43,7 +54,13 @@ describe("bytesTicks", () => {
   });
   it("handles small and empty ranges", () => {
     expect(bytesTicks(0)).toEqual([0, 1024]);
-    expect(bytesTicks(700 * MiB).map((v) => formatBytes(v))).toEqual(["0 B", "200 MiB", "400 MiB", "600 MiB", "800 MiB"]);
+    expect(bytesTicks(700 * MiB).map((v) => formatBytes(v))).toEqual([
+      "0 B",
+      "200 MiB",
+      "400 MiB",
+      "600 MiB",
+      "800 MiB",
+    ]);
   });
 });
 
@@ -70,7 +87,15 @@ import { pointsToRows } from "./shape";
 
 describe("pointsToRows", () => {
   it("spreads values and leaves absent keys null", () => {
-    expect(pointsToRows([{ day: "d1", values: { a: 1 } }, { day: "d2", values: { a: 2, b: 3 } }], ["a", "b"])).toEqual([
+    expect(
+      pointsToRows(
+        [
+          { day: "d1", values: { a: 1 } },
+          { day: "d2", values: { a: 2, b: 3 } },
+        ],
+        ["a", "b"],
+      ),
+    ).toEqual([
       { day: "d1", a: 1, b: null },
       { day: "d2", a: 2, b: 3 },
     ]);

@@ -15,7 +15,14 @@ export function Sparkline({
   const d = sparklinePath(values, width, height, 2);
   if (!d) return <span className="muted small">—</span>;
   return (
-    <svg className="sparkline" width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label={label}>
+    <svg
+      className="sparkline"
+      width={width}
+      height={height}
+      viewBox={`0 0 ${width} ${height}`}
+      role="img"
+      aria-label={label}
+    >
       <path d={d} />
     </svg>
   );

@@ -2,7 +2,16 @@
 
 import { Area, AreaChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
 import { bytesTicks, stackedMax, type ChartRow } from "./shape";
-import { BytesTooltip, ChartLegend, bytesAxisProps, dayAxisProps, gridProps, isolatedDot, useHiddenSeries, type SeriesSpec } from "./chart-parts";
+import {
+  BytesTooltip,
+  ChartLegend,
+  bytesAxisProps,
+  dayAxisProps,
+  gridProps,
+  isolatedDot,
+  useHiddenSeries,
+  type SeriesSpec,
+} from "./chart-parts";
 
 /** Stacked areas of bytes per day; the legend hides and shows series. Draws what it is given. */
 export function StackedAreaChart({
@@ -18,14 +27,26 @@ export function StackedAreaChart({
 }) {
   const { hidden, toggle } = useHiddenSeries();
   const visible = series.filter((s) => !hidden.has(s.key));
-  const ticks = bytesTicks(stackedMax(rows, visible.map((s) => s.key)));
+  const ticks = bytesTicks(
+    stackedMax(
+      rows,
+      visible.map((s) => s.key),
+    ),
+  );
   return (
     <div className="chart" data-chart="stacked-area" aria-label={label} role="figure">
-      <AreaChart responsive style={{ width: "100%", height }} data={rows as ChartRow[]} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
+      <AreaChart
+        responsive
+        style={{ width: "100%", height }}
+        data={rows as ChartRow[]}
+        margin={{ top: 8, right: 12, bottom: 0, left: 0 }}
+      >
         <CartesianGrid {...gridProps} />
         <XAxis {...dayAxisProps} />
         <YAxis {...bytesAxisProps} ticks={ticks} domain={[0, ticks[ticks.length - 1]]} />
-        <Tooltip content={(p) => <BytesTooltip active={p.active} payload={p.payload} label={p.label} series={series} />} />
+        <Tooltip
+          content={(p) => <BytesTooltip active={p.active} payload={p.payload} label={p.label} series={series} />}
+        />
         {series.map((s) => (
           <Area
             key={s.key}

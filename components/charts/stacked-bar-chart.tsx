@@ -21,11 +21,22 @@ export function StackedBarChart({
   formatCategory?: (value: string) => string;
 }) {
   const { hidden, toggle } = useHiddenSeries();
-  const ticks = bytesTicks(stackedMax(rows, series.filter((s) => !hidden.has(s.key)).map((s) => s.key)));
+  const ticks = bytesTicks(
+    stackedMax(
+      rows,
+      series.filter((s) => !hidden.has(s.key)).map((s) => s.key),
+    ),
+  );
   const height = Math.max(120, rows.length * 30 + 40);
   return (
     <div className="chart" data-chart="stacked-bar" role="figure" aria-label={label}>
-      <BarChart responsive layout="vertical" style={{ width: "100%", height }} data={rows as Record<string, number | string>[]} margin={{ top: 4, right: 16, bottom: 0, left: 0 }}>
+      <BarChart
+        responsive
+        layout="vertical"
+        style={{ width: "100%", height }}
+        data={rows as Record<string, number | string>[]}
+        margin={{ top: 4, right: 16, bottom: 0, left: 0 }}
+      >
         <CartesianGrid stroke="var(--grid)" horizontal={false} />
         <XAxis type="number" {...bytesAxisProps} axisLine ticks={ticks} domain={[0, ticks[ticks.length - 1]]} />
         <YAxis
@@ -38,10 +49,26 @@ export function StackedBarChart({
         />
         <Tooltip
           cursor={{ fill: "var(--surface-2)" }}
-          content={(p) => <BytesTooltip active={p.active} payload={p.payload} label={p.label} series={series} formatLabel={(l) => l} />}
+          content={(p) => (
+            <BytesTooltip
+              active={p.active}
+              payload={p.payload}
+              label={p.label}
+              series={series}
+              formatLabel={(l) => l}
+            />
+          )}
         />
         {series.map((s) => (
-          <Bar key={s.key} dataKey={s.key} name={s.label} stackId="1" fill={s.color} hide={hidden.has(s.key)} isAnimationActive={false} />
+          <Bar
+            key={s.key}
+            dataKey={s.key}
+            name={s.label}
+            stackId="1"
+            fill={s.color}
+            hide={hidden.has(s.key)}
+            isAnimationActive={false}
+          />
         ))}
       </BarChart>
       <ChartLegend series={series} hidden={hidden} onToggle={toggle} />

@@ -2,7 +2,16 @@
 
 import { Area, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxis } from "recharts";
 import { bytesTicks } from "./shape";
-import { BytesTooltip, ChartLegend, bytesAxisProps, dayAxisProps, gridProps, isolatedDot, useHiddenSeries, type SeriesSpec } from "./chart-parts";
+import {
+  BytesTooltip,
+  ChartLegend,
+  bytesAxisProps,
+  dayAxisProps,
+  gridProps,
+  isolatedDot,
+  useHiddenSeries,
+  type SeriesSpec,
+} from "./chart-parts";
 
 export type VolumeChartRow = { day: string; used: number | null; forecast: number | null; capacity: number | null };
 
@@ -25,14 +34,52 @@ export function VolumeChart({ rows, height = 260 }: { rows: readonly VolumeChart
   const ticks = bytesTicks(max);
   return (
     <div className="chart" data-chart="volume" role="figure" aria-label="Volume used and forecast">
-      <ComposedChart responsive style={{ width: "100%", height }} data={rows as VolumeChartRow[]} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
+      <ComposedChart
+        responsive
+        style={{ width: "100%", height }}
+        data={rows as VolumeChartRow[]}
+        margin={{ top: 8, right: 12, bottom: 0, left: 0 }}
+      >
         <CartesianGrid {...gridProps} />
         <XAxis {...dayAxisProps} />
         <YAxis {...bytesAxisProps} ticks={ticks} domain={[0, ticks[ticks.length - 1]]} />
-        <Tooltip content={(p) => <BytesTooltip active={p.active} payload={p.payload} label={p.label} series={SERIES} showTotal={false} />} />
-        <Area dataKey="used" name="Used" type="linear" stroke="var(--accent)" fill="var(--accent)" fillOpacity={0.2} hide={hidden.has("used")} isAnimationActive={false} dot={isolatedDot(rows, "used", "var(--accent)")} />
-        <Line dataKey="forecast" name="Forecast" type="linear" stroke="var(--chart-forecast)" strokeDasharray="6 4" strokeWidth={2} dot={false} hide={hidden.has("forecast")} isAnimationActive={false} />
-        <Line dataKey="capacity" name="Used + Avail" type="stepAfter" stroke="var(--chart-volume)" strokeWidth={1.5} dot={false} hide={hidden.has("capacity")} isAnimationActive={false} />
+        <Tooltip
+          content={(p) => (
+            <BytesTooltip active={p.active} payload={p.payload} label={p.label} series={SERIES} showTotal={false} />
+          )}
+        />
+        <Area
+          dataKey="used"
+          name="Used"
+          type="linear"
+          stroke="var(--accent)"
+          fill="var(--accent)"
+          fillOpacity={0.2}
+          hide={hidden.has("used")}
+          isAnimationActive={false}
+          dot={isolatedDot(rows, "used", "var(--accent)")}
+        />
+        <Line
+          dataKey="forecast"
+          name="Forecast"
+          type="linear"
+          stroke="var(--chart-forecast)"
+          strokeDasharray="6 4"
+          strokeWidth={2}
+          dot={false}
+          hide={hidden.has("forecast")}
+          isAnimationActive={false}
+        />
+        <Line
+          dataKey="capacity"
+          name="Used + Avail"
+          type="stepAfter"
+          stroke="var(--chart-volume)"
+          strokeWidth={1.5}
+          dot={false}
+          hide={hidden.has("capacity")}
+          isAnimationActive={false}
+        />
       </ComposedChart>
       <ChartLegend series={SERIES} hidden={hidden} onToggle={toggle} />
     </div>

@@ -8,7 +8,17 @@ import { useIsAdmin } from "@/components/auth/caller-context";
 import { recipeTitle } from "./run-text";
 
 /** Opens the new-run form with recipe and scope filled in. Admins only: viewers see no action. */
-export function CleanupLink({ recipe, workspace, agent, children }: { recipe: RecipeId | null; workspace?: string; agent?: string; children: ReactNode }) {
+export function CleanupLink({
+  recipe,
+  workspace,
+  agent,
+  children,
+}: {
+  recipe: RecipeId | null;
+  workspace?: string;
+  agent?: string;
+  children: ReactNode;
+}) {
   if (!useIsAdmin() || !recipe) return null;
   return (
     <Link className="button small" data-testid="cleanup-link" href={newRunHref({ recipe, workspace, agent })}>
@@ -25,7 +35,9 @@ export function AgentCleanupLinks({ agent }: { agent: string }) {
     <div className="row small">
       <span className="muted">Clean up fleet-wide:</span>
       {recipes.map((r) => (
-        <CleanupLink key={r} recipe={r} agent={agent}>{recipeTitle(r)}</CleanupLink>
+        <CleanupLink key={r} recipe={r} agent={agent}>
+          {recipeTitle(r)}
+        </CleanupLink>
       ))}
     </div>
   );

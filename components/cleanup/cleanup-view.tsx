@@ -26,17 +26,38 @@ function Catalog() {
           <div className="table-wrap">
             <table className="table" data-testid="recipes">
               <thead>
-                <tr><th>Recipe</th><th>Agent</th><th>Unit</th><th>Default</th><th className="num">Frees fleet-wide now</th>{isAdmin ? <th /> : null}</tr>
+                <tr>
+                  <th>Recipe</th>
+                  <th>Agent</th>
+                  <th>Unit</th>
+                  <th>Default</th>
+                  <th className="num">Frees fleet-wide now</th>
+                  {isAdmin ? <th /> : null}
+                </tr>
               </thead>
               <tbody>
                 {c.recipes.map((r) => (
                   <tr key={r.id}>
-                    <td><div className="cell-main">{r.title}</div><div className="cell-sub muted small">{r.description}</div></td>
+                    <td>
+                      <div className="cell-main">{r.title}</div>
+                      <div className="cell-sub muted small">{r.description}</div>
+                    </td>
                     <td>{agentLabel(r.agent)}</td>
                     <td className="small">{r.unit}</td>
-                    <td className="small nowrap">{r.defaultAction}, older than {r.defaultOlderThanDays} d</td>
-                    <td className="num"><Bytes value={r.fleet.bytes} estimate={r.fleet.estimate} /><div className="muted small">{formatCountOf(r.fleet.workspaces, "workspace")}</div></td>
-                    {isAdmin ? <td><Link className="button" href={newRunHref({ recipe: r.id })}>New run</Link></td> : null}
+                    <td className="small nowrap">
+                      {r.defaultAction}, older than {r.defaultOlderThanDays} d
+                    </td>
+                    <td className="num">
+                      <Bytes value={r.fleet.bytes} estimate={r.fleet.estimate} />
+                      <div className="muted small">{formatCountOf(r.fleet.workspaces, "workspace")}</div>
+                    </td>
+                    {isAdmin ? (
+                      <td>
+                        <Link className="button" href={newRunHref({ recipe: r.id })}>
+                          New run
+                        </Link>
+                      </td>
+                    ) : null}
                   </tr>
                 ))}
               </tbody>
@@ -62,30 +83,63 @@ function Runs() {
       <div className="table-wrap">
         <table className="table" data-testid="runs">
           <thead>
-            <tr><th>Started</th><th>Cleanup</th><th>By</th><th>State</th><th>Progress</th><th className="num">Freed</th></tr>
+            <tr>
+              <th>Started</th>
+              <th>Cleanup</th>
+              <th>By</th>
+              <th>State</th>
+              <th>Progress</th>
+              <th className="num">Freed</th>
+            </tr>
           </thead>
           <tbody>
             {runs.map((r) => (
               <tr key={r.id}>
-                <td><Link href={`/cleanup/runs/${r.id}`}><RelativeTime value={r.createdAt} /></Link></td>
-                <td><Link href={`/cleanup/runs/${r.id}`} className="cell-main">{describeRun(r)}</Link><div className="muted small">{paramsText(r)}</div></td>
+                <td>
+                  <Link href={`/cleanup/runs/${r.id}`}>
+                    <RelativeTime value={r.createdAt} />
+                  </Link>
+                </td>
+                <td>
+                  <Link href={`/cleanup/runs/${r.id}`} className="cell-main">
+                    {describeRun(r)}
+                  </Link>
+                  <div className="muted small">{paramsText(r)}</div>
+                </td>
                 <td className="small">{r.createdBy}</td>
-                <td><StateBadge state={r.status} /></td>
+                <td>
+                  <StateBadge state={r.status} />
+                </td>
                 <td style={{ minWidth: 160 }}>
-                  <div className="bar"><span style={{ width: `${r.progress.jobs ? (100 * r.progress.finished) / r.progress.jobs : 0}%` }} /></div>
+                  <div className="bar">
+                    <span
+                      style={{ width: `${r.progress.jobs ? (100 * r.progress.finished) / r.progress.jobs : 0}%` }}
+                    />
+                  </div>
                   <span className="muted small">
                     {formatCount(r.progress.finished)}/{formatCountOf(r.progress.jobs, "job")}
-                    {SUMMARY_JOB_STATES.filter((s) => r.progress.states[s]).map((s) => ` · ${formatCount(r.progress.states[s])} ${stateLabel(s)}`).join("")}
+                    {SUMMARY_JOB_STATES.filter((s) => r.progress.states[s])
+                      .map((s) => ` · ${formatCount(r.progress.states[s])} ${stateLabel(s)}`)
+                      .join("")}
                   </span>
                 </td>
-                <td className="num"><Bytes value={r.progress.bytesFreed} /></td>
+                <td className="num">
+                  <Bytes value={r.progress.bytesFreed} />
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       </div>
       {query.hasNextPage ? (
-        <button type="button" className="button" disabled={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>Older runs</button>
+        <button
+          type="button"
+          className="button"
+          disabled={query.isFetchingNextPage}
+          onClick={() => void query.fetchNextPage()}
+        >
+          Older runs
+        </button>
       ) : null}
     </>
   );
@@ -97,34 +151,67 @@ function Policies() {
     <QueryView query={query} height={120}>
       {({ policies }) =>
         policies.length === 0 ? (
-          <p className="muted">No standing policy: a policy runs a recipe daily or weekly by itself, once an admin confirmed what it removes.</p>
+          <p className="muted">
+            No standing policy: a policy runs a recipe daily or weekly by itself, once an admin confirmed what it
+            removes.
+          </p>
         ) : (
           <div className="stack" style={{ gap: 8 }}>
-            {policies.filter((p) => p.held).map((p) => (
-              <p key={p.id} className="notice warn" role="status" data-testid="policy-held">
-                Policy <Link href={`/cleanup/policies/${p.id}`}>{p.name}</Link> is held: its scheduled run would have removed{" "}
-                <Bytes value={p.held!.bytes} /> from {formatCountOf(p.held!.workspaces, "workspace")}, far above what was confirmed. It waits for an
-                admin to confirm the new figure.
-              </p>
-            ))}
-          <table className="table" data-testid="policies">
-            <thead>
-              <tr><th>Policy</th><th>Recipe</th><th>Scope</th><th>Schedule</th><th>State</th><th>Next run</th><th>Last run</th></tr>
-            </thead>
-            <tbody>
-              {policies.map((p) => (
-                <tr key={p.id}>
-                  <td><Link href={`/cleanup/policies/${p.id}`} className="cell-main">{p.name}</Link></td>
-                  <td>{recipeTitle(p.recipe)}</td>
-                  <td className="small">{scopeText(p.scope)}</td>
-                  <td>{p.enabled ? p.scheduleText : "disabled"}</td>
-                  <td data-testid="policy-state">{p.dryRun ? "dry run" : p.held ? "held" : p.confirmed ? "confirmed" : "awaiting confirmation (dry runs)"}</td>
-                  <td>{p.held ? "held" : p.nextRunAt ? <RelativeTime value={p.nextRunAt} /> : "—"}</td>
-                  <td>{p.lastRunId ? <Link href={`/cleanup/runs/${p.lastRunId}`}><RelativeTime value={p.lastRunAt} /></Link> : "never"}</td>
-                </tr>
+            {policies
+              .filter((p) => p.held)
+              .map((p) => (
+                <p key={p.id} className="notice warn" role="status" data-testid="policy-held">
+                  Policy <Link href={`/cleanup/policies/${p.id}`}>{p.name}</Link> is held: its scheduled run would have
+                  removed <Bytes value={p.held!.bytes} /> from {formatCountOf(p.held!.workspaces, "workspace")}, far
+                  above what was confirmed. It waits for an admin to confirm the new figure.
+                </p>
               ))}
-            </tbody>
-          </table>
+            <table className="table" data-testid="policies">
+              <thead>
+                <tr>
+                  <th>Policy</th>
+                  <th>Recipe</th>
+                  <th>Scope</th>
+                  <th>Schedule</th>
+                  <th>State</th>
+                  <th>Next run</th>
+                  <th>Last run</th>
+                </tr>
+              </thead>
+              <tbody>
+                {policies.map((p) => (
+                  <tr key={p.id}>
+                    <td>
+                      <Link href={`/cleanup/policies/${p.id}`} className="cell-main">
+                        {p.name}
+                      </Link>
+                    </td>
+                    <td>{recipeTitle(p.recipe)}</td>
+                    <td className="small">{scopeText(p.scope)}</td>
+                    <td>{p.enabled ? p.scheduleText : "disabled"}</td>
+                    <td data-testid="policy-state">
+                      {p.dryRun
+                        ? "dry run"
+                        : p.held
+                          ? "held"
+                          : p.confirmed
+                            ? "confirmed"
+                            : "awaiting confirmation (dry runs)"}
+                    </td>
+                    <td>{p.held ? "held" : p.nextRunAt ? <RelativeTime value={p.nextRunAt} /> : "—"}</td>
+                    <td>
+                      {p.lastRunId ? (
+                        <Link href={`/cleanup/runs/${p.lastRunId}`}>
+                          <RelativeTime value={p.lastRunAt} />
+                        </Link>
+                      ) : (
+                        "never"
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
           </div>
         )
       }
@@ -141,15 +228,34 @@ export function CleanupView() {
         <div>
           <h1>Cleanup</h1>
           <p className="sub">
-            Free space across the fleet: each workspace&apos;s reporter picks up its jobs when it calls in and acts on whole units only,
-            skipping anything recent, open or protected by its owner.
+            Free space across the fleet: each workspace&apos;s reporter picks up its jobs when it calls in and acts on
+            whole units only, skipping anything recent, open or protected by its owner.
           </p>
         </div>
-        {isAdmin ? <Link className="button primary" href="/cleanup/new">New cleanup</Link> : null}
+        {isAdmin ? (
+          <Link className="button primary" href="/cleanup/new">
+            New cleanup
+          </Link>
+        ) : null}
       </div>
-      <Panel title="Recipes"><Catalog /></Panel>
-      <Panel title="Runs" actions={<ExportLink path={exportPaths.cleanupRuns()} title="Download every run as CSV" />}><Runs /></Panel>
-      <Panel title="Policies" actions={isAdmin ? <Link className="button" href="/cleanup/policies/new">New policy</Link> : null}><Policies /></Panel>
+      <Panel title="Recipes">
+        <Catalog />
+      </Panel>
+      <Panel title="Runs" actions={<ExportLink path={exportPaths.cleanupRuns()} title="Download every run as CSV" />}>
+        <Runs />
+      </Panel>
+      <Panel
+        title="Policies"
+        actions={
+          isAdmin ? (
+            <Link className="button" href="/cleanup/policies/new">
+              New policy
+            </Link>
+          ) : null
+        }
+      >
+        <Policies />
+      </Panel>
     </div>
   );
 }

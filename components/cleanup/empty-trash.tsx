@@ -24,41 +24,62 @@ export function EmptyTrash({ workspaceId, trash }: { workspaceId: string; trash:
     },
   });
   if (!useIsAdmin()) return null;
-  const holds = trash ? <>holds <Bytes value={trash.bytes} /> as of the latest report</> : <>does not appear in the latest report</>;
+  const holds = trash ? (
+    <>
+      holds <Bytes value={trash.bytes} /> as of the latest report
+    </>
+  ) : (
+    <>does not appear in the latest report</>
+  );
   return (
     <Panel title="Cleanup trash">
       <div className="stack" style={{ gap: 8 }} data-testid="empty-trash">
-      <p className="small">
-        The cleanup trash {holds}: units that trash runs moved there, restorable from their run until they expire.
-      </p>
-      {asking ? (
-        <div className="stack" style={{ gap: 8 }} role="group" aria-label="Confirm emptying the trash">
-          <p className="small">
-            <strong>Emptying the trash removes every unit in it for good</strong>: no run&apos;s Restore can bring them back. The
-            workspace&apos;s reporter does it when it next calls in.
-          </p>
-          <div className="row">
-            <button type="button" className="button primary" disabled={purge.isPending} onClick={() => purge.mutate()}>
-              Empty the trash for good{trash ? <> (<Bytes value={trash.bytes} />)</> : null}
-            </button>
-            <button type="button" className="button" onClick={() => setAsking(false)}>
-              Keep it
-            </button>
+        <p className="small">
+          The cleanup trash {holds}: units that trash runs moved there, restorable from their run until they expire.
+        </p>
+        {asking ? (
+          <div className="stack" style={{ gap: 8 }} role="group" aria-label="Confirm emptying the trash">
+            <p className="small">
+              <strong>Emptying the trash removes every unit in it for good</strong>: no run&apos;s Restore can bring
+              them back. The workspace&apos;s reporter does it when it next calls in.
+            </p>
+            <div className="row">
+              <button
+                type="button"
+                className="button primary"
+                disabled={purge.isPending}
+                onClick={() => purge.mutate()}
+              >
+                Empty the trash for good
+                {trash ? (
+                  <>
+                    {" "}
+                    (<Bytes value={trash.bytes} />)
+                  </>
+                ) : null}
+              </button>
+              <button type="button" className="button" onClick={() => setAsking(false)}>
+                Keep it
+              </button>
+            </div>
           </div>
-        </div>
-      ) : (
-        <div className="row">
-          <button type="button" className="button small" onClick={() => setAsking(true)}>
-            Empty the trash now
-          </button>
-          {purge.data ? (
-            <span className="small" data-testid="empty-trash-queued">
-              Queued: <Link href={`/cleanup/runs/${purge.data.id}`}>the run that empties it</Link>.
-            </span>
-          ) : null}
-        </div>
-      )}
-      {purge.isError ? <p className="error-message" role="alert">{purge.error.message}</p> : null}
+        ) : (
+          <div className="row">
+            <button type="button" className="button small" onClick={() => setAsking(true)}>
+              Empty the trash now
+            </button>
+            {purge.data ? (
+              <span className="small" data-testid="empty-trash-queued">
+                Queued: <Link href={`/cleanup/runs/${purge.data.id}`}>the run that empties it</Link>.
+              </span>
+            ) : null}
+          </div>
+        )}
+        {purge.isError ? (
+          <p className="error-message" role="alert">
+            {purge.error.message}
+          </p>
+        ) : null}
       </div>
     </Panel>
   );

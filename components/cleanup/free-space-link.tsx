@@ -8,7 +8,11 @@ import { useIsAdmin } from "@/components/auth/caller-context";
 export function FreeSpaceLink({ workspaceId, primary = false }: { workspaceId: string; primary?: boolean }) {
   if (!useIsAdmin()) return null;
   return (
-    <Link className={`button small${primary ? " primary" : ""}`} data-testid="free-space-link" href={freeSpaceHref(workspaceId)}>
+    <Link
+      className={`button small${primary ? " primary" : ""}`}
+      data-testid="free-space-link"
+      href={freeSpaceHref(workspaceId)}
+    >
       Free space here
     </Link>
   );

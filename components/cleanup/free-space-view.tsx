@@ -5,7 +5,13 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
 import type { RecipeId } from "@/lib/catalog/recipes";
-import { choiceText, freeSpaceLabel, freeSpaceRows, type FreeSpaceChoice, type FreeSpaceRow } from "@/lib/cleanup/free-space";
+import {
+  choiceText,
+  freeSpaceLabel,
+  freeSpaceRows,
+  type FreeSpaceChoice,
+  type FreeSpaceRow,
+} from "@/lib/cleanup/free-space";
 import { newRunHref } from "@/lib/cleanup/links";
 import { DEFAULT_EXPIRES_DAYS } from "@/lib/cleanup/types";
 import { previewUnitsText } from "@/lib/cleanup/wording";
@@ -36,14 +42,20 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
   const client = useQueryClient();
   const label = workspaceLabel(workspace);
 
-  const indexed = rows.map((row, i) => ({ row, i, bytes: Math.max(...CHOICES.map((c) => previewOf(i, c).data?.total.bytes ?? 0)) }));
+  const indexed = rows.map((row, i) => ({
+    row,
+    i,
+    bytes: Math.max(...CHOICES.map((c) => previewOf(i, c).data?.total.bytes ?? 0)),
+  }));
   const loading = previews.some((p) => p.isPending);
   const listed = indexed.filter((r) => r.bytes > 0).sort((a, b) => b.bytes - a.bytes);
   const empty = loading ? [] : indexed.filter((r) => r.bytes === 0 && !previewOf(r.i, "defaults").isError);
   const picked = listed.flatMap(({ row, i }) => {
     const c = picks[row.recipe.id];
     const p = c ? previewOf(i, c) : null;
-    return c && p?.data ? [{ row, choice: c, query: p, preview: p.data, action: row.runs[c].action!, bytes: p.data.total.bytes }] : [];
+    return c && p?.data
+      ? [{ row, choice: c, query: p, preview: p.data, action: row.runs[c].action!, bytes: p.data.total.bytes }]
+      : [];
   });
 
   const start = useMutation({
@@ -52,7 +64,11 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
       const done: Queued[] = [];
       for (const p of picked) {
         try {
-          const run = await postRun({ ...p.row.runs[p.choice], confirmBytes: p.bytes, expiresDays: DEFAULT_EXPIRES_DAYS });
+          const run = await postRun({
+            ...p.row.runs[p.choice],
+            confirmBytes: p.bytes,
+            expiresDays: DEFAULT_EXPIRES_DAYS,
+          });
           done.push({ recipe: p.row.recipe.title, id: run.id });
         } catch (err) {
           if (err instanceof ApiError && err.status === 409) void p.query.refetch();
@@ -75,11 +91,14 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
 
   return (
     <div className="stack">
-      <Panel title={`What would free space on ${label}`} actions={<Link href={`/workspaces/${encodeURIComponent(workspace.id)}`}>Workspace →</Link>}>
+      <Panel
+        title={`What would free space on ${label}`}
+        actions={<Link href={`/workspaces/${encodeURIComponent(workspace.id)}`}>Workspace →</Link>}
+      >
         <VolumeLine workspace={workspace} />
         <p className="muted small">
-          Each recipe&apos;s preview on this workspace, from its latest report: with the recipe&apos;s own age, and with everything
-          not modified in the last day. Pick one figure per recipe; each becomes a run of its own.
+          Each recipe&apos;s preview on this workspace, from its latest report: with the recipe&apos;s own age, and with
+          everything not modified in the last day. Pick one figure per recipe; each becomes a run of its own.
         </p>
         <div className="table-wrap">
           <table className="table" data-testid="free-space">
@@ -117,16 +136,38 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
           </table>
         </div>
         {loading ? <p className="muted small">Previewing {rows.length} recipes…</p> : null}
-        {!loading && listed.length === 0 ? <p className="empty">No recipe finds anything to free here: look at the largest roots on the workspace page.</p> : null}
-        {empty.length ? <p className="muted small">Nothing to free with: {empty.map((r) => r.row.recipe.title).join(", ")}.</p> : null}
-        {previews.some((p) => p.isError) ? <p className="error-message" role="alert">Some previews failed: {previews.find((p) => p.isError)!.error!.message}</p> : null}
+        {!loading && listed.length === 0 ? (
+          <p className="empty">
+            No recipe finds anything to free here: look at the largest roots on the workspace page.
+          </p>
+        ) : null}
+        {empty.length ? (
+          <p className="muted small">Nothing to free with: {empty.map((r) => r.row.recipe.title).join(", ")}.</p>
+        ) : null}
+        {previews.some((p) => p.isError) ? (
+          <p className="error-message" role="alert">
+            Some previews failed: {previews.find((p) => p.isError)!.error!.message}
+          </p>
+        ) : null}
       </Panel>
       <div className="row">
-        <button type="button" className="button primary" data-testid="confirm-free" disabled={!ready || start.isPending} onClick={() => start.mutate()}>
+        <button
+          type="button"
+          className="button primary"
+          data-testid="confirm-free"
+          disabled={!ready || start.isPending}
+          onClick={() => start.mutate()}
+        >
           {freeSpaceLabel(picked, label)}
         </button>
-        <span className="muted small">Jobs wait for the workspace&apos;s reporter to call in and expire after {DEFAULT_EXPIRES_DAYS} days.</span>
-        {start.isError ? <p className="error-message" role="alert">{start.error.message}</p> : null}
+        <span className="muted small">
+          Jobs wait for the workspace&apos;s reporter to call in and expire after {DEFAULT_EXPIRES_DAYS} days.
+        </span>
+        {start.isError ? (
+          <p className="error-message" role="alert">
+            {start.error.message}
+          </p>
+        ) : null}
       </div>
       {queued.length ? (
         <p data-testid="free-space-queued">
@@ -145,7 +186,13 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
 }
 
 /** One recipe's figure for one choice, picked with its checkbox (a figure of nothing cannot be picked). */
-function Figure({ row, choice, preview, picked, onPick }: {
+function Figure({
+  row,
+  choice,
+  preview,
+  picked,
+  onPick,
+}: {
   row: FreeSpaceRow;
   choice: FreeSpaceChoice;
   preview: CleanupPreview | undefined;
@@ -156,7 +203,13 @@ function Figure({ row, choice, preview, picked, onPick }: {
   const t = preview.total;
   return (
     <label className="field" style={{ justifyContent: "flex-end", alignItems: "flex-start", color: "inherit" }}>
-      <input type="checkbox" aria-label={`${row.recipe.title}, ${choiceText(row, choice)}`} checked={picked} disabled={t.bytes === 0} onChange={(e) => onPick(e.target.checked)} />
+      <input
+        type="checkbox"
+        aria-label={`${row.recipe.title}, ${choiceText(row, choice)}`}
+        checked={picked}
+        disabled={t.bytes === 0}
+        onChange={(e) => onPick(e.target.checked)}
+      />
       <span>
         <strong className="nowrap">
           <Bytes value={t.bytes} estimate={t.estimate} />

@@ -27,10 +27,17 @@ import { useWorkspaceRef } from "./use-workspace-ref";
  * workspaces"). A custom target has no figure before it runs (reports do not measure its glob): the button
  * says so rather than "0 B".
  */
-export function confirmLabel(action: "delete" | "trash", dryRun: boolean, total: { bytes: number; workspaces: number }, unknown = false): string {
+export function confirmLabel(
+  action: "delete" | "trash",
+  dryRun: boolean,
+  total: { bytes: number; workspaces: number },
+  unknown = false,
+): string {
   const verb = dryRun ? "Dry run over" : action === "delete" ? "Delete" : "Trash";
   const where = formatCountOf(total.workspaces, "workspace");
-  return unknown ? `${verb} what matches in ${where} (sizes come with the results)` : `${verb} ${formatBytes(total.bytes)} from ${where}`;
+  return unknown
+    ? `${verb} what matches in ${where} (sizes come with the results)`
+    : `${verb} ${formatBytes(total.bytes)} from ${where}`;
 }
 
 /**
@@ -45,12 +52,28 @@ export function NewRunForm() {
   return <ForWorkspace id={state.workspace} free={state.free === true} recipe={recipe} recipes={agentRecipes} />;
 }
 
-function ForWorkspace({ id, free, recipe, recipes }: { id: string; free: boolean; recipe: RecipeId; recipes: RecipeId[] }) {
+function ForWorkspace({
+  id,
+  free,
+  recipe,
+  recipes,
+}: {
+  id: string;
+  free: boolean;
+  recipe: RecipeId;
+  recipes: RecipeId[];
+}) {
   const { query, workspace } = useWorkspaceRef(id);
   if (query.isPending) return <Skeleton height={200} />;
   if (query.isError) return <ErrorPanel error={query.error} onRetry={() => void query.refetch()} />;
   if (free) {
-    return workspace ? <FreeSpaceView workspace={workspace} /> : <p className="error-message" role="alert">No workspace has the id {id}.</p>;
+    return workspace ? (
+      <FreeSpaceView workspace={workspace} />
+    ) : (
+      <p className="error-message" role="alert">
+        No workspace has the id {id}.
+      </p>
+    );
   }
   // An unknown id stays in the field as given, where the scope's check says that nothing has it.
   return <RunForm initial={defaultDraft(recipe, workspace ? workspaceLabel(workspace) : id)} recipes={recipes} />;
@@ -99,16 +122,30 @@ function RunForm({ initial, recipes }: { initial: RunDraft; recipes: RecipeId[] 
           completion={lookup.completion}
           workspacesByName
         />
-        {built.ok ? null : <p className="muted" data-testid="draft-problem">{built.problem}</p>}
-        {refusal ? <p className="error-message" role="alert" data-testid="refusal">The dashboard refuses this run: {refusal}</p> : null}
+        {built.ok ? null : (
+          <p className="muted" data-testid="draft-problem">
+            {built.problem}
+          </p>
+        )}
+        {refusal ? (
+          <p className="error-message" role="alert" data-testid="refusal">
+            The dashboard refuses this run: {refusal}
+          </p>
+        ) : null}
       </Panel>
       <Panel title="Preview" actions={<span className="muted small">from each workspace&apos;s latest report</span>}>
         {preview.isPending && deferred ? <Skeleton height={120} /> : null}
-        {preview.isError && !refusal ? <ErrorPanel error={preview.error} onRetry={() => void preview.refetch()} /> : null}
+        {preview.isError && !refusal ? (
+          <ErrorPanel error={preview.error} onRetry={() => void preview.refetch()} />
+        ) : null}
         {preview.data && !refusal ? <PreviewTable preview={preview.data} /> : null}
       </Panel>
       <div className="row">
-        {conflict ? <p className="error-message" role="alert">{conflict}</p> : null}
+        {conflict ? (
+          <p className="error-message" role="alert">
+            {conflict}
+          </p>
+        ) : null}
         <button
           type="button"
           className="button primary"
@@ -119,9 +156,14 @@ function RunForm({ initial, recipes }: { initial: RunDraft; recipes: RecipeId[] 
           {total && !refusal ? confirmLabel(draft.action, draft.dryRun, total, preview.data?.unknown) : "Preview first"}
         </button>
         <span className="muted small">
-          Jobs wait for each workspace&apos;s reporter to call in (every 30 minutes while it runs) and expire after {DEFAULT_EXPIRES_DAYS} days.
+          Jobs wait for each workspace&apos;s reporter to call in (every 30 minutes while it runs) and expire after{" "}
+          {DEFAULT_EXPIRES_DAYS} days.
         </span>
-        {create.isError && !conflict ? <p className="error-message" role="alert">{create.error.message}</p> : null}
+        {create.isError && !conflict ? (
+          <p className="error-message" role="alert">
+            {create.error.message}
+          </p>
+        ) : null}
       </div>
     </div>
   );

@@ -13,9 +13,20 @@ import { runRequestOf, type DraftRequest, type RunDraft } from "@/lib/cleanup/ru
 import { RunFields } from "./run-fields";
 import { useScopeLookup } from "./use-scope-lookup";
 
-export type PolicyDraft = { name: string; schedule: PolicySchedule; runAtMinute: number; runWeekday: number; enabled: boolean; run: RunDraft };
+export type PolicyDraft = {
+  name: string;
+  schedule: PolicySchedule;
+  runAtMinute: number;
+  runWeekday: number;
+  enabled: boolean;
+  run: RunDraft;
+};
 
-const SCHEDULE_LABELS: Record<PolicySchedule, string> = { off: "Only when run by hand", daily: "Every day", weekly: "Every week" };
+const SCHEDULE_LABELS: Record<PolicySchedule, string> = {
+  off: "Only when run by hand",
+  daily: "Every day",
+  weekly: "Every week",
+};
 
 /** What the draft's run would act on if it ran now: reviewed before a new policy is saved (and audited, like any preview). */
 function DraftPreview({ request }: { request: RunRequest | null }) {
@@ -43,15 +54,31 @@ function ScheduleFields({ draft, set }: { draft: PolicyDraft; set: (patch: Parti
     <>
       <label className="field">
         Schedule
-        <select aria-label="Schedule" value={draft.schedule} onChange={(e) => set({ schedule: e.target.value as PolicySchedule })}>
-          {POLICY_SCHEDULES.map((s) => <option key={s} value={s}>{SCHEDULE_LABELS[s]}</option>)}
+        <select
+          aria-label="Schedule"
+          value={draft.schedule}
+          onChange={(e) => set({ schedule: e.target.value as PolicySchedule })}
+        >
+          {POLICY_SCHEDULES.map((s) => (
+            <option key={s} value={s}>
+              {SCHEDULE_LABELS[s]}
+            </option>
+          ))}
         </select>
       </label>
       {draft.schedule === "weekly" ? (
         <label className="field">
           On
-          <select aria-label="Weekday" value={draft.runWeekday} onChange={(e) => set({ runWeekday: Number(e.target.value) })}>
-            {[1, 2, 3, 4, 5, 6, 0].map((d) => <option key={d} value={d}>{weekdayName(d)}</option>)}
+          <select
+            aria-label="Weekday"
+            value={draft.runWeekday}
+            onChange={(e) => set({ runWeekday: Number(e.target.value) })}
+          >
+            {[1, 2, 3, 4, 5, 6, 0].map((d) => (
+              <option key={d} value={d}>
+                {weekdayName(d)}
+              </option>
+            ))}
           </select>
         </label>
       ) : null}
@@ -70,12 +97,21 @@ function ScheduleFields({ draft, set }: { draft: PolicyDraft; set: (patch: Parti
           UTC
         </label>
       ) : null}
-      <span className="muted small" data-testid="schedule-text">{describeSchedule(draft)}</span>
+      <span className="muted small" data-testid="schedule-text">
+        {describeSchedule(draft)}
+      </span>
     </>
   );
 }
 
-export function PolicyForm({ initial, onSave, saving, error, disabled, preview }: {
+export function PolicyForm({
+  initial,
+  onSave,
+  saving,
+  error,
+  disabled,
+  preview,
+}: {
   initial: PolicyDraft;
   /** Called with the draft's request (workspaces typed by name resolved to ids). */
   onSave: (d: PolicyDraft, request: RunRequest) => void;
@@ -94,7 +130,12 @@ export function PolicyForm({ initial, onSave, saving, error, disabled, preview }
       <fieldset className="row" disabled={disabled} style={{ border: 0, padding: 0, margin: 0 }}>
         <label className="field">
           Name
-          <input type="text" aria-label="Policy name" value={draft.name} onChange={(e) => set({ name: e.target.value })} />
+          <input
+            type="text"
+            aria-label="Policy name"
+            value={draft.name}
+            onChange={(e) => set({ name: e.target.value })}
+          />
         </label>
         <ScheduleFields draft={draft} set={set} />
         <label className="field">
@@ -102,12 +143,28 @@ export function PolicyForm({ initial, onSave, saving, error, disabled, preview }
           Enabled
         </label>
       </fieldset>
-      <RunFields draft={draft.run} onChange={(run) => set({ run })} disabled={disabled} completion={lookup.completion} workspacesByName />
+      <RunFields
+        draft={draft.run}
+        onChange={(run) => set({ run })}
+        disabled={disabled}
+        completion={lookup.completion}
+        workspacesByName
+      />
       {built.ok ? null : <p className="muted">{built.problem}</p>}
       {preview ? <DraftPreview request={built.ok ? built.request : null} /> : null}
-      {error ? <p className="error-message" role="alert">{error}</p> : null}
+      {error ? (
+        <p className="error-message" role="alert">
+          {error}
+        </p>
+      ) : null}
       {disabled ? null : (
-        <button type="button" className="button primary" style={{ alignSelf: "flex-start" }} disabled={saving || !built.ok || !draft.name.trim()} onClick={() => built.ok && onSave(draft, built.request)}>
+        <button
+          type="button"
+          className="button primary"
+          style={{ alignSelf: "flex-start" }}
+          disabled={saving || !built.ok || !draft.name.trim()}
+          onClick={() => built.ok && onSave(draft, built.request)}
+        >
           Save policy
         </button>
       )}
@@ -117,5 +174,13 @@ export function PolicyForm({ initial, onSave, saving, error, disabled, preview }
 
 /** The request body of a policy: its run request and its own fields. */
 export function bodyOf(d: PolicyDraft, request: RunRequest) {
-  return { ...request, name: d.name.trim(), schedule: d.schedule, runAtMinute: d.runAtMinute, runWeekday: d.runWeekday, enabled: d.enabled, expiresDays: DEFAULT_EXPIRES_DAYS };
+  return {
+    ...request,
+    name: d.name.trim(),
+    schedule: d.schedule,
+    runAtMinute: d.runAtMinute,
+    runWeekday: d.runWeekday,
+    enabled: d.enabled,
+    expiresDays: DEFAULT_EXPIRES_DAYS,
+  };
 }

@@ -14,7 +14,8 @@ import { RelativeTime } from "@/components/ui/time";
 
 const verbOf = (p: Policy) => (p.action === "delete" ? "delete" : "trash");
 /** "trash 47.2 GiB from 127 workspaces" */
-const figureText = (p: Policy, bytes: number, workspaces: number) => `${verbOf(p)} ${formatBytes(bytes)} from ${plural(workspaces, "workspace")}`;
+const figureText = (p: Policy, bytes: number, workspaces: number) =>
+  `${verbOf(p)} ${formatBytes(bytes)} from ${plural(workspaces, "workspace")}`;
 
 /**
  * Whether the policy's scheduled runs act: a dry-run policy only reports; otherwise nothing is removed before
@@ -29,27 +30,35 @@ export function PolicyStatus({ policy, lastRun }: { policy: Policy; lastRun: Las
         <p className="notice warn" data-state="held" role="status">
           <strong>Held</strong> <RelativeTime value={policy.held.at} />: its scheduled run would have had to{" "}
           {figureText(policy, policy.held.bytes, policy.held.workspaces)}, more than {RUNAWAY_FACTOR}× the{" "}
-          {policy.confirmed ? `${formatBytes(policy.confirmed.bytes)} from ${plural(policy.confirmed.workspaces, "workspace")}` : "figure"} that
-          was confirmed. Nothing runs until an admin confirms the new figure.
+          {policy.confirmed
+            ? `${formatBytes(policy.confirmed.bytes)} from ${plural(policy.confirmed.workspaces, "workspace")}`
+            : "figure"}{" "}
+          that was confirmed. Nothing runs until an admin confirms the new figure.
         </p>
       ) : policy.confirmed ? (
         <p data-state="confirmed">
           <strong>Confirmed</strong> by {policy.confirmed.by} <RelativeTime value={policy.confirmed.at} />:{" "}
-          {figureText(policy, policy.confirmed.bytes, policy.confirmed.workspaces)}, {policy.scheduleText}. A scheduled run whose preview is more
-          than {RUNAWAY_FACTOR}× that (bytes or workspaces) is held for a new confirmation.
+          {figureText(policy, policy.confirmed.bytes, policy.confirmed.workspaces)}, {policy.scheduleText}. A scheduled
+          run whose preview is more than {RUNAWAY_FACTOR}× that (bytes or workspaces) is held for a new confirmation.
         </p>
       ) : (
         <p className="notice" data-state="unconfirmed">
-          <strong>Awaiting confirmation.</strong> Until an admin confirms the figure below, its scheduled runs are dry runs: they report what
-          they would free and change nothing.
+          <strong>Awaiting confirmation.</strong> Until an admin confirms the figure below, its scheduled runs are dry
+          runs: they report what they would free and change nothing.
         </p>
       )}
       {lastRun ? (
         <p className="muted" data-testid="last-run">
-          Last run <Link href={`/cleanup/runs/${lastRun.id}`}><RelativeTime value={lastRun.createdAt} /></Link>
+          Last run{" "}
+          <Link href={`/cleanup/runs/${lastRun.id}`}>
+            <RelativeTime value={lastRun.createdAt} />
+          </Link>
           {lastRun.dryRun ? " (dry run)" : ""}: {lastRun.dryRun ? "would free " : "freed "}
           <Bytes value={lastRun.bytes} /> in {plural(lastRun.units, "unit")}
-          {lastRun.finished < lastRun.jobs ? `, ${formatCount(lastRun.finished)} of ${plural(lastRun.jobs, "workspace")} reported so far` : ` from ${plural(lastRun.jobs, "workspace")}`}.
+          {lastRun.finished < lastRun.jobs
+            ? `, ${formatCount(lastRun.finished)} of ${plural(lastRun.jobs, "workspace")} reported so far`
+            : ` from ${plural(lastRun.jobs, "workspace")}`}
+          .
         </p>
       ) : null}
     </div>
@@ -65,7 +74,10 @@ export function PolicyActions({ policy, preview }: { policy: Policy; preview: Cl
     mutationFn: () => confirmPolicy(policy.id, figure.bytes),
     onSuccess: () => client.invalidateQueries({ queryKey: cleanupKeys.all }),
   });
-  const run = useMutation({ mutationFn: () => runPolicyNow(policy.id, figure.bytes), onSuccess: ({ id }) => router.push(`/cleanup/runs/${id}`) });
+  const run = useMutation({
+    mutationFn: () => runPolicyNow(policy.id, figure.bytes),
+    onSuccess: ({ id }) => router.push(`/cleanup/runs/${id}`),
+  });
   const remove = useMutation({
     mutationFn: () => deletePolicy(policy.id),
     onSuccess: async () => {
@@ -73,13 +85,19 @@ export function PolicyActions({ policy, preview }: { policy: Policy; preview: Cl
       router.push("/cleanup");
     },
   });
-  const needsConfirmation = !policy.dryRun && (policy.confirmed === null || policy.held !== null) && policy.schedule !== "off";
+  const needsConfirmation =
+    !policy.dryRun && (policy.confirmed === null || policy.held !== null) && policy.schedule !== "off";
   const text = figureText(policy, figure.bytes, figure.workspaces);
   return (
     <div className="stack" style={{ gap: 6, alignItems: "flex-end" }}>
       <div className="row">
         {needsConfirmation && figure.bytes > 0 ? (
-          <button type="button" className="button primary" disabled={confirm.isPending} onClick={() => confirm.mutate()}>
+          <button
+            type="button"
+            className="button primary"
+            disabled={confirm.isPending}
+            onClick={() => confirm.mutate()}
+          >
             Confirm: {text}, {policy.scheduleText}
           </button>
         ) : null}
@@ -90,11 +108,24 @@ export function PolicyActions({ policy, preview }: { policy: Policy; preview: Cl
         ) : (
           <span className="muted small">Nothing to run or confirm now: it selects nothing.</span>
         )}
-        <button type="button" className="button" disabled={remove.isPending} onClick={() => { if (window.confirm(`Delete the policy "${policy.name}"? Its past runs stay.`)) remove.mutate(); }}>
+        <button
+          type="button"
+          className="button"
+          disabled={remove.isPending}
+          onClick={() => {
+            if (window.confirm(`Delete the policy "${policy.name}"? Its past runs stay.`)) remove.mutate();
+          }}
+        >
           Delete policy
         </button>
       </div>
-      {[confirm.error, run.error, remove.error].map((e, i) => (e ? <span key={i} className="error-message" role="alert">{e.message}</span> : null))}
+      {[confirm.error, run.error, remove.error].map((e, i) =>
+        e ? (
+          <span key={i} className="error-message" role="alert">
+            {e.message}
+          </span>
+        ) : null,
+      )}
     </div>
   );
 }

@@ -27,11 +27,22 @@ export function NewPolicy() {
     },
   });
   const initial: PolicyDraft = {
-    name: "", schedule: "weekly", runAtMinute: DEFAULT_RUN_AT_MINUTE, runWeekday: DEFAULT_RUN_WEEKDAY, enabled: true, run: defaultDraft(RECIPES[0].id),
+    name: "",
+    schedule: "weekly",
+    runAtMinute: DEFAULT_RUN_AT_MINUTE,
+    runWeekday: DEFAULT_RUN_WEEKDAY,
+    enabled: true,
+    run: defaultDraft(RECIPES[0].id),
   };
   return (
     <Panel title="New policy">
-      <PolicyForm initial={initial} onSave={(d, request) => create.mutate({ d, request })} saving={create.isPending} error={create.error?.message ?? null} preview />
+      <PolicyForm
+        initial={initial}
+        onSave={(d, request) => create.mutate({ d, request })}
+        saving={create.isPending}
+        error={create.error?.message ?? null}
+        preview
+      />
     </Panel>
   );
 }
@@ -54,8 +65,15 @@ export function PolicyView({ id }: { id: string }) {
               <h1>{policy.name}</h1>
               <p className="sub">
                 {policy.enabled ? policy.scheduleText : "disabled"} · next run{" "}
-                {policy.held ? "held for a confirmation" : policy.nextRunAt ? <RelativeTime value={policy.nextRunAt} /> : "never by itself"} ·
-                last run {policy.lastRunAt ? <RelativeTime value={policy.lastRunAt} /> : "never"} · created by {policy.createdBy}
+                {policy.held ? (
+                  "held for a confirmation"
+                ) : policy.nextRunAt ? (
+                  <RelativeTime value={policy.nextRunAt} />
+                ) : (
+                  "never by itself"
+                )}{" "}
+                · last run {policy.lastRunAt ? <RelativeTime value={policy.lastRunAt} /> : "never"} · created by{" "}
+                {policy.createdBy}
               </p>
             </div>
             {isAdmin ? <PolicyActions policy={policy} preview={preview} /> : null}
@@ -67,14 +85,24 @@ export function PolicyView({ id }: { id: string }) {
           <Panel title="Policy">
             <PolicyForm
               key={policy.updatedAt}
-              initial={{ name: policy.name, schedule: policy.schedule, runAtMinute: policy.runAtMinute, runWeekday: policy.runWeekday, enabled: policy.enabled, run: draftFrom(policy) }}
+              initial={{
+                name: policy.name,
+                schedule: policy.schedule,
+                runAtMinute: policy.runAtMinute,
+                runWeekday: policy.runWeekday,
+                enabled: policy.enabled,
+                run: draftFrom(policy),
+              }}
               onSave={(d, request) => save.mutate({ d, request })}
               saving={save.isPending}
               error={save.error?.message ?? null}
               disabled={!isAdmin}
             />
             {isAdmin && !policy.dryRun && policy.confirmed ? (
-              <p className="muted small">Changing what it removes or how (recipe, parameters, scope, action, dry run) asks for a new confirmation.</p>
+              <p className="muted small">
+                Changing what it removes or how (recipe, parameters, scope, action, dry run) asks for a new
+                confirmation.
+              </p>
             ) : null}
           </Panel>
         </div>

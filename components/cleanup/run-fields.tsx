@@ -14,7 +14,14 @@ const CUSTOM = "custom";
  * The recipe (or a custom target), parameters, scope and action of a run or policy. With `workspacesByName`
  * the workspace scope takes names (the caller resolves them); without it, ids.
  */
-export function RunFields({ draft, onChange, recipes, disabled, completion, workspacesByName }: {
+export function RunFields({
+  draft,
+  onChange,
+  recipes,
+  disabled,
+  completion,
+  workspacesByName,
+}: {
   draft: RunDraft;
   onChange: (d: RunDraft) => void;
   recipes?: RecipeId[];
@@ -34,10 +41,14 @@ export function RunFields({ draft, onChange, recipes, disabled, completion, work
           <select
             aria-label="Recipe"
             value={custom ? CUSTOM : draft.recipe}
-            onChange={(e) => onChange(withTarget(draft, e.target.value === CUSTOM ? "custom" : { recipe: e.target.value as RecipeId }))}
+            onChange={(e) =>
+              onChange(withTarget(draft, e.target.value === CUSTOM ? "custom" : { recipe: e.target.value as RecipeId }))
+            }
           >
             {choices.map((r) => (
-              <option key={r.id} value={r.id}>{r.title}</option>
+              <option key={r.id} value={r.id}>
+                {r.title}
+              </option>
             ))}
             <option value={CUSTOM}>Custom target (a glob in one root)</option>
           </select>
@@ -48,21 +59,44 @@ export function RunFields({ draft, onChange, recipes, disabled, completion, work
             : recipeOf(draft.recipe).description}
         </span>
       </div>
-      {custom ? <CustomTargetFields draft={draft} set={set} roots={completion?.roots} listId={`${lists}-roots`} /> : null}
+      {custom ? (
+        <CustomTargetFields draft={draft} set={set} roots={completion?.roots} listId={`${lists}-roots`} />
+      ) : null}
       <div className="row">
         <label className="field">
           Older than
-          <input type="number" min={0} aria-label="Older than days" value={draft.olderThanDays} style={{ width: 80 }} onChange={(e) => set({ olderThanDays: e.target.value })} />
+          <input
+            type="number"
+            min={0}
+            aria-label="Older than days"
+            value={draft.olderThanDays}
+            style={{ width: 80 }}
+            onChange={(e) => set({ olderThanDays: e.target.value })}
+          />
           days
         </label>
         <label className="field">
           Keep newest
-          <input type="number" min={0} aria-label="Keep newest" value={draft.keepNewest} style={{ width: 80 }} onChange={(e) => set({ keepNewest: e.target.value })} />
+          <input
+            type="number"
+            min={0}
+            aria-label="Keep newest"
+            value={draft.keepNewest}
+            style={{ width: 80 }}
+            onChange={(e) => set({ keepNewest: e.target.value })}
+          />
           units
         </label>
         <label className="field">
           Cap these units at
-          <input type="number" min={0} aria-label="Cap MiB" value={draft.capMiB} style={{ width: 90 }} onChange={(e) => set({ capMiB: e.target.value })} />
+          <input
+            type="number"
+            min={0}
+            aria-label="Cap MiB"
+            value={draft.capMiB}
+            style={{ width: 90 }}
+            onChange={(e) => set({ capMiB: e.target.value })}
+          />
           MiB
         </label>
         <label className="field">
@@ -80,20 +114,29 @@ export function RunFields({ draft, onChange, recipes, disabled, completion, work
         </label>
       </div>
       <label className="field small">
-        <input type="checkbox" aria-label="Count status changes" checked={draft.countStatusChanges} onChange={(e) => set({ countStatusChanges: e.target.checked })} />
+        <input
+          type="checkbox"
+          aria-label="Count status changes"
+          checked={draft.countStatusChanges}
+          onChange={(e) => set({ countStatusChanges: e.target.checked })}
+        />
         <span>
           Count status changes as activity (ctime, not only modification times).{" "}
           <span className="muted">
-            Off by default: Kubernetes workspaces (fsGroup) and templates that chown the home at start reset every ctime at each
-            start, so nothing would ever look old. Turn it on where files were restored from a backup with their old modification
-            times. The preview counts modification times only.
+            Off by default: Kubernetes workspaces (fsGroup) and templates that chown the home at start reset every ctime
+            at each start, so nothing would ever look old. Turn it on where files were restored from a backup with their
+            old modification times. The preview counts modification times only.
           </span>
         </span>
       </label>
       <div className="row">
         <label className="field">
           Scope
-          <select aria-label="Scope" value={draft.scopeKind} onChange={(e) => set({ scopeKind: e.target.value as ScopeKind })}>
+          <select
+            aria-label="Scope"
+            value={draft.scopeKind}
+            onChange={(e) => set({ scopeKind: e.target.value as ScopeKind })}
+          >
             <option value="all">Whole fleet</option>
             <option value="workspaceIds">{workspacesByName ? "Workspaces" : "Workspaces (ids)"}</option>
             <option value="owners">Owners</option>
@@ -105,7 +148,11 @@ export function RunFields({ draft, onChange, recipes, disabled, completion, work
             <input
               type="text"
               aria-label="Scope values"
-              placeholder={draft.scopeKind === "workspaceIds" && workspacesByName ? "names or owner/name, comma-separated" : "comma-separated"}
+              placeholder={
+                draft.scopeKind === "workspaceIds" && workspacesByName
+                  ? "names or owner/name, comma-separated"
+                  : "comma-separated"
+              }
               value={draft.scopeValues}
               list={completion ? `${lists}-scope` : undefined}
               autoComplete="off"
@@ -119,7 +166,11 @@ export function RunFields({ draft, onChange, recipes, disabled, completion, work
       <div className="row">
         <label className="field">
           Action
-          <select aria-label="Action" value={draft.action} onChange={(e) => set({ action: e.target.value as RunDraft["action"] })}>
+          <select
+            aria-label="Action"
+            value={draft.action}
+            onChange={(e) => set({ action: e.target.value as RunDraft["action"] })}
+          >
             <option value="trash">Move to trash (restorable)</option>
             <option value="delete">Delete</option>
           </select>
@@ -149,7 +200,12 @@ export function RunFields({ draft, onChange, recipes, disabled, completion, work
 }
 
 /** A custom target: the root (a report's root key), the glob inside it, and whether a match is a file or a whole folder. */
-function CustomTargetFields({ draft, set, roots, listId }: {
+function CustomTargetFields({
+  draft,
+  set,
+  roots,
+  listId,
+}: {
   draft: RunDraft;
   set: (patch: Partial<RunDraft>) => void;
   roots?: readonly string[];
@@ -186,7 +242,11 @@ function CustomTargetFields({ draft, set, roots, listId }: {
       </label>
       <label className="field">
         Each match is
-        <select aria-label="Custom unit" value={c.unit} onChange={(e) => set({ custom: { ...c, unit: e.target.value as RunDraft["custom"]["unit"] } })}>
+        <select
+          aria-label="Custom unit"
+          value={c.unit}
+          onChange={(e) => set({ custom: { ...c, unit: e.target.value as RunDraft["custom"]["unit"] } })}
+        >
           <option value="file">a file</option>
           <option value="dir">a folder, with everything in it</option>
         </select>

@@ -31,14 +31,26 @@ const SORT_LABEL: Record<RunJobSort, string> = {
  */
 function Claim({ job }: { job: JobRow }) {
   if (!job.claimedAt) {
-    if (job.state === "queued") return <span className="muted small">not yet (expires <RelativeTime value={job.expiresAt} /> if unclaimed)</span>;
+    if (job.state === "queued")
+      return (
+        <span className="muted small">
+          not yet (expires <RelativeTime value={job.expiresAt} /> if unclaimed)
+        </span>
+      );
     return <span className="muted small">never</span>;
   }
   const lease =
-    job.state === "running" ? <>lease ends <RelativeTime value={job.leaseExpiresAt} /></>
-      : job.state === "lapsed" ? <>lease lapsed <RelativeTime value={job.leaseExpiresAt} /></>
-        : job.state === "interrupted" ? <>back in the queue</>
-          : null;
+    job.state === "running" ? (
+      <>
+        lease ends <RelativeTime value={job.leaseExpiresAt} />
+      </>
+    ) : job.state === "lapsed" ? (
+      <>
+        lease lapsed <RelativeTime value={job.leaseExpiresAt} />
+      </>
+    ) : job.state === "interrupted" ? (
+      <>back in the queue</>
+    ) : null;
   return (
     <>
       <RelativeTime value={job.claimedAt} />
@@ -48,22 +60,39 @@ function Claim({ job }: { job: JobRow }) {
 }
 
 /** The view's choices: the order and the one state to show (the run's counts by state are above). */
-export function JobsViewPicker({ view, states, onChange }: { view: RunJobsView; states: Record<ShownJobState, number>; onChange: (v: RunJobsView) => void }) {
+export function JobsViewPicker({
+  view,
+  states,
+  onChange,
+}: {
+  view: RunJobsView;
+  states: Record<ShownJobState, number>;
+  onChange: (v: RunJobsView) => void;
+}) {
   return (
     <div className="form-row" role="group" aria-label="Which jobs, in which order">
       <label>
         State
-        <select value={view.state ?? ""} onChange={(e) => onChange({ ...view, state: (e.target.value || undefined) as ShownJobState | undefined })}>
+        <select
+          value={view.state ?? ""}
+          onChange={(e) => onChange({ ...view, state: (e.target.value || undefined) as ShownJobState | undefined })}
+        >
           <option value="">any</option>
           {SHOWN_JOB_STATES.map((s) => (
-            <option key={s} value={s}>{stateLabel(s)} ({formatCount(states[s])})</option>
+            <option key={s} value={s}>
+              {stateLabel(s)} ({formatCount(states[s])})
+            </option>
           ))}
         </select>
       </label>
       <label>
         Order
         <select value={view.sort} onChange={(e) => onChange({ ...view, sort: e.target.value as RunJobSort })}>
-          {RUN_JOB_SORTS.map((s) => <option key={s} value={s}>{SORT_LABEL[s]}</option>)}
+          {RUN_JOB_SORTS.map((s) => (
+            <option key={s} value={s}>
+              {SORT_LABEL[s]}
+            </option>
+          ))}
         </select>
       </label>
     </div>
@@ -71,11 +100,22 @@ export function JobsViewPicker({ view, states, onChange }: { view: RunJobsView; 
 }
 
 /** A run's jobs, a page at a time in the view's order; each opens to its result; admins restore what a job trashed. */
-export function RunJobs({ run, query, view }: { run: RunSummary; query: UseInfiniteQueryResult<InfiniteData<RunDetail>>; view: RunJobsView }) {
+export function RunJobs({
+  run,
+  query,
+  view,
+}: {
+  run: RunSummary;
+  query: UseInfiniteQueryResult<InfiniteData<RunDetail>>;
+  view: RunJobsView;
+}) {
   const isAdmin = useIsAdmin();
   const router = useRouter();
   const [open, setOpen] = useState<string | null>(null);
-  const restore = useMutation({ mutationFn: restoreJob, onSuccess: ({ id: runId }) => router.push(`/cleanup/runs/${runId}`) });
+  const restore = useMutation({
+    mutationFn: restoreJob,
+    onSuccess: ({ id: runId }) => router.push(`/cleanup/runs/${runId}`),
+  });
   const jobs = query.data?.pages.flatMap((p) => p.jobs) ?? [];
   return (
     <>
@@ -84,41 +124,82 @@ export function RunJobs({ run, query, view }: { run: RunSummary; query: UseInfin
         <table className="table" data-testid="run-jobs" aria-busy={query.isFetching}>
           <thead>
             <tr>
-              <th>Workspace</th><th>State</th><th className="num">Preview</th><th className="num">Acted</th><th className="num">Skipped</th>
-              <th className="num">Errors</th><th>Claimed</th><th>Finished</th><th />
+              <th>Workspace</th>
+              <th>State</th>
+              <th className="num">Preview</th>
+              <th className="num">Acted</th>
+              <th className="num">Skipped</th>
+              <th className="num">Errors</th>
+              <th>Claimed</th>
+              <th>Finished</th>
+              <th />
             </tr>
           </thead>
           <tbody>
             {jobs.map((j) => (
               <Fragment key={j.id}>
                 <tr data-state={j.state}>
-                  <td><Link href={`/workspaces/${encodeURIComponent(j.workspaceId)}`}>{j.owner}/{j.workspaceName}</Link></td>
-                  <td><StateBadge state={j.state} />{j.cancelRequested && (j.state === "running" || j.state === "lapsed") ? <span className="muted small"> stopping</span> : null}</td>
-                  <td className="num"><Bytes value={j.previewBytes} /></td>
+                  <td>
+                    <Link href={`/workspaces/${encodeURIComponent(j.workspaceId)}`}>
+                      {j.owner}/{j.workspaceName}
+                    </Link>
+                  </td>
+                  <td>
+                    <StateBadge state={j.state} />
+                    {j.cancelRequested && (j.state === "running" || j.state === "lapsed") ? (
+                      <span className="muted small"> stopping</span>
+                    ) : null}
+                  </td>
+                  <td className="num">
+                    <Bytes value={j.previewBytes} />
+                  </td>
                   <td className="num">{j.bytesActed === null ? "—" : <Bytes value={j.bytesActed} />}</td>
                   <td className="num">{j.skippedUnits === null ? "—" : formatCount(j.skippedUnits)}</td>
                   <td className="num">{j.errorCount === null ? "—" : formatCount(j.errorCount)}</td>
-                  <td><Claim job={j} /></td>
+                  <td>
+                    <Claim job={j} />
+                  </td>
                   <td>{j.finishedAt ? <RelativeTime value={j.finishedAt} /> : "—"}</td>
                   <td className="nowrap">
-                    <button type="button" className="button" onClick={() => setOpen(open === j.id ? null : j.id)}>{open === j.id ? "Hide" : "Details"}</button>{" "}
+                    <button type="button" className="button" onClick={() => setOpen(open === j.id ? null : j.id)}>
+                      {open === j.id ? "Hide" : "Details"}
+                    </button>{" "}
                     {isAdmin && restoreRefusal(run, j, new Date()) === null ? (
-                      <button type="button" className="button" disabled={restore.isPending} onClick={() => restore.mutate(j.id)}>Restore</button>
+                      <button
+                        type="button"
+                        className="button"
+                        disabled={restore.isPending}
+                        onClick={() => restore.mutate(j.id)}
+                      >
+                        Restore
+                      </button>
                     ) : null}
                   </td>
                 </tr>
                 {open === j.id ? (
-                  <tr><td colSpan={9}><JobResultDetail job={j} /></td></tr>
+                  <tr>
+                    <td colSpan={9}>
+                      <JobResultDetail job={j} />
+                    </td>
+                  </tr>
                 ) : null}
               </Fragment>
             ))}
           </tbody>
         </table>
       </div>
-      {jobs.length === 0 && !query.isFetching ? <p className="muted">{view.state ? `No job is ${stateLabel(view.state)}.` : "This run has no jobs."}</p> : null}
+      {jobs.length === 0 && !query.isFetching ? (
+        <p className="muted">{view.state ? `No job is ${stateLabel(view.state)}.` : "This run has no jobs."}</p>
+      ) : null}
       {query.hasNextPage ? (
-        <button type="button" className="button" disabled={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
-          More jobs ({formatCount(jobs.length)} of {formatCount(view.state ? run.progress.states[view.state] : run.progress.jobs)} shown)
+        <button
+          type="button"
+          className="button"
+          disabled={query.isFetchingNextPage}
+          onClick={() => void query.fetchNextPage()}
+        >
+          More jobs ({formatCount(jobs.length)} of{" "}
+          {formatCount(view.state ? run.progress.states[view.state] : run.progress.jobs)} shown)
         </button>
       ) : null}
     </>

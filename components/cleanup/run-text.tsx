@@ -5,13 +5,23 @@ import type { RunSummary } from "@/lib/db/queries/cleanup-views";
 import { formatBytes } from "@/lib/format/bytes";
 import { formatCountOf } from "@/lib/format/numbers";
 
-const BADGE: Record<string, string> = { failed: "critical", expired: "warning", interrupted: "warning", cancelled: "warning", lapsed: "warning" };
+const BADGE: Record<string, string> = {
+  failed: "critical",
+  expired: "warning",
+  interrupted: "warning",
+  cancelled: "warning",
+  lapsed: "warning",
+};
 /** States whose name alone would not say what happened. */
 const LABEL: Record<string, string> = { lapsed: "lease lapsed" };
 
 /** A job's or run's state as a badge: failures stand out, endings without work are warnings. */
 export function StateBadge({ state }: { state: string }) {
-  return <span className={`badge ${BADGE[state] ?? ""}`} data-state={state}>{stateLabel(state)}</span>;
+  return (
+    <span className={`badge ${BADGE[state] ?? ""}`} data-state={state}>
+      {stateLabel(state)}
+    </span>
+  );
 }
 
 export const stateLabel = (state: string) => LABEL[state] ?? state;
@@ -33,7 +43,9 @@ function workspacesText(ids: string[], names: ScopeNames): string {
   const named = ids.slice(0, SCOPE_NAMED).map((id) => (names[id] ? `${names[id].name} (${names[id].owner})` : id));
   const more = ids.length - named.length;
   if (ids.length === 1 && !names[ids[0]]) return `workspace ${ids[0]}`;
-  return more > 0 ? `${named.join(", ")} and ${formatCountOf(more, "more workspace", "more workspaces")}` : named.join(", ");
+  return more > 0
+    ? `${named.join(", ")} and ${formatCountOf(more, "more workspace", "more workspaces")}`
+    : named.join(", ");
 }
 
 export function scopeText(scope: Scope, names: ScopeNames = {}): string {
@@ -44,7 +56,14 @@ export function scopeText(scope: Scope, names: ScopeNames = {}): string {
   return values.length === 1 ? `${label} ${values[0]}` : formatCountOf(values.length, label);
 }
 
-export function paramsText(run: { params: RecipeParams | null; scope: Scope; action: string; dryRun: boolean; kind?: string; scopeWorkspaces?: ScopeNames }): string {
+export function paramsText(run: {
+  params: RecipeParams | null;
+  scope: Scope;
+  action: string;
+  dryRun: boolean;
+  kind?: string;
+  scopeWorkspaces?: ScopeNames;
+}): string {
   const p = run.params ?? {};
   const parts = [
     p.olderThanDays !== undefined ? `older than ${p.olderThanDays} days` : null,

@@ -23,24 +23,38 @@ import { describeRun, paramsText, StateBadge } from "./run-text";
 export function RunView({ id }: { id: string }) {
   const view = parseRunJobsSearchParams(useSearchParams());
   const setSearchParams = useSetSearchParams();
-  const setView = (v: RunJobsView) => setSearchParams({ sort: v.sort === "preview" ? null : v.sort, state: v.state ?? null }, "replace");
+  const setView = (v: RunJobsView) =>
+    setSearchParams({ sort: v.sort === "preview" ? null : v.sort, state: v.state ?? null }, "replace");
   const query = useInfiniteQuery(runOptions(id, view));
   const isAdmin = useIsAdmin();
   const client = useQueryClient();
-  const cancel = useMutation({ mutationFn: () => cancelRun(id), onSuccess: () => client.invalidateQueries({ queryKey: cleanupKeys.all }) });
+  const cancel = useMutation({
+    mutationFn: () => cancelRun(id),
+    onSuccess: () => client.invalidateQueries({ queryKey: cleanupKeys.all }),
+  });
   if (query.isPending) return <Skeleton height={400} />;
   if (query.isError && !query.data) return <ErrorPanel error={query.error} onRetry={() => void query.refetch()} />;
   // The first page is refetched first: its run is the newest.
   const run = query.data.pages[0].run;
   return (
     <div className="stack">
-      {query.isError ? <p className="stale-note" role="status">Showing earlier data: the last refresh failed ({query.error.message}).</p> : null}
+      {query.isError ? (
+        <p className="stale-note" role="status">
+          Showing earlier data: the last refresh failed ({query.error.message}).
+        </p>
+      ) : null}
       <div className="page-head">
         <div>
           <h1>{describeRun(run)}</h1>
           <p className="sub">
-            <StateBadge state={run.status} /> {paramsText(run)} · started by {run.createdBy} <RelativeTime value={run.createdAt} />
-            {run.policyId ? <> · <Link href={`/cleanup/policies/${run.policyId}`}>policy</Link></> : null}
+            <StateBadge state={run.status} /> {paramsText(run)} · started by {run.createdBy}{" "}
+            <RelativeTime value={run.createdAt} />
+            {run.policyId ? (
+              <>
+                {" "}
+                · <Link href={`/cleanup/policies/${run.policyId}`}>policy</Link>
+              </>
+            ) : null}
             {run.sourceJobId ? " · restores a job's trash" : ""}
             {run.cancelledAt ? ` · cancelled by ${run.cancelledBy}` : ""}
           </p>
@@ -52,26 +66,50 @@ export function RunView({ id }: { id: string }) {
         ) : null}
       </div>
       <div className="grid-4" data-testid="run-progress">
-        <Stat label="Jobs finished" sub={`of ${formatCountOf(run.progress.jobs, "workspace")}`}>{formatCount(run.progress.finished)}</Stat>
-        <Stat label={run.dryRun ? "Would free" : "Freed so far"} sub={<>preview <Bytes value={run.previewBytes} estimate={run.previewEstimate} /></>}>
+        <Stat label="Jobs finished" sub={`of ${formatCountOf(run.progress.jobs, "workspace")}`}>
+          {formatCount(run.progress.finished)}
+        </Stat>
+        <Stat
+          label={run.dryRun ? "Would free" : "Freed so far"}
+          sub={
+            <>
+              preview <Bytes value={run.previewBytes} estimate={run.previewEstimate} />
+            </>
+          }
+        >
           <Bytes value={run.progress.bytesFreed} />
         </Stat>
-        <Stat label="Units acted" sub={`preview ${formatCount(run.previewUnits)}`}>{formatCount(run.progress.unitsActed)}</Stat>
-        <Stat label="Not queued" sub="reporters too old to clean up">{formatCount(run.workspacesWithoutUsage)}</Stat>
+        <Stat label="Units acted" sub={`preview ${formatCount(run.previewUnits)}`}>
+          {formatCount(run.progress.unitsActed)}
+        </Stat>
+        <Stat label="Not queued" sub="reporters too old to clean up">
+          {formatCount(run.workspacesWithoutUsage)}
+        </Stat>
       </div>
-      <div className="bar" aria-label="progress"><span style={{ width: `${run.progress.jobs ? (100 * run.progress.finished) / run.progress.jobs : 0}%` }} /></div>
+      <div className="bar" aria-label="progress">
+        <span style={{ width: `${run.progress.jobs ? (100 * run.progress.finished) / run.progress.jobs : 0}%` }} />
+      </div>
       <p className="row small" data-testid="run-states">
         {/* a lapsed lease is shown only while there is one: the scheduler's next sweep ends it */}
         {SHOWN_JOB_STATES.filter((s) => s !== "lapsed" || run.progress.states.lapsed).map((s) => (
-          <span key={s}><StateBadge state={s} /> {formatCount(run.progress.states[s])}</span>
+          <span key={s}>
+            <StateBadge state={s} /> {formatCount(run.progress.states[s])}
+          </span>
         ))}
       </p>
       {cancel.isError ? <p className="error-message">{cancel.error.message}</p> : null}
-      <Panel title="Jobs" actions={<ExportLink path={exportPaths.cleanupRun(run.id)} title="Download every unit, skip and error of this run as CSV" />}>
+      <Panel
+        title="Jobs"
+        actions={
+          <ExportLink
+            path={exportPaths.cleanupRun(run.id)}
+            title="Download every unit, skip and error of this run as CSV"
+          />
+        }
+      >
         <JobsViewPicker view={view} states={run.progress.states} onChange={setView} />
         <RunJobs run={run} query={query} view={view} />
       </Panel>
     </div>
   );
 }
-

@@ -27,7 +27,12 @@ export function useScopeLookup(draft: RunDraft): { resolve: ResolveWorkspace; co
   const lookupOf = new Map<string, Lookup>(
     typed.map((t, i) => {
       const q = lookups[i];
-      return [t, q.data && !q.isPlaceholderData ? { candidates: q.data.rows, complete: q.data.total <= q.data.rows.length } : null];
+      return [
+        t,
+        q.data && !q.isPlaceholderData
+          ? { candidates: q.data.rows, complete: q.data.total <= q.data.rows.length }
+          : null,
+      ];
     }),
   );
   const resolve: ResolveWorkspace = (t) => resolveWorkspace(t, lookupOf.get(t) ?? null);
@@ -35,7 +40,10 @@ export function useScopeLookup(draft: RunDraft): { resolve: ResolveWorkspace; co
   // The word being typed is the text after the last separator; each offer completes it in place.
   const typing = /[^\s,]*$/.exec(text)![0];
   const before = text.slice(0, text.length - typing.length);
-  const offers = useQuery({ ...lookupOptions(searchTermOf(typing)), enabled: draft.scopeKind !== "all" && typing !== "" });
+  const offers = useQuery({
+    ...lookupOptions(searchTermOf(typing)),
+    enabled: draft.scopeKind !== "all" && typing !== "",
+  });
   const rows = offers.data?.rows ?? [];
   const words =
     draft.scopeKind === "workspaceIds"
@@ -44,8 +52,13 @@ export function useScopeLookup(draft: RunDraft): { resolve: ResolveWorkspace; co
         ? rows.map((w) => w.owner)
         : rows.map((w) => w.template ?? "").filter(Boolean);
 
-  const ids = typed.map(resolve).flatMap((r) => (r.ok ? [r.id] : [])).slice(0, ROOTS_FROM);
-  const details = useQueries({ queries: ids.map((id) => ({ ...workspaceDetailOptions(id, { range: "7d" }), enabled: draft.target === "custom" })) });
+  const ids = typed
+    .map(resolve)
+    .flatMap((r) => (r.ok ? [r.id] : []))
+    .slice(0, ROOTS_FROM);
+  const details = useQueries({
+    queries: ids.map((id) => ({ ...workspaceDetailOptions(id, { range: "7d" }), enabled: draft.target === "custom" })),
+  });
   const inScope = details.flatMap((d) => d.data?.roots.filter(cleanable).map((r) => r.key) ?? []);
 
   return {

@@ -18,7 +18,8 @@ export function ConnectView({ info }: { info: ConnectInfo }) {
         <div>
           <h1>Connect workspaces</h1>
           <p className="sub">
-            Add the reporter to your Coder templates. Each workspace enrolls with the key below, then reports its storage on a schedule.
+            Add the reporter to your Coder templates. Each workspace enrolls with the key below, then reports its
+            storage on a schedule.
           </p>
         </div>
       </div>
@@ -29,7 +30,9 @@ export function ConnectView({ info }: { info: ConnectInfo }) {
         </Panel>
         {info.enrollmentKey === null ? (
           <Panel title="Enrollment key">
-            <p className="muted small" data-testid="enrollment-key-hidden">Only admins can see the enrollment key. Ask one for it.</p>
+            <p className="muted small" data-testid="enrollment-key-hidden">
+              Only admins can see the enrollment key. Ask one for it.
+            </p>
           </Panel>
         ) : (
           <Panel
@@ -41,7 +44,9 @@ export function ConnectView({ info }: { info: ConnectInfo }) {
               </>
             }
           >
-            <code data-testid="enrollment-key" style={{ overflowWrap: "anywhere" }}>{info.enrollmentKey}</code>
+            <code data-testid="enrollment-key" style={{ overflowWrap: "anywhere" }}>
+              {info.enrollmentKey}
+            </code>
             <p className="muted small">
               {info.keySource === "environment"
                 ? "Set by STORAGE_ENROLLMENT_KEY."
@@ -52,7 +57,9 @@ export function ConnectView({ info }: { info: ConnectInfo }) {
         )}
       </div>
       <Panel title="Terraform for your template" actions={<CopyButton text={info.snippet} label="Copy snippet" />}>
-        <pre className="snippet" data-testid="template-snippet">{info.snippet}</pre>
+        <pre className="snippet" data-testid="template-snippet">
+          {info.snippet}
+        </pre>
       </Panel>
     </div>
   );

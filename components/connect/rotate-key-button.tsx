@@ -19,7 +19,8 @@ export function RotateKeyButton() {
         className="button"
         disabled={rotate.isPending}
         onClick={() => {
-          if (window.confirm("Replace the enrollment key? Templates must be updated before new workspaces can enroll.")) rotate.mutate();
+          if (window.confirm("Replace the enrollment key? Templates must be updated before new workspaces can enroll."))
+            rotate.mutate();
         }}
       >
         Rotate

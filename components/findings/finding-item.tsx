@@ -27,7 +27,9 @@ export function FindingItem({ finding, showWorkspace = true }: { finding: Findin
         </div>
         <div className="finding-action">
           <strong>What to do:</strong> {f.action}{" "}
-          <CleanupLink recipe={recipeForFinding(f)} workspace={f.workspace.id}>Clean these up</CleanupLink>
+          <CleanupLink recipe={recipeForFinding(f)} workspace={f.workspace.id}>
+            Clean these up
+          </CleanupLink>
           {offersFreeSpace(f.ruleId) ? <FreeSpaceLink workspaceId={f.workspace.id} /> : null}
         </div>
       </div>
@@ -39,7 +41,11 @@ export function FindingList({ findings, showWorkspace }: { findings: readonly Fi
   return (
     <ul className="list findings">
       {findings.map((f, i) => (
-        <FindingItem key={`${f.ruleId}:${f.workspace.id}:${f.rootKey ?? ""}:${f.path ?? ""}:${i}`} finding={f} showWorkspace={showWorkspace} />
+        <FindingItem
+          key={`${f.ruleId}:${f.workspace.id}:${f.rootKey ?? ""}:${f.path ?? ""}:${i}`}
+          finding={f}
+          showWorkspace={showWorkspace}
+        />
       ))}
     </ul>
   );

@@ -27,19 +27,35 @@ export function FindingsView() {
         </div>
       </div>
       <Panel
-        title={query.data ? `${formatCount(query.data.total)} findings${query.data.truncated ? ` (showing ${query.data.findings.length})` : ""}` : "Findings"}
+        title={
+          query.data
+            ? `${formatCount(query.data.total)} findings${query.data.truncated ? ` (showing ${query.data.findings.length})` : ""}`
+            : "Findings"
+        }
         actions={
           <>
-            <select aria-label="Filter by severity" value={state.severity ?? ""} onChange={(e) => setParams({ severity: e.target.value })}>
+            <select
+              aria-label="Filter by severity"
+              value={state.severity ?? ""}
+              onChange={(e) => setParams({ severity: e.target.value })}
+            >
               <option value="">All severities</option>
               {SEVERITY_OPTIONS.map((s) => (
-                <option key={s} value={s}>{s}</option>
+                <option key={s} value={s}>
+                  {s}
+                </option>
               ))}
             </select>
-            <select aria-label="Filter by rule" value={state.rule ?? ""} onChange={(e) => setParams({ rule: e.target.value })}>
+            <select
+              aria-label="Filter by rule"
+              value={state.rule ?? ""}
+              onChange={(e) => setParams({ rule: e.target.value })}
+            >
               <option value="">All rules</option>
               {rules.data?.rules.map((r) => (
-                <option key={r.id} value={r.id}>{r.title}</option>
+                <option key={r.id} value={r.id}>
+                  {r.title}
+                </option>
               ))}
             </select>
             {state.workspace ? (
@@ -47,14 +63,22 @@ export function FindingsView() {
                 Workspace {state.workspace} ✕
               </button>
             ) : null}
-            <ExportLink path={exportPaths.findings()} params={state} title="Download every finding under these filters as CSV" />
+            <ExportLink
+              path={exportPaths.findings()}
+              params={state}
+              title="Download every finding under these filters as CSV"
+            />
           </>
         }
       >
         <QueryView query={query} height={300}>
           {(data) =>
             data.findings.length === 0 ? (
-              <p className="empty">{state.rule || state.severity || state.workspace ? "No finding matches these filters." : "Nothing needs attention."}</p>
+              <p className="empty">
+                {state.rule || state.severity || state.workspace
+                  ? "No finding matches these filters."
+                  : "Nothing needs attention."}
+              </p>
             ) : (
               <FindingList findings={data.findings} />
             )

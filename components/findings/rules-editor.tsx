@@ -45,17 +45,26 @@ function RuleRow({ rule, ignored, onSave, saving }: RuleRowProps) {
   // Ignored stored thresholds can be replaced by saving the rule as shown.
   const dirty = Boolean(ignored) || JSON.stringify(draft) !== JSON.stringify(rule);
   const params = draft.params as Record<string, unknown>;
-  const setParam = (key: string, v: unknown) => setDraft({ ...draft, params: { ...params, [key]: v } as Rule["params"] });
+  const setParam = (key: string, v: unknown) =>
+    setDraft({ ...draft, params: { ...params, [key]: v } as Rule["params"] });
   return (
     <li>
       {/* Viewers see the thresholds but cannot edit them. */}
       <fieldset className="finding-body" disabled={!canEdit} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
         <div className="row">
           <label className="field" style={{ color: "var(--text)", fontSize: 14 }}>
-            <input type="checkbox" checked={draft.enabled} onChange={(e) => setDraft({ ...draft, enabled: e.target.checked })} />
+            <input
+              type="checkbox"
+              checked={draft.enabled}
+              onChange={(e) => setDraft({ ...draft, enabled: e.target.checked })}
+            />
             <strong>{rule.title}</strong>
           </label>
-          <select aria-label={`Severity of ${rule.title}`} value={draft.severity} onChange={(e) => setDraft({ ...draft, severity: e.target.value as Severity })}>
+          <select
+            aria-label={`Severity of ${rule.title}`}
+            value={draft.severity}
+            onChange={(e) => setDraft({ ...draft, severity: e.target.value as Severity })}
+          >
             <option value="critical">critical</option>
             <option value="warning">warning</option>
             <option value="info">info</option>
@@ -65,8 +74,8 @@ function RuleRow({ rule, ignored, onSave, saving }: RuleRowProps) {
         {ignored ? (
           // Stored by an earlier version in a shape this one does not accept: the defaults below apply instead.
           <div className="small" role="alert" data-testid={`ignored-${rule.id}`}>
-            The stored thresholds <code>{JSON.stringify(ignored.params)}</code> are not valid any more ({ignored.problem}), so
-            the defaults below apply. Save the rule to replace them.
+            The stored thresholds <code>{JSON.stringify(ignored.params)}</code> are not valid any more (
+            {ignored.problem}), so the defaults below apply. Save the rule to replace them.
           </div>
         ) : null}
         <div className="row">
@@ -75,7 +84,12 @@ function RuleRow({ rule, ignored, onSave, saving }: RuleRowProps) {
               <ParamInput key={key} name={key} value={v} onChange={(n) => setParam(key, n)} />
             ) : v && typeof v === "object" ? (
               Object.entries(v as Record<string, number>).map(([sub, n]) => (
-                <ParamInput key={`${key}.${sub}`} name={`${sub} bytes`} value={n} onChange={(x) => setParam(key, { ...(v as object), [sub]: x })} />
+                <ParamInput
+                  key={`${key}.${sub}`}
+                  name={`${sub} bytes`}
+                  value={n}
+                  onChange={(x) => setParam(key, { ...(v as object), [sub]: x })}
+                />
               ))
             ) : null,
           )}
@@ -86,7 +100,9 @@ function RuleRow({ rule, ignored, onSave, saving }: RuleRowProps) {
           type="button"
           className="button primary"
           disabled={!dirty || saving}
-          onClick={() => onSave({ id: draft.id, enabled: draft.enabled, severity: draft.severity, params: draft.params })}
+          onClick={() =>
+            onSave({ id: draft.id, enabled: draft.enabled, severity: draft.severity, params: draft.params })
+          }
         >
           Save
         </button>

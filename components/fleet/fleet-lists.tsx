@@ -87,11 +87,17 @@ export function FastestGrowing({ rows }: { rows: FleetOverview["fastestGrowingRo
       <ul className="list">
         {rows.map((r) => (
           <li key={`${r.workspace.id}:${r.rootKey}`}>
-            <Link className="grow" href={wsHref(r.workspace.id)} title={`${r.workspace.owner}/${r.workspace.name} · ${r.rootKey}`}>
+            <Link
+              className="grow"
+              href={wsHref(r.workspace.id)}
+              title={`${r.workspace.owner}/${r.workspace.name} · ${r.rootKey}`}
+            >
               <span className="swatch" style={{ background: agentColor(r.agent) }} />
               {r.workspace.name} <span className="muted mono">{r.rootKey}</span>
             </Link>
-            <span className="num small muted"><Bytes value={r.growthBytesPerDay} perDay /></span>
+            <span className="num small muted">
+              <Bytes value={r.growthBytesPerDay} perDay />
+            </span>
             <span className="num">
               <Bytes value={r.growthBytes} delta />
             </span>
@@ -102,7 +108,13 @@ export function FastestGrowing({ rows }: { rows: FleetOverview["fastestGrowingRo
   );
 }
 
-export function VolumesAtRisk({ rows, fillingDays }: { rows: FleetOverview["volumesAtRisk"]; fillingDays: number | null }) {
+export function VolumesAtRisk({
+  rows,
+  fillingDays,
+}: {
+  rows: FleetOverview["volumesAtRisk"];
+  fillingDays: number | null;
+}) {
   const title = fillingDays === null ? "Full volumes" : `Volumes full or filling within ${fillingDays} days`;
   return (
     <Panel
@@ -114,7 +126,9 @@ export function VolumesAtRisk({ rows, fillingDays }: { rows: FleetOverview["volu
         </>
       }
     >
-      {rows.length === 0 ? <None>{`No volume is full${fillingDays === null ? "" : ` or forecast to fill within ${fillingDays} days`}.`}</None> : null}
+      {rows.length === 0 ? (
+        <None>{`No volume is full${fillingDays === null ? "" : ` or forecast to fill within ${fillingDays} days`}.`}</None>
+      ) : null}
       <ul className="list" data-testid="volumes-at-risk">
         {rows.map((r) => {
           const full = r.volume.full || r.volume.inodesFull;
@@ -124,8 +138,10 @@ export function VolumesAtRisk({ rows, fillingDays }: { rows: FleetOverview["volu
                 {r.workspace.owner}/{r.workspace.name}
               </Link>
               <span className="small muted" title={dfSummary(r.volume)}>
-                {r.volume.inodesFull && !r.volume.full ? `IUse% ${r.volume.inodes?.usePercent}%` : `Use% ${r.volume.usePercent}%`} ·{" "}
-                <Bytes value={r.volume.availBytes} /> avail
+                {r.volume.inodesFull && !r.volume.full
+                  ? `IUse% ${r.volume.inodes?.usePercent}%`
+                  : `Use% ${r.volume.usePercent}%`}{" "}
+                · <Bytes value={r.volume.availBytes} /> avail
               </span>
               <span className="num badge critical" title={r.forecastFullAt ?? undefined}>
                 {full ? (r.volume.full ? "full" : "no inodes") : formatDays(r.daysUntilFull)}

@@ -11,7 +11,14 @@ import { RangePicker } from "@/components/ui/range-picker";
 import { PageLoading, QueryView } from "@/components/ui/states";
 import { RelativeTime } from "@/components/ui/time";
 import { FleetChart } from "./fleet-chart";
-import { FastestGrowing, FindingsSummaryPanel, SilentWorkspaces, TopAgents, TopWorkspaces, VolumesAtRisk } from "./fleet-lists";
+import {
+  FastestGrowing,
+  FindingsSummaryPanel,
+  SilentWorkspaces,
+  TopAgents,
+  TopWorkspaces,
+  VolumesAtRisk,
+} from "./fleet-lists";
 import { FleetStats } from "./fleet-stats";
 
 export function FleetOverviewView() {
@@ -26,7 +33,8 @@ export function FleetOverviewView() {
             Storage used by AI agents across every workspace
             {query.data ? (
               <>
-                {" "}· updated <RelativeTime value={query.data.generatedAt} />
+                {" "}
+                · updated <RelativeTime value={query.data.generatedAt} />
               </>
             ) : null}
           </p>
@@ -55,7 +63,10 @@ export function FleetOverviewView() {
                 <SilentWorkspaces silent={data.silent} />
                 <FindingsSummaryPanel findings={data.findings} />
               </div>
-              <Panel title="Fleet storage by agent" actions={<ExportLink path={exportPaths.fleet("series")} params={rangeParams(range)} />}>
+              <Panel
+                title="Fleet storage by agent"
+                actions={<ExportLink path={exportPaths.fleet("series")} params={rangeParams(range)} />}
+              >
                 <FleetChart series={data.series} />
               </Panel>
               <div className="grid-3">

@@ -5,7 +5,13 @@ import { Stat } from "@/components/ui/panel";
 
 function GrowthStat({ label, growth }: { label: string; growth: FleetOverview["growth"]["d1"] }) {
   return (
-    <Stat label={label} href="/workspaces?sort=change7d" sub={growth.ratio === null ? "no earlier data" : `${growth.ratio >= 0 ? "+" : ""}${formatPercent(growth.ratio, 1)}`}>
+    <Stat
+      label={label}
+      href="/workspaces?sort=change7d"
+      sub={
+        growth.ratio === null ? "no earlier data" : `${growth.ratio >= 0 ? "+" : ""}${formatPercent(growth.ratio, 1)}`
+      }
+    >
       <Bytes value={growth.bytes} delta />
     </Stat>
   );
@@ -14,7 +20,11 @@ function GrowthStat({ label, growth }: { label: string; growth: FleetOverview["g
 export function FleetStats({ data }: { data: FleetOverview }) {
   return (
     <div className="grid-4" data-testid="fleet-stats">
-      <Stat label="Total storage" href="/workspaces" sub={`${formatCount(data.total.workspaces)} workspaces · ${formatCount(data.total.roots)} roots`}>
+      <Stat
+        label="Total storage"
+        href="/workspaces"
+        sub={`${formatCount(data.total.workspaces)} workspaces · ${formatCount(data.total.roots)} roots`}
+      >
         <Bytes value={data.total.bytes} />
       </Stat>
       <GrowthStat label="Growth 24 h" growth={data.growth.d1} />

@@ -26,7 +26,13 @@ export function HeaderMenu({ children }: { children: ReactNode }) {
   }, [open]);
   return (
     <>
-      <button type="button" className="button menu-button" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
+      <button
+        type="button"
+        className="button menu-button"
+        aria-expanded={open}
+        aria-controls={id}
+        onClick={() => setOpen(!open)}
+      >
         <span aria-hidden>{open ? "✕" : "☰"}</span> Menu
       </button>
       <div id={id} className="header-menu" data-open={open}>

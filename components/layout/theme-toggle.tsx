@@ -13,8 +13,12 @@ export function ThemeToggle() {
       title="Toggle light and dark theme"
       onClick={() => setTheme(resolvedTheme === "dark" ? "light" : "dark")}
     >
-      <span className="theme-toggle-dark" aria-hidden>☾</span>
-      <span className="theme-toggle-light" aria-hidden>☀</span>
+      <span className="theme-toggle-dark" aria-hidden>
+        ☾
+      </span>
+      <span className="theme-toggle-light" aria-hidden>
+        ☀
+      </span>
     </button>
   );
 }

@@ -23,7 +23,9 @@ const effect = (s: Setting, days: number) =>
 export function RetentionEditor({ retention }: { retention: Setting[] }) {
   const isAdmin = useIsAdmin();
   const router = useRouter();
-  const [draft, setDraft] = useState<Record<string, string>>(() => Object.fromEntries(retention.map((s) => [s.id, String(s.days)])));
+  const [draft, setDraft] = useState<Record<string, string>>(() =>
+    Object.fromEntries(retention.map((s) => [s.id, String(s.days)])),
+  );
   const [saved, setSaved] = useState("");
   const save = useMutation({
     mutationFn: putRetention,
@@ -33,7 +35,9 @@ export function RetentionEditor({ retention }: { retention: Setting[] }) {
     },
   });
   const changed = retention.filter((s) => draft[s.id].trim() !== String(s.days));
-  const update = Object.fromEntries(changed.map((s) => [s.id, draft[s.id].trim() === "" ? Number.NaN : Number(draft[s.id])]));
+  const update = Object.fromEntries(
+    changed.map((s) => [s.id, draft[s.id].trim() === "" ? Number.NaN : Number(draft[s.id])]),
+  );
   const parsed = retentionUpdate.safeParse(update);
   const invalid = (id: string) => !parsed.success && parsed.error.issues.some((i) => i.path[0] === id);
   const next = { ...Object.fromEntries(retention.map((s) => [s.id, s.days])), ...update } as RetentionDays;
@@ -55,7 +59,11 @@ export function RetentionEditor({ retention }: { retention: Setting[] }) {
       <div className="table-wrap">
         <table className="table" data-testid="retention-table">
           <thead>
-            <tr><th>Data</th><th className="num">Kept (days)</th><th className="num">Default</th></tr>
+            <tr>
+              <th>Data</th>
+              <th className="num">Kept (days)</th>
+              <th className="num">Default</th>
+            </tr>
           </thead>
           <tbody>
             {retention.map((s) => {
@@ -67,11 +75,24 @@ export function RetentionEditor({ retention }: { retention: Setting[] }) {
                     {isAdmin ? (
                       <>
                         <input
-                          type="number" inputMode="numeric" min={s.minDays} max={s.maxDays} step={1} required
-                          aria-label={`${s.label}, days kept`} aria-invalid={error ? true : undefined} aria-describedby={error ? `${s.id}-error` : undefined}
-                          value={draft[s.id]} onChange={(e) => edit(s.id, e.target.value)} style={{ width: 90 }}
+                          type="number"
+                          inputMode="numeric"
+                          min={s.minDays}
+                          max={s.maxDays}
+                          step={1}
+                          required
+                          aria-label={`${s.label}, days kept`}
+                          aria-invalid={error ? true : undefined}
+                          aria-describedby={error ? `${s.id}-error` : undefined}
+                          value={draft[s.id]}
+                          onChange={(e) => edit(s.id, e.target.value)}
+                          style={{ width: 90 }}
                         />
-                        {error ? <div id={`${s.id}-error`} className="critical-text small">{error}</div> : null}
+                        {error ? (
+                          <div id={`${s.id}-error`} className="critical-text small">
+                            {error}
+                          </div>
+                        ) : null}
                       </>
                     ) : (
                       s.days
@@ -88,25 +109,42 @@ export function RetentionEditor({ retention }: { retention: Setting[] }) {
         <div className="stack" style={{ gap: 8, marginTop: 10 }}>
           {ready ? (
             <ul className="small" data-testid="retention-effect" style={{ margin: 0, paddingLeft: 18 }}>
-              {changed.map((s) => <li key={s.id}>{effect(s, next[s.id])}</li>)}
+              {changed.map((s) => (
+                <li key={s.id}>{effect(s, next[s.id])}</li>
+              ))}
             </ul>
           ) : null}
-          {problem ? <p className="critical-text small" role="alert" style={{ margin: 0 }}>{problem}</p> : null}
+          {problem ? (
+            <p className="critical-text small" role="alert" style={{ margin: 0 }}>
+              {problem}
+            </p>
+          ) : null}
           <div className="row">
-            <button type="submit" className="button primary" disabled={!ready || save.isPending}>Save retention</button>
+            <button type="submit" className="button primary" disabled={!ready || save.isPending}>
+              Save retention
+            </button>
             {changed.length ? (
-              <button type="button" className="button" onClick={() => setDraft(Object.fromEntries(retention.map((s) => [s.id, String(s.days)])))}>
+              <button
+                type="button"
+                className="button"
+                onClick={() => setDraft(Object.fromEntries(retention.map((s) => [s.id, String(s.days)])))}
+              >
                 Undo changes
               </button>
             ) : null}
-            {saved && !changed.length ? <span className="muted small" role="status">{saved}</span> : null}
+            {saved && !changed.length ? (
+              <span className="muted small" role="status">
+                {saved}
+              </span>
+            ) : null}
           </div>
           {save.isError ? <ErrorPanel title="Could not save the retention" error={save.error} /> : null}
         </div>
       ) : null}
       <p className="muted small">
         The maintenance task applies retention shortly after the app starts and then hourly
-        {isAdmin ? "" : "; admins change it here"}. The latest value of every workspace and the fleet totals never expire.
+        {isAdmin ? "" : "; admins change it here"}. The latest value of every workspace and the fleet totals never
+        expire.
       </p>
     </form>
   );

@@ -23,29 +23,48 @@ export function StorageView({ settings }: { settings: StorageSettings }) {
         </Panel>
         <Panel title="Maintenance">
           <p>
-            Raw reports kept from {settings.horizons.raw ? <time>{settings.horizons.raw.slice(0, 10)}</time> : "the first report"};
-            charts from {settings.horizons.rollups ?? "the first report"}.
+            Raw reports kept from{" "}
+            {settings.horizons.raw ? <time>{settings.horizons.raw.slice(0, 10)}</time> : "the first report"}; charts
+            from {settings.horizons.rollups ?? "the first report"}.
           </p>
           {last?.ran ? (
             <p className="muted small" data-testid="last-maintenance">
               Last run {last.at} ({last.ms} ms): {last.partitionsCreated.length} partitions created,{" "}
-              {last.partitionsDropped.length} dropped, {formatCount(Object.values(last.deleted).reduce((s, n) => s + n, 0))} expired rows deleted.
+              {last.partitionsDropped.length} dropped,{" "}
+              {formatCount(Object.values(last.deleted).reduce((s, n) => s + n, 0))} expired rows deleted.
             </p>
           ) : (
-            <p className="muted small">Not run yet: it runs shortly after the app starts, then hourly (or <code>npm run maintenance</code>).</p>
+            <p className="muted small">
+              Not run yet: it runs shortly after the app starts, then hourly (or <code>npm run maintenance</code>).
+            </p>
           )}
         </Panel>
       </div>
-      <Panel title={<>Database tables · <Bytes value={settings.totalBytes} /></>}>
+      <Panel
+        title={
+          <>
+            Database tables · <Bytes value={settings.totalBytes} />
+          </>
+        }
+      >
         <table {...stackedTable(3)} data-testid="table-sizes">
           <thead>
-            <tr><th>Table</th><th className="num">Size</th><th className="num">Rows (estimate)</th><th className="num">Partitions</th></tr>
+            <tr>
+              <th>Table</th>
+              <th className="num">Size</th>
+              <th className="num">Rows (estimate)</th>
+              <th className="num">Partitions</th>
+            </tr>
           </thead>
           <tbody>
             {settings.tables.map((t) => (
               <tr key={t.table}>
-                <td><code>{t.table}</code></td>
-                <td className="num"><Bytes value={t.bytes} /></td>
+                <td>
+                  <code>{t.table}</code>
+                </td>
+                <td className="num">
+                  <Bytes value={t.bytes} />
+                </td>
                 <td className="num">{formatCount(t.rows)}</td>
                 <td className="num">{t.partitions || ""}</td>
               </tr>

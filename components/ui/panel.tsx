@@ -29,7 +29,17 @@ export function Panel({
 }
 
 /** One headline number with a caption; links to the page that explains it. */
-export function Stat({ label, children, href, sub }: { label: string; children: ReactNode; href?: string; sub?: ReactNode }) {
+export function Stat({
+  label,
+  children,
+  href,
+  sub,
+}: {
+  label: string;
+  children: ReactNode;
+  href?: string;
+  sub?: ReactNode;
+}) {
   const body = (
     <>
       <span className="stat-label">{label}</span>

@@ -27,7 +27,11 @@ export function RangePicker() {
             type="button"
             aria-pressed={current.range === o.key}
             onClick={() =>
-              set(o.key === "custom" ? { range: "custom", from: current.from ?? daysAgoUtc(13), to: current.to ?? todayUtc() } : { range: o.key })
+              set(
+                o.key === "custom"
+                  ? { range: "custom", from: current.from ?? daysAgoUtc(13), to: current.to ?? todayUtc() }
+                  : { range: o.key },
+              )
             }
           >
             {o.label}

@@ -29,14 +29,19 @@ export function TokensPanel() {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const days = Number(f.get("days") || 0);
-    create.mutate({ name: String(f.get("name")), role: f.get("role") as Role, expiresInDays: days > 0 ? days : undefined });
+    create.mutate({
+      name: String(f.get("name")),
+      role: f.get("role") as Role,
+      expiresInDays: days > 0 ? days : undefined,
+    });
     e.currentTarget.reset();
   };
   return (
     <Panel title="API tokens">
       <div className="stack">
         <p className="muted small">
-          For scripts: <code>Authorization: Bearer &lt;token&gt;</code> on <code>/api/v1/*</code>. Also <code>npm run token -- create|list|revoke</code>.
+          For scripts: <code>Authorization: Bearer &lt;token&gt;</code> on <code>/api/v1/*</code>. Also{" "}
+          <code>npm run token -- create|list|revoke</code>.
         </p>
         <form className="form-row" onSubmit={submit} aria-label="Create an API token">
           <label>
@@ -103,7 +108,12 @@ export function TokensPanel() {
                         {t.revoked ? (
                           <span className="badge">revoked</span>
                         ) : (
-                          <button type="button" className="button" disabled={revoke.isPending} onClick={() => revoke.mutate(t.id)}>
+                          <button
+                            type="button"
+                            className="button"
+                            disabled={revoke.isPending}
+                            onClick={() => revoke.mutate(t.id)}
+                          >
                             Revoke
                           </button>
                         )}

@@ -22,7 +22,12 @@ function CreateUserForm() {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const password = String(f.get("password") ?? "");
-    create.mutate({ email: String(f.get("email")), name: String(f.get("name") || "") || undefined, role: f.get("role") as Role, password: password || undefined });
+    create.mutate({
+      email: String(f.get("email")),
+      name: String(f.get("name") || "") || undefined,
+      role: f.get("role") as Role,
+      password: password || undefined,
+    });
     e.currentTarget.reset();
   };
   return (
@@ -50,7 +55,11 @@ function CreateUserForm() {
         Add user
       </button>
       {create.isError ? <ErrorPanel title="Could not add the user" error={create.error} /> : null}
-      {done && !create.isError ? <span className="muted small" role="status">{done}</span> : null}
+      {done && !create.isError ? (
+        <span className="muted small" role="status">
+          {done}
+        </span>
+      ) : null}
     </form>
   );
 }
@@ -104,7 +113,12 @@ export function UsersPanel({ myEmail }: { myEmail: string }) {
                       <td>{u.methods.length ? u.methods.join(", ") : <span className="muted">invited</span>}</td>
                       <td>{u.disabled ? <span className="badge">disabled</span> : "active"}</td>
                       <td>
-                        <button type="button" className="button" disabled={change.isPending} onClick={() => change.mutate({ id: u.id, disabled: !u.disabled })}>
+                        <button
+                          type="button"
+                          className="button"
+                          disabled={change.isPending}
+                          onClick={() => change.mutate({ id: u.id, disabled: !u.disabled })}
+                        >
                           {u.disabled ? "Enable" : "Disable"}
                         </button>
                       </td>

@@ -13,5 +13,13 @@ const SERIES = AGE_BUCKETS.map((b) => ({ key: b, label: AGE_LABELS[b], color: AG
 export function AgeChart({ roots }: { roots: readonly RootDetail[] }) {
   const rows = ageRows(roots);
   if (rows.length === 0) return <p className="muted small">No age data in the latest report.</p>;
-  return <StackedBarChart rows={rows} categoryKey="root" series={SERIES} label="Age distribution per root" formatCategory={shortRootKey} />;
+  return (
+    <StackedBarChart
+      rows={rows}
+      categoryKey="root"
+      series={SERIES}
+      label="Age distribution per root"
+      formatCategory={shortRootKey}
+    />
+  );
 }

@@ -11,7 +11,15 @@ import { categoryTotals } from "@/lib/shaping/workspace-tables";
 import { recipesForRoot } from "@/lib/catalog/recipe-roots";
 import { CleanupLink } from "@/components/cleanup/cleanup-link";
 
-export function RootsTable({ roots, colors, workspaceId }: { roots: readonly RootDetail[]; colors: Map<string, string>; workspaceId?: string }) {
+export function RootsTable({
+  roots,
+  colors,
+  workspaceId,
+}: {
+  roots: readonly RootDetail[];
+  colors: Map<string, string>;
+  workspaceId?: string;
+}) {
   const total = roots.reduce((s, r) => s + r.bytes, 0);
   return (
     <div className="table-wrap">
@@ -21,7 +29,12 @@ export function RootsTable({ roots, colors, workspaceId }: { roots: readonly Roo
             <th>Root</th>
             <th>Agent</th>
             <th className="phone-hidden">Path</th>
-            <th className="num" title="Allocated bytes, as du -sB1 of the folder shows them (a file hard-linked into two roots counts once, in the first)">Size (du)</th>
+            <th
+              className="num"
+              title="Allocated bytes, as du -sB1 of the folder shows them (a file hard-linked into two roots counts once, in the first)"
+            >
+              Size (du)
+            </th>
             <th className="num">Share</th>
             <th className="num">Files</th>
             <th className="num">Newest change</th>
@@ -33,22 +46,47 @@ export function RootsTable({ roots, colors, workspaceId }: { roots: readonly Roo
               <td className="mono nowrap" title={r.key}>
                 <span className="swatch" style={{ background: colors.get(r.key) }} />
                 {shortRootKey(r.key)}
-                {r.orphaned ? <span className="badge warning" style={{ marginLeft: 6 }}>orphaned</span> : null}
+                {r.orphaned ? (
+                  <span className="badge warning" style={{ marginLeft: 6 }}>
+                    orphaned
+                  </span>
+                ) : null}
                 {r.leftovers.length ? (
-                  <span className="badge info" style={{ marginLeft: 6 }} title={r.leftovers.map((l) => `${l.path} (${l.bytes} bytes)`).join(", ")}>
+                  <span
+                    className="badge info"
+                    style={{ marginLeft: 6 }}
+                    title={r.leftovers.map((l) => `${l.path} (${l.bytes} bytes)`).join(", ")}
+                  >
                     AgentAPI leftovers: {r.leftovers.length}
                   </span>
                 ) : null}
-                {workspaceId ? <>{" "}<CleanupLink recipe={recipesForRoot(r)[0]?.id ?? null} workspace={workspaceId}>Clean up</CleanupLink></> : null}
+                {workspaceId ? (
+                  <>
+                    {" "}
+                    <CleanupLink recipe={recipesForRoot(r)[0]?.id ?? null} workspace={workspaceId}>
+                      Clean up
+                    </CleanupLink>
+                  </>
+                ) : null}
               </td>
               <td className="nowrap">
-                {hasAgentPage(r.agent) ? <Link href={`/agents/${encodeURIComponent(r.agent)}`}>{agentLabel(r.agent)}</Link> : agentLabel(r.agent)}
+                {hasAgentPage(r.agent) ? (
+                  <Link href={`/agents/${encodeURIComponent(r.agent)}`}>{agentLabel(r.agent)}</Link>
+                ) : (
+                  agentLabel(r.agent)
+                )}
               </td>
-              <td className="mono muted phone-hidden" title={`~/${r.path}`}>~/{shortRootKey(r.path)}</td>
-              <td className="num"><Bytes value={r.bytes} /></td>
+              <td className="mono muted phone-hidden" title={`~/${r.path}`}>
+                ~/{shortRootKey(r.path)}
+              </td>
+              <td className="num">
+                <Bytes value={r.bytes} />
+              </td>
               <td className="num muted">{formatPercent(total ? r.bytes / total : null)}</td>
               <td className="num">{formatCount(r.files)}</td>
-              <td className="num"><RelativeTime value={r.newestMtime} /></td>
+              <td className="num">
+                <RelativeTime value={r.newestMtime} />
+              </td>
             </tr>
           ))}
         </tbody>
@@ -76,7 +114,9 @@ export function CategoryBreakdown({ roots }: { roots: readonly RootDetail[] }) {
             </span>
           </span>
           <span className="num small muted">{formatCount(c.files)} files</span>
-          <span className="num" style={{ width: 80 }}><Bytes value={c.bytes} /></span>
+          <span className="num" style={{ width: 80 }}>
+            <Bytes value={c.bytes} />
+          </span>
         </li>
       ))}
     </ul>

@@ -5,7 +5,13 @@ import { stackedTable } from "@/components/ui/stacked-table";
 import { RelativeTime } from "@/components/ui/time";
 import { LARGEST_SHOWN, largestEntries } from "@/lib/shaping/workspace-tables";
 
-function EntryTable({ rows, testId }: { rows: { rootKey: string; agent: string; path: string; bytes: number; mtime: string; type: string }[]; testId: string }) {
+function EntryTable({
+  rows,
+  testId,
+}: {
+  rows: { rootKey: string; agent: string; path: string; bytes: number; mtime: string; type: string }[];
+  testId: string;
+}) {
   if (rows.length === 0) return <p className="muted small">None in the latest report.</p>;
   return (
     <div className="table-wrap">
@@ -25,9 +31,15 @@ function EntryTable({ rows, testId }: { rows: { rootKey: string; agent: string; 
                 {e.path}
                 {e.type === "dir" ? "/" : ""}
               </td>
-              <td className="muted small nowrap" title={e.rootKey}>{agentLabel(e.agent)}</td>
-              <td className="num"><Bytes value={e.bytes} /></td>
-              <td className="num"><RelativeTime value={e.mtime} /></td>
+              <td className="muted small nowrap" title={e.rootKey}>
+                {agentLabel(e.agent)}
+              </td>
+              <td className="num">
+                <Bytes value={e.bytes} />
+              </td>
+              <td className="num">
+                <RelativeTime value={e.mtime} />
+              </td>
             </tr>
           ))}
         </tbody>

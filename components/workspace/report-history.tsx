@@ -23,10 +23,16 @@ export function ReportHistory({ reports }: { reports: readonly ReportHistoryRow[
         <tbody>
           {reports.map((r) => (
             <tr key={r.id}>
-              <td><RelativeTime value={r.collectedAt} /></td>
-              <td className="num"><Bytes value={r.totalBytes} /></td>
+              <td>
+                <RelativeTime value={r.collectedAt} />
+              </td>
+              <td className="num">
+                <Bytes value={r.totalBytes} />
+              </td>
               <td className="num">{r.rootCount}</td>
-              <td className="num"><Bytes value={r.volumeFreeBytes} /></td>
+              <td className="num">
+                <Bytes value={r.volumeFreeBytes} />
+              </td>
               <td className="num">{formatCount(r.scanMs)} ms</td>
               <td className="num">{r.errorCount ? <span className="badge warning">{r.errorCount}</span> : 0}</td>
               <td className="mono muted">{r.reporterVersion}</td>

@@ -24,11 +24,19 @@ export function VolumeTable({ volume }: { volume: VolumeSummary }) {
         <tbody>
           <tr>
             <td>Space</td>
-            <td className="num"><Bytes value={volume.sizeBytes} /></td>
-            <td className="num"><Bytes value={volume.usedBytes} /></td>
-            <td className="num"><Bytes value={volume.availBytes} /></td>
             <td className="num">
-              <span className={volume.full ? "badge critical" : undefined} data-testid="volume-use-percent">{volume.usePercent}%</span>
+              <Bytes value={volume.sizeBytes} />
+            </td>
+            <td className="num">
+              <Bytes value={volume.usedBytes} />
+            </td>
+            <td className="num">
+              <Bytes value={volume.availBytes} />
+            </td>
+            <td className="num">
+              <span className={volume.full ? "badge critical" : undefined} data-testid="volume-use-percent">
+                {volume.usePercent}%
+              </span>
             </td>
           </tr>
           <tr>
@@ -43,7 +51,9 @@ export function VolumeTable({ volume }: { volume: VolumeSummary }) {
                 </td>
               </>
             ) : (
-              <td colSpan={4} className="muted small">not reported (reporter before 0.2, or a file system without a fixed inode count)</td>
+              <td colSpan={4} className="muted small">
+                not reported (reporter before 0.2, or a file system without a fixed inode count)
+              </td>
             )}
           </tr>
         </tbody>

@@ -14,15 +14,35 @@ export function WorkspaceStats({ data }: { data: WorkspaceDetail }) {
       <Stat label="Change 7 d" href="#usage" sub={<Bytes value={w.growthBytesPerDay} perDay />}>
         <Bytes value={w.change7dBytes} delta />
       </Stat>
-      <Stat label="Volume Use%" href="#volume" sub={v ? <><Bytes value={v.availBytes} /> avail of <Bytes value={v.sizeBytes} /></> : "no volume data"}>
+      <Stat
+        label="Volume Use%"
+        href="#volume"
+        sub={
+          v ? (
+            <>
+              <Bytes value={v.availBytes} /> avail of <Bytes value={v.sizeBytes} />
+            </>
+          ) : (
+            "no volume data"
+          )
+        }
+      >
         {v ? `${v.usePercent}%` : "—"}
       </Stat>
       {v?.full || v?.inodesFull ? (
-        <Stat label="Full in" href="#volume" sub={v.full ? "no space left: free some now" : "no inodes left: delete small files"}>
+        <Stat
+          label="Full in"
+          href="#volume"
+          sub={v.full ? "no space left: free some now" : "no inodes left: delete small files"}
+        >
           <span className="critical-text">full</span>
         </Stat>
       ) : (
-        <Stat label="Full in" href="#volume" sub={data.volume.forecast.fullAt ? `forecast ${data.volume.forecast.fullAt.slice(0, 10)}` : "not growing"}>
+        <Stat
+          label="Full in"
+          href="#volume"
+          sub={data.volume.forecast.fullAt ? `forecast ${data.volume.forecast.fullAt.slice(0, 10)}` : "not growing"}
+        >
           {formatDays(w.daysUntilFull)}
         </Stat>
       )}

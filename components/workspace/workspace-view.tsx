@@ -29,7 +29,9 @@ import { WorkspaceStats } from "./workspace-stats";
 function Detail({ data, range }: { data: WorkspaceDetail; range: RangeState }) {
   const colors = rootColors(data.roots);
   const id = data.workspace.id;
-  const table = (name: WorkspaceTable) => <ExportLink path={exportPaths.workspace(id, name)} params={rangeParams(range)} />;
+  const table = (name: WorkspaceTable) => (
+    <ExportLink path={exportPaths.workspace(id, name)} params={rangeParams(range)} />
+  );
   const neverReported = data.reports.length === 0;
   return (
     <div className="stack">
@@ -37,14 +39,21 @@ function Detail({ data, range }: { data: WorkspaceDetail; range: RangeState }) {
       {neverReported ? (
         <Panel>
           <p className="empty">
-            This workspace enrolled but has not sent a report yet. <Link href="/connect">Check its reporter setup</Link>.
+            This workspace enrolled but has not sent a report yet. <Link href="/connect">Check its reporter setup</Link>
+            .
           </p>
         </Panel>
       ) : null}
       <Panel
         title="Usage over time by root"
         id="usage"
-        actions={<ExportLink path={exportPaths.usage()} params={{ ...rangeParams(range), workspace: id }} title="Download each root's size per day over this range as CSV" />}
+        actions={
+          <ExportLink
+            path={exportPaths.usage()}
+            params={{ ...rangeParams(range), workspace: id }}
+            title="Download each root's size per day over this range as CSV"
+          />
+        }
       >
         <UsageChart usage={data.usage} />
       </Panel>
@@ -85,7 +94,11 @@ function Detail({ data, range }: { data: WorkspaceDetail; range: RangeState }) {
           </>
         }
       >
-        {data.findings.length ? <FindingList findings={data.findings} showWorkspace={false} /> : <p className="muted small">Nothing needs attention.</p>}
+        {data.findings.length ? (
+          <FindingList findings={data.findings} showWorkspace={false} />
+        ) : (
+          <p className="muted small">Nothing needs attention.</p>
+        )}
       </Panel>
       <EmptyTrash workspaceId={id} trash={data.roots.find((r) => r.kind === "trash") ?? null} />
       <Panel
@@ -122,22 +135,42 @@ export function WorkspaceView({ id }: { id: string }) {
           <h1>{w ? `${w.owner}/${w.name}` : id}</h1>
           {w ? (
             <p className="sub">
-              {w.template ? <>Template <Link href={`/workspaces?template=${encodeURIComponent(w.template)}`}>{w.template}</Link> · </> : null}
+              {w.template ? (
+                <>
+                  Template <Link href={`/workspaces?template=${encodeURIComponent(w.template)}`}>{w.template}</Link>{" "}
+                  ·{" "}
+                </>
+              ) : null}
               Last report {w.lastCollectedAt ? <RelativeTime value={w.lastCollectedAt} /> : "never"}
-              {w.silent ? <span className="badge warning" style={{ marginLeft: 8 }}>not reporting</span> : null}
-              {w.volume?.full || w.volume?.inodesFull ? (
-                <span className="badge critical" style={{ marginLeft: 8 }} data-testid="volume-full-badge">
-                  {w.volume.full ? `volume full (${w.volume.usePercent}%)` : `inodes exhausted (${w.volume.inodes?.usePercent}%)`}
+              {w.silent ? (
+                <span className="badge warning" style={{ marginLeft: 8 }}>
+                  not reporting
                 </span>
               ) : null}
-              {w.volume?.full || w.volume?.inodesFull ? <> <FreeSpaceLink workspaceId={w.id} primary /></> : null}
+              {w.volume?.full || w.volume?.inodesFull ? (
+                <span className="badge critical" style={{ marginLeft: 8 }} data-testid="volume-full-badge">
+                  {w.volume.full
+                    ? `volume full (${w.volume.usePercent}%)`
+                    : `inodes exhausted (${w.volume.inodes?.usePercent}%)`}
+                </span>
+              ) : null}
+              {w.volume?.full || w.volume?.inodesFull ? (
+                <>
+                  {" "}
+                  <FreeSpaceLink workspaceId={w.id} primary />
+                </>
+              ) : null}
             </p>
           ) : null}
         </div>
         <div className="spacer" />
         <RangePicker />
       </div>
-      {query.isPending ? <PageLoading /> : <QueryView query={query}>{(data) => <Detail data={data} range={range} />}</QueryView>}
+      {query.isPending ? (
+        <PageLoading />
+      ) : (
+        <QueryView query={query}>{(data) => <Detail data={data} range={range} />}</QueryView>
+      )}
     </div>
   );
 }

@@ -49,7 +49,12 @@ export const workspaceColumns = [
     header: "Template",
     cell: (c) => (c.getValue() ? <span className="nowrap">{c.getValue()}</span> : <span className="muted">—</span>),
   }),
-  col.accessor("totalBytes", { id: "total", header: "Total", meta: { numeric: true }, cell: (c) => <Bytes value={c.getValue()} /> }),
+  col.accessor("totalBytes", {
+    id: "total",
+    header: "Total",
+    meta: { numeric: true },
+    cell: (c) => <Bytes value={c.getValue()} />,
+  }),
   col.accessor("change7dBytes", {
     id: "change7d",
     header: "7 d change",
@@ -60,7 +65,9 @@ export const workspaceColumns = [
     id: "trend",
     header: "30 d trend",
     enableSorting: false,
-    cell: ({ row }) => <Sparkline values={row.original.sparkline} label={`Total of ${row.original.name} over 30 days`} />,
+    cell: ({ row }) => (
+      <Sparkline values={row.original.sparkline} label={`Total of ${row.original.name} over 30 days`} />
+    ),
   }),
   col.accessor("largestAgent", {
     header: "Largest agent",
@@ -68,7 +75,10 @@ export const workspaceColumns = [
       row.original.largestAgent ? (
         <span className="nowrap">
           <span className="swatch" style={{ background: agentColor(row.original.largestAgent) }} />
-          {agentLabel(row.original.largestAgent)} <span className="muted small"><Bytes value={row.original.largestAgentBytes} /></span>
+          {agentLabel(row.original.largestAgent)}{" "}
+          <span className="muted small">
+            <Bytes value={row.original.largestAgentBytes} />
+          </span>
         </span>
       ) : (
         <span className="muted">—</span>
@@ -90,7 +100,10 @@ export const workspaceColumns = [
       if (v?.full || v?.inodesFull) return <span className="badge critical">{v.full ? "full" : "no inodes"}</span>;
       if (d === null) return <span className="muted">—</span>;
       return (
-        <span className={d <= 7 ? "badge critical" : d <= 30 ? "badge warning" : undefined} title={row.original.forecastFullAt ?? undefined}>
+        <span
+          className={d <= 7 ? "badge critical" : d <= 30 ? "badge warning" : undefined}
+          title={row.original.forecastFullAt ?? undefined}
+        >
           {formatDays(d)}
         </span>
       );

@@ -4,13 +4,15 @@ import { useEffect, useState } from "react";
 import type { WorkspaceListState } from "@/lib/query/workspaces";
 import { AGENT_OPTIONS } from "@/components/agents/agent-label";
 
-
 /** A text box that reports its value after the user pauses typing. */
 function DebouncedInput({
   value,
   onChange,
   ...rest
-}: { value: string; onChange: (v: string) => void } & Omit<React.InputHTMLAttributes<HTMLInputElement>, "value" | "onChange">) {
+}: { value: string; onChange: (v: string) => void } & Omit<
+  React.InputHTMLAttributes<HTMLInputElement>,
+  "value" | "onChange"
+>) {
   const [draft, setDraft] = useState(value);
   // A new value from outside (back button, a cleared filter) replaces the draft, during render rather than in
   // an effect so no frame shows the stale text.
@@ -61,7 +63,11 @@ export function WorkspaceFilters({
         onChange={(template) => onChange({ template, page: 1 })}
         style={{ width: 150 }}
       />
-      <select aria-label="Filter by agent" value={state.agent} onChange={(e) => onChange({ agent: e.target.value, page: 1 })}>
+      <select
+        aria-label="Filter by agent"
+        value={state.agent}
+        onChange={(e) => onChange({ agent: e.target.value, page: 1 })}
+      >
         <option value="">All agents</option>
         {AGENT_OPTIONS.map((a) => (
           <option key={a.id} value={a.id}>
@@ -70,7 +76,11 @@ export function WorkspaceFilters({
         ))}
       </select>
       {filtered ? (
-        <button type="button" className="button" onClick={() => onChange({ q: "", owner: "", template: "", agent: "", page: 1 })}>
+        <button
+          type="button"
+          className="button"
+          onClick={() => onChange({ q: "", owner: "", template: "", agent: "", page: 1 })}
+        >
           Clear filters
         </button>
       ) : null}

@@ -62,7 +62,12 @@ export function WorkspacesTable({
                       aria-sort={active ? (state.dir === "asc" ? "ascending" : "descending") : undefined}
                     >
                       {h.column.getCanSort() ? (
-                        <button type="button" className="sort-button" data-active={active} onClick={() => sortBy(h.column.id)}>
+                        <button
+                          type="button"
+                          className="sort-button"
+                          data-active={active}
+                          onClick={() => sortBy(h.column.id)}
+                        >
                           {label}
                           <span aria-hidden>{active ? (state.dir === "asc" ? "▲" : "▼") : "↕"}</span>
                         </button>
@@ -79,7 +84,10 @@ export function WorkspacesTable({
             {table.getRowModel().rows.map((row) => (
               <tr key={row.id}>
                 {row.getVisibleCells().map((cell) => (
-                  <td key={cell.id} className={(cell.column.columnDef.meta as ColumnMeta | undefined)?.numeric ? "num" : undefined}>
+                  <td
+                    key={cell.id}
+                    className={(cell.column.columnDef.meta as ColumnMeta | undefined)?.numeric ? "num" : undefined}
+                  >
                     {flexRender(cell.column.columnDef.cell, cell.getContext())}
                   </td>
                 ))}
@@ -102,13 +110,23 @@ export function WorkspacesTable({
             ))}
           </select>
         </label>
-        <button type="button" className="button" disabled={state.page <= 1} onClick={() => onChange({ page: state.page - 1 })}>
+        <button
+          type="button"
+          className="button"
+          disabled={state.page <= 1}
+          onClick={() => onChange({ page: state.page - 1 })}
+        >
           ← Previous
         </button>
         <span>
           Page {state.page} of {formatCount(pageCount)}
         </span>
-        <button type="button" className="button" disabled={state.page >= pageCount} onClick={() => onChange({ page: state.page + 1 })}>
+        <button
+          type="button"
+          className="button"
+          disabled={state.page >= pageCount}
+          onClick={() => onChange({ page: state.page + 1 })}
+        >
           Next →
         </button>
       </div>

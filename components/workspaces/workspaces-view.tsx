@@ -32,7 +32,11 @@ export function WorkspacesView() {
           <p className="sub">Every workspace that reports, with its storage, growth and volume forecast.</p>
         </div>
         <div className="spacer" />
-        <ExportLink path={exportPaths.workspaces()} params={workspaceListExportParams(state)} title="Download every page of this table, filtered and sorted as shown, as CSV" />
+        <ExportLink
+          path={exportPaths.workspaces()}
+          params={workspaceListExportParams(state)}
+          title="Download every page of this table, filtered and sorted as shown, as CSV"
+        />
       </div>
       <Panel>
         <div style={{ marginBottom: 12 }}>

@@ -67,67 +67,200 @@ let seq = 0;
 const WS = "ws-access";
 const NO_ID = "00000000-0000-4000-8000-000000000000";
 const RUN = { recipe: "claude-code-debug", params: { olderThanDays: 7 }, scope: { all: true as const } };
-const RESULT = { leaseToken: "slt_x", status: "done", unitsActed: 0, bytesActed: 0, units: [], skipped: [], errors: [], logTail: [], startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z" };
+const RESULT = {
+  leaseToken: "slt_x",
+  status: "done",
+  unitsActed: 0,
+  bytesActed: 0,
+  units: [],
+  skipped: [],
+  errors: [],
+  logTail: [],
+  startedAt: "2026-01-01T00:00:00Z",
+  finishedAt: "2026-01-01T00:00:01Z",
+};
 /** A concrete request for each route; mutations carry a valid body, so a wrongly allowed call would change something. */
 const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Example }> = {
-  "POST /api/v1/enroll": { module: enrollRoute, example: { url: "/api/v1/enroll", body: () => ({ workspace: { id: "ws-x", name: "x", owner: "o" } }) } },
+  "POST /api/v1/enroll": {
+    module: enrollRoute,
+    example: { url: "/api/v1/enroll", body: () => ({ workspace: { id: "ws-x", name: "x", owner: "o" } }) },
+  },
   "POST /api/v1/reports": { module: reportsRoute, example: { url: "/api/v1/reports", body: () => ({}) } },
   "GET /api/v1/schema/report.json": { module: schemaRoute, example: { url: "/api/v1/schema/report.json" } },
   "GET /api/v1/health": { module: healthRoute, example: { url: "/api/v1/health" } },
-  "POST /api/v1/setup": { module: setupRoute, example: { url: "/api/v1/setup", body: () => ({ email: "late@example.com", password: "late-password-1" }) } },
+  "POST /api/v1/setup": {
+    module: setupRoute,
+    example: { url: "/api/v1/setup", body: () => ({ email: "late@example.com", password: "late-password-1" }) },
+  },
   "GET /api/v1/me": { module: meRoute, example: { url: "/api/v1/me" } },
   "GET /api/v1/admins": { module: adminsRoute, example: { url: "/api/v1/admins" } },
   "GET /api/v1/fleet/overview": { module: overviewRoute, example: { url: "/api/v1/fleet/overview" } },
   "GET /api/v1/workspaces": { module: workspacesRoute, example: { url: "/api/v1/workspaces" } },
-  "GET /api/v1/workspaces/[id]": { module: workspaceRoute, example: { url: `/api/v1/workspaces/${WS}`, params: { id: WS } } },
-  "DELETE /api/v1/workspaces/[id]/token": { module: workspaceTokenRoute, example: { url: `/api/v1/workspaces/${WS}/token`, params: { id: WS } } },
-  "GET /api/v1/agents/[agent]": { module: agentRoute, example: { url: "/api/v1/agents/codex", params: { agent: "codex" } } },
+  "GET /api/v1/workspaces/[id]": {
+    module: workspaceRoute,
+    example: { url: `/api/v1/workspaces/${WS}`, params: { id: WS } },
+  },
+  "DELETE /api/v1/workspaces/[id]/token": {
+    module: workspaceTokenRoute,
+    example: { url: `/api/v1/workspaces/${WS}/token`, params: { id: WS } },
+  },
+  "GET /api/v1/agents/[agent]": {
+    module: agentRoute,
+    example: { url: "/api/v1/agents/codex", params: { agent: "codex" } },
+  },
   "GET /api/v1/findings": { module: findingsRoute, example: { url: "/api/v1/findings" } },
   "GET /api/v1/findings/rules": { module: rulesRoute, example: { url: "/api/v1/findings/rules" } },
-  "PUT /api/v1/findings/rules": { module: rulesRoute, example: { url: "/api/v1/findings/rules", body: () => ({ rules: [{ id: "volume-filling", params: { days: 9 } }] }) } },
+  "PUT /api/v1/findings/rules": {
+    module: rulesRoute,
+    example: {
+      url: "/api/v1/findings/rules",
+      body: () => ({ rules: [{ id: "volume-filling", params: { days: 9 } }] }),
+    },
+  },
   "GET /api/v1/users": { module: usersRoute, example: { url: "/api/v1/users" } },
-  "POST /api/v1/users": { module: usersRoute, example: { url: "/api/v1/users", body: () => ({ email: `new-${++seq}@example.com`, role: "viewer", password: "new-user-password" }) } },
-  "PATCH /api/v1/users/[id]": { module: userRoute, example: { url: "/api/v1/users/:viewer", params: { id: ":viewer" }, body: () => ({ role: "viewer" }) } },
+  "POST /api/v1/users": {
+    module: usersRoute,
+    example: {
+      url: "/api/v1/users",
+      body: () => ({ email: `new-${++seq}@example.com`, role: "viewer", password: "new-user-password" }),
+    },
+  },
+  "PATCH /api/v1/users/[id]": {
+    module: userRoute,
+    example: { url: "/api/v1/users/:viewer", params: { id: ":viewer" }, body: () => ({ role: "viewer" }) },
+  },
   "GET /api/v1/tokens": { module: tokensRoute, example: { url: "/api/v1/tokens" } },
-  "POST /api/v1/tokens": { module: tokensRoute, example: { url: "/api/v1/tokens", body: () => ({ name: `script-${++seq}`, role: "viewer" }) } },
-  "DELETE /api/v1/tokens/[id]": { module: tokenRoute, example: { url: "/api/v1/tokens/:victim", params: { id: ":victim" } } },
+  "POST /api/v1/tokens": {
+    module: tokensRoute,
+    example: { url: "/api/v1/tokens", body: () => ({ name: `script-${++seq}`, role: "viewer" }) },
+  },
+  "DELETE /api/v1/tokens/[id]": {
+    module: tokenRoute,
+    example: { url: "/api/v1/tokens/:victim", params: { id: ":victim" } },
+  },
   "GET /api/v1/audit": { module: auditRoute, example: { url: "/api/v1/audit" } },
   "GET /api/v1/settings/storage": { module: storageSettingsRoute, example: { url: "/api/v1/settings/storage" } },
-  "PUT /api/v1/settings/retention": { module: retentionRoute, example: { url: "/api/v1/settings/retention", body: () => ({ audit: 400 }) } },
+  "PUT /api/v1/settings/retention": {
+    module: retentionRoute,
+    example: { url: "/api/v1/settings/retention", body: () => ({ audit: 400 }) },
+  },
   "POST /api/v1/enrollment-key/rotate": { module: rotateRoute, example: { url: "/api/v1/enrollment-key/rotate" } },
   "GET /api/v1/export/usage.csv": { module: exportUsageRoute, example: { url: "/api/v1/export/usage.csv" } },
-  "GET /api/v1/export/workspaces.csv": { module: exportWorkspacesRoute, example: { url: "/api/v1/export/workspaces.csv" } },
+  "GET /api/v1/export/workspaces.csv": {
+    module: exportWorkspacesRoute,
+    example: { url: "/api/v1/export/workspaces.csv" },
+  },
   "GET /api/v1/export/findings.csv": { module: exportFindingsRoute, example: { url: "/api/v1/export/findings.csv" } },
   "GET /api/v1/export/fleet.csv": { module: exportFleetRoute, example: { url: "/api/v1/export/fleet.csv" } },
-  "GET /api/v1/export/fleet/[table]": { module: exportFleetTableRoute, example: { url: "/api/v1/export/fleet/top-workspaces.csv", params: { table: "top-workspaces.csv" } } },
-  "GET /api/v1/export/agents/[agent]": { module: exportAgentRoute, example: { url: "/api/v1/export/agents/codex.csv", params: { agent: "codex.csv" } } },
-  "GET /api/v1/export/agents/[agent]/[table]": { module: exportAgentTableRoute, example: { url: "/api/v1/export/agents/codex/series.csv", params: { agent: "codex", table: "series.csv" } } },
-  "GET /api/v1/export/workspaces/[id]/[table]": { module: exportWorkspaceTableRoute, example: { url: `/api/v1/export/workspaces/${WS}/roots.csv`, params: { id: WS, table: "roots.csv" } } },
+  "GET /api/v1/export/fleet/[table]": {
+    module: exportFleetTableRoute,
+    example: { url: "/api/v1/export/fleet/top-workspaces.csv", params: { table: "top-workspaces.csv" } },
+  },
+  "GET /api/v1/export/agents/[agent]": {
+    module: exportAgentRoute,
+    example: { url: "/api/v1/export/agents/codex.csv", params: { agent: "codex.csv" } },
+  },
+  "GET /api/v1/export/agents/[agent]/[table]": {
+    module: exportAgentTableRoute,
+    example: { url: "/api/v1/export/agents/codex/series.csv", params: { agent: "codex", table: "series.csv" } },
+  },
+  "GET /api/v1/export/workspaces/[id]/[table]": {
+    module: exportWorkspaceTableRoute,
+    example: { url: `/api/v1/export/workspaces/${WS}/roots.csv`, params: { id: WS, table: "roots.csv" } },
+  },
   "GET /api/v1/export/audit.csv": { module: exportAuditRoute, example: { url: "/api/v1/export/audit.csv" } },
-  "GET /api/v1/export/cleanup/runs.csv": { module: exportCleanupRunsRoute, example: { url: "/api/v1/export/cleanup/runs.csv" } },
-  "GET /api/v1/export/cleanup/runs/[id]": { module: exportCleanupRunRoute, example: { url: `/api/v1/export/cleanup/runs/${NO_ID}.csv`, params: { id: `${NO_ID}.csv` } } },
+  "GET /api/v1/export/cleanup/runs.csv": {
+    module: exportCleanupRunsRoute,
+    example: { url: "/api/v1/export/cleanup/runs.csv" },
+  },
+  "GET /api/v1/export/cleanup/runs/[id]": {
+    module: exportCleanupRunRoute,
+    example: { url: `/api/v1/export/cleanup/runs/${NO_ID}.csv`, params: { id: `${NO_ID}.csv` } },
+  },
   "GET /api/v1/cleanup/recipes": { module: cleanupRecipesRoute, example: { url: "/api/v1/cleanup/recipes" } },
-  "POST /api/v1/cleanup/preview": { module: cleanupPreviewRoute, example: { url: "/api/v1/cleanup/preview", body: () => RUN } },
+  "POST /api/v1/cleanup/preview": {
+    module: cleanupPreviewRoute,
+    example: { url: "/api/v1/cleanup/preview", body: () => RUN },
+  },
   "GET /api/v1/cleanup/runs": { module: cleanupRunsRoute, example: { url: "/api/v1/cleanup/runs" } },
-  "POST /api/v1/cleanup/runs": { module: cleanupRunsRoute, example: { url: "/api/v1/cleanup/runs", body: () => ({ ...RUN, confirmBytes: 0 }) } },
-  "GET /api/v1/cleanup/runs/[id]": { module: cleanupRunRoute, example: { url: `/api/v1/cleanup/runs/${NO_ID}`, params: { id: NO_ID } } },
-  "POST /api/v1/cleanup/runs/[id]/cancel": { module: cleanupCancelRoute, example: { url: `/api/v1/cleanup/runs/${NO_ID}/cancel`, params: { id: NO_ID } } },
-  "GET /api/v1/cleanup/jobs/[id]": { module: cleanupJobRoute, example: { url: `/api/v1/cleanup/jobs/${NO_ID}`, params: { id: NO_ID } } },
-  "POST /api/v1/cleanup/jobs/[id]/restore": { module: cleanupRestoreRoute, example: { url: `/api/v1/cleanup/jobs/${NO_ID}/restore`, params: { id: NO_ID } } },
-  "POST /api/v1/cleanup/trash/purge": { module: cleanupPurgeRoute, example: { url: "/api/v1/cleanup/trash/purge", body: () => ({ workspaceIds: [WS] }) } },
+  "POST /api/v1/cleanup/runs": {
+    module: cleanupRunsRoute,
+    example: { url: "/api/v1/cleanup/runs", body: () => ({ ...RUN, confirmBytes: 0 }) },
+  },
+  "GET /api/v1/cleanup/runs/[id]": {
+    module: cleanupRunRoute,
+    example: { url: `/api/v1/cleanup/runs/${NO_ID}`, params: { id: NO_ID } },
+  },
+  "POST /api/v1/cleanup/runs/[id]/cancel": {
+    module: cleanupCancelRoute,
+    example: { url: `/api/v1/cleanup/runs/${NO_ID}/cancel`, params: { id: NO_ID } },
+  },
+  "GET /api/v1/cleanup/jobs/[id]": {
+    module: cleanupJobRoute,
+    example: { url: `/api/v1/cleanup/jobs/${NO_ID}`, params: { id: NO_ID } },
+  },
+  "POST /api/v1/cleanup/jobs/[id]/restore": {
+    module: cleanupRestoreRoute,
+    example: { url: `/api/v1/cleanup/jobs/${NO_ID}/restore`, params: { id: NO_ID } },
+  },
+  "POST /api/v1/cleanup/trash/purge": {
+    module: cleanupPurgeRoute,
+    example: { url: "/api/v1/cleanup/trash/purge", body: () => ({ workspaceIds: [WS] }) },
+  },
   "GET /api/v1/cleanup/policies": { module: cleanupPoliciesRoute, example: { url: "/api/v1/cleanup/policies" } },
-  "POST /api/v1/cleanup/policies": { module: cleanupPoliciesRoute, example: { url: "/api/v1/cleanup/policies", body: () => ({ ...RUN, name: `p-${++seq}`, schedule: "off" }) } },
-  "GET /api/v1/cleanup/policies/[id]": { module: cleanupPolicyRoute, example: { url: "/api/v1/cleanup/policies/:policy", params: { id: ":policy" } } },
-  "PATCH /api/v1/cleanup/policies/[id]": { module: cleanupPolicyRoute, example: { url: "/api/v1/cleanup/policies/:policy", params: { id: ":policy" }, body: () => ({ enabled: false }) } },
-  "DELETE /api/v1/cleanup/policies/[id]": { module: cleanupPolicyRoute, example: { url: "/api/v1/cleanup/policies/:doomed", params: { id: ":doomed" } } },
-  "POST /api/v1/cleanup/policies/[id]/run": { module: cleanupPolicyRunRoute, example: { url: "/api/v1/cleanup/policies/:policy/run", params: { id: ":policy" }, body: () => ({ confirmBytes: 0 }) } },
-  "POST /api/v1/cleanup/policies/[id]/confirm": { module: cleanupPolicyConfirmRoute, example: { url: "/api/v1/cleanup/policies/:policy/confirm", params: { id: ":policy" }, body: () => ({ confirmBytes: 0 }) } },
+  "POST /api/v1/cleanup/policies": {
+    module: cleanupPoliciesRoute,
+    example: { url: "/api/v1/cleanup/policies", body: () => ({ ...RUN, name: `p-${++seq}`, schedule: "off" }) },
+  },
+  "GET /api/v1/cleanup/policies/[id]": {
+    module: cleanupPolicyRoute,
+    example: { url: "/api/v1/cleanup/policies/:policy", params: { id: ":policy" } },
+  },
+  "PATCH /api/v1/cleanup/policies/[id]": {
+    module: cleanupPolicyRoute,
+    example: { url: "/api/v1/cleanup/policies/:policy", params: { id: ":policy" }, body: () => ({ enabled: false }) },
+  },
+  "DELETE /api/v1/cleanup/policies/[id]": {
+    module: cleanupPolicyRoute,
+    example: { url: "/api/v1/cleanup/policies/:doomed", params: { id: ":doomed" } },
+  },
+  "POST /api/v1/cleanup/policies/[id]/run": {
+    module: cleanupPolicyRunRoute,
+    example: {
+      url: "/api/v1/cleanup/policies/:policy/run",
+      params: { id: ":policy" },
+      body: () => ({ confirmBytes: 0 }),
+    },
+  },
+  "POST /api/v1/cleanup/policies/[id]/confirm": {
+    module: cleanupPolicyConfirmRoute,
+    example: {
+      url: "/api/v1/cleanup/policies/:policy/confirm",
+      params: { id: ":policy" },
+      body: () => ({ confirmBytes: 0 }),
+    },
+  },
   "POST /api/v1/jobs/claim": { module: jobClaimRoute, example: { url: "/api/v1/jobs/claim" } },
-  "POST /api/v1/jobs/[id]/progress": { module: jobProgressRoute, example: { url: `/api/v1/jobs/${NO_ID}/progress`, params: { id: NO_ID }, body: () => ({ leaseToken: "slt_x" }) } },
-  "POST /api/v1/jobs/[id]/result": { module: jobResultRoute, example: { url: `/api/v1/jobs/${NO_ID}/result`, params: { id: NO_ID }, body: () => RESULT } },
+  "POST /api/v1/jobs/[id]/progress": {
+    module: jobProgressRoute,
+    example: { url: `/api/v1/jobs/${NO_ID}/progress`, params: { id: NO_ID }, body: () => ({ leaseToken: "slt_x" }) },
+  },
+  "POST /api/v1/jobs/[id]/result": {
+    module: jobResultRoute,
+    example: { url: `/api/v1/jobs/${NO_ID}/result`, params: { id: NO_ID }, body: () => RESULT },
+  },
 };
 
-const CALLERS = ["anonymous", "viewer session", "admin session", "viewer token", "admin token", "revoked token", "expired token", "workspace token"] as const;
+const CALLERS = [
+  "anonymous",
+  "viewer session",
+  "admin session",
+  "viewer token",
+  "admin token",
+  "revoked token",
+  "expired token",
+  "workspace token",
+] as const;
 type CallerKind = (typeof CALLERS)[number];
 
 /** What each kind of caller must get from a route with this access rule (null: allowed, so not 401/403). */
@@ -135,7 +268,8 @@ function expected(rule: RouteRule, caller: CallerKind): number | null {
   if (rule.access === "public") {
     // Workspace endpoints take only their own credentials: no dashboard session or token opens them, and a
     // workspace token works only there.
-    if (rule.path === "/api/v1/reports" || rule.path.startsWith("/api/v1/jobs/")) return caller === "workspace token" ? null : 401;
+    if (rule.path === "/api/v1/reports" || rule.path.startsWith("/api/v1/jobs/"))
+      return caller === "workspace token" ? null : 401;
     if (rule.path === "/api/v1/enroll") return 401; // no X-Enrollment-Key in these calls
     return null;
   }
@@ -157,7 +291,11 @@ describeEachDatabase("access to every route", (t) => {
   async function call(rule: RouteRule, headers: Record<string, string>): Promise<Response> {
     const { module, example } = EXAMPLES[`${rule.method} ${rule.path}`];
     const subst = (s: string) =>
-      s.replace(":viewer", p.viewer.id).replace(":victim", victimToken).replace(":policy", policies.policy).replace(":doomed", policies.doomed);
+      s
+        .replace(":viewer", p.viewer.id)
+        .replace(":victim", victimToken)
+        .replace(":policy", policies.policy)
+        .replace(":doomed", policies.doomed);
     const params = Object.fromEntries(Object.entries(example.params ?? {}).map(([k, v]) => [k, subst(v)]));
     const body = example.body?.();
     const request = new Request(`${BASE}${subst(example.url)}`, {
@@ -172,19 +310,53 @@ describeEachDatabase("access to every route", (t) => {
 
   beforeAll(async () => {
     for (const m of ["log", "info", "warn", "error", "debug"] as const) {
-      vi.spyOn(console, m).mockImplementation((...args: unknown[]) => void logs.push(args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : typeof a === "string" ? a : JSON.stringify(a))).join(" ")));
+      vi.spyOn(console, m).mockImplementation(
+        (...args: unknown[]) =>
+          void logs.push(
+            args
+              .map((a) =>
+                a instanceof Error ? `${a.message} ${a.stack}` : typeof a === "string" ? a : JSON.stringify(a),
+              )
+              .join(" "),
+          ),
+      );
     }
     serveRoutesFrom(t.current);
     const db = t.current.db;
     p = await makePrincipals(t.current, "acc");
-    const ws = await enrollWorkspace(db, { id: WS, name: "access", owner: "erin" }, (await getEnrollmentKey(db)).key, null);
+    const ws = await enrollWorkspace(
+      db,
+      { id: WS, name: "access", owner: "erin" },
+      (await getEnrollmentKey(db)).key,
+      null,
+    );
     const revoked = await createApiToken(db, p.admin.id, { name: "revoked", role: "admin" }, TEST_WHO);
     await revokeApiToken(db, revoked.info.id, TEST_WHO);
-    const expired = await createApiToken(db, p.admin.id, { name: "expired", role: "admin", expiresInDays: 1 }, TEST_WHO);
-    await db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.id, expired.info.id));
+    const expired = await createApiToken(
+      db,
+      p.admin.id,
+      { name: "expired", role: "admin", expiresInDays: 1 },
+      TEST_WHO,
+    );
+    await db
+      .update(apiKeys)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(apiKeys.id, expired.info.id));
     victimToken = (await createApiToken(db, p.admin.id, { name: "victim", role: "viewer" }, TEST_WHO)).info.id;
     const adminActor = { actor: { type: "user" as const, id: p.admin.id, label: p.admin.email } };
-    const policy = { ...RUN, recipe: "claude-code-debug" as const, schedule: "off" as const, enabled: true, dryRun: false, trashDays: 7, minAgeHours: 24, countStatusChanges: false, expiresDays: 7, runAtMinute: 180, runWeekday: 1 };
+    const policy = {
+      ...RUN,
+      recipe: "claude-code-debug" as const,
+      schedule: "off" as const,
+      enabled: true,
+      dryRun: false,
+      trashDays: 7,
+      minAgeHours: 24,
+      countStatusChanges: false,
+      expiresDays: 7,
+      runAtMinute: 180,
+      runWeekday: 1,
+    };
     policies.policy = (await createPolicy(db, { ...policy, name: "kept" }, adminActor)).id;
     policies.doomed = (await createPolicy(db, { ...policy, name: "doomed" }, adminActor)).id;
     Object.assign(headersFor, {
@@ -197,7 +369,15 @@ describeEachDatabase("access to every route", (t) => {
       "expired token": { authorization: `Bearer ${expired.token}` },
       "workspace token": { authorization: `Bearer ${ws.token}` },
     });
-    secrets.push(p.admin.password, p.viewer.password, p.adminToken, p.viewerToken, revoked.token, expired.token, ws.token);
+    secrets.push(
+      p.admin.password,
+      p.viewer.password,
+      p.adminToken,
+      p.viewerToken,
+      revoked.token,
+      expired.token,
+      ws.token,
+    );
     secrets.push((await getEnrollmentKey(db)).key, await authSecret(db));
     secrets.push(...[p.admin.cookie, p.viewer.cookie].map((c) => decodeURIComponent(c.split("=")[1]).split(".")[0]));
   });
@@ -211,7 +391,11 @@ describeEachDatabase("access to every route", (t) => {
         if (e.isDirectory()) walk(full);
         else if (e.name === "route.ts") {
           const route = `/${path.relative("app", path.dirname(full))}`;
-          for (const m of fs.readFileSync(full, "utf8").matchAll(/export const (GET|POST|PUT|PATCH|DELETE)\b|export (?:async )?function (GET|POST|PUT|PATCH|DELETE)\b/g)) {
+          for (const m of fs
+            .readFileSync(full, "utf8")
+            .matchAll(
+              /export const (GET|POST|PUT|PATCH|DELETE)\b|export (?:async )?function (GET|POST|PUT|PATCH|DELETE)\b/g,
+            )) {
             found.push(`${m[1] ?? m[2]} ${route}`);
           }
         }
@@ -257,7 +441,11 @@ describeEachDatabase("access to every route", (t) => {
       expect((await res.json()).error.code).toBe("invalid");
     }
     const put = await rulesRoute.PUT(
-      new Request(`${BASE}/api/v1/findings/rules`, { method: "PUT", headers: { cookie: p.admin.cookie, "content-type": "application/json" }, body: JSON.stringify({ rules: [{ id: "volume-filling", params: { days: -1 } }] }) }),
+      new Request(`${BASE}/api/v1/findings/rules`, {
+        method: "PUT",
+        headers: { cookie: p.admin.cookie, "content-type": "application/json" },
+        body: JSON.stringify({ rules: [{ id: "volume-filling", params: { days: -1 } }] }),
+      }),
       ctx(),
     );
     expect(put.status).toBe(422);

@@ -54,7 +54,13 @@ export async function sessionCaller(db: Db, headers: Headers): Promise<Caller | 
     .from(users)
     .where(eq(users.id, session.user.id));
   if (!user || user.banned) return null;
-  return { kind: "user", id: user.id, label: user.email, name: user.name, role: user.role === "admin" ? "admin" : "viewer" };
+  return {
+    kind: "user",
+    id: user.id,
+    label: user.email,
+    name: user.name,
+    role: user.role === "admin" ? "admin" : "viewer",
+  };
 }
 
 /**
@@ -70,11 +76,10 @@ export async function requireCaller(request: Request, needed: Role): Promise<Acc
   const db = await getDb();
   const caller = token ? await verifyApiToken(db, token) : await sessionCaller(db, request.headers);
   if (!caller) {
-    throw new UnauthorizedError(
-      token ? "The API token is not valid (unknown, revoked or expired)." : NO_CREDENTIALS,
-    );
+    throw new UnauthorizedError(token ? "The API token is not valid (unknown, revoked or expired)." : NO_CREDENTIALS);
   }
-  if (!hasRole(caller.role, needed)) throw new ForbiddenError(`This needs the ${needed} role; ${caller.label} is a ${caller.role}.`);
+  if (!hasRole(caller.role, needed))
+    throw new ForbiddenError(`This needs the ${needed} role; ${caller.label} is a ${caller.role}.`);
   const origin = requestOrigin(request.headers);
   return { caller, db, ...origin, who: { actor: auditActor(caller), ...origin } };
 }

@@ -51,7 +51,12 @@ export async function createApiToken(
     });
     const info = (await listApiTokens(tx)).find((t) => t.id === created.id);
     if (!info) throw new Error("The new API token was not stored.");
-    await recordAudit(tx, { ...who, action: "token.created", target: info.name, details: { id: info.id, role: info.role, expiresAt: info.expiresAt } });
+    await recordAudit(tx, {
+      ...who,
+      action: "token.created",
+      target: info.name,
+      details: { id: info.id, role: info.role, expiresAt: info.expiresAt },
+    });
     return { token: created.key, info };
   });
 }

@@ -14,15 +14,27 @@ describeEachDatabase("GET /api/v1/audit", (t) => {
   });
 
   it("serves pages over the API with a cursor, to admins only", async () => {
-    const first = await auditApi(new Request(`${BASE}/api/v1/audit?actor=bulk&limit=10`, { headers: { cookie: p.admin.cookie } }), ctx());
+    const first = await auditApi(
+      new Request(`${BASE}/api/v1/audit?actor=bulk&limit=10`, { headers: { cookie: p.admin.cookie } }),
+      ctx(),
+    );
     const body = await first.json();
     expect(body.entries).toHaveLength(10);
-    const next = await auditApi(new Request(`${BASE}/api/v1/audit?actor=bulk&limit=10&cursor=${encodeURIComponent(body.nextCursor)}`, { headers: { cookie: p.admin.cookie } }), ctx());
+    const next = await auditApi(
+      new Request(`${BASE}/api/v1/audit?actor=bulk&limit=10&cursor=${encodeURIComponent(body.nextCursor)}`, {
+        headers: { cookie: p.admin.cookie },
+      }),
+      ctx(),
+    );
     const body2 = await next.json();
     expect(body2.entries[0].id).toBeLessThan(body.entries[9].id);
-    const bad = await auditApi(new Request(`${BASE}/api/v1/audit?cursor=nope`, { headers: { cookie: p.admin.cookie } }), ctx());
+    const bad = await auditApi(
+      new Request(`${BASE}/api/v1/audit?cursor=nope`, { headers: { cookie: p.admin.cookie } }),
+      ctx(),
+    );
     expect(bad.status).toBe(422);
-    expect((await auditApi(new Request(`${BASE}/api/v1/audit`, { headers: { cookie: p.viewer.cookie } }), ctx())).status).toBe(403);
+    expect(
+      (await auditApi(new Request(`${BASE}/api/v1/audit`, { headers: { cookie: p.viewer.cookie } }), ctx())).status,
+    ).toBe(403);
   });
-
 });

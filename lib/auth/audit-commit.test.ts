@@ -53,7 +53,12 @@ describeEachDatabase("audits commit with their change", (t) => {
     Number((await one<{ n: number }>(sql`select count(*)::int as n from audit_log where action = ${action}`)).n);
 
   /** Calls the route with the audit refused (500, nothing changed), then as usual (changed, audited once). */
-  async function checkCase(action: string, state: () => Promise<unknown>, send: () => Promise<Response>, okStatus: number) {
+  async function checkCase(
+    action: string,
+    state: () => Promise<unknown>,
+    send: () => Promise<Response>,
+    okStatus: number,
+  ) {
     const before = await state();
     const audits = await audited(action);
     const quiet = vi.spyOn(console, "error").mockImplementation(() => undefined);
@@ -143,15 +148,30 @@ describeEachDatabase("audits commit with their change", (t) => {
     it("findings rules", async () => {
       await checkCase(
         "rules.updated",
-        () => one(sql`select count(*)::int as n, bool_and(enabled) as enabled from finding_rules where id = 'large-session'`),
-        () => call(putRules, "PUT", "/api/v1/findings/rules", { rules: [{ id: "large-session", enabled: false }] }, asAdmin),
+        () =>
+          one(
+            sql`select count(*)::int as n, bool_and(enabled) as enabled from finding_rules where id = 'large-session'`,
+          ),
+        () =>
+          call(
+            putRules,
+            "PUT",
+            "/api/v1/findings/rules",
+            { rules: [{ id: "large-session", enabled: false }] },
+            asAdmin,
+          ),
         200,
       );
     });
 
     it("a workspace's token reset", async () => {
       const db = t.current.db;
-      await enrollWorkspace(db, { id: "ws-commit", name: "commit", owner: "olga" }, (await getEnrollmentKey(db)).key, null);
+      await enrollWorkspace(
+        db,
+        { id: "ws-commit", name: "commit", owner: "olga" },
+        (await getEnrollmentKey(db)).key,
+        null,
+      );
       await checkCase(
         "workspace.token_reset",
         () => one(sql`select count(*)::int as n from workspace_tokens where workspace_id = 'ws-commit'`),

@@ -7,7 +7,9 @@ afterEach(() => vi.restoreAllMocks());
 function spy() {
   const lines: string[] = [];
   for (const level of ["info", "warn", "error"] as const) {
-    vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void lines.push(`${level}: ${args.map(String).join(" ")}`));
+    vi.spyOn(console, level).mockImplementation(
+      (...args: unknown[]) => void lines.push(`${level}: ${args.map(String).join(" ")}`),
+    );
   }
   return lines;
 }
@@ -20,7 +22,11 @@ it("drops Better Auth's per-instance base URL warning (said once at start instea
 
 it("logs a refused token as one info line, without the error object", () => {
   const lines = spy();
-  authLog("error", "Failed to validate API key:", APIError.from("UNAUTHORIZED", { message: "Invalid API key.", code: "INVALID_API_KEY" }));
+  authLog(
+    "error",
+    "Failed to validate API key:",
+    APIError.from("UNAUTHORIZED", { message: "Invalid API key.", code: "INVALID_API_KEY" }),
+  );
   expect(lines).toEqual(["info: [auth] API token refused: Invalid API key."]);
 });
 

@@ -14,7 +14,11 @@ import { BASE, ctx } from "./testing";
 import { createUser } from "./users";
 
 const garbage = (path: string, headers: Record<string, string> = {}) =>
-  new Request(`${BASE}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: "{ not json" });
+  new Request(`${BASE}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: "{ not json",
+  });
 const params = ctx({ id: "00000000-0000-4000-8000-000000000000" });
 
 describeEachDatabase("credentials are checked before the body is read", (t) => {

@@ -56,6 +56,8 @@ export function addressedOrigins(request: Request | undefined): string[] {
   if (!request) return [];
   // Without a Host header (a request made in-process), the request's own URL is all there is.
   const host =
-    (trustProxy() && request.headers.get("x-forwarded-host")) || request.headers.get("host") || new URL(request.url).host;
+    (trustProxy() && request.headers.get("x-forwarded-host")) ||
+    request.headers.get("host") ||
+    new URL(request.url).host;
   return [`http://${host}`, `https://${host}`];
 }

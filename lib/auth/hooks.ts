@@ -14,7 +14,8 @@ import { takeOidcDecision } from "./oidc";
 type HookCtx = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
 
 const origin = (ctx: HookCtx) => requestOrigin(ctx.headers ?? new Headers());
-const attemptedEmail = (ctx: HookCtx) => (typeof ctx.body?.email === "string" ? ctx.body.email.trim().toLowerCase() : "");
+const attemptedEmail = (ctx: HookCtx) =>
+  typeof ctx.body?.email === "string" ? ctx.body.email.trim().toLowerCase() : "";
 const isOidcCallback = (path: string | undefined) => Boolean(path?.startsWith("/callback/"));
 
 export function authHooks(db: Db) {
@@ -23,7 +24,12 @@ export function authHooks(db: Db) {
       if (ctx.path === "/sign-in/email") {
         const email = attemptedEmail(ctx);
         if (email && (await accountLocked(db, email))) {
-          await recordAudit(db, { actor: { type: "anonymous", label: email }, action: "auth.sign_in_locked", target: email, ...origin(ctx) });
+          await recordAudit(db, {
+            actor: { type: "anonymous", label: email },
+            action: "auth.sign_in_locked",
+            target: email,
+            ...origin(ctx),
+          });
           throw new APIError("TOO_MANY_REQUESTS", {
             code: "account_locked",
             message: `Too many failed sign-ins for this account; try again in ${ACCOUNT_FAILURE_LIMIT.windowSeconds / 60} minutes.`,
@@ -58,7 +64,13 @@ export function authHooks(db: Db) {
           // (A locked account never gets here: the before hook threw, and after hooks do not run then.)
           await recordFailure(db, email);
           const code = (ctx.context.returned as APIError | undefined)?.body?.code;
-          await recordAudit(db, { actor: { type: "anonymous", label: email }, action: "auth.sign_in_failed", target: email, details: { reason: code ?? "unknown" }, ...origin(ctx) });
+          await recordAudit(db, {
+            actor: { type: "anonymous", label: email },
+            action: "auth.sign_in_failed",
+            target: email,
+            details: { reason: code ?? "unknown" },
+            ...origin(ctx),
+          });
         }
       }
       if (isOidcCallback(ctx.path) && session) {
@@ -90,7 +102,12 @@ export function authDatabaseHooks(db: Db) {
           const decision = takeOidcDecision(user.email);
           if (!decision) refuse("The identity provider's answer could not be checked; try again.");
           if (!decision.allowed) {
-            await recordAudit(db, { actor: { type: "anonymous", label: user.email }, action: "auth.sign_in_refused", target: user.email, details: { method: "oidc", reason: decision.reason } });
+            await recordAudit(db, {
+              actor: { type: "anonymous", label: user.email },
+              action: "auth.sign_in_refused",
+              target: user.email,
+              details: { method: "oidc", reason: decision.reason },
+            });
             refuse(decision.reason);
           }
           return { data: { ...user, role: decision.role } };
@@ -101,15 +118,25 @@ export function authDatabaseHooks(db: Db) {
       create: {
         before: async (session: { userId: string } & Record<string, unknown>, ctx: { path?: string } | null) => {
           if (!isOidcCallback(ctx?.path)) return;
-          const [user] = await db.select({ email: users.email, role: users.role }).from(users).where(eq(users.id, session.userId));
+          const [user] = await db
+            .select({ email: users.email, role: users.role })
+            .from(users)
+            .where(eq(users.id, session.userId));
           const decision = user ? takeOidcDecision(user.email) : undefined;
           if (!user || !decision) refuse("The identity provider's answer could not be checked; try again.");
           if (!decision.allowed) {
-            await recordAudit(db, { actor: { type: "user", id: session.userId, label: user.email }, action: "auth.sign_in_refused", details: { method: "oidc", reason: decision.reason } });
+            await recordAudit(db, {
+              actor: { type: "user", id: session.userId, label: user.email },
+              action: "auth.sign_in_refused",
+              details: { method: "oidc", reason: decision.reason },
+            });
             refuse(decision.reason);
           }
           if (user.role !== decision.role) {
-            await db.update(users).set({ role: decision.role, updatedAt: new Date() }).where(eq(users.id, session.userId));
+            await db
+              .update(users)
+              .set({ role: decision.role, updatedAt: new Date() })
+              .where(eq(users.id, session.userId));
             await recordAudit(db, {
               actor: { type: "system", label: "oidc" },
               action: "user.role_changed",

@@ -29,7 +29,10 @@ export function decideOidcAccess(claims: Record<string, unknown>): OidcDecision 
   const domains = list(process.env.OIDC_ALLOWED_DOMAINS).map((d) => d.toLowerCase().replace(/^@/, ""));
   const domain = email.slice(email.lastIndexOf("@") + 1);
   if (domains.length && !domains.includes(domain)) {
-    return { allowed: false, reason: `Accounts in ${domain} may not sign in to this dashboard (allowed: ${domains.join(", ")}).` };
+    return {
+      allowed: false,
+      reason: `Accounts in ${domain} may not sign in to this dashboard (allowed: ${domains.join(", ")}).`,
+    };
   }
   const claim = claims[process.env.OIDC_GROUPS_CLAIM || "groups"];
   const groups = Array.isArray(claim) ? claim.map(String) : typeof claim === "string" ? claim.split(/[\s,]+/) : [];

@@ -4,7 +4,13 @@ import { decideOidcAccess } from "./oidc";
 
 const saved = { ...process.env };
 afterEach(() => {
-  for (const k of ["TRUST_PROXY", "OIDC_ALLOWED_DOMAINS", "OIDC_ADMIN_GROUPS", "OIDC_ADMIN_EMAILS", "OIDC_GROUPS_CLAIM"]) {
+  for (const k of [
+    "TRUST_PROXY",
+    "OIDC_ALLOWED_DOMAINS",
+    "OIDC_ADMIN_GROUPS",
+    "OIDC_ADMIN_EMAILS",
+    "OIDC_GROUPS_CLAIM",
+  ]) {
     if (saved[k] === undefined) delete process.env[k];
     else process.env[k] = saved[k];
   }
@@ -30,18 +36,38 @@ describe("client address", () => {
 describe("single sign-on policy", () => {
   it("needs a verified email in an allowed domain", () => {
     process.env.OIDC_ALLOWED_DOMAINS = "example.com, @corp.example";
-    expect(decideOidcAccess({ email: "a@example.com", email_verified: false })).toMatchObject({ allowed: false, reason: expect.stringMatching(/not verified/) });
-    expect(decideOidcAccess({ email: "a@other.org", email_verified: true })).toMatchObject({ allowed: false, reason: expect.stringMatching(/other\.org/) });
-    expect(decideOidcAccess({ email: "A@Corp.Example", email_verified: true })).toEqual({ allowed: true, role: "viewer" });
+    expect(decideOidcAccess({ email: "a@example.com", email_verified: false })).toMatchObject({
+      allowed: false,
+      reason: expect.stringMatching(/not verified/),
+    });
+    expect(decideOidcAccess({ email: "a@other.org", email_verified: true })).toMatchObject({
+      allowed: false,
+      reason: expect.stringMatching(/other\.org/),
+    });
+    expect(decideOidcAccess({ email: "A@Corp.Example", email_verified: true })).toEqual({
+      allowed: true,
+      role: "viewer",
+    });
     expect(decideOidcAccess({ email_verified: true })).toMatchObject({ allowed: false });
   });
   it("makes admins from a groups claim or a list of emails", () => {
     process.env.OIDC_ADMIN_GROUPS = "storage-admins";
     process.env.OIDC_ADMIN_EMAILS = "boss@example.com";
-    expect(decideOidcAccess({ email: "a@example.com", email_verified: true, groups: ["dev", "storage-admins"] })).toEqual({ allowed: true, role: "admin" });
-    expect(decideOidcAccess({ email: "boss@example.com", email_verified: true })).toEqual({ allowed: true, role: "admin" });
-    expect(decideOidcAccess({ email: "a@example.com", email_verified: true, groups: ["dev"] })).toEqual({ allowed: true, role: "viewer" });
+    expect(
+      decideOidcAccess({ email: "a@example.com", email_verified: true, groups: ["dev", "storage-admins"] }),
+    ).toEqual({ allowed: true, role: "admin" });
+    expect(decideOidcAccess({ email: "boss@example.com", email_verified: true })).toEqual({
+      allowed: true,
+      role: "admin",
+    });
+    expect(decideOidcAccess({ email: "a@example.com", email_verified: true, groups: ["dev"] })).toEqual({
+      allowed: true,
+      role: "viewer",
+    });
     process.env.OIDC_GROUPS_CLAIM = "roles";
-    expect(decideOidcAccess({ email: "a@example.com", email_verified: true, roles: "storage-admins" })).toEqual({ allowed: true, role: "admin" });
+    expect(decideOidcAccess({ email: "a@example.com", email_verified: true, roles: "storage-admins" })).toEqual({
+      allowed: true,
+      role: "admin",
+    });
   });
 });

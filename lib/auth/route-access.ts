@@ -3,15 +3,35 @@
 // (the enrollment key, workspace tokens) or expose nothing private.
 
 export type RouteAccess = "public" | "setup" | "viewer" | "admin";
-export type RouteRule = { method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; path: string; access: RouteAccess; why?: string };
+export type RouteRule = {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  path: string;
+  access: RouteAccess;
+  why?: string;
+};
 
 export const ROUTE_ACCESS: readonly RouteRule[] = [
   { method: "POST", path: "/api/v1/enroll", access: "public", why: "workspaces: the enrollment key" },
   { method: "POST", path: "/api/v1/reports", access: "public", why: "workspaces: their workspace token" },
   // The reporter's side of cleanup: the workspace's own token, and only that workspace's jobs.
-  { method: "POST", path: "/api/v1/jobs/claim", access: "public", why: "workspaces: their workspace token (claims only their own jobs)" },
-  { method: "POST", path: "/api/v1/jobs/[id]/progress", access: "public", why: "workspaces: their workspace token and the job's lease token" },
-  { method: "POST", path: "/api/v1/jobs/[id]/result", access: "public", why: "workspaces: their workspace token and the job's lease token" },
+  {
+    method: "POST",
+    path: "/api/v1/jobs/claim",
+    access: "public",
+    why: "workspaces: their workspace token (claims only their own jobs)",
+  },
+  {
+    method: "POST",
+    path: "/api/v1/jobs/[id]/progress",
+    access: "public",
+    why: "workspaces: their workspace token and the job's lease token",
+  },
+  {
+    method: "POST",
+    path: "/api/v1/jobs/[id]/result",
+    access: "public",
+    why: "workspaces: their workspace token and the job's lease token",
+  },
   { method: "GET", path: "/api/v1/schema/report.json", access: "public", why: "the report format, no data" },
   { method: "GET", path: "/api/v1/health", access: "public", why: "load balancers" },
   { method: "POST", path: "/api/v1/setup", access: "setup", why: "only until the first admin exists" },

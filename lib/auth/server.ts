@@ -44,10 +44,23 @@ function createAuth(db: Db, secret: string) {
     logger: { log: authLog },
     database: drizzleAdapter(db, {
       provider: "pg",
-      schema: { user: users, session: sessions, account: accounts, verification: verifications, apikey: apiKeys, rateLimit: rateLimits },
+      schema: {
+        user: users,
+        session: sessions,
+        account: accounts,
+        verification: verifications,
+        apikey: apiKeys,
+        rateLimit: rateLimits,
+      },
     }),
     // Accounts are made by admins (or by single sign-on), never by signing up.
-    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8, maxPasswordLength: 128, revokeSessionsOnPasswordReset: true },
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: true,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+      revokeSessionsOnPasswordReset: true,
+    },
     // Every request reads the session from the database (no cookie cache): a disabled user or a changed role
     // takes effect on the very next request.
     session: { expiresIn: 7 * DAY, updateAge: DAY, cookieCache: { enabled: false } },
@@ -75,7 +88,8 @@ function createAuth(db: Db, secret: string) {
         // Our two roles; the plugin's own user-management endpoints are not mounted (app/api/auth).
         ac,
         roles: { admin: ac.newRole(adminAc.statements), viewer: ac.newRole({ user: [], session: [] }) },
-        bannedUserMessage: "This account is disabled. Ask an admin to enable it." }),
+        bannedUserMessage: "This account is disabled. Ask an admin to enable it.",
+      }),
       apiKey({
         defaultPrefix: API_TOKEN_PREFIX,
         requireName: true,

@@ -59,6 +59,8 @@ export async function makePrincipals(database: Database, tag = "t"): Promise<Pri
   const admin = await mk("admin");
   const viewer = await mk("viewer");
   const adminToken = (await createApiToken(db, admin.id, { name: `admin-${tag}`, role: "admin" }, TEST_WHO)).token;
-  const viewerToken = (await createApiToken(db, admin.id, { name: `viewer-${tag}`, role: "viewer", expiresInDays: 30 }, TEST_WHO)).token;
+  const viewerToken = (
+    await createApiToken(db, admin.id, { name: `viewer-${tag}`, role: "viewer", expiresInDays: 30 }, TEST_WHO)
+  ).token;
   return { admin, viewer, adminToken, viewerToken };
 }

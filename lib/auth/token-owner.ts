@@ -11,7 +11,12 @@ import type { Caller } from "./access";
  */
 export async function ownerForToken(db: Db, caller?: Caller): Promise<string> {
   if (caller?.kind === "user") return caller.id;
-  const [admin] = await db.select({ id: users.id }).from(users).where(and(eq(users.role, "admin"))).orderBy(asc(users.createdAt)).limit(1);
+  const [admin] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.role, "admin")))
+    .orderBy(asc(users.createdAt))
+    .limit(1);
   if (!admin) throw new ConflictError("There is no admin yet: finish setup first.");
   return admin.id;
 }

@@ -31,7 +31,9 @@ export async function listUsers(db: Db): Promise<UserInfo[]> {
       role: users.role,
       banned: users.banned,
       createdAt: users.createdAt,
-      methods: sql<string[]>`coalesce(array_agg(distinct ${accounts.providerId}) filter (where ${accounts.providerId} is not null and (${accounts.providerId} <> 'credential' or ${accounts.password} is not null)), '{}')`,
+      methods: sql<
+        string[]
+      >`coalesce(array_agg(distinct ${accounts.providerId}) filter (where ${accounts.providerId} is not null and (${accounts.providerId} <> 'credential' or ${accounts.password} is not null)), '{}')`,
     })
     .from(users)
     .leftJoin(accounts, eq(accounts.userId, users.id))
@@ -56,7 +58,11 @@ export async function getUser(db: Db, id: string): Promise<UserInfo> {
 
 /** The emails of the admins who can sign in: whom a viewer asks for a change only an admin may make. */
 export async function adminEmails(db: Db): Promise<string[]> {
-  const rows = await db.select({ email: users.email }).from(users).where(and(eq(users.role, "admin"), active)).orderBy(asc(users.email));
+  const rows = await db
+    .select({ email: users.email })
+    .from(users)
+    .where(and(eq(users.role, "admin"), active))
+    .orderBy(asc(users.email));
   return rows.map((r) => r.email);
 }
 
@@ -80,11 +86,18 @@ export async function createUser(db: Db, req: CreateUserRequest, who: Who, via?:
     // Better Auth on this transaction: the user, its account and the audit entry commit together.
     const auth = await getAuth(tx);
     const { user } = await auth.api.createUser({
-      body: { email: req.email, name: req.name ?? req.email.split("@")[0], role: req.role, ...(req.password ? { password: req.password } : {}) },
+      body: {
+        email: req.email,
+        name: req.name ?? req.email.split("@")[0],
+        role: req.role,
+        ...(req.password ? { password: req.password } : {}),
+      },
     });
     const created = await getUser(tx, user.id);
     await recordAudit(tx, {
-      ...who, action: "user.created", target: created.email,
+      ...who,
+      action: "user.created",
+      target: created.email,
       details: { role: created.role, password: Boolean(req.password), ...(via ? { via } : {}) },
     });
     return created;
@@ -106,11 +119,21 @@ export async function updateUser(db: Db, id: string, req: UpdateUserRequest, who
     }
     const set: Partial<typeof users.$inferInsert> = { updatedAt: new Date() };
     if (req.role) set.role = req.role;
-    if (req.disabled !== undefined) Object.assign(set, { banned: req.disabled, banReason: req.disabled ? "disabled by an admin" : null, banExpires: null });
+    if (req.disabled !== undefined)
+      Object.assign(set, {
+        banned: req.disabled,
+        banReason: req.disabled ? "disabled by an admin" : null,
+        banExpires: null,
+      });
     await tx.update(users).set(set).where(eq(users.id, id));
     const after = await getUser(tx, id);
     if (before.role !== after.role) {
-      await recordAudit(tx, { ...who, action: "user.role_changed", target: after.email, details: { from: before.role, to: after.role } });
+      await recordAudit(tx, {
+        ...who,
+        action: "user.role_changed",
+        target: after.email,
+        details: { from: before.role, to: after.role },
+      });
     }
     if (before.disabled !== after.disabled) {
       await recordAudit(tx, { ...who, action: after.disabled ? "user.disabled" : "user.enabled", target: after.email });
@@ -142,7 +165,12 @@ export async function requireSetupOpen(db: Db): Promise<void> {
 /** The one-time setup: creates the first admin, refused once any admin exists. */
 export async function setupFirstAdmin(db: Db, req: SetupRequest, who: Who): Promise<UserInfo> {
   await requireSetupOpen(db);
-  const user = await createUser(db, { email: req.email, name: req.name, password: req.password, role: "admin" }, who, "setup");
+  const user = await createUser(
+    db,
+    { email: req.email, name: req.name, password: req.password, role: "admin" },
+    who,
+    "setup",
+  );
   setupDone.add(db);
   return user;
 }
@@ -158,7 +186,12 @@ export async function bootstrapAdminFromEnv(db: Db): Promise<"created" | "skippe
   const [row] = await db.select({ n: count() }).from(users);
   if (row.n > 0) return "skipped";
   try {
-    await createUser(db, { email, password, role: "admin" }, { actor: { type: "system", label: "ADMIN_EMAIL" } }, "environment");
+    await createUser(
+      db,
+      { email, password, role: "admin" },
+      { actor: { type: "system", label: "ADMIN_EMAIL" } },
+      "environment",
+    );
   } catch (err) {
     // Another instance starting at the same time made it first.
     if (err instanceof ConflictError) return "skipped";

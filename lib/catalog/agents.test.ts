@@ -13,7 +13,20 @@ import {
 describe("agent catalog", () => {
   it("has every agent of the design, with valid slugs and relative paths", () => {
     const ids = AGENTS.map((a) => a.id);
-    for (const id of ["claude-code", "codex", "gemini", "goose", "opencode", "copilot", "kiro", "amazon-q", "cursor", "aider", "auggie", "amp"]) {
+    for (const id of [
+      "claude-code",
+      "codex",
+      "gemini",
+      "goose",
+      "opencode",
+      "copilot",
+      "kiro",
+      "amazon-q",
+      "cursor",
+      "aider",
+      "auggie",
+      "amp",
+    ]) {
       expect(ids).toContain(id);
     }
     expect(new Set(ids).size).toBe(ids.length);
@@ -58,6 +71,7 @@ describe("agent catalog", () => {
     expect(categoryOf(rules, "shell-snapshots/x.sh")).toBe("caches");
     expect(categoryOf(rules, "settings.json")).toBe("other");
     const goose = categoryRulesFor("tool", "goose");
-    for (const f of ["sessions/sessions.db", "sessions/sessions.db-wal", "sessions/sessions.db-shm"]) expect(categoryOf(goose, f)).toBe("databases");
+    for (const f of ["sessions/sessions.db", "sessions/sessions.db-wal", "sessions/sessions.db-shm"])
+      expect(categoryOf(goose, f)).toBe("databases");
   });
 });

@@ -301,7 +301,14 @@ export function globSource(glob: string): string {
       const close = glob.indexOf("}", i);
       if (close < 0) out += "\\{";
       else {
-        out += "(?:" + glob.slice(i + 1, close).split(",").map((alt) => globSource(alt)).join("|") + ")";
+        out +=
+          "(?:" +
+          glob
+            .slice(i + 1, close)
+            .split(",")
+            .map((alt) => globSource(alt))
+            .join("|") +
+          ")";
         i = close;
       }
     } else if ("\\^$.|+()[]}".includes(c)) out += "\\" + c;

@@ -25,7 +25,13 @@ const CASES: Case[] = [
   { key: "codex:data", kind: "tool", path: ".codex", recipes: ["codex-rollouts"] },
   { key: "goose:data", kind: "tool", path: ".config/goose", recipes: [] },
   { key: "legacy:claude", kind: "legacy", path: ".claude-module", recipes: [] },
-  { key: "script-data:0b7c", kind: "script-data", path: ".coder-script-data/0b7c", orphaned: true, recipes: ["orphaned-script-data"] },
+  {
+    key: "script-data:0b7c",
+    kind: "script-data",
+    path: ".coder-script-data/0b7c",
+    orphaned: true,
+    recipes: ["orphaned-script-data"],
+  },
   { key: "script-data:1d2e", kind: "script-data", path: ".coder-script-data/1d2e", orphaned: false, recipes: [] },
   // Keys the reporter never makes for these kinds: `*` is one segment, never across ":" or "/".
   { key: "script-data:a:b", kind: "script-data", path: ".coder-script-data/a:b", orphaned: true, recipes: [] },
@@ -40,8 +46,14 @@ const reporterSelects = (c: Case, id: RecipeId) => recipesFor({ ...c, rel: c.pat
 
 it("the reporter, the workspace page's link and the table agree on each root's recipes", () => {
   for (const c of CASES) {
-    expect(RECIPE_IDS.filter((id) => reporterSelects(c, id)), c.key).toEqual(c.recipes);
-    expect(recipesForRoot(c).map((r) => r.id), c.key).toEqual(c.recipes);
+    expect(
+      RECIPE_IDS.filter((id) => reporterSelects(c, id)),
+      c.key,
+    ).toEqual(c.recipes);
+    expect(
+      recipesForRoot(c).map((r) => r.id),
+      c.key,
+    ).toEqual(c.recipes);
   }
 });
 
@@ -61,7 +73,15 @@ describeEachDatabase("the preview's roots", (t) => {
     const everyRecipe = Object.fromEntries(RECIPE_IDS.map((id) => [id, usage({ 30: [1, MiB] })]));
     for (const [i, c] of CASES.entries()) {
       await seedWorkspace(db, { id: `ws-${i}`, owner: "o" }, collectedAt, [
-        { key: c.key, kind: c.kind, path: c.path, orphaned: c.orphaned, agent: "other", bytes: MiB, recipes: everyRecipe },
+        {
+          key: c.key,
+          kind: c.kind,
+          path: c.path,
+          orphaned: c.orphaned,
+          agent: "other",
+          bytes: MiB,
+          recipes: everyRecipe,
+        },
       ]);
     }
     const previewed = async (request: Parameters<typeof previewRun>[1]) =>
@@ -69,7 +89,9 @@ describeEachDatabase("the preview's roots", (t) => {
     const base = { params: { olderThanDays: 0 }, scope: { all: true as const }, minAgeHours: 24 };
 
     for (const r of RECIPES) {
-      const expected = CASES.filter((c) => reporterSelects(c, r.id)).map((c) => c.key).sort();
+      const expected = CASES.filter((c) => reporterSelects(c, r.id))
+        .map((c) => c.key)
+        .sort();
       expect(await previewed({ ...base, recipe: r.id }), r.id).toEqual(expected);
     }
     for (const c of CASES) {

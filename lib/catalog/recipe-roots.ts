@@ -47,5 +47,7 @@ export function cleanable(root: Pick<RootFacts, "kind" | "path">): boolean {
  */
 export function recipesForRoot(root: RootFacts): Recipe[] {
   if (!cleanable(root) || root.kind === "custom") return [];
-  return RECIPES.filter((r) => r.roots.some((p) => rootPatternMatches(p, root.key)) && (!r.orphanedOnly || root.orphaned === true));
+  return RECIPES.filter(
+    (r) => r.roots.some((p) => rootPatternMatches(p, root.key)) && (!r.orphanedOnly || root.orphaned === true),
+  );
 }

@@ -15,7 +15,11 @@ export type Catalog = { recipes: CatalogRecipe[]; noSafeUnit: typeof NO_SAFE_UNI
 export async function cleanupCatalog(db: Db): Promise<Catalog> {
   const fleet = await fleetFreeable(db);
   return {
-    recipes: RECIPES.map((r) => ({ ...r, defaultParams: { olderThanDays: r.defaultOlderThanDays }, fleet: fleet[r.id] })),
+    recipes: RECIPES.map((r) => ({
+      ...r,
+      defaultParams: { olderThanDays: r.defaultOlderThanDays },
+      fleet: fleet[r.id],
+    })),
     noSafeUnit: NO_SAFE_UNIT,
     ageStepsDays: RECIPE_AGE_STEPS_DAYS,
   };

@@ -16,7 +16,14 @@ describe("confirmation", () => {
   });
 
   it("what it removes or how asks for a new confirmation; its name and schedule do not", () => {
-    const p = { name: "a", schedule: "weekly", params: { olderThanDays: 30 }, scope: { all: true }, action: "trash", recipe: "x" };
+    const p = {
+      name: "a",
+      schedule: "weekly",
+      params: { olderThanDays: 30 },
+      scope: { all: true },
+      action: "trash",
+      recipe: "x",
+    };
     expect(changesConfirmed(p, { ...p, name: "b", schedule: "daily" })).toBe(false);
     expect(changesConfirmed(p, { ...p, params: { olderThanDays: 7 } })).toBe(true);
     expect(changesConfirmed(p, { ...p, scope: { owners: ["al"] } })).toBe(true);

@@ -12,11 +12,23 @@ export const RUNAWAY_FACTOR = 2;
  * The fields of a policy that decide what it removes and how: a change to any of them asks for a new
  * confirmation (name, schedule, enabled and job expiry do not).
  */
-export const CONFIRMED_FIELDS = ["recipe", "custom", "params", "scope", "dryRun", "action", "minAgeHours", "countStatusChanges"] as const;
+export const CONFIRMED_FIELDS = [
+  "recipe",
+  "custom",
+  "params",
+  "scope",
+  "dryRun",
+  "action",
+  "minAgeHours",
+  "countStatusChanges",
+] as const;
 
 /** True when the preview moved from the figure the admin saw by more than the tolerance (10 %). */
 export function movedSince(previewBytes: number, confirmedBytes: number): boolean {
-  return Math.abs(previewBytes - confirmedBytes) > CONFIRM_TOLERANCE * confirmedBytes || (confirmedBytes === 0 && previewBytes > 0);
+  return (
+    Math.abs(previewBytes - confirmedBytes) > CONFIRM_TOLERANCE * confirmedBytes ||
+    (confirmedBytes === 0 && previewBytes > 0)
+  );
 }
 
 /** True when a scheduled preview ran far above what was last confirmed: the run is held, not run. */

@@ -17,7 +17,15 @@ describeEachDatabase("cleanup across a fleet", (t) => {
   it("completes a fleet-wide run with every job accounted for", async () => {
     const db = t.current.db;
     await seedDemoFleet(db, { workspaces: 200, days: 2, simulateDays: 60 });
-    const request = { recipe: "claude-code-sessions" as const, params: { olderThanDays: 30 }, scope: { all: true as const }, dryRun: false, trashDays: 7, minAgeHours: 24, countStatusChanges: false };
+    const request = {
+      recipe: "claude-code-sessions" as const,
+      params: { olderThanDays: 30 },
+      scope: { all: true as const },
+      dryRun: false,
+      trashDays: 7,
+      minAgeHours: 24,
+      countStatusChanges: false,
+    };
     const preview = await previewRun(db, request);
     expect(preview.total.workspaces).toBeGreaterThan(50);
     expect(preview.total.bytes).toBeGreaterThan(0);
@@ -32,7 +40,12 @@ describeEachDatabase("cleanup across a fleet", (t) => {
     for (const ws of workspaces.slice(1)) {
       const [job] = await claimJobs(db, ws);
       if (ws === dies) continue;
-      await storeJobResult(db, ws, job.id, doneResult(job.leaseToken, detail.jobs.find((j) => j.id === job.id)!.previewBytes));
+      await storeJobResult(
+        db,
+        ws,
+        job.id,
+        doneResult(job.leaseToken, detail.jobs.find((j) => j.id === job.id)!.previewBytes),
+      );
     }
     await sweepJobs(db, soon);
     const [again] = await claimJobs(db, dies, soon);
@@ -42,9 +55,19 @@ describeEachDatabase("cleanup across a fleet", (t) => {
     const end = (await getRunDetail(db, run.id, { limit: run.jobs }))!;
     expect(end.jobs.find((j) => j.workspaceId === stopped)!.state).toBe("expired");
     expect(end.run.progress).toMatchObject({ jobs: run.jobs, finished: run.jobs });
-    expect(end.run.progress.states).toMatchObject({ done: run.jobs - 1, expired: 1, queued: 0, running: 0, interrupted: 0 });
+    expect(end.run.progress.states).toMatchObject({
+      done: run.jobs - 1,
+      expired: 1,
+      queued: 0,
+      running: 0,
+      interrupted: 0,
+    });
     expect(end.run.status).toBe("finished");
-    expect(end.jobs.find((j) => j.workspaceId === dies)).toMatchObject({ attempts: 2, interruptions: 1, state: "done" });
+    expect(end.jobs.find((j) => j.workspaceId === dies)).toMatchObject({
+      attempts: 2,
+      interruptions: 1,
+      state: "done",
+    });
   });
 
   // The demo fleet stands for real reports: a recipe that previews nothing where the fleet holds its agent's
@@ -53,7 +76,12 @@ describeEachDatabase("cleanup across a fleet", (t) => {
     const db = t.current.db;
     const empty: string[] = [];
     for (const r of RECIPES) {
-      const preview = await previewRun(db, { recipe: r.id, params: { olderThanDays: r.defaultOlderThanDays }, scope: { all: true }, minAgeHours: 24 });
+      const preview = await previewRun(db, {
+        recipe: r.id,
+        params: { olderThanDays: r.defaultOlderThanDays },
+        scope: { all: true },
+        minAgeHours: 24,
+      });
       const withRoot = preview.total.workspaces + preview.zeroWorkspaces + preview.withoutUsage.count;
       if (withRoot === 0 || preview.total.bytes === 0) empty.push(`${r.id} (${withRoot} workspaces with its roots)`);
     }
@@ -65,13 +93,22 @@ describeEachDatabase("cleanup across a fleet", (t) => {
     const db = t.current.db;
     const byAge = JSON.stringify([...RECIPE_AGE_STEPS_DAYS.map((_, i) => [i, i * 1000]), [3, 9000]]);
     const usage = `{"codex-rollouts": {"units": 123, "bytes": 129000, "protectedUnits": 0, "protectedBytes": 0, "byAge": ${byAge}}}`;
-    await db.execute(sql`insert into workspaces (id, name, owner) select 'big-' || g, 'big-' || g, 'o' || (g % 50) from generate_series(1, 10000) g`);
-    await db.execute(sql.raw(`insert into root_latest (report_id, collected_at, workspace_id, root_key, kind, agent, path, bytes, apparent_bytes, files, dirs, recipes)
+    await db.execute(
+      sql`insert into workspaces (id, name, owner) select 'big-' || g, 'big-' || g, 'o' || (g % 50) from generate_series(1, 10000) g`,
+    );
+    await db.execute(
+      sql.raw(`insert into root_latest (report_id, collected_at, workspace_id, root_key, kind, agent, path, bytes, apparent_bytes, files, dirs, recipes)
       select gen_random_uuid(), now(), 'big-' || g, k, 'tool', split_part(k, ':', 1), '.x', 200000, 200000, 10, 1,
         case when k = 'codex:data' then '${usage}'::jsonb else '{}'::jsonb end
-      from generate_series(1, 10000) g, unnest(array['codex:data', 'claude-code:data', 'gemini:data', 'coder/claude-code']) k`));
+      from generate_series(1, 10000) g, unnest(array['codex:data', 'claude-code:data', 'gemini:data', 'coder/claude-code']) k`),
+    );
     await db.execute(sql`analyze root_latest`);
-    const preview = await previewRun(db, { recipe: "codex-rollouts", params: { olderThanDays: 30 }, scope: { all: true }, minAgeHours: 24 });
+    const preview = await previewRun(db, {
+      recipe: "codex-rollouts",
+      params: { olderThanDays: 30 },
+      scope: { all: true },
+      minAgeHours: 24,
+    });
     expect(preview.total.workspaces).toBeGreaterThanOrEqual(10_000);
     expect(preview.workspaces).toHaveLength(500);
     expect(preview.truncated).toBe(true);

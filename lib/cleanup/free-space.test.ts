@@ -22,8 +22,18 @@ describe("free space here", () => {
     expect(rows.map((r) => r.recipe.id)).toEqual(RECIPES.map((r) => r.id));
     for (const { recipe, runs } of rows) {
       expect(runRequest.safeParse(runs.defaults).success).toBe(true);
-      expect(runs.defaults).toMatchObject({ recipe: recipe.id, params: { olderThanDays: recipe.defaultOlderThanDays }, scope: { workspaceIds: ["ws-1"] }, dryRun: false });
-      expect(runs.minimum).toMatchObject({ recipe: recipe.id, params: { olderThanDays: 0 }, minAgeHours: 24, scope: { workspaceIds: ["ws-1"] } });
+      expect(runs.defaults).toMatchObject({
+        recipe: recipe.id,
+        params: { olderThanDays: recipe.defaultOlderThanDays },
+        scope: { workspaceIds: ["ws-1"] },
+        dryRun: false,
+      });
+      expect(runs.minimum).toMatchObject({
+        recipe: recipe.id,
+        params: { olderThanDays: 0 },
+        minAgeHours: 24,
+        scope: { workspaceIds: ["ws-1"] },
+      });
     }
   });
 
@@ -31,7 +41,14 @@ describe("free space here", () => {
     expect(freeSpaceLabel([], "yara/dev")).toBe("Pick what to free");
     expect(freeSpaceLabel([{ action: "delete", bytes: 3 * 1024 ** 3 }], "yara/dev")).toBe("Delete 3 GiB on yara/dev");
     expect(
-      freeSpaceLabel([{ action: "trash", bytes: 1024 ** 3 }, { action: "delete", bytes: 1024 ** 2 }, { action: "trash", bytes: 1024 ** 3 }], "yara/dev"),
+      freeSpaceLabel(
+        [
+          { action: "trash", bytes: 1024 ** 3 },
+          { action: "delete", bytes: 1024 ** 2 },
+          { action: "trash", bytes: 1024 ** 3 },
+        ],
+        "yara/dev",
+      ),
     ).toBe("Trash 2 GiB and delete 1 MiB on yara/dev (3 runs)");
   });
 });

@@ -26,7 +26,10 @@ export type FreeSpaceRow = { recipe: Recipe; runs: Record<FreeSpaceChoice, RunRe
 export function freeSpaceRows(workspaceId: string): FreeSpaceRow[] {
   return RECIPES.map((recipe) => {
     const draft = defaultDraft(recipe.id, workspaceId);
-    return { recipe, runs: { defaults: built(runRequestOf(draft)), minimum: built(runRequestOf({ ...draft, olderThanDays: "0" })) } };
+    return {
+      recipe,
+      runs: { defaults: built(runRequestOf(draft)), minimum: built(runRequestOf({ ...draft, olderThanDays: "0" })) },
+    };
   });
 }
 
@@ -38,16 +41,22 @@ function built(r: ReturnType<typeof runRequestOf>): RunRequest {
 
 /** What a choice means, for its column: "older than 30 days", "older than 24 hours". */
 export function choiceText(row: FreeSpaceRow, choice: FreeSpaceChoice): string {
-  return choice === "defaults" ? `older than ${formatCountOf(row.recipe.defaultOlderThanDays, "day")}` : `older than ${formatCountOf(MIN_AGE_HOURS.default, "hour")}`;
+  return choice === "defaults"
+    ? `older than ${formatCountOf(row.recipe.defaultOlderThanDays, "day")}`
+    : `older than ${formatCountOf(MIN_AGE_HOURS.default, "hour")}`;
 }
 
 /**
  * The confirm button of the runs picked, stating the figure as every run's button does: "Trash 1.2 GiB and
  * delete 300 MiB on alice/dev (2 runs)". Figures are each run's preview total, what the server checks.
  */
-export function freeSpaceLabel(picked: readonly { action: "delete" | "trash"; bytes: number }[], workspace: string): string {
+export function freeSpaceLabel(
+  picked: readonly { action: "delete" | "trash"; bytes: number }[],
+  workspace: string,
+): string {
   if (picked.length === 0) return "Pick what to free";
-  const sum = (action: "delete" | "trash") => picked.filter((p) => p.action === action).reduce((s, p) => s + p.bytes, 0);
+  const sum = (action: "delete" | "trash") =>
+    picked.filter((p) => p.action === action).reduce((s, p) => s + p.bytes, 0);
   const parts = [
     picked.some((p) => p.action === "trash") ? `trash ${formatBytes(sum("trash"))}` : null,
     picked.some((p) => p.action === "delete") ? `delete ${formatBytes(sum("delete"))}` : null,

@@ -23,4 +23,11 @@ export const SHOWN_JOB_STATES = [...JOB_STATES, "lapsed"] as const;
 export type ShownJobState = (typeof SHOWN_JOB_STATES)[number];
 
 /** The states a run's one-line summary names: jobs still under way, and jobs that ended without acting. */
-export const SUMMARY_JOB_STATES = ["queued", "running", "lapsed", "interrupted", "failed", "expired"] as const satisfies readonly ShownJobState[];
+export const SUMMARY_JOB_STATES = [
+  "queued",
+  "running",
+  "lapsed",
+  "interrupted",
+  "failed",
+  "expired",
+] as const satisfies readonly ShownJobState[];

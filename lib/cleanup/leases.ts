@@ -12,7 +12,10 @@ export const leaseEnd = (now: Date) => new Date(now.getTime() + LEASE_MS);
  * much again, plus a margin for what appeared since the report). A custom rule has no preview figure and a
  * restore or purge acts on its trash only: those are bounded by the error rate alone.
  */
-export function jobLimits(job: { previewBytes: number; previewUnits: number; kind: string }, custom: boolean): ClaimedJob["limits"] {
+export function jobLimits(
+  job: { previewBytes: number; previewUnits: number; kind: string },
+  custom: boolean,
+): ClaimedJob["limits"] {
   const bounded = job.kind === "cleanup" && !custom && job.previewBytes > 0;
   return {
     maxUnits: bounded ? Math.ceil(job.previewUnits * 1.5) + 100 : 1_000_000,

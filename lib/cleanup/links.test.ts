@@ -6,10 +6,14 @@ describe("cleanup links", () => {
     expect(recipeForFinding({ ruleId: "orphaned-script-data" })).toBe("orphaned-script-data");
     expect(recipeForFinding({ ruleId: "agentapi-leftover", agent: "claude-code" })).toBe("agentapi-leftovers");
     expect(recipeForFinding({ ruleId: "claude-debug-history", agent: "claude-code" })).toBe("claude-code-debug");
-    expect(recipeForFinding({ ruleId: "root-oversize", agent: "claude-code", rootKey: "claude-code:data" })).toBe("claude-code-sessions");
+    expect(recipeForFinding({ ruleId: "root-oversize", agent: "claude-code", rootKey: "claude-code:data" })).toBe(
+      "claude-code-sessions",
+    );
     expect(recipeForFinding({ ruleId: "large-session", agent: "codex", rootKey: "codex:data" })).toBe("codex-rollouts");
     expect(recipeForFinding({ ruleId: "root-oversize", agent: "gemini", rootKey: "gemini:data" })).toBe("gemini-chats");
-    expect(recipeForFinding({ ruleId: "root-oversize", agent: "claude-code", rootKey: "coder/claude-code" })).toBe("module-logs");
+    expect(recipeForFinding({ ruleId: "root-oversize", agent: "claude-code", rootKey: "coder/claude-code" })).toBe(
+      "module-logs",
+    );
     expect(recipeForFinding({ ruleId: "root-oversize", agent: "goose", rootKey: "goose:data" })).toBeNull();
     expect(recipeForFinding({ ruleId: "volume-full" })).toBeNull();
   });
@@ -17,7 +21,9 @@ describe("cleanup links", () => {
     expect(recipesForAgent("codex")).toEqual(["codex-rollouts"]);
   });
   it("builds the new-run form's URL", () => {
-    expect(newRunHref({ recipe: "codex-rollouts", workspace: "w 1" })).toBe("/cleanup/new?recipe=codex-rollouts&workspace=w+1");
+    expect(newRunHref({ recipe: "codex-rollouts", workspace: "w 1" })).toBe(
+      "/cleanup/new?recipe=codex-rollouts&workspace=w+1",
+    );
     expect(newRunHref({})).toBe("/cleanup/new");
   });
 });

@@ -17,7 +17,11 @@ const SESSION_RECIPES: Record<string, RecipeId> = {
 const MODULE_LOGS = RECIPES.find((r) => r.id === "module-logs")!;
 
 /** The recipe for a finding, or null when no recipe fixes it (volume-full, silent-workspace, agents with no safe unit). */
-export function recipeForFinding(f: { ruleId: string; agent?: string | null; rootKey?: string | null }): RecipeId | null {
+export function recipeForFinding(f: {
+  ruleId: string;
+  agent?: string | null;
+  rootKey?: string | null;
+}): RecipeId | null {
   switch (f.ruleId) {
     case "orphaned-script-data":
       return "orphaned-script-data";
@@ -39,7 +43,11 @@ export function recipesForAgent(agent: string): RecipeId[] {
 }
 
 /** /cleanup/new with recipe and scope filled in (no workspace: the whole fleet). */
-export function newRunHref(opts: { recipe?: RecipeId | null; workspace?: string | null; agent?: string | null }): string {
+export function newRunHref(opts: {
+  recipe?: RecipeId | null;
+  workspace?: string | null;
+  agent?: string | null;
+}): string {
   const qs = new URLSearchParams();
   if (opts.recipe) qs.set("recipe", opts.recipe);
   if (opts.workspace) qs.set("workspace", opts.workspace);

@@ -5,7 +5,15 @@
 import { and, eq, like, sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { SCHEDULER_LOCK } from "@/lib/db/advisory-locks";
-import { confirmPolicy, createPolicy, deletePolicy, getPolicy, listPolicies, runPolicy, updatePolicy } from "@/lib/db/queries/cleanup-policies";
+import {
+  confirmPolicy,
+  createPolicy,
+  deletePolicy,
+  getPolicy,
+  listPolicies,
+  runPolicy,
+  updatePolicy,
+} from "@/lib/db/queries/cleanup-policies";
 import type { Who } from "@/lib/db/queries/cleanup-runs";
 import { listRuns } from "@/lib/db/queries/cleanup-views";
 import { auditLog, cleanupPolicies, cleanupRuns } from "@/lib/db/schema";
@@ -16,8 +24,19 @@ import { runDuePolicies } from "./scheduler";
 
 const ADMIN: Who = { actor: { type: "user", id: "u1", label: "admin@example.com" } };
 const POLICY = {
-  name: "old sessions", recipe: "claude-code-sessions" as const, params: { olderThanDays: 30 }, scope: { all: true as const },
-  schedule: "daily" as const, enabled: true, dryRun: false, trashDays: 7, minAgeHours: 24, countStatusChanges: false, expiresDays: 7, runAtMinute: 180, runWeekday: 1,
+  name: "old sessions",
+  recipe: "claude-code-sessions" as const,
+  params: { olderThanDays: 30 },
+  scope: { all: true as const },
+  schedule: "daily" as const,
+  enabled: true,
+  dryRun: false,
+  trashDays: 7,
+  minAgeHours: 24,
+  countStatusChanges: false,
+  expiresDays: 7,
+  runAtMinute: 180,
+  runWeekday: 1,
 };
 const DAY = 86_400_000;
 /** The n-th daily 03:00 UTC slot after now, and a minute past it. */
@@ -30,18 +49,29 @@ const slot = (n: number) => {
 describeEachDatabase("cleanup policies", (t) => {
   const when = () => at(testNow(), 0);
   beforeAll(async () => {
-    await seedWorkspace(t.current.db, { id: "po-a", owner: "alice" }, when(), [claudeRoot(usage({ 60: [5, 200 * MiB] }))]);
+    await seedWorkspace(t.current.db, { id: "po-a", owner: "alice" }, when(), [
+      claudeRoot(usage({ 60: [5, 200 * MiB] })),
+    ]);
     await seedWorkspace(t.current.db, { id: "po-b", owner: "bob" }, when(), [claudeRoot(usage({ 90: [1, 50 * MiB] }))]);
   });
   const runsOf = async (policyId: string) => (await listRuns(t.current.db, { limit: 50, policyId })).runs;
   const audits = async (action: string, target: string) =>
-    t.current.db.select().from(auditLog).where(and(eq(auditLog.action, action), eq(auditLog.target, target)));
+    t.current.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, action), eq(auditLog.target, target)));
 
   it("creates, reads with its next run previewed, changes and deletes policies, audited", async () => {
     const db = t.current.db;
     const created = await createPolicy(db, { ...POLICY, schedule: "weekly" }, ADMIN);
     const { policy, preview } = await getPolicy(db, created.id);
-    expect(policy).toMatchObject({ name: "old sessions", schedule: "weekly", enabled: true, lastRunAt: null, createdBy: "admin@example.com" });
+    expect(policy).toMatchObject({
+      name: "old sessions",
+      schedule: "weekly",
+      enabled: true,
+      lastRunAt: null,
+      createdBy: "admin@example.com",
+    });
     expect(policy).toMatchObject({ scheduleText: "every Monday 03:00 UTC", confirmed: null, held: null });
     expect(new Date(policy.nextRunAt!).getUTCDay()).toBe(1);
     expect(preview.total).toMatchObject({ bytes: 250 * MiB, workspaces: 2 });
@@ -50,8 +80,12 @@ describeEachDatabase("cleanup policies", (t) => {
     await expect(updatePolicy(db, created.id, { params: {} }, ADMIN)).rejects.toMatchObject({ status: 422 });
     await deletePolicy(db, created.id, ADMIN);
     await expect(getPolicy(db, created.id)).rejects.toMatchObject({ status: 404 });
-    const actions = (await db.select().from(auditLog).where(like(auditLog.action, "cleanup.policy_%"))).map((r) => r.action);
-    expect(actions).toEqual(expect.arrayContaining(["cleanup.policy_created", "cleanup.policy_updated", "cleanup.policy_deleted"]));
+    const actions = (await db.select().from(auditLog).where(like(auditLog.action, "cleanup.policy_%"))).map(
+      (r) => r.action,
+    );
+    expect(actions).toEqual(
+      expect.arrayContaining(["cleanup.policy_created", "cleanup.policy_updated", "cleanup.policy_deleted"]),
+    );
   });
 
   it("a saved policy queues nothing; until confirmed its turns are dry runs; confirmed, they act", async () => {
@@ -99,19 +133,29 @@ describeEachDatabase("cleanup policies", (t) => {
     const { policy: held } = await getPolicy(db, policy.id);
     expect(held.held).toMatchObject({ bytes: 400 * MiB, workspaces: 2 });
     const [audit] = await audits("cleanup.policy_held", policy.id);
-    expect(audit.details).toMatchObject({ preview: { bytes: 400 * MiB, workspaces: 2 }, confirmed: { bytes: 100 * MiB, workspaces: 1 }, factor: 2 });
+    expect(audit.details).toMatchObject({
+      preview: { bytes: 400 * MiB, workspaces: 2 },
+      confirmed: { bytes: 100 * MiB, workspaces: 1 },
+      factor: 2,
+    });
     // held: later turns do nothing either
     expect((await runDuePolicies(db, slot(2))).started.filter((s) => s.policyId === policy.id)).toEqual([]);
     // a new confirmation of the new figure releases it
     const again = await confirmPolicy(db, policy.id, 400 * MiB, ADMIN);
     expect(again).toMatchObject({ held: null, confirmed: { bytes: 400 * MiB, workspaces: 2 } });
-    expect((await runDuePolicies(db, slot(3))).started.find((s) => s.policyId === policy.id)).toMatchObject({ outcome: "run" });
+    expect((await runDuePolicies(db, slot(3))).started.find((s) => s.policyId === policy.id)).toMatchObject({
+      outcome: "run",
+    });
     await db.update(cleanupPolicies).set({ enabled: false }).where(eq(cleanupPolicies.id, policy.id));
   });
 
   it("runs a policy now for the figure the admin saw: a run recorded with the policy", async () => {
     const db = t.current.db;
-    const policy = await createPolicy(db, { ...POLICY, schedule: "off", name: "manual", scope: { owners: ["alice", "bob"] } }, ADMIN);
+    const policy = await createPolicy(
+      db,
+      { ...POLICY, schedule: "off", name: "manual", scope: { owners: ["alice", "bob"] } },
+      ADMIN,
+    );
     await expect(runPolicy(db, policy.id, 1 * MiB, ADMIN)).rejects.toMatchObject({ status: 409 });
     expect(await runsOf(policy.id)).toEqual([]);
     const run = await runPolicy(db, policy.id, 250 * MiB, ADMIN);
@@ -134,7 +178,12 @@ describeEachDatabase("cleanup policies", (t) => {
     const after = (await db.select({ n: sql<number>`count(*)::int` }).from(cleanupRuns))[0].n;
     expect(after - before).toBe(1);
     const [run] = await db.select().from(cleanupRuns).where(eq(cleanupRuns.id, started[0].runId!));
-    expect(run).toMatchObject({ policyId: policy.id, createdByType: "system", createdByLabel: "policy: nightly", dryRun: true });
+    expect(run).toMatchObject({
+      policyId: policy.id,
+      createdByType: "system",
+      createdByLabel: "policy: nightly",
+      dryRun: true,
+    });
     // Not due again until its next slot.
     expect((await runDuePolicies(db, slot(1))).started.filter((s) => s.policyId === policy.id)).toEqual([]);
     expect((await runDuePolicies(db, slot(2))).started.map((s) => s.policyId)).toContain(policy.id);

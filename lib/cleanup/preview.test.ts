@@ -10,7 +10,8 @@ const MiB = 1024 ** 2;
 /** Usage with `entries` as { upper step bound (or "open"): [units, bytes] }. */
 function usage(entries: Record<string, [number, number]>, prot: [number, number] = [0, 0]): RecipeUsage {
   const byAge: [number, number][] = Array.from({ length: RECIPE_AGE_STEPS_DAYS.length + 1 }, () => [0, 0]);
-  for (const [k, v] of Object.entries(entries)) byAge[k === "open" ? RECIPE_AGE_STEPS_DAYS.length : STEP(Number(k))] = v;
+  for (const [k, v] of Object.entries(entries))
+    byAge[k === "open" ? RECIPE_AGE_STEPS_DAYS.length : STEP(Number(k))] = v;
   const units = byAge.reduce((s, [u]) => s + u, 0);
   const bytes = byAge.reduce((s, [, b]) => s + b, 0);
   return { units, bytes, protectedUnits: prot[0], protectedBytes: prot[1], byAge };
@@ -22,7 +23,11 @@ const u = usage({ 1: [10, 10 * MiB], 30: [10, 10 * MiB], 45: [10, 10 * MiB], ope
 describe("previewFromUsage", () => {
   it("sums the steps older than N exactly at a step bound", () => {
     expect(previewFromUsage(u, { olderThanDays: 30 })).toEqual({
-      units: 15, bytes: 60 * MiB, estimate: false, protectedUnits: 2, protectedBytes: 3 * MiB,
+      units: 15,
+      bytes: 60 * MiB,
+      estimate: false,
+      protectedUnits: 2,
+      protectedBytes: 3 * MiB,
     });
     expect(previewFromUsage(u, { olderThanDays: 0 })).toMatchObject({ units: 35, bytes: 80 * MiB, estimate: false });
     // The open step counts as (365, 730] for interpolation: 600 days leaves 130/365 of it.
@@ -66,14 +71,31 @@ describe("previewFromUsage", () => {
 
   it("combines parameters so that each narrows", () => {
     // Cap wants 73 MiB but only units older than 30 days may go.
-    expect(previewFromUsage(u, { capBytes: 10 * MiB, olderThanDays: 30 })).toMatchObject({ units: 15, bytes: 60 * MiB });
+    expect(previewFromUsage(u, { capBytes: 10 * MiB, olderThanDays: 30 })).toMatchObject({
+      units: 15,
+      bytes: 60 * MiB,
+    });
   });
 
   it("handles empty usage and short byAge arrays", () => {
-    expect(previewFromUsage({ units: 0, bytes: 0, protectedUnits: 0, protectedBytes: 0, byAge: [] }, { olderThanDays: 7 }))
-      .toEqual({ units: 0, bytes: 0, estimate: false, protectedUnits: 0, protectedBytes: 0 });
-    expect(previewFromUsage({ units: 2, bytes: 10, protectedUnits: 0, protectedBytes: 0, byAge: [[1, 4], [1, 6]] }, { olderThanDays: 1 }))
-      .toMatchObject({ units: 1, bytes: 6 });
+    expect(
+      previewFromUsage({ units: 0, bytes: 0, protectedUnits: 0, protectedBytes: 0, byAge: [] }, { olderThanDays: 7 }),
+    ).toEqual({ units: 0, bytes: 0, estimate: false, protectedUnits: 0, protectedBytes: 0 });
+    expect(
+      previewFromUsage(
+        {
+          units: 2,
+          bytes: 10,
+          protectedUnits: 0,
+          protectedBytes: 0,
+          byAge: [
+            [1, 4],
+            [1, 6],
+          ],
+        },
+        { olderThanDays: 1 },
+      ),
+    ).toMatchObject({ units: 1, bytes: 6 });
   });
 });
 
@@ -103,6 +125,8 @@ describe("previewFromUsage against the planner's rules", () => {
   });
   it("ages the report to the run's time", () => {
     const collectedAt = "2026-01-01T00:00:00Z";
-    expect(previewFromUsage(planned, { olderThanDays: 13 }, { collectedAt, now: Date.parse(collectedAt) + 3 * 86_400_000 })).toMatchObject({ units: 15, bytes: 6000 });
+    expect(
+      previewFromUsage(planned, { olderThanDays: 13 }, { collectedAt, now: Date.parse(collectedAt) + 3 * 86_400_000 }),
+    ).toMatchObject({ units: 15, bytes: 6000 });
   });
 });

@@ -32,7 +32,10 @@ export const customTarget = z
       .string()
       .min(1)
       .max(500)
-      .refine((g) => !g.startsWith("/") && !g.split("/").includes(".."), "must stay inside the root: relative, no '..'"),
+      .refine(
+        (g) => !g.startsWith("/") && !g.split("/").includes(".."),
+        "must stay inside the root: relative, no '..'",
+      ),
     unit: z.enum(["file", "dir"]).default("file"),
   })
   .strict();

@@ -48,10 +48,19 @@ const NEW_CUSTOM: CustomTarget = { rootKey: "", glob: "", unit: "file" };
 export function defaultDraft(recipe: RecipeId, workspace?: string): RunDraft {
   const r = recipeOf(recipe);
   return {
-    target: "recipe", recipe, custom: NEW_CUSTOM,
-    olderThanDays: String(r.defaultOlderThanDays), keepNewest: "", capMiB: "",
-    scopeKind: workspace ? "workspaceIds" : "all", scopeValues: workspace ?? "",
-    dryRun: false, action: r.defaultAction, trashDays: TRASH_DAYS.default, minAgeHours: MIN_AGE_HOURS.default, countStatusChanges: false,
+    target: "recipe",
+    recipe,
+    custom: NEW_CUSTOM,
+    olderThanDays: String(r.defaultOlderThanDays),
+    keepNewest: "",
+    capMiB: "",
+    scopeKind: workspace ? "workspaceIds" : "all",
+    scopeValues: workspace ?? "",
+    dryRun: false,
+    action: r.defaultAction,
+    trashDays: TRASH_DAYS.default,
+    minAgeHours: MIN_AGE_HOURS.default,
+    countStatusChanges: false,
   };
 }
 
@@ -64,21 +73,32 @@ export function withTarget(d: RunDraft, target: { recipe: RecipeId } | "custom")
 
 /** A draft from a saved request (a policy). */
 export function draftFrom(
-  req: Pick<RunRequest, "params" | "scope" | "dryRun" | "action" | "trashDays" | "minAgeHours" | "countStatusChanges"> & {
+  req: Pick<
+    RunRequest,
+    "params" | "scope" | "dryRun" | "action" | "trashDays" | "minAgeHours" | "countStatusChanges"
+  > & {
     recipe?: RecipeId | null;
     custom?: CustomTarget | null;
   },
 ): RunDraft {
   const recipe = req.recipe ?? RECIPES[0].id;
-  const [kind, values]: [ScopeKind, string[]] = "all" in req.scope ? ["all", []] : (Object.entries(req.scope)[0] as [ScopeKind, string[]]);
+  const [kind, values]: [ScopeKind, string[]] =
+    "all" in req.scope ? ["all", []] : (Object.entries(req.scope)[0] as [ScopeKind, string[]]);
   const p = req.params;
   return {
-    target: req.custom ? "custom" : "recipe", recipe, custom: req.custom ?? NEW_CUSTOM,
-    olderThanDays: p.olderThanDays?.toString() ?? "", keepNewest: p.keepNewest?.toString() ?? "",
+    target: req.custom ? "custom" : "recipe",
+    recipe,
+    custom: req.custom ?? NEW_CUSTOM,
+    olderThanDays: p.olderThanDays?.toString() ?? "",
+    keepNewest: p.keepNewest?.toString() ?? "",
     capMiB: p.capBytes !== undefined ? String(Math.round(p.capBytes / MIB)) : "",
-    scopeKind: kind, scopeValues: values.join(", "),
-    dryRun: req.dryRun, action: req.action ?? (req.custom ? "trash" : recipeOf(recipe).defaultAction),
-    trashDays: req.trashDays, minAgeHours: req.minAgeHours, countStatusChanges: req.countStatusChanges,
+    scopeKind: kind,
+    scopeValues: values.join(", "),
+    dryRun: req.dryRun,
+    action: req.action ?? (req.custom ? "trash" : recipeOf(recipe).defaultAction),
+    trashDays: req.trashDays,
+    minAgeHours: req.minAgeHours,
+    countStatusChanges: req.countStatusChanges,
   };
 }
 
@@ -124,10 +144,14 @@ export function runRequestOf(d: RunDraft, resolve: ResolveWorkspace = typedIsId)
   };
 }
 
-function scopeOf(d: RunDraft, resolve: ResolveWorkspace): { ok: true; scope: RunRequest["scope"] } | { ok: false; problem: string } {
+function scopeOf(
+  d: RunDraft,
+  resolve: ResolveWorkspace,
+): { ok: true; scope: RunRequest["scope"] } | { ok: false; problem: string } {
   if (d.scopeKind === "all") return { ok: true, scope: { all: true } };
   const typed = scopeTokens(d.scopeValues);
-  if (typed.length === 0) return { ok: false, problem: "Name at least one workspace, owner or template, or choose the whole fleet." };
+  if (typed.length === 0)
+    return { ok: false, problem: "Name at least one workspace, owner or template, or choose the whole fleet." };
   if (d.scopeKind === "owners") return { ok: true, scope: { owners: typed } };
   if (d.scopeKind === "templates") return { ok: true, scope: { templates: typed } };
   const ids: string[] = [];

@@ -26,11 +26,24 @@ describeEachDatabase("a large cleanup run's page", (t) => {
     const db = t.current.db;
     serveRoutesFrom(t.current);
     auth = { authorization: `Bearer ${(await makePrincipals(t.current, "run-jobs")).viewerToken}` };
-    await db.execute(sql`insert into workspaces (id, name, owner) select 'rj-' || g, 'ws-' || g, 'o' || (g % 7) from generate_series(1, ${JOBS}) g`);
-    [{ id: runId }] = await db.insert(cleanupRuns).values({
-      kind: "cleanup", recipe: "claude-code-sessions", params: { olderThanDays: 30 }, scope: { all: true }, action: "trash", trashDays: 7,
-      minAgeHours: 24, expiresDays: 7, createdByType: "user", createdByLabel: "admin@example.com",
-    }).returning({ id: cleanupRuns.id });
+    await db.execute(
+      sql`insert into workspaces (id, name, owner) select 'rj-' || g, 'ws-' || g, 'o' || (g % 7) from generate_series(1, ${JOBS}) g`,
+    );
+    [{ id: runId }] = await db
+      .insert(cleanupRuns)
+      .values({
+        kind: "cleanup",
+        recipe: "claude-code-sessions",
+        params: { olderThanDays: 30 },
+        scope: { all: true },
+        action: "trash",
+        trashDays: 7,
+        minAgeHours: 24,
+        expiresDays: 7,
+        createdByType: "user",
+        createdByLabel: "admin@example.com",
+      })
+      .returning({ id: cleanupRuns.id });
     // Ten kinds of job in turn; sizes and finish times repeat, so every order has ties for the id to break.
     const at = (ms: number) => sql`${new Date(now.getTime() + ms).toISOString()}::timestamptz`;
     await db.execute(sql`insert into cleanup_jobs (run_id, workspace_id, kind, state, preview_bytes, preview_units, expires_at, claimed_at,
@@ -63,9 +76,18 @@ describeEachDatabase("a large cleanup run's page", (t) => {
   // What each order promises, as a comparison of neighbours (the id breaks every tie).
   const inOrder: Record<RunJobSort, (a: JobRow, b: JobRow) => boolean> = {
     preview: (a, b) => a.previewBytes > b.previewBytes || (a.previewBytes === b.previewBytes && a.id > b.id),
-    freed: (a, b) => (b.bytesActed === null ? a.bytesActed !== null || a.id > b.id : a.bytesActed !== null && (a.bytesActed > b.bytesActed || (a.bytesActed === b.bytesActed && a.id > b.id))),
-    workspace: (a, b) => a.owner < b.owner || (a.owner === b.owner && (a.workspaceName < b.workspaceName || (a.workspaceName === b.workspaceName && a.id < b.id))),
-    finished: (a, b) => (b.finishedAt === null ? a.finishedAt !== null || a.id > b.id : a.finishedAt !== null && (a.finishedAt > b.finishedAt || (a.finishedAt === b.finishedAt && a.id > b.id))),
+    freed: (a, b) =>
+      b.bytesActed === null
+        ? a.bytesActed !== null || a.id > b.id
+        : a.bytesActed !== null && (a.bytesActed > b.bytesActed || (a.bytesActed === b.bytesActed && a.id > b.id)),
+    workspace: (a, b) =>
+      a.owner < b.owner ||
+      (a.owner === b.owner &&
+        (a.workspaceName < b.workspaceName || (a.workspaceName === b.workspaceName && a.id < b.id))),
+    finished: (a, b) =>
+      b.finishedAt === null
+        ? a.finishedAt !== null || a.id > b.id
+        : a.finishedAt !== null && (a.finishedAt > b.finishedAt || (a.finishedAt === b.finishedAt && a.id > b.id)),
   };
 
   it.each(RUN_JOB_SORTS)("pages every job exactly once, in order, by %s", async (sort) => {
@@ -79,12 +101,24 @@ describeEachDatabase("a large cleanup run's page", (t) => {
   it("filters by the state a job is shown in, and counts states in the run's one aggregate", async () => {
     const { run } = (await getRunDetail(t.current.db, runId, {}, now))!;
     // lapsed: running past its lease; expired: queued past its expiry, neither yet swept
-    expect(run.progress.states).toMatchObject({ done: 1000, failed: 250, queued: 250, running: 250, lapsed: 250, expired: 250, interrupted: 250, cancelled: 0 });
+    expect(run.progress.states).toMatchObject({
+      done: 1000,
+      failed: 250,
+      queued: 250,
+      running: 250,
+      lapsed: 250,
+      expired: 250,
+      interrupted: 250,
+      cancelled: 0,
+    });
     expect(run.progress).toMatchObject({ jobs: JOBS, finished: 1500 });
     expect(run.status).toBe("running");
     for (const state of ["lapsed", "expired", "done", "cancelled"] as const) {
       const { jobs } = await allPages("workspace", state);
-      expect(jobs.every((j) => j.state === state), state).toBe(true);
+      expect(
+        jobs.every((j) => j.state === state),
+        state,
+      ).toBe(true);
       expect(jobs).toHaveLength(run.progress.states[state]);
     }
   });
@@ -93,7 +127,8 @@ describeEachDatabase("a large cleanup run's page", (t) => {
     const detail = (await getRunDetail(t.current.db, runId))!;
     expect(detail.jobs).toHaveLength(RUN_JOBS_PAGE);
     expect(detail.nextCursor).not.toBeNull();
-    const get = (qs: string) => runRoute.GET(new Request(`${BASE}/api/v1/cleanup/runs/${runId}?${qs}`, { headers: auth }), ctx({ id: runId }));
+    const get = (qs: string) =>
+      runRoute.GET(new Request(`${BASE}/api/v1/cleanup/runs/${runId}?${qs}`, { headers: auth }), ctx({ id: runId }));
     const first = await (await get("sort=finished&state=done&limit=200")).json();
     expect(first.jobs).toHaveLength(200);
     const second = await (await get(`sort=finished&state=done&limit=200&cursor=${first.nextCursor}`)).json();
@@ -108,16 +143,35 @@ describeEachDatabase("a large cleanup run's page", (t) => {
 
   it("reads without writing: the page, its API, the runs list and both exports leave lapsed and expired jobs to the scheduler", async () => {
     const db = t.current.db;
-    const stored = () => db.select({ state: cleanupJobs.state, n: sql<number>`count(*)::int` }).from(cleanupJobs)
-      .where(and(eq(cleanupJobs.runId, runId), inArray(cleanupJobs.state, ["running", "queued", "interrupted", "expired", "cancelled"])))
-      .groupBy(cleanupJobs.state).orderBy(cleanupJobs.state);
-    const audits = () => db.select({ n: sql<number>`count(*)::int` }).from(auditLog).where(inArray(auditLog.action, ["cleanup.jobs_expired", "cleanup.job_interrupted"]));
+    const stored = () =>
+      db
+        .select({ state: cleanupJobs.state, n: sql<number>`count(*)::int` })
+        .from(cleanupJobs)
+        .where(
+          and(
+            eq(cleanupJobs.runId, runId),
+            inArray(cleanupJobs.state, ["running", "queued", "interrupted", "expired", "cancelled"]),
+          ),
+        )
+        .groupBy(cleanupJobs.state)
+        .orderBy(cleanupJobs.state);
+    const audits = () =>
+      db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(auditLog)
+        .where(inArray(auditLog.action, ["cleanup.jobs_expired", "cleanup.job_interrupted"]));
     const [before, auditsBefore] = [await stored(), await audits()];
-    expect(before).toEqual([{ state: "interrupted", n: 250 }, { state: "queued", n: 500 }, { state: "running", n: 500 }]);
+    expect(before).toEqual([
+      { state: "interrupted", n: 250 },
+      { state: "queued", n: 500 },
+      { state: "running", n: 500 },
+    ]);
     const request = (path: string) => new Request(`${BASE}${path}`, { headers: auth });
     expect((await runRoute.GET(request(`/api/v1/cleanup/runs/${runId}`), ctx({ id: runId }))).status).toBe(200);
     expect((await runsRoute.GET(request("/api/v1/cleanup/runs"), ctx())).status).toBe(200);
-    const csv = await (await runCsvRoute.GET(request(`/api/v1/export/cleanup/runs/${runId}.csv`), ctx({ id: `${runId}.csv` }))).text();
+    const csv = await (
+      await runCsvRoute.GET(request(`/api/v1/export/cleanup/runs/${runId}.csv`), ctx({ id: `${runId}.csv` }))
+    ).text();
     expect(csv.split("\n").filter((l) => l.includes(",lapsed"))).toHaveLength(250);
     const runsCsv = await (await runsCsvRoute.GET(request("/api/v1/export/cleanup/runs.csv"), ctx())).text();
     expect(runsCsv.split("\n")[0]).toContain("jobs_lapsed");
@@ -127,9 +181,19 @@ describeEachDatabase("a large cleanup run's page", (t) => {
 
   it("sends a job's result on its own request, only once someone opens the job", async () => {
     const [job] = (await listRunJobs(t.current.db, runId, { sort: "preview", state: "queued", limit: 1 }, now)).jobs;
-    const res = await jobRoute.GET(new Request(`${BASE}/api/v1/cleanup/jobs/${job.id}`, { headers: auth }), ctx({ id: job.id }));
+    const res = await jobRoute.GET(
+      new Request(`${BASE}/api/v1/cleanup/jobs/${job.id}`, { headers: auth }),
+      ctx({ id: job.id }),
+    );
     expect(await res.json()).toEqual({ result: null });
     const unknown = "00000000-0000-4000-8000-000000000000";
-    expect((await jobRoute.GET(new Request(`${BASE}/api/v1/cleanup/jobs/${unknown}`, { headers: auth }), ctx({ id: unknown }))).status).toBe(404);
+    expect(
+      (
+        await jobRoute.GET(
+          new Request(`${BASE}/api/v1/cleanup/jobs/${unknown}`, { headers: auth }),
+          ctx({ id: unknown }),
+        )
+      ).status,
+    ).toBe(404);
   });
 });

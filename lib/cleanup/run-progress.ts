@@ -16,14 +16,29 @@ export type RunProgress = {
 export type RunStatus = "queued" | "running" | "finished" | "cancelled";
 
 /** The progress of jobs counted by state (states absent count 0) that acted on `acted` in all. */
-export function progressFrom(counts: Partial<Record<ShownJobState, number>>, acted: { bytes: number; units: number }): RunProgress {
+export function progressFrom(
+  counts: Partial<Record<ShownJobState, number>>,
+  acted: { bytes: number; units: number },
+): RunProgress {
   const states = Object.fromEntries(SHOWN_JOB_STATES.map((s) => [s, counts[s] ?? 0])) as Record<ShownJobState, number>;
   const sum = (list: readonly ShownJobState[]) => list.reduce((n, s) => n + states[s], 0);
-  return { states, jobs: sum(SHOWN_JOB_STATES), bytesFreed: acted.bytes, unitsActed: acted.units, finished: sum(FINAL_JOB_STATES) };
+  return {
+    states,
+    jobs: sum(SHOWN_JOB_STATES),
+    bytesFreed: acted.bytes,
+    unitsActed: acted.units,
+    finished: sum(FINAL_JOB_STATES),
+  };
 }
 
 /** A run's state from its jobs': queued (nothing claimed yet), running, finished, or cancelled. */
 export function runStatus(cancelled: boolean, progress: Pick<RunProgress, "states" | "jobs" | "finished">): RunStatus {
   const started = progress.jobs - progress.states.queued - progress.states.expired - progress.states.cancelled;
-  return cancelled ? "cancelled" : progress.finished === progress.jobs ? "finished" : started > 0 ? "running" : "queued";
+  return cancelled
+    ? "cancelled"
+    : progress.finished === progress.jobs
+      ? "finished"
+      : started > 0
+        ? "running"
+        : "queued";
 }

@@ -18,7 +18,15 @@ import { cancelRun, createRun, queueRestore, queueTrashPurge, type Who } from "@
 import { getJobDetail } from "@/lib/db/queries/cleanup-run-jobs";
 import { getRunDetail, listRuns } from "@/lib/db/queries/cleanup-views";
 
-const RUN = { recipe: "claude-code-sessions" as const, params: { olderThanDays: 30 }, scope: { all: true as const }, dryRun: false, trashDays: 7, minAgeHours: 24, countStatusChanges: false };
+const RUN = {
+  recipe: "claude-code-sessions" as const,
+  params: { olderThanDays: 30 },
+  scope: { all: true as const },
+  dryRun: false,
+  trashDays: 7,
+  minAgeHours: 24,
+  countStatusChanges: false,
+};
 const ADMIN: Who = { actor: { type: "user", id: "u1", label: "admin@example.com" } };
 const LATER = (ms: number) => new Date(Date.now() + ms);
 
@@ -32,28 +40,55 @@ describeEachDatabase("cleanup runs and jobs", (t) => {
     // A few minutes ahead of the clock (within the accepted skew): the preview ages units by the time since
     // their report, and the figures below are exact only while that is zero.
     const when = new Date(Date.now() + 5 * 60_000).toISOString();
-    ws.a = await seedWorkspace(db, { id: "cl-a", owner: "alice", template: "ai-dev" }, when, [claudeRoot(usage({ 1: [3, 30 * MiB], 30: [10, 100 * MiB], 60: [5, 200 * MiB] }, 1, 5 * MiB))]);
-    ws.b = await seedWorkspace(db, { id: "cl-b", owner: "bob", template: "minimal" }, when, [claudeRoot(usage({ 90: [4, 400 * MiB] }))]);
+    ws.a = await seedWorkspace(db, { id: "cl-a", owner: "alice", template: "ai-dev" }, when, [
+      claudeRoot(usage({ 1: [3, 30 * MiB], 30: [10, 100 * MiB], 60: [5, 200 * MiB] }, 1, 5 * MiB)),
+    ]);
+    ws.b = await seedWorkspace(db, { id: "cl-b", owner: "bob", template: "minimal" }, when, [
+      claudeRoot(usage({ 90: [4, 400 * MiB] })),
+    ]);
     ws.c = await seedWorkspace(db, { id: "cl-c", owner: "carol" }, when, [claudeRoot(null)]); // a reporter before 0.3
-    ws.d = await seedWorkspace(db, { id: "cl-d", owner: "dave" }, when, [{ key: "codex:data", agent: "codex", bytes: 900 * MiB }]);
+    ws.d = await seedWorkspace(db, { id: "cl-d", owner: "dave" }, when, [
+      { key: "codex:data", agent: "codex", bytes: 900 * MiB },
+    ]);
     ws.e = await seedWorkspace(db, { id: "cl-e", owner: "erin" }, when, [claudeRoot(usage({ 1: [2, 20 * MiB] }))]);
     p = await makePrincipals(t.current, "cleanup");
   });
 
   it("previews per workspace and in total from the latest reports, naming workspaces without usage", async () => {
     const preview = await previewRun(t.current.db, RUN);
-    expect(preview.workspaces.map((w) => [w.workspaceId, w.bytes, w.units])).toEqual([["cl-b", 400 * MiB, 4], ["cl-a", 200 * MiB, 5]]);
-    expect(preview.total).toMatchObject({ workspaces: 2, bytes: 600 * MiB, units: 9, protectedUnits: 1, protectedBytes: 5 * MiB, estimate: false });
-    expect(preview.withoutUsage).toEqual({ count: 1, workspaces: [{ workspaceId: "cl-c", name: "cl-c", owner: "carol" }] });
+    expect(preview.workspaces.map((w) => [w.workspaceId, w.bytes, w.units])).toEqual([
+      ["cl-b", 400 * MiB, 4],
+      ["cl-a", 200 * MiB, 5],
+    ]);
+    expect(preview.total).toMatchObject({
+      workspaces: 2,
+      bytes: 600 * MiB,
+      units: 9,
+      protectedUnits: 1,
+      protectedBytes: 5 * MiB,
+      estimate: false,
+    });
+    expect(preview.withoutUsage).toEqual({
+      count: 1,
+      workspaces: [{ workspaceId: "cl-c", name: "cl-c", owner: "carol" }],
+    });
     expect(preview.zeroWorkspaces).toBe(1);
-    const alice = await previewRun(t.current.db, { ...RUN, params: { olderThanDays: 25 }, scope: { owners: ["alice"] } });
+    const alice = await previewRun(t.current.db, {
+      ...RUN,
+      params: { olderThanDays: 25 },
+      scope: { owners: ["alice"] },
+    });
     expect(alice.workspaces.map((w) => w.workspaceId)).toEqual(["cl-a"]);
     expect(alice.total.estimate).toBe(true);
   });
 
   it("previews through the API for admins, not audited (a preview changes nothing)", async () => {
     const res = await previewRoute.POST(
-      new Request(`${BASE}/api/v1/cleanup/preview`, { method: "POST", headers: { cookie: p.admin.cookie, "content-type": "application/json" }, body: JSON.stringify(RUN) }),
+      new Request(`${BASE}/api/v1/cleanup/preview`, {
+        method: "POST",
+        headers: { cookie: p.admin.cookie, "content-type": "application/json" },
+        body: JSON.stringify(RUN),
+      }),
       ctx(),
     );
     expect(res.status).toBe(200);
@@ -63,7 +98,11 @@ describeEachDatabase("cleanup runs and jobs", (t) => {
 
   it("refuses a run whose preview moved by more than 10 %, telling the current figure", async () => {
     const res = await runsRoute.POST(
-      new Request(`${BASE}/api/v1/cleanup/runs`, { method: "POST", headers: { authorization: `Bearer ${p.adminToken}`, "content-type": "application/json" }, body: JSON.stringify({ ...RUN, confirmBytes: 400 * MiB }) }),
+      new Request(`${BASE}/api/v1/cleanup/runs`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${p.adminToken}`, "content-type": "application/json" },
+        body: JSON.stringify({ ...RUN, confirmBytes: 400 * MiB }),
+      }),
       ctx(),
     );
     expect(res.status).toBe(409);
@@ -79,7 +118,13 @@ describeEachDatabase("cleanup runs and jobs", (t) => {
       ["cl-b", "queued", 400 * MiB, ["claude-code:data"]],
       ["cl-a", "queued", 200 * MiB, ["claude-code:data"]],
     ]);
-    expect(detail.run).toMatchObject({ status: "queued", previewBytes: 600 * MiB, workspacesWithoutUsage: 1, action: "trash", createdBy: "admin@example.com" });
+    expect(detail.run).toMatchObject({
+      status: "queued",
+      previewBytes: 600 * MiB,
+      workspacesWithoutUsage: 1,
+      action: "trash",
+      createdBy: "admin@example.com",
+    });
     expect(detail.run.progress.states.queued).toBe(2);
     const owners = await createRun(t.current.db, { ...RUN, scope: { owners: ["bob", "carol", "dave"] } }, ADMIN);
     expect(owners.jobs).toBe(1);
@@ -91,19 +136,37 @@ describeEachDatabase("cleanup runs and jobs", (t) => {
     const db = t.current.db;
     const run = await createRun(db, { ...RUN, scope: { workspaceIds: ["cl-a"] } }, ADMIN);
     // The reporter claims over HTTP with its workspace token.
-    const res = await claimRoute.POST(new Request(`${BASE}/api/v1/jobs/claim`, { method: "POST", headers: { authorization: `Bearer ${ws.a.token}` } }), ctx());
+    const res = await claimRoute.POST(
+      new Request(`${BASE}/api/v1/jobs/claim`, { method: "POST", headers: { authorization: `Bearer ${ws.a.token}` } }),
+      ctx(),
+    );
     expect(res.status).toBe(200);
     const { jobs } = await res.json();
     expect(jobs).toHaveLength(1);
     const job = jobs[0];
-    expect(job).toMatchObject({ kind: "cleanup", recipe: "claude-code-sessions", params: { olderThanDays: 30 }, action: "trash", trashDays: 7, minAgeHours: 24, sourceJobId: null });
+    expect(job).toMatchObject({
+      kind: "cleanup",
+      recipe: "claude-code-sessions",
+      params: { olderThanDays: 30 },
+      action: "trash",
+      trashDays: 7,
+      minAgeHours: 24,
+      sourceJobId: null,
+    });
     expect(job.limits.maxBytes).toBeGreaterThanOrEqual(200 * MiB);
     expect(await claimJobs(db, "cl-a")).toEqual([]); // held: not handed out twice
     expect((await reportProgress(db, "cl-a", job.id, job.leaseToken)).cancelled).toBe(false);
     await expect(reportProgress(db, "cl-a", job.id, "slt_wrong")).rejects.toMatchObject({ status: 409 });
 
     const post = (token: string, id: string, body: unknown) =>
-      resultRoute.POST(new Request(`${BASE}/api/v1/jobs/${id}/result`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) }), ctx({ id }));
+      resultRoute.POST(
+        new Request(`${BASE}/api/v1/jobs/${id}/result`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }),
+        ctx({ id }),
+      );
     expect((await post(ws.a.token, job.id, doneResult("slt_stale", 190 * MiB, 5))).status).toBe(409);
     expect(await db.select().from(cleanupJobResults).where(eq(cleanupJobResults.jobId, job.id))).toEqual([]);
     expect((await post(ws.b.token, job.id, doneResult(job.leaseToken, 190 * MiB, 5))).status).toBe(403);
@@ -112,10 +175,19 @@ describeEachDatabase("cleanup runs and jobs", (t) => {
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ jobId: job.id, state: "done", stored: true });
     // A resend (the answer was lost) is answered the same, and stores nothing more.
-    expect(await (await post(ws.a.token, job.id, doneResult(job.leaseToken, 190 * MiB, 5))).json()).toEqual({ jobId: job.id, state: "done", stored: false });
+    expect(await (await post(ws.a.token, job.id, doneResult(job.leaseToken, 190 * MiB, 5))).json()).toEqual({
+      jobId: job.id,
+      state: "done",
+      stored: false,
+    });
     const detail = (await getRunDetail(db, run.id))!;
     expect(detail.run).toMatchObject({ status: "finished", progress: { bytesFreed: 190 * MiB, finished: 1 } });
-    expect((await getJobDetail(db, job.id))!.result).toMatchObject({ status: "done", unitsActed: 5, skipped: [{ reason: "recent" }], logTail: ["cleanup: done"] });
+    expect((await getJobDetail(db, job.id))!.result).toMatchObject({
+      status: "done",
+      unitsActed: 5,
+      skipped: [{ reason: "recent" }],
+      logTail: ["cleanup: done"],
+    });
   });
 
   it("interrupts a job whose lease ran out, hands it out again with a new token and refuses the old one", async () => {
@@ -128,8 +200,12 @@ describeEachDatabase("cleanup runs and jobs", (t) => {
     const [second] = await claimJobs(db, "cl-b", LATER(12 * 60_000));
     expect(second.id).toBe(first.id);
     expect(second.leaseToken).not.toBe(first.leaseToken);
-    await expect(reportProgress(db, "cl-b", first.id, first.leaseToken, LATER(12 * 60_000))).rejects.toMatchObject({ status: 409 });
-    await expect(storeJobResult(db, "cl-b", first.id, doneResult(first.leaseToken, 1))).rejects.toMatchObject({ status: 409 });
+    await expect(reportProgress(db, "cl-b", first.id, first.leaseToken, LATER(12 * 60_000))).rejects.toMatchObject({
+      status: 409,
+    });
+    await expect(storeJobResult(db, "cl-b", first.id, doneResult(first.leaseToken, 1))).rejects.toMatchObject({
+      status: 409,
+    });
     await storeJobResult(db, "cl-b", first.id, doneResult(second.leaseToken, 400 * MiB, 4));
     const [done] = await db.select().from(cleanupJobs).where(eq(cleanupJobs.id, first.id));
     expect(done).toMatchObject({ state: "done", attempts: 2, bytesActed: 400 * MiB });
@@ -154,7 +230,9 @@ describeEachDatabase("cleanup runs and jobs", (t) => {
 
   it("restores only a job that trashed, and purges trash on request", async () => {
     const db = t.current.db;
-    const runs = (await listRuns(db, { limit: 50 })).runs.filter((r) => r.action === "trash" && r.progress.states.done > 0);
+    const runs = (await listRuns(db, { limit: 50 })).runs.filter(
+      (r) => r.action === "trash" && r.progress.states.done > 0,
+    );
     const job = (await getRunDetail(db, runs[0].id))!.jobs.find((j) => j.state === "done")!;
     const restore = await queueRestore(db, job.id, ADMIN);
     const all = await claimJobs(db, job.workspaceId);
@@ -177,7 +255,10 @@ describeEachDatabase("cleanup runs and jobs", (t) => {
   it("pages runs by key, newest first", async () => {
     const first = await listRuns(t.current.db, { limit: 2 });
     expect(first.runs).toHaveLength(2);
-    const second = await listRuns(t.current.db, { limit: 2, cursor: { at: new Date(first.nextCursor!.split("_")[0]), id: first.nextCursor!.split("_")[1] } });
+    const second = await listRuns(t.current.db, {
+      limit: 2,
+      cursor: { at: new Date(first.nextCursor!.split("_")[0]), id: first.nextCursor!.split("_")[1] },
+    });
     expect(second.runs[0].id).not.toBe(first.runs[1].id);
     expect(Date.parse(second.runs[0].createdAt)).toBeLessThanOrEqual(Date.parse(first.runs[1].createdAt));
   });
@@ -185,11 +266,22 @@ describeEachDatabase("cleanup runs and jobs", (t) => {
   it("audits every step with who did it", async () => {
     const rows = await t.current.db.select().from(auditLog).where(like(auditLog.action, "cleanup.%"));
     const actions = new Set(rows.map((r) => r.action));
-    for (const a of ["cleanup.run_created", "cleanup.jobs_claimed", "cleanup.job_result", "cleanup.run_cancelled",
-      "cleanup.restore_queued", "cleanup.trash_purge_queued", "cleanup.job_interrupted", "cleanup.jobs_expired"]) {
+    for (const a of [
+      "cleanup.run_created",
+      "cleanup.jobs_claimed",
+      "cleanup.job_result",
+      "cleanup.run_cancelled",
+      "cleanup.restore_queued",
+      "cleanup.trash_purge_queued",
+      "cleanup.job_interrupted",
+      "cleanup.jobs_expired",
+    ]) {
       expect(actions, a).toContain(a);
     }
-    const [claim] = await t.current.db.select().from(auditLog).where(and(eq(auditLog.action, "cleanup.job_result"), eq(auditLog.actorId, "cl-a")));
+    const [claim] = await t.current.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "cleanup.job_result"), eq(auditLog.actorId, "cl-a")));
     expect(claim).toMatchObject({ actorType: "workspace", actorLabel: "alice/cl-a" });
   });
 });

@@ -36,10 +36,15 @@ export type Tick = { locked: boolean; started: { policyId: string; runId: string
  */
 export async function runDuePolicies(db: Db, now = new Date()): Promise<Tick> {
   return db.transaction(async (tx) => {
-    const [{ locked }] = rowsOf<{ locked: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${SCHEDULER_LOCK}) as locked`));
+    const [{ locked }] = rowsOf<{ locked: boolean }>(
+      await tx.execute(sql`select pg_try_advisory_xact_lock(${SCHEDULER_LOCK}) as locked`),
+    );
     if (!locked) return { locked: false, started: [] };
     await sweepJobs(tx, now);
-    const policies = await tx.select().from(cleanupPolicies).where(and(eq(cleanupPolicies.enabled, true), ne(cleanupPolicies.schedule, "off")));
+    const policies = await tx
+      .select()
+      .from(cleanupPolicies)
+      .where(and(eq(cleanupPolicies.enabled, true), ne(cleanupPolicies.schedule, "off")));
     const started: Tick["started"] = [];
     for (const p of policies.filter((x) => x.heldAt === null && isDue(x, now))) {
       const actor = { type: "system" as const, label: `policy: ${p.name}` };
@@ -50,23 +55,47 @@ export async function runDuePolicies(db: Db, now = new Date()): Promise<Tick> {
       const confirmed = { bytes: p.confirmedBytes ?? 0, workspaces: p.confirmedWorkspaces ?? 0 };
       if (outcome === "run" && !p.dryRun && isRunaway(preview.total, confirmed)) {
         outcome = "held";
-        await tx.update(cleanupPolicies).set({ heldAt: now, heldBytes: preview.total.bytes, heldWorkspaces: preview.total.workspaces }).where(eq(cleanupPolicies.id, p.id));
+        await tx
+          .update(cleanupPolicies)
+          .set({ heldAt: now, heldBytes: preview.total.bytes, heldWorkspaces: preview.total.workspaces })
+          .where(eq(cleanupPolicies.id, p.id));
         await recordAudit(tx, {
-          actor, action: "cleanup.policy_held", target: p.id,
-          details: { preview: { bytes: preview.total.bytes, workspaces: preview.total.workspaces }, confirmed, factor: RUNAWAY_FACTOR },
+          actor,
+          action: "cleanup.policy_held",
+          target: p.id,
+          details: {
+            preview: { bytes: preview.total.bytes, workspaces: preview.total.workspaces },
+            confirmed,
+            factor: RUNAWAY_FACTOR,
+          },
         });
       } else {
         try {
           const dryRun = outcome === "dry-run" || request.dryRun;
-          runId = (await createRun(tx, { ...request, dryRun }, { actor }, { policyId: p.id, preview, audit: { awaitingConfirmation: outcome === "dry-run" } })).id;
+          runId = (
+            await createRun(
+              tx,
+              { ...request, dryRun },
+              { actor },
+              { policyId: p.id, preview, audit: { awaitingConfirmation: outcome === "dry-run" } },
+            )
+          ).id;
         } catch (err) {
           // Nothing to clean up is not a failure: the policy waits for its next turn.
           if (!(err instanceof AppError)) throw err;
           outcome = "skipped";
-          await recordAudit(tx, { actor, action: "cleanup.policy_skipped", target: p.id, details: { reason: err.message } });
+          await recordAudit(tx, {
+            actor,
+            action: "cleanup.policy_skipped",
+            target: p.id,
+            details: { reason: err.message },
+          });
         }
       }
-      await tx.update(cleanupPolicies).set({ lastRunAt: now, lastRunId: runId ?? p.lastRunId }).where(eq(cleanupPolicies.id, p.id));
+      await tx
+        .update(cleanupPolicies)
+        .set({ lastRunAt: now, lastRunId: runId ?? p.lastRunId })
+        .where(eq(cleanupPolicies.id, p.id));
       started.push({ policyId: p.id, runId, outcome });
     }
     return { locked: true, started };
@@ -81,7 +110,8 @@ export function startCleanupScheduler(getDb: () => Promise<Db>): void {
   const tick = async () => {
     try {
       const { started } = await runDuePolicies(await getDb());
-      for (const s of started) console.log(`[cleanup] policy ${s.policyId}: ${s.outcome}${s.runId ? ` (run ${s.runId})` : ""}`);
+      for (const s of started)
+        console.log(`[cleanup] policy ${s.policyId}: ${s.outcome}${s.runId ? ` (run ${s.runId})` : ""}`);
     } catch (err) {
       console.error(`[cleanup] scheduler tick failed: ${(err as Error).message}`);
     }

@@ -38,9 +38,22 @@ const RUNS: { name: string; dryRun?: boolean; cancelled?: boolean; jobs: JobSpec
     ],
   },
   { name: "dry", dryRun: true, jobs: [{ state: "done", units: 4, finishedAgo: HOUR }] },
-  { name: "cancelled", cancelled: true, jobs: [{ state: "cancelled", finishedAgo: HOUR }, { state: "running", leaseIn: 5 * 60_000 }] },
+  {
+    name: "cancelled",
+    cancelled: true,
+    jobs: [
+      { state: "cancelled", finishedAgo: HOUR },
+      { state: "running", leaseIn: 5 * 60_000 },
+    ],
+  },
   { name: "waiting", jobs: [{ state: "queued" }, { state: "queued" }] },
-  { name: "finished", jobs: [{ state: "done", units: 1, finishedAgo: HOUR }, { state: "expired", finishedAgo: HOUR }] },
+  {
+    name: "finished",
+    jobs: [
+      { state: "done", units: 1, finishedAgo: HOUR },
+      { state: "expired", finishedAgo: HOUR },
+    ],
+  },
 ];
 
 describeEachDatabase("cleanup rules with one home", (t) => {
@@ -52,19 +65,39 @@ describeEachDatabase("cleanup rules with one home", (t) => {
     const db = t.current.db;
     let w = 0;
     for (const r of RUNS) {
-      const [{ id }] = await db.insert(cleanupRuns).values({
-        kind: "cleanup", recipe: "claude-code-sessions", params: { olderThanDays: 30 }, scope: { all: true }, action: "trash", trashDays: 7,
-        minAgeHours: 24, expiresDays: 7, dryRun: r.dryRun ?? false, cancelledAt: r.cancelled ? now : null, createdByType: "user", createdByLabel: "admin",
-      }).returning({ id: cleanupRuns.id });
+      const [{ id }] = await db
+        .insert(cleanupRuns)
+        .values({
+          kind: "cleanup",
+          recipe: "claude-code-sessions",
+          params: { olderThanDays: 30 },
+          scope: { all: true },
+          action: "trash",
+          trashDays: 7,
+          minAgeHours: 24,
+          expiresDays: 7,
+          dryRun: r.dryRun ?? false,
+          cancelledAt: r.cancelled ? now : null,
+          createdByType: "user",
+          createdByLabel: "admin",
+        })
+        .returning({ id: cleanupRuns.id });
       runIds.push(id);
       for (const j of r.jobs) {
         const ws = `sr-${w++}`;
         await db.execute(sql`insert into workspaces (id, name, owner) values (${ws}, ${ws}, 'o')`);
         const ran = j.state !== "queued";
         await db.insert(cleanupJobs).values({
-          runId: id, workspaceId: ws, kind: "cleanup", state: j.state as never, expiresAt: at(j.expiresIn ?? 7 * DAY),
-          claimedAt: ran ? at(-2 * HOUR) : null, leaseExpiresAt: j.leaseIn !== undefined ? at(j.leaseIn) : null,
-          finishedAt: j.finishedAgo !== undefined ? at(-j.finishedAgo) : null, unitsActed: j.units ?? null, bytesActed: j.units ? j.units * 1000 : null,
+          runId: id,
+          workspaceId: ws,
+          kind: "cleanup",
+          state: j.state as never,
+          expiresAt: at(j.expiresIn ?? 7 * DAY),
+          claimedAt: ran ? at(-2 * HOUR) : null,
+          leaseExpiresAt: j.leaseIn !== undefined ? at(j.leaseIn) : null,
+          finishedAt: j.finishedAgo !== undefined ? at(-j.finishedAgo) : null,
+          unitsActed: j.units ?? null,
+          bytesActed: j.units ? j.units * 1000 : null,
         });
       }
     }
@@ -95,7 +128,10 @@ describeEachDatabase("cleanup rules with one home", (t) => {
       for (const job of (await listRunJobs(db, id, { sort: "preview", limit: 100 }, now)).jobs) {
         const offers = restoreRefusal(run, job, now) === null;
         offered += Number(offers);
-        const accepted = await queueRestore(db, job.id, TEST_WHO).then(() => true, () => false);
+        const accepted = await queueRestore(db, job.id, TEST_WHO).then(
+          () => true,
+          () => false,
+        );
         expect(accepted, `${job.state} ${job.unitsActed} units`).toBe(offers);
       }
     }
@@ -107,12 +143,21 @@ describeEachDatabase("cleanup rules with one home", (t) => {
   it("a page shows, before the sweep, the states the sweep then stores (a lapsed lease aside: it goes back in the queue)", async () => {
     const db = t.current.db;
     const shown = async () => {
-      const jobs = (await Promise.all(runIds.map((id) => listRunJobs(db, id, { sort: "preview", limit: 100 }, now)))).flatMap((p) => p.jobs);
+      const jobs = (
+        await Promise.all(runIds.map((id) => listRunJobs(db, id, { sort: "preview", limit: 100 }, now)))
+      ).flatMap((p) => p.jobs);
       return new Map(jobs.filter((j) => j.kind === "cleanup").map((j) => [j.id, j.state]));
     };
     const before = await shown();
     await sweepJobs(db, now);
-    const stored = new Map((await db.select({ id: cleanupJobs.id, state: cleanupJobs.state }).from(cleanupJobs).where(eq(cleanupJobs.kind, "cleanup"))).map((j) => [j.id, j.state]));
+    const stored = new Map(
+      (
+        await db
+          .select({ id: cleanupJobs.id, state: cleanupJobs.state })
+          .from(cleanupJobs)
+          .where(eq(cleanupJobs.kind, "cleanup"))
+      ).map((j) => [j.id, j.state]),
+    );
     for (const [id, state] of before) expect(stored.get(id), state).toBe(state === "lapsed" ? "interrupted" : state);
     expect([...before.values()].filter((s) => s === "lapsed" || s === "expired").length).toBe(4);
   });

@@ -18,13 +18,19 @@ describe("resolveWorkspace", () => {
   });
 
   it("refuses a name two owners use, naming both, and a name nobody uses", () => {
-    expect(resolveWorkspace("dev", all)).toEqual({ ok: false, problem: "“dev” names 2 workspaces (yara/dev, bob/dev): write owner/name." });
+    expect(resolveWorkspace("dev", all)).toEqual({
+      ok: false,
+      problem: "“dev” names 2 workspaces (yara/dev, bob/dev): write owner/name.",
+    });
     expect(resolveWorkspace("alice/dev", all)).toEqual({ ok: false, problem: "No workspace is named “alice/dev”." });
     expect(resolveWorkspace("de", all)).toEqual({ ok: false, problem: "No workspace is named “de”." });
   });
 
   it("does not call a name unknown when the lookup listed only part of what matched, nor before it answered", () => {
-    expect(resolveWorkspace("qa", { candidates: ws, complete: false })).toMatchObject({ ok: false, problem: expect.stringMatching(/^More workspaces match/) });
+    expect(resolveWorkspace("qa", { candidates: ws, complete: false })).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/^More workspaces match/),
+    });
     expect(resolveWorkspace("dev-2", { candidates: ws, complete: false })).toEqual({ ok: true, id: ws[3].id });
     expect(resolveWorkspace("dev", null)).toEqual({ ok: false, problem: "Looking up “dev”…" });
   });

@@ -33,9 +33,15 @@ export function resolveWorkspace(typed: string, lookup: Lookup): WorkspaceResolu
   if (matches.length === 1) return { ok: true, id: matches[0].id };
   if (matches.length > 1) {
     const named = matches.slice(0, 3).map(workspaceLabel).join(", ");
-    return { ok: false, problem: `“${typed}” names ${matches.length} workspaces (${named}${matches.length > 3 ? ", …" : ""}): write owner/name.` };
+    return {
+      ok: false,
+      problem: `“${typed}” names ${matches.length} workspaces (${named}${matches.length > 3 ? ", …" : ""}): write owner/name.`,
+    };
   }
   return complete
     ? { ok: false, problem: `No workspace is named “${typed}”.` }
-    : { ok: false, problem: `More workspaces match “${typed}” than were looked up: write owner/name or the workspace's id.` };
+    : {
+        ok: false,
+        problem: `More workspaces match “${typed}” than were looked up: write owner/name or the workspace's id.`,
+      };
 }

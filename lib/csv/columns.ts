@@ -28,10 +28,17 @@ export type SomeCsvExport = {
 export type CsvTable = Pick<SomeCsvExport, "columns" | "rows">;
 
 /** Columns and the rows they read, checked against each other (rows first, so they decide the row type). */
-export const csvTable = <R>(rows: AsyncIterable<R> | Iterable<R>, columns: readonly CsvColumn<R>[]): CsvTable => ({ columns, rows });
+export const csvTable = <R>(rows: AsyncIterable<R> | Iterable<R>, columns: readonly CsvColumn<R>[]): CsvTable => ({
+  columns,
+  rows,
+});
 
 /** Shorthand for a column list: `col("bytes", "integer", (r) => r.bytes)`. */
-export const col = <R>(header: string, type: CsvCellType, value: (row: R) => unknown): CsvColumn<R> => ({ header, type, value });
+export const col = <R>(header: string, type: CsvCellType, value: (row: R) => unknown): CsvColumn<R> => ({
+  header,
+  type,
+  value,
+});
 
 // A spreadsheet runs a cell as a formula when it starts with one of these (the full-width forms too, which
 // some normalise to ASCII). OWASP's advice: prefix a single quote so the cell stays text.

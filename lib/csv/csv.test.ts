@@ -8,11 +8,15 @@ async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
 }
 
 type Row = { name: string | null; n: number | string | null; t: string | Date | null };
-const columns = [col<Row>("name", "text", (r) => r.name), col<Row>("n", "integer", (r) => r.n), col<Row>("t", "time", (r) => r.t)];
+const columns = [
+  col<Row>("name", "text", (r) => r.name),
+  col<Row>("n", "integer", (r) => r.n),
+  col<Row>("t", "time", (r) => r.t),
+];
 
 describe("formatCell", () => {
   it("neutralises text that a spreadsheet would run as a formula, and nothing else", () => {
-    for (const s of ["=HYPERLINK(\"x\")", "+1", "-2+3", "@SUM(A1)", "\t=1", "\r=1", "\n=1", "\uFF1D1"]) {
+    for (const s of ['=HYPERLINK("x")', "+1", "-2+3", "@SUM(A1)", "\t=1", "\r=1", "\n=1", "\uFF1D1"]) {
       expect(neutralise(s)).toBe(`'${s}`);
     }
     for (const s of ["plain", "a=b", "1+1", "'quoted", "", "café"]) expect(neutralise(s)).toBe(s);
@@ -58,7 +62,9 @@ describe("openCsvStream", () => {
         `"café, 日本",1,\r\n`,
     );
     const bytes = new Uint8Array(await new Response(await openCsvStream(csvTable([rows[4]], columns))).arrayBuffer());
-    expect(Buffer.from(bytes).toString("hex")).toBe(Buffer.from('name,n,t\r\n"café, 日本",1,\r\n', "utf8").toString("hex"));
+    expect(Buffer.from(bytes).toString("hex")).toBe(
+      Buffer.from('name,n,t\r\n"café, 日本",1,\r\n', "utf8").toString("hex"),
+    );
   });
 
   it("writes the header alone for no rows", async () => {

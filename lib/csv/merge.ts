@@ -2,7 +2,10 @@
  * Merges sources that are each sorted by `compare` into one sorted sequence, reading each only as far as the
  * merge needs (at most one row ahead per source). Ending early ends every source.
  */
-export async function* mergeSorted<T>(sources: readonly AsyncIterable<T>[], compare: (a: T, b: T) => number): AsyncGenerator<T> {
+export async function* mergeSorted<T>(
+  sources: readonly AsyncIterable<T>[],
+  compare: (a: T, b: T) => number,
+): AsyncGenerator<T> {
   const its = sources.map((s) => s[Symbol.asyncIterator]());
   try {
     const heads = await Promise.all(its.map((it) => it.next()));

@@ -22,9 +22,21 @@ const DISTRIBUTED: Record<string, string> = {
  * audit and cleanup (see docs/citus.md).
  */
 const NOT_BY_WORKSPACE = [
-  "settings", "finding_rules", "workspace_tokens", "fleet_delta",
-  "users", "sessions", "accounts", "verifications", "api_keys", "rate_limits", "audit_log",
-  "cleanup_runs", "cleanup_jobs", "cleanup_job_results", "cleanup_policies",
+  "settings",
+  "finding_rules",
+  "workspace_tokens",
+  "fleet_delta",
+  "users",
+  "sessions",
+  "accounts",
+  "verifications",
+  "api_keys",
+  "rate_limits",
+  "audit_log",
+  "cleanup_runs",
+  "cleanup_jobs",
+  "cleanup_job_results",
+  "cleanup_policies",
 ];
 
 describeEachDatabase("schema is ready for distribution by workspace", (t) => {
@@ -49,10 +61,17 @@ describeEachDatabase("schema is ready for distribution by workspace", (t) => {
       where n.nspname = 'public' and x.indisunique and not c.relispartition and c.relname = any(${sql.param(Object.keys(DISTRIBUTED))}::text[])`);
     const tablesWithKeys = new Set(keys.map((k) => k.tbl));
     expect([...tablesWithKeys].sort()).toEqual(Object.keys(DISTRIBUTED).sort());
-    const wrong = keys.filter((k) => !k.cols.includes(DISTRIBUTED[k.tbl]) || (k.partkey ?? []).some((c) => !k.cols.includes(c)));
+    const wrong = keys.filter(
+      (k) => !k.cols.includes(DISTRIBUTED[k.tbl]) || (k.partkey ?? []).some((c) => !k.cols.includes(c)),
+    );
     expect(wrong, "unique keys that distribution by workspace (or partitioning) cannot enforce").toEqual([]);
     // The raw history is partitioned by collection time.
-    expect(keys.filter((k) => k.partkey).map((k) => [k.tbl, k.partkey]).sort()).toEqual([
+    expect(
+      keys
+        .filter((k) => k.partkey)
+        .map((k) => [k.tbl, k.partkey])
+        .sort(),
+    ).toEqual([
       ["reports", ["collected_at"]],
       ["root_usage", ["collected_at"]],
     ]);

@@ -19,8 +19,7 @@ const probe = (answer: number) =>
   );
 
 describeEachDatabase("function files", (t) => {
-  const answer = async () =>
-    rowsOf<{ n: number }>(await t.current.db.execute(sql`select function_probe() as n`))[0].n;
+  const answer = async () => rowsOf<{ n: number }>(await t.current.db.execute(sql`select function_probe() as n`))[0].n;
   const exists = async () =>
     rowsOf<{ n: number }>(
       await t.current.db.execute(sql`select count(*)::int as n from pg_proc where proname = 'function_probe'`),
@@ -35,7 +34,9 @@ describeEachDatabase("function files", (t) => {
     expect(recorded).toEqual(
       files.map((f) => ({
         name: f.replace(/\.sql$/, ""),
-        checksum: createHash("sha256").update(fs.readFileSync(path.join(FUNCTIONS_FOLDER, f))).digest("hex"),
+        checksum: createHash("sha256")
+          .update(fs.readFileSync(path.join(FUNCTIONS_FOLDER, f)))
+          .digest("hex"),
       })),
     );
     // Nothing changed since: a second start applies nothing.

@@ -32,7 +32,10 @@ export async function applyFunctions(db: Db, folder = FUNCTIONS_FOLDER): Promise
       await db.execute(sql`select name, checksum from drizzle.function_checksums`),
     ).map((r) => [r.name, r.checksum]),
   );
-  const files = fs.readdirSync(folder).filter((f) => f.endsWith(".sql")).sort();
+  const files = fs
+    .readdirSync(folder)
+    .filter((f) => f.endsWith(".sql"))
+    .sort();
   const changed: string[] = [];
   for (const file of files) {
     const name = file.slice(0, -".sql".length);

@@ -7,7 +7,9 @@ export type { Db } from "./types";
 /** The embedded database's folder: STORAGE_DATA_DIR, or .data/pglite inside the project. */
 export function dataDir(): string {
   // A runtime folder, not a source: keep the build's file tracing out of it.
-  return path.resolve(/*turbopackIgnore: true*/ process.env.STORAGE_DATA_DIR ?? path.join(process.cwd(), ".data", "pglite"));
+  return path.resolve(
+    /*turbopackIgnore: true*/ process.env.STORAGE_DATA_DIR ?? path.join(process.cwd(), ".data", "pglite"),
+  );
 }
 
 // One instance per process, kept on globalThis so hot reload in `next dev` does not open the folder twice.

@@ -35,20 +35,31 @@ export function keysetAfter(keys: readonly KeyPart[], last: KeyValues | null): S
   if (uniform) {
     // A row comparison is what a btree index serves as a range start. The prefix bound is implied by it, but
     // stated so an index over the leading columns applies when the last column belongs to a joined table.
-    const row = (n: number) => sql`(${sql.join(keys.slice(0, n).map((k) => k.expr), sql`, `)})`;
-    const vals = (n: number) => sql`(${sql.join(keys.slice(0, n).map((k, i) => param(k, last[i]!)), sql`, `)})`;
+    const row = (n: number) =>
+      sql`(${sql.join(
+        keys.slice(0, n).map((k) => k.expr),
+        sql`, `,
+      )})`;
+    const vals = (n: number) =>
+      sql`(${sql.join(
+        keys.slice(0, n).map((k, i) => param(k, last[i]!)),
+        sql`, `,
+      )})`;
     const all = sql`${row(keys.length)} ${cmp(keys[0])} ${vals(keys.length)}`;
     const ge = sql.raw((keys[0].dir ?? "asc") === "asc" ? ">=" : "<=");
     return keys.length > 1 ? sql`${row(keys.length - 1)} ${ge} ${vals(keys.length - 1)} and ${all}` : all;
   }
   // Mixed directions or nullable keys: the lexicographic expansion (k0 after) or (k0 equal and k1 after) or ...
-  const equal = (k: KeyPart, v: string | null) => (v === null ? sql`${k.expr} is null` : sql`${k.expr} = ${param(k, v)}`);
+  const equal = (k: KeyPart, v: string | null) =>
+    v === null ? sql`${k.expr} is null` : sql`${k.expr} = ${param(k, v)}`;
   const after = (k: KeyPart, v: string | null): SQL => {
     if (v === null) return k.nulls === "first" ? sql`${k.expr} is not null` : sql`false`;
     const beyond = sql`${k.expr} ${cmp(k)} ${param(k, v)}`;
     return k.nulls === "last" ? sql`(${beyond} or ${k.expr} is null)` : beyond;
   };
-  const terms = keys.map((k, i) => sql`(${sql.join([...keys.slice(0, i).map((p, j) => equal(p, last[j])), after(k, last[i])], sql` and `)})`);
+  const terms = keys.map(
+    (k, i) => sql`(${sql.join([...keys.slice(0, i).map((p, j) => equal(p, last[j])), after(k, last[i])], sql` and `)})`,
+  );
   return sql`(${sql.join(terms, sql` or `)})`;
 }
 
@@ -87,7 +98,12 @@ export const DEFAULT_PAGE_SIZE = 2000;
  * one (two pages in memory at most; read one after the other, the export's process sat idle about 40 % of the
  * time). Between pages it yields to the event loop, so other requests get the embedded database's one thread.
  */
-async function* keysetPages<R>(db: Db, keys: readonly KeyPart[], query: (page: PageParts) => SQL, opts: PageOptions): AsyncGenerator<R[]> {
+async function* keysetPages<R>(
+  db: Db,
+  keys: readonly KeyPart[],
+  query: (page: PageParts) => SQL,
+  opts: PageOptions,
+): AsyncGenerator<R[]> {
   const limit = opts.pageSize ?? DEFAULT_PAGE_SIZE;
   const keyColumns = keysetColumns(keys);
   const order = keysetOrder(keys);

@@ -14,7 +14,10 @@ it("tries the database again at the next run when it was down at the first", asy
   vi.useFakeTimers();
   const quiet = vi.spyOn(console, "error").mockImplementation(() => undefined);
   const database = { kind: "postgres" } as Database;
-  const open = vi.fn<() => Promise<Database>>().mockRejectedValueOnce(new Error("connection refused")).mockResolvedValue(database);
+  const open = vi
+    .fn<() => Promise<Database>>()
+    .mockRejectedValueOnce(new Error("connection refused"))
+    .mockResolvedValue(database);
   startMaintenanceSchedule(open, 60 * 60 * 1000);
 
   await vi.advanceTimersByTimeAsync(30 * 1000);

@@ -19,8 +19,14 @@ const roots = (a: number, extra: { key: string; agent: string; bytes: number }[]
   ...extra,
 ];
 const snapshot = async (db: Parameters<typeof count>[0]) => ({
-  latest: await rows(db, sql`select workspace_id, root_key, bytes::float8 as b, report_id::text from root_latest order by 1, 2`),
-  workspaces: await rows(db, sql`select id, total_bytes::float8 as t, last_report_id::text as r, growth_bytes_per_day as g from workspaces order by id`),
+  latest: await rows(
+    db,
+    sql`select workspace_id, root_key, bytes::float8 as b, report_id::text from root_latest order by 1, 2`,
+  ),
+  workspaces: await rows(
+    db,
+    sql`select id, total_bytes::float8 as t, last_report_id::text as r, growth_bytes_per_day as g from workspaces order by id`,
+  ),
   rootDaily: await count(db, "root_daily"),
   workspaceDaily: await count(db, "workspace_daily"),
   levels: await fleetLevels(db, utcDayOf(now)),
@@ -34,7 +40,9 @@ describeEachDatabase("maintenance: raw history", (t) => {
     const r = makeReport(ws, at(now, 20), roots(10, [{ key: "codex:data", agent: "codex", bytes: 5 * MiB }]));
     expect(await ingestReport(db, ws.id, r)).toMatchObject({ status: "stored" });
     // Today's partition missing (dropped by hand) does not lose a report either.
-    await db.execute(sql.raw(`drop table ${partitionName("reports", dayAgo(now, 0))}, ${partitionName("root_usage", dayAgo(now, 0))}`));
+    await db.execute(
+      sql.raw(`drop table ${partitionName("reports", dayAgo(now, 0))}, ${partitionName("root_usage", dayAgo(now, 0))}`),
+    );
     for (const n of [10, 5, 0]) await ingestReport(db, ws.id, makeReport(ws, at(now, n, 1), roots(30 - n)));
     expect(await count(db, "reports_default")).toBe(4);
     expect(await count(db, "reports")).toBe(4);
@@ -44,14 +52,19 @@ describeEachDatabase("maintenance: raw history", (t) => {
     expect(result).toMatchObject({ ran: true, rawHorizon: `${dayAgo(now, 14)}T00:00:00.000Z` });
     // The days inside the window got their partitions with their rows; the day before the horizon expired.
     if (!result.ran) throw new Error("did not run");
-    expect(result.partitionsCreated).toEqual(expect.arrayContaining([partitionName("reports", dayAgo(now, 10)), partitionName("root_usage", dayAgo(now, 0))]));
+    expect(result.partitionsCreated).toEqual(
+      expect.arrayContaining([partitionName("reports", dayAgo(now, 10)), partitionName("root_usage", dayAgo(now, 0))]),
+    );
     expect(await count(db, "reports_default")).toBe(0);
     expect(await count(db, partitionName("root_usage", dayAgo(now, 10)))).toBe(1);
     expect(await count(db, "reports")).toBe(3);
     expect(await count(db, "root_usage")).toBe(3);
     // Roll-ups, latest and summary are untouched by expiring raw history.
     expect(await snapshot(db)).toEqual(before);
-    const days = (await listPartitions(db)).filter((p) => p.table === "reports").map((p) => p.day).sort();
+    const days = (await listPartitions(db))
+      .filter((p) => p.table === "reports")
+      .map((p) => p.day)
+      .sort();
     expect(days.at(-1)).toBe(addDaysTo(utcDayOf(now), 7));
   });
 
@@ -96,13 +109,19 @@ describeEachDatabase("maintenance: roll-ups", (t) => {
   it("expires roll-ups past their retention, folding the fleet's changes into a baseline; charts start at the horizon", async () => {
     const db = t.current.db;
     await enroll(db, ws);
-    for (const [n, a, codex] of [[60, 10, 4], [50, 12, 4], [40, 15, 0], [3, 20, 6]] as const) {
+    for (const [n, a, codex] of [
+      [60, 10, 4],
+      [50, 12, 4],
+      [40, 15, 0],
+      [3, 20, 6],
+    ] as const) {
       const extra = codex ? [{ key: "codex:data", agent: "codex", bytes: codex * MiB }] : [];
       await ingestReport(db, ws.id, makeReport(ws, at(now, n), roots(a, extra)));
     }
-    const levels = async () => Object.fromEntries(await Promise.all(
-      [45, 44, 40, 3, 0].map(async (n) => [n, await fleetLevels(db, dayAgo(now, n))] as const),
-    ));
+    const levels = async () =>
+      Object.fromEntries(
+        await Promise.all([45, 44, 40, 3, 0].map(async (n) => [n, await fleetLevels(db, dayAgo(now, n))] as const)),
+      );
     const before = await levels();
     const latest = await rows(db, sql`select * from root_latest order by root_key`);
     await updateRetention(db, { rollups: 45 }, TEST_WHO);
@@ -113,7 +132,10 @@ describeEachDatabase("maintenance: roll-ups", (t) => {
     const oldest = await rows<{ day: string }>(db, sql`select min(day)::text as day from root_daily`);
     expect(oldest[0].day).toBe(dayAgo(now, 40));
     // One baseline row per agent, kind and shard, on the day before the horizon.
-    const early = await rows<{ day: string }>(db, sql`select distinct day::text as day from fleet_delta where day < ${dayAgo(now, 40)}::date`);
+    const early = await rows<{ day: string }>(
+      db,
+      sql`select distinct day::text as day from fleet_delta where day < ${dayAgo(now, 40)}::date`,
+    );
     expect(early).toEqual([{ day: dayAgo(now, 46) }]);
     const overview = await getFleetOverview(db, { range: "90d", now });
     expect(overview.range.from).toBe(dayAgo(now, 45));
@@ -129,10 +151,30 @@ describeEachDatabase("maintenance: lock and registry", (t) => {
   it("deletes expired rows of the registry's tables and skips tables that do not exist", async () => {
     const db = t.current.db;
     await db.execute(sql`create table test_results (id int, finished_at timestamptz)`);
-    await db.execute(sql`insert into test_results values (1, ${at(now, 40)}::timestamptz), (2, ${at(now, 2)}::timestamptz)`);
+    await db.execute(
+      sql`insert into test_results values (1, ${at(now, 40)}::timestamptz), (2, ${at(now, 2)}::timestamptz)`,
+    );
     const settings = [
-      { id: "test", label: "Test results", key: "retention.test_days", defaultDays: 30, minDays: 1, maxDays: 99, table: "test_results", timeColumn: "finished_at" },
-      { id: "gone", label: "Missing", key: "retention.gone_days", defaultDays: 30, minDays: 1, maxDays: 99, table: "no_such_table", timeColumn: "at" },
+      {
+        id: "test",
+        label: "Test results",
+        key: "retention.test_days",
+        defaultDays: 30,
+        minDays: 1,
+        maxDays: 99,
+        table: "test_results",
+        timeColumn: "finished_at",
+      },
+      {
+        id: "gone",
+        label: "Missing",
+        key: "retention.gone_days",
+        defaultDays: 30,
+        minDays: 1,
+        maxDays: 99,
+        table: "no_such_table",
+        timeColumn: "at",
+      },
     ];
     const result = await runMaintenance(t.current, { now, settings });
     expect(result).toMatchObject({ ran: true, deleted: { test_results: 1 } });
@@ -150,7 +192,9 @@ describeEachDatabase("maintenance: lock and registry", (t) => {
     expect(refused).toMatch(/append-only/);
     const result = await runMaintenance(t.current, { now });
     expect(result).toMatchObject({ ran: true, deleted: { audit_log: 1 } });
-    expect(await rows(db, sql`select action from audit_log where action like 'test.%'`)).toEqual([{ action: "test.young" }]);
+    expect(await rows(db, sql`select action from audit_log where action like 'test.%'`)).toEqual([
+      { action: "test.young" },
+    ]);
   });
 
   it("runs in one instance at a time: a second one skips while the first holds the lock", async () => {
@@ -161,7 +205,10 @@ describeEachDatabase("maintenance: lock and registry", (t) => {
         await t.current.session(async (db) => {
           await db.execute(sql`select pg_advisory_lock(${MAINTENANCE_LOCK})`);
           try {
-            expect(await runMaintenance(second, { now })).toEqual({ ran: false, reason: "another instance is running it" });
+            expect(await runMaintenance(second, { now })).toEqual({
+              ran: false,
+              reason: "another instance is running it",
+            });
           } finally {
             await db.execute(sql`select pg_advisory_unlock(${MAINTENANCE_LOCK})`);
           }

@@ -44,11 +44,14 @@ export async function runMaintenance(database: Database, opts: MaintenanceOption
   running.add(database);
   try {
     return await database.session(async (db) => {
-      const [lock] = rowsOf<{ got: boolean }>(await db.execute(sql`select pg_try_advisory_lock(${MAINTENANCE_LOCK}) as got`));
+      const [lock] = rowsOf<{ got: boolean }>(
+        await db.execute(sql`select pg_try_advisory_lock(${MAINTENANCE_LOCK}) as got`),
+      );
       if (!lock.got) return { ran: false, reason: "another instance is running it" };
       try {
         const result = await maintain(db, opts);
-        if (database.kind === "embedded") await db.execute(sql`vacuum (analyze) root_daily, workspace_daily, fleet_delta`);
+        if (database.kind === "embedded")
+          await db.execute(sql`vacuum (analyze) root_daily, workspace_daily, fleet_delta`);
         await db.execute(sql`insert into settings (key, value) values (${LAST_RUN_KEY}, ${JSON.stringify(result)})
           on conflict (key) do update set value = excluded.value, updated_at = now()`);
         return result;
@@ -69,13 +72,23 @@ async function maintain(db: Db, opts: MaintenanceOptions): Promise<MaintenanceRe
 
   // Raw history: the horizon is recorded first, so ingest refuses what is about to go rather than store it in
   // a partition being dropped. Whole days: a day's raw history is either complete or gone.
-  const rawHorizon = await advanceHorizon(db, HORIZON_KEYS.raw, `${addDaysTo(today, -days.raw)}T00:00:00.000Z`, "timestamptz");
+  const rawHorizon = await advanceHorizon(
+    db,
+    HORIZON_KEYS.raw,
+    `${addDaysTo(today, -days.raw)}T00:00:00.000Z`,
+    "timestamptz",
+  );
   const rawHorizonDay = utcDayOf(new Date(rawHorizon));
   const created = await ensurePartitions(db, eachDay(today, addDaysTo(today, PARTITION_DAYS_AHEAD)), rawHorizonDay);
   const expired = await expirePartitions(db, rawHorizonDay);
   const deleted: Record<string, number> = { raw_default_partitions: expired.defaultRows };
 
-  const rollupHorizon = (await advanceHorizon(db, HORIZON_KEYS.rollups, addDaysTo(today, -days.rollups), "date")) as Day;
+  const rollupHorizon = (await advanceHorizon(
+    db,
+    HORIZON_KEYS.rollups,
+    addDaysTo(today, -days.rollups),
+    "date",
+  )) as Day;
   Object.assign(deleted, await expireRollups(db, rollupHorizon));
 
   for (const s of opts.settings ?? RETENTION_SETTINGS) {
@@ -107,7 +120,8 @@ async function expireRollups(db: Db, horizon: Day): Promise<Record<string, numbe
     const count = async (q: ReturnType<typeof sql>) => Number(rowsOf<{ n: number }>(await tx.execute(q))[0].n);
     const rootDaily = await count(sql`with gone as (delete from root_daily where day < ${horizon}::date returning 1)
       select count(*)::int as n from gone`);
-    const workspaceDaily = await count(sql`with gone as (delete from workspace_daily where day < ${horizon}::date returning 1)
+    const workspaceDaily =
+      await count(sql`with gone as (delete from workspace_daily where day < ${horizon}::date returning 1)
       select count(*)::int as n from gone`);
     const fleet = await count(sql`with gone as (delete from fleet_delta where day < ${horizon}::date
         returning agent, kind, shard, bytes, roots),

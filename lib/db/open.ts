@@ -114,7 +114,10 @@ export async function openEmbedded(dir: string, opts: { loadDataDir?: Blob } = {
  * Opens a node-postgres pool against `url` and applies pending migrations, then changed function files, under an
  * advisory lock.
  */
-export async function openPostgres(url: string, poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10)): Promise<Database> {
+export async function openPostgres(
+  url: string,
+  poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10),
+): Promise<Database> {
   const { Pool } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");

@@ -76,7 +76,9 @@ export async function ensurePartitions(db: Db, days: Day[], keepFrom: Day): Prom
  */
 export async function expirePartitions(db: Db, horizon: Day): Promise<{ dropped: string[]; defaultRows: number }> {
   const dropped: string[] = [];
-  for (const p of (await listPartitions(db)).filter((p) => p.day < horizon).sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const p of (await listPartitions(db))
+    .filter((p) => p.day < horizon)
+    .sort((a, b) => a.name.localeCompare(b.name))) {
     await db.transaction(async (tx) => {
       await tx.execute(LOCK_TIMEOUT);
       await tx.execute(sql`drop table ${ident(p.name)}`);

@@ -11,8 +11,12 @@ export const DEMO_ADMIN = { email: "admin@example.com", password: "demo-admin-pa
 export async function ensureDemoAdmin(db: Db): Promise<boolean> {
   const [row] = await db.select({ n: count() }).from(users);
   if (row.n > 0) return false;
-  await createUser(db, { email: DEMO_ADMIN.email, password: DEMO_ADMIN.password, role: "admin", name: "Demo admin" }, {
-    actor: { type: "system", label: "demo" },
-  });
+  await createUser(
+    db,
+    { email: DEMO_ADMIN.email, password: DEMO_ADMIN.password, role: "admin", name: "Demo admin" },
+    {
+      actor: { type: "system", label: "demo" },
+    },
+  );
   return true;
 }

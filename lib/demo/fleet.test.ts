@@ -24,7 +24,8 @@ it("keeps the roots within Used, Used within the volume, and moves Used with the
     const before = previous.get(workspace.id);
     if (before && roots < before.roots) {
       drops++;
-      if (used - before.used !== roots - before.roots) problems.push(`${at}: roots changed by ${roots - before.roots}, Used by ${used - before.used}`);
+      if (used - before.used !== roots - before.roots)
+        problems.push(`${at}: roots changed by ${roots - before.roots}, Used by ${used - before.used}`);
     }
     previous.set(workspace.id, { roots, used });
     latest.set(workspace.id, { free: avail, inodesFree: inodes.free, inodes: inodes.total });

@@ -23,8 +23,28 @@ export type DemoOptions = {
   onProgress?: (done: number, total: number) => void;
 };
 
-const OWNERS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "mallory",
-  "niaj", "olivia", "peggy", "rupert", "sybil", "trent", "victor", "walter", "yara"];
+const OWNERS = [
+  "alice",
+  "bob",
+  "carol",
+  "dave",
+  "erin",
+  "frank",
+  "grace",
+  "heidi",
+  "ivan",
+  "judy",
+  "mallory",
+  "niaj",
+  "olivia",
+  "peggy",
+  "rupert",
+  "sybil",
+  "trent",
+  "victor",
+  "walter",
+  "yara",
+];
 const TEMPLATES = ["ai-dev", "docker-claude", "kubernetes-agents", "gpu-ml", "minimal"];
 const PROJECTS = ["api", "web", "infra", "billing", "search", "mobile", "ml", "docs"];
 
@@ -34,55 +54,131 @@ function agentProfiles(rnd: Random, heavy: number): RootProfile[] {
     const debugHeavy = rnd.chance(0.15);
     roots.push(
       {
-        key: "claude-code:data", kind: "tool", agent: "claude-code", path: ".claude", sessions: true,
-        dailyBytes: 25 * MiB * heavy, fileBytes: 400 * 1024, cleanupChance: 0.015,
+        key: "claude-code:data",
+        kind: "tool",
+        agent: "claude-code",
+        path: ".claude",
+        sessions: true,
+        dailyBytes: 25 * MiB * heavy,
+        fileBytes: 400 * 1024,
+        cleanupChance: 0.015,
         mix: debugHeavy ? { sessions: 0.3, logs: 0.55, other: 0.15 } : { sessions: 0.7, logs: 0.15, other: 0.15 },
       },
       {
-        key: "coder/claude-code", kind: "module", agent: "claude-code", path: ".coder-modules/coder/claude-code",
-        dailyBytes: 0.6 * MiB, fileBytes: 64 * 1024, mix: { logs: 0.8, other: 0.2 },
+        key: "coder/claude-code",
+        kind: "module",
+        agent: "claude-code",
+        path: ".coder-modules/coder/claude-code",
+        dailyBytes: 0.6 * MiB,
+        fileBytes: 64 * 1024,
+        mix: { logs: 0.8, other: 0.2 },
       },
     );
     // AgentAPI's state file, left in the module folder after the modules dropped AgentAPI.
-    if (rnd.chance(0.1)) roots[roots.length - 1].leftovers = [{ path: "agentapi-state.json", bytes: 40 * 1024, apparentBytes: 38_912 }];
+    if (rnd.chance(0.1))
+      roots[roots.length - 1].leftovers = [{ path: "agentapi-state.json", bytes: 40 * 1024, apparentBytes: 38_912 }];
     if (rnd.chance(0.2)) {
-      roots.push({ key: "legacy:claude-module", kind: "legacy", agent: "claude-code", path: ".claude-module",
-        dailyBytes: 3 * MiB, fileBytes: 128 * 1024, mix: { logs: 0.7, other: 0.3 }, growthDays: rnd.int(5, 20) });
+      roots.push({
+        key: "legacy:claude-module",
+        kind: "legacy",
+        agent: "claude-code",
+        path: ".claude-module",
+        dailyBytes: 3 * MiB,
+        fileBytes: 128 * 1024,
+        mix: { logs: 0.7, other: 0.3 },
+        growthDays: rnd.int(5, 20),
+      });
     }
   }
   if (rnd.chance(0.45)) {
-    roots.push({ key: "codex:data", kind: "tool", agent: "codex", path: ".codex", dailyBytes: 30 * MiB * heavy,
-      fileBytes: 2 * MiB, burstChance: 0.03, burstBytes: 1.5 * GiB, mix: { sessions: 0.9, databases: 0.05, logs: 0.05 } });
+    roots.push({
+      key: "codex:data",
+      kind: "tool",
+      agent: "codex",
+      path: ".codex",
+      dailyBytes: 30 * MiB * heavy,
+      fileBytes: 2 * MiB,
+      burstChance: 0.03,
+      burstBytes: 1.5 * GiB,
+      mix: { sessions: 0.9, databases: 0.05, logs: 0.05 },
+    });
   }
   if (rnd.chance(0.5)) {
-    roots.push({ key: "gemini:data", kind: "tool", agent: "gemini", path: ".gemini", dailyBytes: 4 * MiB * heavy,
-      fileBytes: 1 * MiB, burstChance: 0.06, burstBytes: 420 * MiB, cleanupChance: 0.02, mix: { sessions: 0.9, other: 0.1 } });
+    roots.push({
+      key: "gemini:data",
+      kind: "tool",
+      agent: "gemini",
+      path: ".gemini",
+      dailyBytes: 4 * MiB * heavy,
+      fileBytes: 1 * MiB,
+      burstChance: 0.06,
+      burstBytes: 420 * MiB,
+      cleanupChance: 0.02,
+      mix: { sessions: 0.9, other: 0.1 },
+    });
   }
   if (rnd.chance(0.3)) {
-    roots.push({ key: "goose:data", kind: "tool", agent: "goose", path: ".local/share/goose", dailyBytes: 6 * MiB,
-      fileBytes: 8 * MiB, mix: { databases: 0.95, logs: 0.05 } });
+    roots.push({
+      key: "goose:data",
+      kind: "tool",
+      agent: "goose",
+      path: ".local/share/goose",
+      dailyBytes: 6 * MiB,
+      fileBytes: 8 * MiB,
+      mix: { databases: 0.95, logs: 0.05 },
+    });
   }
   if (rnd.chance(0.25)) {
-    roots.push({ key: "opencode:data", kind: "tool", agent: "opencode", path: ".local/share/opencode",
-      dailyBytes: 20 * MiB * heavy, fileBytes: 256 * 1024, mix: { caches: 0.6, logs: 0.25, databases: 0.15 } });
+    roots.push({
+      key: "opencode:data",
+      kind: "tool",
+      agent: "opencode",
+      path: ".local/share/opencode",
+      dailyBytes: 20 * MiB * heavy,
+      fileBytes: 256 * 1024,
+      mix: { caches: 0.6, logs: 0.25, databases: 0.15 },
+    });
   }
   if (rnd.chance(0.25)) {
-    roots.push({ key: "copilot:data", kind: "tool", agent: "copilot", path: ".copilot", dailyBytes: 5 * MiB,
-      fileBytes: 2 * MiB, mix: { sessions: 0.85, databases: 0.15 } });
+    roots.push({
+      key: "copilot:data",
+      kind: "tool",
+      agent: "copilot",
+      path: ".copilot",
+      dailyBytes: 5 * MiB,
+      fileBytes: 2 * MiB,
+      mix: { sessions: 0.85, databases: 0.15 },
+    });
   }
   if (rnd.chance(0.1)) {
     // Cursor CLI keeps each chat in a folder of its own (chats/<hash>/<chat-id>/store.db): the catalog counts
     // chats/** as sessions, and the cursor-chats recipe's units are those folders.
-    roots.push({ key: "cursor:data", kind: "tool", agent: "cursor", path: ".cursor", dailyBytes: 3 * MiB,
-      fileBytes: 4 * MiB, mix: { sessions: 1 } });
+    roots.push({
+      key: "cursor:data",
+      kind: "tool",
+      agent: "cursor",
+      path: ".cursor",
+      dailyBytes: 3 * MiB,
+      fileBytes: 4 * MiB,
+      mix: { sessions: 1 },
+    });
   }
   return roots;
 }
 
 function scriptData(rnd: Random, orphaned: boolean): RootProfile {
   const id = rnd.uuid();
-  return { key: `script-data:${id}`, kind: "script-data", agent: "other", path: `.coder/coder-script-data/${id}`,
-    dailyBytes: 2 * MiB, fileBytes: 256 * 1024, mix: { caches: 0.8, logs: 0.2 }, orphaned, growthDays: 3 };
+  return {
+    key: `script-data:${id}`,
+    kind: "script-data",
+    agent: "other",
+    path: `.coder/coder-script-data/${id}`,
+    dailyBytes: 2 * MiB,
+    fileBytes: 256 * 1024,
+    mix: { caches: 0.8, logs: 0.2 },
+    orphaned,
+    growthDays: 3,
+  };
 }
 
 type SimWorkspace = {
@@ -137,7 +233,9 @@ function makeWorkspace(rnd: Random, i: number, days: number): SimWorkspace {
     full,
     // mkfs.ext4's default of one inode per 16 KiB; a few workspaces hold millions of tiny files.
     inodesTotal: volumeTotal / (16 * 1024),
-    baseInodes: Math.round((volumeTotal / (16 * 1024)) * (manyFiles ? rnd.between(0.96, 0.99) : rnd.between(0.02, 0.2))),
+    baseInodes: Math.round(
+      (volumeTotal / (16 * 1024)) * (manyFiles ? rnd.between(0.96, 0.99) : rnd.between(0.02, 0.2)),
+    ),
     // A full disk is full of its agents' data too: it has existed from the first day.
     startDay: full ? 0 : startDay,
     silentFromDay: rnd.chance(0.04) ? days - rnd.int(2, 6) : Infinity,
@@ -152,10 +250,13 @@ const capacity = (ws: SimWorkspace) => ws.volumeTotal - ws.reservedBytes;
 
 /** What the workspace's disk still has room for: its roots grow into it and no further. */
 function room(ws: SimWorkspace): Room {
-  const taken = allRoots(ws).reduce((s, r) => {
-    const u = r.usage();
-    return { bytes: s.bytes + u.bytes, inodes: s.inodes + u.inodes };
-  }, { bytes: 0, inodes: 0 });
+  const taken = allRoots(ws).reduce(
+    (s, r) => {
+      const u = r.usage();
+      return { bytes: s.bytes + u.bytes, inodes: s.inodes + u.inodes };
+    },
+    { bytes: 0, inodes: 0 },
+  );
   return {
     bytes: Math.max(0, capacity(ws) - ws.baseUsed - taken.bytes),
     inodes: Math.max(0, ws.inodesTotal - ws.baseInodes - taken.inodes),
@@ -173,7 +274,9 @@ function grow(ws: SimWorkspace, root: SimulatedRoot, now: number, activity: numb
 }
 
 function buildReport(rnd: Random, ws: SimWorkspace, at: number): Report {
-  const roots = allRoots(ws).filter((r) => r.exists).map((r) => r.measure(at));
+  const roots = allRoots(ws)
+    .filter((r) => r.exists)
+    .map((r) => r.measure(at));
   // Used is the roots and the rest of the home, so it moves with the roots, and they never exceed it.
   const used = ws.baseUsed + roots.reduce((s, r) => s + r.bytes, 0);
   const inodesUsed = ws.baseInodes + roots.reduce((s, r) => s + r.files + r.dirs, 0);
@@ -217,7 +320,8 @@ export function simulateDemoFleet(opts: DemoOptions): DemoFleet {
     for (let d = preDays; d > 0; d--) for (const r of ws.roots) grow(ws, r, now - (lifetime + d) * DAY, ws.activity);
     if (ws.full) fillDisk(ws);
   }
-  const reportedDays = (ws: SimWorkspace) => Math.max(0, Math.min(lifetime, ws.silentFromDay) - Math.max(ws.startDay, firstReported));
+  const reportedDays = (ws: SimWorkspace) =>
+    Math.max(0, Math.min(lifetime, ws.silentFromDay) - Math.max(ws.startDay, firstReported));
 
   function* reports(): Generator<Report> {
     for (let day = 0; day < lifetime; day++) {
@@ -236,13 +340,21 @@ export function simulateDemoFleet(opts: DemoOptions): DemoFleet {
         grow(ws, ws.scriptData, dayEnd, 1);
         if (day >= ws.silentFromDay || day < firstReported) continue;
         for (let k = 0; k < perDay; k++) {
-          yield buildReport(reportRnd, ws, dayEnd - (perDay - 1 - k) * (DAY / perDay) - reportRnd.between(0, millisecondsInHour));
+          yield buildReport(
+            reportRnd,
+            ws,
+            dayEnd - (perDay - 1 - k) * (DAY / perDay) - reportRnd.between(0, millisecondsInHour),
+          );
         }
       }
     }
   }
 
-  return { workspaces: fleet.map((ws) => ws.identity), total: fleet.reduce((s, ws) => s + reportedDays(ws), 0) * perDay, reports };
+  return {
+    workspaces: fleet.map((ws) => ws.identity),
+    total: fleet.reduce((s, ws) => s + reportedDays(ws), 0) * perDay,
+    reports,
+  };
 }
 
 /** Stores the demo fleet through the same enrollment and ingest functions as real reports. */

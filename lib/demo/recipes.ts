@@ -11,7 +11,11 @@ type Source = Category[] | "leftovers" | "whole";
 function sourcesFor(key: string, kind: RootKind): [RecipeId, Source][] {
   switch (key) {
     case "claude-code:data":
-      return [["claude-code-sessions", ["sessions"]], ["claude-code-debug", ["logs"]], ["claude-code-file-history", ["other"]]];
+      return [
+        ["claude-code-sessions", ["sessions"]],
+        ["claude-code-debug", ["logs"]],
+        ["claude-code-file-history", ["other"]],
+      ];
     case "codex:data":
       return [["codex-rollouts", ["sessions"]]];
     case "gemini:data":
@@ -21,9 +25,16 @@ function sourcesFor(key: string, kind: RootKind): [RecipeId, Source][] {
     case "cursor:data":
       return [["cursor-chats", ["sessions"]]];
     case "opencode:data":
-      return [["opencode-logs", ["logs"]], ["opencode-tool-output", ["caches"]]];
+      return [
+        ["opencode-logs", ["logs"]],
+        ["opencode-tool-output", ["caches"]],
+      ];
   }
-  if (kind === "module") return [["module-logs", ["logs"]], ["agentapi-leftovers", "leftovers"]];
+  if (kind === "module")
+    return [
+      ["module-logs", ["logs"]],
+      ["agentapi-leftovers", "leftovers"],
+    ];
   if (kind === "script-data") return [["orphaned-script-data", "whole"]];
   return [];
 }

@@ -48,7 +48,10 @@ export class SimulatedRoot {
   private age = 0;
   private largest: LargestEntry[] = [];
   private orphaned: boolean | undefined;
-  constructor(readonly profile: RootProfile, private readonly rnd: Random) {
+  constructor(
+    readonly profile: RootProfile,
+    private readonly rnd: Random,
+  ) {
     this.orphaned = profile.orphaned;
   }
 
@@ -73,7 +76,10 @@ export class SimulatedRoot {
       if (bytes <= 0) continue;
       let files = Math.max(1, Math.round(bytes / p.fileBytes));
       const sofar = this.usage();
-      const left = { bytes: room.bytes - (sofar.bytes - start.bytes), inodes: room.inodes - (sofar.inodes - start.inodes) };
+      const left = {
+        bytes: room.bytes - (sofar.bytes - start.bytes),
+        inodes: room.inodes - (sofar.inodes - start.inodes),
+      };
       // What does not fit is cut (a write that fails part way); the rounding of folders is left a margin.
       const fit = Math.min(1, left.bytes / allocated(bytes, files), (left.inodes - 2) / (files * 1.1));
       bytes = Math.floor(bytes * fit);
@@ -85,7 +91,8 @@ export class SimulatedRoot {
         this.deposit(this.deposits.pop()!, -1); // the first file of a root with leftovers brings them in too
         break;
       }
-      if (category === "sessions" || category === "logs" || this.largest.length < 5) this.noteEntry(now, bytes, category);
+      if (category === "sessions" || category === "logs" || this.largest.length < 5)
+        this.noteEntry(now, bytes, category);
     }
     if (p.cleanupChance && this.rnd.chance(p.cleanupChance)) {
       for (const d of this.deposits.filter((d) => d.at <= now - 30 * DAY)) this.deposit(d, -1);
@@ -104,11 +111,17 @@ export class SimulatedRoot {
   private noteEntry(now: number, bytes: number, category: Category) {
     const p = this.profile;
     const id = this.rnd.uuid();
-    const entry: LargestEntry = p.sessions && category === "sessions"
-      ? { path: `projects/-home-coder-${this.rnd.pick(["app", "api", "infra", "web"])}/${id}.jsonl`, bytes, mtime: new Date(now).toISOString(), type: "session" }
-      : category === "logs" && p.sessions
-        ? { path: `debug/${id}.txt`, bytes, mtime: new Date(now).toISOString(), type: "file" }
-        : { path: `${category}/${id.slice(0, 8)}`, bytes, mtime: new Date(now).toISOString(), type: "file" };
+    const entry: LargestEntry =
+      p.sessions && category === "sessions"
+        ? {
+            path: `projects/-home-coder-${this.rnd.pick(["app", "api", "infra", "web"])}/${id}.jsonl`,
+            bytes,
+            mtime: new Date(now).toISOString(),
+            type: "session",
+          }
+        : category === "logs" && p.sessions
+          ? { path: `debug/${id}.txt`, bytes, mtime: new Date(now).toISOString(), type: "file" }
+          : { path: `${category}/${id.slice(0, 8)}`, bytes, mtime: new Date(now).toISOString(), type: "file" };
     this.largest.push(entry);
     this.largest.sort((a, b) => b.bytes - a.bytes);
     this.largest.length = Math.min(this.largest.length, 20);
@@ -131,7 +144,10 @@ export class SimulatedRoot {
     const p = this.profile;
     const categories: Partial<Record<Category, { bytes: number; files: number }>> = {};
     const ages: Partial<Record<AgeBucket, { bytes: number; files: number }>> = {};
-    let bytes = 0, files = 0, oldest = Infinity, newest = 0;
+    let bytes = 0,
+      files = 0,
+      oldest = Infinity,
+      newest = 0;
     for (const d of this.deposits) {
       bytes += d.bytes;
       files += d.files;

@@ -17,7 +17,10 @@ const json = (v: unknown) => (v === null || v === undefined ? null : JSON.string
 
 /** The run's progress from its row's counts, as the pages compute it. */
 const progressOf = (r: RunExportRow) =>
-  progressFrom(Object.fromEntries(SHOWN_JOB_STATES.map((s) => [s, r[`jobs_${s}`]])), { bytes: Number(r.bytes_acted), units: Number(r.units_acted) });
+  progressFrom(Object.fromEntries(SHOWN_JOB_STATES.map((s) => [s, r[`jobs_${s}`]])), {
+    bytes: Number(r.bytes_acted),
+    units: Number(r.units_acted),
+  });
 
 export const RUN_COLUMNS: CsvColumn<RunExportRow>[] = [
   col("id", "text", (r) => r.id),
@@ -51,8 +54,15 @@ export const RUN_COLUMNS: CsvColumn<RunExportRow>[] = [
  * GET /api/v1/export/cleanup/runs.csv: every run, newest first, with its jobs counted by state as the pages
  * show them (jobs_lapsed: running past their lease, not yet ended by the scheduler).
  */
-export async function cleanupRunsExport(db: Db, opts: PageOptions & { now?: Date } = {}): Promise<CsvExport<RunExportRow>> {
-  return { filename: `cleanup-runs-${utcDayOf(opts.now ?? new Date())}.csv`, columns: RUN_COLUMNS, rows: cleanupRunRows(db, opts) };
+export async function cleanupRunsExport(
+  db: Db,
+  opts: PageOptions & { now?: Date } = {},
+): Promise<CsvExport<RunExportRow>> {
+  return {
+    filename: `cleanup-runs-${utcDayOf(opts.now ?? new Date())}.csv`,
+    columns: RUN_COLUMNS,
+    rows: cleanupRunRows(db, opts),
+  };
 }
 
 export const OUTCOME_COLUMNS: CsvColumn<OutcomeRow>[] = [

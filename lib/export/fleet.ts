@@ -20,11 +20,14 @@ const ws = <R>(pick: (r: R) => { id: string; name: string; owner: string }): Csv
 const TABLES: { [T in FleetTable]: (o: Overview) => CsvTable } = {
   // One row per day and series (long form: a pivot table turns it into the chart's stack).
   series: (o) =>
-    csvTable(o.series.points.flatMap((p) => o.series.keys.map((k) => ({ day: p.day, series: k, bytes: p.values[k] }))), [
-      col("day", "day", (r) => r.day),
-      col("series", "text", (r) => r.series),
-      col("bytes", "integer", (r) => r.bytes),
-    ]),
+    csvTable(
+      o.series.points.flatMap((p) => o.series.keys.map((k) => ({ day: p.day, series: k, bytes: p.values[k] }))),
+      [
+        col("day", "day", (r) => r.day),
+        col("series", "text", (r) => r.series),
+        col("bytes", "integer", (r) => r.bytes),
+      ],
+    ),
   "top-workspaces": (o) =>
     csvTable(o.topWorkspaces, [
       ...ws<Overview["topWorkspaces"][number]>((r) => r),
@@ -62,7 +65,9 @@ const TABLES: { [T in FleetTable]: (o: Overview) => CsvTable } = {
       col("inodes_use_percent", "integer", (r) => r.volume.inodes?.usePercent),
       col("volume_full", "boolean", (r) => r.volume.full || r.volume.inodesFull),
       col("forecast_full_at", "time", (r) => r.forecastFullAt),
-      col("growth_bytes_per_day", "integer", (r) => (r.growthBytesPerDay === null ? null : Math.round(r.growthBytesPerDay))),
+      col("growth_bytes_per_day", "integer", (r) =>
+        r.growthBytesPerDay === null ? null : Math.round(r.growthBytesPerDay),
+      ),
     ]),
   silent: (o) =>
     csvTable(o.silent.workspaces, [
@@ -72,7 +77,12 @@ const TABLES: { [T in FleetTable]: (o: Overview) => CsvTable } = {
     ]),
 };
 
-export async function fleetExport(db: Db, table: FleetTable, range: RangeParams, now = new Date()): Promise<SomeCsvExport> {
+export async function fleetExport(
+  db: Db,
+  table: FleetTable,
+  range: RangeParams,
+  now = new Date(),
+): Promise<SomeCsvExport> {
   const overview = await getFleetOverview(db, { ...range, now });
   const { columns, rows } = TABLES[table](overview);
   const span = `${overview.range.from}-${overview.range.to}`;

@@ -15,7 +15,8 @@ import { fleetExport } from "./fleet";
 import { agentWorkspacesExport, findingsExport } from "./lists";
 import { agentExport, workspaceExport } from "./pages";
 
-const csvLines = async (exp: SomeCsvExport) => (await new Response(await openCsvStream(exp)).text()).split("\r\n").slice(0, -1);
+const csvLines = async (exp: SomeCsvExport) =>
+  (await new Response(await openCsvStream(exp)).text()).split("\r\n").slice(0, -1);
 const collect = async <T>(it: AsyncIterable<T>) => {
   const out: T[] = [];
   for await (const x of it) out.push(x);
@@ -40,14 +41,22 @@ describeEachDatabase("list exports", (t) => {
     for (const params of cases) {
       const shown = await listWorkspaces(db, { ...params, now, pageSize: 200 });
       const exported = await collect(workspaceExportRows(db, { ...params, now }, { pageSize: 2 }));
-      expect(exported.map((r) => r.id), JSON.stringify(params)).toEqual(shown.rows.map((r) => r.id));
+      expect(
+        exported.map((r) => r.id),
+        JSON.stringify(params),
+      ).toEqual(shown.rows.map((r) => r.id));
       expect(exported).toEqual(shown.rows.map(({ sparkline: _, ...row }) => row));
     }
   });
 
   it("exports every finding in the findings page's order, however the pages fall", async () => {
     const db = t.current.db;
-    for (const filters of [{}, { severity: "warning" as const }, { workspace: "ws-a" }, { rule: "root-oversize" as const }]) {
+    for (const filters of [
+      {},
+      { severity: "warning" as const },
+      { workspace: "ws-a" },
+      { rule: "root-oversize" as const },
+    ]) {
       const shown = await listFindings(db, { ...filters, now, limit: 5000 });
       expect(shown.total).toBeGreaterThan(0);
       for (const pageSize of [1, 2, 1000]) {
@@ -55,7 +64,9 @@ describeEachDatabase("list exports", (t) => {
       }
     }
     const lines = await csvLines(findingsExport(db, {}, { now }));
-    expect(lines[0]).toBe("severity,rule,workspace_id,workspace,owner,root,agent,path,value,threshold,unit,message,action");
+    expect(lines[0]).toBe(
+      "severity,rule,workspace_id,workspace,owner,root,agent,path,value,threshold,unit,message,action",
+    );
     expect(lines.length).toBeGreaterThan(1);
   });
 

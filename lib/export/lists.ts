@@ -30,13 +30,19 @@ export const WORKSPACE_COLUMNS: CsvColumn<WorkspaceRow>[] = [
   col("inodes_use_percent", "integer", (r) => r.volume?.inodes?.usePercent),
   col("volume_full", "boolean", (r) => (r.volume ? r.volume.full || r.volume.inodesFull : null)),
   // A least-squares slope: whole bytes, as every size in these files.
-  col("growth_bytes_per_day", "integer", (r) => (r.growthBytesPerDay === null ? null : Math.round(r.growthBytesPerDay))),
+  col("growth_bytes_per_day", "integer", (r) =>
+    r.growthBytesPerDay === null ? null : Math.round(r.growthBytesPerDay),
+  ),
   col("forecast_full_at", "time", (r) => r.forecastFullAt),
   col("last_report_at", "time", (r) => r.lastCollectedAt),
   col("silent", "boolean", (r) => r.silent),
 ];
 
-export function workspacesExport(db: Db, q: WorkspaceListQuery, opts: PageOptions & { now?: Date } = {}): CsvExport<WorkspaceRow> {
+export function workspacesExport(
+  db: Db,
+  q: WorkspaceListQuery,
+  opts: PageOptions & { now?: Date } = {},
+): CsvExport<WorkspaceRow> {
   return {
     filename: `workspaces-${utcDayOf(opts.now ?? new Date())}.csv`,
     columns: WORKSPACE_COLUMNS,
@@ -77,7 +83,11 @@ export const AGENT_WORKSPACE_COLUMNS: CsvColumn<AgentWorkspaceRow>[] = [
   col("roots", "integer", (r) => r.roots),
 ];
 
-export function agentWorkspacesExport(db: Db, agent: string, opts: PageOptions & { now?: Date } = {}): CsvExport<AgentWorkspaceRow> {
+export function agentWorkspacesExport(
+  db: Db,
+  agent: string,
+  opts: PageOptions & { now?: Date } = {},
+): CsvExport<AgentWorkspaceRow> {
   return {
     filename: `agent-${agent}-workspaces-${utcDayOf(opts.now ?? new Date())}.csv`,
     columns: AGENT_WORKSPACE_COLUMNS,

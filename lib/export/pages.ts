@@ -6,7 +6,14 @@ import type { Db } from "@/lib/db/types";
 import { NotFoundError } from "@/lib/errors";
 import { AGE_BUCKETS } from "@/lib/report/constants";
 import type { RangeParams } from "@/lib/series";
-import { ageRows, categoryTotals, type AgeRow, LARGEST_SHOWN, largestEntries, volumeRows } from "@/lib/shaping/workspace-tables";
+import {
+  ageRows,
+  categoryTotals,
+  type AgeRow,
+  LARGEST_SHOWN,
+  largestEntries,
+  volumeRows,
+} from "@/lib/shaping/workspace-tables";
 import type { AgentTable, WorkspaceTable } from "@/lib/validations/export";
 
 // The agent page's and the workspace page's charts and tables, exported as the page shows them: built by the
@@ -47,7 +54,9 @@ export async function agentExport(
   return { filename: `agent-${agent}-${table}-${span}.csv`, ...AGENT_TABLES[table](detail) };
 }
 
-const entryColumns = <R extends { rootKey: string; agent: string; path: string; type: string; bytes: number; mtime: string }>() => [
+const entryColumns = <
+  R extends { rootKey: string; agent: string; path: string; type: string; bytes: number; mtime: string },
+>() => [
   col<R>("root", "text", (r) => r.rootKey),
   col<R>("agent", "text", (r) => r.agent),
   col<R>("path", "text", (r) => r.path),
@@ -109,7 +118,13 @@ const WORKSPACE_TABLES: { [T in WorkspaceTable]: (d: WorkspaceDetail) => CsvTabl
     ]),
 };
 
-export async function workspaceExport(db: Db, id: string, table: WorkspaceTable, range: RangeParams, now = new Date()): Promise<SomeCsvExport> {
+export async function workspaceExport(
+  db: Db,
+  id: string,
+  table: WorkspaceTable,
+  range: RangeParams,
+  now = new Date(),
+): Promise<SomeCsvExport> {
   const detail = await getWorkspaceDetail(db, id, { ...range, now });
   if (!detail) throw new NotFoundError(`No workspace "${id}".`);
   const span = table === "volume" ? `${detail.range.from}-${detail.range.to}` : detail.range.to;

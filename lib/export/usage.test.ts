@@ -8,7 +8,8 @@ import { usageExport } from "./usage";
 import { listWorkspaces } from "@/lib/db/queries/workspace-list";
 import { workspacesExport } from "./lists";
 
-const csv = async (exp: SomeCsvExport, chunkRows?: number) => new Response(await openCsvStream(exp, { chunkRows })).text();
+const csv = async (exp: SomeCsvExport, chunkRows?: number) =>
+  new Response(await openCsvStream(exp, { chunkRows })).text();
 
 // Reporters send these names and paths; each is a formula, a quote, a separator or a line break in disguise.
 const WS_H: WorkspaceSpec = { id: "ws-h", name: '=HYPERLINK("http://evil","x")', owner: "+1", template: "-2+3" };
@@ -28,7 +29,9 @@ describeEachDatabase("usage export", (t) => {
       await send(db, WS_H, at(now, 2, 10), [claude(1000), codex(2000)]),
       await send(db, WS_H, at(now, 1, 9), [claude(1500), codex(2000)]),
       await send(db, WS_H, at(now, 1, 11), [claude(1600), codex(2100)]),
-      await send(db, WS_Q, at(now, 1, 8), [{ key: "gemini:data", agent: "gemini", bytes: 300, path: '-2+3,"x"\nnext' }]),
+      await send(db, WS_Q, at(now, 1, 8), [
+        { key: "gemini:data", agent: "gemini", bytes: 300, path: '-2+3,"x"\nnext' },
+      ]),
       await send(db, WS_U, at(now, 8, 10), [claude(3048)]),
       await send(db, WS_U, at(now, 0, 10), [claude(2024)]),
     ];
@@ -78,7 +81,11 @@ describeEachDatabase("usage export", (t) => {
       const rows = whole.split("\r\n").length - 2;
       for (const pageSize of [1, 2, 3]) {
         let pages = 0;
-        const exp = usageExport(t.current.db, q({ range: "30d", granularity }), { now, pageSize, onPage: () => pages++ });
+        const exp = usageExport(t.current.db, q({ range: "30d", granularity }), {
+          now,
+          pageSize,
+          onPage: () => pages++,
+        });
         expect(await csv(exp, 2)).toBe(whole);
         expect(pages).toBe(Math.floor(rows / pageSize) + 1);
       }
@@ -102,15 +109,27 @@ describeEachDatabase("usage export", (t) => {
     // A list is read a workspace at a time, in the same order as the whole export, across page boundaries.
     for (const granularity of ["daily", "report"] as const) {
       const all = (await lines({ granularity })).filter((l) => !l.includes(",ws-q,"));
-      const listed = (await csv(usageExport(t.current.db, q({ range: "30d", granularity, workspace: "ws-u,nobody,ws-h" }), { now, pageSize: 2 })))
-        .split("\r\n").slice(1, -1);
+      const listed = (
+        await csv(
+          usageExport(t.current.db, q({ range: "30d", granularity, workspace: "ws-u,nobody,ws-h" }), {
+            now,
+            pageSize: 2,
+          }),
+        )
+      )
+        .split("\r\n")
+        .slice(1, -1);
       expect(listed).toEqual(all);
     }
   });
 
   it("stops reading pages when the client disconnects", async () => {
     let pages = 0;
-    const exp = usageExport(t.current.db, q({ range: "30d", granularity: "report" }), { now, pageSize: 1, onPage: () => pages++ });
+    const exp = usageExport(t.current.db, q({ range: "30d", granularity: "report" }), {
+      now,
+      pageSize: 1,
+      onPage: () => pages++,
+    });
     const reader = (await openCsvStream(exp, { chunkRows: 1 })).getReader();
     await reader.read();
     await reader.cancel();

@@ -9,7 +9,11 @@ export const MIB = 1024 ** 2;
 export const GIB = 1024 ** 3;
 
 /** Parameter schemas the rules share. */
-export const bytes = z.number().int().nonnegative().max(2 ** 60);
+export const bytes = z
+  .number()
+  .int()
+  .nonnegative()
+  .max(2 ** 60);
 export const percent = z.number().int().min(1).max(100);
 
 /** What a rule's SQL is given besides its own parameters. */

@@ -10,4 +10,5 @@ export const silentSince = sql`coalesce(w.last_collected_at, w.first_seen_at)`;
 export const silentHours = (rules: RuleSet) => rules["silent-workspace"].params.hours;
 
 /** SQL condition: the workspace (alias w) is silent at `now` (a timestamptz) after `hours` without a report. */
-export const isSilent = (hours: number, now: SQL) => sql`${silentSince} < ${now} - make_interval(secs => ${hours}::float8 * 3600)`;
+export const isSilent = (hours: number, now: SQL) =>
+  sql`${silentSince} < ${now} - make_interval(secs => ${hours}::float8 * 3600)`;

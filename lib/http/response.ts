@@ -20,14 +20,21 @@ export function machineJson<T>(body: T, init?: ResponseInit): NextResponse<T> {
 export function errorResponse(status: number, code: string, message: string, details?: unknown) {
   const error: ErrorEnvelope["error"] = { code, message };
   if (details !== undefined) error.details = details;
-  return NextResponse.json<ErrorEnvelope>({ error }, { status, headers: { "cache-control": "no-store, no-transform" } });
+  return NextResponse.json<ErrorEnvelope>(
+    { error },
+    { status, headers: { "cache-control": "no-store, no-transform" } },
+  );
 }
 
 // Connection failures (node-postgres / libpq codes): the database is down, not the request wrong.
 const UNAVAILABLE = /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH|57P0[1-3]|08\d\d\d|53300)$/;
 
 function isDatabaseUnavailable(err: unknown): boolean {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+  for (
+    let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0;
+    e && i < 5;
+    e = e.cause as typeof e, i++
+  ) {
     if (typeof e.code === "string" && UNAVAILABLE.test(e.code)) return true;
     if (e instanceof AggregateError && e.errors.some(isDatabaseUnavailable)) return true;
   }

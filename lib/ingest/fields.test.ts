@@ -44,8 +44,27 @@ const REPORT: Report = reportSchema.parse({
       largest: [{ path: "logs/agent.log", bytes: 90_112, mtime: "2026-11-19T09:00:00.000Z", type: "file" }],
       leftovers: [{ path: "agentapi-state.json", bytes: 4096, apparentBytes: 900, mtime: "2026-09-01T00:00:00.000Z" }],
       recipes: {
-        "module-logs": { units: 4, bytes: 100_000, protectedUnits: 1, protectedBytes: 4096, byAge: [[1, 4096], [0, 0], [3, 95_904]] },
-        "agentapi-leftovers": { units: 1, bytes: 4096, protectedUnits: 0, protectedBytes: 0, byAge: [[0, 0], [1, 4096]] },
+        "module-logs": {
+          units: 4,
+          bytes: 100_000,
+          protectedUnits: 1,
+          protectedBytes: 4096,
+          byAge: [
+            [1, 4096],
+            [0, 0],
+            [3, 95_904],
+          ],
+        },
+        "agentapi-leftovers": {
+          units: 1,
+          bytes: 4096,
+          protectedUnits: 0,
+          protectedBytes: 0,
+          byAge: [
+            [0, 0],
+            [1, 4096],
+          ],
+        },
       },
       orphaned: false,
       unreadable: 2,
@@ -71,8 +90,23 @@ const PATHS = [
 ];
 
 const ROOT_FIELDS = [
-  "key", "kind", "agent", "path", "bytes", "apparentBytes", "files", "dirs", "oldestMtime", "newestMtime",
-  "categories", "ages", "largest", "leftovers", "recipes", "orphaned", "unreadable",
+  "key",
+  "kind",
+  "agent",
+  "path",
+  "bytes",
+  "apparentBytes",
+  "files",
+  "dirs",
+  "oldestMtime",
+  "newestMtime",
+  "categories",
+  "ages",
+  "largest",
+  "leftovers",
+  "recipes",
+  "orphaned",
+  "unreadable",
 ] as const;
 const VOLUME_FIELDS = ["totalBytes", "usedBytes", "freeBytes", "inodes"] as const;
 
@@ -99,14 +133,33 @@ describeEachDatabase("ingest stores every field of a report", (t) => {
     const [r] = await read(sql`select * from reports where id = ${report.id}::uuid`);
     const v = REPORT.volume!;
     expect({
-      workspace: r.workspace_id, collected: iso(r.collected_at as string), version: r.reporter_version, scanMs: Number(r.scan_ms),
-      total: Number(r.volume_total_bytes), free: Number(r.volume_free_bytes), used: Number(r.volume_used_bytes),
-      inodes: { total: Number(r.volume_inodes_total), used: Number(r.volume_inodes_used), free: Number(r.volume_inodes_free) },
-      errors: json(r.errors), bytes: Number(r.total_bytes), roots: Number(r.root_count),
+      workspace: r.workspace_id,
+      collected: iso(r.collected_at as string),
+      version: r.reporter_version,
+      scanMs: Number(r.scan_ms),
+      total: Number(r.volume_total_bytes),
+      free: Number(r.volume_free_bytes),
+      used: Number(r.volume_used_bytes),
+      inodes: {
+        total: Number(r.volume_inodes_total),
+        used: Number(r.volume_inodes_used),
+        free: Number(r.volume_inodes_free),
+      },
+      errors: json(r.errors),
+      bytes: Number(r.total_bytes),
+      roots: Number(r.root_count),
     }).toEqual({
-      workspace: WS.id, collected: report.collectedAt, version: "0.2.0", scanMs: 1234.5,
-      total: v.totalBytes, free: v.freeBytes, used: v.usedBytes, inodes: v.inodes,
-      errors: REPORT.errors, bytes: 196_608 + 8192, roots: 2,
+      workspace: WS.id,
+      collected: report.collectedAt,
+      version: "0.2.0",
+      scanMs: 1234.5,
+      total: v.totalBytes,
+      free: v.freeBytes,
+      used: v.usedBytes,
+      inodes: v.inodes,
+      errors: REPORT.errors,
+      bytes: 196_608 + 8192,
+      roots: 2,
     });
   });
 
@@ -119,12 +172,34 @@ describeEachDatabase("ingest stores every field of a report", (t) => {
       sql`select * from ${sql.identifier(table)} where workspace_id = ${WS.id} and report_id = ${report.id}::uuid order by root_key`,
     );
     const back = rows.map((r) => ({
-      key: r.root_key, kind: r.kind, agent: r.agent, path: r.path, bytes: Number(r.bytes), apparentBytes: Number(r.apparent_bytes),
-      files: Number(r.files), dirs: Number(r.dirs), oldestMtime: iso(r.oldest_mtime as string | null),
-      newestMtime: iso(r.newest_mtime as string | null), categories: json(r.categories), ages: json(r.ages),
-      largest: json(r.largest), leftovers: json(r.leftovers), recipes: json(r.recipes), orphaned: r.orphaned, unreadable: Number(r.unreadable),
+      key: r.root_key,
+      kind: r.kind,
+      agent: r.agent,
+      path: r.path,
+      bytes: Number(r.bytes),
+      apparentBytes: Number(r.apparent_bytes),
+      files: Number(r.files),
+      dirs: Number(r.dirs),
+      oldestMtime: iso(r.oldest_mtime as string | null),
+      newestMtime: iso(r.newest_mtime as string | null),
+      categories: json(r.categories),
+      ages: json(r.ages),
+      largest: json(r.largest),
+      leftovers: json(r.leftovers),
+      recipes: json(r.recipes),
+      orphaned: r.orphaned,
+      unreadable: Number(r.unreadable),
     }));
-    const defaults = { oldestMtime: null, newestMtime: null, categories: {}, ages: {}, largest: [], leftovers: [], recipes: {}, unreadable: 0 };
+    const defaults = {
+      oldestMtime: null,
+      newestMtime: null,
+      categories: {},
+      ages: {},
+      largest: [],
+      leftovers: [],
+      recipes: {},
+      unreadable: 0,
+    };
     expect(back, table).toEqual(REPORT.roots.map((root) => ({ ...defaults, ...root })));
   });
 
@@ -133,31 +208,57 @@ describeEachDatabase("ingest stores every field of a report", (t) => {
     const daily = await read(
       sql`select root_key, bytes, apparent_bytes, files, kind, agent from root_daily where workspace_id = ${WS.id} and day = ${day} order by root_key`,
     );
-    expect(daily.map((r) => [r.root_key, Number(r.bytes), Number(r.apparent_bytes), Number(r.files), r.kind, r.agent])).toEqual([
+    expect(
+      daily.map((r) => [r.root_key, Number(r.bytes), Number(r.apparent_bytes), Number(r.files), r.kind, r.agent]),
+    ).toEqual([
       ["coder/claude-code", 196_608, 150_001, 7, "module", "claude-code"],
       ["script-data:1111", 8192, 10, 1, "script-data", "other"],
     ]);
     const [d] = await read(sql`select * from workspace_daily where workspace_id = ${WS.id} and day = ${day}`);
-    expect([Number(d.bytes), Number(d.volume_total_bytes), Number(d.volume_used_bytes), Number(d.volume_free_bytes)]).toEqual([
-      204_800, 20_000 * MiB, 7_000 * MiB, 12_000 * MiB,
-    ]);
+    expect([
+      Number(d.bytes),
+      Number(d.volume_total_bytes),
+      Number(d.volume_used_bytes),
+      Number(d.volume_free_bytes),
+    ]).toEqual([204_800, 20_000 * MiB, 7_000 * MiB, 12_000 * MiB]);
   });
 
   it("stores the workspace's summary", async () => {
     const [w] = await read(sql`select * from workspaces where id = ${WS.id}`);
     expect({
-      name: w.name, owner: w.owner, template: w.template, agent: w.agent_name, total: Number(w.total_bytes), roots: Number(w.root_count),
-      used: Number(w.volume_used_bytes), pct: Number(w.volume_used_pct), ipct: Number(w.volume_inodes_used_pct),
+      name: w.name,
+      owner: w.owner,
+      template: w.template,
+      agent: w.agent_name,
+      total: Number(w.total_bytes),
+      roots: Number(w.root_count),
+      used: Number(w.volume_used_bytes),
+      pct: Number(w.volume_used_pct),
+      ipct: Number(w.volume_inodes_used_pct),
       inodes: [Number(w.volume_inodes_total), Number(w.volume_inodes_used), Number(w.volume_inodes_free)],
     }).toEqual({
-      name: "fields", owner: "fiona", template: "full", agent: "main", total: 204_800, roots: 2,
+      name: "fields",
+      owner: "fiona",
+      template: "full",
+      agent: "main",
+      total: 204_800,
+      roots: 2,
       // df: 7000 ÷ (7000 + 12000) = 36.8 % → 37 %; 210001 ÷ 1310720 = 16.02 % → 17 %.
-      used: 7_000 * MiB, pct: 37, ipct: 17, inodes: [1_310_720, 210_001, 1_100_719],
+      used: 7_000 * MiB,
+      pct: 37,
+      ipct: 17,
+      inodes: [1_310_720, 210_001, 1_100_719],
     });
   });
 
   it("names the AgentAPI leftovers listed inside a root as a finding on that root", async () => {
-    const f = await listFindings(t.current.db, { workspace: WS.id, rule: "agentapi-leftover", now: new Date("2026-11-20T12:00:00Z") });
-    expect(f.findings.map((x) => [x.rootKey, x.path, x.value])).toEqual([["coder/claude-code", "agentapi-state.json", 4096]]);
+    const f = await listFindings(t.current.db, {
+      workspace: WS.id,
+      rule: "agentapi-leftover",
+      now: new Date("2026-11-20T12:00:00Z"),
+    });
+    expect(f.findings.map((x) => [x.rootKey, x.path, x.value])).toEqual([
+      ["coder/claude-code", "agentapi-state.json", 4096],
+    ]);
   });
 });

@@ -55,8 +55,12 @@ describeEachDatabase("group commit", (t) => {
   it("answers each report of a batch on its own: stored, late, duplicate, unknown workspace", async () => {
     const db = t.current.db;
     const w = { id: "gc-0", owner: "o0" };
-    const late = makeReport(w, "2026-10-30T10:00:00.000Z", [{ key: "claude-code:data", agent: "claude-code", bytes: 9 * MiB }]);
-    const next = makeReport(w, "2026-11-06T10:00:00.000Z", [{ key: "claude-code:data", agent: "claude-code", bytes: 9 * MiB }]);
+    const late = makeReport(w, "2026-10-30T10:00:00.000Z", [
+      { key: "claude-code:data", agent: "claude-code", bytes: 9 * MiB },
+    ]);
+    const next = makeReport(w, "2026-11-06T10:00:00.000Z", [
+      { key: "claude-code:data", agent: "claude-code", bytes: 9 * MiB },
+    ]);
     const stranger = makeReport({ id: "gc-unknown", owner: "x" }, "2026-11-06T10:00:00.000Z", []);
     const [a, b, c, d] = await Promise.allSettled([
       ingestReport(db, w.id, late),

@@ -66,7 +66,11 @@ export class IngestQueue {
     // Concurrent batches of one process write to different shards of the fleet roll-up.
     const shard = this.nextShard++ % FLEET_SHARDS;
     try {
-      const outcomes = await callIngestReports(this.db, batch.map((p) => p.item), shard);
+      const outcomes = await callIngestReports(
+        this.db,
+        batch.map((p) => p.item),
+        shard,
+      );
       batch.forEach((p, i) => p.resolve(outcomes[i]));
     } catch (err) {
       if (batch.length === 1) batch[0].reject(err);
@@ -90,7 +94,11 @@ const queues = new WeakMap<object, IngestQueue>();
 export function ingestQueueFor(db: Db, opts: Partial<GroupCommitOptions> = {}): IngestQueue {
   let q = queues.get(db);
   if (!q) {
-    q = new IngestQueue(db, { ...DEFAULT_GROUP_COMMIT, maxInFlight: writersOf(db) ?? DEFAULT_GROUP_COMMIT.maxInFlight, ...opts });
+    q = new IngestQueue(db, {
+      ...DEFAULT_GROUP_COMMIT,
+      maxInFlight: writersOf(db) ?? DEFAULT_GROUP_COMMIT.maxInFlight,
+      ...opts,
+    });
     queues.set(db, q);
   }
   return q;

@@ -15,7 +15,15 @@ describeEachDatabase("ingest", (t) => {
     const db = t.current.db;
     const applied = await rows<{ n: number }>(db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
     expect(applied[0].n).toBe(readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER }).length);
-    for (const table of ["workspaces", "reports", "root_usage", "root_latest", "root_daily", "workspace_daily", "fleet_delta"]) {
+    for (const table of [
+      "workspaces",
+      "reports",
+      "root_usage",
+      "root_latest",
+      "root_daily",
+      "workspace_daily",
+      "fleet_delta",
+    ]) {
       expect(await count(db, table)).toBe(0);
     }
   });
@@ -23,14 +31,20 @@ describeEachDatabase("ingest", (t) => {
   it("leaves a report's rewrites heap-only: no index of root_latest holds a column a report changes, pages keep room", async () => {
     // Each report rewrites every root's row in root_latest; an index on bytes (or full pages) would turn each
     // rewrite into new index entries, the largest cost of ingest before migration 0015.
-    const indexed = await rows<{ col: string }>(t.current.db, sql`select distinct a.attname as col
+    const indexed = await rows<{ col: string }>(
+      t.current.db,
+      sql`select distinct a.attname as col
       from pg_index i join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
-      where i.indrelid = 'root_latest'::regclass order by 1`);
+      where i.indrelid = 'root_latest'::regclass order by 1`,
+    );
     expect(indexed.map((r) => r.col)).toEqual(["agent", "root_key", "workspace_id"]);
     // The day roll-ups are rewritten by every report of the day as well.
     for (const table of ["root_latest", "root_daily", "workspace_daily"]) {
-      const [{ options }] = await rows<{ options: string[] }>(t.current.db, sql`select reloptions as options
-        from pg_class where oid = ${table}::regclass`);
+      const [{ options }] = await rows<{ options: string[] }>(
+        t.current.db,
+        sql`select reloptions as options
+        from pg_class where oid = ${table}::regclass`,
+      );
       expect(options, table).toContain("fillfactor=50");
     }
   });
@@ -38,11 +52,16 @@ describeEachDatabase("ingest", (t) => {
   it("stores a report in history, latest, daily roll-ups and the workspace summary", async () => {
     const db = t.current.db;
     await enroll(db, ws);
-    const report = makeReport(ws, "2026-11-10T10:00:00.000Z", [
-      { key: "claude-code:data", agent: "claude-code", bytes: 300 * MiB, files: 40 },
-      { key: "coder/claude-code", agent: "claude-code", kind: "module", bytes: 2 * MiB },
-      { key: "codex:data", agent: "codex", bytes: 100 * MiB },
-    ], { totalBytes: 10_000 * MiB, freeBytes: 4_000 * MiB });
+    const report = makeReport(
+      ws,
+      "2026-11-10T10:00:00.000Z",
+      [
+        { key: "claude-code:data", agent: "claude-code", bytes: 300 * MiB, files: 40 },
+        { key: "coder/claude-code", agent: "claude-code", kind: "module", bytes: 2 * MiB },
+        { key: "codex:data", agent: "codex", bytes: 100 * MiB },
+      ],
+      { totalBytes: 10_000 * MiB, freeBytes: 4_000 * MiB },
+    );
     const result = await ingestReport(db, ws.id, report);
     expect(result).toMatchObject({ status: "stored", newest: true, roots: 3 });
 
@@ -50,21 +69,36 @@ describeEachDatabase("ingest", (t) => {
     expect(await count(db, "root_usage")).toBe(3);
     expect(await count(db, "root_latest")).toBe(3);
     expect(await count(db, "root_daily")).toBe(3);
-    const [w] = await rows<Record<string, unknown>>(db, sql`select total_bytes::float8 as total, root_count, largest_agent,
-      largest_agent_bytes::float8 as lab, volume_free_bytes::float8 as free, last_report_id::text as rid from workspaces`);
-    expect(w).toEqual({ total: 402 * MiB, root_count: 3, largest_agent: "claude-code", lab: 302 * MiB, free: 4000 * MiB, rid: report.id });
+    const [w] = await rows<Record<string, unknown>>(
+      db,
+      sql`select total_bytes::float8 as total, root_count, largest_agent,
+      largest_agent_bytes::float8 as lab, volume_free_bytes::float8 as free, last_report_id::text as rid from workspaces`,
+    );
+    expect(w).toEqual({
+      total: 402 * MiB,
+      root_count: 3,
+      largest_agent: "claude-code",
+      lab: 302 * MiB,
+      free: 4000 * MiB,
+      rid: report.id,
+    });
     expect(await fleetLevels(db, "2026-11-10")).toEqual({
       "claude-code": { bytes: 302 * MiB, roots: 2 },
       codex: { bytes: 100 * MiB, roots: 1 },
     });
-    const [latest] = await rows<{ files: number; categories: unknown }>(db, sql`select files::int as files, categories
-      from root_latest where root_key = 'claude-code:data'`);
+    const [latest] = await rows<{ files: number; categories: unknown }>(
+      db,
+      sql`select files::int as files, categories
+      from root_latest where root_key = 'claude-code:data'`,
+    );
     expect(latest.files).toBe(40);
   });
 
   it("stores a report sent twice once, and answers the second with duplicate", async () => {
     const db = t.current.db;
-    const report = makeReport(ws, "2026-11-11T10:00:00.000Z", [{ key: "codex:data", agent: "codex", bytes: 150 * MiB }]);
+    const report = makeReport(ws, "2026-11-11T10:00:00.000Z", [
+      { key: "codex:data", agent: "codex", bytes: 150 * MiB },
+    ]);
     const before = { reports: await count(db, "reports"), usage: await count(db, "root_usage") };
     const first = await ingestReport(db, ws.id, report);
     const levels = await fleetLevels(db, "2026-11-11");
@@ -112,9 +146,20 @@ describeEachDatabase("ingest order", (t) => {
     const s = series("shuffled");
     for (const i of [4, 1, 3, 0, 2]) await ingestReport(db, "shuffled", s[i]);
 
-    for (const day of ["2026-10-01", "2026-10-02", "2026-10-03", "2026-10-04", "2026-10-06", "2026-10-07", "2026-10-09"]) {
-      const daily = await rows<{ ws: string; bytes: number }>(db, sql`
-        select workspace_id as ws, sum(bytes)::float8 as bytes from root_daily where day = ${day}::date group by 1 order by 1`);
+    for (const day of [
+      "2026-10-01",
+      "2026-10-02",
+      "2026-10-03",
+      "2026-10-04",
+      "2026-10-06",
+      "2026-10-07",
+      "2026-10-09",
+    ]) {
+      const daily = await rows<{ ws: string; bytes: number }>(
+        db,
+        sql`
+        select workspace_id as ws, sum(bytes)::float8 as bytes from root_daily where day = ${day}::date group by 1 order by 1`,
+      );
       const map = Object.fromEntries(daily.map((x) => [x.ws, Number(x.bytes)]));
       expect(map["shuffled"]).toBe(map["in-order"]);
     }
@@ -124,8 +169,11 @@ describeEachDatabase("ingest order", (t) => {
       const expected = Object.entries(expectedLevels(series("x"), day)).filter(([, v]) => v !== 0);
       expect(levels, day).toEqual(Object.fromEntries(expected.map(([a, v]) => [a, 2 * v])));
     }
-    const latest = await rows<{ ws: string; rid: string }>(db, sql`select id as ws, last_report_id::text as rid from workspaces
-      where id in ('in-order', 'shuffled') order by id`);
+    const latest = await rows<{ ws: string; rid: string }>(
+      db,
+      sql`select id as ws, last_report_id::text as rid from workspaces
+      where id in ('in-order', 'shuffled') order by id`,
+    );
     expect(latest.map((x) => x.rid)).toEqual([ordered[4].id, s[4].id]);
   });
 });

@@ -15,19 +15,31 @@ export const adminKeys = {
 
 /** The admins' emails, which any signed-in user may read: whom to ask. */
 export const adminEmailsOptions = () =>
-  queryOptions({ queryKey: adminKeys.emails(), queryFn: ({ signal }) => fetchJson<{ emails: string[] }>("/api/v1/admins", { signal }) });
+  queryOptions({
+    queryKey: adminKeys.emails(),
+    queryFn: ({ signal }) => fetchJson<{ emails: string[] }>("/api/v1/admins", { signal }),
+  });
 
 export const usersOptions = () =>
-  queryOptions({ queryKey: adminKeys.users(), queryFn: ({ signal }) => fetchJson<{ users: UserInfo[] }>("/api/v1/users", { signal }) });
+  queryOptions({
+    queryKey: adminKeys.users(),
+    queryFn: ({ signal }) => fetchJson<{ users: UserInfo[] }>("/api/v1/users", { signal }),
+  });
 
 export const tokensOptions = () =>
-  queryOptions({ queryKey: adminKeys.tokens(), queryFn: ({ signal }) => fetchJson<{ tokens: ApiTokenInfo[] }>("/api/v1/tokens", { signal }) });
+  queryOptions({
+    queryKey: adminKeys.tokens(),
+    queryFn: ({ signal }) => fetchJson<{ tokens: ApiTokenInfo[] }>("/api/v1/tokens", { signal }),
+  });
 
 export const postUser = (body: CreateUserRequest) =>
   fetchJson<{ user: UserInfo }>("/api/v1/users", { method: "POST", body: JSON.stringify(body) });
 
 export const patchUser = (id: string, body: UpdateUserRequest) =>
-  fetchJson<{ user: UserInfo }>(`/api/v1/users/${encodeURIComponent(id)}`, { method: "PATCH", body: JSON.stringify(body) });
+  fetchJson<{ user: UserInfo }>(`/api/v1/users/${encodeURIComponent(id)}`, {
+    method: "PATCH",
+    body: JSON.stringify(body),
+  });
 
 export const postToken = (body: CreateTokenRequest) =>
   fetchJson<{ token: string; info: ApiTokenInfo }>("/api/v1/tokens", { method: "POST", body: JSON.stringify(body) });
@@ -35,7 +47,8 @@ export const postToken = (body: CreateTokenRequest) =>
 export const putRetention = (body: RetentionUpdate) =>
   fetchJson<{ retention: RetentionDays }>("/api/v1/settings/retention", { method: "PUT", body: JSON.stringify(body) });
 
-export const revokeToken = (id: string) => fetchJson<{ token: ApiTokenInfo }>(`/api/v1/tokens/${encodeURIComponent(id)}`, { method: "DELETE" });
+export const revokeToken = (id: string) =>
+  fetchJson<{ token: ApiTokenInfo }>(`/api/v1/tokens/${encodeURIComponent(id)}`, { method: "DELETE" });
 
 export type AuditFilterState = { actor?: string; action?: string; from?: string; to?: string };
 
@@ -43,6 +56,7 @@ export const auditOptions = (filters: AuditFilterState) =>
   infiniteQueryOptions({
     queryKey: adminKeys.audit(filters),
     initialPageParam: "",
-    queryFn: ({ pageParam, signal }) => fetchJson<AuditPage>(withQuery("/api/v1/audit", { ...filters, cursor: pageParam, limit: 50 }), { signal }),
+    queryFn: ({ pageParam, signal }) =>
+      fetchJson<AuditPage>(withQuery("/api/v1/audit", { ...filters, cursor: pageParam, limit: 50 }), { signal }),
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });

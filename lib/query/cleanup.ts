@@ -5,7 +5,12 @@ import type { CleanupPreview } from "@/lib/db/queries/cleanup-preview";
 import type { LastRun, Policy } from "@/lib/db/queries/cleanup-policies";
 import type { JobDetail } from "@/lib/db/queries/cleanup-run-jobs";
 import type { RunDetail, RunList } from "@/lib/db/queries/cleanup-views";
-import type { CreatePolicyRequest, CreateRunRequest, RunJobsView, UpdatePolicyRequest } from "@/lib/validations/cleanup";
+import type {
+  CreatePolicyRequest,
+  CreateRunRequest,
+  RunJobsView,
+  UpdatePolicyRequest,
+} from "@/lib/validations/cleanup";
 import { fetchJson, withQuery } from "./fetch-json";
 
 export const cleanupKeys = {
@@ -23,13 +28,17 @@ export const cleanupKeys = {
 const LIVE_MS = 5_000;
 
 export const catalogOptions = () =>
-  queryOptions({ queryKey: cleanupKeys.catalog(), queryFn: ({ signal }) => fetchJson<Catalog>("/api/v1/cleanup/recipes", { signal }) });
+  queryOptions({
+    queryKey: cleanupKeys.catalog(),
+    queryFn: ({ signal }) => fetchJson<Catalog>("/api/v1/cleanup/recipes", { signal }),
+  });
 
 export const runsOptions = () =>
   infiniteQueryOptions({
     queryKey: cleanupKeys.runs(),
     initialPageParam: "",
-    queryFn: ({ pageParam, signal }) => fetchJson<RunList>(withQuery("/api/v1/cleanup/runs", { cursor: pageParam, limit: 25 }), { signal }),
+    queryFn: ({ pageParam, signal }) =>
+      fetchJson<RunList>(withQuery("/api/v1/cleanup/runs", { cursor: pageParam, limit: 25 }), { signal }),
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 
@@ -45,10 +54,14 @@ export const runOptions = (id: string, view: RunJobsView) =>
     queryKey: cleanupKeys.run(id, view),
     initialPageParam: FIRST_PAGE,
     queryFn: ({ pageParam, signal }) =>
-      fetchJson<RunDetail>(withQuery(`/api/v1/cleanup/runs/${encodeURIComponent(id)}`, { ...view, cursor: pageParam }), { signal }),
+      fetchJson<RunDetail>(
+        withQuery(`/api/v1/cleanup/runs/${encodeURIComponent(id)}`, { ...view, cursor: pageParam }),
+        { signal },
+      ),
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     placeholderData: keepPreviousData,
-    refetchInterval: (q) => (q.state.data && ["finished", "cancelled"].includes(q.state.data.pages[0].run.status) ? 60_000 : LIVE_MS),
+    refetchInterval: (q) =>
+      q.state.data && ["finished", "cancelled"].includes(q.state.data.pages[0].run.status) ? 60_000 : LIVE_MS,
   });
 
 /** A job's result, asked for when someone opens the job; refreshed with its run until it has one. */
@@ -62,7 +75,8 @@ export const jobOptions = (id: string) =>
 export const previewOptions = (body: RunRequest | null) =>
   queryOptions({
     queryKey: cleanupKeys.preview(body),
-    queryFn: ({ signal }) => fetchJson<CleanupPreview>("/api/v1/cleanup/preview", { method: "POST", body: JSON.stringify(body), signal }),
+    queryFn: ({ signal }) =>
+      fetchJson<CleanupPreview>("/api/v1/cleanup/preview", { method: "POST", body: JSON.stringify(body), signal }),
     enabled: body !== null,
     placeholderData: keepPreviousData,
     refetchInterval: false,
@@ -70,26 +84,41 @@ export const previewOptions = (body: RunRequest | null) =>
   });
 
 export const policiesOptions = () =>
-  queryOptions({ queryKey: cleanupKeys.policies(), queryFn: ({ signal }) => fetchJson<{ policies: Policy[] }>("/api/v1/cleanup/policies", { signal }) });
+  queryOptions({
+    queryKey: cleanupKeys.policies(),
+    queryFn: ({ signal }) => fetchJson<{ policies: Policy[] }>("/api/v1/cleanup/policies", { signal }),
+  });
 
 export const policyOptions = (id: string) =>
   queryOptions({
     queryKey: cleanupKeys.policy(id),
-    queryFn: ({ signal }) => fetchJson<{ policy: Policy; preview: CleanupPreview; lastRun: LastRun | null }>(`/api/v1/cleanup/policies/${encodeURIComponent(id)}`, {
-        signal,
-      }),
+    queryFn: ({ signal }) =>
+      fetchJson<{ policy: Policy; preview: CleanupPreview; lastRun: LastRun | null }>(
+        `/api/v1/cleanup/policies/${encodeURIComponent(id)}`,
+        {
+          signal,
+        },
+      ),
   });
 
-const post = <T>(path: string, body?: unknown) => fetchJson<T>(path, { method: "POST", ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+const post = <T>(path: string, body?: unknown) =>
+  fetchJson<T>(path, { method: "POST", ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
 
 export const postRun = (body: CreateRunRequest) => post<{ id: string; jobs: number }>("/api/v1/cleanup/runs", body);
-export const cancelRun = (id: string) => post<{ cancelled: number; stopping: number }>(`/api/v1/cleanup/runs/${encodeURIComponent(id)}/cancel`);
-export const restoreJob = (id: string) => post<{ id: string; jobs: number }>(`/api/v1/cleanup/jobs/${encodeURIComponent(id)}/restore`);
-export const purgeTrash = (workspaceIds: string[]) => post<{ id: string; jobs: number }>("/api/v1/cleanup/trash/purge", { workspaceIds });
+export const cancelRun = (id: string) =>
+  post<{ cancelled: number; stopping: number }>(`/api/v1/cleanup/runs/${encodeURIComponent(id)}/cancel`);
+export const restoreJob = (id: string) =>
+  post<{ id: string; jobs: number }>(`/api/v1/cleanup/jobs/${encodeURIComponent(id)}/restore`);
+export const purgeTrash = (workspaceIds: string[]) =>
+  post<{ id: string; jobs: number }>("/api/v1/cleanup/trash/purge", { workspaceIds });
 export const postPolicy = (body: CreatePolicyRequest) => post<{ policy: Policy }>("/api/v1/cleanup/policies", body);
 export const patchPolicy = (id: string, body: UpdatePolicyRequest) =>
-  fetchJson<{ policy: Policy }>(`/api/v1/cleanup/policies/${encodeURIComponent(id)}`, { method: "PATCH", body: JSON.stringify(body) });
-export const deletePolicy = (id: string) => fetchJson<{ deleted: true }>(`/api/v1/cleanup/policies/${encodeURIComponent(id)}`, { method: "DELETE" });
+  fetchJson<{ policy: Policy }>(`/api/v1/cleanup/policies/${encodeURIComponent(id)}`, {
+    method: "PATCH",
+    body: JSON.stringify(body),
+  });
+export const deletePolicy = (id: string) =>
+  fetchJson<{ deleted: true }>(`/api/v1/cleanup/policies/${encodeURIComponent(id)}`, { method: "DELETE" });
 /** "Run now" and "Confirm" send the preview figure the admin saw: the server refuses both when it moved since. */
 export const runPolicyNow = (id: string, confirmBytes: number) =>
   post<{ id: string; jobs: number }>(`/api/v1/cleanup/policies/${encodeURIComponent(id)}/run`, { confirmBytes });

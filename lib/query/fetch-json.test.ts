@@ -4,7 +4,10 @@ import { ApiError, fetchJson, withQuery } from "./fetch-json";
 afterEach(() => vi.unstubAllGlobals());
 
 function stubFetch(status: number, body: string) {
-  vi.stubGlobal("fetch", vi.fn(async () => new Response(body, { status, statusText: "x" })));
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async () => new Response(body, { status, statusText: "x" })),
+  );
 }
 
 describe("fetchJson", () => {
@@ -25,7 +28,12 @@ describe("fetchJson", () => {
     await expect(fetchJson("/api/v1/x")).rejects.toMatchObject({ status: 502, code: "http_502" });
   });
   it("reports network failures", async () => {
-    vi.stubGlobal("fetch", vi.fn(async () => { throw new TypeError("fetch failed"); }));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => {
+        throw new TypeError("fetch failed");
+      }),
+    );
     await expect(fetchJson("/api/v1/x")).rejects.toMatchObject({ code: "network" });
   });
 });

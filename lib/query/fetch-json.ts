@@ -21,7 +21,11 @@ export async function fetchJson<T>(path: string, init?: RequestInit & { signal?:
   try {
     response = await fetch(path, {
       ...init,
-      headers: { accept: "application/json", ...(init?.body ? { "content-type": "application/json" } : {}), ...init?.headers },
+      headers: {
+        accept: "application/json",
+        ...(init?.body ? { "content-type": "application/json" } : {}),
+        ...init?.headers,
+      },
     });
   } catch (err) {
     if ((err as Error).name === "AbortError") throw err;
@@ -40,7 +44,9 @@ export async function fetchJson<T>(path: string, init?: RequestInit & { signal?:
     const error = (body as Envelope | undefined)?.error;
     const code = typeof error?.code === "string" ? error.code : `http_${response.status}`;
     const message =
-      typeof error?.message === "string" ? error.message : `The API answered ${response.status} ${response.statusText || ""}`.trim();
+      typeof error?.message === "string"
+        ? error.message
+        : `The API answered ${response.status} ${response.statusText || ""}`.trim();
     throw new ApiError(response.status, code, message);
   }
   return body as T;

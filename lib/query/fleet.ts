@@ -11,5 +11,6 @@ export const fleetKeys = {
 export const fleetOverviewOptions = (range: RangeState) =>
   queryOptions({
     queryKey: fleetKeys.overview(range),
-    queryFn: ({ signal }) => fetchJson<FleetOverview>(withQuery("/api/v1/fleet/overview", rangeParams(range)), { signal }),
+    queryFn: ({ signal }) =>
+      fetchJson<FleetOverview>(withQuery("/api/v1/fleet/overview", rangeParams(range)), { signal }),
   });

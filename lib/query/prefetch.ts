@@ -29,7 +29,10 @@ export async function prefetchAll(items: Prefetch[]): Promise<DehydratedState> {
  * Prefetch for a page about one thing (a workspace, an agent): when the loader finds nothing (null), the page
  * answers with the not-found page instead of an empty view.
  */
-export async function prefetchOneOrNotFound<T>(queryKey: QueryKey, load: () => Promise<T | null>): Promise<DehydratedState> {
+export async function prefetchOneOrNotFound<T>(
+  queryKey: QueryKey,
+  load: () => Promise<T | null>,
+): Promise<DehydratedState> {
   let missing = false;
   const state = await prefetchAll([
     {

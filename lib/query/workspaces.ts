@@ -27,7 +27,9 @@ export const workspaceDetailOptions = (id: string, range: RangeState) =>
   queryOptions({
     queryKey: workspaceKeys.detail(id, range),
     queryFn: ({ signal }) =>
-      fetchJson<WorkspaceDetail>(withQuery(`/api/v1/workspaces/${encodeURIComponent(id)}`, rangeParams(range)), { signal }),
+      fetchJson<WorkspaceDetail>(withQuery(`/api/v1/workspaces/${encodeURIComponent(id)}`, rangeParams(range)), {
+        signal,
+      }),
   });
 
 /** Workspaces one lookup by text lists (a name typed in a form): every owner's workspace of one name, and completion. */

@@ -1,13 +1,7 @@
 import { millisecondsInDay } from "date-fns/constants";
 import { z } from "zod";
 import { RECIPE_AGE_STEPS_DAYS, RECIPE_IDS } from "@/lib/catalog/recipes";
-import {
-  AGE_BUCKETS,
-  CATEGORIES,
-  LIMITS,
-  REPORT_FORMAT_VERSION,
-  ROOT_KINDS,
-} from "./constants";
+import { AGE_BUCKETS, CATEGORIES, LIMITS, REPORT_FORMAT_VERSION, ROOT_KINDS } from "./constants";
 
 const count = z.number().int().nonnegative().max(LIMITS.maxCount);
 const bytes = z.number().int().nonnegative().max(LIMITS.maxBytes);
@@ -112,7 +106,11 @@ const name = z.string().min(1).max(200);
 
 export const workspaceIdentity = z
   .object({
-    id: z.string().min(1).max(100).regex(/^[A-Za-z0-9._-]+$/, "letters, digits and . _ -"),
+    id: z
+      .string()
+      .min(1)
+      .max(100)
+      .regex(/^[A-Za-z0-9._-]+$/, "letters, digits and . _ -"),
     name,
     owner: name,
     template: name.optional(),
@@ -174,7 +172,11 @@ export const report = z
       ctx.addIssue({ code: "custom", path: ["volume", "freeBytes"], message: "free space exceeds the volume's size" });
     }
     if (r.volume?.usedBytes !== undefined && r.volume.usedBytes + r.volume.freeBytes > r.volume.totalBytes) {
-      ctx.addIssue({ code: "custom", path: ["volume", "usedBytes"], message: "used plus available space exceeds the volume's size" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["volume", "usedBytes"],
+        message: "used plus available space exceeds the volume's size",
+      });
     }
     const inodes = r.volume?.inodes;
     if (inodes && inodes.used + inodes.free > inodes.total) {

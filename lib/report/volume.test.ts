@@ -23,7 +23,11 @@ describe("volumeFromStatfs", () => {
 
   it("leaves out what does not add up rather than send a volume the server refuses", () => {
     const odd = volumeFromStatfs({ ...RESERVED, bfree: 100, bavail: 950 }); // more available than free
-    expect(odd).toEqual({ totalBytes: 1000 * 4096, freeBytes: 950 * 4096, inodes: { total: 640, used: 40, free: 600 } });
+    expect(odd).toEqual({
+      totalBytes: 1000 * 4096,
+      freeBytes: 950 * 4096,
+      inodes: { total: 640, used: 40, free: 600 },
+    });
     expect(volumeFromStatfs({ ...RESERVED, ffree: 700 }).inodes).toBeUndefined();
   });
 });

@@ -47,7 +47,16 @@ export class Aggregator {
    * One entry of root `root`. `rel` is relative to the root ("" for the root itself), `blocks` in 512-byte
    * units, `mtime` in whole seconds. `inode` ("dev:ino") is only needed when `nlink` > 1.
    */
-  entry(root: number, rel: string, isDir: boolean, blocks: number, size: number, mtime: number, nlink: number, inode: string | null) {
+  entry(
+    root: number,
+    rel: string,
+    isDir: boolean,
+    blocks: number,
+    size: number,
+    mtime: number,
+    nlink: number,
+    inode: string | null,
+  ) {
     const bytes = blocks * 512;
     if (!isDir && nlink > 1 && !this.links.take(root, rel, bytes, size, mtime, inode!)) return;
     this.account(root, rel, isDir, bytes, size, mtime);
@@ -57,7 +66,17 @@ export class Aggregator {
    * `entry` for an entry given as its folder (relative to the root, "" for the root's children; not the root
    * itself) and its name: the fast path of the find parser, which keeps one string per folder.
    */
-  entryIn(root: number, parent: string, name: string, isDir: boolean, blocks: number, size: number, mtime: number, nlink: number, inode: string | null) {
+  entryIn(
+    root: number,
+    parent: string,
+    name: string,
+    isDir: boolean,
+    blocks: number,
+    size: number,
+    mtime: number,
+    nlink: number,
+    inode: string | null,
+  ) {
     if (!isDir && nlink > 1) return this.entry(root, joinRel(parent, name), isDir, blocks, size, mtime, nlink, inode);
     const r = this.roots[root];
     this.accountIn(r, r.folders.of(parent), name, isDir, blocks * 512, size, mtime);
@@ -71,7 +90,11 @@ export class Aggregator {
 
   /** A job's scan: each root's units of its targets, by root key and target id. Call after finish(). */
   found(): Map<string, Map<string, FoundUnit[]>> {
-    return new Map(this.roots.filter((r) => r.present).map((r) => [r.spec.key, new Map(r.targets.map((t) => [t.target.id, t.units()]))]));
+    return new Map(
+      this.roots
+        .filter((r) => r.present)
+        .map((r) => [r.spec.key, new Map(r.targets.map((t) => [t.target.id, t.units()]))]),
+    );
   }
 
   private account(root: number, rel: string, isDir: boolean, bytes: number, size: number, mtime: number) {
@@ -94,16 +117,40 @@ export class Aggregator {
       return;
     }
     const slash = rel.lastIndexOf("/");
-    this.accountIn(r, r.folders.of(slash < 0 ? "" : rel.slice(0, slash)), slash < 0 ? rel : rel.slice(slash + 1), isDir, bytes, size, mtime);
+    this.accountIn(
+      r,
+      r.folders.of(slash < 0 ? "" : rel.slice(0, slash)),
+      slash < 0 ? rel : rel.slice(slash + 1),
+      isDir,
+      bytes,
+      size,
+      mtime,
+    );
   }
 
   private age(r: RootTally, mtime: number): SizeAndCount {
     const b = this.bounds;
-    return mtime > b[0] ? r.ages["1d"] : mtime > b[1] ? r.ages["7d"] : mtime > b[2] ? r.ages["30d"] : mtime > b[3] ? r.ages["90d"] : r.ages.older;
+    return mtime > b[0]
+      ? r.ages["1d"]
+      : mtime > b[1]
+        ? r.ages["7d"]
+        : mtime > b[2]
+          ? r.ages["30d"]
+          : mtime > b[3]
+            ? r.ages["90d"]
+            : r.ages.older;
   }
 
   /** One entry `name` (not the root itself) of the folder described by `info`. */
-  private accountIn(r: RootTally, info: FolderFacts, name: string, isDir: boolean, bytes: number, size: number, mtime: number) {
+  private accountIn(
+    r: RootTally,
+    info: FolderFacts,
+    name: string,
+    isDir: boolean,
+    bytes: number,
+    size: number,
+    mtime: number,
+  ) {
     r.bytes += bytes;
     r.apparent += size;
     const c = r.cats[testName(info.cat, name) ?? "other"];
@@ -138,7 +185,8 @@ export class Aggregator {
         const kind = testName(info.sess, name);
         if (kind === "file") {
           sessionFile = true;
-          if (r.top.wantsIn(bytes, info, name)) r.top.add({ path: joinRel(info.parent, name), bytes, mtime, type: "session" });
+          if (r.top.wantsIn(bytes, info, name))
+            r.top.add({ path: joinRel(info.parent, name), bytes, mtime, type: "session" });
         } else if (kind === "file+dir") {
           sessionFile = true;
           const dot = name.lastIndexOf(".");
@@ -177,6 +225,7 @@ export class Aggregator {
       r.leftovers.push({ path: name, bytes, apparentBytes: size, mtime });
     }
 
-    if (!isDir && !sessionFile && r.top.wantsIn(bytes, info, name)) r.top.add({ path: joinRel(info.parent, name), bytes, mtime, type: "file" });
+    if (!isDir && !sessionFile && r.top.wantsIn(bytes, info, name))
+      r.top.add({ path: joinRel(info.parent, name), bytes, mtime, type: "file" });
   }
 }

@@ -12,13 +12,15 @@ describe("coderTemplateSnippet", () => {
     expect(s).toContain("wget -q");
     expect(s).toContain('node --max-semi-space-size=1 "$dir/reporter.mjs"');
     expect(s).toContain("node (18 or newer) is not installed");
-    expect(s).toContain('$HOME/.coder-modules/coder/storage-reporter');
+    expect(s).toContain("$HOME/.coder-modules/coder/storage-reporter");
   });
   it("passes the configuration and identity", () => {
     expect(s).toContain('value    = "https://storage.example.com"');
     expect(s).toContain("value    = var.storage_enrollment_key");
     expect(s).toContain("sensitive   = true");
-    expect(s).toContain('description = "Enrollment key of the storage dashboard (Connect workspaces page: https://storage.example.com/connect)."');
+    expect(s).toContain(
+      'description = "Enrollment key of the storage dashboard (Connect workspaces page: https://storage.example.com/connect)."',
+    );
     expect(s).not.toContain("Settings page");
     expect(s).toContain("${data.coder_workspace.me.id}");
     expect(s).toContain("${data.coder_workspace.me.name}");

@@ -4,7 +4,12 @@
 /** Terraform for `dashboardUrl` (e.g. "https://storage.example.com"): a variable, two env values, a cron script. */
 export function coderTemplateSnippet(dashboardUrl: string): string {
   const url = dashboardUrl.trim().replace(/\/+$/, "");
-  const hcl = (s: string) => s.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\$\{/g, () => "$${").replace(/%\{/g, () => "%%{");
+  const hcl = (s: string) =>
+    s
+      .replace(/\\/g, "\\\\")
+      .replace(/"/g, '\\"')
+      .replace(/\$\{/g, () => "$${")
+      .replace(/%\{/g, () => "%%{");
   return `# Storage dashboard reporter: measures the AI agents' storage in this workspace every 30 minutes.
 # Assumes a coder_agent named "main", and data "coder_workspace" "me" / "coder_workspace_owner" "me".
 

@@ -44,10 +44,13 @@ export function configure(opts: Options, env: Env): Configuration {
   let token: string | null = null;
   if (!dry) {
     if (!server) throw new UsageError("STORAGE_DASHBOARD_URL is not set (or pass --server URL)");
-    if (!/^https?:\/\//.test(server)) throw new UsageError(`the dashboard URL must start with http:// or https:// (got ${server})`);
+    if (!/^https?:\/\//.test(server))
+      throw new UsageError(`the dashboard URL must start with http:// or https:// (got ${server})`);
     token = readToken(state);
     if (!token && !enrollmentKey) {
-      throw new UsageError("STORAGE_ENROLLMENT_KEY is not set and this workspace has no token yet (needed once, to enroll)");
+      throw new UsageError(
+        "STORAGE_ENROLLMENT_KEY is not set and this workspace has no token yet (needed once, to enroll)",
+      );
     }
   }
   return { home, identity, server, state, token, enrollmentKey, config: extraRoots(opts.config, state) };
@@ -69,7 +72,8 @@ function workspaceIdentity(opts: Options, env: Env, dry: boolean): WorkspaceIden
     if (value) identity[s.field] = value.slice(0, s.max);
     else if (!dry) throw new UsageError(`${s.variable} is not set (or pass ${s.flag})`);
   }
-  if (!/^[A-Za-z0-9._-]+$/.test(identity.id)) throw new UsageError("CODER_WORKSPACE_ID has characters other than letters, digits and . _ -");
+  if (!/^[A-Za-z0-9._-]+$/.test(identity.id))
+    throw new UsageError("CODER_WORKSPACE_ID has characters other than letters, digits and . _ -");
   const template = opts.template ?? env.CODER_WORKSPACE_TEMPLATE_NAME;
   if (template) identity.template = template.slice(0, 200);
   const agentName = opts.agentName ?? env.CODER_WORKSPACE_AGENT_NAME;

@@ -44,7 +44,12 @@ async function enroll(ctx: Delivery, current: string | null): Promise<string | n
   let r: HttpResult;
   try {
     r = await withRetries(
-      () => request(`${ctx.server}/api/v1/enroll`, { method: "POST", headers, body: Buffer.from(JSON.stringify({ workspace: ctx.identity })) }),
+      () =>
+        request(`${ctx.server}/api/v1/enroll`, {
+          method: "POST",
+          headers,
+          body: Buffer.from(JSON.stringify({ workspace: ctx.identity })),
+        }),
       ctx.retry,
     );
   } catch (err) {

@@ -25,7 +25,9 @@ declare module "node:buffer" {
 }
 /** Buffer#utf8Slice skips toString's argument checks (a third of the parse time); toString where absent. */
 const utf8 = (buf: Buffer, start: number, end: number): string =>
-  (buf as unknown as Utf8Slicer).utf8Slice ? (buf as unknown as Required<Utf8Slicer>).utf8Slice(start, end) : buf.toString("utf8", start, end);
+  (buf as unknown as Utf8Slicer).utf8Slice
+    ? (buf as unknown as Required<Utf8Slicer>).utf8Slice(start, end)
+    : buf.toString("utf8", start, end);
 
 /**
  * Parses find's output, records of FMT_SHORT or FMT_LONG separated by NUL, chunk by chunk, into the

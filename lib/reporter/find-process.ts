@@ -58,7 +58,13 @@ export function parseFindError(line: string): { path: string; message: string } 
 }
 
 /** Runs a job under stdbuf while that works, else find directly. */
-export async function runFindJob(ctx: ScanContext, bin: string, job: FindJob, prune: string[], rootDev: number[]): Promise<void> {
+export async function runFindJob(
+  ctx: ScanContext,
+  bin: string,
+  job: FindJob,
+  prune: string[],
+  rootDev: number[],
+): Promise<void> {
   if (ctx.stdbuf) {
     try {
       return await runFind(ctx, bin, job.points, prune, rootDev, job.shallow, true);
@@ -130,11 +136,14 @@ function runFind(
         else ctx.agg.unreadable(root, relToHome(ctx.home, abs), codeOfFindMessage(e.message), e.message);
       }
     });
-    child.on("error", (err) => reject(stdbuf ? new StdbufUnusable(err.message) : new FindUnusable(`cannot run ${bin}: ${err.message}`)));
+    child.on("error", (err) =>
+      reject(stdbuf ? new StdbufUnusable(err.message) : new FindUnusable(`cannot run ${bin}: ${err.message}`)),
+    );
     child.on("close", (code, signal) => {
       if (signal) return reject(new FindUnusable(`${bin} was killed by ${signal}`));
       // stdbuf's own failures (125: stdbuf failed, 126/127: find not runnable); find never exits with these
-      if (stdbuf && parser.records === 0 && code !== null && code >= 125) return reject(new StdbufUnusable(fatal.join("; ")));
+      if (stdbuf && parser.records === 0 && code !== null && code >= 125)
+        return reject(new StdbufUnusable(fatal.join("; ")));
       if (fatal.length && parser.records === 0) return reject(new FindUnusable(fatal.join("; ")));
       if (fatal.length) for (const f of fatal) ctx.agg.errors.add("", "EFIND", f);
       if (code !== 0 && code !== 1) return reject(new FindUnusable(`${bin} exited with ${code}`));

@@ -26,7 +26,20 @@ export type FolderFacts = TieCache & {
 };
 
 const SLOTS = 24;
-const emptyFacts = (): FolderFacts => ({ parent: "\0", depth: 0, cat: [], sess: null, d1: null, d2: null, units: [], rec: [], tieVersion: -1, tieCmp: 0, tieTail: "", used: 0 });
+const emptyFacts = (): FolderFacts => ({
+  parent: "\0",
+  depth: 0,
+  cat: [],
+  sess: null,
+  d1: null,
+  d2: null,
+  units: [],
+  rec: [],
+  tieVersion: -1,
+  tieCmp: 0,
+  tieTail: "",
+  used: 0,
+});
 
 /**
  * One root's folder facts, in a few reused objects, least recently used replaced first. Entries arrive folder

@@ -34,7 +34,11 @@ export class HardLinks {
       if (this.seen.has(key)) return false;
       if (this.seen.size >= MAX_SEEN) {
         this.off = true;
-        this.errors.add("", "ETOOMANYLINKS", "too many hard-linked files to de-duplicate; later ones counted at each link");
+        this.errors.add(
+          "",
+          "ETOOMANYLINKS",
+          "too many hard-linked files to de-duplicate; later ones counted at each link",
+        );
         return true;
       }
       this.seen.add(key);
@@ -49,7 +53,9 @@ export class HardLinks {
   settle() {
     const held = this.held;
     this.held = [];
-    held.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.root - b.root || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0)));
+    held.sort((a, b) =>
+      a.key < b.key ? -1 : a.key > b.key ? 1 : a.root - b.root || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0),
+    );
     this.seen ??= new Set();
     let last: string | null = null;
     for (const link of held) {

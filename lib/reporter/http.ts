@@ -37,7 +37,11 @@ export function request(url: string, opts: RequestOptions): Promise<HttpResult> 
     }
     const mod = u.protocol === "https:" ? httpsModule() : u.protocol === "http:" ? httpModule() : null;
     if (!mod) return reject(new Error(`unsupported URL scheme in ${url}`));
-    const headers: Record<string, string> = { "User-Agent": "coder-storage-reporter", Accept: "application/json", ...opts.headers };
+    const headers: Record<string, string> = {
+      "User-Agent": "coder-storage-reporter",
+      Accept: "application/json",
+      ...opts.headers,
+    };
     if (opts.body) headers["Content-Length"] = String(opts.body.length);
     const req = mod.request(u, { method: opts.method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -59,7 +63,9 @@ export function request(url: string, opts: RequestOptions): Promise<HttpResult> 
       res.on("error", (err) => reject(new NetworkError(err.message)));
     });
     req.setTimeout(opts.timeoutMs ?? 30_000, () => req.destroy(new Error("timed out")));
-    req.on("error", (err) => reject(new NetworkError(`${u.origin}: ${(err as NodeJS.ErrnoException).code ?? err.message}`)));
+    req.on("error", (err) =>
+      reject(new NetworkError(`${u.origin}: ${(err as NodeJS.ErrnoException).code ?? err.message}`)),
+    );
     req.end(opts.body);
   });
 }
@@ -110,7 +116,10 @@ export function backoffMs(attempt: number, p: Pick<RetryPolicy, "baseMs" | "capM
  * Runs `send` until it gives a non-retryable answer or the attempts run out. Returns the last answer, or
  * throws the last NetworkError.
  */
-export async function withRetries(send: () => Promise<HttpResult>, p: RetryPolicy = DEFAULT_RETRY): Promise<HttpResult> {
+export async function withRetries(
+  send: () => Promise<HttpResult>,
+  p: RetryPolicy = DEFAULT_RETRY,
+): Promise<HttpResult> {
   let last: HttpResult | NetworkError | null = null;
   for (let attempt = 0; attempt < p.attempts; attempt++) {
     if (attempt > 0) {

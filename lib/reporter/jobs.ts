@@ -64,14 +64,22 @@ export async function runCleanupJobs(ctx: JobContext): Promise<number> {
     ctx.log(`cannot claim cleanup jobs: ${serverMessage(claimed)}`);
     return 0;
   }
-  const jobs = ((claimed.body as { jobs?: ClaimedJob[] } | null)?.jobs ?? []).filter((j) => j && typeof j.id === "string");
+  const jobs = ((claimed.body as { jobs?: ClaimedJob[] } | null)?.jobs ?? []).filter(
+    (j) => j && typeof j.id === "string",
+  );
   if (jobs.length === 0) return 0;
   const log = new CleanupLog(ctx.home, ctx.now);
   let removed = false;
   for (const job of jobs) {
     const outcome = await runJob(ctx, job, log);
-    ctx.log(`job ${job.id} (${job.kind}${job.dryRun ? ", dry run" : ""}): ${outcome.status}, ${outcome.unitsActed} units, ${outcome.bytesActed} bytes, ${outcome.skipped.length} skipped, ${outcome.errors.length} errors`);
-    removed ||= !job.dryRun && outcome.units.some((u) => u.action === "deleted" || u.action === "trashed" || u.action === "purged" || u.action === "restored");
+    ctx.log(
+      `job ${job.id} (${job.kind}${job.dryRun ? ", dry run" : ""}): ${outcome.status}, ${outcome.unitsActed} units, ${outcome.bytesActed} bytes, ${outcome.skipped.length} skipped, ${outcome.errors.length} errors`,
+    );
+    removed ||=
+      !job.dryRun &&
+      outcome.units.some(
+        (u) => u.action === "deleted" || u.action === "trashed" || u.action === "purged" || u.action === "restored",
+      );
     await sendResult(ctx, job, { ...outcome, leaseToken: job.leaseToken });
   }
   if (removed) {
@@ -84,7 +92,10 @@ export async function runCleanupJobs(ctx: JobContext): Promise<number> {
 async function sendResult(ctx: JobContext, job: ClaimedJob, result: JobResult) {
   try {
     const r = await post(ctx, `${encodeURIComponent(job.id)}/result`, result);
-    if (r.status === 409) ctx.log(`job ${job.id}: the lease was stale (the job was handed to another run); result dropped, the local log keeps it`);
+    if (r.status === 409)
+      ctx.log(
+        `job ${job.id}: the lease was stale (the job was handed to another run); result dropped, the local log keeps it`,
+      );
     else if (r.status !== 200) ctx.log(`job ${job.id}: result refused: ${serverMessage(r)}`);
   } catch (err) {
     if (!(err instanceof NetworkError)) throw err;
@@ -118,7 +129,17 @@ function leaseKeeper(ctx: JobContext, job: ClaimedJob, log: CleanupLog): () => P
 
 async function runJob(ctx: JobContext, job: ClaimedJob, log: CleanupLog): Promise<JobOutcome> {
   const startedAt = ctx.now().toISOString();
-  const empty: JobOutcome = { status: "done", unitsActed: 0, bytesActed: 0, units: [], skipped: [], errors: [], logTail: [], startedAt, finishedAt: startedAt };
+  const empty: JobOutcome = {
+    status: "done",
+    unitsActed: 0,
+    bytesActed: 0,
+    units: [],
+    skipped: [],
+    errors: [],
+    logTail: [],
+    startedAt,
+    finishedAt: startedAt,
+  };
   log.mark();
   try {
     if (!JOB_ID_RE.test(job.id)) throw new Error(`job id ${JSON.stringify(job.id)} is not usable as a folder name`);
@@ -150,12 +171,23 @@ async function runJob(ctx: JobContext, job: ClaimedJob, log: CleanupLog): Promis
   } catch (err) {
     const message = (err as Error).message.slice(0, 500);
     log.write(job.id, "failed", "", 0, message);
-    return { ...empty, status: "failed", errors: [{ path: "", message }], logTail: log.lines(), finishedAt: ctx.now().toISOString() };
+    return {
+      ...empty,
+      status: "failed",
+      errors: [{ path: "", message }],
+      logTail: log.lines(),
+      finishedAt: ctx.now().toISOString(),
+    };
   }
 }
 
 /** A purge-trash job: one job's trash, or all of it. A dry run lists what it would purge. */
-function purgeTrash(home: string, jobId: string | null, dryRun: boolean, log: CleanupLog): Pick<JobOutcome, "units" | "errors"> {
+function purgeTrash(
+  home: string,
+  jobId: string | null,
+  dryRun: boolean,
+  log: CleanupLog,
+): Pick<JobOutcome, "units" | "errors"> {
   let ids: string[];
   try {
     ids = jobId ? [jobId] : fs.readdirSync(trashRoot(home)).filter((n) => JOB_ID_RE.test(n));
@@ -165,7 +197,8 @@ function purgeTrash(home: string, jobId: string | null, dryRun: boolean, log: Cl
   const out: Pick<JobOutcome, "units" | "errors"> = { units: [], errors: [] };
   for (const id of ids) {
     if (dryRun) {
-      for (const u of readManifest(jobTrash(home, id))?.units ?? []) out.units.push({ path: u.path, bytes: u.bytes, action: "purged" });
+      for (const u of readManifest(jobTrash(home, id))?.units ?? [])
+        out.units.push({ path: u.path, bytes: u.bytes, action: "purged" });
       continue;
     }
     const r = purgeFolder(home, id, log, "purge job");

@@ -61,8 +61,18 @@ describe("command line", () => {
   });
 
   it("names a missing variable in one line and exits 2", async () => {
-    for (const missing of ["CODER_WORKSPACE_ID", "CODER_WORKSPACE_NAME", "CODER_WORKSPACE_OWNER_NAME", "STORAGE_DASHBOARD_URL"]) {
-      const env: Record<string, string> = { ...IDENTITY, HOME: home, STORAGE_DASHBOARD_URL: "http://127.0.0.1:1", STORAGE_ENROLLMENT_KEY: "k" };
+    for (const missing of [
+      "CODER_WORKSPACE_ID",
+      "CODER_WORKSPACE_NAME",
+      "CODER_WORKSPACE_OWNER_NAME",
+      "STORAGE_DASHBOARD_URL",
+    ]) {
+      const env: Record<string, string> = {
+        ...IDENTITY,
+        HOME: home,
+        STORAGE_DASHBOARD_URL: "http://127.0.0.1:1",
+        STORAGE_ENROLLMENT_KEY: "k",
+      };
       delete env[missing];
       const c = capture();
       expect(await main([], { env, io: c.io })).toBe(EXIT.USAGE);
@@ -95,7 +105,8 @@ describe("command line", () => {
 });
 
 const canDropPrivileges =
-  process.getuid?.() === 0 && spawnSync("setpriv", ["--reuid", "65534", "--regid", "65534", "--clear-groups", "true"]).status === 0;
+  process.getuid?.() === 0 &&
+  spawnSync("setpriv", ["--reuid", "65534", "--regid", "65534", "--clear-groups", "true"]).status === 0;
 
 describe.skipIf(!canDropPrivileges)("an unreadable folder (scan run as user nobody via setpriv)", () => {
   it("is counted, named in errors, and the numbers still match du run as the same user", () => {
@@ -107,7 +118,20 @@ describe.skipIf(!canDropPrivileges)("an unreadable folder (scan run as user nobo
       for (const scanner of ["find", "node"]) {
         const r = spawnSync(
           "setpriv",
-          ["--reuid", "65534", "--regid", "65534", "--clear-groups", "node", bundle, "--dry-run", "--home", home, "--scanner", scanner],
+          [
+            "--reuid",
+            "65534",
+            "--regid",
+            "65534",
+            "--clear-groups",
+            "node",
+            bundle,
+            "--dry-run",
+            "--home",
+            home,
+            "--scanner",
+            scanner,
+          ],
           { encoding: "utf8" },
         );
         expect(r.status).toBe(0);
@@ -117,7 +141,12 @@ describe.skipIf(!canDropPrivileges)("an unreadable folder (scan run as user nobo
         expect(report.errors).toContainEqual({ path: ".claude/secret", code: "EACCES", message: "Permission denied" });
         const paths = report.roots.map((x: { path: string }) => path.join(home, x.path));
         const ref = du(paths, ["-B1"], "65534");
-        for (const root of report.roots) expect({ scanner, key: root.key, bytes: root.bytes }).toEqual({ scanner, key: root.key, bytes: ref.get(path.join(home, root.path)) });
+        for (const root of report.roots)
+          expect({ scanner, key: root.key, bytes: root.bytes }).toEqual({
+            scanner,
+            key: root.key,
+            bytes: ref.get(path.join(home, root.path)),
+          });
       }
     } finally {
       fs.chmodSync(secret, 0o755);
@@ -135,7 +164,8 @@ describe("retries", () => {
     const waits: number[] = [];
     let n = 0;
     const r = await withRetries(
-      async () => (++n < 3 ? { status: 503, body: null, retryAfterMs: 2000 } : { status: 200, body: {}, retryAfterMs: null }),
+      async () =>
+        ++n < 3 ? { status: 503, body: null, retryAfterMs: 2000 } : { status: 200, body: {}, retryAfterMs: null },
       { ...DEFAULT_RETRY, random: () => 0, sleep: async (ms) => void waits.push(ms) },
     );
     expect(r.status).toBe(200);
@@ -151,7 +181,8 @@ describe("spool", () => {
     const dir = fs.mkdtempSync(path.join(tmp, "spool-"));
     const s = new Spool(dir, 5, 10_000);
     let dropped = 0;
-    for (let i = 0; i < 8; i++) dropped += s.add(`00000000-0000-4000-8000-00000000000${i}`, Buffer.alloc(100), 1000 + i);
+    for (let i = 0; i < 8; i++)
+      dropped += s.add(`00000000-0000-4000-8000-00000000000${i}`, Buffer.alloc(100), 1000 + i);
     expect(dropped).toBe(3);
     expect(s.list().map((x) => x.id.slice(-1))).toEqual(["3", "4", "5", "6", "7"]);
     expect(s.add("00000000-0000-4000-8000-000000000009", Buffer.alloc(9_950), 2000)).toBeGreaterThan(0);
@@ -188,7 +219,12 @@ describe("delivery", () => {
         let body = Buffer.concat(chunks);
         if (req.headers["content-encoding"] === "gzip") body = zlib.gunzipSync(body);
         const json = body.length ? JSON.parse(body.toString()) : null;
-        received.push({ path: req.url!, auth: req.headers.authorization, id: json?.id, encoding: req.headers["content-encoding"] });
+        received.push({
+          path: req.url!,
+          auth: req.headers.authorization,
+          id: json?.id,
+          encoding: req.headers["content-encoding"],
+        });
         const list = req.url === "/api/v1/enroll" ? answers.enroll : answers.reports;
         const a = list.length > 1 ? list.shift()! : list[0];
         res.writeHead(a.status, { "Content-Type": "application/json", ...a.headers });
@@ -230,7 +266,10 @@ describe("delivery", () => {
   });
 
   it("spools on 5xx and network errors, then delivers oldest first with the original ids", async () => {
-    answers = { enroll: [{ status: 200, body: { token: "swt_1" } }], reports: [{ status: 503, body: { error: { code: "unavailable", message: "down" } } }] };
+    answers = {
+      enroll: [{ status: 200, body: { token: "swt_1" } }],
+      reports: [{ status: 503, body: { error: { code: "unavailable", message: "down" } } }],
+    };
     expect((await run()).code).toBe(EXIT.SPOOLED);
     answers.reports = [{ status: 500 }];
     expect((await run()).code).toBe(EXIT.SPOOLED);
@@ -251,7 +290,10 @@ describe("delivery", () => {
   });
 
   it("drops a report the server rejects (4xx) with the server's message", async () => {
-    answers = { enroll: [{ status: 200, body: { token: "swt_1" } }], reports: [{ status: 422, body: { error: { code: "invalid", message: "roots.0.key: bad" } } }] };
+    answers = {
+      enroll: [{ status: 200, body: { token: "swt_1" } }],
+      reports: [{ status: 422, body: { error: { code: "invalid", message: "roots.0.key: bad" } } }],
+    };
     const r = await run();
     expect(r.code).toBe(EXIT.REJECTED);
     expect(r.log).toContain("roots.0.key: bad");
@@ -260,7 +302,10 @@ describe("delivery", () => {
 
   it("on 401 enrolls again with the old token; if that is refused (409) an admin must reset: exit 3, report kept", async () => {
     answers = {
-      enroll: [{ status: 200, body: { token: "swt_1" } }, { status: 409, body: { error: { code: "conflict", message: "already enrolled" } } }],
+      enroll: [
+        { status: 200, body: { token: "swt_1" } },
+        { status: 409, body: { error: { code: "conflict", message: "already enrolled" } } },
+      ],
       reports: [{ status: 401, body: { error: { code: "unauthorized", message: "bad token" } } }],
     };
     const r = await run();
@@ -280,7 +325,10 @@ describe("delivery", () => {
   });
 
   it("a wrong enrollment key exits 3", async () => {
-    answers = { enroll: [{ status: 401, body: { error: { code: "unauthorized", message: "wrong key" } } }], reports: [ok] };
+    answers = {
+      enroll: [{ status: 401, body: { error: { code: "unauthorized", message: "wrong key" } } }],
+      reports: [ok],
+    };
     const r = await run();
     expect(r.code).toBe(EXIT.AUTH);
     expect(r.log).toMatch(/enrollment key is wrong/);

@@ -51,7 +51,9 @@ export class RootTally {
     readonly spec: RootSpec,
     units: UnitOptions,
   ) {
-    this.targets = (spec.targets ?? recipesFor(spec)).map((t) => new UnitTally(t, spec.rel, units.nowSec, units.protect, units.collect));
+    this.targets = (spec.targets ?? recipesFor(spec)).map(
+      (t) => new UnitTally(t, spec.rel, units.nowSec, units.protect, units.collect),
+    );
     this.category = new CategoryMatcher(spec.categoryRules);
     this.sessions = new SessionMatcher(spec.sessionRules);
     this.leftoverNames = spec.leftoverNames?.length ? new Set(spec.leftoverNames) : null;
@@ -111,7 +113,9 @@ export class RootTally {
       largest: this.top.result().map((c) => ({ ...c, mtime: iso(c.mtime) })),
     };
     if (this.leftovers.length) {
-      root.leftovers = this.leftovers.sort((a, b) => (a.path < b.path ? -1 : 1)).map((l) => ({ ...l, mtime: iso(l.mtime) }));
+      root.leftovers = this.leftovers
+        .sort((a, b) => (a.path < b.path ? -1 : 1))
+        .map((l) => ({ ...l, mtime: iso(l.mtime) }));
     }
     if (s.kind === "script-data") root.orphaned = !!s.orphaned;
     const recipes: NonNullable<StorageRoot["recipes"]> = {};

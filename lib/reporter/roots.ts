@@ -137,7 +137,9 @@ export function discoverRoots(opts: DiscoverOptions): RootSpec[] {
   const modulesDir = path.join(home, ".coder-modules");
   for (const ns of dirNames(modulesDir)) {
     for (const mod of dirNames(path.join(modulesDir, ns))) {
-      add(`${keyPart(ns)}/${keyPart(mod)}`, "module", agentForModule(mod), path.join(modulesDir, ns, mod), { leftoverNames: LEFTOVER_FILES });
+      add(`${keyPart(ns)}/${keyPart(mod)}`, "module", agentForModule(mod), path.join(modulesDir, ns, mod), {
+        leftoverNames: LEFTOVER_FILES,
+      });
     }
   }
 
@@ -154,7 +156,9 @@ export function discoverRoots(opts: DiscoverOptions): RootSpec[] {
   const legacyDirs = dirNames(home).filter((n) => /^\..+-module$/.test(n));
   for (const n of legacyDirs) {
     const name = n.slice(1);
-    add(`legacy:${keyPart(name)}`, "legacy", agentForLegacyFolder(name), path.join(home, n), { leftoverNames: LEFTOVER_FILES });
+    add(`legacy:${keyPart(name)}`, "legacy", agentForLegacyFolder(name), path.join(home, n), {
+      leftoverNames: LEFTOVER_FILES,
+    });
   }
 
   // coder-script-data/<uuid>/: the current one and orphaned ones

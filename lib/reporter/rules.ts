@@ -121,7 +121,8 @@ function dirTest(dirGlob: string): DirTest {
 function hasSegment(path: string, seg: string): boolean {
   for (let at = path.indexOf(seg); at >= 0; at = path.indexOf(seg, at + 1)) {
     const after = at + seg.length;
-    if ((at === 0 || path.charCodeAt(at - 1) === 47) && (after === path.length || path.charCodeAt(after) === 47)) return true;
+    if ((at === 0 || path.charCodeAt(at - 1) === 47) && (after === path.length || path.charCodeAt(after) === 47))
+      return true;
   }
   return false;
 }
@@ -133,7 +134,9 @@ function testDir(d: DirTest, parent: string): boolean {
     case 1:
       return parent === d.s;
     case 2:
-      return parent === d.s || (parent.length > d.s.length && parent.charCodeAt(d.s.length) === 47 && parent.startsWith(d.s));
+      return (
+        parent === d.s || (parent.length > d.s.length && parent.charCodeAt(d.s.length) === 47 && parent.startsWith(d.s))
+      );
     case 3:
       for (let i = 0; i < d.segs.length; i++) if (hasSegment(parent, d.segs[i])) return true;
       return false;
@@ -181,7 +184,11 @@ class ParentCache<T> {
       const mask = this.mask(parent);
       list = this.compiled.get(mask);
       if (!list) {
-        list = compile(this.pairs.filter((_, i) => (typeof mask === "number" ? Math.floor(mask / 2 ** i) % 2 === 1 : mask[i] === "1")));
+        list = compile(
+          this.pairs.filter((_, i) =>
+            typeof mask === "number" ? Math.floor(mask / 2 ** i) % 2 === 1 : mask[i] === "1",
+          ),
+        );
         this.compiled.set(mask, list);
       }
       if (this.map.size >= 64) this.map.clear(); // bounded memory
@@ -197,7 +204,9 @@ class ParentCache<T> {
     const mask = this.mask(parent);
     let list = this.compiled.get(mask);
     if (!list) {
-      list = compile(this.pairs.filter((_, i) => (typeof mask === "number" ? Math.floor(mask / 2 ** i) % 2 === 1 : mask[i] === "1")));
+      list = compile(
+        this.pairs.filter((_, i) => (typeof mask === "number" ? Math.floor(mask / 2 ** i) % 2 === 1 : mask[i] === "1")),
+      );
       this.compiled.set(mask, list);
     }
     return list;
@@ -264,14 +273,13 @@ export class SessionMatcher {
 
   constructor(rules: readonly SessionRule[]) {
     this.empty = rules.length === 0;
-    this.fileCache = new ParentCache(
-      rules.filter((r) => r.unit !== "dir").flatMap((r) => pairsOf(r.glob, r.unit)),
-    );
+    this.fileCache = new ParentCache(rules.filter((r) => r.unit !== "dir").flatMap((r) => pairsOf(r.glob, r.unit)));
     for (const r of rules) {
       if (r.unit === "file") continue;
       if (r.glob.includes("**")) throw new Error(`session rule ${r.glob}: "${r.unit}" units need a fixed depth`);
       const depth = r.glob.split("/").length;
-      if (r.unit === "dir") this.folderUnits.push({ depth, re: new RegExp("^" + globSource(r.glob) + "$"), kind: "dir" });
+      if (r.unit === "dir")
+        this.folderUnits.push({ depth, re: new RegExp("^" + globSource(r.glob) + "$"), kind: "dir" });
       else {
         // the companion folder sits beside the file: same parent, any name
         const [dir] = splitLast(r.glob);

@@ -46,11 +46,21 @@ export function startRoot(ctx: ScanContext, i: number): fs.Stats | null {
   const st = lstatOrNull(spec.abs);
   if (st === null) return null;
   if (st instanceof Error) {
-    if (errorCode(st) !== "ENOENT" && errorCode(st) !== "ENOTDIR") ctx.agg.errors.add(spec.rel, errorCode(st), errorText(st));
+    if (errorCode(st) !== "ENOENT" && errorCode(st) !== "ENOTDIR")
+      ctx.agg.errors.add(spec.rel, errorCode(st), errorText(st));
     return null;
   }
   ctx.agg.present(i);
-  ctx.agg.entry(i, "", st.isDirectory(), st.blocks, st.size, mtimeSec(st), st.nlink, st.nlink > 1 && !st.isDirectory() ? inodeKey(spec.abs, st) : null);
+  ctx.agg.entry(
+    i,
+    "",
+    st.isDirectory(),
+    st.blocks,
+    st.size,
+    mtimeSec(st),
+    st.nlink,
+    st.nlink > 1 && !st.isDirectory() ? inodeKey(spec.abs, st) : null,
+  );
   return st;
 }
 
@@ -77,6 +87,15 @@ export function nodeEntry(ctx: ScanContext, i: number, dev: number, abs: string,
   }
   if (st.dev !== dev) return null; // a mount point: du -x leaves it out entirely
   const isDir = st.isDirectory();
-  ctx.agg.entry(i, rel, isDir, st.blocks, st.size, mtimeSec(st), st.nlink, st.nlink > 1 && !isDir ? inodeKey(abs, st) : null);
+  ctx.agg.entry(
+    i,
+    rel,
+    isDir,
+    st.blocks,
+    st.size,
+    mtimeSec(st),
+    st.nlink,
+    st.nlink > 1 && !isDir ? inodeKey(abs, st) : null,
+  );
   return isDir ? st : null;
 }

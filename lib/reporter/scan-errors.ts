@@ -15,7 +15,11 @@ export class ErrorLog {
       this.dropped++;
       return;
     }
-    this.items.push({ path: path.slice(0, LIMITS.pathLength), code: code.slice(0, 50), message: message.slice(0, 500) });
+    this.items.push({
+      path: path.slice(0, LIMITS.pathLength),
+      code: code.slice(0, 50),
+      message: message.slice(0, 500),
+    });
   }
 }
 
@@ -34,7 +38,12 @@ export function errorCode(err: unknown): string {
 export function errorText(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
   const code = e?.code;
-  return (code && FIND_WORDING[code]) || String(e?.message ?? err).replace(/^[A-Z]+: /, "").split(",")[0];
+  return (
+    (code && FIND_WORDING[code]) ||
+    String(e?.message ?? err)
+      .replace(/^[A-Z]+: /, "")
+      .split(",")[0]
+  );
 }
 
 /** The Node error code for one of find's messages. */

@@ -63,7 +63,11 @@ describe("root discovery", () => {
     expect(byKey.get("coder/claude-code")).toMatchObject({ kind: "module", agent: "claude-code" });
     expect(byKey.get("coder/codex")).toMatchObject({ kind: "module", agent: "codex" });
     expect(byKey.get("coder-labs/some-tool")).toMatchObject({ kind: "module", agent: "other" });
-    expect(byKey.get("legacy:claude-module")).toMatchObject({ kind: "legacy", agent: "claude-code", rel: ".claude-module" });
+    expect(byKey.get("legacy:claude-module")).toMatchObject({
+      kind: "legacy",
+      agent: "claude-code",
+      rel: ".claude-module",
+    });
     expect(byKey.get(`script-data:${SCRIPT_OLD}`)).toMatchObject({ kind: "script-data", orphaned: true });
     expect(byKey.get(`script-data:${SCRIPT_CURRENT}`)).toMatchObject({ orphaned: false });
     expect(byKey.get("work-cache")).toMatchObject({ kind: "custom", agent: "other", rel: "work/cache" });
@@ -127,7 +131,11 @@ for (const [mode, parallel] of [
       const claude = byKey.get("claude-code:data")!;
       // 1000 small + 5 projects + history + file-history + 3 debug + snapshot + sparse + hl-a (once) + 5 symlinks
       expect(claude.files).toBe(1000 + 5 + 1 + 1 + 3 + 1 + 1 + 1 + 5);
-      const dirs = Number(execFileSync("find", [path.join(home, ".claude"), "-type", "d"], { encoding: "utf8" }).trim().split("\n").length);
+      const dirs = Number(
+        execFileSync("find", [path.join(home, ".claude"), "-type", "d"], { encoding: "utf8" })
+          .trim()
+          .split("\n").length,
+      );
       expect(claude.dirs).toBe(dirs);
       expect(claude.apparentBytes).toBeGreaterThan(64 * 1024 * 1024); // the sparse file's size
       expect(claude.bytes).toBeLessThan(16 * 1024 * 1024); // ...but not its blocks
@@ -148,7 +156,12 @@ for (const [mode, parallel] of [
       expect(sum(c)).toEqual({ bytes: claude.bytes, files: claude.files });
       expect(sum(claude.ages!)).toEqual({ bytes: claude.bytes, files: claude.files });
       const a = claude.ages!;
-      expect(a.older).toEqual({ files: 1, bytes: allocated(path.join(home, `.claude/projects/-work-b`, fs.readdirSync(path.join(home, ".claude/projects/-work-b"))[0])) });
+      expect(a.older).toEqual({
+        files: 1,
+        bytes: allocated(
+          path.join(home, `.claude/projects/-work-b`, fs.readdirSync(path.join(home, ".claude/projects/-work-b"))[0]),
+        ),
+      });
       expect(a["90d"]?.files).toBe(1); // 40 days
       expect(a["30d"]?.files).toBe(1); // debug/x0, 10 days
       expect(a["7d"]?.files).toBe(3); // the session of 2 days: jsonl + two files in its folder
@@ -227,7 +240,11 @@ describe("AgentAPI leftovers", () => {
 
   const asListed = (rel: string) => {
     const st = fs.lstatSync(path.join(home, rel));
-    return { bytes: st.blocks * 512, apparentBytes: st.size, mtime: new Date(Math.floor(st.mtimeMs / 1000) * 1000).toISOString() };
+    return {
+      bytes: st.blocks * 512,
+      apparentBytes: st.size,
+      mtime: new Date(Math.floor(st.mtimeMs / 1000) * 1000).toISOString(),
+    };
   };
 
   for (const [mode, parallel] of [
@@ -242,18 +259,31 @@ describe("AgentAPI leftovers", () => {
       for (const r of roots) {
         const p = path.join(home, r.path);
         const shared = r.key === "legacy:claude-module";
-        expect({ key: r.key, bytes: r.bytes + (shared ? link.blocks * 512 : 0) }).toEqual({ key: r.key, bytes: du([p]).get(p) });
-        expect({ key: r.key, apparent: r.apparentBytes + (shared ? link.size : 0) }).toEqual({ key: r.key, apparent: du([p], ["-B1", "--apparent-size"]).get(p) });
-        expect({ key: r.key, entries: r.files + r.dirs + (shared ? 1 : 0) }).toEqual({ key: r.key, entries: du([p], ["--inodes"]).get(p) });
+        expect({ key: r.key, bytes: r.bytes + (shared ? link.blocks * 512 : 0) }).toEqual({
+          key: r.key,
+          bytes: du([p]).get(p),
+        });
+        expect({ key: r.key, apparent: r.apparentBytes + (shared ? link.size : 0) }).toEqual({
+          key: r.key,
+          apparent: du([p], ["-B1", "--apparent-size"]).get(p),
+        });
+        expect({ key: r.key, entries: r.files + r.dirs + (shared ? 1 : 0) }).toEqual({
+          key: r.key,
+          entries: du([p], ["--inodes"]).get(p),
+        });
       }
       const byKey = new Map(roots.map((r) => [r.key, r]));
-      expect(roots.filter((r) => r.leftovers).map((r) => r.key)).toEqual(["coder/claude-code", "legacy:claude-module"].filter((k) => byKey.has(k)));
+      expect(roots.filter((r) => r.leftovers).map((r) => r.key)).toEqual(
+        ["coder/claude-code", "legacy:claude-module"].filter((k) => byKey.has(k)),
+      );
       const mod = byKey.get("coder/claude-code")!;
       expect(mod.leftovers).toEqual([
         { path: "agentapi-state.json", ...asListed(".coder-modules/coder/claude-code/agentapi-state.json") },
         { path: "agentapi.pid", ...asListed(".coder-modules/coder/claude-code/agentapi.pid") },
       ]);
-      expect(byKey.get("legacy:claude-module")!.leftovers).toEqual([{ path: "agentapi-state.json", ...asListed(".claude-module/agentapi-state.json") }]);
+      expect(byKey.get("legacy:claude-module")!.leftovers).toEqual([
+        { path: "agentapi-state.json", ...asListed(".claude-module/agentapi-state.json") },
+      ]);
       // just files: among the largest entries and in the breakdowns like the others
       const { bytes, mtime } = asListed(".coder-modules/coder/claude-code/agentapi-state.json");
       expect(mod.largest).toContainEqual({ path: "agentapi-state.json", bytes, mtime, type: "file" });

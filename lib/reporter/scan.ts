@@ -62,7 +62,10 @@ export async function scanRoots(specs: readonly RootSpec[], nowSec: number, opts
   const nested = nestedRootPaths(specs);
   const readdir = opts.readdir ?? ((abs: string) => fs.readdirSync(abs));
   const context = (): ScanContext => ({
-    agg: new Aggregator(specs, nowSec, new ErrorLog(), { protect: opts.protect ?? null, collect: opts.collect ?? false }),
+    agg: new Aggregator(specs, nowSec, new ErrorLog(), {
+      protect: opts.protect ?? null,
+      collect: opts.collect ?? false,
+    }),
     specs,
     home,
     nested,

@@ -88,7 +88,8 @@ export function acquireLock(dir: string): boolean {
 export function refreshLock(dir: string) {
   const file = path.join(dir, "lock");
   try {
-    if (fs.readFileSync(file, "utf8").startsWith(`${process.pid} `)) writeAtomic(file, `${process.pid} ${Date.now()}\n`);
+    if (fs.readFileSync(file, "utf8").startsWith(`${process.pid} `))
+      writeAtomic(file, `${process.pid} ${Date.now()}\n`);
   } catch {
     /* gone: nothing to refresh */
   }

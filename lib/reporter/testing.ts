@@ -42,7 +42,8 @@ export function buildHome(home: string, now = Date.now() / 1000) {
   write(h(".claude/file-history/s1/v1"), 800);
   for (let i = 0; i < 3; i++) write(h(`.claude/debug/x${i}.txt`), 2000 * (i + 1), i === 0 ? 10 : undefined, now);
   write(h(".claude/shell-snapshots/snap.sh"), 300);
-  for (let d = 0; d < 10; d++) for (let f = 0; f < 100; f++) write(h(`.claude/many/d${d}/f${f}.txt`), (d * 100 + f) % 700);
+  for (let d = 0; d < 10; d++)
+    for (let f = 0; f < 100; f++) write(h(`.claude/many/d${d}/f${f}.txt`), (d * 100 + f) % 700);
   // a sparse file: 64 MiB apparent, one block written at the end
   const sparse = h(".claude/sparse.bin");
   const fd = fs.openSync(sparse, "w");

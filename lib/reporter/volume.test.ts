@@ -18,7 +18,9 @@ type Df = Record<(typeof COLUMNS)[number], number | null>;
 function df(dir: string): Df {
   const out = execFileSync("df", ["-B1", `--output=${COLUMNS.join(",")}`, dir], { encoding: "utf8" });
   const fields = out.trim().split("\n")[1].trim().split(/\s+/);
-  return Object.fromEntries(COLUMNS.map((c, k) => [c, fields[k] === "-" ? null : Number(fields[k].replace("%", ""))])) as Df;
+  return Object.fromEntries(
+    COLUMNS.map((c, k) => [c, fields[k] === "-" ? null : Number(fields[k].replace("%", ""))]),
+  ) as Df;
 }
 
 /** The reporter's volume in df's columns. */
@@ -37,7 +39,10 @@ function asDf(v: Volume): Df {
 
 async function reportedVolume(home: string): Promise<Volume> {
   const out: string[] = [];
-  const code = await main(["--dry-run", "--home", home], { env: {}, io: { stdout: (s) => void out.push(s), stderr: () => {} } });
+  const code = await main(["--dry-run", "--home", home], {
+    env: {},
+    io: { stdout: (s) => void out.push(s), stderr: () => {} },
+  });
   expect(code).toBe(0);
   return JSON.parse(out.join("")).volume;
 }
@@ -77,6 +82,13 @@ describe("the report's volume on the shared /tmp", () => {
       if (COLUMNS.every((c) => between(reporter[c], before[c], after[c]))) break;
     }
     const { before, reporter, after } = last!;
-    for (const c of COLUMNS) expect({ column: c, ok: between(reporter[c], before[c], after[c]), before: before[c], reporter: reporter[c], after: after[c] }).toMatchObject({ ok: true });
+    for (const c of COLUMNS)
+      expect({
+        column: c,
+        ok: between(reporter[c], before[c], after[c]),
+        before: before[c],
+        reporter: reporter[c],
+        after: after[c],
+      }).toMatchObject({ ok: true });
   });
 });

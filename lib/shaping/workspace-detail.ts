@@ -31,7 +31,8 @@ export function usageByRoot(
   const perRoot = new Map<string, { ref: RootRef; start: number | null; values: Map<Day, number> }>();
   const entry = (r: RootRef) => {
     let e = perRoot.get(r.key);
-    if (!e) perRoot.set(r.key, (e = { ref: { key: r.key, agent: r.agent, kind: r.kind }, start: null, values: new Map() }));
+    if (!e)
+      perRoot.set(r.key, (e = { ref: { key: r.key, agent: r.agent, kind: r.kind }, start: null, values: new Map() }));
     return e;
   };
   for (const r of start) entry(r).start = r.bytes;

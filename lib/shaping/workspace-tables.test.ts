@@ -59,9 +59,12 @@ describe("categoryTotals", () => {
 
 describe("ageRows and largestEntries", () => {
   it("makes one row per root with every bucket", () => {
-    expect(ageRows([{ key: "a", bytes: 3, ages: { "1d": { bytes: 1, files: 1 }, older: { bytes: 2, files: 1 } } }, { key: "b", bytes: 0, ages: {} }])).toEqual([
-      { root: "a", "1d": 1, "7d": 0, "30d": 0, "90d": 0, older: 2 },
-    ]);
+    expect(
+      ageRows([
+        { key: "a", bytes: 3, ages: { "1d": { bytes: 1, files: 1 }, older: { bytes: 2, files: 1 } } },
+        { key: "b", bytes: 0, ages: {} },
+      ]),
+    ).toEqual([{ root: "a", "1d": 1, "7d": 0, "30d": 0, "90d": 0, older: 2 }]);
   });
   it("merges entries across roots", () => {
     const rows = largestEntries([
@@ -82,7 +85,12 @@ describe("usageSeries", () => {
       ],
       points: [
         { day: "2026-11-01", values: { "claude-code:data": 10, "script-data:aaaa": 3 }, total: 13, reported: true },
-        { day: "2026-11-02", values: { "claude-code:data": 12, "script-data:aaaa": 3, "script-data:bbbb": 4 }, total: 19, reported: true },
+        {
+          day: "2026-11-02",
+          values: { "claude-code:data": 12, "script-data:aaaa": 3, "script-data:bbbb": 4 },
+          total: 19,
+          reported: true,
+        },
       ],
     } as unknown as Parameters<typeof usageSeries>[0];
     const out = usageSeries(usage);

@@ -14,7 +14,8 @@ export type RowCursor = {
   return(): unknown;
 };
 
-const isBatched = (rows: object): rows is RowBatches<unknown> => typeof (rows as Partial<RowBatches<unknown>>)[ROW_BATCHES] === "function";
+const isBatched = (rows: object): rows is RowBatches<unknown> =>
+  typeof (rows as Partial<RowBatches<unknown>>)[ROW_BATCHES] === "function";
 
 export function rowCursor(rows: AsyncIterable<unknown> | Iterable<unknown>): RowCursor {
   if (isBatched(rows)) {

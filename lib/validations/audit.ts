@@ -11,7 +11,10 @@ const cursor = z
   })
   .refine((c) => !Number.isNaN(c.at.getTime()), "is not a cursor from a previous page");
 
-const instant = z.iso.datetime({ offset: true }).or(z.iso.date()).transform((s) => new Date(s));
+const instant = z.iso
+  .datetime({ offset: true })
+  .or(z.iso.date())
+  .transform((s) => new Date(s));
 
 export const auditQuery = z.object({
   actor: z.string().trim().min(1).max(200).optional(),

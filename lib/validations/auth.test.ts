@@ -7,7 +7,17 @@ describe("safeNextPath", () => {
     expect(safeNextPath("/")).toBe("/");
   });
   it("refuses anything that could leave the site", () => {
-    for (const bad of ["//evil.example", "https://evil.example/", "/\\evil.example", "\\\\evil.example", "javascript:alert(1)", "/\t/evil.example", "", undefined, 42]) {
+    for (const bad of [
+      "//evil.example",
+      "https://evil.example/",
+      "/\\evil.example",
+      "\\\\evil.example",
+      "javascript:alert(1)",
+      "/\t/evil.example",
+      "",
+      undefined,
+      42,
+    ]) {
       expect(safeNextPath(bad)).toBe("/");
     }
   });

@@ -42,7 +42,8 @@ export type CreateTokenRequest = z.infer<typeof createTokenRequest>;
 
 /** A `next` parameter that may only point back into this site: a path starting with one slash. */
 export function safeNextPath(value: unknown, fallback = "/"): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.includes("\\")) return fallback;
+  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.includes("\\"))
+    return fallback;
   // Control characters could smuggle a scheme or host past the checks above once a browser normalises them.
   if (/[\u0000-\u001f\u007f]/.test(value)) return fallback;
   try {

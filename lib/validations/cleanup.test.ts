@@ -3,7 +3,11 @@ import { describe, expect, it } from "vitest";
 import { createPolicyRequest, updatePolicyRequest } from "./cleanup";
 
 const policy = {
-  name: "weekly sessions", schedule: "weekly", recipe: "claude-code-sessions", params: { olderThanDays: 30 }, scope: { all: true },
+  name: "weekly sessions",
+  schedule: "weekly",
+  recipe: "claude-code-sessions",
+  params: { olderThanDays: 30 },
+  scope: { all: true },
 };
 
 describe("updatePolicyRequest", () => {
@@ -14,9 +18,18 @@ describe("updatePolicyRequest", () => {
 
   it("refuses each field's value where the create request refuses it", () => {
     const fields: Record<string, unknown[]> = {
-      trashDays: [0, 91, 1.5], minAgeHours: [0], expiresDays: [0, 91], runAtMinute: [1440], runWeekday: [7], schedule: ["hourly"],
-      params: [{}, { olderThanDays: -1 }], scope: [{ owners: [] }], custom: [{ rootKey: "claude-code:data", glob: "../x" }], recipe: ["nope"],
-      action: ["shred"], name: [""],
+      trashDays: [0, 91, 1.5],
+      minAgeHours: [0],
+      expiresDays: [0, 91],
+      runAtMinute: [1440],
+      runWeekday: [7],
+      schedule: ["hourly"],
+      params: [{}, { olderThanDays: -1 }],
+      scope: [{ owners: [] }],
+      custom: [{ rootKey: "claude-code:data", glob: "../x" }],
+      recipe: ["nope"],
+      action: ["shred"],
+      name: [""],
     };
     for (const [field, values] of Object.entries(fields)) {
       for (const value of values) {
@@ -29,7 +42,14 @@ describe("updatePolicyRequest", () => {
   });
 
   it("accepts what the create request accepts, field by field, and null to remove a field", () => {
-    for (const [field, value] of Object.entries({ trashDays: 30, params: { keepNewest: 5 }, scope: { owners: ["ann"] }, dryRun: true, custom: null, recipe: null })) {
+    for (const [field, value] of Object.entries({
+      trashDays: 30,
+      params: { keepNewest: 5 },
+      scope: { owners: ["ann"] },
+      dryRun: true,
+      custom: null,
+      recipe: null,
+    })) {
       expect(updatePolicyRequest.parse({ [field]: value }), field).toEqual({ [field]: value });
     }
   });

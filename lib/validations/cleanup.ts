@@ -23,7 +23,9 @@ export const createRunRequest = runRequest.safeExtend({
 export type CreateRunRequest = z.infer<typeof createRunRequest>;
 
 /** POST /api/v1/cleanup/trash/purge */
-export const purgeTrashRequest = z.object({ workspaceIds: z.array(z.string().min(1).max(100)).min(1).max(10_000) }).strict();
+export const purgeTrashRequest = z
+  .object({ workspaceIds: z.array(z.string().min(1).max(100)).min(1).max(10_000) })
+  .strict();
 
 /** POST /api/v1/jobs/{id}/progress */
 export const progressRequest = z.object({ leaseToken: z.string().min(1).max(200) }).strict();
@@ -31,14 +33,23 @@ export const progressRequest = z.object({ leaseToken: z.string().min(1).max(200)
 const name = z.string().trim().min(1).max(100);
 const schedule = z.enum(POLICY_SCHEDULES);
 /** Minutes after 00:00 UTC. */
-const runAtMinute = z.number().int().min(0).max(24 * 60 - 1);
+const runAtMinute = z
+  .number()
+  .int()
+  .min(0)
+  .max(24 * 60 - 1);
 /** 0 = Sunday … 6 = Saturday (weekly policies). */
 const runWeekday = z.number().int().min(0).max(6);
 
 /** A PATCH body's fields from a create request's: each optional and nullable, its default taken off. */
 function patchShape<S extends z.ZodRawShape>(shape: S) {
-  const patch = Object.entries(shape).map(([key, field]) => [key, ((field instanceof z.ZodDefault ? field.unwrap() : field) as z.ZodType).nullable().optional()]);
-  return Object.fromEntries(patch) as { [K in keyof S]: z.ZodOptional<z.ZodNullable<S[K] extends z.ZodDefault<infer T> ? T : S[K]>> };
+  const patch = Object.entries(shape).map(([key, field]) => [
+    key,
+    ((field instanceof z.ZodDefault ? field.unwrap() : field) as z.ZodType).nullable().optional(),
+  ]);
+  return Object.fromEntries(patch) as {
+    [K in keyof S]: z.ZodOptional<z.ZodNullable<S[K] extends z.ZodDefault<infer T> ? T : S[K]>>;
+  };
 }
 
 /** What a policy has besides the run it starts. */
@@ -95,7 +106,11 @@ export const RUN_JOBS_PAGE = 50;
 export const runJobsQuery = z.object({
   sort: z.enum(RUN_JOB_SORTS).default("preview"),
   state: z.enum(SHOWN_JOB_STATES).optional(),
-  cursor: z.string().max(1000).regex(/^[\w-]+$/, "is not a cursor from a previous page").optional(),
+  cursor: z
+    .string()
+    .max(1000)
+    .regex(/^[\w-]+$/, "is not a cursor from a previous page")
+    .optional(),
   limit: z.coerce.number().int().min(1).max(200).default(RUN_JOBS_PAGE),
 });
 export type RunJobsQuery = z.infer<typeof runJobsQuery>;

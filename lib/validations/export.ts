@@ -10,11 +10,20 @@ import { workspaceListEntries, type WorkspaceListState } from "./workspaces";
 const list = (commas: boolean, max: number) =>
   z
     .union([z.string(), z.array(z.string())])
-    .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((s) => (commas ? s.split(",") : [s])).map((s) => s.trim()).filter(Boolean))
+    .transform((v) =>
+      (Array.isArray(v) ? v : [v])
+        .flatMap((s) => (commas ? s.split(",") : [s]))
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.string().max(max)).max(500, "at most 500 values"));
 
 /** Empty means no filter, as a form with an empty field sends it; not trimmed (names may start with a tab). */
-const filter = (max: number) => z.string().max(max).transform((v) => v || undefined);
+const filter = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .transform((v) => v || undefined);
 
 export const USAGE_GRANULARITIES = ["daily", "report"] as const;
 export type UsageGranularity = (typeof USAGE_GRANULARITIES)[number];
@@ -33,7 +42,14 @@ export const usageExportQuery = rangeQuery.safeExtend({
 });
 export type UsageExportQuery = z.output<typeof usageExportQuery>;
 
-export const FLEET_TABLES = ["series", "top-workspaces", "top-agents", "fastest-growing", "volumes-at-risk", "silent"] as const;
+export const FLEET_TABLES = [
+  "series",
+  "top-workspaces",
+  "top-agents",
+  "fastest-growing",
+  "volumes-at-risk",
+  "silent",
+] as const;
 export const AGENT_TABLES = ["workspaces", "series", "kinds", "distribution"] as const;
 export const WORKSPACE_TABLES = ["roots", "categories", "sessions", "entries", "ages", "volume", "reports"] as const;
 export type FleetTable = (typeof FLEET_TABLES)[number];
@@ -65,7 +81,14 @@ export const exportPaths = {
 /** The workspaces table's parameters for its export: filters and sort, not the page (the export has them all). */
 export function workspaceListExportParams(state: WorkspaceListState): Record<string, string | null> {
   const entries = workspaceListEntries(state);
-  return { q: entries.q, owner: entries.owner, template: entries.template, agent: entries.agent, sort: entries.sort, dir: entries.dir };
+  return {
+    q: entries.q,
+    owner: entries.owner,
+    template: entries.template,
+    agent: entries.agent,
+    sort: entries.sort,
+    dir: entries.dir,
+  };
 }
 
 export type ExportParams = Record<string, string | number | readonly string[] | null | undefined>;

@@ -3,7 +3,9 @@ import { parseFindingsSearchParams } from "./findings";
 
 describe("findings search params", () => {
   it("reads valid filters", () => {
-    expect(parseFindingsSearchParams(new URLSearchParams("severity=critical&rule=large-session&workspace=ws-1"))).toEqual({
+    expect(
+      parseFindingsSearchParams(new URLSearchParams("severity=critical&rule=large-session&workspace=ws-1")),
+    ).toEqual({
       severity: "critical",
       rule: "large-session",
       workspace: "ws-1",

@@ -9,7 +9,11 @@ export const SEVERITY_OPTIONS = SEVERITIES;
 
 const filters = {
   // Blank means no filter, as a form with an empty field sends it.
-  workspace: z.string().trim().max(100).transform((v) => v || undefined),
+  workspace: z
+    .string()
+    .trim()
+    .max(100)
+    .transform((v) => v || undefined),
   rule: z.enum(RULE_IDS),
   severity: z.enum(SEVERITIES),
 };

@@ -39,7 +39,10 @@ describe("parseRange (the URL)", () => {
       range: "custom",
       from: "2026-02-01",
     });
-    expect(parseRange(new URLSearchParams(`range=custom&from=${recent}&to=2099-01-01`))).toEqual({ range: "custom", from: recent });
+    expect(parseRange(new URLSearchParams(`range=custom&from=${recent}&to=2099-01-01`))).toEqual({
+      range: "custom",
+      from: recent,
+    });
   });
   it("accepts exactly what the API accepts", () => {
     for (const qs of ["range=90d", "range=custom&from=2026-01-01&to=2026-01-31", `range=custom&from=${recent}`]) {
@@ -53,6 +56,10 @@ describe("rangeEntries", () => {
   it("omits the default and clears custom days for presets", () => {
     expect(rangeEntries({ range: "30d" })).toEqual({ range: null, from: null, to: null });
     expect(rangeEntries({ range: "7d" })).toEqual({ range: "7d", from: null, to: null });
-    expect(rangeEntries({ range: "custom", from: "2026-01-01" })).toEqual({ range: "custom", from: "2026-01-01", to: null });
+    expect(rangeEntries({ range: "custom", from: "2026-01-01" })).toEqual({
+      range: "custom",
+      from: "2026-01-01",
+      to: null,
+    });
   });
 });

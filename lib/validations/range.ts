@@ -55,7 +55,11 @@ export function rangeParams(state: RangeState): RangeState {
  */
 export function parseRange(params: SearchParamsInput): RangeState {
   const p = toGetter(params);
-  const written = { range: p.get("range") ?? undefined, from: p.get("from") ?? undefined, to: p.get("to") ?? undefined };
+  const written = {
+    range: p.get("range") ?? undefined,
+    from: p.get("from") ?? undefined,
+    to: p.get("to") ?? undefined,
+  };
   for (const candidate of [written, { ...written, to: undefined }]) {
     const parsed = rangeQuery.safeParse(candidate);
     if (parsed.success) return rangeParams(parsed.data);

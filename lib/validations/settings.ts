@@ -24,12 +24,44 @@ export type RetentionSetting = {
 };
 
 export const RETENTION_SETTINGS = [
-  { id: "raw", label: "Raw reports (every report and root)", key: "retention.raw_days", defaultDays: 14, minDays: 1, maxDays: 3650 },
+  {
+    id: "raw",
+    label: "Raw reports (every report and root)",
+    key: "retention.raw_days",
+    defaultDays: 14,
+    minDays: 1,
+    maxDays: 3650,
+  },
   // At least 35 days: the overview's growth figures look 30 days back.
-  { id: "rollups", label: "Daily roll-ups (charts)", key: "retention.rollup_days", defaultDays: 400, minDays: 35, maxDays: 3650 },
-  { id: "audit", label: "Audit entries", key: "retention.audit_days", defaultDays: 365, minDays: 1, maxDays: 3650, table: "audit_log", timeColumn: "at" },
+  {
+    id: "rollups",
+    label: "Daily roll-ups (charts)",
+    key: "retention.rollup_days",
+    defaultDays: 400,
+    minDays: 35,
+    maxDays: 3650,
+  },
+  {
+    id: "audit",
+    label: "Audit entries",
+    key: "retention.audit_days",
+    defaultDays: 365,
+    minDays: 1,
+    maxDays: 3650,
+    table: "audit_log",
+    timeColumn: "at",
+  },
   // A run goes with its jobs and their results (foreign keys cascade); runs are long finished by then (jobs expire in days).
-  { id: "cleanup", label: "Cleanup runs and their results", key: "retention.cleanup_days", defaultDays: 90, minDays: 1, maxDays: 3650, table: "cleanup_runs", timeColumn: "created_at" },
+  {
+    id: "cleanup",
+    label: "Cleanup runs and their results",
+    key: "retention.cleanup_days",
+    defaultDays: 90,
+    minDays: 1,
+    maxDays: 3650,
+    table: "cleanup_runs",
+    timeColumn: "created_at",
+  },
 ] as const satisfies readonly RetentionSetting[];
 
 export type RetentionId = (typeof RETENTION_SETTINGS)[number]["id"];
@@ -52,5 +84,7 @@ export type RetentionUpdate = z.infer<typeof retentionUpdate>;
  * and a report's predecessor is read from the roll-ups once its raw rows have expired.
  */
 export function retentionProblem(days: RetentionDays): string | null {
-  return days.rollups > days.raw ? null : `Daily roll-ups (${days.rollups} days) must be kept longer than raw reports (${days.raw} days).`;
+  return days.rollups > days.raw
+    ? null
+    : `Daily roll-ups (${days.rollups} days) must be kept longer than raw reports (${days.raw} days).`;
 }

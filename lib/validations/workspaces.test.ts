@@ -42,7 +42,14 @@ describe("workspace list search params", () => {
   });
   it("round-trips through the URL, leaving defaults out", () => {
     expect(workspaceListEntries(DEFAULT_LIST_STATE)).toEqual({
-      q: null, owner: null, template: null, agent: null, sort: null, dir: null, page: null, pageSize: null,
+      q: null,
+      owner: null,
+      template: null,
+      agent: null,
+      sort: null,
+      dir: null,
+      page: null,
+      pageSize: null,
     });
     const state = parse("q=web&sort=name&dir=desc&page=2");
     const qs = new URLSearchParams(

@@ -60,7 +60,11 @@ export const DEFAULT_LIST_STATE: WorkspaceListState = {
 
 /** The natural first direction of each column: biggest, newest and soonest first where that is what matters. */
 export function defaultDir(sort: WorkspaceSortColumn): "asc" | "desc" {
-  return sort === "name" || sort === "owner" || sort === "template" || sort === "largestAgent" || sort === "daysUntilFull"
+  return sort === "name" ||
+    sort === "owner" ||
+    sort === "template" ||
+    sort === "largestAgent" ||
+    sort === "daysUntilFull"
     ? "asc"
     : "desc";
 }

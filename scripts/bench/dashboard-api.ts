@@ -36,13 +36,21 @@ async function seeded(days: number): Promise<{ queries: Queries; close: () => Pr
     onProgress: (done, total) => process.stderr.write(`\rseeding ${done}/${total}`),
   });
   process.stderr.write("\n");
-  console.log(`seeded days=${days} workspaces=${result.workspaces} reports=${result.reports} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded days=${days} workspaces=${result.workspaces} reports=${result.reports} in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
   // Statistics as fresh as the embedded database keeps them itself (lib/db/open.ts) after its last writes.
   await db.execute(sql`analyze`);
-  const sizes = rowsOf<Record<string, number>>(await db.execute(sql`select (select count(*) from root_latest)::int as root_latest,
+  const sizes = rowsOf<Record<string, number>>(
+    await db.execute(sql`select (select count(*) from root_latest)::int as root_latest,
     (select count(*) from root_daily)::int as root_daily, (select count(*) from fleet_delta)::int as fleet_delta,
-    (select count(*) from root_usage)::int as root_usage`));
-  console.log(`days=${days} rows: ${Object.entries(sizes[0]).map(([k, v]) => `${k}=${v}`).join(" ")}`);
+    (select count(*) from root_usage)::int as root_usage`),
+  );
+  console.log(
+    `days=${days} rows: ${Object.entries(sizes[0])
+      .map(([k, v]) => `${k}=${v}`)
+      .join(" ")}`,
+  );
   const first = (await listWorkspaces(db, { now, pageSize: 1 })).rows[0]?.id ?? "";
   return {
     queries: {
@@ -84,5 +92,8 @@ for (const name of Object.keys(a.queries)) {
 }
 await a.close();
 await b.close();
-console.log(`ratio (${shortDays * 10} days / ${shortDays} days, median of ${runs}), target < 1.2 for the fleet overview and the workspaces table:`);
-for (const k of Object.keys(short)) console.log(`${k}: ${short[k].toFixed(2)} -> ${long[k].toFixed(2)} ms, ratio ${(long[k] / short[k]).toFixed(2)}`);
+console.log(
+  `ratio (${shortDays * 10} days / ${shortDays} days, median of ${runs}), target < 1.2 for the fleet overview and the workspaces table:`,
+);
+for (const k of Object.keys(short))
+  console.log(`${k}: ${short[k].toFixed(2)} -> ${long[k].toFixed(2)} ms, ratio ${(long[k] / short[k]).toFixed(2)}`);

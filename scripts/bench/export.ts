@@ -70,7 +70,18 @@ async function child(url: string) {
   const seconds = (performance.now() - t) / 1000;
   const used = process.cpuUsage(cpu);
   await database.close();
-  console.log(JSON.stringify({ rows: lines - 1, bytes, seconds, cpuSeconds: (used.user + used.system) / 1e6, firstByteMs, rssBefore: before, peakRss: process.resourceUsage().maxRSS * 1024, peakLive }));
+  console.log(
+    JSON.stringify({
+      rows: lines - 1,
+      bytes,
+      seconds,
+      cpuSeconds: (used.user + used.system) / 1e6,
+      firstByteMs,
+      rssBefore: before,
+      peakRss: process.resourceUsage().maxRSS * 1024,
+      peakLive,
+    }),
+  );
 }
 
 /** Line feeds in a chunk (indexOf: a loop over every byte in JS would cost as much as a share of the export). */
@@ -109,7 +120,9 @@ async function pageSql(db: Db, rows: (spy: Db) => AsyncGenerator<unknown>, page:
 }
 
 async function explain(db: Db, label: string, q: SQL) {
-  const plan = rowsOf<{ "QUERY PLAN": string }>(await db.execute(sql`explain (analyze, buffers, costs off, timing off) ${q}`));
+  const plan = rowsOf<{ "QUERY PLAN": string }>(
+    await db.execute(sql`explain (analyze, buffers, costs off, timing off) ${q}`),
+  );
   console.log(`\nEXPLAIN ${label}:\n${plan.map((r) => `  ${r["QUERY PLAN"]}`).join("\n")}`);
 }
 
@@ -152,13 +165,24 @@ async function compare(url: string, label: string, filters: { from: string; to: 
 }
 
 function measure(url: string, label: string) {
-  const r = spawnSync(process.execPath, [...process.execArgv, "--expose-gc", import.meta.filename, "--child", url, "--days", String(DAYS)], {
-    encoding: "utf8",
-    env: { ...process.env, BENCH_TOKEN: token },
-  });
+  const r = spawnSync(
+    process.execPath,
+    [...process.execArgv, "--expose-gc", import.meta.filename, "--child", url, "--days", String(DAYS)],
+    {
+      encoding: "utf8",
+      env: { ...process.env, BENCH_TOKEN: token },
+    },
+  );
   if (r.status !== 0) throw new Error(`child failed: ${r.stderr}`);
   const m = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as {
-    rows: number; bytes: number; seconds: number; cpuSeconds: number; firstByteMs: number; rssBefore: number; peakRss: number; peakLive: number;
+    rows: number;
+    bytes: number;
+    seconds: number;
+    cpuSeconds: number;
+    firstByteMs: number;
+    rssBefore: number;
+    peakRss: number;
+    peakLive: number;
   };
   console.log(
     `${label}: ${m.rows.toLocaleString("en")} rows (${formatBytes(m.bytes)}) in ${m.seconds.toFixed(1)} s: ` +
@@ -183,13 +207,17 @@ if (args.child) {
     token = (await createApiToken(db, viewer.id, { name: "bench", role: "viewer" }, who)).token;
     let t = performance.now();
     await load(db, 1, tenth);
-    console.log(`loaded ${(tenth * ROOTS * DAYS).toLocaleString("en")} root_daily rows in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    console.log(
+      `loaded ${(tenth * ROOTS * DAYS).toLocaleString("en")} root_daily rows in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    );
     const filters = { from: day(DAYS - 1), to: day(0) };
     const small = await compare(scratch.url, "10% of the rows ", filters);
     console.log(`10% of the rows : export/COPY rows/s ratio: ${small.ratio.toFixed(2)}`);
     t = performance.now();
     await load(db, tenth + 1, workspaces);
-    console.log(`loaded ${(workspaces * ROOTS * DAYS).toLocaleString("en")} root_daily rows in all (${((performance.now() - t) / 1000).toFixed(1)} s more)`);
+    console.log(
+      `loaded ${(workspaces * ROOTS * DAYS).toLocaleString("en")} root_daily rows in all (${((performance.now() - t) / 1000).toFixed(1)} s more)`,
+    );
     const large = await compare(scratch.url, "100% of the rows", filters);
     console.log(
       `ratio 100% / 10%: rows ${(large.rows / small.rows).toFixed(1)}x, peak RSS ${(large.peakRss / small.peakRss).toFixed(2)}x, ` +
@@ -201,8 +229,16 @@ if (args.child) {
     const rss = large.peakRss / small.peakRss;
     console.log(`peak memory 10x/1x: ${rss.toFixed(2)} (peak RSS; target ≤ 1.2: ${target(rss <= 1.2)})`);
 
-    await explain(db, "daily page 50 (root_daily by its primary key)", await pageSql(db, (spy) => dailyUsageRows(spy, filters), 50));
-    await explain(db, "daily page 2, one workspace", await pageSql(db, (spy) => dailyUsageRows(spy, { ...filters, workspaces: ["ws-000500"] }, { pageSize: 500 }), 2));
+    await explain(
+      db,
+      "daily page 50 (root_daily by its primary key)",
+      await pageSql(db, (spy) => dailyUsageRows(spy, filters), 50),
+    );
+    await explain(
+      db,
+      "daily page 2, one workspace",
+      await pageSql(db, (spy) => dailyUsageRows(spy, { ...filters, workspaces: ["ws-000500"] }, { pageSize: 500 }), 2),
+    );
     // Raw history for the report granularity: two reports a day for a tenth of the workspaces over 30 days.
     await db.execute(sql`insert into reports (id, workspace_id, collected_at, reporter_version, scan_ms, total_bytes, root_count)
       select gen_random_uuid(), 'ws-' || lpad(i::text, 6, '0'), now() - make_interval(hours => h * 12), 'bench', 1, 0, ${ROOTS}
@@ -212,7 +248,11 @@ if (args.child) {
       from reports p, generate_series(1, ${ROOTS}::int) r`);
     await db.execute(sql`analyze`);
     const recent = { from: day(29), to: day(0) };
-    await explain(db, "report page 20 (reports by workspace and time, root_usage by its primary key)", await pageSql(db, (spy) => reportUsageRows(spy, recent), 20));
+    await explain(
+      db,
+      "report page 20 (reports by workspace and time, root_usage by its primary key)",
+      await pageSql(db, (spy) => reportUsageRows(spy, recent), 20),
+    );
   } finally {
     await database.close();
     await scratch.drop();

@@ -45,7 +45,11 @@ function makeRoots(i: number): StorageRoot[] {
     dirs: 10,
     oldestMtime: subDays(now, 90).toISOString(),
     newestMtime: subMinutes(now, 1).toISOString(),
-    categories: { sessions: { bytes: 1000 * k, files: k }, logs: { bytes: 500, files: 2 }, other: { bytes: 100, files: 1 } },
+    categories: {
+      sessions: { bytes: 1000 * k, files: k },
+      logs: { bytes: 500, files: 2 },
+      other: { bytes: 100, files: 1 },
+    },
     ages: { "1d": { bytes: 100, files: 1 }, "30d": { bytes: 1000 * k, files: k }, older: { bytes: 500, files: 2 } },
     largest: [{ path: `sessions/${k}.jsonl`, bytes: 1000 * k, mtime: subHours(now, 1).toISOString(), type: "file" }],
   }));
@@ -64,7 +68,10 @@ function makeReport(ws: { id: string; name: string; owner: string }, i: number):
 }
 
 async function runIngest(label: string, env: Record<string, string>) {
-  const server = await startNext({ ...env, ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}) });
+  const server = await startNext({
+    ...env,
+    ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+  });
   try {
     const keyRes = await fetch(`${server.url}/api/v1/health`);
     if (!keyRes.ok) throw new Error(`health: ${keyRes.status}`);
@@ -121,7 +128,9 @@ async function runIngest(label: string, env: Record<string, string>) {
       }),
     );
     const pingsPerSec = pings / ((performance.now() - t0) / 1000);
-    console.log(`trivial route (GET /api/v1/health), ${label}: ${pingsPerSec.toFixed(0)} req/s = ${(pingsPerSec * ROOTS).toFixed(0)} rows/s at one report per request`);
+    console.log(
+      `trivial route (GET /api/v1/health), ${label}: ${pingsPerSec.toFixed(0)} req/s = ${(pingsPerSec * ROOTS).toFixed(0)} rows/s at one report per request`,
+    );
     latencies.sort((a, b) => a - b);
     const reportsPerSec = bodies.length / seconds;
     const p = (q: number) => latencies[Math.floor(q * (latencies.length - 1))].toFixed(1);
@@ -140,7 +149,11 @@ async function runDirect(url: string) {
   const database = await openPostgres(url, 10);
   try {
     const { key } = await getEnrollmentKey(database.db);
-    const fleet = Array.from({ length: WORKSPACES }, (_, i) => ({ id: `direct-${i}`, name: `direct-${i}`, owner: "o" }));
+    const fleet = Array.from({ length: WORKSPACES }, (_, i) => ({
+      id: `direct-${i}`,
+      name: `direct-${i}`,
+      owner: "o",
+    }));
     for (const ws of fleet) await enrollWorkspace(database.db, ws, key, null);
     const reports = Array.from({ length: TOTAL }, (_, i) => makeReport(fleet[i % WORKSPACES], i));
     let next = 0;
@@ -167,8 +180,26 @@ function copyRowsPerSecond(url: string): number {
     const id = randomUUID();
     const at = new Date().toISOString();
     return makeRoots(i).map((r) => [
-      id, at, `bench-${i % WORKSPACES}`, r.key, r.kind, r.agent, r.path, r.bytes, r.apparentBytes, r.files, r.dirs,
-      r.oldestMtime, r.newestMtime, false, 0, JSON.stringify(r.categories), JSON.stringify(r.ages), JSON.stringify(r.largest), "[]", "{}",
+      id,
+      at,
+      `bench-${i % WORKSPACES}`,
+      r.key,
+      r.kind,
+      r.agent,
+      r.path,
+      r.bytes,
+      r.apparentBytes,
+      r.files,
+      r.dirs,
+      r.oldestMtime,
+      r.newestMtime,
+      false,
+      0,
+      JSON.stringify(r.categories),
+      JSON.stringify(r.ages),
+      JSON.stringify(r.largest),
+      "[]",
+      "{}",
     ]);
   }).flat();
   const file = path.join(os.tmpdir(), `copy-bench-${process.pid}.csv`);
@@ -193,16 +224,23 @@ const embeddedDir = fs.mkdtempSync(path.join(os.tmpdir(), "ingest-bench-"));
 const scratch = await createScratchPostgres();
 try {
   const none = { rows: NaN, ceiling: NaN };
-  const embedded = args.only === "postgres" ? none
-    : await runIngest("embedded (PGlite)", { STORAGE_DATA_DIR: embeddedDir, STORAGE_ENROLLMENT_KEY: key });
-  const postgres = args.only === "embedded" ? none
-    : await runIngest("Postgres", { DATABASE_URL: scratch.url, STORAGE_ENROLLMENT_KEY: key });
+  const embedded =
+    args.only === "postgres"
+      ? none
+      : await runIngest("embedded (PGlite)", { STORAGE_DATA_DIR: embeddedDir, STORAGE_ENROLLMENT_KEY: key });
+  const postgres =
+    args.only === "embedded"
+      ? none
+      : await runIngest("Postgres", { DATABASE_URL: scratch.url, STORAGE_ENROLLMENT_KEY: key });
   const direct = await runDirect(scratch.url);
   const copy = copyRowsPerSecond(scratch.url);
-  const verdict = (r: number, target: number) => `${r.toFixed(2)} (target >= ${target.toFixed(2)}: ${r >= target ? "met" : "NOT met"})`;
+  const verdict = (r: number, target: number) =>
+    `${r.toFixed(2)} (target >= ${target.toFixed(2)}: ${r >= target ? "met" : "NOT met"})`;
   console.log(`ratio HTTP ingest / COPY on Postgres: ${verdict(postgres.rows / copy, 0.4)}`);
   console.log(`ratio ingest without HTTP / COPY on Postgres: ${verdict(direct / copy, 0.4)}`);
-  console.log(`ratio trivial route at one report per request / COPY: ${(postgres.ceiling / copy).toFixed(2)} (HTTP's ceiling on this machine)`);
+  console.log(
+    `ratio trivial route at one report per request / COPY: ${(postgres.ceiling / copy).toFixed(2)} (HTTP's ceiling on this machine)`,
+  );
   console.log(`ratio HTTP ingest / trivial route: ${(postgres.rows / postgres.ceiling).toFixed(2)}`);
   console.log(`ratio embedded / Postgres over HTTP: ${verdict(embedded.rows / postgres.rows, 0.4)}`);
 } finally {

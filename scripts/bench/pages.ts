@@ -19,7 +19,9 @@ async function main() {
     // Every page needs a signed-in user: the demo admin.
     const storageState = await signInAs(browser, base, ADMIN);
     const api = await browser.newContext({ storageState });
-    const list = (await (await api.request.get(`${base}/api/v1/workspaces?pageSize=1`)).json()) as { rows: { id: string }[] };
+    const list = (await (await api.request.get(`${base}/api/v1/workspaces?pageSize=1`)).json()) as {
+      rows: { id: string }[];
+    };
     await api.close();
     const routes = [...STATIC_ROUTES];
     if (list.rows[0]) routes.splice(2, 0, `/workspaces/${encodeURIComponent(list.rows[0].id)}`);

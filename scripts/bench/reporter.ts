@@ -97,7 +97,9 @@ function dropCaches(): string | null {
 
 async function main() {
   const bundle = await buildReporter(path.join(tmp, "reporter.mjs"));
-  console.log(`reporter bench: ${os.cpus().length} cores, node ${process.version}, ${RUNS} runs per figure (median), bundle ${fs.statSync(bundle).size} bytes`);
+  console.log(
+    `reporter bench: ${os.cpus().length} cores, node ${process.version}, ${RUNS} runs per figure (median), bundle ${fs.statSync(bundle).size} bytes`,
+  );
   const trees: [string, string, (root: string) => number][] = [
     ["plain 200k", ".codex", plainTree],
     ["heavy ~/.claude", ".claude", claudeTree],
@@ -117,12 +119,18 @@ async function main() {
       fs.writeFileSync(done, "");
       console.log(`${label}: ${entries} entries generated in ${((Date.now() - g0) / 1000).toFixed(1)} s`);
     }
-    console.log(`${label}: load average before the runs ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+    console.log(
+      `${label}: load average before the runs ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(" ")}`,
+    );
     // the reporter lowers its own priority to nice 19: du runs at the same priority so that load from other
     // processes on the machine weighs on both alike (du at normal priority is printed too)
     const du = () => timed("nice", ["-n", "19", "du", "-sb", root]);
     const duNormal = () => timed("du", ["-sb", root]);
-    const rep = (scanner = "auto") => timed("sh", ["-c", `exec node "$0" --dry-run --home "$1" --scanner ${scanner} > /dev/null`, bundle, home]);
+    const rep = (scanner = "auto") =>
+      timed("sh", ["-c", `exec node "$0" --dry-run --home "$1" --scanner ${scanner} > /dev/null`, bundle, home]);
     // warm up the cache and the binaries
     du();
     rep();
@@ -142,11 +150,19 @@ async function main() {
     const d = median(dus);
     const r = median(reps);
     const nr = median(nodeRuns);
-    console.log(`${label} warm: du -sb ${d.toFixed(0)} ms, reporter ${r.toFixed(0)} ms, ratio ${(r / d).toFixed(2)} (both at nice 19)`);
-    console.log(`${label} warm: du -sb at normal priority ${normal.toFixed(0)} ms, reporter/that ${(r / normal).toFixed(2)}; load average ${os.loadavg()[0].toFixed(1)}`);
+    console.log(
+      `${label} warm: du -sb ${d.toFixed(0)} ms, reporter ${r.toFixed(0)} ms, ratio ${(r / d).toFixed(2)} (both at nice 19)`,
+    );
+    console.log(
+      `${label} warm: du -sb at normal priority ${normal.toFixed(0)} ms, reporter/that ${(r / normal).toFixed(2)}; load average ${os.loadavg()[0].toFixed(1)}`,
+    );
     console.log(`${label} warm: reporter --scanner node (fallback) ${nr.toFixed(0)} ms, ratio ${(nr / d).toFixed(2)}`);
-    console.log(`${label} warm: du runs ${dus.map((x) => x.toFixed(0)).join(" ")} | reporter runs ${reps.map((x) => x.toFixed(0)).join(" ")}`);
-    console.log(`${label} peak RSS of the reporter: ${TIME ? formatBytes(rss * 1024) : "unknown (/usr/bin/time missing)"}`);
+    console.log(
+      `${label} warm: du runs ${dus.map((x) => x.toFixed(0)).join(" ")} | reporter runs ${reps.map((x) => x.toFixed(0)).join(" ")}`,
+    );
+    console.log(
+      `${label} peak RSS of the reporter: ${TIME ? formatBytes(rss * 1024) : "unknown (/usr/bin/time missing)"}`,
+    );
     const cannot = process.env.BENCH_COLD === "0" ? "skipped (BENCH_COLD=0)" : dropCaches();
     if (cannot) console.log(`${label} cold: could not drop caches (writing /proc/sys/vm/drop_caches: ${cannot})`);
     else {
@@ -158,7 +174,9 @@ async function main() {
         dropCaches();
         cr.push(rep().ms);
       }
-      console.log(`${label} cold: du -sb ${median(cd).toFixed(0)} ms, reporter ${median(cr).toFixed(0)} ms, ratio ${(median(cr) / median(cd)).toFixed(2)}`);
+      console.log(
+        `${label} cold: du -sb ${median(cd).toFixed(0)} ms, reporter ${median(cr).toFixed(0)} ms, ratio ${(median(cr) / median(cd)).toFixed(2)}`,
+      );
     }
     if (!KEEP) fs.rmSync(path.dirname(home), { recursive: true, force: true });
   }

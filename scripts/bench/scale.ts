@@ -37,8 +37,18 @@ const { values: args } = parseArgs({
   },
 });
 const n = (k: keyof typeof args) => Number(args[k]);
-const FULL: FleetShape = { workspaces: n("workspaces"), roots: n("roots"), days: n("days"), rawDays: n("raw-days"), rawPerDay: n("raw-per-day") };
-const TENTH: FleetShape = { ...FULL, days: Math.max(1, Math.round(FULL.days / 10)), rawDays: Math.max(1, Math.round(FULL.rawDays / 10)) };
+const FULL: FleetShape = {
+  workspaces: n("workspaces"),
+  roots: n("roots"),
+  days: n("days"),
+  rawDays: n("raw-days"),
+  rawPerDay: n("raw-per-day"),
+};
+const TENTH: FleetShape = {
+  ...FULL,
+  days: Math.max(1, Math.round(FULL.days / 10)),
+  rawDays: Math.max(1, Math.round(FULL.rawDays / 10)),
+};
 const EMPTY: FleetShape = { ...FULL, days: 1, rawDays: 0 };
 const EXPORT_DAYS = 7;
 const log = (s: string) => console.log(s);
@@ -53,12 +63,28 @@ async function makeFleet(label: string, shape: FleetShape): Promise<Fleet> {
   await ensurePartitions(database.db, eachDay(addDaysTo(today, -shape.rawDays), today), today);
   const pool = new Pool({ connectionString: scratch.url, max: 4 });
   const t = performance.now();
-  log(`${label}: ${shape.workspaces} workspaces x ${shape.roots} roots, ${shape.days} days of roll-ups, ${shape.rawDays} days x ${shape.rawPerDay} raw reports/day`);
+  log(
+    `${label}: ${shape.workspaces} workspaces x ${shape.roots} roots, ${shape.days} days of roll-ups, ${shape.rawDays} days x ${shape.rawPerDay} raw reports/day`,
+  );
   await generateFleet(pool, shape, log);
   log(`  generated in ${((performance.now() - t) / 1000).toFixed(0)} s`);
   // A second client on the same database whose queries are recorded, to explain them.
-  const explainDb = drizzle({ client: pool, schema, logger: { logQuery: (text, params) => capture?.push({ text, params }) } }) as unknown as Db;
-  return { label, database, explainDb, pool, drop: async () => { await database.close(); await pool.end(); await scratch.drop(); } };
+  const explainDb = drizzle({
+    client: pool,
+    schema,
+    logger: { logQuery: (text, params) => capture?.push({ text, params }) },
+  }) as unknown as Db;
+  return {
+    label,
+    database,
+    explainDb,
+    pool,
+    drop: async () => {
+      await database.close();
+      await pool.end();
+      await scratch.drop();
+    },
+  };
 }
 
 const now = new Date();
@@ -67,14 +93,23 @@ const pages = (db: Db): Record<string, () => Promise<unknown>> => ({
   "workspaces page 1 by change7d": () => listWorkspaces(db, { now, sort: "change7d" }),
   "workspace detail 90d": () => getWorkspaceDetail(db, "ws-004242", { range: "90d", now }),
   "agent claude-code (90d)": () => getAgentDetail(db, "claude-code", { range: "90d", now }),
-  "findings": () => listFindings(db, { now }),
-  "cleanup preview, whole fleet": () => previewRun(db, { recipe: "claude-code-sessions", params: { olderThanDays: 30 }, scope: { all: true }, minAgeHours: 24 }, { now }),
+  findings: () => listFindings(db, { now }),
+  "cleanup preview, whole fleet": () =>
+    previewRun(
+      db,
+      { recipe: "claude-code-sessions", params: { olderThanDays: 30 }, scope: { all: true }, minAgeHours: 24 },
+      { now },
+    ),
 });
 
 /** The daily usage CSV of the whole fleet over the last EXPORT_DAYS days, written out as the route does; rows/s. */
 async function exportRate(db: Db): Promise<{ rows: number; perSec: number }> {
   const t = performance.now();
-  const exp = usageExport(db, { range: "custom", from: addDaysTo(utcDayOf(now), 1 - EXPORT_DAYS), to: utcDayOf(now), granularity: "daily" }, { now });
+  const exp = usageExport(
+    db,
+    { range: "custom", from: addDaysTo(utcDayOf(now), 1 - EXPORT_DAYS), to: utcDayOf(now), granularity: "daily" },
+    { now },
+  );
   const reader = (await openCsvStream(exp)).getReader();
   let lines = -1; // the header
   for (;;) {
@@ -94,11 +129,18 @@ async function explainPages(f: Fleet) {
     capture = null;
     log(`\n## ${name}: ${queries.length} queries`);
     for (const c of queries) {
-      const plan = (await f.pool.query(`explain (analyze, buffers) ${c.text}`, c.params)).rows.map((r) => r["QUERY PLAN"] as string);
-      const scans = plan.filter((l) => /Scan|Execution Time/.test(l)).map((l) => {
-        const seqHistory = /Seq Scan on (root_daily|workspace_daily|fleet_delta|reports|root_usage)/.test(l);
-        return `${seqHistory ? "!! " : "   "}${l.replace(/\s+\(cost=[^)]*\)/, "").replace(/\(actual time=[\d.]+\.\./, "(time=").trim()}`;
-      });
+      const plan = (await f.pool.query(`explain (analyze, buffers) ${c.text}`, c.params)).rows.map(
+        (r) => r["QUERY PLAN"] as string,
+      );
+      const scans = plan
+        .filter((l) => /Scan|Execution Time/.test(l))
+        .map((l) => {
+          const seqHistory = /Seq Scan on (root_daily|workspace_daily|fleet_delta|reports|root_usage)/.test(l);
+          return `${seqHistory ? "!! " : "   "}${l
+            .replace(/\s+\(cost=[^)]*\)/, "")
+            .replace(/\(actual time=[\d.]+\.\./, "(time=")
+            .trim()}`;
+        });
       log(`- ${c.text.replace(/\s+/g, " ").slice(0, 110)}…`);
       for (const l of scans) log(`  ${l}`);
     }
@@ -111,23 +153,37 @@ async function ingestRate(f: Fleet, count: number): Promise<number> {
     const i = 1 + ((j * 7919) % FULL.workspaces);
     const ws = { id: `ws-${String(i).padStart(6, "0")}`, name: `dev-${i}`, owner: `owner-${i % 500}` };
     return {
-      version: 1 as const, id: randomUUID(), collectedAt: new Date(Date.now() + 60_000 + j).toISOString(), workspace: ws,
-      volume: { totalBytes: 100 * 2 ** 30, freeBytes: 40 * 2 ** 30 }, reporter: { version: "bench", scanMs: 100 },
+      version: 1 as const,
+      id: randomUUID(),
+      collectedAt: new Date(Date.now() + 60_000 + j).toISOString(),
+      workspace: ws,
+      volume: { totalBytes: 100 * 2 ** 30, freeBytes: 40 * 2 ** 30 },
+      reporter: { version: "bench", scanMs: 100 },
       roots: Array.from({ length: FULL.roots }, (_, k) => {
         const agent = ["claude-code", "codex", "gemini", "goose", "opencode", "other"][k % 6];
-        return { key: rootKey(agent, k), kind: (["tool", "module", "legacy", "script-data"] as const)[k % 4], agent,
-          path: `.r/${k}`, bytes: (8 + j + k) * 2 ** 20, apparentBytes: (8 + j + k) * 2 ** 20, files: 100, dirs: 10 };
+        return {
+          key: rootKey(agent, k),
+          kind: (["tool", "module", "legacy", "script-data"] as const)[k % 4],
+          agent,
+          path: `.r/${k}`,
+          bytes: (8 + j + k) * 2 ** 20,
+          apparentBytes: (8 + j + k) * 2 ** 20,
+          files: 100,
+          dirs: 10,
+        };
       }),
     };
   });
   let next = 0;
   const t = performance.now();
-  await Promise.all(Array.from({ length: 16 }, async () => {
-    while (next < reports.length) {
-      const r = reports[next++];
-      await ingestReport(f.database.db, r.workspace.id, r);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < reports.length) {
+        const r = reports[next++];
+        await ingestReport(f.database.db, r.workspace.id, r);
+      }
+    }),
+  );
   return (count * FULL.roots) / ((performance.now() - t) / 1000);
 }
 
@@ -141,7 +197,10 @@ try {
   const timings: [string, number, number][] = [];
   const [qa, qb] = [pages(full.database.db), pages(tenth.database.db)];
   for (const name of Object.keys(qa)) {
-    for (let i = 0; i < 2; i++) { await qa[name](); await qb[name](); }
+    for (let i = 0; i < 2; i++) {
+      await qa[name]();
+      await qb[name]();
+    }
     const ta: number[] = [];
     const tb: number[] = [];
     for (let i = 0; i < runs; i++) {
@@ -157,12 +216,18 @@ try {
   const exportFull = [await exportRate(full.database.db), await exportRate(full.database.db)];
   const exportTenth = [await exportRate(tenth.database.db), await exportRate(tenth.database.db)];
 
-  log(`\nTimes at full history (${FULL.days} days) and at a tenth (${TENTH.days} days), median of ${runs}; target: full / tenth <= 1.20`);
+  log(
+    `\nTimes at full history (${FULL.days} days) and at a tenth (${TENTH.days} days), median of ${runs}; target: full / tenth <= 1.20`,
+  );
   for (const [name, a, b] of timings) {
-    log(`${name.padEnd(32)} ${a.toFixed(1).padStart(8)} ms  ${b.toFixed(1).padStart(8)} ms  ratio ${(a / b).toFixed(2)}${a / b <= 1.2 ? "" : "  (NOT met)"}`);
+    log(
+      `${name.padEnd(32)} ${a.toFixed(1).padStart(8)} ms  ${b.toFixed(1).padStart(8)} ms  ratio ${(a / b).toFixed(2)}${a / b <= 1.2 ? "" : "  (NOT met)"}`,
+    );
   }
   const [ef, et] = [Math.max(...exportFull.map((e) => e.perSec)), Math.max(...exportTenth.map((e) => e.perSec))];
-  log(`${`daily CSV export, ${EXPORT_DAYS} days`.padEnd(32)} ${ef.toFixed(0).padStart(8)} rows/s ${et.toFixed(0).padStart(8)} rows/s  ratio (tenth / full) ${(et / ef).toFixed(2)}${et / ef <= 1.2 ? "" : "  (NOT met)"}  (${exportFull[0].rows} and ${exportTenth[0].rows} rows)`);
+  log(
+    `${`daily CSV export, ${EXPORT_DAYS} days`.padEnd(32)} ${ef.toFixed(0).padStart(8)} rows/s ${et.toFixed(0).padStart(8)} rows/s  ratio (tenth / full) ${(et / ef).toFixed(2)}${et / ef <= 1.2 ? "" : "  (NOT met)"}  (${exportFull[0].rows} and ${exportTenth[0].rows} rows)`,
+  );
 
   await explainPages(full);
 
@@ -176,7 +241,9 @@ try {
   }
   const [rf, re] = [median(rates.full)!, median(rates.empty)!];
   log(`\ningest without HTTP (${count} reports x ${FULL.roots} roots, 16 callers, group commit), median of 2:`);
-  log(`full history ${rf.toFixed(0)} rows/s, no history ${re.toFixed(0)} rows/s: ratio ${(rf / re).toFixed(2)} (target >= 0.80${rf / re >= 0.8 ? "" : ": NOT met"})`);
+  log(
+    `full history ${rf.toFixed(0)} rows/s, no history ${re.toFixed(0)} rows/s: ratio ${(rf / re).toFixed(2)} (target >= 0.80${rf / re >= 0.8 ? "" : ": NOT met"})`,
+  );
 } finally {
   for (const f of fleets) await f.drop();
 }

@@ -5,7 +5,18 @@ import net from "node:net";
 import path from "node:path";
 
 const ROOT = process.cwd();
-const SOURCES = ["app", "components", "lib", "public", "drizzle", "instrumentation.ts", "proxy.ts", "next.config.ts", "package.json", "tsconfig.json"];
+const SOURCES = [
+  "app",
+  "components",
+  "lib",
+  "public",
+  "drizzle",
+  "instrumentation.ts",
+  "proxy.ts",
+  "next.config.ts",
+  "package.json",
+  "tsconfig.json",
+];
 
 export type RunningApp = { url: string; stop: () => Promise<void>; output: () => string };
 
@@ -36,8 +47,14 @@ export function buildIsStale(): boolean {
 export function ensureBuild() {
   if (!buildIsStale()) return;
   console.log("[app] building (npm run build)…");
-  const r = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", maxBuffer: 64 << 20 });
-  if (r.status !== 0) throw new Error(`npm run build failed (exit ${r.status}):\n${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}`);
+  const r = spawnSync("npm", ["run", "build"], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
+    maxBuffer: 64 << 20,
+  });
+  if (r.status !== 0)
+    throw new Error(`npm run build failed (exit ${r.status}):\n${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}`);
 }
 
 export function freePort(): Promise<number> {
@@ -68,12 +85,16 @@ export async function startNext(
     fs.mkdirSync(path.dirname(opts.logFile), { recursive: true });
     file = fs.createWriteStream(opts.logFile);
   }
-  const child = spawn(path.join(ROOT, "node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
+  const child = spawn(
+    path.join(ROOT, "node_modules", ".bin", "next"),
+    ["start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    },
+  );
   const keep = (d: Buffer) => {
     log = (log + d).slice(-20_000);
     file?.write(d);

@@ -35,7 +35,9 @@ export async function generateFleet(pool: Pool, shape: FleetShape, log: (s: stri
   };
   const p = [shape.workspaces, shape.roots];
   await pool.query("set synchronous_commit = off");
-  await q("workspaces", `with r as (${ROOTS}), w as (select i, ws, sum(base) as total, count(*) as n from r group by i, ws)
+  await q(
+    "workspaces",
+    `with r as (${ROOTS}), w as (select i, ws, sum(base) as total, count(*) as n from r group by i, ws)
     insert into workspaces (id, name, owner, template, agent_name, first_seen_at, last_seen_at, last_report_id,
       last_collected_at, volume_total_bytes, volume_free_bytes, volume_used_bytes, total_bytes, root_count,
       largest_agent, largest_agent_bytes, growth_bytes_per_day, forecast_full_at)
@@ -44,43 +46,68 @@ export async function generateFleet(pool: Pool, shape: FleetShape, log: (s: stri
       100::bigint << 30, (100::bigint << 30) - total - (20::bigint << 30) - ((i % 97)::bigint << 30), total + (20::bigint << 30) + ((i % 97)::bigint << 30),
       total, n, 'claude-code', total / 6, (i % 13) * 1048576.0,
       case when i % 13 > 10 then now() + make_interval(days => i % 40) end
-    from w`, [...p, shape.days]);
-  await q("root_latest", `insert into root_latest (report_id, collected_at, workspace_id, root_key, kind, agent, path, bytes,
+    from w`,
+    [...p, shape.days],
+  );
+  await q(
+    "root_latest",
+    `insert into root_latest (report_id, collected_at, workspace_id, root_key, kind, agent, path, bytes,
       apparent_bytes, files, dirs, recipes, categories, ages, largest)
     select w.last_report_id, w.last_collected_at, r.ws, ${KEY}, r.kind, r.agent, '.r/' || k, base, base - 1000, 100 + k, 10,
       ${SESSIONS},
       jsonb_build_object('sessions', jsonb_build_object('bytes', base / 2, 'files', 10)),
       jsonb_build_object('7d', jsonb_build_object('bytes', base / 4, 'files', 5), 'older', jsonb_build_object('bytes', base / 2, 'files', 5)),
       jsonb_build_array(jsonb_build_object('path', 's/' || k || '.jsonl', 'bytes', base / 3, 'mtime', '2026-01-01T00:00:00Z', 'type', 'session'))
-    from (${ROOTS}) r join workspaces w on w.id = r.ws`, p);
+    from (${ROOTS}) r join workspaces w on w.id = r.ws`,
+    p,
+  );
   // Day by day, as ingest writes it (a day's rows close together in the table), not in key order.
-  await q("root_daily", `insert into root_daily (workspace_id, root_key, day, agent, kind, bytes, apparent_bytes, files, collected_at)
+  await q(
+    "root_daily",
+    `insert into root_daily (workspace_id, root_key, day, agent, kind, bytes, apparent_bytes, files, collected_at)
     select r.ws, ${KEY}, current_date - a, r.agent, r.kind, base - growth * a, base - growth * a - 1000, 100 + k,
       (current_date - a) + time '12:00' at time zone 'UTC'
-    from (${ROOTS}) r, generate_series($3::int - 1, 0, -1) a order by a desc, r.ws, ${KEY}`, [...p, shape.days]);
-  await q("workspace_daily", `with w as (select ws, sum(base) as b, sum(growth) as g from (${ROOTS}) r group by ws)
+    from (${ROOTS}) r, generate_series($3::int - 1, 0, -1) a order by a desc, r.ws, ${KEY}`,
+    [...p, shape.days],
+  );
+  await q(
+    "workspace_daily",
+    `with w as (select ws, sum(base) as b, sum(growth) as g from (${ROOTS}) r group by ws)
     insert into workspace_daily (workspace_id, day, bytes, volume_total_bytes, volume_free_bytes, volume_used_bytes, collected_at)
     select ws, current_date - a, b - g * a, 100::bigint << 30, (80::bigint << 30) - b + g * a, b - g * a + (20::bigint << 30),
       (current_date - a) + time '12:00' at time zone 'UTC'
-    from w, generate_series($3::int - 1, 0, -1) a order by a desc, ws`, [...p, shape.days]);
+    from w, generate_series($3::int - 1, 0, -1) a order by a desc, ws`,
+    [...p, shape.days],
+  );
   // The fleet's changes: everything on the first day, then each day's growth; they add up to root_latest.
-  await q("fleet_delta", `with s as (select agent, kind, i % 8 as shard, sum(base) as b, sum(growth) as g, count(*) as n
+  await q(
+    "fleet_delta",
+    `with s as (select agent, kind, i % 8 as shard, sum(base) as b, sum(growth) as g, count(*) as n
       from (${ROOTS}) r group by 1, 2, 3)
     insert into fleet_delta (day, agent, kind, shard, bytes, roots)
     select current_date - a, agent, kind, shard, case when a = $3::int - 1 then b - g * a else g end,
       case when a = $3::int - 1 then n else 0 end
-    from s, generate_series($3::int - 1, 0, -1) a where a = $3::int - 1 or g <> 0`, [...p, shape.days]);
-  await q("reports (raw)", `insert into reports (id, workspace_id, collected_at, received_at, reporter_version, scan_ms,
+    from s, generate_series($3::int - 1, 0, -1) a where a = $3::int - 1 or g <> 0`,
+    [...p, shape.days],
+  );
+  await q(
+    "reports (raw)",
+    `insert into reports (id, workspace_id, collected_at, received_at, reporter_version, scan_ms,
       total_bytes, root_count, volume_total_bytes, volume_free_bytes)
     select gen_random_uuid(), w.id, c.at, c.at, 'bench', 100, w.total_bytes, w.root_count, w.volume_total_bytes, w.volume_free_bytes
     from workspaces w, generate_series(0, $1::int * $2::int - 1) j,
       lateral (select w.last_collected_at - make_interval(secs => j * 86400.0 / $2::int) as at) c
-    order by c.at`, [shape.rawDays, shape.rawPerDay]);
-  await q("root_usage (raw)", `insert into root_usage (report_id, collected_at, workspace_id, root_key, kind, agent, path, bytes,
+    order by c.at`,
+    [shape.rawDays, shape.rawPerDay],
+  );
+  await q(
+    "root_usage (raw)",
+    `insert into root_usage (report_id, collected_at, workspace_id, root_key, kind, agent, path, bytes,
       apparent_bytes, files, dirs, categories, ages, largest)
     select p.id, p.collected_at, p.workspace_id, l.root_key, l.kind, l.agent, l.path, l.bytes, l.apparent_bytes, l.files,
       l.dirs, l.categories, l.ages, l.largest
-    from reports p join root_latest l on l.workspace_id = p.workspace_id order by p.collected_at`);
+    from reports p join root_latest l on l.workspace_id = p.workspace_id order by p.collected_at`,
+  );
   // As a deployment's history is once autovacuum has been through it: hint bits and the visibility map set.
   // Left to autovacuum, the first pass over the freshly loaded roll-ups ran during the timings and took a core.
   await q("vacuum (analyze)", "vacuum (analyze)");

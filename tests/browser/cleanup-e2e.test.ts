@@ -114,11 +114,19 @@ async function shot(p: OpenedPage, name: string) {
 
 type RootDetail = { key: string; bytes: number };
 type PolicyApi = {
-  policy: { lastRunId: string | null; confirmed: { bytes: number } | null; held: { bytes: number; workspaces: number } | null; scheduleText: string };
+  policy: {
+    lastRunId: string | null;
+    confirmed: { bytes: number } | null;
+    held: { bytes: number; workspaces: number } | null;
+    scheduleText: string;
+  };
   preview: { total: { bytes: number; units: number; workspaces: number; estimate: boolean } };
   lastRun: { id: string; dryRun: boolean; bytes: number; units: number; finished: number; jobs: number } | null;
 };
-type RunApi = { run: { previewBytes: number; policyId: string | null; dryRun: boolean }; jobs: { id: string; workspaceId: string; state: string }[] };
+type RunApi = {
+  run: { previewBytes: number; policyId: string | null; dryRun: boolean };
+  jobs: { id: string; workspaceId: string; state: string }[];
+};
 
 /** The next whole minute (UTC) at least 20 seconds away, as the form's time input takes it ("HH:MM"). */
 function nextMinute(): string {
@@ -140,7 +148,10 @@ async function waitForPolicy(page: Page, done: (p: PolicyApi) => boolean): Promi
 async function scheduleNextMinute(page: Page): Promise<string> {
   const at = nextMinute();
   await page.getByLabel("Time (UTC)").fill(at);
-  await page.getByTestId("schedule-text").filter({ hasText: `every day ${at} UTC` }).waitFor();
+  await page
+    .getByTestId("schedule-text")
+    .filter({ hasText: `every day ${at} UTC` })
+    .waitFor();
   await page.getByRole("button", { name: "Save policy" }).click();
   await page.locator("p.sub", { hasText: `every day ${at} UTC` }).waitFor();
   return at;
@@ -188,7 +199,10 @@ describe("cleanup end to end: real tree, built reporter, policy in the UI", () =
     expect(r.code, r.stderr).toBe(0);
 
     const ws = await openPage(h, `/workspaces/${WORKSPACE.id}`);
-    const detail = await apiGet<{ roots: RootDetail[]; reports: { reporterVersion: string }[] }>(ws.page, `/api/v1/workspaces/${WORKSPACE.id}`);
+    const detail = await apiGet<{ roots: RootDetail[]; reports: { reporterVersion: string }[] }>(
+      ws.page,
+      `/api/v1/workspaces/${WORKSPACE.id}`,
+    );
     // the reporter that sends recipe usage and runs jobs says it is 0.3 (the dashboard tells admins older ones cannot)
     expect(detail.reports[0].reporterVersion).toMatch(/^0\.3\./);
     const root = claudeRoot(detail);
@@ -216,11 +230,17 @@ describe("cleanup end to end: real tree, built reporter, policy in the UI", () =
     await page.getByLabel("Schedule").selectOption("daily");
     const at = nextMinute();
     await page.getByLabel("Time (UTC)").fill(at);
-    await page.getByTestId("schedule-text").filter({ hasText: `every day ${at} UTC` }).waitFor();
+    await page
+      .getByTestId("schedule-text")
+      .filter({ hasText: `every day ${at} UTC` })
+      .waitFor();
     // the form previews the draft before it is saved
     const draftPreview = page.getByTestId("policy-preview").getByTestId("preview-total");
     await draftPreview.filter({ hasText: "in 3 units from 1 workspace." }).waitFor();
-    const previewed = await exactBytesOf(page, '[data-testid="policy-preview"] [data-testid="preview-total"] strong span');
+    const previewed = await exactBytesOf(
+      page,
+      '[data-testid="policy-preview"] [data-testid="preview-total"] strong span',
+    );
     await shot(p, "policy-new");
     await page.getByRole("button", { name: "Save policy" }).click();
     await page.waitForURL((u) => /^\/cleanup\/policies\/[0-9a-f-]{36}$/.test(u.pathname));
@@ -234,7 +254,12 @@ describe("cleanup end to end: real tree, built reporter, policy in the UI", () =
     // within a few percent of what du says the old sessions take (exact here: 30 days is an age step's bound)
     expect(Math.abs(shown - du.oldSum) / du.oldSum).toBeLessThan(0.03);
     // saved: nothing queued, not confirmed
-    expect(saved.policy).toMatchObject({ lastRunId: null, confirmed: null, held: null, scheduleText: `every day ${at} UTC` });
+    expect(saved.policy).toMatchObject({
+      lastRunId: null,
+      confirmed: null,
+      held: null,
+      scheduleText: `every day ${at} UTC`,
+    });
     await page.locator('[data-testid="policy-status"] [data-state="unconfirmed"]').waitFor();
 
     // its turn comes at its minute: a dry run
@@ -304,7 +329,10 @@ describe("cleanup end to end: real tree, built reporter, policy in the UI", () =
     for (const s of fresh) expect(fs.existsSync(path.join(home, `${s.rel}.jsonl`))).toBe(true);
     // the projects lost what du said the old sessions took (their folders keep their own size on ext4 and tmpfs)
     expect(du.projectsBefore - duBytes(".claude/projects")).toBe(du.oldSum);
-    const manifest = JSON.parse(fs.readFileSync(path.join(trash, "manifest.json"), "utf8")) as { complete: boolean; units: { path: string }[] };
+    const manifest = JSON.parse(fs.readFileSync(path.join(trash, "manifest.json"), "utf8")) as {
+      complete: boolean;
+      units: { path: string }[];
+    };
     expect(manifest.complete).toBe(true);
     expect(manifest.units.map((u) => u.path).sort()).toEqual(old.map((s) => `${s.rel}.jsonl`).sort());
   });
@@ -314,30 +342,38 @@ describe("cleanup end to end: real tree, built reporter, policy in the UI", () =
     const { page } = p;
     const row = page.locator('[data-testid="run-jobs"] tbody tr[data-state="done"]');
     await row.waitFor();
-    const run = await apiGet<{ run: { status: string; progress: { unitsActed: number; bytesFreed: number } }; jobs: { bytesActed: number; unitsActed: number }[] }>(
-      page,
-      `/api/v1/cleanup/runs/${runId}`,
-    );
+    const run = await apiGet<{
+      run: { status: string; progress: { unitsActed: number; bytesFreed: number } };
+      jobs: { bytesActed: number; unitsActed: number }[];
+    }>(page, `/api/v1/cleanup/runs/${runId}`);
     bytesActed = run.jobs[0].bytesActed;
     // the units' allocated bytes as the reporter measured them: du's figure
     expect(bytesActed).toBe(du.oldSum);
     expect(run.jobs[0].unitsActed).toBe(3);
     expect(run.run.progress).toMatchObject({ unitsActed: 3, bytesFreed: bytesActed });
     expect(run.run.status).toBe("finished");
-    expect(await exactBytesOf(page, '[data-testid="run-jobs"] tbody tr[data-state="done"] td:nth-child(4) span')).toBe(bytesActed);
+    expect(await exactBytesOf(page, '[data-testid="run-jobs"] tbody tr[data-state="done"] td:nth-child(4) span')).toBe(
+      bytesActed,
+    );
     await expect(page.getByTestId("run-progress").textContent()).resolves.toMatch(/Units acted3preview 3/);
     await row.getByRole("button", { name: "Details" }).click();
     const result = page.getByTestId("job-result");
-    await expect(result.locator("div").first().textContent()).resolves.toMatch(/^done: 3 units, [\d.]+ [KM]iB, 0 skipped, 0 errors/);
+    await expect(result.locator("div").first().textContent()).resolves.toMatch(
+      /^done: 3 units, [\d.]+ [KM]iB, 0 skipped, 0 errors/,
+    );
     await result.getByText("Units acted (3)").click();
     for (const s of old) await result.getByText(`${s.rel}.jsonl`, { exact: true }).waitFor();
-    await expect(result.getByTestId("trash-folder").textContent()).resolves.toBe(`Moved to ~/${TRASH_DIR}/${jobId}/ in the workspace, each under its own path.`);
+    await expect(result.getByTestId("trash-folder").textContent()).resolves.toBe(
+      `Moved to ~/${TRASH_DIR}/${jobId}/ in the workspace, each under its own path.`,
+    );
     // each unit's own path is readable, not cut to ".cla…" by the trash path beside it
     for (const s of old) {
       const item = result.locator("li", { hasText: `${s.rel}.jsonl` });
       const [shown, full] = await item.locator(".grow").evaluate((e) => [e.clientWidth, e.scrollWidth]);
       expect(shown, s.rel).toBeGreaterThanOrEqual(full);
-      await expect(item.locator(".muted").getAttribute("title")).resolves.toBe(`~/${TRASH_DIR}/${jobId}/${s.rel}.jsonl`);
+      await expect(item.locator(".muted").getAttribute("title")).resolves.toBe(
+        `~/${TRASH_DIR}/${jobId}/${s.rel}.jsonl`,
+      );
     }
     await expect(page.getByRole("button", { name: "Restore" }).count()).resolves.toBe(1);
     await shot(p, "run");
@@ -362,7 +398,10 @@ describe("cleanup end to end: real tree, built reporter, policy in the UI", () =
     // new old sessions, three times what was confirmed, reported by the workspace
     const nowSec = Math.floor(Date.now() / 1000);
     for (let i = 0; i < 3; i++) {
-      writeSession({ rel: `${PROJECT}/${SESSION(20 + i)}`, ageDays: 45, jsonl: confirmedBytes, tool: 4096, subagent: 0 }, nowSec);
+      writeSession(
+        { rel: `${PROJECT}/${SESSION(20 + i)}`, ageDays: 45, jsonl: confirmedBytes, tool: 4096, subagent: 0 },
+        nowSec,
+      );
     }
     kubeletWalk(home);
     const r = await runReporter();
@@ -387,26 +426,56 @@ describe("cleanup end to end: real tree, built reporter, policy in the UI", () =
   it("the audit log holds every step: policy created and confirmed, run created, job claimed, job result, hold", async () => {
     const p = await openPage(h, "/audit");
     const { page } = p;
-    type Entry = { action: string; target: string | null; actorType: string; actorId: string | null; details: Record<string, unknown> | null };
+    type Entry = {
+      action: string;
+      target: string | null;
+      actorType: string;
+      actorId: string | null;
+      details: Record<string, unknown> | null;
+    };
     const { entries } = await apiGet<{ entries: Entry[] }>(page, "/api/v1/audit?limit=500");
-    const find = (action: string, pred: (e: Entry) => boolean = () => true) => entries.find((e) => e.action === action && pred(e));
+    const find = (action: string, pred: (e: Entry) => boolean = () => true) =>
+      entries.find((e) => e.action === action && pred(e));
     expect(find("enrollment_key.viewed")).toBeDefined();
     expect(find("cleanup.policy_created", (e) => e.target === policyId)).toMatchObject({
       actorType: "user",
-      details: { recipe: "claude-code-sessions", params: { olderThanDays: 30 }, scope: { workspaceIds: [WORKSPACE.id] }, action: "trash" },
+      details: {
+        recipe: "claude-code-sessions",
+        params: { olderThanDays: 30 },
+        scope: { workspaceIds: [WORKSPACE.id] },
+        action: "trash",
+      },
     });
-    expect(find("cleanup.policy_confirmed", (e) => e.target === policyId)).toMatchObject({ actorType: "user", details: { bytes: confirmedBytes, workspaces: 1 } });
+    expect(find("cleanup.policy_confirmed", (e) => e.target === policyId)).toMatchObject({
+      actorType: "user",
+      details: { bytes: confirmedBytes, workspaces: 1 },
+    });
     // started by the policy, and only after the confirmation
-    expect(find("cleanup.run_created", (e) => e.target === runId)).toMatchObject({ actorType: "system", details: { policyId, jobs: 1, dryRun: false } });
-    expect(find("cleanup.policy_held", (e) => e.target === policyId)).toMatchObject({ actorType: "system", details: { confirmed: { bytes: confirmedBytes }, factor: 2 } });
-    const claimed = find("cleanup.jobs_claimed", (e) => e.target === WORKSPACE.id && JSON.stringify(e.details).includes(jobId));
+    expect(find("cleanup.run_created", (e) => e.target === runId)).toMatchObject({
+      actorType: "system",
+      details: { policyId, jobs: 1, dryRun: false },
+    });
+    expect(find("cleanup.policy_held", (e) => e.target === policyId)).toMatchObject({
+      actorType: "system",
+      details: { confirmed: { bytes: confirmedBytes }, factor: 2 },
+    });
+    const claimed = find(
+      "cleanup.jobs_claimed",
+      (e) => e.target === WORKSPACE.id && JSON.stringify(e.details).includes(jobId),
+    );
     expect(claimed).toMatchObject({ actorType: "workspace", actorId: WORKSPACE.id });
     expect(find("cleanup.job_result", (e) => e.target === jobId)).toMatchObject({
       actorType: "workspace",
       details: { runId, status: "done", unitsActed: 3, bytesActed },
     });
     // and the page lists them
-    for (const action of ["cleanup.policy_created", "cleanup.policy_confirmed", "cleanup.run_created", "cleanup.policy_held", "cleanup.job_result"]) {
+    for (const action of [
+      "cleanup.policy_created",
+      "cleanup.policy_confirmed",
+      "cleanup.run_created",
+      "cleanup.policy_held",
+      "cleanup.job_result",
+    ]) {
       await page.getByTestId("audit-table").getByText(action, { exact: true }).first().waitFor();
     }
     await shot(p, "audit");

@@ -39,13 +39,18 @@ async function shots(page: Page, name: string) {
 async function queuedWorkspaces(page: Page): Promise<string[]> {
   await page.waitForURL((u) => /^\/cleanup\/runs\/[0-9a-f-]{36}$/.test(u.pathname));
   await page.locator('[data-testid="run-jobs"] tbody tr[data-state="queued"]').first().waitFor();
-  return page.locator('[data-testid="run-jobs"] tbody tr').evaluateAll((rows) => rows.map((r) => r.querySelector("td")?.textContent?.trim() ?? ""));
+  return page
+    .locator('[data-testid="run-jobs"] tbody tr')
+    .evaluateAll((rows) => rows.map((r) => r.querySelector("td")?.textContent?.trim() ?? ""));
 }
 
 beforeAll(async () => {
   h = await startHarness();
   site = h.base.replace("//127.0.0.1:", "//localhost:");
-  admin = await h.browser.newContext({ viewport: { width: 1440, height: 900 }, storageState: await signInAs(h.browser, site, ADMIN) });
+  admin = await h.browser.newContext({
+    viewport: { width: 1440, height: 900 },
+    storageState: await signInAs(h.browser, site, ADMIN),
+  });
 });
 
 afterAll(async () => {
@@ -56,7 +61,10 @@ afterAll(async () => {
 describe("from the problem to the fix", () => {
   it("goes from a volume-full finding through 'Free space here' to a run queued for that workspace", async () => {
     const { page, errors } = await open("/findings?rule=volume-full");
-    const finding = page.getByTestId("finding").filter({ has: page.getByTestId("free-space-link") }).first();
+    const finding = page
+      .getByTestId("finding")
+      .filter({ has: page.getByTestId("free-space-link") })
+      .first();
     full.label = ((await finding.locator("a.cell-main").textContent()) ?? "").trim();
     await finding.getByTestId("free-space-link").click();
     await page.waitForURL((u) => u.pathname === "/cleanup/new" && u.searchParams.get("free") === "1");
@@ -66,7 +74,9 @@ describe("from the problem to the fix", () => {
 
     // Every recipe is previewed (twice); those that free something are listed, largest first.
     const table = page.getByTestId("free-space");
-    await page.waitForFunction(() => !document.body.textContent?.includes("Previewing"), undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => !document.body.textContent?.includes("Previewing"), undefined, {
+      timeout: 30_000,
+    });
     const rows = table.locator("tbody tr");
     expect(await rows.count()).toBeGreaterThan(0);
     await expect(page.getByTestId("confirm-free").textContent()).resolves.toBe("Pick what to free");
@@ -78,7 +88,9 @@ describe("from the problem to the fix", () => {
     const figure = ((await first.locator("td.num").first().locator("strong").textContent()) ?? "").trim();
     await first.locator('td.num input[type="checkbox"]').first().check();
     const label = (await page.getByTestId("confirm-free").textContent()) ?? "";
-    expect(label).toBe(`${label.startsWith("Trash") ? "Trash" : "Delete"} ${figure.replace(/^≈ /, "")} on ${full.label}`);
+    expect(label).toBe(
+      `${label.startsWith("Trash") ? "Trash" : "Delete"} ${figure.replace(/^≈ /, "")} on ${full.label}`,
+    );
     await page.getByTestId("confirm-free").click();
     await expect(queuedWorkspaces(page)).resolves.toEqual([full.label]);
     expect(errors).toEqual([]);
@@ -87,7 +99,9 @@ describe("from the problem to the fix", () => {
 
   it("offers the same link on the full workspace's page, and empties its trash after saying what that does", async () => {
     const { page, errors } = await open(`/workspaces/${encodeURIComponent(full.id)}`);
-    await expect(page.locator(".page-head").getByTestId("free-space-link").getAttribute("href")).resolves.toBe(`/cleanup/new?workspace=${encodeURIComponent(full.id)}&free=1`);
+    await expect(page.locator(".page-head").getByTestId("free-space-link").getAttribute("href")).resolves.toBe(
+      `/cleanup/new?workspace=${encodeURIComponent(full.id)}&free=1`,
+    );
     const trash = page.getByTestId("empty-trash");
     await trash.getByRole("button", { name: "Empty the trash now" }).click();
     const ask = trash.getByRole("group", { name: "Confirm emptying the trash" });
@@ -128,8 +142,12 @@ describe("from the problem to the fix", () => {
     await page.getByLabel("Custom glob").fill("cache/**/*.tmp");
     await page.getByTestId("preview-total").filter({ hasText: "custom target has no usage in reports" }).waitFor();
     await expect(page.getByTestId("refusal").count()).resolves.toBe(0);
-    await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>('[data-testid="confirm-run"]')?.disabled);
-    await expect(page.getByTestId("confirm-run").textContent()).resolves.toBe("Trash what matches in 1 workspace (sizes come with the results)");
+    await page.waitForFunction(
+      () => !document.querySelector<HTMLButtonElement>('[data-testid="confirm-run"]')?.disabled,
+    );
+    await expect(page.getByTestId("confirm-run").textContent()).resolves.toBe(
+      "Trash what matches in 1 workspace (sizes come with the results)",
+    );
     await shots(page, "custom-target");
     expect(errors).toEqual([]);
     await page.close();

@@ -25,11 +25,14 @@ async function api(path: string, body: unknown, cookie?: string): Promise<Respon
 async function signIn(who: { email: string; password: string }): Promise<{ name: string; value: string }[]> {
   const res = await api("/api/auth/sign-in/email", who);
   expect(res.status, await res.clone().text()).toBe(200);
-  return res.headers.getSetCookie().map((c) => {
-    const [pair] = c.split(";");
-    const i = pair.indexOf("=");
-    return { name: pair.slice(0, i), value: pair.slice(i + 1) };
-  }).filter((c) => c.value);
+  return res.headers
+    .getSetCookie()
+    .map((c) => {
+      const [pair] = c.split(";");
+      const i = pair.indexOf("=");
+      return { name: pair.slice(0, i), value: pair.slice(i + 1) };
+    })
+    .filter((c) => c.value);
 }
 
 /** A browser context signed in through the sign-in page, as a person would. */
@@ -75,7 +78,9 @@ describe("cleanup", () => {
     const link = page.getByTestId("cleanup-link").first();
     await expect(link.textContent()).resolves.toBe("Clean these up");
     await link.click();
-    await page.waitForURL((u) => u.pathname === "/cleanup/new" && u.searchParams.get("recipe") === "orphaned-script-data");
+    await page.waitForURL(
+      (u) => u.pathname === "/cleanup/new" && u.searchParams.get("recipe") === "orphaned-script-data",
+    );
     await expect(page.getByLabel("Scope", { exact: true }).inputValue()).resolves.toBe("workspaceIds");
     await page.getByTestId("preview-total").waitFor();
     const confirm = page.getByTestId("confirm-run");

@@ -7,7 +7,8 @@ let workspaceHref = "";
 beforeAll(async () => {
   h = await startHarness();
   const { page, context } = await openPage(h, "/workspaces");
-  workspaceHref = (await page.locator('[data-testid="workspaces-table"] tbody tr a').first().getAttribute("href")) ?? "";
+  workspaceHref =
+    (await page.locator('[data-testid="workspaces-table"] tbody tr a').first().getAttribute("href")) ?? "";
   await context.close();
   expect(workspaceHref).toMatch(/^\/workspaces\/.+/);
 });
@@ -30,7 +31,9 @@ describe("every page", () => {
   });
 
   it("answers an unknown workspace with the not-found page", async () => {
-    const { context, page } = await h.browser.newContext({ storageState: h.admin }).then(async (context) => ({ context, page: await context.newPage() }));
+    const { context, page } = await h.browser
+      .newContext({ storageState: h.admin })
+      .then(async (context) => ({ context, page: await context.newPage() }));
     // The page streams (loading.tsx), so Next answers a streamed not-found with 200 and a noindex tag.
     await page.goto(`${h.base}/workspaces/no-such-workspace`, { waitUntil: "networkidle" });
     await page.getByRole("heading", { name: "Not found" }).waitFor();
@@ -107,7 +110,9 @@ describe("workspaces table", () => {
     const firstName = await page.locator('[data-testid="workspaces-table"] tbody tr td a').first().textContent();
     await page.reload({ waitUntil: "networkidle" });
     await expect(page.locator('th[aria-sort="ascending"]').textContent()).resolves.toContain("Workspace");
-    await expect(page.locator('[data-testid="workspaces-table"] tbody tr td a').first().textContent()).resolves.toBe(firstName);
+    await expect(page.locator('[data-testid="workspaces-table"] tbody tr td a').first().textContent()).resolves.toBe(
+      firstName,
+    );
     await expect(page.getByText(/^Page 2 of/).count()).resolves.toBe(1);
     await context.close();
   });
@@ -115,7 +120,11 @@ describe("workspaces table", () => {
   it("shows an API failure as an error panel with a retry, never as an empty table", async () => {
     const { page, context } = await openPage(h, "/workspaces");
     await page.route("**/api/v1/workspaces?*", (route) =>
-      route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: { code: "internal", message: "database on fire" } }) }),
+      route.fulfill({
+        status: 500,
+        contentType: "application/json",
+        body: JSON.stringify({ error: { code: "internal", message: "database on fire" } }),
+      }),
     );
     await page.getByLabel("Search workspaces").fill("zz");
     const alert = page.locator(".error-panel");
@@ -193,7 +202,9 @@ describe("full volumes", () => {
 
     const ws = await openPage(h, href);
     await ws.page.locator('[data-testid="volume-full-badge"]').waitFor();
-    await expect(ws.page.locator('[data-testid="volume-use-percent"]').textContent()).resolves.toBe(`${expected.volume!.usePercent}%`);
+    await expect(ws.page.locator('[data-testid="volume-use-percent"]').textContent()).resolves.toBe(
+      `${expected.volume!.usePercent}%`,
+    );
     expect(ws.errors).toEqual([]);
     await ws.context.close();
   });

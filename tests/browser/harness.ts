@@ -23,7 +23,11 @@ export const ADMIN = {
 };
 
 /** Signs in through the sign-in page and returns the browser's session state. */
-export async function signInAs(browser: Browser, base: string, who: { email: string; password: string }): Promise<StorageState> {
+export async function signInAs(
+  browser: Browser,
+  base: string,
+  who: { email: string; password: string },
+): Promise<StorageState> {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(`${base}/sign-in`, { waitUntil: "networkidle" });
@@ -91,7 +95,11 @@ export async function openPage(
   opts: { colorScheme?: "light" | "dark"; as?: StorageState | null } = {},
 ): Promise<OpenedPage> {
   const storageState = opts.as === undefined ? h.admin : (opts.as ?? undefined);
-  const context = await h.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: opts.colorScheme ?? "light", storageState });
+  const context = await h.browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    colorScheme: opts.colorScheme ?? "light",
+    storageState,
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("console", (m) => {
@@ -113,7 +121,8 @@ export async function chartPaths(page: Page, selector: string): Promise<number> 
     { timeout: 15_000 },
   );
   return page.evaluate(
-    (sel) => [...document.querySelectorAll(`${sel} svg path`)].filter((p) => (p.getAttribute("d") ?? "").length > 10).length,
+    (sel) =>
+      [...document.querySelectorAll(`${sel} svg path`)].filter((p) => (p.getAttribute("d") ?? "").length > 10).length,
     selector,
   );
 }

@@ -5,11 +5,12 @@ import Provider from "oidc-provider";
 
 export const OIDC_CLIENT = { id: "storage-dashboard", secret: "oidc-client-secret-for-tests" };
 
-export const OIDC_ACCOUNTS: Record<string, { email: string; email_verified: boolean; name: string; groups: string[] }> = {
-  alice: { email: "alice@example.com", email_verified: true, name: "Alice Admin", groups: ["storage-admins", "dev"] },
-  bob: { email: "bob@example.com", email_verified: true, name: "Bob Viewer", groups: ["dev"] },
-  mallory: { email: "mallory@elsewhere.org", email_verified: true, name: "Mallory", groups: ["storage-admins"] },
-};
+export const OIDC_ACCOUNTS: Record<string, { email: string; email_verified: boolean; name: string; groups: string[] }> =
+  {
+    alice: { email: "alice@example.com", email_verified: true, name: "Alice Admin", groups: ["storage-admins", "dev"] },
+    bob: { email: "bob@example.com", email_verified: true, name: "Bob Viewer", groups: ["dev"] },
+    mallory: { email: "mallory@elsewhere.org", email_verified: true, name: "Mallory", groups: ["storage-admins"] },
+  };
 
 export type RunningProvider = { issuer: string; close: () => Promise<void> };
 

@@ -69,7 +69,11 @@ beforeAll(async () => {
   expect(workspace).toMatch(/^\/workspaces\/.+/);
   await post("/api/v1/users", { email: VIEWER.email, role: "viewer", password: VIEWER.password }, true);
   viewer = await signInAs(h.browser, h.base, VIEWER);
-  const policy = await post<{ policy: { id: string } }>("/api/v1/cleanup/policies", { ...RUN, name: `pages-${Date.now()}`, schedule: "off" });
+  const policy = await post<{ policy: { id: string } }>("/api/v1/cleanup/policies", {
+    ...RUN,
+    name: `pages-${Date.now()}`,
+    schedule: "off",
+  });
   const preview = await post<{ total: { bytes: number } }>("/api/v1/cleanup/preview", RUN);
   const run = await post<{ id: string }>("/api/v1/cleanup/runs", { ...RUN, confirmBytes: preview!.total.bytes });
   Object.assign(made, { workspace: workspace!, run: run!.id, policy: policy!.policy.id });
@@ -87,9 +91,16 @@ function overflowing(page: Page): Promise<string[]> {
     const name = (e: Element) =>
       `${e.tagName.toLowerCase()}${e.getAttribute("data-testid") ? `[data-testid=${e.getAttribute("data-testid")}]` : ""}${e.classList.length ? `.${[...e.classList].join(".")}` : ""}`;
     return [...document.body.querySelectorAll("*")]
-      .filter((e) => e.getBoundingClientRect().right > width + 0.5 && ![...e.children].some((c) => c.getBoundingClientRect().right > width + 0.5))
+      .filter(
+        (e) =>
+          e.getBoundingClientRect().right > width + 0.5 &&
+          ![...e.children].some((c) => c.getBoundingClientRect().right > width + 0.5),
+      )
       .slice(0, 5)
-      .map((e) => `${name(e)} (right edge ${Math.round(e.getBoundingClientRect().right)} px): ${(e.textContent ?? "").trim().slice(0, 60)}`);
+      .map(
+        (e) =>
+          `${name(e)} (right edge ${Math.round(e.getBoundingClientRect().right)} px): ${(e.textContent ?? "").trim().slice(0, 60)}`,
+      );
   });
 }
 
@@ -105,7 +116,9 @@ function sizesWithoutTitle(page: Page): Promise<string[]> {
       if (!el || !size.test(text) || el.closest("svg") || el.closest("[title]")) continue;
       // Off the page: a chart library's text-measuring span, not a figure anyone reads.
       if (el.getBoundingClientRect().bottom + window.scrollY < 0 || !el.checkVisibility()) continue;
-      missing.push(`${text} in ${el.closest("[data-testid]")?.getAttribute("data-testid") ?? el.tagName.toLowerCase()}`);
+      missing.push(
+        `${text} in ${el.closest("[data-testid]")?.getAttribute("data-testid") ?? el.tagName.toLowerCase()}`,
+      );
     }
     return missing;
   });
@@ -113,7 +126,10 @@ function sizesWithoutTitle(page: Page): Promise<string[]> {
 
 /** Loads a page and checks what every page must hold; the failures, for one expect per page. */
 async function visit(spec: PageSpec, role: Role, size: (typeof WIDTHS)[number]): Promise<string[]> {
-  const context = await h.browser.newContext({ viewport: { width: size.width, height: size.height }, storageState: role === "admin" ? h.admin : viewer });
+  const context = await h.browser.newContext({
+    viewport: { width: size.width, height: size.height },
+    storageState: role === "admin" ? h.admin : viewer,
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("console", (m) => {
@@ -124,7 +140,9 @@ async function visit(spec: PageSpec, role: Role, size: (typeof WIDTHS)[number]):
     const res = await page.goto(`${h.base}${spec.path()}`, { waitUntil: "networkidle" });
     await page.waitForSelector("html[data-hydrated]", { state: "attached", timeout: 15_000 });
     // Data still loading would measure a skeleton, not the page.
-    await page.waitForFunction(() => document.querySelectorAll(".skeleton").length === 0, undefined, { timeout: 15_000 });
+    await page.waitForFunction(() => document.querySelectorAll(".skeleton").length === 0, undefined, {
+      timeout: 15_000,
+    });
     const problems: string[] = [];
     const forbidden = spec.adminOnly && role === "viewer";
     if (forbidden) {
@@ -134,23 +152,31 @@ async function visit(spec: PageSpec, role: Role, size: (typeof WIDTHS)[number]):
       problems.push(`answered ${res?.status()}`);
     }
     if (await page.getByRole("heading", { name: "Not found" }).count()) problems.push('says "Not found"');
-    if (await page.locator(".error-panel").count()) problems.push(`shows an error: ${await page.locator(".error-panel").first().textContent()}`);
-    const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
-    if (scrollWidth > innerWidth) problems.push(`scrolls sideways (${scrollWidth} px in ${innerWidth}): ${(await overflowing(page)).join("; ")}`);
+    if (await page.locator(".error-panel").count())
+      problems.push(`shows an error: ${await page.locator(".error-panel").first().textContent()}`);
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+    }));
+    if (scrollWidth > innerWidth)
+      problems.push(`scrolls sideways (${scrollWidth} px in ${innerWidth}): ${(await overflowing(page)).join("; ")}`);
     const untitled = await sizesWithoutTitle(page);
     if (untitled.length) problems.push(`sizes without exact bytes on hover: ${untitled.slice(0, 5).join(", ")}`);
     // The browser reports the 403 document itself as a failed resource; that is the answer asked for. On that page
     // a prefetch of an admin route the viewer cannot open may come back as not found: a resource, not a fault.
     const unexpected = errors.filter((e) => !(forbidden && /Failed to load resource: .*status of (403|404)/.test(e)));
     if (unexpected.length) problems.push(`console errors: ${unexpected.join(" | ")}`);
-    if (spec.shot && role === "admin") await page.screenshot({ path: path.join(SHOTS, `${spec.shot}-${size.width}.png`), fullPage: true });
+    if (spec.shot && role === "admin")
+      await page.screenshot({ path: path.join(SHOTS, `${spec.shot}-${size.width}.png`), fullPage: true });
     return problems;
   } finally {
     await context.close();
   }
 }
 
-const CASES = WIDTHS.flatMap((size) => (["admin", "viewer"] as const).flatMap((role) => PAGES.map((spec) => ({ size, role, spec }))));
+const CASES = WIDTHS.flatMap((size) =>
+  (["admin", "viewer"] as const).flatMap((role) => PAGES.map((spec) => ({ size, role, spec }))),
+);
 
 describe("every page, at 1440 and 390 px, as admin and as viewer", () => {
   it.each(CASES)("$spec.name at $size.width px as $role", async ({ size, role, spec }) => {
@@ -168,7 +194,11 @@ describe("the navigation on a phone", () => {
     expect(await nav.isVisible()).toBe(false);
     await page.getByRole("button", { name: "Menu" }).click();
     expect(await nav.isVisible()).toBe(true);
-    for (const target of [nav.getByRole("link", { name: "Audit" }), page.getByRole("button", { name: "Sign out" }), page.getByRole("button", { name: /theme/ })]) {
+    for (const target of [
+      nav.getByRole("link", { name: "Audit" }),
+      page.getByRole("button", { name: "Sign out" }),
+      page.getByRole("button", { name: /theme/ }),
+    ]) {
       const box = await target.boundingBox();
       expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
     }

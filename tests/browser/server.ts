@@ -11,7 +11,17 @@ export type Dashboard = { url: string; dataDir: string; log: () => string; stop:
 export function seedDemo(dataDir: string, workspaces: number, days: number) {
   const r = spawnSync(
     "node",
-    ["--conditions=react-server", "--import", "tsx", "scripts/demo.ts", "--seed-only", "--workspaces", String(workspaces), "--days", String(days)],
+    [
+      "--conditions=react-server",
+      "--import",
+      "tsx",
+      "scripts/demo.ts",
+      "--seed-only",
+      "--workspaces",
+      String(workspaces),
+      "--days",
+      String(days),
+    ],
     { env: { ...process.env, STORAGE_DATA_DIR: dataDir }, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" },
   );
   if (r.status !== 0) throw new Error(`seeding the demo fleet failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);

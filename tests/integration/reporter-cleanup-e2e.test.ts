@@ -45,10 +45,12 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
   if (req.headers["content-encoding"] === "gzip") body = zlib.gunzipSync(body);
   const url = req.url ?? "";
   if (url === "/api/v1/enroll") return json(res, 200, { workspaceId: "w1", token: "tok" });
-  if (req.headers.authorization !== "Bearer tok") return json(res, 401, { error: { code: "unauthorized", message: "no" } });
+  if (req.headers.authorization !== "Bearer tok")
+    return json(res, 401, { error: { code: "unauthorized", message: "no" } });
   if (url === "/api/v1/reports") {
     const parsed = reportSchema.safeParse(JSON.parse(body.toString()));
-    if (!parsed.success) return json(res, 422, { error: { code: "invalid", message: JSON.stringify(parsed.error.issues).slice(0, 500) } });
+    if (!parsed.success)
+      return json(res, 422, { error: { code: "invalid", message: JSON.stringify(parsed.error.issues).slice(0, 500) } });
     reports.push(JSON.parse(body.toString()));
     return json(res, 200, { reportId: "r", status: "stored", newest: true });
   }
@@ -61,11 +63,15 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
   if (m && m[2] === "progress") {
     progressCalls++;
     if (mode.progress === "block") return; // never answers: the reporter waits at a unit boundary
-    return json(res, 200, { leaseExpiresAt: new Date(Date.now() + 600_000).toISOString(), cancelled: mode.progress === "cancel" });
+    return json(res, 200, {
+      leaseExpiresAt: new Date(Date.now() + 600_000).toISOString(),
+      cancelled: mode.progress === "cancel",
+    });
   }
   if (m && m[2] === "result") {
     const parsed = jobResult.safeParse(JSON.parse(body.toString()));
-    if (!parsed.success) return json(res, 422, { error: { code: "invalid", message: parsed.error.message.slice(0, 500) } });
+    if (!parsed.success)
+      return json(res, 422, { error: { code: "invalid", message: parsed.error.message.slice(0, 500) } });
     if (mode.result === "stale") return json(res, 409, { error: { code: "stale_lease", message: "lease is stale" } });
     results.push({ id: m[1], body: parsed.data });
     return json(res, 200, { ok: true });
@@ -171,7 +177,9 @@ describe("cleanup jobs through the built reporter", () => {
     const r = await run();
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/lease was stale/);
-    expect(fs.readFileSync(path.join(home, ".coder-modules/coder/storage-reporter/cleanup.log"), "utf8")).toMatch(new RegExp(`${j.id} deleted .claude/debug/d4.txt`));
+    expect(fs.readFileSync(path.join(home, ".coder-modules/coder/storage-reporter/cleanup.log"), "utf8")).toMatch(
+      new RegExp(`${j.id} deleted .claude/debug/d4.txt`),
+    );
   });
 
   it("a cancelled job stops at the next unit boundary and reports what it did", async () => {
@@ -203,7 +211,15 @@ describe("a reporter killed mid-job (SIGKILL)", () => {
   function checkWhole(before: Map<string, string>) {
     const after = snapshot(path.join(home, ".claude/projects"));
     const counts = { whole: 0, gone: 0, split: [] as string[] };
-    const ids = [...before.keys()].filter((k) => k.split("/").length >= 2).map((k) => k.split("/").slice(0, 2).join("/").replace(/\.jsonl$/, ""));
+    const ids = [...before.keys()]
+      .filter((k) => k.split("/").length >= 2)
+      .map((k) =>
+        k
+          .split("/")
+          .slice(0, 2)
+          .join("/")
+          .replace(/\.jsonl$/, ""),
+      );
     for (const id of new Set(ids)) {
       const mine = [...before.keys()].filter((k) => k === id + ".jsonl" || k === id || k.startsWith(id + "/"));
       const present = mine.filter((k) => after.get(k) === before.get(k));

@@ -115,7 +115,12 @@ async function reportRows(): Promise<{ id: string }[]> {
 
 function spooled(): string[] {
   const dir = path.join(home, ".coder-modules/coder/storage-reporter/spool");
-  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.endsWith(".json.gz")).sort() : [];
+  return fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((n) => n.endsWith(".json.gz"))
+        .sort()
+    : [];
 }
 
 beforeAll(async () => {
@@ -123,7 +128,10 @@ beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "reporter-e2e-"));
   home = path.join(tmp, "home");
   fs.mkdirSync(path.join(home, ".claude/projects/-w"), { recursive: true });
-  fs.writeFileSync(path.join(home, ".claude/projects/-w/5f0c4c1e-9f59-4d0e-8a43-1f2e3d4c5b6a.jsonl"), "{}\n".repeat(1000));
+  fs.writeFileSync(
+    path.join(home, ".claude/projects/-w/5f0c4c1e-9f59-4d0e-8a43-1f2e3d4c5b6a.jsonl"),
+    "{}\n".repeat(1000),
+  );
   fs.mkdirSync(path.join(home, ".coder-modules/coder/claude-code/logs"), { recursive: true });
   fs.writeFileSync(path.join(home, ".coder-modules/coder/claude-code/logs/x.log"), "log\n");
   fs.writeFileSync(path.join(home, ".coder-modules/coder/claude-code/agentapi-state.json"), "{}".repeat(450));
@@ -178,7 +186,8 @@ describe("reporter against a running dashboard", () => {
   });
 
   it("shows the folder as du and the volume as df show them, through ingest to the workspace page's data", async () => {
-    const df = () => execFileSync("df", ["--output=pcent,ipcent", home], { encoding: "utf8" }).split("\n")[1].trim().split(/\s+/);
+    const df = () =>
+      execFileSync("df", ["--output=pcent,ipcent", home], { encoding: "utf8" }).split("\n")[1].trim().split(/\s+/);
     const before = df();
     const r = await runReporter();
     expect(r.code, r.stderr).toBe(0);

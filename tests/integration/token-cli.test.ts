@@ -39,7 +39,11 @@ for (const kind of ["embedded", "postgres"] as const) {
         open = () => openPostgres(scratch.url, 2);
       }
       let database = await open();
-      await createUser(database.db, { email: "root@example.com", password: "root-password-1", role: "admin" }, TEST_WHO);
+      await createUser(
+        database.db,
+        { email: "root@example.com", password: "root-password-1", role: "admin" },
+        TEST_WHO,
+      );
       await database.close();
 
       expect(cli(env, "create", "--name", "nightly", "--role", "banana").status).toBe(2);
@@ -56,7 +60,11 @@ for (const kind of ["embedded", "postgres"] as const) {
       const id = listed.stdout.split("\t")[0];
 
       database = await open();
-      expect(await verifyApiToken(database.db, token)).toMatchObject({ kind: "token", role: "viewer", label: "nightly" });
+      expect(await verifyApiToken(database.db, token)).toMatchObject({
+        kind: "token",
+        role: "viewer",
+        label: "nightly",
+      });
       await database.close();
 
       expect(cli(env, "revoke", id).status).toBe(0);

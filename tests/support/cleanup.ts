@@ -12,34 +12,69 @@ export function usage(entries: Record<string, [number, number]>, protectedUnits 
   for (const [k, v] of Object.entries(entries)) {
     byAge[k === "open" ? RECIPE_AGE_STEPS_DAYS.length : RECIPE_AGE_STEPS_DAYS.indexOf(Number(k) as never)] = v;
   }
-  return { units: byAge.reduce((s, [u]) => s + u, 0), bytes: byAge.reduce((s, [, b]) => s + b, 0), protectedUnits, protectedBytes, byAge };
+  return {
+    units: byAge.reduce((s, [u]) => s + u, 0),
+    bytes: byAge.reduce((s, [, b]) => s + b, 0),
+    protectedUnits,
+    protectedBytes,
+    byAge,
+  };
 }
 
 /** A Claude Code root holding `sessions` (and nothing for its other recipes). */
 export function claudeRoot(sessions: RecipeUsage | null, bytes = 500 * MiB): RootSpec {
   const zero = usage({});
   return {
-    key: "claude-code:data", agent: "claude-code", bytes,
-    ...(sessions ? { recipes: { "claude-code-sessions": sessions, "claude-code-debug": zero, "claude-code-file-history": zero } } : {}),
+    key: "claude-code:data",
+    agent: "claude-code",
+    bytes,
+    ...(sessions
+      ? { recipes: { "claude-code-sessions": sessions, "claude-code-debug": zero, "claude-code-file-history": zero } }
+      : {}),
   };
 }
 
 export type Enrolled = WorkspaceSpec & { token: string };
 
 /** Enrolls `ws` (keeping its token) and ingests one report with `roots` collected `collectedAt`. */
-export async function seedWorkspace(db: Db, ws: WorkspaceSpec, collectedAt: string, roots: RootSpec[]): Promise<Enrolled> {
+export async function seedWorkspace(
+  db: Db,
+  ws: WorkspaceSpec,
+  collectedAt: string,
+  roots: RootSpec[],
+): Promise<Enrolled> {
   const { key } = await getEnrollmentKey(db);
-  const { token } = await enrollWorkspace(db, { id: ws.id, name: ws.name ?? ws.id, owner: ws.owner, template: ws.template }, key, null);
+  const { token } = await enrollWorkspace(
+    db,
+    { id: ws.id, name: ws.name ?? ws.id, owner: ws.owner, template: ws.template },
+    key,
+    null,
+  );
   await send(db, ws, collectedAt, roots, undefined, { reporter: { version: "0.3.0-test", scanMs: 10 } });
   return { ...ws, token };
 }
 
 /** A reporter's result for a job it did: every planned byte acted on. */
-export function doneResult(leaseToken: string, bytes: number, units = 1, action: "trashed" | "deleted" = "trashed"): JobResult {
+export function doneResult(
+  leaseToken: string,
+  bytes: number,
+  units = 1,
+  action: "trashed" | "deleted" = "trashed",
+): JobResult {
   return {
-    leaseToken, status: "done", unitsActed: units, bytesActed: bytes,
-    units: Array.from({ length: units }, (_, i) => ({ path: `.claude/projects/p/${i}.jsonl`, bytes: Math.floor(bytes / units), action })),
+    leaseToken,
+    status: "done",
+    unitsActed: units,
+    bytesActed: bytes,
+    units: Array.from({ length: units }, (_, i) => ({
+      path: `.claude/projects/p/${i}.jsonl`,
+      bytes: Math.floor(bytes / units),
+      action,
+    })),
     skipped: [{ path: ".claude/projects/p/new.jsonl", bytes: 10, reason: "recent" }],
-    errors: [], logTail: ["cleanup: done"], startedAt: new Date().toISOString(), finishedAt: new Date().toISOString(),
+    errors: [],
+    logTail: ["cleanup: done"],
+    startedAt: new Date().toISOString(),
+    finishedAt: new Date().toISOString(),
   };
 }

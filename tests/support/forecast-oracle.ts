@@ -13,7 +13,10 @@ export function slopePerDay(points: readonly Point[]): number | null {
   if (points.length < 2) return null;
   const n = points.length;
   const t0 = points[0].t;
-  let sx = 0, sy = 0, sxx = 0, sxy = 0;
+  let sx = 0,
+    sy = 0,
+    sxx = 0,
+    sxy = 0;
   for (const p of points) {
     const x = (p.t - t0) / DAY_MS;
     sx += x;

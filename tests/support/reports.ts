@@ -18,7 +18,8 @@ export function testNow(): Date {
 export const dayAgo = (now: Date, n: number): Day => addDaysTo(utcDayOf(now), -n);
 
 /** An instant on the day `n` days before `now`, at `hour` UTC. */
-export const at = (now: Date, n: number, hour = 10): string => `${dayAgo(now, n)}T${String(hour).padStart(2, "0")}:00:00.000Z`;
+export const at = (now: Date, n: number, hour = 10): string =>
+  `${dayAgo(now, n)}T${String(hour).padStart(2, "0")}:00:00.000Z`;
 
 export type RootSpec = Partial<StorageRoot> & { key: string; agent: string; bytes: number };
 
@@ -85,8 +86,17 @@ export const CLAUDE_LATEST: RootSpec = {
   key: "claude-code:data",
   agent: "claude-code",
   bytes: 1536 * MiB,
-  categories: { sessions: { bytes: 600 * MiB, files: 10 }, logs: { bytes: 800 * MiB, files: 100 }, other: { bytes: 136 * MiB, files: 5 } },
-  ages: { "7d": { bytes: 936 * MiB, files: 50 }, "30d": { bytes: 300 * MiB, files: 20 }, "90d": { bytes: 200 * MiB, files: 20 }, older: { bytes: 100 * MiB, files: 25 } },
+  categories: {
+    sessions: { bytes: 600 * MiB, files: 10 },
+    logs: { bytes: 800 * MiB, files: 100 },
+    other: { bytes: 136 * MiB, files: 5 },
+  },
+  ages: {
+    "7d": { bytes: 936 * MiB, files: 50 },
+    "30d": { bytes: 300 * MiB, files: 20 },
+    "90d": { bytes: 200 * MiB, files: 20 },
+    older: { bytes: 100 * MiB, files: 25 },
+  },
   largest: [
     session("projects/app/big.jsonl", 300 * MiB),
     { path: "file-history", bytes: 100 * MiB, mtime: "2026-01-01T00:00:00.000Z", type: "dir" },
@@ -106,7 +116,13 @@ export async function seedScenario(db: Db, now: Date) {
   const vol = (usedGiB: number) => ({ totalBytes: 10 * GiB, freeBytes: 10 * GiB - usedGiB * GiB });
   const claude = (bytes: number): RootSpec => ({ key: "claude-code:data", agent: "claude-code", bytes });
   const codex = (bytes: number): RootSpec => ({ key: "codex:data", agent: "codex", bytes });
-  const scriptData: RootSpec = { key: "script-data:0001", kind: "script-data", agent: "other", bytes: 5 * MiB, orphaned: true };
+  const scriptData: RootSpec = {
+    key: "script-data:0001",
+    kind: "script-data",
+    agent: "other",
+    bytes: 5 * MiB,
+    orphaned: true,
+  };
   await send(db, WS_D, at(now, 19), [{ key: "goose:data", agent: "goose", bytes: 60 * MiB }]);
   await send(db, WS_A, at(now, 10), [claude(100 * MiB), codex(10 * MiB)], vol(1));
   await send(db, WS_A, at(now, 8), [claude(200 * MiB), codex(10 * MiB)], vol(2));

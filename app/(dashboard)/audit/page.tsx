@@ -12,7 +12,10 @@ export default async function AuditPage() {
       <div className="page-head">
         <div>
           <h1>Audit log</h1>
-          <p className="sub">Sign-ins, user and role changes, tokens, settings, workspace token resets, enrollment key views, exports and cleanup (previews, runs, policies, and each workspace&apos;s job claims and results).</p>
+          <p className="sub">
+            Sign-ins, user and role changes, tokens, settings, workspace token resets, enrollment key views, exports and
+            cleanup (previews, runs, policies, and each workspace&apos;s job claims and results).
+          </p>
         </div>
       </div>
       <AuditView />

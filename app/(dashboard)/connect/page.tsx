@@ -21,7 +21,20 @@ export default async function ConnectPage() {
   // The key lets anyone enroll a workspace: admins only, and each showing is audited.
   const admin = user.role === "admin";
   if (admin) {
-    await recordAudit(db, { actor: { type: "user", id: user.id, label: user.label }, action: "enrollment_key.viewed", ...requestOrigin(new Headers(requestHeaders)) });
+    await recordAudit(db, {
+      actor: { type: "user", id: user.id, label: user.label },
+      action: "enrollment_key.viewed",
+      ...requestOrigin(new Headers(requestHeaders)),
+    });
   }
-  return <ConnectView info={{ dashboardUrl, enrollmentKey: admin ? key : null, keySource: source, snippet: coderTemplateSnippet(dashboardUrl) }} />;
+  return (
+    <ConnectView
+      info={{
+        dashboardUrl,
+        enrollmentKey: admin ? key : null,
+        keySource: source,
+        snippet: coderTemplateSnippet(dashboardUrl),
+      }}
+    />
+  );
 }

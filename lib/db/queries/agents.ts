@@ -20,7 +20,6 @@ import {
   type RangeParams,
 } from "@/lib/series";
 
-
 /** Agents the reporter's catalog knows have a page even before any data. */
 const isKnownAgent = (slug: string) => slug === OTHER_AGENT || agentById(slug) !== undefined;
 
@@ -58,7 +57,11 @@ export type AgentDetail = {
  * per root would walk root_daily's key index, which grows with history).
  * Null for a slug that is neither known nor seen in any data (the route answers 404).
  */
-export async function getAgentDetail(db: Db, agent: string, params: AgentDetailParams = {}): Promise<AgentDetail | null> {
+export async function getAgentDetail(
+  db: Db,
+  agent: string,
+  params: AgentDetailParams = {},
+): Promise<AgentDetail | null> {
   const now = params.now ?? new Date();
   const limit = params.limit ?? 10;
   const range = clampToRollups(resolveRange(params, now), (await getHorizons(db)).rollups);
@@ -82,9 +85,9 @@ export async function getAgentDetail(db: Db, agent: string, params: AgentDetailP
       from root_latest where agent = ${agent}`),
   ]);
 
-  const ws = rowsOf<{ workspace_id: string; name: string; owner: string; bytes: number; roots: number }>(perWorkspace).map(
-    (r) => ({ id: r.workspace_id, name: r.name, owner: r.owner, bytes: Number(r.bytes), roots: Number(r.roots) }),
-  );
+  const ws = rowsOf<{ workspace_id: string; name: string; owner: string; bytes: number; roots: number }>(
+    perWorkspace,
+  ).map((r) => ({ id: r.workspace_id, name: r.name, owner: r.owner, bytes: Number(r.bytes), roots: Number(r.roots) }));
   const deltaRows = rowsOf<{ day: Day; bytes: number; roots: number }>(deltas);
   if (ws.length === 0 && deltaRows.length === 0 && !isKnownAgent(agent)) return null;
 
@@ -113,7 +116,11 @@ export async function getAgentDetail(db: Db, agent: string, params: AgentDetailP
     agent,
     hasData: ws.length > 0 || deltaRows.length > 0,
     range,
-    total: { bytes: ws.reduce((s, w) => s + w.bytes, 0), workspaces: ws.length, roots: ws.reduce((s, w) => s + w.roots, 0) },
+    total: {
+      bytes: ws.reduce((s, w) => s + w.bytes, 0),
+      workspaces: ws.length,
+      roots: ws.reduce((s, w) => s + w.roots, 0),
+    },
     series: days.map((day, i) => ({ day, bytes: levels[i], roots: rootLevels[i] })),
     byKind: rowsOf<{ kind: string; bytes: number; roots: number }>(kinds).map((r) => ({
       kind: r.kind,

@@ -8,7 +8,12 @@ describeEachDatabase("audit log", (t) => {
     // 25 events in one millisecond (same `at`): the id breaks the tie, so pages neither skip nor repeat.
     await t.current.db.execute(sql`insert into audit_log (at, actor_type, actor_label, action, target)
       select '2026-01-01T00:00:00Z', 'system', 'bulk', 'test.bulk', 'n' || g from generate_series(1, 25) g`);
-    for (let i = 0; i < 5; i++) await recordAudit(t.current.db, { actor: { type: "system", label: "later" }, action: "test.later", target: String(i) });
+    for (let i = 0; i < 5; i++)
+      await recordAudit(t.current.db, {
+        actor: { type: "system", label: "later" },
+        action: "test.later",
+        target: String(i),
+      });
   });
 
   it("pages by key, newest first, without skipping or repeating rows that share a time", async () => {
@@ -28,7 +33,11 @@ describeEachDatabase("audit log", (t) => {
 
   it("filters by actor, action and time, and streams every row through auditRows", async () => {
     expect((await listAudit(t.current.db, { action: "test.later" }, { limit: 50 })).entries).toHaveLength(5);
-    expect((await listAudit(t.current.db, { to: new Date("2026-01-02") }, { limit: 50 })).entries.every((e) => e.actorLabel !== "later")).toBe(true);
+    expect(
+      (await listAudit(t.current.db, { to: new Date("2026-01-02") }, { limit: 50 })).entries.every(
+        (e) => e.actorLabel !== "later",
+      ),
+    ).toBe(true);
     const all: string[] = [];
     for await (const row of auditRows(t.current.db, { actor: "bulk" }, 4)) all.push(row.target!);
     expect(all).toHaveLength(25);

@@ -19,13 +19,15 @@ describeEachDatabase("7-day change", (t) => {
 
   it("is the same figure in the workspaces table (sorted by it or not), its export and the workspace page", async () => {
     const db = t.current.db;
-    const byId = (rows: { id: string; change7dBytes: number | null }[]) => Object.fromEntries(rows.map((r) => [r.id, r.change7dBytes]));
+    const byId = (rows: { id: string; change7dBytes: number | null }[]) =>
+      Object.fromEntries(rows.map((r) => [r.id, r.change7dBytes]));
     const listed = byId((await listWorkspaces(db, { now, pageSize: 200 })).rows);
     expect(listed).toMatchObject({ "ws-a": 1216 * MiB, "ws-c": null, "ws-e": 60 * MiB });
     expect(byId((await listWorkspaces(db, { now, sort: "change7d", pageSize: 200 })).rows)).toEqual(listed);
     const exported: { id: string; change7dBytes: number | null }[] = [];
     for await (const r of workspaceExportRows(db, { now })) exported.push(r);
     expect(byId(exported)).toEqual(listed);
-    for (const id of Object.keys(listed)) expect((await getWorkspaceDetail(db, id, { now }))!.workspace.change7dBytes, id).toBe(listed[id]);
+    for (const id of Object.keys(listed))
+      expect((await getWorkspaceDetail(db, id, { now }))!.workspace.change7dBytes, id).toBe(listed[id]);
   });
 });

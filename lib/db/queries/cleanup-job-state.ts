@@ -12,7 +12,10 @@ import { WAITING_JOB_STATES } from "@/lib/cleanup/job-states";
 export function shownJobState(table: string, now: Date): SQL {
   const j = sql.identifier(table);
   const at = sql`${now.toISOString()}::timestamptz`;
-  const waiting = sql.join(WAITING_JOB_STATES.map((s) => sql`${s}`), sql`, `);
+  const waiting = sql.join(
+    WAITING_JOB_STATES.map((s) => sql`${s}`),
+    sql`, `,
+  );
   return sql`(case
     when ${j}.state in (${waiting}) and ${j}.expires_at < ${at} then 'expired'
     when ${j}.state = 'running' and ${j}.lease_expires_at < ${at} then 'lapsed'

@@ -17,7 +17,11 @@ const SYSTEM: AuditActor = { type: "system", label: "cleanup" };
  * ran out (the reporter died or the workspace stopped mid-job) become "interrupted", claimable again, or
  * "cancelled" when their run was cancelled meanwhile. One workspace's jobs, or the whole fleet's.
  */
-export async function sweepJobs(db: Db, now = new Date(), workspaceId?: string): Promise<{ expired: number; interrupted: number }> {
+export async function sweepJobs(
+  db: Db,
+  now = new Date(),
+  workspaceId?: string,
+): Promise<{ expired: number; interrupted: number }> {
   const mine = workspaceId ? eq(cleanupJobs.workspaceId, workspaceId) : undefined;
   const expired = await db
     .update(cleanupJobs)
@@ -32,19 +36,37 @@ export async function sweepJobs(db: Db, now = new Date(), workspaceId?: string):
       finishedAt: sql`case when ${cleanupJobs.cancelRequested} then ${now.toISOString()}::timestamptz end`,
     })
     .where(and(eq(cleanupJobs.state, "running"), lt(cleanupJobs.leaseExpiresAt, now), mine))
-    .returning({ id: cleanupJobs.id, runId: cleanupJobs.runId, workspaceId: cleanupJobs.workspaceId, state: cleanupJobs.state });
+    .returning({
+      id: cleanupJobs.id,
+      runId: cleanupJobs.runId,
+      workspaceId: cleanupJobs.workspaceId,
+      state: cleanupJobs.state,
+    });
   if (expired.length) {
     const runs = [...new Set(expired.map((j) => j.runId))];
-    await recordAudit(db, { actor: SYSTEM, action: "cleanup.jobs_expired", target: runs.length === 1 ? runs[0] : null, details: { jobs: expired.length, runs: runs.slice(0, 50) } });
+    await recordAudit(db, {
+      actor: SYSTEM,
+      action: "cleanup.jobs_expired",
+      target: runs.length === 1 ? runs[0] : null,
+      details: { jobs: expired.length, runs: runs.slice(0, 50) },
+    });
   }
   for (const j of lapsed) {
-    await recordAudit(db, { actor: SYSTEM, action: "cleanup.job_interrupted", target: j.id, details: { runId: j.runId, workspaceId: j.workspaceId, state: j.state } });
+    await recordAudit(db, {
+      actor: SYSTEM,
+      action: "cleanup.job_interrupted",
+      target: j.id,
+      details: { runId: j.runId, workspaceId: j.workspaceId, state: j.state },
+    });
   }
   return { expired: expired.length, interrupted: lapsed.length };
 }
 
 async function workspaceActor(db: Db, workspaceId: string): Promise<AuditActor> {
-  const [w] = await db.select({ name: workspaces.name, owner: workspaces.owner }).from(workspaces).where(eq(workspaces.id, workspaceId));
+  const [w] = await db
+    .select({ name: workspaces.name, owner: workspaces.owner })
+    .from(workspaces)
+    .where(eq(workspaces.id, workspaceId));
   return { type: "workspace", id: workspaceId, label: w ? `${w.owner}/${w.name}` : workspaceId };
 }
 
@@ -70,19 +92,43 @@ export async function claimJobs(db: Db, workspaceId: string, now = new Date()): 
       const leaseToken = generateToken("slt");
       await tx
         .update(cleanupJobs)
-        .set({ state: "running", leaseTokenHash: hashToken(leaseToken), leaseExpiresAt, claimedAt: now, attempts: sql`${cleanupJobs.attempts} + 1` })
+        .set({
+          state: "running",
+          leaseTokenHash: hashToken(leaseToken),
+          leaseExpiresAt,
+          claimedAt: now,
+          attempts: sql`${cleanupJobs.attempts} + 1`,
+        })
         .where(eq(cleanupJobs.id, job.id));
       claimed.push({
-        id: job.id, kind: job.kind, leaseToken, leaseExpiresAt: leaseExpiresAt.toISOString(), recipe: (run.recipe as RecipeId | null) ?? null,
-        custom: run.custom ?? null, params: (run.params as RecipeParams | null) ?? null, dryRun: run.dryRun, action: run.action,
-        trashDays: run.trashDays, minAgeHours: run.minAgeHours, countStatusChanges: run.countStatusChanges, limits: jobLimits(job, run.custom !== null), sourceJobId: job.sourceJobId,
+        id: job.id,
+        kind: job.kind,
+        leaseToken,
+        leaseExpiresAt: leaseExpiresAt.toISOString(),
+        recipe: (run.recipe as RecipeId | null) ?? null,
+        custom: run.custom ?? null,
+        params: (run.params as RecipeParams | null) ?? null,
+        dryRun: run.dryRun,
+        action: run.action,
+        trashDays: run.trashDays,
+        minAgeHours: run.minAgeHours,
+        countStatusChanges: run.countStatusChanges,
+        limits: jobLimits(job, run.custom !== null),
+        sourceJobId: job.sourceJobId,
       });
     }
     await recordAudit(tx, {
       actor: await workspaceActor(tx, workspaceId),
       action: "cleanup.jobs_claimed",
       target: workspaceId,
-      details: { jobs: waiting.map(({ job }) => ({ id: job.id, runId: job.runId, kind: job.kind, reclaimed: job.state === "interrupted" })) },
+      details: {
+        jobs: waiting.map(({ job }) => ({
+          id: job.id,
+          runId: job.runId,
+          kind: job.kind,
+          reclaimed: job.state === "interrupted",
+        })),
+      },
     });
     return claimed;
   });
@@ -90,15 +136,19 @@ export async function claimJobs(db: Db, workspaceId: string, now = new Date()): 
 
 /** The job a workspace token may act on: 404 when unknown, 403 when it is another workspace's. */
 async function ownJob(db: Db, workspaceId: string, jobId: string, lock = false) {
-  const q = db.select({ job: cleanupJobs, cancelledAt: cleanupRuns.cancelledAt }).from(cleanupJobs)
-    .innerJoin(cleanupRuns, eq(cleanupRuns.id, cleanupJobs.runId)).where(eq(cleanupJobs.id, jobId));
+  const q = db
+    .select({ job: cleanupJobs, cancelledAt: cleanupRuns.cancelledAt })
+    .from(cleanupJobs)
+    .innerJoin(cleanupRuns, eq(cleanupRuns.id, cleanupJobs.runId))
+    .where(eq(cleanupJobs.id, jobId));
   const [row] = lock ? await q.for("update", { of: cleanupJobs }) : await q;
   if (!row) throw new NotFoundError(`No cleanup job ${jobId}.`);
   if (row.job.workspaceId !== workspaceId) throw new ForbiddenError("This job belongs to another workspace.");
   return row;
 }
 
-const STALE = "This lease is not the job's current one (it ran out and the job was claimed again, or the job ended): stop and discard.";
+const STALE =
+  "This lease is not the job's current one (it ran out and the job was claimed again, or the job ended): stop and discard.";
 
 /** A running reporter's heartbeat: extends the lease and says whether the run was cancelled. */
 export async function reportProgress(db: Db, workspaceId: string, jobId: string, leaseToken: string, now = new Date()) {
@@ -117,27 +167,52 @@ export async function storeJobResult(db: Db, workspaceId: string, jobId: string,
   return db.transaction(async (tx) => {
     const { job } = await ownJob(tx, workspaceId, jobId, true);
     const tokenHash = hashToken(result.leaseToken);
-    const [stored] = await tx.select({ hash: cleanupJobResults.leaseTokenHash, status: cleanupJobResults.status })
-      .from(cleanupJobResults).where(eq(cleanupJobResults.jobId, jobId));
+    const [stored] = await tx
+      .select({ hash: cleanupJobResults.leaseTokenHash, status: cleanupJobResults.status })
+      .from(cleanupJobResults)
+      .where(eq(cleanupJobResults.jobId, jobId));
     if (stored) {
       if (stored.hash !== tokenHash) throw new ConflictError(STALE);
       return { jobId, state: stored.status, stored: false };
     }
-    if (job.leaseTokenHash !== tokenHash || !(RESULT_JOB_STATES as readonly string[]).includes(job.state)) throw new ConflictError(STALE);
+    if (job.leaseTokenHash !== tokenHash || !(RESULT_JOB_STATES as readonly string[]).includes(job.state))
+      throw new ConflictError(STALE);
     await tx.insert(cleanupJobResults).values({
-      jobId, leaseTokenHash: tokenHash, status: result.status, unitsActed: result.unitsActed, bytesActed: result.bytesActed,
-      units: result.units, skipped: result.skipped, errors: result.errors, logTail: result.logTail,
-      startedAt: new Date(result.startedAt), finishedAt: new Date(result.finishedAt),
+      jobId,
+      leaseTokenHash: tokenHash,
+      status: result.status,
+      unitsActed: result.unitsActed,
+      bytesActed: result.bytesActed,
+      units: result.units,
+      skipped: result.skipped,
+      errors: result.errors,
+      logTail: result.logTail,
+      startedAt: new Date(result.startedAt),
+      finishedAt: new Date(result.finishedAt),
     });
-    await tx.update(cleanupJobs).set({
-      state: result.status, finishedAt: sql`now()`, unitsActed: result.unitsActed, bytesActed: result.bytesActed,
-      skippedUnits: result.skipped.length, errorCount: result.errors.length,
-    }).where(eq(cleanupJobs.id, jobId));
+    await tx
+      .update(cleanupJobs)
+      .set({
+        state: result.status,
+        finishedAt: sql`now()`,
+        unitsActed: result.unitsActed,
+        bytesActed: result.bytesActed,
+        skippedUnits: result.skipped.length,
+        errorCount: result.errors.length,
+      })
+      .where(eq(cleanupJobs.id, jobId));
     await recordAudit(tx, {
       actor: await workspaceActor(tx, workspaceId),
       action: "cleanup.job_result",
       target: jobId,
-      details: { runId: job.runId, status: result.status, unitsActed: result.unitsActed, bytesActed: result.bytesActed, skipped: result.skipped.length, errors: result.errors.length },
+      details: {
+        runId: job.runId,
+        status: result.status,
+        unitsActed: result.unitsActed,
+        bytesActed: result.bytesActed,
+        skipped: result.skipped.length,
+        errors: result.errors.length,
+      },
     });
     return { jobId, state: result.status, stored: true };
   });

@@ -36,9 +36,20 @@ export type Policy = Omit<CreatePolicyRequest, "custom" | "recipe"> & {
 /** The run request a policy stands for. */
 export function policyRequest(p: PolicyRow): CreatePolicyRequest {
   return {
-    name: p.name, schedule: p.schedule, runAtMinute: p.runAtMinute, runWeekday: p.runWeekday, enabled: p.enabled,
-    recipe: (p.recipe ?? undefined) as CreatePolicyRequest["recipe"], custom: p.custom ?? undefined, params: p.params!, scope: p.scope,
-    dryRun: p.dryRun, action: p.action, trashDays: p.trashDays, minAgeHours: p.minAgeHours, countStatusChanges: p.countStatusChanges,
+    name: p.name,
+    schedule: p.schedule,
+    runAtMinute: p.runAtMinute,
+    runWeekday: p.runWeekday,
+    enabled: p.enabled,
+    recipe: (p.recipe ?? undefined) as CreatePolicyRequest["recipe"],
+    custom: p.custom ?? undefined,
+    params: p.params!,
+    scope: p.scope,
+    dryRun: p.dryRun,
+    action: p.action,
+    trashDays: p.trashDays,
+    minAgeHours: p.minAgeHours,
+    countStatusChanges: p.countStatusChanges,
     expiresDays: p.expiresDays,
   };
 }
@@ -49,26 +60,59 @@ export const mayAct = (p: PolicyRow) => p.dryRun || p.confirmedBytes !== null;
 function toPolicy(p: PolicyRow): Policy {
   const next = nextRunAt(p);
   return {
-    ...policyRequest(p), id: p.id, recipe: policyRequest(p).recipe ?? null, custom: p.custom ?? null, createdAt: p.createdAt.toISOString(),
-    updatedAt: p.updatedAt.toISOString(), createdBy: p.createdBy, lastRunAt: p.lastRunAt?.toISOString() ?? null, lastRunId: p.lastRunId,
-    nextRunAt: next?.toISOString() ?? null, scheduleText: describeSchedule(p),
+    ...policyRequest(p),
+    id: p.id,
+    recipe: policyRequest(p).recipe ?? null,
+    custom: p.custom ?? null,
+    createdAt: p.createdAt.toISOString(),
+    updatedAt: p.updatedAt.toISOString(),
+    createdBy: p.createdBy,
+    lastRunAt: p.lastRunAt?.toISOString() ?? null,
+    lastRunId: p.lastRunId,
+    nextRunAt: next?.toISOString() ?? null,
+    scheduleText: describeSchedule(p),
     confirmed:
       p.confirmedBytes === null
         ? null
-        : { bytes: p.confirmedBytes, workspaces: p.confirmedWorkspaces ?? 0, at: p.confirmedAt!.toISOString(), by: p.confirmedBy ?? "" },
+        : {
+            bytes: p.confirmedBytes,
+            workspaces: p.confirmedWorkspaces ?? 0,
+            at: p.confirmedAt!.toISOString(),
+            by: p.confirmedBy ?? "",
+          },
     held: p.heldAt ? { at: p.heldAt.toISOString(), bytes: p.heldBytes ?? 0, workspaces: p.heldWorkspaces ?? 0 } : null,
   };
 }
 
 function columns(body: CreatePolicyRequest) {
   return {
-    name: body.name, recipe: body.recipe ?? null, custom: body.custom ?? null, params: body.params, scope: body.scope, dryRun: body.dryRun,
-    action: body.action ?? "trash", trashDays: body.trashDays, minAgeHours: body.minAgeHours, countStatusChanges: body.countStatusChanges,
-    expiresDays: body.expiresDays, schedule: body.schedule, runAtMinute: body.runAtMinute, runWeekday: body.runWeekday, enabled: body.enabled,
+    name: body.name,
+    recipe: body.recipe ?? null,
+    custom: body.custom ?? null,
+    params: body.params,
+    scope: body.scope,
+    dryRun: body.dryRun,
+    action: body.action ?? "trash",
+    trashDays: body.trashDays,
+    minAgeHours: body.minAgeHours,
+    countStatusChanges: body.countStatusChanges,
+    expiresDays: body.expiresDays,
+    schedule: body.schedule,
+    runAtMinute: body.runAtMinute,
+    runWeekday: body.runWeekday,
+    enabled: body.enabled,
   };
 }
 
-const UNCONFIRMED = { confirmedBytes: null, confirmedWorkspaces: null, confirmedAt: null, confirmedBy: null, heldAt: null, heldBytes: null, heldWorkspaces: null };
+const UNCONFIRMED = {
+  confirmedBytes: null,
+  confirmedWorkspaces: null,
+  confirmedAt: null,
+  confirmedBy: null,
+  heldAt: null,
+  heldBytes: null,
+  heldWorkspaces: null,
+};
 
 export async function listPolicies(db: Db): Promise<Policy[]> {
   const rows = await db.select().from(cleanupPolicies).orderBy(desc(cleanupPolicies.createdAt));
@@ -86,35 +130,73 @@ async function policyRow(db: Db, id: string, lock = false): Promise<PolicyRow> {
  * The policy's last run as its page tells it: a dry run's jobs report what they would have freed, a real run's
  * what they freed, as the workspaces' reporters send their results.
  */
-export type LastRun = { id: string; createdAt: string; dryRun: boolean; jobs: number; finished: number; units: number; bytes: number };
+export type LastRun = {
+  id: string;
+  createdAt: string;
+  dryRun: boolean;
+  jobs: number;
+  finished: number;
+  units: number;
+  bytes: number;
+};
 
 async function lastRunOf(db: Db, runId: string | null): Promise<LastRun | null> {
   if (!runId) return null;
-  const [run] = await db.select({ createdAt: cleanupRuns.createdAt, dryRun: cleanupRuns.dryRun }).from(cleanupRuns).where(eq(cleanupRuns.id, runId));
+  const [run] = await db
+    .select({ createdAt: cleanupRuns.createdAt, dryRun: cleanupRuns.dryRun })
+    .from(cleanupRuns)
+    .where(eq(cleanupRuns.id, runId));
   if (!run) return null; // expired with the cleanup history
   const [jobs] = await db
     .select({
       jobs: count(),
-      finished: sql<number>`count(*) filter (where ${inArray(cleanupJobs.state, [...FINAL_JOB_STATES])})`.mapWith(Number),
+      finished: sql<number>`count(*) filter (where ${inArray(cleanupJobs.state, [...FINAL_JOB_STATES])})`.mapWith(
+        Number,
+      ),
       units: sum(cleanupJobs.unitsActed).mapWith(Number),
       bytes: sum(cleanupJobs.bytesActed).mapWith(Number),
     })
     .from(cleanupJobs)
     .where(eq(cleanupJobs.runId, runId));
-  return { id: runId, createdAt: run.createdAt.toISOString(), dryRun: run.dryRun, jobs: jobs.jobs, finished: jobs.finished, units: jobs.units ?? 0, bytes: jobs.bytes ?? 0 };
+  return {
+    id: runId,
+    createdAt: run.createdAt.toISOString(),
+    dryRun: run.dryRun,
+    jobs: jobs.jobs,
+    finished: jobs.finished,
+    units: jobs.units ?? 0,
+    bytes: jobs.bytes ?? 0,
+  };
 }
 
 /** A policy, what its next run would free if it ran now, and what its last run did (or would have done). */
-export async function getPolicy(db: Db, id: string): Promise<{ policy: Policy; preview: CleanupPreview; lastRun: LastRun | null }> {
+export async function getPolicy(
+  db: Db,
+  id: string,
+): Promise<{ policy: Policy; preview: CleanupPreview; lastRun: LastRun | null }> {
   const row = await policyRow(db, id);
-  return { policy: toPolicy(row), preview: await previewRun(db, policyRequest(row)), lastRun: await lastRunOf(db, row.lastRunId) };
+  return {
+    policy: toPolicy(row),
+    preview: await previewRun(db, policyRequest(row)),
+    lastRun: await lastRunOf(db, row.lastRunId),
+  };
 }
 
 /** Saves a policy, unconfirmed: nothing is queued now, and its scheduled runs are dry runs until confirmed. */
 export async function createPolicy(db: Db, body: CreatePolicyRequest, who: Who): Promise<Policy> {
   return db.transaction(async (tx) => {
-    const [row] = await tx.insert(cleanupPolicies).values({ ...columns(body), createdBy: who.actor.label ?? who.actor.type }).returning();
-    await recordAudit(tx, { actor: who.actor, action: "cleanup.policy_created", target: row.id, details: columns(body), ip: who.ip, userAgent: who.userAgent });
+    const [row] = await tx
+      .insert(cleanupPolicies)
+      .values({ ...columns(body), createdBy: who.actor.label ?? who.actor.type })
+      .returning();
+    await recordAudit(tx, {
+      actor: who.actor,
+      action: "cleanup.policy_created",
+      target: row.id,
+      details: columns(body),
+      ip: who.ip,
+      userAgent: who.userAgent,
+    });
     return toPolicy(row);
   });
 }
@@ -127,11 +209,16 @@ export async function updatePolicy(db: Db, id: string, patch: UpdatePolicyReques
   return db.transaction(async (tx) => {
     const row = await policyRow(tx, id, true);
     const before = policyRequest(row);
-    const merged = Object.fromEntries(Object.entries({ ...before, ...patch }).filter(([, v]) => v !== null && v !== undefined));
+    const merged = Object.fromEntries(
+      Object.entries({ ...before, ...patch }).filter(([, v]) => v !== null && v !== undefined),
+    );
     const parsed = createPolicyRequest.safeParse(merged);
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
-      throw new ValidationError(`The policy would not be valid: ${issues[0]?.path || "(root)"}: ${issues[0]?.message}`, { issues });
+      throw new ValidationError(
+        `The policy would not be valid: ${issues[0]?.path || "(root)"}: ${issues[0]?.message}`,
+        { issues },
+      );
     }
     const reconfirm = row.confirmedBytes !== null && changesConfirmed(before, parsed.data);
     const [updated] = await tx
@@ -140,8 +227,12 @@ export async function updatePolicy(db: Db, id: string, patch: UpdatePolicyReques
       .where(eq(cleanupPolicies.id, id))
       .returning();
     await recordAudit(tx, {
-      actor: who.actor, action: "cleanup.policy_updated", target: id, details: { name: updated.name, changes: patch, confirmationDropped: reconfirm },
-      ip: who.ip, userAgent: who.userAgent,
+      actor: who.actor,
+      action: "cleanup.policy_updated",
+      target: id,
+      details: { name: updated.name, changes: patch, confirmationDropped: reconfirm },
+      ip: who.ip,
+      userAgent: who.userAgent,
     });
     return toPolicy(updated);
   });
@@ -151,7 +242,14 @@ export async function deletePolicy(db: Db, id: string, who: Who): Promise<void> 
   await db.transaction(async (tx) => {
     const row = await policyRow(tx, id, true);
     await tx.delete(cleanupPolicies).where(eq(cleanupPolicies.id, id));
-    await recordAudit(tx, { actor: who.actor, action: "cleanup.policy_deleted", target: id, details: { name: row.name }, ip: who.ip, userAgent: who.userAgent });
+    await recordAudit(tx, {
+      actor: who.actor,
+      action: "cleanup.policy_deleted",
+      target: id,
+      details: { name: row.name },
+      ip: who.ip,
+      userAgent: who.userAgent,
+    });
   });
 }
 
@@ -176,28 +274,53 @@ async function previewConfirmed(db: Db, row: PolicyRow, confirmBytes: number) {
 export async function confirmPolicy(db: Db, id: string, confirmBytes: number, who: Who): Promise<Policy> {
   return db.transaction(async (tx) => {
     const row = await policyRow(tx, id, true);
-    if (row.dryRun) throw new ConflictError("This policy only reports what it would remove (dry run): there is nothing to confirm.");
+    if (row.dryRun)
+      throw new ConflictError("This policy only reports what it would remove (dry run): there is nothing to confirm.");
     const preview = await previewConfirmed(tx, row, confirmBytes);
     const { bytes, workspaces } = preview.total;
     if (bytes === 0) {
-      throw new ConflictError("Nothing to confirm: the policy selects nothing now. Its scheduled dry runs show what it would free.");
+      throw new ConflictError(
+        "Nothing to confirm: the policy selects nothing now. Its scheduled dry runs show what it would free.",
+      );
     }
     const [updated] = await tx
       .update(cleanupPolicies)
-      .set({ ...UNCONFIRMED, confirmedBytes: bytes, confirmedWorkspaces: workspaces, confirmedAt: new Date(), confirmedBy: who.actor.label ?? who.actor.type })
+      .set({
+        ...UNCONFIRMED,
+        confirmedBytes: bytes,
+        confirmedWorkspaces: workspaces,
+        confirmedAt: new Date(),
+        confirmedBy: who.actor.label ?? who.actor.type,
+      })
       .where(eq(cleanupPolicies.id, id))
       .returning();
     await recordAudit(tx, {
-      actor: who.actor, action: "cleanup.policy_confirmed", target: id,
-      details: { name: row.name, bytes, workspaces, action: row.action, schedule: describeSchedule(row), releasedHold: row.heldAt !== null },
-      ip: who.ip, userAgent: who.userAgent,
+      actor: who.actor,
+      action: "cleanup.policy_confirmed",
+      target: id,
+      details: {
+        name: row.name,
+        bytes,
+        workspaces,
+        action: row.action,
+        schedule: describeSchedule(row),
+        releasedHold: row.heldAt !== null,
+      },
+      ip: who.ip,
+      userAgent: who.userAgent,
     });
     return toPolicy(updated);
   });
 }
 
 /** "Run now": one run of the policy, queued at once, for the figure the admin saw (409 when it moved). */
-export async function runPolicy(db: Db, id: string, confirmBytes: number, who: Who, now = new Date()): Promise<{ id: string; jobs: number }> {
+export async function runPolicy(
+  db: Db,
+  id: string,
+  confirmBytes: number,
+  who: Who,
+  now = new Date(),
+): Promise<{ id: string; jobs: number }> {
   const row = await policyRow(db, id);
   const preview = await previewConfirmed(db, row, confirmBytes);
   const run = await createRun(db, { ...policyRequest(row), confirmBytes }, who, { policyId: id, preview });

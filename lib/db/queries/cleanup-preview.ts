@@ -25,7 +25,14 @@ export type WorkspacePreview = {
 export type CleanupPreview = {
   /** Workspaces with something to act on, largest first (the response lists at most `listed` of them). */
   workspaces: WorkspacePreview[];
-  total: { workspaces: number; units: number; bytes: number; estimate: boolean; protectedUnits: number; protectedBytes: number };
+  total: {
+    workspaces: number;
+    units: number;
+    bytes: number;
+    estimate: boolean;
+    protectedUnits: number;
+    protectedBytes: number;
+  };
   /** In scope with the recipe's root but nothing the parameters select. */
   zeroWorkspaces: number;
   /** In scope with the root, but their reporter sends no recipe usage (before 0.3): no job is queued for them. */
@@ -99,16 +106,29 @@ export async function previewRun(
   const byWorkspace = new Map<string, WorkspacePreview & { hasUsage: boolean }>();
   for (const r of rows) {
     const w = byWorkspace.get(r.workspaceId) ?? {
-      workspaceId: r.workspaceId, name: r.name, owner: r.owner, roots: [], units: 0, bytes: 0,
-      estimate: false, protectedUnits: 0, protectedBytes: 0, hasUsage: false,
+      workspaceId: r.workspaceId,
+      name: r.name,
+      owner: r.owner,
+      roots: [],
+      units: 0,
+      bytes: 0,
+      estimate: false,
+      protectedUnits: 0,
+      protectedBytes: 0,
+      hasUsage: false,
     };
     byWorkspace.set(r.workspaceId, w);
     w.roots.push(r.rootKey);
     if (!recipe) continue;
-    const usage = r.usage ?? (r.hasUsage ? { units: 0, bytes: 0, protectedUnits: 0, protectedBytes: 0, byAge: [] } : null);
+    const usage =
+      r.usage ?? (r.hasUsage ? { units: 0, bytes: 0, protectedUnits: 0, protectedBytes: 0, byAge: [] } : null);
     if (!usage) continue;
     w.hasUsage = true;
-    const p = previewFromUsage(usage, { ...request.params, minAgeHours: request.minAgeHours }, { collectedAt: r.collectedAt, now });
+    const p = previewFromUsage(
+      usage,
+      { ...request.params, minAgeHours: request.minAgeHours },
+      { collectedAt: r.collectedAt, now },
+    );
     w.units += p.units;
     w.bytes += p.bytes;
     w.estimate ||= p.estimate && p.bytes > 0;
@@ -133,17 +153,27 @@ export async function previewRun(
       protectedBytes: counted.reduce((s, w) => s + w.protectedBytes, 0),
     },
     zeroWorkspaces: recipe ? counted.length - acting.length : 0,
-    withoutUsage: { count: without.length, workspaces: without.slice(0, LISTED).map(({ workspaceId, name, owner }) => ({ workspaceId, name, owner })) },
+    withoutUsage: {
+      count: without.length,
+      workspaces: without.slice(0, LISTED).map(({ workspaceId, name, owner }) => ({ workspaceId, name, owner })),
+    },
     unknown: !recipe,
     truncated: !opts.listAll && acting.length > LISTED,
   };
 }
 
 /** For the catalog: what each recipe would free across the fleet now with its default parameters. */
-export async function fleetFreeable(db: Db): Promise<Record<RecipeId, { bytes: number; workspaces: number; estimate: boolean }>> {
+export async function fleetFreeable(
+  db: Db,
+): Promise<Record<RecipeId, { bytes: number; workspaces: number; estimate: boolean }>> {
   const out = {} as Record<RecipeId, { bytes: number; workspaces: number; estimate: boolean }>;
   for (const r of RECIPES) {
-    const p = await previewRun(db, { recipe: r.id, params: { olderThanDays: r.defaultOlderThanDays }, scope: { all: true }, minAgeHours: MIN_AGE_HOURS.default });
+    const p = await previewRun(db, {
+      recipe: r.id,
+      params: { olderThanDays: r.defaultOlderThanDays },
+      scope: { all: true },
+      minAgeHours: MIN_AGE_HOURS.default,
+    });
     out[r.id] = { bytes: p.total.bytes, workspaces: p.total.workspaces, estimate: p.total.estimate };
   }
   return out;

@@ -79,39 +79,73 @@ function decodeCursor(cursor: string, keys: KeyPart[]): (string | null)[] {
   } catch {
     throw bad();
   }
-  const fits = Array.isArray(values) && values.length === keys.length &&
-    values.every((v, i) => (v === null ? keys[i].nulls !== undefined : typeof v === "string" && VALUE_SHAPES[keys[i].type].test(v)));
+  const fits =
+    Array.isArray(values) &&
+    values.length === keys.length &&
+    values.every((v, i) =>
+      v === null ? keys[i].nulls !== undefined : typeof v === "string" && VALUE_SHAPES[keys[i].type].test(v),
+    );
   if (!fits) throw bad();
   return values as (string | null)[];
 }
 
 /** One page of a run's jobs in the asked order, only those in `state` when given; `now` derives lapsed and expired. */
-export async function listRunJobs(db: Db, runId: string, query: Omit<RunJobsQuery, "limit"> & { limit: number }, now = new Date()): Promise<RunJobsPage> {
+export async function listRunJobs(
+  db: Db,
+  runId: string,
+  query: Omit<RunJobsQuery, "limit"> & { limit: number },
+  now = new Date(),
+): Promise<RunJobsPage> {
   const keys = SORT_KEYS[query.sort];
   const state = shownJobState("cleanup_jobs", now);
   const keyFields = Object.fromEntries(keys.map((k, i) => [`k${i}`, sql<string | null>`(${k.expr})::text`]));
   const rows = await db
-    .select({ job: cleanupJobs, state: sql<ShownJobState>`${state}`, name: workspaces.name, owner: workspaces.owner, ...keyFields })
+    .select({
+      job: cleanupJobs,
+      state: sql<ShownJobState>`${state}`,
+      name: workspaces.name,
+      owner: workspaces.owner,
+      ...keyFields,
+    })
     .from(cleanupJobs)
     .innerJoin(workspaces, eq(workspaces.id, cleanupJobs.workspaceId))
-    .where(and(
-      eq(cleanupJobs.runId, runId),
-      query.state ? sql`${state} = ${query.state}` : undefined,
-      keysetAfter(keys, query.cursor ? decodeCursor(query.cursor, keys) : null),
-    ))
+    .where(
+      and(
+        eq(cleanupJobs.runId, runId),
+        query.state ? sql`${state} = ${query.state}` : undefined,
+        keysetAfter(keys, query.cursor ? decodeCursor(query.cursor, keys) : null),
+      ),
+    )
     .orderBy(keysetOrder(keys))
     .limit(query.limit + 1);
   const shown = rows.slice(0, query.limit);
   const last = shown.at(-1) as Record<string, unknown> | undefined;
   return {
     jobs: shown.map(({ job: j, state: s, name, owner }) => ({
-      id: j.id, workspaceId: j.workspaceId, workspaceName: name, owner, kind: j.kind, state: s, rootKeys: j.rootKeys,
-      previewBytes: j.previewBytes, previewUnits: j.previewUnits, createdAt: j.createdAt.toISOString(), expiresAt: j.expiresAt.toISOString(),
-      claimedAt: iso(j.claimedAt), leaseExpiresAt: iso(j.leaseExpiresAt), attempts: j.attempts, interruptions: j.interruptions,
-      cancelRequested: j.cancelRequested, finishedAt: iso(j.finishedAt), unitsActed: j.unitsActed, bytesActed: j.bytesActed,
-      skippedUnits: j.skippedUnits, errorCount: j.errorCount,
+      id: j.id,
+      workspaceId: j.workspaceId,
+      workspaceName: name,
+      owner,
+      kind: j.kind,
+      state: s,
+      rootKeys: j.rootKeys,
+      previewBytes: j.previewBytes,
+      previewUnits: j.previewUnits,
+      createdAt: j.createdAt.toISOString(),
+      expiresAt: j.expiresAt.toISOString(),
+      claimedAt: iso(j.claimedAt),
+      leaseExpiresAt: iso(j.leaseExpiresAt),
+      attempts: j.attempts,
+      interruptions: j.interruptions,
+      cancelRequested: j.cancelRequested,
+      finishedAt: iso(j.finishedAt),
+      unitsActed: j.unitsActed,
+      bytesActed: j.bytesActed,
+      skippedUnits: j.skippedUnits,
+      errorCount: j.errorCount,
     })),
-    nextCursor: rows.length > query.limit && last ? encodeCursor(keys.map((_, i) => last[`k${i}`] as string | null)) : null,
+    nextCursor:
+      rows.length > query.limit && last ? encodeCursor(keys.map((_, i) => last[`k${i}`] as string | null)) : null,
   };
 }
 
@@ -136,8 +170,13 @@ export async function getJobDetail(db: Db, jobId: string): Promise<JobDetail | n
   const r = cleanupJobResults;
   const [row] = await db
     .select({
-      status: r.status, unitsActed: r.unitsActed, bytesActed: r.bytesActed, logTail: r.logTail,
-      startedAt: r.startedAt, finishedAt: r.finishedAt, receivedAt: r.receivedAt,
+      status: r.status,
+      unitsActed: r.unitsActed,
+      bytesActed: r.bytesActed,
+      logTail: r.logTail,
+      startedAt: r.startedAt,
+      finishedAt: r.finishedAt,
+      receivedAt: r.receivedAt,
       units: sql<JobResult["units"]>`${head(sql`${r.units}`)}`,
       skipped: sql<JobResult["skipped"]>`${head(sql`${r.skipped}`)}`,
       errors: sql<JobResult["errors"]>`${head(sql`${r.errors}`)}`,
@@ -153,8 +192,14 @@ export async function getJobDetail(db: Db, jobId: string): Promise<JobDetail | n
   if (status === null || !startedAt || !finishedAt || !receivedAt) return { result: null };
   return {
     result: {
-      ...rest, status, unitsActed: rest.unitsActed!, bytesActed: rest.bytesActed!, logTail: rest.logTail!,
-      startedAt: startedAt.toISOString(), finishedAt: finishedAt.toISOString(), receivedAt: receivedAt.toISOString(),
+      ...rest,
+      status,
+      unitsActed: rest.unitsActed!,
+      bytesActed: rest.bytesActed!,
+      logTail: rest.logTail!,
+      startedAt: startedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+      receivedAt: receivedAt.toISOString(),
       counts: { units: unitCount, skipped: skippedCount, errors: errorCount },
     },
   };

@@ -31,7 +31,13 @@ function scopeSummary(scope: RunRequest["scope"]) {
   return values.length <= 5 ? `${kind}: ${values.join(", ")}` : `${kind}: ${values.length}`;
 }
 
-type NewJob = { workspaceId: string; rootKeys?: string[]; previewBytes?: number; previewUnits?: number; sourceJobId?: string | null };
+type NewJob = {
+  workspaceId: string;
+  rootKeys?: string[];
+  previewBytes?: number;
+  previewUnits?: number;
+  sourceJobId?: string | null;
+};
 
 /** Inserts a run and its jobs in one transaction, with the audit entry. */
 async function insertRun(
@@ -42,17 +48,33 @@ async function insertRun(
   audit: { action: string; details: Record<string, unknown> },
 ): Promise<{ id: string; jobs: number }> {
   return db.transaction(async (tx) => {
-    const [row] = await tx.insert(cleanupRuns).values({ ...run, ...creator(who) }).returning({ id: cleanupRuns.id, createdAt: cleanupRuns.createdAt });
+    const [row] = await tx
+      .insert(cleanupRuns)
+      .values({ ...run, ...creator(who) })
+      .returning({ id: cleanupRuns.id, createdAt: cleanupRuns.createdAt });
     const expiresAt = addDays(row.createdAt, run.expiresDays);
     for (let i = 0; i < jobs.length; i += JOB_CHUNK) {
       await tx.insert(cleanupJobs).values(
         jobs.slice(i, i + JOB_CHUNK).map((j) => ({
-          runId: row.id, workspaceId: j.workspaceId, kind: run.kind, rootKeys: j.rootKeys ?? [], previewBytes: j.previewBytes ?? 0,
-          previewUnits: j.previewUnits ?? 0, sourceJobId: j.sourceJobId ?? null, expiresAt,
+          runId: row.id,
+          workspaceId: j.workspaceId,
+          kind: run.kind,
+          rootKeys: j.rootKeys ?? [],
+          previewBytes: j.previewBytes ?? 0,
+          previewUnits: j.previewUnits ?? 0,
+          sourceJobId: j.sourceJobId ?? null,
+          expiresAt,
         })),
       );
     }
-    await recordAudit(tx, { actor: who.actor, action: audit.action, target: row.id, details: { ...audit.details, jobs: jobs.length }, ip: who.ip, userAgent: who.userAgent });
+    await recordAudit(tx, {
+      actor: who.actor,
+      action: audit.action,
+      target: row.id,
+      details: { ...audit.details, jobs: jobs.length },
+      ip: who.ip,
+      userAgent: who.userAgent,
+    });
     return { id: row.id, jobs: jobs.length };
   });
 }
@@ -64,7 +86,12 @@ export type StartRun = RunRequest & { confirmBytes?: number; expiresDays?: numbe
  * parameters select (workspaces whose reporter sends no usage get none). `confirmBytes` is the preview the admin
  * saw; the run is refused when the preview has since moved by more than 10 %.
  */
-export async function createRun(db: Db, request: StartRun, who: Who, opts: { policyId?: string; preview?: CleanupPreview; audit?: Record<string, unknown> } = {}) {
+export async function createRun(
+  db: Db,
+  request: StartRun,
+  who: Who,
+  opts: { policyId?: string; preview?: CleanupPreview; audit?: Record<string, unknown> } = {},
+) {
   const preview = opts.preview ?? (await previewRun(db, request, { listAll: true }));
   const bytes = preview.total.bytes;
   if (request.confirmBytes !== undefined) {
@@ -78,26 +105,52 @@ export async function createRun(db: Db, request: StartRun, who: Who, opts: { pol
     }
   }
   if (preview.workspaces.length === 0) {
-    throw new ConflictError("Nothing to clean up: no workspace in this scope has anything these parameters select.", { previewBytes: bytes });
+    throw new ConflictError("Nothing to clean up: no workspace in this scope has anything these parameters select.", {
+      previewBytes: bytes,
+    });
   }
   const recipe = request.recipe ? RECIPES.find((r) => r.id === request.recipe) : undefined;
   const action = request.action ?? recipe?.defaultAction ?? "trash";
-  const jobs = preview.workspaces.map((w) => ({ workspaceId: w.workspaceId, rootKeys: w.roots, previewBytes: w.bytes, previewUnits: w.units }));
+  const jobs = preview.workspaces.map((w) => ({
+    workspaceId: w.workspaceId,
+    rootKeys: w.roots,
+    previewBytes: w.bytes,
+    previewUnits: w.units,
+  }));
   return insertRun(
     db,
     {
-      kind: "cleanup", recipe: request.recipe ?? null, custom: request.custom ?? null, params: request.params, scope: request.scope,
-      dryRun: request.dryRun, action, trashDays: request.trashDays, minAgeHours: request.minAgeHours,
-      countStatusChanges: request.countStatusChanges, expiresDays: request.expiresDays ?? DEFAULT_EXPIRES_DAYS, policyId: opts.policyId ?? null, previewBytes: bytes,
-      previewUnits: preview.total.units, previewEstimate: preview.total.estimate, workspacesWithoutUsage: preview.withoutUsage.count,
+      kind: "cleanup",
+      recipe: request.recipe ?? null,
+      custom: request.custom ?? null,
+      params: request.params,
+      scope: request.scope,
+      dryRun: request.dryRun,
+      action,
+      trashDays: request.trashDays,
+      minAgeHours: request.minAgeHours,
+      countStatusChanges: request.countStatusChanges,
+      expiresDays: request.expiresDays ?? DEFAULT_EXPIRES_DAYS,
+      policyId: opts.policyId ?? null,
+      previewBytes: bytes,
+      previewUnits: preview.total.units,
+      previewEstimate: preview.total.estimate,
+      workspacesWithoutUsage: preview.withoutUsage.count,
     },
     jobs,
     who,
     {
       action: "cleanup.run_created",
       details: {
-        recipe: request.recipe ?? null, custom: request.custom ?? null, params: request.params, scope: scopeSummary(request.scope),
-        dryRun: request.dryRun, action, confirmBytes: request.confirmBytes ?? null, previewBytes: bytes, policyId: opts.policyId ?? null,
+        recipe: request.recipe ?? null,
+        custom: request.custom ?? null,
+        params: request.params,
+        scope: scopeSummary(request.scope),
+        dryRun: request.dryRun,
+        action,
+        confirmBytes: request.confirmBytes ?? null,
+        previewBytes: bytes,
+        policyId: opts.policyId ?? null,
         ...opts.audit,
       },
     },
@@ -107,18 +160,35 @@ export async function createRun(db: Db, request: StartRun, who: Who, opts: { pol
 /** Cancels a run: waiting jobs end as cancelled, running ones are told to stop at their next progress call. */
 export async function cancelRun(db: Db, runId: string, who: Who) {
   return db.transaction(async (tx) => {
-    const [run] = await tx.select({ id: cleanupRuns.id }).from(cleanupRuns).where(eq(cleanupRuns.id, runId)).for("update");
+    const [run] = await tx
+      .select({ id: cleanupRuns.id })
+      .from(cleanupRuns)
+      .where(eq(cleanupRuns.id, runId))
+      .for("update");
     if (!run) throw new NotFoundError(`No cleanup run ${runId}.`);
-    await tx.update(cleanupRuns).set({ cancelledAt: sql`now()`, cancelledBy: who.actor.label ?? who.actor.type })
+    await tx
+      .update(cleanupRuns)
+      .set({ cancelledAt: sql`now()`, cancelledBy: who.actor.label ?? who.actor.type })
       .where(and(eq(cleanupRuns.id, runId), isNull(cleanupRuns.cancelledAt)));
-    const cancelled = await tx.update(cleanupJobs).set({ state: "cancelled", finishedAt: sql`now()` })
+    const cancelled = await tx
+      .update(cleanupJobs)
+      .set({ state: "cancelled", finishedAt: sql`now()` })
       .where(and(eq(cleanupJobs.runId, runId), inArray(cleanupJobs.state, [...WAITING_JOB_STATES])))
       .returning({ id: cleanupJobs.id });
-    const flagged = await tx.update(cleanupJobs).set({ cancelRequested: true })
+    const flagged = await tx
+      .update(cleanupJobs)
+      .set({ cancelRequested: true })
       .where(and(eq(cleanupJobs.runId, runId), eq(cleanupJobs.state, "running")))
       .returning({ id: cleanupJobs.id });
     const result = { cancelled: cancelled.length, stopping: flagged.length };
-    await recordAudit(tx, { actor: who.actor, action: "cleanup.run_cancelled", target: runId, details: result, ip: who.ip, userAgent: who.userAgent });
+    await recordAudit(tx, {
+      actor: who.actor,
+      action: "cleanup.run_cancelled",
+      target: runId,
+      details: result,
+      ip: who.ip,
+      userAgent: who.userAgent,
+    });
     return result;
   });
 }
@@ -134,14 +204,25 @@ export async function queueRestore(db: Db, jobId: string, who: Who) {
   const { run } = job;
   const refusal = restoreRefusal(run, job.job, new Date());
   if (refusal) throw new ConflictError(refusal);
-  return startTrashJobs(db, "restore", [job.job.workspaceId], who, { sourceJobId: jobId, recipe: run.recipe, action: run.action, trashDays: run.trashDays });
+  return startTrashJobs(db, "restore", [job.job.workspaceId], who, {
+    sourceJobId: jobId,
+    recipe: run.recipe,
+    action: run.action,
+    trashDays: run.trashDays,
+  });
 }
 
 /** Queues an empty-the-trash-now job for each given workspace that exists. */
 export async function queueTrashPurge(db: Db, workspaceIds: string[], who: Who) {
   const found = await db.select({ id: workspaces.id }).from(workspaces).where(inArray(workspaces.id, workspaceIds));
   if (found.length === 0) throw new NotFoundError("None of these workspaces is known.");
-  return startTrashJobs(db, "purge-trash", found.map((w) => w.id), who, { sourceJobId: null, recipe: null, action: "delete", trashDays: 1 });
+  return startTrashJobs(
+    db,
+    "purge-trash",
+    found.map((w) => w.id),
+    who,
+    { sourceJobId: null, recipe: null, action: "delete", trashDays: 1 },
+  );
 }
 
 async function startTrashJobs(
@@ -154,14 +235,25 @@ async function startTrashJobs(
   return insertRun(
     db,
     {
-      kind, recipe: from.recipe, params: null, scope: { workspaceIds }, dryRun: false, action: from.action, trashDays: from.trashDays,
-      minAgeHours: 1, expiresDays: DEFAULT_EXPIRES_DAYS, sourceJobId: from.sourceJobId,
+      kind,
+      recipe: from.recipe,
+      params: null,
+      scope: { workspaceIds },
+      dryRun: false,
+      action: from.action,
+      trashDays: from.trashDays,
+      minAgeHours: 1,
+      expiresDays: DEFAULT_EXPIRES_DAYS,
+      sourceJobId: from.sourceJobId,
     },
     workspaceIds.map((workspaceId) => ({ workspaceId, sourceJobId: from.sourceJobId })),
     who,
     {
       action: kind === "restore" ? "cleanup.restore_queued" : "cleanup.trash_purge_queued",
-      details: { sourceJobId: from.sourceJobId, workspaces: workspaceIds.length <= 5 ? workspaceIds : workspaceIds.length },
+      details: {
+        sourceJobId: from.sourceJobId,
+        workspaces: workspaceIds.length <= 5 ? workspaceIds : workspaceIds.length,
+      },
     },
   );
 }

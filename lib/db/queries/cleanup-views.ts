@@ -52,14 +52,19 @@ async function progressOf(db: Db, runIds: string[], now: Date): Promise<Map<stri
   if (runIds.length === 0) return new Map();
   const rows = await db
     .select({
-      runId: cleanupJobs.runId, state: sql<ShownJobState>`${shownJobState("cleanup_jobs", now)}`, n: sql<number>`count(*)::int`,
-      bytes: sql<number>`coalesce(sum(${cleanupJobs.bytesActed}), 0)::float8`, units: sql<number>`coalesce(sum(${cleanupJobs.unitsActed}), 0)::float8`,
+      runId: cleanupJobs.runId,
+      state: sql<ShownJobState>`${shownJobState("cleanup_jobs", now)}`,
+      n: sql<number>`count(*)::int`,
+      bytes: sql<number>`coalesce(sum(${cleanupJobs.bytesActed}), 0)::float8`,
+      units: sql<number>`coalesce(sum(${cleanupJobs.unitsActed}), 0)::float8`,
     })
     .from(cleanupJobs)
     .where(inArray(cleanupJobs.runId, runIds))
     // by position: the state expression carries a parameter, and a repeated one would not count as the same
     .groupBy(sql`1, 2`);
-  const counted = new Map(runIds.map((id) => [id, { states: {} as Partial<Record<ShownJobState, number>>, bytes: 0, units: 0 }]));
+  const counted = new Map(
+    runIds.map((id) => [id, { states: {} as Partial<Record<ShownJobState, number>>, bytes: 0, units: 0 }]),
+  );
   for (const r of rows) {
     const c = counted.get(r.runId)!;
     c.states[r.state] = r.n;
@@ -70,43 +75,90 @@ async function progressOf(db: Db, runIds: string[], now: Date): Promise<Map<stri
 }
 
 /** The names of the first few workspaces of each workspaceIds scope, in one read. */
-async function scopeNames(db: Db, runs: (typeof cleanupRuns.$inferSelect)[]): Promise<Map<string, { name: string; owner: string }>> {
-  const ids = [...new Set(runs.flatMap((r) => ("workspaceIds" in r.scope ? r.scope.workspaceIds.slice(0, SCOPE_NAMED) : [])))];
+async function scopeNames(
+  db: Db,
+  runs: (typeof cleanupRuns.$inferSelect)[],
+): Promise<Map<string, { name: string; owner: string }>> {
+  const ids = [
+    ...new Set(runs.flatMap((r) => ("workspaceIds" in r.scope ? r.scope.workspaceIds.slice(0, SCOPE_NAMED) : []))),
+  ];
   if (ids.length === 0) return new Map();
-  const rows = await db.select({ id: workspaces.id, name: workspaces.name, owner: workspaces.owner }).from(workspaces).where(inArray(workspaces.id, ids));
+  const rows = await db
+    .select({ id: workspaces.id, name: workspaces.name, owner: workspaces.owner })
+    .from(workspaces)
+    .where(inArray(workspaces.id, ids));
   return new Map(rows.map((w) => [w.id, { name: w.name, owner: w.owner }]));
 }
 
 /** Summaries of `runs` in their order, with progress and scope names read for all of them at once. */
 async function summarizeAll(db: Db, runs: (typeof cleanupRuns.$inferSelect)[], now: Date): Promise<RunSummary[]> {
-  const [progress, names] = await Promise.all([progressOf(db, runs.map((r) => r.id), now), scopeNames(db, runs)]);
+  const [progress, names] = await Promise.all([
+    progressOf(
+      db,
+      runs.map((r) => r.id),
+      now,
+    ),
+    scopeNames(db, runs),
+  ]);
   return runs.map((run) => {
-    const named = "workspaceIds" in run.scope ? run.scope.workspaceIds.slice(0, SCOPE_NAMED).filter((id) => names.has(id)) : [];
+    const named =
+      "workspaceIds" in run.scope ? run.scope.workspaceIds.slice(0, SCOPE_NAMED).filter((id) => names.has(id)) : [];
     return summarize(run, progress.get(run.id)!, Object.fromEntries(named.map((id) => [id, names.get(id)!])));
   });
 }
 
-function summarize(run: typeof cleanupRuns.$inferSelect, progress: RunProgress, scopeWorkspaces: RunSummary["scopeWorkspaces"]): RunSummary {
+function summarize(
+  run: typeof cleanupRuns.$inferSelect,
+  progress: RunProgress,
+  scopeWorkspaces: RunSummary["scopeWorkspaces"],
+): RunSummary {
   const status = runStatus(run.cancelledAt !== null, progress);
   return {
-    id: run.id, kind: run.kind, recipe: run.recipe, custom: run.custom, params: run.params, scope: run.scope, dryRun: run.dryRun,
-    action: run.action, trashDays: run.trashDays, minAgeHours: run.minAgeHours, expiresDays: run.expiresDays, sourceJobId: run.sourceJobId,
-    policyId: run.policyId, createdAt: run.createdAt.toISOString(), createdBy: run.createdByLabel, previewBytes: run.previewBytes,
-    previewUnits: run.previewUnits, previewEstimate: run.previewEstimate, workspacesWithoutUsage: run.workspacesWithoutUsage,
-    cancelledAt: iso(run.cancelledAt), cancelledBy: run.cancelledBy, status, progress, scopeWorkspaces,
+    id: run.id,
+    kind: run.kind,
+    recipe: run.recipe,
+    custom: run.custom,
+    params: run.params,
+    scope: run.scope,
+    dryRun: run.dryRun,
+    action: run.action,
+    trashDays: run.trashDays,
+    minAgeHours: run.minAgeHours,
+    expiresDays: run.expiresDays,
+    sourceJobId: run.sourceJobId,
+    policyId: run.policyId,
+    createdAt: run.createdAt.toISOString(),
+    createdBy: run.createdByLabel,
+    previewBytes: run.previewBytes,
+    previewUnits: run.previewUnits,
+    previewEstimate: run.previewEstimate,
+    workspacesWithoutUsage: run.workspacesWithoutUsage,
+    cancelledAt: iso(run.cancelledAt),
+    cancelledBy: run.cancelledBy,
+    status,
+    progress,
+    scopeWorkspaces,
   };
 }
 
 /** Runs newest first, by key (never OFFSET), each with its progress across its jobs. */
-export async function listRuns(db: Db, page: { cursor?: { at: Date; id: string }; limit: number; policyId?: string }, now = new Date()): Promise<RunList> {
+export async function listRuns(
+  db: Db,
+  page: { cursor?: { at: Date; id: string }; limit: number; policyId?: string },
+  now = new Date(),
+): Promise<RunList> {
   const c = page.cursor;
   const rows = await db
     .select()
     .from(cleanupRuns)
-    .where(and(
-      c ? or(lt(cleanupRuns.createdAt, c.at), and(eq(cleanupRuns.createdAt, c.at), lt(cleanupRuns.id, c.id))) : undefined,
-      page.policyId ? eq(cleanupRuns.policyId, page.policyId) : undefined,
-    ))
+    .where(
+      and(
+        c
+          ? or(lt(cleanupRuns.createdAt, c.at), and(eq(cleanupRuns.createdAt, c.at), lt(cleanupRuns.id, c.id)))
+          : undefined,
+        page.policyId ? eq(cleanupRuns.policyId, page.policyId) : undefined,
+      ),
+    )
     .orderBy(desc(cleanupRuns.createdAt), desc(cleanupRuns.id))
     .limit(page.limit + 1);
   const shown = rows.slice(0, page.limit);
@@ -124,9 +176,19 @@ export async function getRun(db: Db, runId: string, now = new Date()): Promise<R
 }
 
 /** A run and one page of its jobs (the first, unless a cursor says which); null when the run is unknown. */
-export async function getRunDetail(db: Db, runId: string, page: Partial<RunJobsQuery> = {}, now = new Date()): Promise<RunDetail | null> {
+export async function getRunDetail(
+  db: Db,
+  runId: string,
+  page: Partial<RunJobsQuery> = {},
+  now = new Date(),
+): Promise<RunDetail | null> {
   const run = await getRun(db, runId, now);
   if (!run) return null;
-  const jobs = await listRunJobs(db, runId, { sort: page.sort ?? "preview", state: page.state, cursor: page.cursor, limit: page.limit ?? RUN_JOBS_PAGE }, now);
+  const jobs = await listRunJobs(
+    db,
+    runId,
+    { sort: page.sort ?? "preview", state: page.state, cursor: page.cursor, limit: page.limit ?? RUN_JOBS_PAGE },
+    now,
+  );
   return { run, ...jobs };
 }

@@ -44,14 +44,21 @@ const RUN_KEYS: KeyPart[] = [
   { expr: sql`r.id`, type: "uuid", dir: "desc", column: "id" },
 ];
 
-const stateCounts = (now: Date) => sql.join(
-  SHOWN_JOB_STATES.map((s) => sql`count(*) filter (where ${shownJobState("cleanup_jobs", now)} = ${s})::int as ${sql.identifier(`jobs_${s}`)}`),
-  sql`, `,
-);
+const stateCounts = (now: Date) =>
+  sql.join(
+    SHOWN_JOB_STATES.map(
+      (s) =>
+        sql`count(*) filter (where ${shownJobState("cleanup_jobs", now)} = ${s})::int as ${sql.identifier(`jobs_${s}`)}`,
+    ),
+    sql`, `,
+  );
 
 /** Every run, newest first. */
 export function cleanupRunRows(db: Db, opts: PageOptions & { now?: Date } = {}): AsyncGenerator<RunExportRow> {
-  return keysetRows<RunExportRow>(db, RUN_KEYS, (p) => sql`select r.id::text as id, r.created_at, r.created_by_label as created_by,
+  return keysetRows<RunExportRow>(
+    db,
+    RUN_KEYS,
+    (p) => sql`select r.id::text as id, r.created_at, r.created_by_label as created_by,
       r.kind, r.recipe, r.custom, r.params, r.scope, r.dry_run, r.action, r.trash_days, r.min_age_hours,
       r.preview_units::text as preview_units, r.preview_bytes::text as preview_bytes, r.preview_estimate,
       r.workspaces_without_usage, r.policy_id::text as policy_id, r.source_job_id::text as source_job_id, r.cancelled_at,
@@ -62,7 +69,9 @@ export function cleanupRunRows(db: Db, opts: PageOptions & { now?: Date } = {}):
         coalesce(sum(units_acted), 0)::text as units_acted, coalesce(sum(bytes_acted), 0)::text as bytes_acted
       from cleanup_jobs where run_id = r.id
     ) j
-    where ${p.after} order by ${p.order} limit ${p.limit}`, opts);
+    where ${p.after} order by ${p.order} limit ${p.limit}`,
+    opts,
+  );
 }
 
 /** One outcome of a job: a unit acted on, a unit skipped, an error; or the job alone while it has none. */
@@ -80,7 +89,11 @@ export type OutcomeRow = {
   message?: string;
 };
 
-type JobHead = Pick<OutcomeRow, "workspace_id" | "workspace" | "owner" | "job_id" | "job_state"> & { units: number; skipped: number; errors: number };
+type JobHead = Pick<OutcomeRow, "workspace_id" | "workspace" | "owner" | "job_id" | "job_state"> & {
+  units: number;
+  skipped: number;
+  errors: number;
+};
 
 // The run page's order (most to free first, then owner and name), the job id breaking ties.
 const JOB_KEYS: KeyPart[] = [
@@ -92,7 +105,12 @@ const JOB_KEYS: KeyPart[] = [
 
 /** The parts of a stored result, each written as outcomes in its own way. */
 const SECTIONS = {
-  units: (e: Record<string, string | undefined>) => ({ path: e.path, bytes: e.bytes, action: e.action, trash_path: e.trashPath }),
+  units: (e: Record<string, string | undefined>) => ({
+    path: e.path,
+    bytes: e.bytes,
+    action: e.action,
+    trash_path: e.trashPath,
+  }),
   skipped: (e: Record<string, string | undefined>) => ({ path: e.path, bytes: e.bytes, action: `skipped:${e.reason}` }),
   errors: (e: Record<string, string | undefined>) => ({ path: e.path, action: "error", message: e.message }),
 } as const satisfies Record<keyof Pick<JobResult, "units" | "skipped" | "errors">, unknown>;
@@ -109,7 +127,9 @@ async function resultSlice(db: Db, jobId: string, list: keyof typeof SECTIONS, f
         with ordinality as x(e, n)
       where r.job_id = ${jobId} order by x.n`),
   );
-  return rows.map(({ e }) => Object.fromEntries(Object.entries(e).map(([k, v]) => [k, v === null || v === undefined ? undefined : String(v)])));
+  return rows.map(({ e }) =>
+    Object.fromEntries(Object.entries(e).map(([k, v]) => [k, v === null || v === undefined ? undefined : String(v)])),
+  );
 }
 
 /**
@@ -117,22 +137,38 @@ async function resultSlice(db: Db, jobId: string, list: keyof typeof SECTIONS, f
  * that would have been), then the skipped ones, then the errors. A job without any (waiting, expired,
  * cancelled, or done with nothing to do) has one row of its own, so every job of the run is in the file.
  */
-export async function* runOutcomeRows(db: Db, runId: string, opts: PageOptions & { now?: Date } = {}): AsyncGenerator<OutcomeRow> {
+export async function* runOutcomeRows(
+  db: Db,
+  runId: string,
+  opts: PageOptions & { now?: Date } = {},
+): AsyncGenerator<OutcomeRow> {
   const slice = opts.pageSize ?? DEFAULT_PAGE_SIZE;
   const state = shownJobState("j", opts.now ?? new Date());
-  const jobs = keysetRows<JobHead>(db, JOB_KEYS, (p) => sql`select j.workspace_id, w.name as workspace, w.owner, j.id::text as job_id,
+  const jobs = keysetRows<JobHead>(
+    db,
+    JOB_KEYS,
+    (p) => sql`select j.workspace_id, w.name as workspace, w.owner, j.id::text as job_id,
       ${state} as job_state, coalesce(jsonb_array_length(r.units), 0) as units, coalesce(jsonb_array_length(r.skipped), 0) as skipped,
       coalesce(jsonb_array_length(r.errors), 0) as errors${p.keyColumns}
     from cleanup_jobs j
     join workspaces w on w.id = j.workspace_id
     left join cleanup_job_results r on r.job_id = j.id
-    where j.run_id = ${runId} and ${p.after} order by ${p.order} limit ${p.limit}`, opts);
+    where j.run_id = ${runId} and ${p.after} order by ${p.order} limit ${p.limit}`,
+    opts,
+  );
   for await (const job of jobs) {
-    const head = { workspace_id: job.workspace_id, workspace: job.workspace, owner: job.owner, job_id: job.job_id, job_state: job.job_state };
+    const head = {
+      workspace_id: job.workspace_id,
+      workspace: job.workspace,
+      owner: job.owner,
+      job_id: job.job_id,
+      job_state: job.job_state,
+    };
     if (Number(job.units) + Number(job.skipped) + Number(job.errors) === 0) yield head;
     for (const list of ["units", "skipped", "errors"] as const) {
       for (let from = 0; from < Number(job[list]); from += slice) {
-        for (const e of await resultSlice(db, job.job_id, list, from, from + slice - 1)) yield { ...head, ...SECTIONS[list](e) };
+        for (const e of await resultSlice(db, job.job_id, list, from, from + slice - 1))
+          yield { ...head, ...SECTIONS[list](e) };
       }
     }
   }

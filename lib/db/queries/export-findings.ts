@@ -7,7 +7,14 @@ import type { RuleSet } from "@/lib/findings/rules";
 import { findingsQuery } from "@/lib/validations/findings";
 import { keysetRows, type PageOptions } from "../keyset";
 import type { Db } from "../types";
-import { getRules, ruleFindingsFrom, selectedRules, toRankedFinding, type FindingsParams, type RuleRow } from "./findings";
+import {
+  getRules,
+  ruleFindingsFrom,
+  selectedRules,
+  toRankedFinding,
+  type FindingsParams,
+  type RuleRow,
+} from "./findings";
 
 /** One rule's findings, most urgent first, paged by FINDING_ORDER. */
 async function* ruleFindings(
@@ -19,8 +26,13 @@ async function* ruleFindings(
   opts?: PageOptions,
 ): AsyncGenerator<RankedFinding> {
   const from = ruleFindingsFrom(id, rules, now, workspace);
-  const rows = keysetRows<RuleRow>(db, FINDING_ORDER, (page) => sql`select f.*, w.name, w.owner${page.keyColumns}
-    from ${from} where ${page.after} order by ${page.order} limit ${page.limit}`, opts);
+  const rows = keysetRows<RuleRow>(
+    db,
+    FINDING_ORDER,
+    (page) => sql`select f.*, w.name, w.owner${page.keyColumns}
+    from ${from} where ${page.after} order by ${page.order} limit ${page.limit}`,
+    opts,
+  );
   for await (const r of rows) yield toRankedFinding(id, rules, r);
 }
 
@@ -28,7 +40,11 @@ async function* ruleFindings(
  * Every finding under the findings page's filters (its limit does not apply), in its order: each rule's
  * findings are read in pages, and the rules merged, so nothing is held but one page per rule.
  */
-export async function* findingExportRows(db: Db, params: FindingsParams = {}, opts?: PageOptions): AsyncGenerator<Finding> {
+export async function* findingExportRows(
+  db: Db,
+  params: FindingsParams = {},
+  opts?: PageOptions,
+): AsyncGenerator<Finding> {
   const p = findingsQuery.parse(params);
   const now = params.now ?? new Date();
   const rules = await getRules(db);

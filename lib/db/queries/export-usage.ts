@@ -56,7 +56,11 @@ const and = (parts: SQL[]) => sql.join(parts, sql` and `);
  * "workspace_id = any(list)" Postgres before 17 no longer trusts the index's order and sorts every remaining
  * row of the list on each page; with one id per read each page is a plain index range again.
  */
-function byWorkspace(db: Db, f: UsageFilters, read: (f: UsageFilters) => AsyncGenerator<UsageRow>): AsyncGenerator<UsageRow> {
+function byWorkspace(
+  db: Db,
+  f: UsageFilters,
+  read: (f: UsageFilters) => AsyncGenerator<UsageRow>,
+): AsyncGenerator<UsageRow> {
   if (!f.workspaces || f.workspaces.length <= 1) return read(f);
   const list = f.workspaces;
   return (async function* () {
@@ -90,14 +94,19 @@ export function dailyUsageRows(db: Db, filters: UsageFilters, opts?: PageOptions
 
 function dailyPages(db: Db, f: UsageFilters, opts?: PageOptions): AsyncGenerator<UsageRow> {
   const where = [sql`d.day between ${f.from}::date and ${f.to}::date`, ...filters(f, "d")];
-  return keysetRows<UsageRow>(db, DAILY_KEYS, (p) => sql`select ${isoTime(sql`d.collected_at`)} as time, d.day::text as day,
+  return keysetRows<UsageRow>(
+    db,
+    DAILY_KEYS,
+    (p) => sql`select ${isoTime(sql`d.collected_at`)} as time, d.day::text as day,
       d.workspace_id, w.name as workspace, w.owner, w.template, d.agent, d.kind, d.root_key as root, l.path,
       d.bytes::text as bytes, d.apparent_bytes::text as apparent_bytes, d.files::text as files${p.keyColumns}
     from root_daily d
     join workspaces w on w.id = d.workspace_id
     left join root_latest l on l.workspace_id = d.workspace_id and l.root_key = d.root_key
     where ${and(where)} and ${p.after}
-    order by ${p.order} limit ${p.limit}`, opts);
+    order by ${p.order} limit ${p.limit}`,
+    opts,
+  );
 }
 
 // Reports in (workspace, time, id) order through reports' primary key (workspace_id, collected_at, id), each
@@ -118,15 +127,23 @@ export function reportUsageRows(db: Db, filters: UsageFilters, opts?: PageOption
 function reportPages(db: Db, f: UsageFilters, opts?: PageOptions): AsyncGenerator<UsageRow> {
   const start = parseISO(`${f.from}T00:00:00Z`).toISOString();
   const end = addDays(parseISO(`${f.to}T00:00:00Z`), 1).toISOString();
-  const where = [sql`r.collected_at >= ${start}::timestamptz and r.collected_at < ${end}::timestamptz`, ...filters(f, "u")];
+  const where = [
+    sql`r.collected_at >= ${start}::timestamptz and r.collected_at < ${end}::timestamptz`,
+    ...filters(f, "u"),
+  ];
   // The workspace filter on reports too, so the index range starts at the first chosen workspace.
   if (f.workspaces?.length) where.push(sql`r.workspace_id = ${f.workspaces[0]}`);
-  return keysetRows<UsageRow>(db, REPORT_KEYS, (p) => sql`select ${isoTime(sql`r.collected_at`)} as time, r.id as report_id,
+  return keysetRows<UsageRow>(
+    db,
+    REPORT_KEYS,
+    (p) => sql`select ${isoTime(sql`r.collected_at`)} as time, r.id as report_id,
       r.workspace_id, w.name as workspace, w.owner, w.template, u.agent, u.kind, u.root_key as root, u.path,
       u.bytes::text as bytes, u.apparent_bytes::text as apparent_bytes, u.files::text as files${p.keyColumns}
     from reports r
     join root_usage u on u.collected_at = r.collected_at and u.workspace_id = r.workspace_id and u.report_id = r.id
     join workspaces w on w.id = r.workspace_id
     where ${and(where)} and ${p.after}
-    order by ${p.order} limit ${p.limit}`, opts);
+    order by ${p.order} limit ${p.limit}`,
+    opts,
+  );
 }

@@ -39,14 +39,26 @@ export async function* workspaceExportRows(
     { expr: sql`w.id`, type: "text", dir: p.dir },
   ];
   const where = sql.join(workspaceFilters(p), sql` and `);
-  const rows = keysetRows<RawRow>(db, keys, (page) => sql`select ${rowColumns(ctx)}, ${change7dColumn}${page.keyColumns}
+  const rows = keysetRows<RawRow>(
+    db,
+    keys,
+    (page) => sql`select ${rowColumns(ctx)}, ${change7dColumn}${page.keyColumns}
     from workspaces w ${change7dJoin(change7dSince(now), "all")}
     where ${where} and ${page.after}
-    order by ${page.order} limit ${page.limit}`, opts);
+    order by ${page.order} limit ${page.limit}`,
+    opts,
+  );
   for await (const r of rows) yield toRow(r, ctx);
 }
 
-export type AgentWorkspaceRow = { id: string; name: string; owner: string; template: string | null; bytes: string; roots: number };
+export type AgentWorkspaceRow = {
+  id: string;
+  name: string;
+  owner: string;
+  template: string | null;
+  bytes: string;
+  roots: number;
+};
 
 /**
  * Every workspace with data of `agent`, largest first (the agent page's "Largest workspaces", not cut at 10):
@@ -58,9 +70,14 @@ export function agentWorkspaceRows(db: Db, agent: string, opts?: PageOptions): A
     { expr: sql`x.bytes`, type: "numeric", dir: "desc" },
     { expr: sql`x.id`, type: "text" },
   ];
-  return keysetRows<AgentWorkspaceRow>(db, keys, (page) => sql`select x.*${page.keyColumns} from (
+  return keysetRows<AgentWorkspaceRow>(
+    db,
+    keys,
+    (page) => sql`select x.*${page.keyColumns} from (
       select r.workspace_id as id, w.name, w.owner, w.template, sum(r.bytes) as bytes, count(*)::int as roots
       from root_latest r join workspaces w on w.id = r.workspace_id
       where r.agent = ${agent} group by r.workspace_id, w.name, w.owner, w.template) x
-    where ${page.after} order by ${page.order} limit ${page.limit}`, opts);
+    where ${page.after} order by ${page.order} limit ${page.limit}`,
+    opts,
+  );
 }

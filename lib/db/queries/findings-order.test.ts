@@ -23,7 +23,11 @@ describeEachDatabase("findings order", (t) => {
         key: "claude-code:data",
         agent: "claude-code",
         bytes: 200 * MiB,
-        categories: { sessions: { bytes: 40 * MiB, files: 1 }, logs: { bytes: 120 * MiB, files: 1 }, other: { bytes: 40 * MiB, files: 1 } },
+        categories: {
+          sessions: { bytes: 40 * MiB, files: 1 },
+          logs: { bytes: 120 * MiB, files: 1 },
+          other: { bytes: 40 * MiB, files: 1 },
+        },
       },
     ]);
   });
@@ -34,7 +38,10 @@ describeEachDatabase("findings order", (t) => {
       const exported = await collect(findingExportRows(db, { ...filters, now }, { pageSize: 1 }));
       expect(exported.length).toBeGreaterThan(1);
       for (let limit = 1; limit <= exported.length; limit++) {
-        expect((await listFindings(db, { ...filters, now, limit })).findings, `${JSON.stringify(filters)} ${limit}`).toEqual(exported.slice(0, limit));
+        expect(
+          (await listFindings(db, { ...filters, now, limit })).findings,
+          `${JSON.stringify(filters)} ${limit}`,
+        ).toEqual(exported.slice(0, limit));
       }
     }
     const debug = await listFindings(db, { rule: "claude-debug-history", now, limit: 1 });

@@ -49,29 +49,59 @@ describeEachDatabase("findings", (t) => {
     ]);
     expect((await listFindings(db, { now, rule: "root-oversize" })).total).toBe(3);
     expect((await listFindings(db, { now, severity: "info" })).findings.map((f) => f.ruleId).sort()).toEqual([
-      "agentapi-leftover", "orphaned-script-data", "silent-workspace",
+      "agentapi-leftover",
+      "orphaned-script-data",
+      "silent-workspace",
     ]);
     expect(await listFindings(db, { now, limit: 2 })).toMatchObject({ total: 10, truncated: true });
     expect((await listFindings(db, { now, limit: 2 })).findings).toHaveLength(2);
     const s = await getFindingsSummary(db, { now, top: 3 });
-    expect(s.byRule.find((r) => r.ruleId === "root-oversize")).toEqual({ ruleId: "root-oversize", severity: "warning", count: 3 });
+    expect(s.byRule.find((r) => r.ruleId === "root-oversize")).toEqual({
+      ruleId: "root-oversize",
+      severity: "warning",
+      count: 3,
+    });
     expect(s.top).toHaveLength(3);
   });
 
   it("applies thresholds strictly around their values and stores admins' changes", async () => {
     const db = t.current.db;
     expect(await getRules(db)).toEqual(DEFAULT_RULES);
-    const oversize = (b: number) => ({ id: "root-oversize" as const, params: { defaultBytes: 50 * MIB, byAgent: { "claude-code": b, gemini: 400 * MIB } } });
+    const oversize = (b: number) => ({
+      id: "root-oversize" as const,
+      params: { defaultBytes: 50 * MIB, byAgent: { "claude-code": b, gemini: 400 * MIB } },
+    });
     await updateRules(db, { rules: [oversize(1536 * MIB)] }, TEST_WHO);
-    expect(keys(await listFindings(db, { now, rule: "root-oversize" }))).toEqual(["root-oversize ws-b gemini:data", "root-oversize ws-d goose:data"]);
+    expect(keys(await listFindings(db, { now, rule: "root-oversize" }))).toEqual([
+      "root-oversize ws-b gemini:data",
+      "root-oversize ws-d goose:data",
+    ]);
     await updateRules(db, { rules: [oversize(1536 * MIB - 1)] }, TEST_WHO);
     expect((await listFindings(db, { now, rule: "root-oversize" })).total).toBe(3);
-    await updateRules(db, { rules: [{ id: "large-session", params: { bytes: 300 * MIB } }, { id: "volume-filling", severity: "warning" }] }, TEST_WHO);
+    await updateRules(
+      db,
+      {
+        rules: [
+          { id: "large-session", params: { bytes: 300 * MIB } },
+          { id: "volume-filling", severity: "warning" },
+        ],
+      },
+      TEST_WHO,
+    );
     expect((await listFindings(db, { now, rule: "large-session" })).total).toBe(0);
     expect((await listFindings(db, { now, rule: "volume-filling" })).findings[0].severity).toBe("warning");
     await updateRules(db, { rules: [{ id: "silent-workspace", params: { hours: 19 * 24 + 2 } }] }, TEST_WHO);
     expect((await listFindings(db, { now, rule: "silent-workspace" })).total).toBe(0);
-    await updateRules(db, { rules: [{ id: "silent-workspace", params: { hours: 19 * 24 + 1 } }, { id: "fast-growth", enabled: false }] }, TEST_WHO);
+    await updateRules(
+      db,
+      {
+        rules: [
+          { id: "silent-workspace", params: { hours: 19 * 24 + 1 } },
+          { id: "fast-growth", enabled: false },
+        ],
+      },
+      TEST_WHO,
+    );
     expect((await listFindings(db, { now, rule: "silent-workspace" })).total).toBe(1);
     expect((await listFindings(db, { now, rule: "fast-growth" })).total).toBe(0);
     const rules = await getRules(db);
@@ -91,7 +121,9 @@ describeEachDatabase("findings", (t) => {
       const view = await getRulesView(db);
       await getRules(db);
       expect(view.ignored).toEqual([{ id: "orphaned-script-data", params: stale, problem: expect.any(String) }]);
-      expect(view.rules.find((r) => r.id === "orphaned-script-data")?.params).toEqual(DEFAULT_RULES["orphaned-script-data"].params);
+      expect(view.rules.find((r) => r.id === "orphaned-script-data")?.params).toEqual(
+        DEFAULT_RULES["orphaned-script-data"].params,
+      );
       expect(warn.mock.calls.filter((c) => String(c[0]).includes("orphaned-script-data"))).toHaveLength(1);
     } finally {
       warn.mockRestore();

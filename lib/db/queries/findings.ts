@@ -47,14 +47,21 @@ const loggedIgnored = new Set<string>();
 
 async function readRules(db: Db): Promise<{ rules: RuleSet; ignored: IgnoredOverride[] }> {
   const rows = await db
-    .select({ id: findingRules.id, enabled: findingRules.enabled, severity: findingRules.severity, params: findingRules.params })
+    .select({
+      id: findingRules.id,
+      enabled: findingRules.enabled,
+      severity: findingRules.severity,
+      params: findingRules.params,
+    })
     .from(findingRules);
   const merged = mergeRules(rows);
   for (const i of merged.ignored) {
     const key = `${i.id} ${JSON.stringify(i.params)}`;
     if (loggedIgnored.has(key)) continue;
     loggedIgnored.add(key);
-    console.warn(`[findings] the stored thresholds of rule ${i.id} no longer validate (${i.problem}); its defaults apply until an admin saves it`);
+    console.warn(
+      `[findings] the stored thresholds of rule ${i.id} no longer validate (${i.problem}); its defaults apply until an admin saves it`,
+    );
   }
   return merged;
 }
@@ -82,7 +89,12 @@ export async function updateRules(db: Db, req: RulesUpdateRequest, who: Who): Pr
         .values({ id: u.id, enabled: u.enabled ?? null, severity: u.severity ?? null, params: u.params ?? null })
         .onConflictDoUpdate({ target: findingRules.id, set });
     }
-    await recordAudit(tx, { ...who, action: "rules.updated", target: req.rules.map((r) => r.id).join(","), details: { changes: req.rules } });
+    await recordAudit(tx, {
+      ...who,
+      action: "rules.updated",
+      target: req.rules.map((r) => r.id).join(","),
+      details: { changes: req.rules },
+    });
   });
   return getRulesView(db);
 }
@@ -107,7 +119,11 @@ export type RuleRow = {
 export function ruleFindingsFrom(id: RuleId, rules: RuleSet, now: Date, workspace: string | undefined): SQL {
   const rule = RULES[id];
   const wsColumn = rule.scope === "workspace" ? sql`w.id` : sql`r.workspace_id`;
-  const ctx = { rules, now: sql`${now.toISOString()}::timestamptz`, ws: workspace ? sql`and ${wsColumn} = ${workspace}` : sql`` };
+  const ctx = {
+    rules,
+    now: sql`${now.toISOString()}::timestamptz`,
+    ws: workspace ? sql`and ${wsColumn} = ${workspace}` : sql``,
+  };
   const rows = (rule.rows as (params: unknown, c: typeof ctx) => SQL)(rules[id].params, ctx);
   return sql`(select x.*, (${rule.urgency})::float8 as urgency from (${rows}) x) f join workspaces w on w.id = f.workspace_id`;
 }

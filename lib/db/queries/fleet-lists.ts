@@ -9,7 +9,14 @@ import { isSilent, silentHours } from "@/lib/findings/silence";
 import { daysBetween, isoOrNull, type Day } from "@/lib/series";
 import { rootLatest, workspaces } from "../schema";
 import { rowsOf, type Db } from "../types";
-import { fullCondition, fullThresholds, toVolume, volumeColumns, type VolumeColumns, type VolumeSummary } from "./volume";
+import {
+  fullCondition,
+  fullThresholds,
+  toVolume,
+  volumeColumns,
+  type VolumeColumns,
+  type VolumeSummary,
+} from "./volume";
 
 // The fleet overview's panels other than its chart, one function each, read from the workspaces table and
 // root_latest (and of root_daily only the day 7 days ago).
@@ -35,7 +42,12 @@ export async function fleetTotals(db: Db): Promise<FleetTotals> {
       roots: sql<number>`coalesce(sum(${workspaces.rootCount}), 0)::int`,
     })
     .from(workspaces);
-  return { bytes: Number(t.bytes), workspaces: Number(t.workspaces), reportingWorkspaces: Number(t.reporting), roots: Number(t.roots) };
+  return {
+    bytes: Number(t.bytes),
+    workspaces: Number(t.workspaces),
+    reportingWorkspaces: Number(t.reporting),
+    roots: Number(t.roots),
+  };
 }
 
 export type TopWorkspace = WorkspaceRef & {
@@ -79,7 +91,12 @@ export async function topAgents(db: Db, limit: number): Promise<TopAgent[]> {
     .groupBy(rootLatest.agent)
     .orderBy(desc(bytes), rootLatest.agent)
     .limit(limit);
-  return rows.map((r) => ({ agent: r.agent, bytes: Number(r.bytes), workspaces: Number(r.workspaces), roots: Number(r.roots) }));
+  return rows.map((r) => ({
+    agent: r.agent,
+    bytes: Number(r.bytes),
+    workspaces: Number(r.workspaces),
+    roots: Number(r.roots),
+  }));
 }
 
 /**
@@ -105,8 +122,15 @@ export type GrowingRoot = {
 };
 
 type GrowingRootRow = {
-  workspace_id: string; name: string; owner: string; root_key: string; agent: string; kind: string;
-  bytes: number; bytes_before: number; latest_day: Day;
+  workspace_id: string;
+  name: string;
+  owner: string;
+  root_key: string;
+  agent: string;
+  kind: string;
+  bytes: number;
+  bytes_before: number;
+  latest_day: Day;
 };
 
 /** Roots that grew the most since their daily value on `sinceDay` (roots without a value that day are left out). */
@@ -146,7 +170,11 @@ export type VolumeAtRisk = {
 };
 
 type VolumeAtRiskRow = VolumeColumns & {
-  id: string; name: string; owner: string; forecast_full_at: Date | string | null; growth_bytes_per_day: number | null;
+  id: string;
+  name: string;
+  owner: string;
+  forecast_full_at: Date | string | null;
+  growth_bytes_per_day: number | null;
   is_full: boolean;
 };
 
@@ -161,7 +189,10 @@ export async function volumesAtRisk(
   const full = fullThresholds(opts.rules);
   const isFull = fullCondition(full);
   const nowTs = sql`${opts.now.toISOString()}::timestamptz`;
-  const filling = opts.fillingDays === null ? sql`false` : sql`w.forecast_full_at <= ${nowTs} + make_interval(days => ${opts.fillingDays})`;
+  const filling =
+    opts.fillingDays === null
+      ? sql`false`
+      : sql`w.forecast_full_at <= ${nowTs} + make_interval(days => ${opts.fillingDays})`;
   const rows = rowsOf<VolumeAtRiskRow>(
     await db.execute(sql`select w.id, w.name, w.owner, w.forecast_full_at, ${volumeColumns},
         w.growth_bytes_per_day::float8 as growth_bytes_per_day, ${isFull} as is_full
@@ -173,13 +204,15 @@ export async function volumesAtRisk(
     const volume = toVolume(r, full);
     if (!volume) return [];
     const at = r.is_full || r.forecast_full_at === null ? null : new Date(r.forecast_full_at);
-    return [{
-      workspace: { id: r.id, name: r.name, owner: r.owner },
-      volume,
-      forecastFullAt: at ? at.toISOString() : null,
-      daysUntilFull: at ? differenceInMilliseconds(at, opts.now) / millisecondsInDay : null,
-      growthBytesPerDay: r.growth_bytes_per_day === null ? null : Number(r.growth_bytes_per_day),
-    }];
+    return [
+      {
+        workspace: { id: r.id, name: r.name, owner: r.owner },
+        volume,
+        forecastFullAt: at ? at.toISOString() : null,
+        daysUntilFull: at ? differenceInMilliseconds(at, opts.now) / millisecondsInDay : null,
+        growthBytesPerDay: r.growth_bytes_per_day === null ? null : Number(r.growth_bytes_per_day),
+      },
+    ];
   });
 }
 
@@ -192,7 +225,10 @@ export type SilentWorkspaces = {
 };
 
 /** Workspaces without a report for over the silent-workspace rule's hours (counted from enrollment when they never reported). */
-export async function silentWorkspaces(db: Db, opts: { rules: RuleSet; now: Date; limit: number }): Promise<SilentWorkspaces> {
+export async function silentWorkspaces(
+  db: Db,
+  opts: { rules: RuleSet; now: Date; limit: number },
+): Promise<SilentWorkspaces> {
   const hours = silentHours(opts.rules);
   const silent = isSilent(hours, sql`${opts.now.toISOString()}::timestamptz`);
   const [[n], rows] = await Promise.all([
@@ -212,7 +248,8 @@ export async function silentWorkspaces(db: Db, opts: { rules: RuleSet; now: Date
       name: r.name,
       owner: r.owner,
       lastCollectedAt: isoOrNull(r.lastCollectedAt),
-      hoursSilent: r.lastCollectedAt === null ? null : differenceInMilliseconds(opts.now, r.lastCollectedAt) / millisecondsInHour,
+      hoursSilent:
+        r.lastCollectedAt === null ? null : differenceInMilliseconds(opts.now, r.lastCollectedAt) / millisecondsInHour,
     })),
   };
 }

@@ -39,9 +39,18 @@ describeEachDatabase("getFleetOverview", (t) => {
     expect(o.series.points[0].total).toBe(0); // D29
     expect(o.series.points.find((p) => p.day === dayAgo(now, 19))!.total).toBe(60 * MiB);
     expect(o.series.points.find((p) => p.day === dayAgo(now, 9))!.total).toBe(170 * MiB); // goose 60 + a 110, carried
-    const custom = await getFleetOverview(t.current.db, { range: "custom", from: dayAgo(now, 8), to: dayAgo(now, 8), now });
+    const custom = await getFleetOverview(t.current.db, {
+      range: "custom",
+      from: dayAgo(now, 8),
+      to: dayAgo(now, 8),
+      now,
+    });
     expect(custom.series.points).toEqual([
-      { day: dayAgo(now, 8), values: { "claude-code": 200 * MiB, codex: 10 * MiB, goose: 60 * MiB, gemini: 0, modules: 0, "script-data": 0 }, total: 270 * MiB },
+      {
+        day: dayAgo(now, 8),
+        values: { "claude-code": 200 * MiB, codex: 10 * MiB, goose: 60 * MiB, gemini: 0, modules: 0, "script-data": 0 },
+        total: 270 * MiB,
+      },
     ]);
   });
 
@@ -54,7 +63,12 @@ describeEachDatabase("getFleetOverview", (t) => {
 
   it("lists top workspaces, top agents and the fastest-growing roots", async () => {
     const o = await getFleetOverview(t.current.db, { now });
-    expect(o.topWorkspaces.map((w) => [w.id, w.totalBytes / MiB])).toEqual([["ws-a", 1541], ["ws-b", 502], ["ws-d", 60], ["ws-c", 0]]);
+    expect(o.topWorkspaces.map((w) => [w.id, w.totalBytes / MiB])).toEqual([
+      ["ws-a", 1541],
+      ["ws-b", 502],
+      ["ws-d", 60],
+      ["ws-c", 0],
+    ]);
     expect(o.topAgents).toEqual([
       { agent: "claude-code", bytes: 1537 * MiB, workspaces: 2, roots: 2 },
       { agent: "gemini", bytes: 500 * MiB, workspaces: 1, roots: 1 },
@@ -63,12 +77,26 @@ describeEachDatabase("getFleetOverview", (t) => {
     ]);
     expect(o.fastestGrowingRoots).toEqual([
       {
-        workspace: { id: "ws-a", name: "alpha", owner: "alice" }, rootKey: "claude-code:data", agent: "claude-code", kind: "tool",
-        bytes: 1536 * MiB, bytesBefore: 300 * MiB, growthBytes: 1236 * MiB, growthBytesPerDay: (1236 * MiB) / 7, sinceDay: dayAgo(now, 7),
+        workspace: { id: "ws-a", name: "alpha", owner: "alice" },
+        rootKey: "claude-code:data",
+        agent: "claude-code",
+        kind: "tool",
+        bytes: 1536 * MiB,
+        bytesBefore: 300 * MiB,
+        growthBytes: 1236 * MiB,
+        growthBytesPerDay: (1236 * MiB) / 7,
+        sinceDay: dayAgo(now, 7),
       },
       {
-        workspace: { id: "ws-b", name: "bravo", owner: "bob" }, rootKey: "gemini:data", agent: "gemini", kind: "tool",
-        bytes: 500 * MiB, bytesBefore: 100 * MiB, growthBytes: 400 * MiB, growthBytesPerDay: (400 * MiB) / 6, sinceDay: dayAgo(now, 7),
+        workspace: { id: "ws-b", name: "bravo", owner: "bob" },
+        rootKey: "gemini:data",
+        agent: "gemini",
+        kind: "tool",
+        bytes: 500 * MiB,
+        bytesBefore: 100 * MiB,
+        growthBytes: 400 * MiB,
+        growthBytesPerDay: (400 * MiB) / 6,
+        sinceDay: dayAgo(now, 7),
       },
     ]);
   });
@@ -77,17 +105,35 @@ describeEachDatabase("getFleetOverview", (t) => {
     const o = await getFleetOverview(t.current.db, { now });
     expect(o.volumesAtRisk).toHaveLength(1);
     expect(o.fillingDays).toBe(7);
-    const used = [[10, 1], [8, 2], [7, 3], [0, 9.375]].map(([n, g]) => ({ t: Date.parse(`${dayAgo(now, n)}T10:00:00Z`), v: g * GiB }));
+    const used = [
+      [10, 1],
+      [8, 2],
+      [7, 3],
+      [0, 9.375],
+    ].map(([n, g]) => ({ t: Date.parse(`${dayAgo(now, n)}T10:00:00Z`), v: g * GiB }));
     const full = forecastFull(used, 0.625 * GiB, Date.parse(`${dayAgo(now, 0)}T10:00:00Z`))!;
     expect(o.volumesAtRisk[0]).toMatchObject({
       workspace: { id: "ws-a" },
       forecastFullAt: full.toISOString(),
-      volume: { sizeBytes: 10 * GiB, availBytes: 0.625 * GiB, usedBytes: 9.375 * GiB, usePercent: 94, inodes: null, full: false },
+      volume: {
+        sizeBytes: 10 * GiB,
+        availBytes: 0.625 * GiB,
+        usedBytes: 9.375 * GiB,
+        usePercent: 94,
+        inodes: null,
+        full: false,
+      },
     });
     expect(o.volumesAtRisk[0].daysUntilFull).toBeCloseTo(differenceInMilliseconds(full, now) / millisecondsInDay, 9);
     expect(o.silent.count).toBe(1);
     expect(o.silent.workspaces).toEqual([
-      { id: "ws-d", name: "delta", owner: "dave", lastCollectedAt: `${dayAgo(now, 19)}T10:00:00.000Z`, hoursSilent: 19 * 24 + 2 },
+      {
+        id: "ws-d",
+        name: "delta",
+        owner: "dave",
+        lastCollectedAt: `${dayAgo(now, 19)}T10:00:00.000Z`,
+        hoursSilent: 19 * 24 + 2,
+      },
     ]);
     expect(o.findings.total).toBe(10);
     expect(o.findings.bySeverity).toEqual({ critical: 1, warning: 6, info: 3 });

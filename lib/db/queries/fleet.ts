@@ -46,7 +46,8 @@ export type FleetOverview = {
 
 const GROWTH_DAYS = 7;
 
-const fillingDaysOf = (rules: RuleSet) => (rules["volume-filling"].enabled ? rules["volume-filling"].params.days : null);
+const fillingDaysOf = (rules: RuleSet) =>
+  rules["volume-filling"].enabled ? rules["volume-filling"].params.days : null;
 
 /**
  * The fleet page's data, one function per panel, read from the workspaces table, root_latest and the roll-ups

@@ -36,7 +36,10 @@ export async function updateRetention(db: Db, update: RetentionUpdate, who: Who)
   return db.transaction(async (tx) => {
     // Serialises concurrent edits, so the consistency check sees the other's result.
     await tx.execute(sql`select pg_advisory_xact_lock(${RETENTION_SETTINGS_LOCK})`);
-    const next = { ...(await getRetention(tx)), ...Object.fromEntries(Object.entries(update).filter(([, v]) => v !== undefined)) };
+    const next = {
+      ...(await getRetention(tx)),
+      ...Object.fromEntries(Object.entries(update).filter(([, v]) => v !== undefined)),
+    };
     const problem = retentionProblem(next);
     if (problem) throw new ValidationError(problem);
     for (const s of RETENTION_SETTINGS) {
@@ -59,7 +62,12 @@ export async function getHorizons(db: Db): Promise<Horizons> {
 }
 
 /** Moves a horizon forward (never back: what expired stays expired when a retention is raised). */
-export async function advanceHorizon(db: Db, key: string, value: string, cast: "timestamptz" | "date"): Promise<string> {
+export async function advanceHorizon(
+  db: Db,
+  key: string,
+  value: string,
+  cast: "timestamptz" | "date",
+): Promise<string> {
   const castSql = sql.raw(cast);
   const [row] = rowsOf<{ value: string }>(
     await db.execute(sql`insert into settings (key, value) values (${key}, ${value})

@@ -27,18 +27,34 @@ describeEachDatabase("silent workspaces", (t) => {
 
   it("is the silent-workspace rule's threshold on the fleet overview, the workspaces list, its export and the workspace page", async () => {
     const db = t.current.db;
-    for (const [hours, expected] of [[24, ["ws-d", "ws-f", "ws-g"]], [48, ["ws-d", "ws-f"]]] as const) {
+    for (const [hours, expected] of [
+      [24, ["ws-d", "ws-f", "ws-g"]],
+      [48, ["ws-d", "ws-f"]],
+    ] as const) {
       await updateRules(db, { rules: [{ id: "silent-workspace", params: { hours } }] }, TEST_WHO);
-      const found = (await listFindings(db, { now, rule: "silent-workspace" })).findings.map((f) => f.workspace.id).sort();
+      const found = (await listFindings(db, { now, rule: "silent-workspace" })).findings
+        .map((f) => f.workspace.id)
+        .sort();
       expect(found, `${hours} h`).toEqual(expected);
       const fleet = await getFleetOverview(db, { now });
       expect(fleet.silent.hours).toBe(hours);
       expect(fleet.silent.count).toBe(expected.length);
       expect(fleet.silent.workspaces.map((w) => w.id).sort()).toEqual(expected);
       const listed = (await listWorkspaces(db, { now, pageSize: 200 })).rows;
-      expect(listed.filter((r) => r.silent).map((r) => r.id).sort()).toEqual(expected);
-      expect((await collect(workspaceExportRows(db, { now }))).filter((r) => r.silent).map((r) => r.id).sort()).toEqual(expected);
-      for (const r of listed) expect((await getWorkspaceDetail(db, r.id, { now }))!.workspace.silent, r.id).toBe(r.silent);
+      expect(
+        listed
+          .filter((r) => r.silent)
+          .map((r) => r.id)
+          .sort(),
+      ).toEqual(expected);
+      expect(
+        (await collect(workspaceExportRows(db, { now })))
+          .filter((r) => r.silent)
+          .map((r) => r.id)
+          .sort(),
+      ).toEqual(expected);
+      for (const r of listed)
+        expect((await getWorkspaceDetail(db, r.id, { now }))!.workspace.silent, r.id).toBe(r.silent);
     }
   });
 });

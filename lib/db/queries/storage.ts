@@ -33,15 +33,30 @@ export async function getTableSizes(db: Db): Promise<TableSize[]> {
       where n.nspname = current_schema() and c.relkind = 'r'
       group by 1 order by 2 desc, 1`),
   );
-  return rows.map((r) => ({ table: r.name, bytes: Number(r.bytes), rows: Number(r.rows), partitions: Number(r.partitions) }));
+  return rows.map((r) => ({
+    table: r.name,
+    bytes: Number(r.bytes),
+    rows: Number(r.rows),
+    partitions: Number(r.partitions),
+  }));
 }
 
 /** What the settings page and GET /api/v1/settings/storage show. */
 export async function getStorageSettings(db: Db): Promise<StorageSettings> {
-  const [days, horizons, tables, last] = await Promise.all([getRetention(db), getHorizons(db), getTableSizes(db), lastMaintenance(db)]);
+  const [days, horizons, tables, last] = await Promise.all([
+    getRetention(db),
+    getHorizons(db),
+    getTableSizes(db),
+    lastMaintenance(db),
+  ]);
   return {
     retention: RETENTION_SETTINGS.map((s) => ({
-      id: s.id, label: s.label, days: days[s.id], defaultDays: s.defaultDays, minDays: s.minDays, maxDays: s.maxDays,
+      id: s.id,
+      label: s.label,
+      days: days[s.id],
+      defaultDays: s.defaultDays,
+      minDays: s.minDays,
+      maxDays: s.maxDays,
     })),
     horizons,
     tables,

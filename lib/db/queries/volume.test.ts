@@ -22,47 +22,91 @@ describeEachDatabase("volumes as df shows them", (t) => {
     for (const ws of [FULL, INODES, RESERVED, OLD, FILLING]) await enroll(db, ws);
     // Full for three days: no growth, so no forecast, and still critical. ext4 keeps 5 % for root, so a
     // full disk shows Avail 0 with Used below Size.
-    const full = { totalBytes: 20 * GiB, usedBytes: 19 * GiB, freeBytes: 0, inodes: { total: 1_310_720, used: 400_000, free: 910_720 } };
+    const full = {
+      totalBytes: 20 * GiB,
+      usedBytes: 19 * GiB,
+      freeBytes: 0,
+      inodes: { total: 1_310_720, used: 400_000, free: 910_720 },
+    };
     for (const n of [2, 1, 0]) await send(db, FULL, at(now, n, 9), [root], full);
     // Space left, but 96 % of the inodes used.
-    await send(db, INODES, at(now, 0, 9), [root], { totalBytes: 20 * GiB, usedBytes: 5 * GiB, freeBytes: 14 * GiB, inodes: { total: 1000, used: 960, free: 40 } });
+    await send(db, INODES, at(now, 0, 9), [root], {
+      totalBytes: 20 * GiB,
+      usedBytes: 5 * GiB,
+      freeBytes: 14 * GiB,
+      inodes: { total: 1000, used: 960, free: 40 },
+    });
     // 5 GiB reserved for root: df says 29 % (27 ÷ 95, rounded up) where 1 − Avail ÷ Size would say 32 %.
-    await send(db, RESERVED, at(now, 0, 9), [root], { totalBytes: 100 * GiB, usedBytes: 27 * GiB, freeBytes: 68 * GiB });
+    await send(db, RESERVED, at(now, 0, 9), [root], {
+      totalBytes: 100 * GiB,
+      usedBytes: 27 * GiB,
+      freeBytes: 68 * GiB,
+    });
     // A reporter before 0.2: Size and Avail only.
     await send(db, OLD, at(now, 0, 9), [root], { totalBytes: 10 * GiB, freeBytes: 4 * GiB });
     // Growing 1 GiB a day with 3 GiB left: forecast to fill in 3 days, not yet full.
     for (const n of [4, 3, 2, 1, 0]) {
       const used = (11 - n) * GiB;
-      await send(db, FILLING, at(now, n, 9), [root], { totalBytes: 14 * GiB, usedBytes: used, freeBytes: 14 * GiB - used });
+      await send(db, FILLING, at(now, n, 9), [root], {
+        totalBytes: 14 * GiB,
+        usedBytes: used,
+        freeBytes: 14 * GiB - used,
+      });
     }
   });
 
   it("computes Use% as df does: Used ÷ (Used + Avail), rounded up", async () => {
     const rows = (await listWorkspaces(t.current.db, { now, sort: "volumeUsed", dir: "desc" })).rows;
     const byId = new Map(rows.map((r) => [r.id, r.volume]));
-    expect(byId.get("ws-reserved")).toMatchObject({ sizeBytes: 100 * GiB, usedBytes: 27 * GiB, availBytes: 68 * GiB, usePercent: 29 });
-    expect(byId.get("ws-full")).toMatchObject({ usePercent: 100, full: true, inodes: { total: 1_310_720, used: 400_000, free: 910_720, usePercent: 31 } });
-    expect(byId.get("ws-inodes")).toMatchObject({ usePercent: 27, full: false, inodesFull: true, inodes: { usePercent: 96 } });
+    expect(byId.get("ws-reserved")).toMatchObject({
+      sizeBytes: 100 * GiB,
+      usedBytes: 27 * GiB,
+      availBytes: 68 * GiB,
+      usePercent: 29,
+    });
+    expect(byId.get("ws-full")).toMatchObject({
+      usePercent: 100,
+      full: true,
+      inodes: { total: 1_310_720, used: 400_000, free: 910_720, usePercent: 31 },
+    });
+    expect(byId.get("ws-inodes")).toMatchObject({
+      usePercent: 27,
+      full: false,
+      inodesFull: true,
+      inodes: { usePercent: 96 },
+    });
     // Old format: Used is Size − Avail, inodes unknown.
     expect(byId.get("ws-old")).toEqual({
-      sizeBytes: 10 * GiB, usedBytes: 6 * GiB, availBytes: 4 * GiB, usePercent: 60, inodes: null, full: false, inodesFull: false,
+      sizeBytes: 10 * GiB,
+      usedBytes: 6 * GiB,
+      availBytes: 4 * GiB,
+      usePercent: 60,
+      inodes: null,
+      full: false,
+      inodesFull: false,
     });
     expect(rows.map((r) => r.id).slice(0, 2)).toEqual(["ws-full", "ws-filling"]);
   });
 
   it("flags a full volume with no growth as critical, and nearly exhausted inodes too", async () => {
     const f = await listFindings(t.current.db, { now });
-    const of = (id: string) => f.findings.filter((x) => x.workspace.id === id).map((x) => [x.ruleId, x.severity, x.value]);
+    const of = (id: string) =>
+      f.findings.filter((x) => x.workspace.id === id).map((x) => [x.ruleId, x.severity, x.value]);
     expect(of("ws-full")).toEqual([["volume-full", "critical", 100]]);
     expect(of("ws-inodes")).toEqual([["inodes-full", "critical", 96]]);
-    expect(of("ws-filling")).toEqual([["volume-filling", "critical", expect.any(Number)], ["fast-growth", "warning", 1 * GiB]]);
+    expect(of("ws-filling")).toEqual([
+      ["volume-filling", "critical", expect.any(Number)],
+      ["fast-growth", "warning", 1 * GiB],
+    ]);
     expect(of("ws-reserved")).toEqual([]);
     expect(f.findings[0]).toMatchObject({ ruleId: "volume-full", workspace: { id: "ws-full" } });
   });
 
   it("lists full volumes first on the overview, then the ones filling soon", async () => {
     const o = await getFleetOverview(t.current.db, { now });
-    expect(o.volumesAtRisk.map((r) => [r.workspace.id, r.volume.full || r.volume.inodesFull, r.forecastFullAt === null])).toEqual([
+    expect(
+      o.volumesAtRisk.map((r) => [r.workspace.id, r.volume.full || r.volume.inodesFull, r.forecastFullAt === null]),
+    ).toEqual([
       ["ws-full", true, true],
       ["ws-inodes", true, true],
       ["ws-filling", false, false],
@@ -72,21 +116,45 @@ describeEachDatabase("volumes as df shows them", (t) => {
 
   it("shows the workspace page's volume as df does, with capacity = Used + Avail", async () => {
     const d = (await getWorkspaceDetail(t.current.db, "ws-full", { range: "7d", now }))!;
-    expect(d.workspace.volume).toMatchObject({ sizeBytes: 20 * GiB, usedBytes: 19 * GiB, availBytes: 0, usePercent: 100, full: true });
+    expect(d.workspace.volume).toMatchObject({
+      sizeBytes: 20 * GiB,
+      usedBytes: 19 * GiB,
+      availBytes: 0,
+      usePercent: 100,
+      full: true,
+    });
     expect(d.volume.history.at(-1)).toMatchObject({ usedBytes: 19 * GiB, capacityBytes: 19 * GiB, reported: true });
     expect(d.volume.forecast.points).toEqual([]);
   });
 
   it("takes the threshold from the editable rule", async () => {
     const db = t.current.db;
-    await updateRules(db, { rules: [{ id: "inodes-full", params: { usedPercent: 97 } }, { id: "volume-full", enabled: false }] }, TEST_WHO);
+    await updateRules(
+      db,
+      {
+        rules: [
+          { id: "inodes-full", params: { usedPercent: 97 } },
+          { id: "volume-full", enabled: false },
+        ],
+      },
+      TEST_WHO,
+    );
     try {
       const f = await listFindings(db, { now });
       expect(f.findings.filter((x) => x.ruleId === "inodes-full" || x.ruleId === "volume-full")).toEqual([]);
       const rows = (await listWorkspaces(db, { now })).rows;
       expect(rows.filter((r) => r.volume?.full || r.volume?.inodesFull)).toEqual([]);
     } finally {
-      await updateRules(db, { rules: [{ id: "inodes-full", params: { usedPercent: 95 } }, { id: "volume-full", enabled: true }] }, TEST_WHO);
+      await updateRules(
+        db,
+        {
+          rules: [
+            { id: "inodes-full", params: { usedPercent: 95 } },
+            { id: "volume-full", enabled: true },
+          ],
+        },
+        TEST_WHO,
+      );
     }
   });
 

@@ -27,7 +27,8 @@ export type VolumeSummary = {
  * Ingest stores the coalesced value; rows stored before it did (workspaces last written before 0015) still
  * hold null there, so the fallback stays until they are backfilled.
  */
-const usedOf = (alias: string) => `coalesce(${alias}.volume_used_bytes, ${alias}.volume_total_bytes - ${alias}.volume_free_bytes)`;
+const usedOf = (alias: string) =>
+  `coalesce(${alias}.volume_used_bytes, ${alias}.volume_total_bytes - ${alias}.volume_free_bytes)`;
 export const volumeUsed = (alias: string) => sql.raw(usedOf(alias));
 
 /** The workspaces-table columns toVolume reads (alias `w`). */
@@ -61,7 +62,13 @@ export function fullThresholds(rules: RuleSet): FullThresholds {
 }
 
 export function toVolume(r: VolumeColumns, t: FullThresholds): VolumeSummary | null {
-  if (r.volume_total_bytes === null || r.volume_free_bytes === null || r.volume_used_bytes === null || r.volume_used_pct === null) return null;
+  if (
+    r.volume_total_bytes === null ||
+    r.volume_free_bytes === null ||
+    r.volume_used_bytes === null ||
+    r.volume_used_pct === null
+  )
+    return null;
   const size = Number(r.volume_total_bytes);
   const avail = Number(r.volume_free_bytes);
   const usePercent = Number(r.volume_used_pct);
@@ -74,7 +81,12 @@ export function toVolume(r: VolumeColumns, t: FullThresholds): VolumeSummary | n
     inodes:
       iPct === null
         ? null
-        : { total: Number(r.volume_inodes_total), used: Number(r.volume_inodes_used), free: Number(r.volume_inodes_free), usePercent: iPct },
+        : {
+            total: Number(r.volume_inodes_total),
+            used: Number(r.volume_inodes_used),
+            free: Number(r.volume_inodes_free),
+            usePercent: iPct,
+          },
     full: t.usePercent !== null && usePercent >= t.usePercent,
     inodesFull: t.inodesPercent !== null && iPct !== null && iPct >= t.inodesPercent,
   };
@@ -83,6 +95,7 @@ export function toVolume(r: VolumeColumns, t: FullThresholds): VolumeSummary | n
 /** SQL condition (alias `w`): the volume counts as full by either rule. Never null, so it can be sorted on. */
 export function fullCondition(t: FullThresholds) {
   const space = t.usePercent === null ? sql`false` : sql`coalesce(w.volume_used_pct >= ${t.usePercent}, false)`;
-  const inodes = t.inodesPercent === null ? sql`false` : sql`coalesce(w.volume_inodes_used_pct >= ${t.inodesPercent}, false)`;
+  const inodes =
+    t.inodesPercent === null ? sql`false` : sql`coalesce(w.volume_inodes_used_pct >= ${t.inodesPercent}, false)`;
   return sql`(${space} or ${inodes})`;
 }

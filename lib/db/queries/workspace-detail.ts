@@ -81,7 +81,9 @@ export async function getWorkspaceDetail(
 
   const reportedDays = new Set<Day>([...perRoot.daily.map((r) => r.day), ...volumeByDay.days.map((r) => r.day)]);
   const largestSessions = roots
-    .flatMap((r) => r.largest.filter((e) => e.type === "session").map((e) => ({ ...e, rootKey: r.key, agent: r.agent })))
+    .flatMap((r) =>
+      r.largest.filter((e) => e.type === "session").map((e) => ({ ...e, rootKey: r.key, agent: r.agent })),
+    )
     .sort((a, b) => b.bytes - a.bytes || a.path.localeCompare(b.path))
     .slice(0, 20);
   const v = workspace.volume;

@@ -49,7 +49,11 @@ async function dailyTotals(db: Db, ids: string[], days: Day[]): Promise<Map<stri
     if (r.day === null) e.start = numOrNull(r.bytes);
     else e.values.set(r.day, Number(r.bytes));
   }
-  for (const [id, e] of byWs) out.set(id, fillCarryForward(days, e.values, e.start).map((p) => p.value));
+  for (const [id, e] of byWs)
+    out.set(
+      id,
+      fillCarryForward(days, e.values, e.start).map((p) => p.value),
+    );
   return out;
 }
 
@@ -118,7 +122,11 @@ export async function listWorkspaces(db: Db, params: WorkspaceListParams = {}): 
     );
     total = Number(c[0].n);
   }
-  const spark = await dailyTotals(db, rows.map((r) => r.id), sparklineDays);
+  const spark = await dailyTotals(
+    db,
+    rows.map((r) => r.id),
+    sparklineDays,
+  );
   return {
     rows: rows.map((r) => {
       return { ...toRow(r, ctx), sparkline: spark.get(r.id) ?? sparklineDays.map(() => null) };

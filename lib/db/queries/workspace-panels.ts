@@ -11,9 +11,17 @@ import { numOrNull, rowColumns, toRow, type RawRow, type RowContext, type Worksp
 
 // The workspace page's panels, one read each (getWorkspaceDetail runs them together).
 
-export type WorkspaceHead = WorkspaceRow & { firstSeenAt: string; lastSeenAt: string | null; lastReportId: string | null };
+export type WorkspaceHead = WorkspaceRow & {
+  firstSeenAt: string;
+  lastSeenAt: string | null;
+  lastReportId: string | null;
+};
 
-type WorkspaceHeadRow = RawRow & { first_seen_at: Date | string; last_seen_at: Date | string | null; last_report_id: string | null };
+type WorkspaceHeadRow = RawRow & {
+  first_seen_at: Date | string;
+  last_seen_at: Date | string | null;
+  last_report_id: string | null;
+};
 
 /** The workspace's row (as the workspaces table shows it) and when it was first and last seen; null when unknown. */
 export async function workspaceHead(db: Db, id: string, ctx: RowContext): Promise<WorkspaceHead | null> {
@@ -76,7 +84,9 @@ export async function rootDays(db: Db, id: string, range: DayRange): Promise<Roo
   );
   return {
     start: rows.flatMap((r) =>
-      r.start_bytes === null ? [] : [{ key: r.key, agent: r.start_agent!, kind: r.start_kind!, bytes: Number(r.start_bytes) }],
+      r.start_bytes === null
+        ? []
+        : [{ key: r.key, agent: r.start_agent!, kind: r.start_kind!, bytes: Number(r.start_bytes) }],
     ),
     daily: rows.flatMap((r) =>
       (r.days?.split(",") ?? []).map((v) => {
@@ -105,7 +115,10 @@ export async function volumeDays(
       from workspace_daily where workspace_id = ${id} and day < ${range.from}::date order by day desc limit 1`),
   ]);
   const start = rowsOf<VolumeDayRow>(before)[0];
-  return { start: start ? volumeDay(start) : null, days: rowsOf<VolumeDayRow>(inRange).map((r) => ({ day: r.day, ...volumeDay(r) })) };
+  return {
+    start: start ? volumeDay(start) : null,
+    days: rowsOf<VolumeDayRow>(inRange).map((r) => ({ day: r.day, ...volumeDay(r) })),
+  };
 }
 
 export type RootDetail = RootRef & {
@@ -133,9 +146,22 @@ export async function latestRoots(db: Db, id: string): Promise<RootDetail[]> {
   const t = rootLatest;
   const rows = await db
     .select({
-      key: t.rootKey, agent: t.agent, kind: t.kind, path: t.path, bytes: t.bytes, apparentBytes: t.apparentBytes,
-      files: t.files, dirs: t.dirs, oldestMtime: t.oldestMtime, newestMtime: t.newestMtime, orphaned: t.orphaned,
-      unreadable: t.unreadable, categories: t.categories, ages: t.ages, largest: t.largest, leftovers: t.leftovers,
+      key: t.rootKey,
+      agent: t.agent,
+      kind: t.kind,
+      path: t.path,
+      bytes: t.bytes,
+      apparentBytes: t.apparentBytes,
+      files: t.files,
+      dirs: t.dirs,
+      oldestMtime: t.oldestMtime,
+      newestMtime: t.newestMtime,
+      orphaned: t.orphaned,
+      unreadable: t.unreadable,
+      categories: t.categories,
+      ages: t.ages,
+      largest: t.largest,
+      leftovers: t.leftovers,
       collectedAt: t.collectedAt,
     })
     .from(rootLatest)

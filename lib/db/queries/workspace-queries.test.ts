@@ -22,7 +22,12 @@ describeEachDatabase("workspaces queries", (t) => {
     const p3 = await listWorkspaces(db, { now, pageSize: 2, page: 3 });
     expect(p3).toMatchObject({ rows: [], total: 4 });
     expect(ids(await listWorkspaces(db, { now, sort: "name", dir: "asc" }))).toEqual(["ws-a", "ws-b", "ws-c", "ws-d"]);
-    expect(ids(await listWorkspaces(db, { now, sort: "lastReport", dir: "desc" }))).toEqual(["ws-a", "ws-b", "ws-d", "ws-c"]);
+    expect(ids(await listWorkspaces(db, { now, sort: "lastReport", dir: "desc" }))).toEqual([
+      "ws-a",
+      "ws-b",
+      "ws-d",
+      "ws-c",
+    ]);
     expect(ids(await listWorkspaces(db, { now, sort: "volumeUsed", dir: "asc" }))[0]).toBe("ws-a");
   });
 
@@ -63,7 +68,15 @@ describeEachDatabase("workspaces queries", (t) => {
       totalBytes: 1541 * MiB,
       change7dBytes: 1216 * MiB,
       largestAgent: "claude-code",
-      volume: { sizeBytes: 10 * GiB, usedBytes: 9.375 * GiB, availBytes: 0.625 * GiB, usePercent: 94, inodes: null, full: false, inodesFull: false },
+      volume: {
+        sizeBytes: 10 * GiB,
+        usedBytes: 9.375 * GiB,
+        availBytes: 0.625 * GiB,
+        usePercent: 94,
+        inodes: null,
+        full: false,
+        inodesFull: false,
+      },
       silent: false,
       lastCollectedAt: `${dayAgo(now, 0)}T10:00:00.000Z`,
     });
@@ -84,15 +97,32 @@ describeEachDatabase("workspaces queries", (t) => {
       total: 325 * MiB,
       reported: false,
     });
-    expect(d.usage.points[6].values).toEqual({ "claude-code:data": 1536 * MiB, "script-data:0001": 5 * MiB, "codex:data": 0 });
-    const ten = (await getWorkspaceDetail(t.current.db, "ws-a", { range: "custom", from: dayAgo(now, 11), to: dayAgo(now, 8), now }))!;
-    expect(ten.usage.points.map((p) => [p.total / MiB, p.reported])).toEqual([[0, false], [110, true], [110, false], [210, true]]);
+    expect(d.usage.points[6].values).toEqual({
+      "claude-code:data": 1536 * MiB,
+      "script-data:0001": 5 * MiB,
+      "codex:data": 0,
+    });
+    const ten = (await getWorkspaceDetail(t.current.db, "ws-a", {
+      range: "custom",
+      from: dayAgo(now, 11),
+      to: dayAgo(now, 8),
+      now,
+    }))!;
+    expect(ten.usage.points.map((p) => [p.total / MiB, p.reported])).toEqual([
+      [0, false],
+      [110, true],
+      [110, false],
+      [210, true],
+    ]);
     expect(ten.usage.roots.map((r) => r.key)).toEqual(["claude-code:data", "codex:data"]);
   });
 
   it("returns the latest roots, largest sessions, volume with forecast and report history", async () => {
     const d = (await getWorkspaceDetail(t.current.db, "ws-a", { range: "7d", now }))!;
-    expect(d.roots.map((r) => [r.key, r.bytes / MiB])).toEqual([["claude-code:data", 1536], ["script-data:0001", 5]]);
+    expect(d.roots.map((r) => [r.key, r.bytes / MiB])).toEqual([
+      ["claude-code:data", 1536],
+      ["script-data:0001", 5],
+    ]);
     expect(d.roots[0].ages["90d"]).toEqual({ bytes: 200 * MiB, files: 20 });
     expect(d.roots[0].categories.logs).toEqual({ bytes: 800 * MiB, files: 100 });
     expect(d.roots[1]).toMatchObject({ kind: "script-data", orphaned: true });
@@ -100,7 +130,12 @@ describeEachDatabase("workspaces queries", (t) => {
       ["projects/app/big.jsonl", 300, "claude-code:data"],
       ["projects/app/small.jsonl", 150, "claude-code:data"],
     ]);
-    expect(d.workspace.volume).toMatchObject({ sizeBytes: 10 * GiB, availBytes: 0.625 * GiB, usedBytes: 9.375 * GiB, usePercent: 94 });
+    expect(d.workspace.volume).toMatchObject({
+      sizeBytes: 10 * GiB,
+      availBytes: 0.625 * GiB,
+      usedBytes: 9.375 * GiB,
+      usePercent: 94,
+    });
     expect(d.volume.history.map((h) => (h.usedBytes ?? 0) / GiB)).toEqual([3, 3, 3, 3, 3, 3, 9.375]);
     expect(d.volume.history.every((h) => h.capacityBytes === 10 * GiB)).toBe(true);
     expect(d.volume.forecast.fullAt).toBe(d.workspace.forecastFullAt);
@@ -114,9 +149,14 @@ describeEachDatabase("workspaces queries", (t) => {
       [`${dayAgo(now, 10)}T10:00:00.000Z`, 110, 2, 0],
     ]);
     expect(d.reports[0]).toMatchObject({ reporterVersion: "0.1.0-test", scanMs: 123 });
-    expect(d.findings.map((x) => x.ruleId).sort()).toEqual(
-      ["claude-debug-history", "fast-growth", "large-session", "orphaned-script-data", "root-oversize", "volume-filling"],
-    );
+    expect(d.findings.map((x) => x.ruleId).sort()).toEqual([
+      "claude-debug-history",
+      "fast-growth",
+      "large-session",
+      "orphaned-script-data",
+      "root-oversize",
+      "volume-filling",
+    ]);
     expect(d.workspace.change7dBytes).toBe(1216 * MiB);
   });
 });

@@ -20,9 +20,18 @@ export const rowColumns = (ctx: RowContext) => sql`w.id, w.name, w.owner, w.temp
   ${isSilent(silentHours(ctx.rules), sql`${ctx.now.toISOString()}::timestamptz`)} as silent`;
 
 export type RawRow = VolumeColumns & {
-  id: string; name: string; owner: string; template: string | null; agent_name: string | null; total_bytes: number;
-  root_count: number; largest_agent: string | null; largest_agent_bytes: number | null;
-  growth_bytes_per_day: number | null; forecast_full_at: Date | string | null; last_collected_at: Date | string | null;
+  id: string;
+  name: string;
+  owner: string;
+  template: string | null;
+  agent_name: string | null;
+  total_bytes: number;
+  root_count: number;
+  largest_agent: string | null;
+  largest_agent_bytes: number | null;
+  growth_bytes_per_day: number | null;
+  forecast_full_at: Date | string | null;
+  last_collected_at: Date | string | null;
   silent: boolean;
   /** See change-7d.ts: each query joins it its own way. */
   change_7d_bytes: number | null;

@@ -104,7 +104,11 @@ export const apiKeys = pgTable(
     permissions: text("permissions"),
     metadata: text("metadata"),
   },
-  (t) => [uniqueIndex("api_keys_key_idx").on(t.key), index("api_keys_reference_idx").on(t.referenceId), index("api_keys_config_idx").on(t.configId)],
+  (t) => [
+    uniqueIndex("api_keys_key_idx").on(t.key),
+    index("api_keys_reference_idx").on(t.referenceId),
+    index("api_keys_config_idx").on(t.configId),
+  ],
 );
 
 /** Better Auth's rate limiter, kept in the database so that every app instance counts the same attempts. */

@@ -46,7 +46,10 @@ export const cleanupRuns = pgTable(
     cancelledAt: tz("cancelled_at"),
     cancelledBy: text("cancelled_by"),
   },
-  (t) => [index("cleanup_runs_created_idx").on(t.createdAt.desc(), t.id.desc()), index("cleanup_runs_policy_idx").on(t.policyId)],
+  (t) => [
+    index("cleanup_runs_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    index("cleanup_runs_policy_idx").on(t.policyId),
+  ],
 );
 
 /** One workspace's share of a run; the workspace's reporter claims it when it calls in. */

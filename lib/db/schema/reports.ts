@@ -1,4 +1,3 @@
-
 import {
   bigint,
   date,
@@ -14,7 +13,14 @@ import {
   uuid,
   boolean,
 } from "drizzle-orm/pg-core";
-import type { AgeBreakdown, CategoryBreakdown, LargestEntry, LeftoverEntry, RecipeUsage, ScanError } from "@/lib/report/schema";
+import type {
+  AgeBreakdown,
+  CategoryBreakdown,
+  LargestEntry,
+  LeftoverEntry,
+  RecipeUsage,
+  ScanError,
+} from "@/lib/report/schema";
 import type { RecipeId } from "@/lib/catalog/recipes";
 import { workspaces } from "./workspaces";
 
@@ -185,4 +191,3 @@ export const fleetDelta = pgTable(
   },
   (t) => [primaryKey({ columns: [t.day, t.agent, t.kind, t.shard] })],
 );
-

@@ -1,5 +1,16 @@
 import { sql } from "drizzle-orm";
-import { bigint, index, integer, pgTable, real, smallint, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  index,
+  integer,
+  pgTable,
+  real,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 
 const big = (name: string) => bigint(name, { mode: "number" });
 
@@ -56,13 +67,17 @@ export const workspaces = pgTable(
 );
 
 /** One token per workspace, stored as a SHA-256 hash: tokens are 256 random bits, so a slow hash adds nothing. */
-export const workspaceTokens = pgTable("workspace_tokens", {
-  workspaceId: text("workspace_id")
-    .primaryKey()
-    .references(() => workspaces.id, { onDelete: "cascade" }),
-  tokenHash: text("token_hash").notNull(),
-  issuedAt: timestamp("issued_at", { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [uniqueIndex("workspace_tokens_hash_idx").on(t.tokenHash)]);
+export const workspaceTokens = pgTable(
+  "workspace_tokens",
+  {
+    workspaceId: text("workspace_id")
+      .primaryKey()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull(),
+    issuedAt: timestamp("issued_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("workspace_tokens_hash_idx").on(t.tokenHash)],
+);
 
 export const settings = pgTable("settings", {
   key: text("key").primaryKey(),

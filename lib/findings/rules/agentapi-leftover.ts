@@ -31,6 +31,7 @@ export const agentapiLeftover = defineRule({
   },
   describe: (f) => ({
     message: `AgentAPI leftovers in ${where(f)} (${formatBytes(f.value)}).`,
-    action: "Delete agentapi-state.json and agentapi.pid from the module folder: current modules no longer use AgentAPI.",
+    action:
+      "Delete agentapi-state.json and agentapi.pid from the module folder: current modules no longer use AgentAPI.",
   }),
 });

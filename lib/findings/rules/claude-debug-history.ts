@@ -29,6 +29,7 @@ export const claudeDebugHistory = defineRule({
   },
   describe: (f) => ({
     message: `Claude Code's debug/ and file-history/ hold ${formatBytes(f.value)}, more than its sessions (${formatBytes(f.threshold)}).`,
-    action: "Delete debug/ and file-history/ entries older than 7 days with the Claude cleanup; lower cleanupPeriodDays in ~/.claude/settings.json.",
+    action:
+      "Delete debug/ and file-history/ entries older than 7 days with the Claude cleanup; lower cleanupPeriodDays in ~/.claude/settings.json.",
   }),
 });

@@ -98,11 +98,17 @@ export function mergeRules(overrides: readonly RuleOverride[]): { rules: RuleSet
     const id = o.id as RuleId;
     const rule = rules[id] as Rule;
     if (o.enabled !== null) rule.enabled = o.enabled;
-    if (o.severity !== null && (SEVERITIES as readonly string[]).includes(o.severity)) rule.severity = o.severity as Severity;
+    if (o.severity !== null && (SEVERITIES as readonly string[]).includes(o.severity))
+      rule.severity = o.severity as Severity;
     if (o.params !== null && o.params !== undefined) {
       const parsed = ruleParamsSchemas[id].safeParse(o.params);
       if (parsed.success) rule.params = parsed.data as never;
-      else ignored.push({ id, params: o.params, problem: parsed.error.issues.map((i) => `${i.path.join(".") || "(params)"}: ${i.message}`).join("; ") });
+      else
+        ignored.push({
+          id,
+          params: o.params,
+          problem: parsed.error.issues.map((i) => `${i.path.join(".") || "(params)"}: ${i.message}`).join("; "),
+        });
     }
   }
   return { rules, ignored };

@@ -6,7 +6,8 @@ import { defineRule, FULLNESS, num, percent } from "../rule";
 export const inodesFull = defineRule({
   id: "inodes-full",
   title: "Inodes nearly exhausted",
-  description: "A workspace's home volume has used 95% or more of its inodes (df -i): agents that write millions of small files fill a disk this way too.",
+  description:
+    "A workspace's home volume has used 95% or more of its inodes (df -i): agents that write millions of small files fill a disk this way too.",
   enabled: true,
   severity: "critical",
   params: z.object({ usedPercent: percent }).strict(),

@@ -23,6 +23,7 @@ export const orphanedScriptData = defineRule({
   },
   describe: (f) => ({
     message: `Orphaned script data ${f.path ?? where(f)} holds ${formatBytes(f.value)}.`,
-    action: "Delete the orphaned coder-script-data/<uuid>/ folder: each workspace start creates a new one and nothing reads the old ones.",
+    action:
+      "Delete the orphaned coder-script-data/<uuid>/ folder: each workspace start creates a new one and nothing reads the old ones.",
   }),
 });

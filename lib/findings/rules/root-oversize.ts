@@ -8,7 +8,8 @@ import { agentAction, where } from "../wording";
 export const rootOversize = defineRule({
   id: "root-oversize",
   title: "Root over its expected size",
-  description: "A storage root is larger than its agent normally needs (Claude Code 1 GiB, Gemini 400 MiB, others 50 MiB).",
+  description:
+    "A storage root is larger than its agent normally needs (Claude Code 1 GiB, Gemini 400 MiB, others 50 MiB).",
   enabled: true,
   severity: "warning",
   params: z.object({ defaultBytes: bytes, byAgent: z.record(z.string().min(1).max(100), bytes) }).strict(),

@@ -10,16 +10,27 @@ export const silentWorkspace = defineRule({
   description: "No report from the workspace for over 24 hours (stopped, deleted, or the reporter fails).",
   enabled: true,
   severity: "info",
-  params: z.object({ hours: z.number().positive().max(24 * 3650) }).strict(),
+  params: z
+    .object({
+      hours: z
+        .number()
+        .positive()
+        .max(24 * 3650),
+    })
+    .strict(),
   defaults: { hours: 24 },
   unit: "hours",
   scope: "workspace",
   urgency: PAST_THRESHOLD,
-  rows: (p, { now, ws }) => sql`select w.id as workspace_id, null::text as root_key, null::text as agent, null::text as path,
+  rows: (
+    p,
+    { now, ws },
+  ) => sql`select w.id as workspace_id, null::text as root_key, null::text as agent, null::text as path,
       (extract(epoch from (${now} - ${silentSince})) / 3600)::float8 as value, ${p.hours}::float8 as threshold
     from workspaces w where ${isSilent(p.hours, now)} ${ws}`,
   describe: (f) => ({
     message: `No report for ${f.value.toFixed(0)} hours (over ${f.threshold} hours).`,
-    action: "Check whether the workspace is stopped or deleted; if it runs, check the reporter's coder_script logs and its token.",
+    action:
+      "Check whether the workspace is stopped or deleted; if it runs, check the reporter's coder_script logs and its token.",
   }),
 });

@@ -7,7 +7,8 @@ import { FREE_SPACE_NOW } from "../wording";
 export const volumeFull = defineRule({
   id: "volume-full",
   title: "Volume full",
-  description: "A workspace's home volume is at or above 95% used, as df shows Use% (Coder's own volume alert is a percentage too).",
+  description:
+    "A workspace's home volume is at or above 95% used, as df shows Use% (Coder's own volume alert is a percentage too).",
   enabled: true,
   severity: "critical",
   params: z.object({ usedPercent: percent }).strict(),

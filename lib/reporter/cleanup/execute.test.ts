@@ -9,7 +9,18 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PROTECT_FILE, RECIPES, TRASH_DIR, type RecipeId } from "@/lib/catalog/recipes";
 import type { ClaimedJob } from "@/lib/cleanup/protocol";
 import { runCleanup, type ExecuteContext } from "./execute";
-import { CLAUDE_SESSION_AGES, DEBUG_AGES, ENV, SESSION, age, buildCleanupHome, job, kubeletWalk, put, snapshot } from "./fixtures";
+import {
+  CLAUDE_SESSION_AGES,
+  DEBUG_AGES,
+  ENV,
+  SESSION,
+  age,
+  buildCleanupHome,
+  job,
+  kubeletWalk,
+  put,
+  snapshot,
+} from "./fixtures";
 import { CleanupLog } from "./log";
 import { readProtect } from "./protect";
 
@@ -45,13 +56,24 @@ function run(j: ClaimedJob, extra: Partial<ExecuteContext> = {}) {
 
 /** Paths (relative to home) that a run removed, and that it added. */
 function diff(before: Map<string, string>, after: Map<string, string>) {
-  const gone = [...before.keys()].filter((k) => !after.has(k) && !k.startsWith(".coder-modules/coder/storage-reporter")).sort();
-  const added = [...after.keys()].filter((k) => !before.has(k) && !k.startsWith(".coder-modules/coder/storage-reporter")).sort();
+  const gone = [...before.keys()]
+    .filter((k) => !after.has(k) && !k.startsWith(".coder-modules/coder/storage-reporter"))
+    .sort();
+  const added = [...after.keys()]
+    .filter((k) => !before.has(k) && !k.startsWith(".coder-modules/coder/storage-reporter"))
+    .sort();
   return { gone, added };
 }
 
 const P = ".claude/projects/-work-app";
-const sessionEntries = (n: number) => [`${P}/${SESSION(n)}`, `${P}/${SESSION(n)}.jsonl`, `${P}/${SESSION(n)}/subagents`, `${P}/${SESSION(n)}/subagents/agent-1.jsonl`, `${P}/${SESSION(n)}/tool-results`, `${P}/${SESSION(n)}/tool-results/r1.txt`];
+const sessionEntries = (n: number) => [
+  `${P}/${SESSION(n)}`,
+  `${P}/${SESSION(n)}.jsonl`,
+  `${P}/${SESSION(n)}/subagents`,
+  `${P}/${SESSION(n)}/subagents/agent-1.jsonl`,
+  `${P}/${SESSION(n)}/tool-results`,
+  `${P}/${SESSION(n)}/tool-results/r1.txt`,
+];
 
 /** What each recipe with olderThanDays 7 must remove: every entry, nothing else. */
 const EXPECTED: Record<RecipeId, string[]> = {
@@ -63,17 +85,41 @@ const EXPECTED: Record<RecipeId, string[]> = {
     ...sessionEntries(5),
     `${P}/${SESSION(5)}/subagents/link-to-s1`,
   ],
-  "claude-code-debug": [".claude/debug/d2.txt", ".claude/debug/d3.txt", ".claude/debug/d4.txt", ".claude/debug/outside-link"],
-  "claude-code-file-history": [".claude/file-history/fh20", ".claude/file-history/fh20/v1", ".claude/file-history/fh20/v2", ".claude/file-history/fh40", ".claude/file-history/fh40/v1", ".claude/file-history/fh40/v2", ".claude/file-history/fh40/repo"],
-  "codex-rollouts": [".codex/sessions/2025/01/01/rollout-2025-01-01T00-00-05-45.jsonl", ".codex/sessions/2025/01/03/rollout-2025-01-01T00-00-00-200.jsonl"],
+  "claude-code-debug": [
+    ".claude/debug/d2.txt",
+    ".claude/debug/d3.txt",
+    ".claude/debug/d4.txt",
+    ".claude/debug/outside-link",
+  ],
+  "claude-code-file-history": [
+    ".claude/file-history/fh20",
+    ".claude/file-history/fh20/v1",
+    ".claude/file-history/fh20/v2",
+    ".claude/file-history/fh40",
+    ".claude/file-history/fh40/v1",
+    ".claude/file-history/fh40/v2",
+    ".claude/file-history/fh40/repo",
+  ],
+  "codex-rollouts": [
+    ".codex/sessions/2025/01/01/rollout-2025-01-01T00-00-05-45.jsonl",
+    ".codex/sessions/2025/01/03/rollout-2025-01-01T00-00-00-200.jsonl",
+  ],
   "gemini-chats": [".gemini/tmp/abc123/chats/session-35.json"],
-  "copilot-sessions": [".copilot/session-state/cs40", ".copilot/session-state/cs40/events.jsonl", ".copilot/session-state/cs40/session.db", ".copilot/session-state/cs40/session.db-wal"],
+  "copilot-sessions": [
+    ".copilot/session-state/cs40",
+    ".copilot/session-state/cs40/events.jsonl",
+    ".copilot/session-state/cs40/session.db",
+    ".copilot/session-state/cs40/session.db-wal",
+  ],
   "cursor-chats": [".cursor/chats/h1/chat50", ".cursor/chats/h1/chat50/store.db"],
   "opencode-logs": [".local/share/opencode/log/10.log"],
   "opencode-tool-output": [".local/share/opencode/tool-output/t12"],
   "module-logs": [".coder-modules/coder/claude-code/logs/a.log"],
   "orphaned-script-data": [], // the root folder itself is its unit: checked below
-  "agentapi-leftovers": [".coder-modules/coder/claude-code/agentapi-state.json", ".coder-modules/coder/claude-code/agentapi.pid"],
+  "agentapi-leftovers": [
+    ".coder-modules/coder/claude-code/agentapi-state.json",
+    ".coder-modules/coder/claude-code/agentapi.pid",
+  ],
 };
 
 describe("each recipe acts on exactly its units", () => {
@@ -91,7 +137,16 @@ describe("each recipe acts on exactly its units", () => {
       expect(snapshot(outside)).toEqual(outsideBefore); // link targets untouched
       expect(res.bytesActed).toBe(res.units.reduce((s, u) => s + u.bytes, 0));
       // the SQLite files no recipe splits are all still there
-      for (const db of [".local/share/goose/sessions/sessions.db", ".local/share/goose/sessions/sessions.db-wal", ".local/share/goose/sessions/sessions.db-shm", ".codex/state_5.sqlite", ".codex/state_5.sqlite-wal", ".local/share/opencode/opencode.db-wal", ".copilot/session-state/cs3/session.db-wal", ".cursor/chats/h1/chat4/store.db"]) {
+      for (const db of [
+        ".local/share/goose/sessions/sessions.db",
+        ".local/share/goose/sessions/sessions.db-wal",
+        ".local/share/goose/sessions/sessions.db-shm",
+        ".codex/state_5.sqlite",
+        ".codex/state_5.sqlite-wal",
+        ".local/share/opencode/opencode.db-wal",
+        ".copilot/session-state/cs3/session.db-wal",
+        ".cursor/chats/h1/chat4/store.db",
+      ]) {
         expect(fs.existsSync(path.join(home, db)), db).toBe(true);
       }
     });
@@ -101,13 +156,20 @@ describe("each recipe acts on exactly its units", () => {
     const before = snapshot(home);
     const dry = await run(job({ recipe: "claude-code-sessions", dryRun: true, params: { olderThanDays: 15 } }));
     expect(diff(before, snapshot(home))).toEqual({ gone: [], added: [] });
-    expect([...snapshot(home)].filter(([k]) => !k.startsWith(".coder-modules/coder/storage-reporter"))).toEqual([...before]);
+    expect([...snapshot(home)].filter(([k]) => !k.startsWith(".coder-modules/coder/storage-reporter"))).toEqual([
+      ...before,
+    ]);
     expect(dry.units.every((u) => u.action === "would-delete")).toBe(true);
     const real = await run(job({ recipe: "claude-code-sessions", params: { olderThanDays: 15 } }));
     expect(real.units.map((u) => [u.path, u.bytes])).toEqual(dry.units.map((u) => [u.path, u.bytes]));
     expect(real.units.map((u) => u.path)).toEqual([6, 5, 50, 4, 3].map((n) => `${P}/${SESSION(n)}.jsonl`)); // oldest first
     const { gone } = diff(before, snapshot(home));
-    expect(gone).toEqual([3, 4, 5, 6].flatMap(sessionEntries).concat(`${P}/${SESSION(5)}/subagents/link-to-s1`, `${P}/${SESSION(50)}.jsonl`).sort());
+    expect(gone).toEqual(
+      [3, 4, 5, 6]
+        .flatMap(sessionEntries)
+        .concat(`${P}/${SESSION(5)}/subagents/link-to-s1`, `${P}/${SESSION(50)}.jsonl`)
+        .sort(),
+    );
   });
 });
 
@@ -122,9 +184,13 @@ describe("ages are mtimes: a Kubernetes workspace after a pod start", () => {
   });
 
   it("a run that counts status changes sees every unit as changed at the walk: nothing is old enough", async () => {
-    const res = await run(job({ recipe: "claude-code-sessions", params: { olderThanDays: 30 }, countStatusChanges: true }));
+    const res = await run(
+      job({ recipe: "claude-code-sessions", params: { olderThanDays: 30 }, countStatusChanges: true }),
+    );
     expect(res.units).toEqual([]);
-    const fresh = await run(job({ recipe: "claude-code-sessions", params: { keepNewest: 0 }, countStatusChanges: true }));
+    const fresh = await run(
+      job({ recipe: "claude-code-sessions", params: { keepNewest: 0 }, countStatusChanges: true }),
+    );
     expect(fresh.units).toEqual([]);
     expect(fresh.skipped.length).toBeGreaterThan(0);
     expect(fresh.skipped.every((s) => s.reason === "recent")).toBe(true);
@@ -142,10 +208,15 @@ describe("ages are mtimes: a Kubernetes workspace after a pod start", () => {
         fs.utimesSync(s5, st.atime, st.mtime);
       },
     });
-    expect(res.skipped).toContainEqual(expect.objectContaining({ path: `${P}/${SESSION(6)}.jsonl`, reason: "changed" }));
-    expect(res.skipped).toContainEqual(expect.objectContaining({ path: `${P}/${SESSION(5)}.jsonl`, reason: "changed" }));
+    expect(res.skipped).toContainEqual(
+      expect.objectContaining({ path: `${P}/${SESSION(6)}.jsonl`, reason: "changed" }),
+    );
+    expect(res.skipped).toContainEqual(
+      expect.objectContaining({ path: `${P}/${SESSION(5)}.jsonl`, reason: "changed" }),
+    );
     expect(res.units.map((u) => u.path)).toEqual([50, 4].map((n) => `${P}/${SESSION(n)}.jsonl`));
-    for (const e of [...sessionEntries(5), ...sessionEntries(6)]) expect(fs.existsSync(path.join(home, e)), e).toBe(true);
+    for (const e of [...sessionEntries(5), ...sessionEntries(6)])
+      expect(fs.existsSync(path.join(home, e)), e).toBe(true);
   });
 });
 
@@ -162,7 +233,11 @@ describe("what stays", () => {
     expect(res.skipped).toContainEqual(expect.objectContaining({ path: ".claude/debug/d3.txt", reason: "changed" }));
     expect(fs.lstatSync(path.join(home, ".claude/debug/d3.txt")).isSymbolicLink()).toBe(true);
     expect(fs.readFileSync(target, "utf8")).toBe("keep me");
-    expect(res.units.map((u) => u.path).sort()).toEqual([".claude/debug/d2.txt", ".claude/debug/d4.txt", ".claude/debug/outside-link"]);
+    expect(res.units.map((u) => u.path).sort()).toEqual([
+      ".claude/debug/d2.txt",
+      ".claude/debug/d4.txt",
+      ".claude/debug/outside-link",
+    ]);
   });
 
   it("a unit with a file a process holds open is skipped, and so is a unit with one fresh file", async () => {
@@ -176,8 +251,11 @@ describe("what stays", () => {
       await new Promise((r) => setTimeout(r, 100));
       const res = await run(job({ recipe: "claude-code-sessions", params: { olderThanDays: 0 } }));
       expect(res.skipped).toContainEqual(expect.objectContaining({ path: `${P}/${SESSION(6)}.jsonl`, reason: "open" }));
-      expect(res.skipped).toContainEqual(expect.objectContaining({ path: `${P}/${SESSION(4)}.jsonl`, reason: "recent" }));
-      for (const n of [4, 6]) for (const e of sessionEntries(n)) expect(fs.existsSync(path.join(home, e)), e).toBe(true);
+      expect(res.skipped).toContainEqual(
+        expect.objectContaining({ path: `${P}/${SESSION(4)}.jsonl`, reason: "recent" }),
+      );
+      for (const n of [4, 6])
+        for (const e of sessionEntries(n)) expect(fs.existsSync(path.join(home, e)), e).toBe(true);
       expect(fs.existsSync(path.join(home, `${P}/${SESSION(5)}.jsonl`))).toBe(false);
     } finally {
       child.kill("SIGKILL");
@@ -186,23 +264,42 @@ describe("what stays", () => {
 
   it("keep-newest N and the job's caps are exact; protected units are skipped", async () => {
     fs.mkdirSync(path.dirname(path.join(home, PROTECT_FILE)), { recursive: true });
-    fs.writeFileSync(path.join(home, PROTECT_FILE), `# keep this one\n${P}/${SESSION(3)}.jsonl\n.claude/debug/d4.txt\n`);
+    fs.writeFileSync(
+      path.join(home, PROTECT_FILE),
+      `# keep this one\n${P}/${SESSION(3)}.jsonl\n.claude/debug/d4.txt\n`,
+    );
     const kept = await run(job({ recipe: "claude-code-sessions", params: { keepNewest: 3 }, minAgeHours: 1 }));
     // newest first: 1 (2 d), 2 (10 d), 3 (20 d) kept; 4, 50, 5, 6 go; 3 is also protected but kept first
-    expect(kept.skipped.filter((s) => s.reason === "kept").map((s) => s.path)).toEqual([1, 2, 3].map((n) => `${P}/${SESSION(n)}.jsonl`));
+    expect(kept.skipped.filter((s) => s.reason === "kept").map((s) => s.path)).toEqual(
+      [1, 2, 3].map((n) => `${P}/${SESSION(n)}.jsonl`),
+    );
     expect(kept.units.map((u) => u.path)).toEqual([6, 5, 50, 4].map((n) => `${P}/${SESSION(n)}.jsonl`));
 
-    const capped = await run(job({ recipe: "claude-code-debug", params: { olderThanDays: 0 }, limits: { maxUnits: 2, maxBytes: 2 ** 40, errorPct: 20, minErrors: 5 } }));
-    expect(capped.skipped).toContainEqual(expect.objectContaining({ path: ".claude/debug/d4.txt", reason: "protected" }));
+    const capped = await run(
+      job({
+        recipe: "claude-code-debug",
+        params: { olderThanDays: 0 },
+        limits: { maxUnits: 2, maxBytes: 2 ** 40, errorPct: 20, minErrors: 5 },
+      }),
+    );
+    expect(capped.skipped).toContainEqual(
+      expect.objectContaining({ path: ".claude/debug/d4.txt", reason: "protected" }),
+    );
     expect(capped.units.map((u) => u.path)).toEqual([".claude/debug/outside-link", ".claude/debug/d3.txt"]);
-    expect(capped.skipped.filter((s) => s.reason === "limit").map((s) => s.path)).toEqual([".claude/debug/d2.txt", ".claude/debug/d1.txt", ".claude/debug/d0.txt"]);
+    expect(capped.skipped.filter((s) => s.reason === "limit").map((s) => s.path)).toEqual([
+      ".claude/debug/d2.txt",
+      ".claude/debug/d1.txt",
+      ".claude/debug/d0.txt",
+    ]);
     expect(fs.existsSync(path.join(home, ".claude/debug/d4.txt"))).toBe(true);
     expect(DEBUG_AGES).toHaveLength(5);
   });
 
   it("capBytes removes oldest first until the recipe's units fit", async () => {
     const sizes = new Map<number, number>();
-    const dry = await run(job({ recipe: "claude-code-sessions", params: { olderThanDays: 0 }, dryRun: true, minAgeHours: 1 }));
+    const dry = await run(
+      job({ recipe: "claude-code-sessions", params: { olderThanDays: 0 }, dryRun: true, minAgeHours: 1 }),
+    );
     for (const u of dry.units) sizes.set(Number(u.path.match(/(\d+)-aaaa/)![1]), u.bytes);
     const total = [...sizes.values()].reduce((a, b) => a + b, 0);
     const cap = total - sizes.get(6)! - 1; // just over one unit too much: the two oldest go
@@ -217,11 +314,15 @@ describe("custom rules and refusals", () => {
     fs.mkdirSync(path.join(home, ".coder-modules/coder/storage-reporter"), { recursive: true });
     fs.writeFileSync(path.join(home, ".coder-modules/coder/storage-reporter/token"), "tok");
     const before = snapshot(home);
-    const res = await run(job({ custom: { rootKey: "copilot:data", glob: "**", unit: "file" }, params: { olderThanDays: 7 } }));
+    const res = await run(
+      job({ custom: { rootKey: "copilot:data", glob: "**", unit: "file" }, params: { olderThanDays: 7 } }),
+    );
     const { gone } = diff(before, snapshot(home));
     expect(gone).toEqual([".copilot/session-state/cs40/events.jsonl"]); // session.db and its -wal stay
     expect(res.units).toHaveLength(1);
-    const own = await run(job({ custom: { rootKey: "coder/storage-reporter", glob: "**", unit: "file" }, params: { olderThanDays: 0 } }));
+    const own = await run(
+      job({ custom: { rootKey: "coder/storage-reporter", glob: "**", unit: "file" }, params: { olderThanDays: 0 } }),
+    );
     expect(own.units).toEqual([]);
     expect(fs.readFileSync(path.join(home, ".coder-modules/coder/storage-reporter/token"), "utf8")).toBe("tok");
   });
@@ -238,12 +339,21 @@ describe("custom rules and refusals", () => {
 
   it("stops on a rising error rate", async () => {
     // every move into the trash fails: a file sits where the job's trash needs a folder
-    const res = await run(job({ id: "job-err", recipe: "claude-code-debug", params: { olderThanDays: 0 }, minAgeHours: 1, limits: { maxUnits: 100, maxBytes: 2 ** 40, errorPct: 50, minErrors: 2 } }), {
-      afterPlan: () => {
-        fs.mkdirSync(path.join(home, TRASH_DIR, "job-err"), { recursive: true });
-        fs.writeFileSync(path.join(home, TRASH_DIR, "job-err/.claude"), "in the way");
+    const res = await run(
+      job({
+        id: "job-err",
+        recipe: "claude-code-debug",
+        params: { olderThanDays: 0 },
+        minAgeHours: 1,
+        limits: { maxUnits: 100, maxBytes: 2 ** 40, errorPct: 50, minErrors: 2 },
+      }),
+      {
+        afterPlan: () => {
+          fs.mkdirSync(path.join(home, TRASH_DIR, "job-err"), { recursive: true });
+          fs.writeFileSync(path.join(home, TRASH_DIR, "job-err/.claude"), "in the way");
+        },
       },
-    });
+    );
     expect(res.errors).toHaveLength(2);
     expect(res.skipped.filter((s) => s.reason === "error-rate")).toHaveLength(4);
     expect(res.status).toBe("failed");

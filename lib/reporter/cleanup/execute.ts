@@ -36,7 +36,17 @@ export async function runCleanup(job: ClaimedJob, ctx: ExecuteContext): Promise<
   ctx.log.mark();
   const jobStart = Date.now();
   const startedAt = ctx.now().toISOString();
-  const out: JobOutcome = { status: "done", unitsActed: 0, bytesActed: 0, units: [], skipped: [], errors: [], logTail: [], startedAt, finishedAt: startedAt };
+  const out: JobOutcome = {
+    status: "done",
+    unitsActed: 0,
+    bytesActed: 0,
+    units: [],
+    skipped: [],
+    errors: [],
+    logTail: [],
+    startedAt,
+    finishedAt: startedAt,
+  };
   const finish = (status: JobOutcome["status"]) => {
     out.status = status;
     out.units = out.units.slice(0, MAX_LISTED);
@@ -66,7 +76,13 @@ export async function runCleanup(job: ClaimedJob, ctx: ExecuteContext): Promise<
   const capped = capJob(chosen, job.limits.maxUnits, job.limits.maxBytes);
   for (const s of capped.skipped) out.skipped.push({ path: s.unit.path, bytes: s.unit.bytes, reason: s.reason });
   let selected = capped.selected;
-  ctx.log.write(job.id, job.dryRun ? "plan-dry-run" : "plan", "", selected.reduce((s, u) => s + u.bytes, 0), `${selected.length} units, ${job.action}`);
+  ctx.log.write(
+    job.id,
+    job.dryRun ? "plan-dry-run" : "plan",
+    "",
+    selected.reduce((s, u) => s + u.bytes, 0),
+    `${selected.length} units, ${job.action}`,
+  );
   await ctx.afterPlan?.(selected);
 
   let trash: RootHandle | null = null;
@@ -85,7 +101,14 @@ export async function runCleanup(job: ClaimedJob, ctx: ExecuteContext): Promise<
     }
     const created = ctx.now();
     const expires = job.action === "trash" ? new Date(created.getTime() + job.trashDays * 86_400_000) : created;
-    manifest = { jobId: job.id, action: job.action, createdAt: created.toISOString(), expiresAt: expires.toISOString(), complete: false, units: selected.map(manifestUnit) };
+    manifest = {
+      jobId: job.id,
+      action: job.action,
+      createdAt: created.toISOString(),
+      expiresAt: expires.toISOString(),
+      complete: false,
+      units: selected.map(manifestUnit),
+    };
     writeManifest(trash.abs, manifest); // before the first rename: an interrupted job is recovered from it
   }
   const open = selected.length ? (ctx.openFiles ?? readOpenFiles)() : null;
@@ -105,8 +128,15 @@ export async function runCleanup(job: ClaimedJob, ctx: ExecuteContext): Promise<
       }
     }
     if (failures >= job.limits.minErrors && (failures * 100) / attempts > job.limits.errorPct) {
-      ctx.log.write(job.id, "stopped", "", 0, `error rate ${failures} of ${attempts}: the remaining ${selected.length - i} units are skipped`);
-      for (const rest of selected.slice(i)) out.skipped.push({ path: rest.path, bytes: rest.bytes, reason: "error-rate" });
+      ctx.log.write(
+        job.id,
+        "stopped",
+        "",
+        0,
+        `error rate ${failures} of ${attempts}: the remaining ${selected.length - i} units are skipped`,
+      );
+      for (const rest of selected.slice(i))
+        out.skipped.push({ path: rest.path, bytes: rest.bytes, reason: "error-rate" });
       break;
     }
     const skip = recheck(u, open!);
@@ -116,7 +146,12 @@ export async function runCleanup(job: ClaimedJob, ctx: ExecuteContext): Promise<
       continue;
     }
     if (job.dryRun) {
-      out.units.push({ path: u.path, bytes: u.bytes, action: job.action === "trash" ? "would-trash" : "would-delete", newestMtime: iso(u.newest) });
+      out.units.push({
+        path: u.path,
+        bytes: u.bytes,
+        action: job.action === "trash" ? "would-trash" : "would-delete",
+        newestMtime: iso(u.newest),
+      });
       ctx.log.write(job.id, `would-${job.action}`, u.path, u.bytes);
       continue;
     }
@@ -143,7 +178,8 @@ export async function runCleanup(job: ClaimedJob, ctx: ExecuteContext): Promise<
   out.bytesActed = out.units.reduce((s, x) => s + x.bytes, 0);
 
   if (trash && manifest) {
-    if (job.action === "trash" && acted.length) writeManifest(trash.abs, { ...manifest, units: acted.map(manifestUnit), complete: true });
+    if (job.action === "trash" && acted.length)
+      writeManifest(trash.abs, { ...manifest, units: acted.map(manifestUnit), complete: true });
     else removeTree(trash.abs, trash.dev); // a delete job's staging, or a trash job that moved nothing
   }
   out.logTail = ctx.log.lines();
@@ -157,7 +193,10 @@ function recheck(u: JobUnit, open: OpenFiles): { reason: "changed" | "outside-ro
   try {
     now = measure(u.root, u.topsInRoot);
   } catch (err) {
-    return { reason: err instanceof Refused && err.reason === "outside-root" ? "outside-root" : "changed", message: (err as Error).message };
+    return {
+      reason: err instanceof Refused && err.reason === "outside-root" ? "outside-root" : "changed",
+      message: (err as Error).message,
+    };
   }
   const diff = difference(u.measured, now);
   if (diff) return { reason: "changed", message: diff };
@@ -171,10 +210,17 @@ function act(job: ClaimedJob, u: JobUnit, trash: RootHandle, home: string) {
   for (const t of u.topsInRoot) checkParents(u.root, t); // once more, right before the rename
   if (trash.dev !== u.root.dev) {
     // (a trash job never gets here) no staging on another file system: remove in place, entry by entry
-    return removeAll(u.topsInRoot.map((t) => path.join(u.root.abs, t)), u.root.dev);
+    return removeAll(
+      u.topsInRoot.map((t) => path.join(u.root.abs, t)),
+      u.root.dev,
+    );
   }
   moveIn(home, trash, u.tops);
-  if (job.action === "delete") removeAll(u.tops.map((t) => path.join(trash.abs, t)), trash.dev);
+  if (job.action === "delete")
+    removeAll(
+      u.tops.map((t) => path.join(trash.abs, t)),
+      trash.dev,
+    );
 }
 
 function removeAll(paths: string[], dev: bigint) {
@@ -185,7 +231,8 @@ function removeAll(paths: string[], dev: bigint) {
     remaining += r.remaining;
     first ??= r.error;
   }
-  if (remaining) throw new Error(`${remaining} entries could not be removed (${first}); they remain in ${path.dirname(paths[0])}`);
+  if (remaining)
+    throw new Error(`${remaining} entries could not be removed (${first}); they remain in ${path.dirname(paths[0])}`);
 }
 
 const manifestUnit = (u: JobUnit) => ({ path: u.path, tops: u.tops, bytes: u.bytes });

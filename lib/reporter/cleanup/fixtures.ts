@@ -69,7 +69,9 @@ export function buildCleanupHome(home: string, outside: string, nowSec: number) 
   ageTree(path.join(home, ".claude/file-history/fh40"), 40, nowSec);
   ageTree(path.join(home, proj, SESSION(5)), 60, nowSec);
 
-  [5, 45, 200].forEach((a) => p(`.codex/sessions/2025/01/0${(a % 9) + 1}/rollout-2025-01-01T00-00-0${a % 10}-${a}.jsonl`, 5000, a));
+  [5, 45, 200].forEach((a) =>
+    p(`.codex/sessions/2025/01/0${(a % 9) + 1}/rollout-2025-01-01T00-00-0${a % 10}-${a}.jsonl`, 5000, a),
+  );
   p(".codex/state_5.sqlite", 8192, 200);
   p(".codex/state_5.sqlite-wal", 4096, 200);
   [2, 35].forEach((a) => p(`.gemini/tmp/abc123/chats/session-${a}.json`, 3000, a));
@@ -113,7 +115,10 @@ export function kubeletWalk(dir: string) {
   execFileSync("chmod", ["-R", "g+rwX", dir]);
 }
 
-export const ENV = (home: string) => ({ HOME: home, CODER_SCRIPT_DATA_DIR: path.join(home, ".coder/coder-script-data/current") });
+export const ENV = (home: string) => ({
+  HOME: home,
+  CODER_SCRIPT_DATA_DIR: path.join(home, ".coder/coder-script-data/current"),
+});
 
 /** Every entry under `dir` (relative), with its kind, size and the sha1 of files: the "file by file" check. */
 export function snapshot(dir: string): Map<string, string> {

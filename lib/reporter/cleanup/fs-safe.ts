@@ -80,7 +80,8 @@ export function checkParents(root: RootHandle, rel: string) {
     abs += "/" + segs[i];
     const st = lstat(abs);
     if (!st) throw new Refused("gone", `${abs} is gone`);
-    if (!st.isDirectory()) throw new Refused("outside-root", `${abs} is not a folder (a symbolic link is never followed)`);
+    if (!st.isDirectory())
+      throw new Refused("outside-root", `${abs} is not a folder (a symbolic link is never followed)`);
     if (st.dev !== root.dev) throw new Refused("outside-root", `${abs} is on another file system`);
   }
 }
@@ -134,8 +135,10 @@ export function measure(root: RootHandle, tops: readonly string[]): Measured {
  * can be set back by anyone, a ctime only moves forward.
  */
 export function difference(before: Measured, now: Measured): string | null {
-  if (before.kinds.join() !== now.kinds.join()) return `type changed (${before.kinds.join("+")} → ${now.kinds.join("+")})`;
-  if (before.entries.length !== now.entries.length) return `entries changed (${before.entries.length} → ${now.entries.length})`;
+  if (before.kinds.join() !== now.kinds.join())
+    return `type changed (${before.kinds.join("+")} → ${now.kinds.join("+")})`;
+  if (before.entries.length !== now.entries.length)
+    return `entries changed (${before.entries.length} → ${now.entries.length})`;
   if (before.bytes !== now.bytes) return `size changed (${before.bytes} → ${now.bytes} bytes)`;
   for (let i = 0; i < now.entries.length; i++) {
     const a = before.entries[i];
@@ -195,7 +198,8 @@ export function ensureParents(root: RootHandle, rel: string) {
       fs.mkdirSync(abs, { mode: 0o700 });
       st = lstat(abs)!;
     }
-    if (!st.isDirectory()) throw new Refused("outside-root", `${abs} is not a folder (a symbolic link is never followed)`);
+    if (!st.isDirectory())
+      throw new Refused("outside-root", `${abs} is not a folder (a symbolic link is never followed)`);
     if (st.dev !== root.dev) throw new Refused("outside-root", `${abs} is on another file system`);
   }
 }

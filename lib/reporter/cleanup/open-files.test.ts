@@ -29,7 +29,10 @@ describe("open and locked files", () => {
 
   it("reads /proc/locks by inode (a lock held by a process whose descriptors it cannot read)", () => {
     const proc = fs.mkdtempSync(path.join(os.tmpdir(), "fake-proc-"));
-    fs.writeFileSync(path.join(proc, "locks"), "1: POSIX  ADVISORY  WRITE 4242 fd:01:918273 0 EOF\n2: -> FLOCK  ADVISORY  WRITE 4243 00:2b:5 0 EOF\n");
+    fs.writeFileSync(
+      path.join(proc, "locks"),
+      "1: POSIX  ADVISORY  WRITE 4242 fd:01:918273 0 EOF\n2: -> FLOCK  ADVISORY  WRITE 4243 00:2b:5 0 EOF\n",
+    );
     const o = readOpenFiles(proc);
     expect(o.has(123n, 918273n)).toBe(true);
     expect(o.has(1n, 5n)).toBe(true);

@@ -6,9 +6,17 @@ import { capJob, plan, type PlanUnit } from "./plan";
 const NOW = 1_000_000_000;
 const DAY = 86_400;
 /** Units u0 (newest, 0.5 day) ... u9 (oldest, 45 days), 100 bytes each but u9 1000. */
-const units: PlanUnit[] = [0.5, 2, 4, 6, 8, 10, 15, 20, 30, 45].map((d, i) => ({ path: `u${i}`, bytes: i === 9 ? 1000 : 100, newest: NOW - d * DAY, protected: false }));
-const run = (params: Parameters<typeof plan>[1]["params"], extra: Partial<Parameters<typeof plan>[1]> = {}, list = units) =>
-  plan(list, { params, nowSec: NOW, minAgeHours: 24, ...extra });
+const units: PlanUnit[] = [0.5, 2, 4, 6, 8, 10, 15, 20, 30, 45].map((d, i) => ({
+  path: `u${i}`,
+  bytes: i === 9 ? 1000 : 100,
+  newest: NOW - d * DAY,
+  protected: false,
+}));
+const run = (
+  params: Parameters<typeof plan>[1]["params"],
+  extra: Partial<Parameters<typeof plan>[1]> = {},
+  list = units,
+) => plan(list, { params, nowSec: NOW, minAgeHours: 24, ...extra });
 const paths = (xs: { path: string }[]) => xs.map((x) => x.path);
 
 describe("plan", () => {
@@ -19,7 +27,9 @@ describe("plan", () => {
   it("keepNewest keeps exactly N, listing them as kept", () => {
     const p = run({ keepNewest: 7 });
     expect(paths(p.selected)).toEqual(["u9", "u8", "u7"]);
-    expect(p.skipped.map((s) => [s.unit.path, s.reason])).toEqual(["u0", "u1", "u2", "u3", "u4", "u5", "u6"].map((x) => [x, "kept"]));
+    expect(p.skipped.map((s) => [s.unit.path, s.reason])).toEqual(
+      ["u0", "u1", "u2", "u3", "u4", "u5", "u6"].map((x) => [x, "kept"]),
+    );
   });
   it("combines olderThanDays and keepNewest (both must hold)", () => {
     expect(paths(run({ olderThanDays: 5, keepNewest: 8 }).selected)).toEqual(["u9", "u8"]);
@@ -34,7 +44,10 @@ describe("plan", () => {
   it("skips protected and recent units (never below 1 hour)", () => {
     const list = units.map((u) => (u.path === "u8" ? { ...u, protected: true } : u));
     const p = run({ olderThanDays: 0 }, {}, list);
-    expect(p.skipped.map((s) => [s.unit.path, s.reason])).toEqual([["u8", "protected"], ["u0", "recent"]]);
+    expect(p.skipped.map((s) => [s.unit.path, s.reason])).toEqual([
+      ["u8", "protected"],
+      ["u0", "recent"],
+    ]);
     const young = [{ path: "y", bytes: 1, newest: NOW - 1800, protected: false }];
     expect(run({ olderThanDays: 0 }, { minAgeHours: 0 }, young).skipped.map((s) => s.reason)).toEqual(["recent"]);
   });

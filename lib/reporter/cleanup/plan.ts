@@ -35,7 +35,9 @@ const DAY = 86_400;
 export function plan<U extends PlanUnit>(units: readonly U[], o: PlanOptions): Plan<U> {
   const { params, nowSec } = o;
   const minAge = Math.max(MIN_AGE_HOURS_FLOOR, o.minAgeHours) * 3600;
-  const newestFirst = [...units].sort((a, b) => b.newest - a.newest || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const newestFirst = [...units].sort(
+    (a, b) => b.newest - a.newest || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
+  );
   const skipped: Plan<U>["skipped"] = [];
   const candidates: U[] = [];
   newestFirst.forEach((u, rank) => {

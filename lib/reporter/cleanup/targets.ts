@@ -13,7 +13,11 @@ export type Target = { id: RecipeId | "custom"; unit: UnitShape; glob: string };
 
 /** The built-in recipes that apply to a root, by the rule the preview shares (lib/catalog/recipe-roots.ts). */
 export function recipesFor(spec: Pick<RootSpec, "key" | "kind" | "orphaned" | "rel">): Target[] {
-  return recipesForRoot({ key: spec.key, kind: spec.kind, path: spec.rel, orphaned: spec.orphaned }).map((r) => ({ id: r.id, unit: r.unit, glob: r.glob }));
+  return recipesForRoot({ key: spec.key, kind: spec.kind, path: spec.rel, orphaned: spec.orphaned }).map((r) => ({
+    id: r.id,
+    unit: r.unit,
+    glob: r.glob,
+  }));
 }
 
 /**
@@ -28,7 +32,8 @@ export const DATABASE_FILE = /\.(?:db|db3|sqlite3?)$|\.sqlite|-wal$|-shm$|-journ
  */
 export function targetProblem(t: Target): string | null {
   const segs = t.glob.split("/");
-  if (t.glob.startsWith("/") || segs.includes("..") || segs.includes("")) return `glob ${t.glob} must be relative, without '..' or empty segments`;
+  if (t.glob.startsWith("/") || segs.includes("..") || segs.includes(""))
+    return `glob ${t.glob} must be relative, without '..' or empty segments`;
   if (t.glob.includes("\0")) return "glob contains NUL";
   if (t.unit !== "file" && t.glob.includes("**")) return `"${t.unit}" units need a fixed depth: ${t.glob} has "**"`;
   if (t.glob === "." && t.unit !== "dir") return `"." is the root itself: only a "dir" unit`;

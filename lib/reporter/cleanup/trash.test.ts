@@ -32,9 +32,18 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 const log = () => new CleanupLog(home, () => new Date());
-const ctx = () => ({ home, env: ENV(home), config: null, log: log(), now: () => new Date(), protect: readProtect(home), progress: async () => false });
+const ctx = () => ({
+  home,
+  env: ENV(home),
+  config: null,
+  log: log(),
+  now: () => new Date(),
+  protect: readProtect(home),
+  progress: async () => false,
+});
 /** The home without the reporter's own folder (trash, log). */
-const userFiles = () => new Map([...snapshot(home)].filter(([k]) => !k.startsWith(REPORTER) && k !== ".coder-modules/coder"));
+const userFiles = () =>
+  new Map([...snapshot(home)].filter(([k]) => !k.startsWith(REPORTER) && k !== ".coder-modules/coder"));
 
 describe("trash", () => {
   it("trash then restore gives back the same files, byte for byte", async () => {
@@ -49,7 +58,10 @@ describe("trash", () => {
     const m = readManifest(path.join(home, TRASH_DIR, j.id))!;
     expect(m).toMatchObject({ jobId: j.id, action: "trash", complete: true });
     expect(Date.parse(m.expiresAt) - Date.parse(m.createdAt)).toBe(3 * 86_400_000);
-    expect(m.units.find((u) => u.path.endsWith(`${SESSION(6)}.jsonl`))!.tops).toEqual([`${P}/${SESSION(6)}.jsonl`, `${P}/${SESSION(6)}`]);
+    expect(m.units.find((u) => u.path.endsWith(`${SESSION(6)}.jsonl`))!.tops).toEqual([
+      `${P}/${SESSION(6)}.jsonl`,
+      `${P}/${SESSION(6)}`,
+    ]);
 
     const back = restoreFolder(home, j.id, false, log());
     expect(back.units).toHaveLength(5);
@@ -79,7 +91,9 @@ describe("trash", () => {
     await runCleanup(fresh, ctx());
     sweepTrash(home, new Date(Date.now() + 2 * 86_400_000), log());
     expect(fs.readdirSync(path.join(home, TRASH_DIR))).toEqual([fresh.id]);
-    expect(fs.readFileSync(path.join(home, ".coder-modules/coder/storage-reporter/cleanup.log"), "utf8")).toMatch(new RegExp(`${old.id} purged .gemini/tmp/abc123/chats/session-35.json \\d+ expired`));
+    expect(fs.readFileSync(path.join(home, ".coder-modules/coder/storage-reporter/cleanup.log"), "utf8")).toMatch(
+      new RegExp(`${old.id} purged .gemini/tmp/abc123/chats/session-35.json \\d+ expired`),
+    );
     const purged = purgeFolder(home, fresh.id, log(), "purge job");
     expect(purged.units.map((u) => u.action)).toEqual(["purged", "purged"]);
     expect(fs.readdirSync(path.join(home, TRASH_DIR))).toEqual([]);
@@ -97,7 +111,9 @@ describe("trash", () => {
     sweepTrash(home, new Date(), log());
     expect(fs.existsSync(path.join(home, u.tops[0]))).toBe(true);
     expect(fs.existsSync(path.join(home, u.tops[1]))).toBe(true);
-    expect(readManifest(dir)!.units.map((x) => x.path)).toEqual(res.units.map((x) => x.path).filter((p) => p !== u.path));
+    expect(readManifest(dir)!.units.map((x) => x.path)).toEqual(
+      res.units.map((x) => x.path).filter((p) => p !== u.path),
+    );
   });
 
   it("is reported as a root of kind trash, left out of the reporter's module folder", async () => {

@@ -105,7 +105,13 @@ function recover(home: string, dir: string, m: Manifest, log: CleanupLog) {
       log.write(m.jobId, "rolled-back", u.path, u.bytes, "interrupted between the parts of the unit");
     } catch (err) {
       kept.push({ ...u, tops: back }); // cannot go back: keep what is here, restorable by hand
-      log.write(m.jobId, "error", u.path, u.bytes, `interrupted unit could not be moved back: ${(err as Error).message}`);
+      log.write(
+        m.jobId,
+        "error",
+        u.path,
+        u.bytes,
+        `interrupted unit could not be moved back: ${(err as Error).message}`,
+      );
     }
   }
   const done = { ...m, units: kept, complete: true };
@@ -114,7 +120,12 @@ function recover(home: string, dir: string, m: Manifest, log: CleanupLog) {
 }
 
 /** Removes a job's trash folder, logging each unit as purged. Returns the outcomes. */
-export function purgeFolder(home: string, jobId: string, log: CleanupLog, why: string): { units: Outcome[]; errors: JobError[] } {
+export function purgeFolder(
+  home: string,
+  jobId: string,
+  log: CleanupLog,
+  why: string,
+): { units: Outcome[]; errors: JobError[] } {
   const dir = jobTrash(home, jobId);
   let m = readManifest(dir);
   if (m && !m.complete) m = recover(home, dir, m, log);
@@ -158,7 +169,12 @@ export function sweepTrash(home: string, now: Date, log: CleanupLog) {
 }
 
 /** A restore job: moves the units of `jobId`'s trash back, each whole, where nothing took their place. */
-export function restoreFolder(home: string, jobId: string, dryRun: boolean, log: CleanupLog): { units: Outcome[]; skipped: Skip[]; errors: JobError[] } {
+export function restoreFolder(
+  home: string,
+  jobId: string,
+  dryRun: boolean,
+  log: CleanupLog,
+): { units: Outcome[]; skipped: Skip[]; errors: JobError[] } {
   const dir = jobTrash(home, jobId);
   let m = readManifest(dir);
   const out = { units: [] as Outcome[], skipped: [] as Skip[], errors: [] as JobError[] };
@@ -172,8 +188,10 @@ export function restoreFolder(home: string, jobId: string, dryRun: boolean, log:
   const left: ManifestUnit[] = [];
   for (const u of m.units) {
     try {
-      if (u.tops.some((t) => exists(path.join(home, t)))) throw new Refused("changed", "its original location is occupied now");
-      if (!u.tops.every((t) => exists(path.join(trash.abs, t)))) throw new Refused("gone", "not (all) in the trash any more");
+      if (u.tops.some((t) => exists(path.join(home, t))))
+        throw new Refused("changed", "its original location is occupied now");
+      if (!u.tops.every((t) => exists(path.join(trash.abs, t))))
+        throw new Refused("gone", "not (all) in the trash any more");
       if (!dryRun) {
         for (const t of u.tops) ensureParents(homeRoot, t);
         renameAll(
@@ -186,7 +204,8 @@ export function restoreFolder(home: string, jobId: string, dryRun: boolean, log:
       if (dryRun) left.push(u);
     } catch (err) {
       left.push(u);
-      if (err instanceof Refused && err.reason !== "gone") out.skipped.push({ path: u.path, bytes: u.bytes, reason: err.reason });
+      if (err instanceof Refused && err.reason !== "gone")
+        out.skipped.push({ path: u.path, bytes: u.bytes, reason: err.reason });
       else out.errors.push({ path: u.path, message: (err as Error).message.slice(0, 500) });
       log.write(m.jobId, "not-restored", u.path, u.bytes, (err as Error).message);
     }

@@ -44,7 +44,10 @@ export class UnitTally {
   private readonly dirMatch: GlobMatcher | null;
   private readonly accs = new Map<string, Acc>();
   /** [units, bytes] by age step; "file" units are counted as they arrive (no map needed). */
-  private readonly byAge: [number, number][] = Array.from({ length: STEPS.length + 1 }, () => [0, 0] as [number, number]);
+  private readonly byAge: [number, number][] = Array.from(
+    { length: STEPS.length + 1 },
+    () => [0, 0] as [number, number],
+  );
   private protectedUnits = 0;
   private protectedBytes = 0;
   /** Every unit, only when collecting for a job. */
@@ -63,7 +66,14 @@ export class UnitTally {
     this.depth = unitDepth(target);
     this.topRe = topFolderRegex(target);
     this.fileMatch = target.unit === "dir" ? null : new GlobMatcher(target.glob);
-    this.dirMatch = target.glob === "." ? null : target.unit === "dir" ? new GlobMatcher(target.glob) : target.unit === "file+dir" ? new GlobMatcher(companionGlob(target)) : null;
+    this.dirMatch =
+      target.glob === "."
+        ? null
+        : target.unit === "dir"
+          ? new GlobMatcher(target.glob)
+          : target.unit === "file+dir"
+            ? new GlobMatcher(companionGlob(target))
+            : null;
     this.list = collect ? [] : null;
   }
 
@@ -123,7 +133,13 @@ export class UnitTally {
     const bytes = this.byAge.reduce((s, b) => s + b[1], 0);
     let last = this.byAge.length;
     while (last > 0 && this.byAge[last - 1][0] === 0) last--;
-    return { units, bytes, protectedUnits: this.protectedUnits, protectedBytes: this.protectedBytes, byAge: this.byAge.slice(0, last) };
+    return {
+      units,
+      bytes,
+      protectedUnits: this.protectedUnits,
+      protectedBytes: this.protectedBytes,
+      byAge: this.byAge.slice(0, last),
+    };
   }
 
   /** Every unit (protected ones too), for a job's plan. Needs `collect`. */
@@ -138,14 +154,19 @@ export class UnitTally {
     this.settled = true;
     for (const [key, a] of this.accs) {
       if (this.target.unit === "dir") this.count({ path: key, tops: [key], bytes: a.bytes, mtime: a.mtime });
-      else if (a.file !== null) this.count({ path: a.file, tops: a.dir ? [a.file, key] : [a.file], bytes: a.bytes, mtime: a.mtime });
+      else if (a.file !== null)
+        this.count({ path: a.file, tops: a.dir ? [a.file, key] : [a.file], bytes: a.bytes, mtime: a.mtime });
     }
     this.accs.clear();
   }
 
   private count(u: FoundUnit) {
     this.list?.push(u);
-    if (this.protect !== null && !this.protect.empty && this.protect.covers(u.tops.map((t) => joinRel(this.rootRel, t)))) {
+    if (
+      this.protect !== null &&
+      !this.protect.empty &&
+      this.protect.covers(u.tops.map((t) => joinRel(this.rootRel, t)))
+    ) {
       this.protectedUnits++;
       this.protectedBytes += u.bytes;
       return;

@@ -39,7 +39,14 @@ export type FoundRoots = {
   errors: { path: string; message: string }[];
 };
 
-export type FindOptions = { home: string; env: Env; config: ReporterConfig | null; protect: ProtectList; nowSec: number; scanner?: ScannerMode };
+export type FindOptions = {
+  home: string;
+  env: Env;
+  config: ReporterConfig | null;
+  protect: ProtectList;
+  nowSec: number;
+  scanner?: ScannerMode;
+};
 
 /** The job's target, or a reason why there is none. */
 export function jobTarget(job: Pick<ClaimedJob, "recipe" | "custom">): Target | string {
@@ -52,18 +59,31 @@ export function jobTarget(job: Pick<ClaimedJob, "recipe" | "custom">): Target | 
   return targetProblem(t) ?? t;
 }
 
-export async function findJobUnits(job: Pick<ClaimedJob, "recipe" | "custom" | "params" | "countStatusChanges">, target: Target, o: FindOptions): Promise<FoundRoots> {
+export async function findJobUnits(
+  job: Pick<ClaimedJob, "recipe" | "custom" | "params" | "countStatusChanges">,
+  target: Target,
+  o: FindOptions,
+): Promise<FoundRoots> {
   const specs = discoverRoots({ home: o.home, env: o.env, config: o.config });
-  const chosen = specs.filter((s) => (job.recipe ? recipesFor(s).some((t) => t.id === job.recipe) : s.key === job.custom?.rootKey && cleanable({ kind: s.kind, path: s.rel })));
+  const chosen = specs.filter((s) =>
+    job.recipe
+      ? recipesFor(s).some((t) => t.id === job.recipe)
+      : s.key === job.custom?.rootKey && cleanable({ kind: s.kind, path: s.rel }),
+  );
   const out: FoundRoots = { roots: [], refused: [], errors: [] };
   if (chosen.some((s) => s.kind === "script-data") && job.recipe && !o.env.CODER_SCRIPT_DATA_DIR) {
     // without it every script data folder looks orphaned, the current one too
-    out.errors.push({ path: "", message: "CODER_SCRIPT_DATA_DIR is not set: the current script data folder is unknown, so none is removed" });
+    out.errors.push({
+      path: "",
+      message: "CODER_SCRIPT_DATA_DIR is not set: the current script data folder is unknown, so none is removed",
+    });
     return out;
   }
   // roots nested in a chosen one are scanned too (no units of theirs), so the outer root leaves them out
   const nested = specs.filter((s) => !chosen.includes(s) && chosen.some((c) => isInside(s.abs, c.abs)));
-  const scanSpecs = specs.filter((s) => chosen.includes(s) || nested.includes(s)).map((s) => ({ ...s, targets: chosen.includes(s) ? [target] : [] }));
+  const scanSpecs = specs
+    .filter((s) => chosen.includes(s) || nested.includes(s))
+    .map((s) => ({ ...s, targets: chosen.includes(s) ? [target] : [] }));
   const scan = await scanRoots(scanSpecs, o.nowSec, { home: o.home, mode: o.scanner ?? "auto", collect: true });
   const olderThan = job.params?.olderThanDays;
   for (const spec of chosen) {
@@ -82,7 +102,14 @@ export async function findJobUnits(job: Pick<ClaimedJob, "recipe" | "custom" | "
     for (const f of found) {
       const tops = whole ? [spec.rel] : f.tops.map((t) => joinRel(spec.rel, t));
       const topsInRoot = whole ? [path.basename(spec.abs)] : f.tops;
-      const base = { path: tops[0] === spec.rel ? spec.rel : joinRel(spec.rel, f.path), tops, topsInRoot, root, rootKey: spec.key, protected: o.protect.covers(tops) };
+      const base = {
+        path: tops[0] === spec.rel ? spec.rel : joinRel(spec.rel, f.path),
+        tops,
+        topsInRoot,
+        root,
+        rootKey: spec.key,
+        protected: o.protect.covers(tops),
+      };
       // counted ctimes only make a unit younger: one the scan's mtimes already show too young for
       // olderThanDays cannot be selected, and needs no second look
       if (olderThan !== undefined && o.nowSec - f.mtime <= olderThan * 86_400) {
@@ -94,7 +121,8 @@ export async function findJobUnits(job: Pick<ClaimedJob, "recipe" | "custom" | "
         const newest = job.countStatusChanges ? Math.max(m.newest, m.newestChange) : m.newest;
         units.push({ ...base, bytes: m.bytes, newest, measured: m });
       } catch (err) {
-        if (err instanceof Refused && err.reason === "outside-root") out.refused.push({ path: base.path, bytes: f.bytes, reason: "outside-root" });
+        if (err instanceof Refused && err.reason === "outside-root")
+          out.refused.push({ path: base.path, bytes: f.bytes, reason: "outside-root" });
         else if (!(err instanceof Refused)) out.errors.push({ path: base.path, message: (err as Error).message });
         // "gone": removed since the scan, nothing to do
       }

@@ -23,7 +23,7 @@ let roots: StorageRoot[];
 
 /** A small deterministic generator (the same tree on every run). */
 function rng(seed: number) {
-  return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
 beforeAll(async () => {
@@ -43,7 +43,8 @@ beforeAll(async () => {
       ageTree(path.join(home, rel), a, nowSec);
     }
   }
-  for (let i = 0; i < 300; i++) put(home, `.claude/debug/x${i}.txt`, Math.floor(500 + r() * 8000), 1.5 + r() * 120, nowSec);
+  for (let i = 0; i < 300; i++)
+    put(home, `.claude/debug/x${i}.txt`, Math.floor(500 + r() * 8000), 1.5 + r() * 120, nowSec);
   kubeletWalk(home); // every ctime now, as on a Kubernetes workspace: the preview and the job must still agree
   const scan = await scanRoots(discoverRoots({ home, env: ENV(home) }), nowSec, { home, protect: readProtect(home) });
   roots = scan.roots;
@@ -100,7 +101,9 @@ describe("recipe usage in the report", () => {
         .map((u) => previewFromUsage(u, params))
         .reduce((a, b) => ({ units: a.units + b.units, bytes: a.bytes + b.bytes }), { units: 0, bytes: 0 });
       const diff = dry.bytesActed === 0 ? 0 : (preview.bytes - dry.bytesActed) / dry.bytesActed;
-      lines.push(`${id} ${JSON.stringify(params)}: dry run ${dry.units.length} units ${dry.bytesActed} B, preview ${preview.units} units ${preview.bytes} B (${(diff * 100).toFixed(2)} %)`);
+      lines.push(
+        `${id} ${JSON.stringify(params)}: dry run ${dry.units.length} units ${dry.bytesActed} B, preview ${preview.units} units ${preview.bytes} B (${(diff * 100).toFixed(2)} %)`,
+      );
       expect(Math.abs(diff), lines.at(-1)).toBeLessThan(0.05);
     }
     console.log("preview vs dry run:\n" + lines.join("\n"));

@@ -26,7 +26,12 @@ async function dispatch(request: Request): Promise<Response> {
   headers.delete(CLIENT_IP_HEADER);
   const ip = clientIp(request.headers);
   if (ip) headers.set(CLIENT_IP_HEADER, ip);
-  const init: RequestInit & { duplex?: "half" } = { method: request.method, headers, body: request.body, duplex: "half" };
+  const init: RequestInit & { duplex?: "half" } = {
+    method: request.method,
+    headers,
+    body: request.body,
+    duplex: "half",
+  };
   if (request.method === "GET" || request.method === "HEAD") delete init.body;
   return (await getAuth()).handler(new Request(request.url, init));
 }

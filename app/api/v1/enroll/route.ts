@@ -11,6 +11,11 @@ export const POST = handle(async (request) => {
   // The key first: a client without it learns nothing about the body's schema and cannot make the server parse.
   const db = await requireEnrollmentKey(request);
   const body = await readJson(request, enrollRequest, LIMITS.enrollBodyBytes);
-  const result = await enrollWorkspace(db, body.workspace, request.headers.get("x-enrollment-key"), bearerToken(request));
+  const result = await enrollWorkspace(
+    db,
+    body.workspace,
+    request.headers.get("x-enrollment-key"),
+    bearerToken(request),
+  );
   return machineJson(result);
 });

@@ -16,7 +16,8 @@ import { GET as workspaceTable } from "./workspaces/[id]/[table]/route";
 import { GET as workspaces } from "./workspaces.csv/route";
 
 let auth: Record<string, string> = {};
-const req = (path: string, headers: Record<string, string> = auth) => new Request(`http://localhost/api/v1/export/${path}`, { headers });
+const req = (path: string, headers: Record<string, string> = auth) =>
+  new Request(`http://localhost/api/v1/export/${path}`, { headers });
 const ctx = <T>(params: T) => ({ params: Promise.resolve(params) });
 const globalDb = globalThis as unknown as { __storageDb?: unknown };
 
@@ -58,7 +59,11 @@ describeEachDatabase("export routes", (t) => {
     expect(anonymous.status).toBe(401);
     await (await usage(req("usage.csv?range=7d&owner=alice"), ctx({}))).text();
     const [entry] = (await listAudit(t.current.db, { action: "export.downloaded" }, { limit: 10 })).entries;
-    expect(entry).toMatchObject({ actorType: "token", target: expect.stringMatching(/^usage-.*\.csv$/), details: { query: { range: "7d", owner: "alice" } } });
+    expect(entry).toMatchObject({
+      actorType: "token",
+      target: expect.stringMatching(/^usage-.*\.csv$/),
+      details: { query: { range: "7d", owner: "alice" } },
+    });
   });
 
   it("rejects bad parameters with 422 in the error envelope before reading anything", async () => {
@@ -78,7 +83,10 @@ describeEachDatabase("export routes", (t) => {
     ]) {
       expect(res.status).toBe(422);
       expect(res.headers.get("content-type")).toMatch(/^application\/json/);
-      expect((await res.json()).error).toMatchObject({ code: "invalid", message: expect.stringMatching(/query parameters/) });
+      expect((await res.json()).error).toMatchObject({
+        code: "invalid",
+        message: expect.stringMatching(/query parameters/),
+      });
     }
   });
 
@@ -94,14 +102,15 @@ describeEachDatabase("export routes", (t) => {
     }
   });
 
-
   it("streams CSV downloads with a descriptive file name and no caching", async () => {
     const res = await usage(req("usage.csv?range=custom&from=2026-01-01&to=2026-01-31&workspace=ws-a,ws-b"), ctx({}));
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(res.headers.get("content-disposition")).toBe('attachment; filename="usage-2026-01-01-2026-01-31.csv"');
     expect(res.headers.get("cache-control")).toBe("no-store");
-    expect(await res.text()).toBe("time,day,workspace_id,workspace,owner,template,agent,kind,root,path,bytes,apparent_bytes,files\r\n");
+    expect(await res.text()).toBe(
+      "time,day,workspace_id,workspace,owner,template,agent,kind,root,path,bytes,apparent_bytes,files\r\n",
+    );
     for (const res of [
       await usage(req("usage.csv?granularity=report&workspace=ws-a&workspace=ws-b"), ctx({})),
       await workspaces(req("workspaces.csv?sort=name&dir=asc&page=3&pageSize=1"), ctx({})),

@@ -15,7 +15,10 @@ const ctx = { params: Promise.resolve({}) };
 const url = "http://dashboard.test/api/v1/reports";
 
 function request(body: BodyInit | null, headers: Record<string, string> = {}, stream = false): Request {
-  const init: RequestInit & { duplex?: "half" } = { method: "POST", headers: { "content-type": "application/json", ...headers } };
+  const init: RequestInit & { duplex?: "half" } = {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+  };
   if (stream && body !== null) {
     // A streamed body has no Content-Length: the limit must hold while reading.
     const bytes = typeof body === "string" ? new TextEncoder().encode(body) : new Uint8Array(body as ArrayBuffer);
@@ -63,9 +66,13 @@ describeEachDatabase("POST /api/v1/reports", (t) => {
   });
 
   const auth = () => ({ authorization: `Bearer ${token}` });
-  const good = () => makeReport(ws, new Date(Date.now() - 60_000).toISOString(), [
-    { key: "claude-code:data", agent: "claude-code", bytes: 5 * MiB, path: ".claude" },
-  ], { totalBytes: 100 * MiB, freeBytes: 50 * MiB });
+  const good = () =>
+    makeReport(
+      ws,
+      new Date(Date.now() - 60_000).toISOString(),
+      [{ key: "claude-code:data", agent: "claude-code", bytes: 5 * MiB, path: ".claude" }],
+      { totalBytes: 100 * MiB, freeBytes: 50 * MiB },
+    );
 
   it("stores a gzip report once and answers a resend as a duplicate", async () => {
     const report = good();
@@ -79,15 +86,34 @@ describeEachDatabase("POST /api/v1/reports", (t) => {
   });
 
   it("accepts a report from a reporter before 0.2 (volume without Used or inodes, leftovers as roots)", async () => {
-    const report = makeReport(ws, new Date(Date.now() - 30_000).toISOString(), [
-      { key: "coder/claude-code", kind: "module", agent: "claude-code", bytes: 143_360, path: ".coder-modules/coder/claude-code" },
-      { key: "leftover:coder/claude-code/agentapi.pid", kind: "leftover", agent: "claude-code", bytes: 4096, path: ".coder-modules/coder/claude-code/agentapi.pid" },
-    ], { totalBytes: 100 * MiB, freeBytes: 40 * MiB }, { reporter: { version: "0.1.0", scanMs: 5 } });
+    const report = makeReport(
+      ws,
+      new Date(Date.now() - 30_000).toISOString(),
+      [
+        {
+          key: "coder/claude-code",
+          kind: "module",
+          agent: "claude-code",
+          bytes: 143_360,
+          path: ".coder-modules/coder/claude-code",
+        },
+        {
+          key: "leftover:coder/claude-code/agentapi.pid",
+          kind: "leftover",
+          agent: "claude-code",
+          bytes: 4096,
+          path: ".coder-modules/coder/claude-code/agentapi.pid",
+        },
+      ],
+      { totalBytes: 100 * MiB, freeBytes: 40 * MiB },
+      { reporter: { version: "0.1.0", scanMs: 5 } },
+    );
     const res = await postReport(request(JSON.stringify(report), auth()), ctx);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ reportId: report.id, status: "stored" });
     const [w] = rowsOf<{ used: number; pct: number; inodes: number | null }>(
-      await t.current.db.execute(sql`select volume_used_bytes::float8 as used, volume_used_pct as pct, volume_inodes_total as inodes
+      await t.current.db
+        .execute(sql`select volume_used_bytes::float8 as used, volume_used_pct as pct, volume_inodes_total as inodes
         from workspaces where id = ${ws.id}`),
     );
     expect(w).toEqual({ used: 60 * MiB, pct: 60, inodes: null });
@@ -102,9 +128,19 @@ describeEachDatabase("POST /api/v1/reports", (t) => {
   const firstRoot = (r: Record<string, unknown>) => (r.roots as Record<string, unknown>[])[0];
   const cases: Case[] = [
     { name: "malformed JSON", req: () => request("{not json", auth()), status: 400, code: "malformed_json" },
-    { name: "corrupt gzip", req: () => request("plain", { ...auth(), "content-encoding": "gzip" }), status: 400, code: "malformed_body" },
+    {
+      name: "corrupt gzip",
+      req: () => request("plain", { ...auth(), "content-encoding": "gzip" }),
+      status: 400,
+      code: "malformed_body",
+    },
     { name: "no token", req: () => request(JSON.stringify(good())), status: 401, code: "unauthorized" },
-    { name: "a wrong token", req: () => request(JSON.stringify(good()), { authorization: "Bearer swt_nope" }), status: 401, code: "unauthorized" },
+    {
+      name: "a wrong token",
+      req: () => request(JSON.stringify(good()), { authorization: "Bearer swt_nope" }),
+      status: 401,
+      code: "unauthorized",
+    },
     {
       name: "another workspace's id",
       req: () => request(JSON.stringify(good()), { authorization: `Bearer ${otherToken}` }),
@@ -118,11 +154,41 @@ describeEachDatabase("POST /api/v1/reports", (t) => {
       code: "unsupported_version",
       detail: /accepts 1/,
     },
-    { name: "a missing field", req: withReport((r) => delete r.collectedAt), status: 422, code: "invalid", detail: /collectedAt/ },
-    { name: "a negative size", req: withReport((r) => (firstRoot(r).bytes = -1)), status: 422, code: "invalid", detail: /roots\.0\.bytes/ },
-    { name: "an absurd file count", req: withReport((r) => (firstRoot(r).files = 1e12)), status: 422, code: "invalid", detail: /roots\.0\.files/ },
-    { name: "an absolute path", req: withReport((r) => (firstRoot(r).path = "/etc/passwd")), status: 422, code: "invalid", detail: /absolute/ },
-    { name: "a path with ..", req: withReport((r) => (firstRoot(r).path = ".claude/../../etc")), status: 422, code: "invalid", detail: /\.\./ },
+    {
+      name: "a missing field",
+      req: withReport((r) => delete r.collectedAt),
+      status: 422,
+      code: "invalid",
+      detail: /collectedAt/,
+    },
+    {
+      name: "a negative size",
+      req: withReport((r) => (firstRoot(r).bytes = -1)),
+      status: 422,
+      code: "invalid",
+      detail: /roots\.0\.bytes/,
+    },
+    {
+      name: "an absurd file count",
+      req: withReport((r) => (firstRoot(r).files = 1e12)),
+      status: 422,
+      code: "invalid",
+      detail: /roots\.0\.files/,
+    },
+    {
+      name: "an absolute path",
+      req: withReport((r) => (firstRoot(r).path = "/etc/passwd")),
+      status: 422,
+      code: "invalid",
+      detail: /absolute/,
+    },
+    {
+      name: "a path with ..",
+      req: withReport((r) => (firstRoot(r).path = ".claude/../../etc")),
+      status: 422,
+      code: "invalid",
+      detail: /\.\./,
+    },
     {
       name: "a collected-at far in the future",
       req: withReport((r) => (r.collectedAt = addDays(new Date(), 1).toISOString())),
@@ -138,11 +204,21 @@ describeEachDatabase("POST /api/v1/reports", (t) => {
     },
     {
       name: "a gzip body that inflates past the limit",
-      req: () => request(gzipSync(Buffer.alloc(LIMITS.reportBodyBytes * 4, 32)), { ...auth(), "content-encoding": "gzip" }, true),
+      req: () =>
+        request(
+          gzipSync(Buffer.alloc(LIMITS.reportBodyBytes * 4, 32)),
+          { ...auth(), "content-encoding": "gzip" },
+          true,
+        ),
       status: 413,
       code: "payload_too_large",
     },
-    { name: "a form body", req: () => request("a=1", { ...auth(), "content-type": "application/x-www-form-urlencoded" }), status: 415, code: "unsupported_media_type" },
+    {
+      name: "a form body",
+      req: () => request("a=1", { ...auth(), "content-type": "application/x-www-form-urlencoded" }),
+      status: 415,
+      code: "unsupported_media_type",
+    },
   ];
 
   for (const c of cases) {

@@ -15,6 +15,9 @@ export const POST = handle(async (request) => {
   const db = await getDb();
   await requireSetupOpen(db);
   const body = await readJson(request, setupRequest, 16 * 1024);
-  const user = await setupFirstAdmin(db, body, { actor: { type: "anonymous", label: "setup" }, ...requestOrigin(request.headers) });
+  const user = await setupFirstAdmin(db, body, {
+    actor: { type: "anonymous", label: "setup" },
+    ...requestOrigin(request.headers),
+  });
   return json({ user }, { status: 201 });
 });

@@ -12,7 +12,9 @@ export default async function NewPolicyPage() {
       <div className="page-head">
         <div>
           <h1>New cleanup policy</h1>
-          <p className="sub">A recipe, its parameters and scope, run daily or weekly by the dashboard&apos;s scheduler.</p>
+          <p className="sub">
+            A recipe, its parameters and scope, run daily or weekly by the dashboard&apos;s scheduler.
+          </p>
         </div>
       </div>
       <NewPolicy />

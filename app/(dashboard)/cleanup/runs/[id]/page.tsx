@@ -13,7 +13,13 @@ import type { PageSearchParams } from "@/lib/validations/search-params";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Cleanup run" };
 
-export default async function CleanupRunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<PageSearchParams> }) {
+export default async function CleanupRunPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<PageSearchParams>;
+}) {
   await requirePage();
   const parsed = uuidParam.safeParse((await params).id);
   if (!parsed.success) notFound();

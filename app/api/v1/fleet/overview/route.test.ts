@@ -25,7 +25,10 @@ describe("dashboard API routes", () => {
 
   it("refuses callers without credentials with 401 before parameters, body or database", async () => {
     const put = (body: string) =>
-      putRules(req("/api/v1/findings/rules", { method: "PUT", body, headers: { "content-type": "application/json" } }), ctx({}));
+      putRules(
+        req("/api/v1/findings/rules", { method: "PUT", body, headers: { "content-type": "application/json" } }),
+        ctx({}),
+      );
     for (const res of [
       await overview(req("/api/v1/fleet/overview?range=1y"), ctx({})),
       await workspaces(req("/api/v1/workspaces?sort=bogus"), ctx({})),

@@ -8,11 +8,14 @@ import { PUT as putRetention } from "./route";
 const ctx = { params: Promise.resolve({}) };
 let admin: Record<string, string> = {};
 const put = (body: unknown) =>
-  putRetention(new Request("http://dashboard.test/api/v1/settings/retention", {
-    method: "PUT",
-    headers: { "content-type": "application/json", ...admin },
-    body: JSON.stringify(body),
-  }), ctx);
+  putRetention(
+    new Request("http://dashboard.test/api/v1/settings/retention", {
+      method: "PUT",
+      headers: { "content-type": "application/json", ...admin },
+      body: JSON.stringify(body),
+    }),
+    ctx,
+  );
 const get = () => storage(new Request("http://dashboard.test/api/v1/settings/storage", { headers: admin }), ctx);
 
 describeEachDatabase("settings: retention and storage", (t) => {
@@ -25,7 +28,12 @@ describeEachDatabase("settings: retention and storage", (t) => {
     const res = await get();
     expect(res.status).toBe(200);
     const body = (await res.json()) as StorageSettings;
-    expect(body.retention.map((r) => [r.id, r.days])).toEqual([["raw", 14], ["rollups", 400], ["audit", 365], ["cleanup", 90]]);
+    expect(body.retention.map((r) => [r.id, r.days])).toEqual([
+      ["raw", 14],
+      ["rollups", 400],
+      ["audit", 365],
+      ["cleanup", 90],
+    ]);
     const reports = body.tables.find((x) => x.table === "reports")!;
     expect(reports.partitions).toBeGreaterThanOrEqual(9);
     expect(reports.bytes).toBeGreaterThan(0);

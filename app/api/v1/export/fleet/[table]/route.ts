@@ -13,7 +13,10 @@ export const GET = handle(async (request, { params }: { params: Promise<{ table:
   return exportResponse(request, async (db) => {
     const q = readQuery(request, rangeQuery);
     const table = tableOf((await params).table, FLEET_TABLES);
-    if (!table) throw new NotFoundError(`No fleet export of that name; there are: ${FLEET_TABLES.map((t) => `${t}.csv`).join(", ")}.`);
+    if (!table)
+      throw new NotFoundError(
+        `No fleet export of that name; there are: ${FLEET_TABLES.map((t) => `${t}.csv`).join(", ")}.`,
+      );
     return await fleetExport(db, table, q);
   });
 });

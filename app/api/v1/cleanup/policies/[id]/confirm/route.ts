@@ -14,5 +14,7 @@ export const POST = handle(async (request, { params }: { params: Promise<{ id: s
   const { db, caller, ip, userAgent } = await requireCaller(request, "admin");
   const id = idParam((await params).id, "cleanup policy");
   const { confirmBytes } = await readJson(request, confirmPolicyRequest, 1024);
-  return json<{ policy: Policy }>({ policy: await confirmPolicy(db, id, confirmBytes, { actor: auditActor(caller), ip, userAgent }) });
+  return json<{ policy: Policy }>({
+    policy: await confirmPolicy(db, id, confirmBytes, { actor: auditActor(caller), ip, userAgent }),
+  });
 });

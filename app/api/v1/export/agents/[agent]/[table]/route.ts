@@ -16,7 +16,10 @@ export const GET = handle(async (request, { params }: { params: Promise<{ agent:
     const q = readQuery(request, rangeQuery);
     const { agent, table: segment } = await params;
     const table = tableOf(segment, PAGE_TABLES);
-    if (!table) throw new NotFoundError(`No agent export of that name; there are: ${PAGE_TABLES.map((t) => `${t}.csv`).join(", ")}.`);
+    if (!table)
+      throw new NotFoundError(
+        `No agent export of that name; there are: ${PAGE_TABLES.map((t) => `${t}.csv`).join(", ")}.`,
+      );
     return await agentExport(db, agent, table, q);
   });
 });

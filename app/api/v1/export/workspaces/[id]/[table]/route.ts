@@ -14,7 +14,10 @@ export const GET = handle(async (request, { params }: { params: Promise<{ id: st
     const q = readQuery(request, rangeQuery);
     const { id, table: segment } = await params;
     const table = tableOf(segment, WORKSPACE_TABLES);
-    if (!table) throw new NotFoundError(`No workspace export of that name; there are: ${WORKSPACE_TABLES.map((t) => `${t}.csv`).join(", ")}.`);
+    if (!table)
+      throw new NotFoundError(
+        `No workspace export of that name; there are: ${WORKSPACE_TABLES.map((t) => `${t}.csv`).join(", ")}.`,
+      );
     return await workspaceExport(db, id, table, q);
   });
 });

@@ -3,10 +3,19 @@
 // sizes its entries add to.
 
 import type { Category } from "@/lib/report/constants";
-import type { TargetFolder } from "./cleanup/unit-tally";
-import type { DirSize, RootTally, Unit } from "./root-tally";
-import type { Group, SessionUnitKind } from "./rules";
+import type { TargetFolder, UnitTally } from "./cleanup/unit-tally";
+import type { CategoryMatcher, Group, SessionMatcher, SessionUnitKind } from "./rules";
+import type { DirSize, Unit } from "./sizes";
 import type { TieCache } from "./top-n";
+
+/** What the facts are worked out from: the root's tally (RootTally). */
+export type FolderFactsSource = {
+  readonly category: CategoryMatcher;
+  readonly sessions: SessionMatcher;
+  readonly targets: readonly UnitTally[];
+  dirSize(key: string): DirSize | null;
+  unit(key: string): Unit | null;
+};
 
 /** The shared facts of the folder `parent` (relative to the root, "" for the root itself). */
 export type FolderFacts = TieCache & {
@@ -53,7 +62,7 @@ export class FolderFactsCache {
   private readonly slots: FolderFacts[] = [];
   private clock = 0;
 
-  constructor(private readonly root: RootTally) {}
+  constructor(private readonly root: FolderFactsSource) {}
 
   of(parent: string): FolderFacts {
     if (parent === this.lastParent) return this.last!;

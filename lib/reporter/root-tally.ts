@@ -6,6 +6,7 @@ import type { ProtectList } from "./cleanup/protect";
 import { recipesFor } from "./cleanup/targets";
 import { UnitTally } from "./cleanup/unit-tally";
 import { FolderFactsCache } from "./folder-facts";
+import type { DirSize, Unit } from "./sizes";
 import type { RootSpec } from "./roots";
 import { CategoryMatcher, SessionMatcher } from "./rules";
 import { TopN } from "./top-n";
@@ -17,10 +18,6 @@ const MAX_UNIT_KEYS = 200_000;
 type CategoryBreakdown = NonNullable<StorageRoot["categories"]>;
 type AgeBreakdown = NonNullable<StorageRoot["ages"]>;
 export type SizeAndCount = NonNullable<CategoryBreakdown[Category]>;
-/** A folder at depth 1 or 2: its whole size, like du, and its own mtime. */
-export type DirSize = { bytes: number; mtime: number };
-/** A session made of several entries (a file and its folder, or a folder): one largest entry in the end. */
-export type Unit = { bytes: number; mtime: number; filePath: string | null };
 type Leftover = Omit<LeftoverEntry, "mtime"> & { mtime: number };
 /** What the units of recipes need besides the entries: the clock, the owner's protect list, and for a job the list. */
 export type UnitOptions = { nowSec: number; protect: ProtectList | null; collect: boolean };

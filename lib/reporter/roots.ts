@@ -16,7 +16,7 @@ import {
 } from "@/lib/catalog/agents";
 import { TRASH_DIR } from "@/lib/catalog/recipes";
 import type { RootKind } from "@/lib/report/constants";
-import type { Target } from "./cleanup/targets";
+import type { Target } from "./cleanup/target";
 import { isInside } from "./paths";
 
 export const KEY_RE = /^[A-Za-z0-9][A-Za-z0-9._:/@-]*$/;

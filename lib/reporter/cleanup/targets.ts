@@ -3,13 +3,10 @@
 // by the scan, unit-tally.ts) and the jobs (the same scan lists the units, execute.ts acts on them), so the
 // preview and the run cannot disagree on what a unit is.
 
-import type { RecipeId, UnitShape } from "@/lib/catalog/recipes";
 import { recipesForRoot } from "@/lib/catalog/recipe-roots";
 import { globSource } from "@/lib/catalog/agents";
 import type { RootSpec } from "../roots";
-
-/** A unit definition: a built-in recipe's, or a custom rule's (id "custom"). */
-export type Target = { id: RecipeId | "custom"; unit: UnitShape; glob: string };
+import type { Target } from "./target";
 
 /** The built-in recipes that apply to a root, by the rule the preview shares (lib/catalog/recipe-roots.ts). */
 export function recipesFor(spec: Pick<RootSpec, "key" | "kind" | "orphaned" | "rel">): Target[] {

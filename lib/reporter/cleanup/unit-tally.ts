@@ -8,7 +8,8 @@ import type { RecipeUsage } from "@/lib/report/schema";
 import { joinRel } from "../paths";
 import { GlobMatcher, testName, type Group } from "../rules";
 import type { ProtectList } from "./protect";
-import { DATABASE_FILE, companionGlob, stemOf, topFolderRegex, unitDepth, type Target } from "./targets";
+import type { Target } from "./target";
+import { DATABASE_FILE, companionGlob, stemOf, topFolderRegex, unitDepth } from "./targets";
 
 /** A unit as the scan saw it: paths relative to the root, allocated bytes, newest mtime (seconds). */
 export type FoundUnit = {

@@ -19,7 +19,8 @@ import { scanRoots, type ScannerMode } from "../scan";
 import { Refused, measure, openRoot, type Measured, type RootHandle } from "./fs-safe";
 import type { PlanUnit } from "./plan";
 import type { ProtectList } from "./protect";
-import { recipesFor, targetProblem, type Target } from "./targets";
+import type { Target } from "./target";
+import { recipesFor, targetProblem } from "./targets";
 
 /** A unit ready for planning. `measured` is null for units the scan already shows too young to select. */
 export type JobUnit = PlanUnit & {

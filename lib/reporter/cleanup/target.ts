@@ -1,0 +1,6 @@
+// The shape of a unit definition, in a leaf module: a root's spec carries targets and the target functions read
+// a root's spec, so the type lives apart from both.
+import type { RecipeId, UnitShape } from "@/lib/catalog/recipes";
+
+/** A unit definition: a built-in recipe's, or a custom rule's (id "custom"). */
+export type Target = { id: RecipeId | "custom"; unit: UnitShape; glob: string };

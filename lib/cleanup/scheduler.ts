@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { SCHEDULER_LOCK } from "@/lib/db/advisory-locks";
 import { recordAudit } from "@/lib/db/queries/audit";
@@ -44,9 +44,11 @@ export async function runDuePolicies(db: Db, now = new Date()): Promise<Tick> {
     const policies = await tx
       .select()
       .from(cleanupPolicies)
-      .where(and(eq(cleanupPolicies.enabled, true), ne(cleanupPolicies.schedule, "off")));
+      .where(
+        and(eq(cleanupPolicies.enabled, true), ne(cleanupPolicies.schedule, "off"), isNull(cleanupPolicies.heldAt)),
+      );
     const started: Tick["started"] = [];
-    for (const p of policies.filter((x) => x.heldAt === null && isDue(x, now))) {
+    for (const p of policies.filter((x) => isDue(x, now))) {
       const actor = { type: "system" as const, label: `policy: ${p.name}` };
       const request = policyRequest(p);
       const preview = await previewRun(tx, request, { listAll: true, now });

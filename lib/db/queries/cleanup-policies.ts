@@ -1,16 +1,15 @@
 import "server-only";
 import { count, desc, eq, inArray, sql, sum } from "drizzle-orm";
-import { changesConfirmed, movedSince } from "@/lib/cleanup/confirmation";
+import { changesConfirmed } from "@/lib/cleanup/confirmation";
 import { describeSchedule, nextRunAt } from "@/lib/cleanup/schedule";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
-import { formatBytes } from "@/lib/format/bytes";
 import { createPolicyRequest, type CreatePolicyRequest, type UpdatePolicyRequest } from "@/lib/validations/cleanup";
 import { FINAL_JOB_STATES } from "@/lib/cleanup/job-states";
 import { cleanupJobs, cleanupPolicies, cleanupRuns } from "../schema";
 import type { Db } from "../types";
 import { recordAudit } from "./audit";
 import { previewRun, type CleanupPreview } from "./cleanup-preview";
-import { createRun, type Who } from "./cleanup-runs";
+import { assertConfirmed, createRun, type Who } from "./cleanup-runs";
 
 export type PolicyRow = typeof cleanupPolicies.$inferSelect;
 
@@ -253,20 +252,6 @@ export async function deletePolicy(db: Db, id: string, who: Who): Promise<void> 
   });
 }
 
-/** The policy's preview now, refused (409) when it moved from the figure the admin saw. */
-async function previewConfirmed(db: Db, row: PolicyRow, confirmBytes: number) {
-  const preview = await previewRun(db, policyRequest(row), { listAll: true });
-  const { bytes, workspaces } = preview.total;
-  if (movedSince(bytes, confirmBytes)) {
-    throw new ConflictError(
-      `The preview changed since you saw it: it is now ${formatBytes(bytes)} (${bytes} bytes) from ${workspaces} workspaces, ` +
-        `you confirmed ${formatBytes(confirmBytes)}. Look at the new figure and confirm it.`,
-      { previewBytes: bytes, confirmBytes, workspaces },
-    );
-  }
-  return preview;
-}
-
 /**
  * An admin confirms the figure the policy's preview shows ("trash 47.2 GiB from 127 workspaces, weekly"): from
  * now on its scheduled runs act, as long as their preview stays within RUNAWAY_FACTOR of it. Clears a hold.
@@ -276,7 +261,8 @@ export async function confirmPolicy(db: Db, id: string, confirmBytes: number, wh
     const row = await policyRow(tx, id, true);
     if (row.dryRun)
       throw new ConflictError("This policy only reports what it would remove (dry run): there is nothing to confirm.");
-    const preview = await previewConfirmed(tx, row, confirmBytes);
+    const preview = await previewRun(tx, policyRequest(row), { listAll: true });
+    assertConfirmed(preview, confirmBytes);
     const { bytes, workspaces } = preview.total;
     if (bytes === 0) {
       throw new ConflictError(
@@ -322,8 +308,8 @@ export async function runPolicy(
   now = new Date(),
 ): Promise<{ id: string; jobs: number }> {
   const row = await policyRow(db, id);
-  const preview = await previewConfirmed(db, row, confirmBytes);
-  const run = await createRun(db, { ...policyRequest(row), confirmBytes }, who, { policyId: id, preview });
+  // createRun refuses the run when the preview moved from confirmBytes.
+  const run = await createRun(db, { ...policyRequest(row), confirmBytes }, who, { policyId: id });
   await db.update(cleanupPolicies).set({ lastRunAt: now, lastRunId: run.id }).where(eq(cleanupPolicies.id, id));
   return run;
 }

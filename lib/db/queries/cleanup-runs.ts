@@ -82,6 +82,21 @@ async function insertRun(
 export type StartRun = RunRequest & { confirmBytes?: number; expiresDays?: number };
 
 /**
+ * Refuses (409) a preview that moved by more than the tolerance from the figure the admin confirmed: a run, a
+ * policy's confirmation and its "Run now" all act only on the figure that was seen.
+ */
+export function assertConfirmed(preview: CleanupPreview, confirmBytes: number) {
+  const { bytes, workspaces } = preview.total;
+  if (movedSince(bytes, confirmBytes)) {
+    throw new ConflictError(
+      `The preview changed since you saw it: it is now ${formatBytes(bytes)} (${bytes} bytes) from ${workspaces} workspaces, ` +
+        `you confirmed ${formatBytes(confirmBytes)}. Look at the new figure and confirm it.`,
+      { previewBytes: bytes, confirmBytes, workspaces },
+    );
+  }
+}
+
+/**
  * Creates a run from the latest reports: one job per workspace in scope whose root holds something the
  * parameters select (workspaces whose reporter sends no usage get none). `confirmBytes` is the preview the admin
  * saw; the run is refused when the preview has since moved by more than 10 %.
@@ -94,16 +109,7 @@ export async function createRun(
 ) {
   const preview = opts.preview ?? (await previewRun(db, request, { listAll: true }));
   const bytes = preview.total.bytes;
-  if (request.confirmBytes !== undefined) {
-    const confirmed = request.confirmBytes;
-    if (movedSince(bytes, confirmed)) {
-      throw new ConflictError(
-        `The preview changed since you saw it: it is now ${formatBytes(bytes)} (${bytes} bytes) from ${preview.total.workspaces} workspaces, ` +
-          `you confirmed ${formatBytes(confirmed)}. Preview again and confirm the new figure.`,
-        { previewBytes: bytes, confirmBytes: confirmed, workspaces: preview.total.workspaces },
-      );
-    }
-  }
+  if (request.confirmBytes !== undefined) assertConfirmed(preview, request.confirmBytes);
   if (preview.workspaces.length === 0) {
     throw new ConflictError("Nothing to clean up: no workspace in this scope has anything these parameters select.", {
       previewBytes: bytes,

@@ -1,5 +1,5 @@
 // A run's progress and status from its jobs counted by shown state: one rule for the pages (the runs list, a
-// run's page) and the runs CSV, which count the jobs in queries of their own.
+// run's page) and the runs CSV, which read runs through the same query (lib/db/queries/cleanup-views.ts).
 import { FINAL_JOB_STATES, SHOWN_JOB_STATES, type ShownJobState } from "./job-states";
 
 export type RunProgress = {

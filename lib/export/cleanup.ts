@@ -1,10 +1,10 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import { SHOWN_JOB_STATES } from "@/lib/cleanup/job-states";
-import { progressFrom, runStatus } from "@/lib/cleanup/run-progress";
 import { col, type CsvColumn, type CsvExport } from "@/lib/csv/columns";
 import type { PageOptions } from "@/lib/db/keyset";
-import { cleanupRunRows, runOutcomeRows, type OutcomeRow, type RunExportRow } from "@/lib/db/queries/export-cleanup";
+import { everyRun, type RunSummary } from "@/lib/db/queries/cleanup-views";
+import { runOutcomeRows, type OutcomeRow } from "@/lib/db/queries/export-cleanup";
 import { cleanupRuns } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/types";
 import { NotFoundError } from "@/lib/errors";
@@ -15,39 +15,33 @@ import { utcDayOf } from "@/lib/series";
 /** JSON as one cell (the custom rule, parameters and scope): what the run was asked, exactly. */
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
-/** The run's progress from its row's counts, as the pages compute it. */
-const progressOf = (r: RunExportRow) =>
-  progressFrom(Object.fromEntries(SHOWN_JOB_STATES.map((s) => [s, r[`jobs_${s}`]])), {
-    bytes: Number(r.bytes_acted),
-    units: Number(r.units_acted),
-  });
-
-export const RUN_COLUMNS: CsvColumn<RunExportRow>[] = [
+/** A run as the runs list and the run's page show it (RunSummary), one row each. */
+export const RUN_COLUMNS: CsvColumn<RunSummary>[] = [
   col("id", "text", (r) => r.id),
-  col("created_at", "time", (r) => r.created_at),
-  col("created_by", "text", (r) => r.created_by),
+  col("created_at", "time", (r) => r.createdAt),
+  col("created_by", "text", (r) => r.createdBy),
   col("kind", "text", (r) => r.kind),
   col("recipe", "text", (r) => r.recipe),
   col("custom", "text", (r) => json(r.custom)),
   col("params", "text", (r) => json(r.params)),
   col("scope", "text", (r) => json(r.scope)),
-  col("dry_run", "boolean", (r) => r.dry_run),
+  col("dry_run", "boolean", (r) => r.dryRun),
   col("action", "text", (r) => r.action),
-  col("trash_days", "integer", (r) => r.trash_days),
-  col("min_age_hours", "integer", (r) => r.min_age_hours),
-  col("status", "text", (r) => runStatus(r.cancelled_at !== null, progressOf(r))),
-  col("jobs", "integer", (r) => r.jobs),
-  ...SHOWN_JOB_STATES.map((s) => col<RunExportRow>(`jobs_${s}`, "integer", (r) => r[`jobs_${s}`])),
-  col("units_acted", "integer", (r) => r.units_acted),
-  col("bytes_acted", "integer", (r) => r.bytes_acted),
-  col("preview_units", "integer", (r) => r.preview_units),
-  col("preview_bytes", "integer", (r) => r.preview_bytes),
-  col("preview_estimate", "boolean", (r) => r.preview_estimate),
-  col("workspaces_without_usage", "integer", (r) => r.workspaces_without_usage),
-  col("policy_id", "text", (r) => r.policy_id),
-  col("source_job_id", "text", (r) => r.source_job_id),
-  col("cancelled_at", "time", (r) => r.cancelled_at),
-  col("cancelled_by", "text", (r) => r.cancelled_by),
+  col("trash_days", "integer", (r) => r.trashDays),
+  col("min_age_hours", "integer", (r) => r.minAgeHours),
+  col("status", "text", (r) => r.status),
+  col("jobs", "integer", (r) => r.progress.jobs),
+  ...SHOWN_JOB_STATES.map((s) => col<RunSummary>(`jobs_${s}`, "integer", (r) => r.progress.states[s])),
+  col("units_acted", "integer", (r) => r.progress.unitsActed),
+  col("bytes_acted", "integer", (r) => r.progress.bytesFreed),
+  col("preview_units", "integer", (r) => r.previewUnits),
+  col("preview_bytes", "integer", (r) => r.previewBytes),
+  col("preview_estimate", "boolean", (r) => r.previewEstimate),
+  col("workspaces_without_usage", "integer", (r) => r.workspacesWithoutUsage),
+  col("policy_id", "text", (r) => r.policyId),
+  col("source_job_id", "text", (r) => r.sourceJobId),
+  col("cancelled_at", "time", (r) => r.cancelledAt),
+  col("cancelled_by", "text", (r) => r.cancelledBy),
 ];
 
 /**
@@ -57,11 +51,11 @@ export const RUN_COLUMNS: CsvColumn<RunExportRow>[] = [
 export async function cleanupRunsExport(
   db: Db,
   opts: PageOptions & { now?: Date } = {},
-): Promise<CsvExport<RunExportRow>> {
+): Promise<CsvExport<RunSummary>> {
   return {
     filename: `cleanup-runs-${utcDayOf(opts.now ?? new Date())}.csv`,
     columns: RUN_COLUMNS,
-    rows: cleanupRunRows(db, opts),
+    rows: everyRun(db, opts),
   };
 }
 

@@ -6,6 +6,7 @@ import { progressFrom, runStatus, type RunProgress, type RunStatus } from "@/lib
 import { SCOPE_NAMED, type CustomTarget, type JobKind } from "@/lib/cleanup/types";
 import { encodeRunCursor, RUN_JOBS_PAGE, type RunJobsQuery } from "@/lib/validations/cleanup";
 import { cleanupJobs, cleanupRuns, workspaces } from "../schema";
+import { DEFAULT_PAGE_SIZE, type PageOptions } from "../keyset";
 import type { Db } from "../types";
 import { shownJobState } from "./cleanup-job-state";
 import { listRunJobs, type RunJobsPage } from "./cleanup-run-jobs";
@@ -141,12 +142,12 @@ function summarize(
   };
 }
 
-/** Runs newest first, by key (never OFFSET), each with its progress across its jobs. */
-export async function listRuns(
+/** One page of runs newest first, after `cursor` (by key, never OFFSET), and the key of its last run. */
+async function runsPage(
   db: Db,
   page: { cursor?: { at: Date; id: string }; limit: number; policyId?: string },
-  now = new Date(),
-): Promise<RunList> {
+  now: Date,
+): Promise<{ runs: RunSummary[]; more: boolean; last: { at: Date; id: string } | null }> {
   const c = page.cursor;
   const rows = await db
     .select()
@@ -165,8 +166,35 @@ export async function listRuns(
   const last = shown.at(-1);
   return {
     runs: await summarizeAll(db, shown, now),
-    nextCursor: rows.length > page.limit && last ? encodeRunCursor(last.createdAt, last.id) : null,
+    more: rows.length > page.limit,
+    last: last ? { at: last.createdAt, id: last.id } : null,
   };
+}
+
+/** Runs newest first, by key (never OFFSET), each with its progress across its jobs. */
+export async function listRuns(
+  db: Db,
+  page: { cursor?: { at: Date; id: string }; limit: number; policyId?: string },
+  now = new Date(),
+): Promise<RunList> {
+  const { runs, more, last } = await runsPage(db, page, now);
+  return { runs, nextCursor: more && last ? encodeRunCursor(last.at, last.id) : null };
+}
+
+/**
+ * Every run newest first, as the pages show it, a page at a time (the runs CSV): the export and the pages read
+ * one shape, counted and given a status by one query.
+ */
+export async function* everyRun(db: Db, opts: PageOptions & { now?: Date } = {}): AsyncGenerator<RunSummary> {
+  const now = opts.now ?? new Date();
+  let cursor: { at: Date; id: string } | undefined;
+  for (let index = 0; ; index++) {
+    opts.onPage?.(index);
+    const page = await runsPage(db, { cursor, limit: opts.pageSize ?? DEFAULT_PAGE_SIZE }, now);
+    yield* page.runs;
+    if (!page.more || !page.last) return;
+    cursor = page.last;
+  }
 }
 
 /** A run with its progress; null when unknown. */

@@ -1,78 +1,15 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { SHOWN_JOB_STATES, type ShownJobState } from "@/lib/cleanup/job-states";
+import type { ShownJobState } from "@/lib/cleanup/job-states";
 import type { JobResult } from "@/lib/cleanup/protocol";
 import { DEFAULT_PAGE_SIZE, keysetRows, type KeyPart, type PageOptions } from "../keyset";
 import { rowsOf, type Db } from "../types";
 import { shownJobState } from "./cleanup-job-state";
 
-// The cleanup exports: every run with its jobs counted by state, and every outcome of one run's jobs. Runs
-// and jobs are read in keyset pages; a job's outcomes (up to 100,000 units in one stored result) a slice at a
+// The export of one run's outcomes (the runs CSV reads the runs as the pages do: everyRun in cleanup-views.ts).
+// Jobs are read in keyset pages; a job's outcomes (up to 100,000 units in one stored result) a slice at a
 // time, so neither a long history nor a large result is ever held whole. Jobs are in their state as the pages
 // show it (shownJobState): an export reads, it does not end lapsed or expired jobs.
-
-/** One run, its request and its jobs counted per state (`jobs_<state>`); sizes are int8 read as text. */
-export type RunExportRow = {
-  id: string;
-  created_at: Date | string;
-  created_by: string;
-  kind: string;
-  recipe: string | null;
-  custom: unknown;
-  params: unknown;
-  scope: unknown;
-  dry_run: boolean;
-  action: string;
-  trash_days: number;
-  min_age_hours: number;
-  preview_units: string;
-  preview_bytes: string;
-  preview_estimate: boolean;
-  workspaces_without_usage: number;
-  policy_id: string | null;
-  source_job_id: string | null;
-  cancelled_at: Date | string | null;
-  cancelled_by: string | null;
-  jobs: number;
-  units_acted: string;
-  bytes_acted: string;
-} & Record<`jobs_${ShownJobState}`, number>;
-
-// cleanup_runs_created_idx (created_at desc, id desc): the runs list's order, each page one index range.
-const RUN_KEYS: KeyPart[] = [
-  { expr: sql`r.created_at`, type: "timestamptz", dir: "desc" },
-  { expr: sql`r.id`, type: "uuid", dir: "desc", column: "id" },
-];
-
-const stateCounts = (now: Date) =>
-  sql.join(
-    SHOWN_JOB_STATES.map(
-      (s) =>
-        sql`count(*) filter (where ${shownJobState("cleanup_jobs", now)} = ${s})::int as ${sql.identifier(`jobs_${s}`)}`,
-    ),
-    sql`, `,
-  );
-
-/** Every run, newest first. */
-export function cleanupRunRows(db: Db, opts: PageOptions & { now?: Date } = {}): AsyncGenerator<RunExportRow> {
-  return keysetRows<RunExportRow>(
-    db,
-    RUN_KEYS,
-    (p) => sql`select r.id::text as id, r.created_at, r.created_by_label as created_by,
-      r.kind, r.recipe, r.custom, r.params, r.scope, r.dry_run, r.action, r.trash_days, r.min_age_hours,
-      r.preview_units::text as preview_units, r.preview_bytes::text as preview_bytes, r.preview_estimate,
-      r.workspaces_without_usage, r.policy_id::text as policy_id, r.source_job_id::text as source_job_id, r.cancelled_at,
-      r.cancelled_by, j.*${p.keyColumns}
-    from cleanup_runs r
-    cross join lateral (
-      select count(*)::int as jobs, ${stateCounts(opts.now ?? new Date())},
-        coalesce(sum(units_acted), 0)::text as units_acted, coalesce(sum(bytes_acted), 0)::text as bytes_acted
-      from cleanup_jobs where run_id = r.id
-    ) j
-    where ${p.after} order by ${p.order} limit ${p.limit}`,
-    opts,
-  );
-}
 
 /** One outcome of a job: a unit acted on, a unit skipped, an error; or the job alone while it has none. */
 export type OutcomeRow = {

@@ -13,7 +13,8 @@ export default async function NewPolicyPage() {
         <div>
           <h1>New cleanup policy</h1>
           <p className="sub">
-            A recipe, its parameters and scope, run daily or weekly by the dashboard&apos;s scheduler.
+            A recipe, its parameters and scope, run daily or weekly by the dashboard&apos;s scheduler. Its runs are dry
+            runs, which change nothing, until an admin confirms the figure its preview shows.
           </p>
         </div>
       </div>

@@ -20,7 +20,7 @@ import { auditLog, cleanupPolicies, cleanupRuns } from "@/lib/db/schema";
 import { describeEachDatabase } from "@/lib/db/testing";
 import { at, MiB, testNow } from "@/tests/support/reports";
 import { claudeRoot, seedWorkspace, usage } from "@/tests/support/cleanup";
-import { runDuePolicies } from "./scheduler";
+import { runDuePolicies } from "@/lib/db/cleanup-scheduler";
 
 const ADMIN: Who = { actor: { type: "user", id: "u1", label: "admin@example.com" } };
 const POLICY = {

@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, keepPreviousData, queryOptions } from "@tanstack/react-query";
-import type { Catalog } from "@/lib/cleanup/catalog";
+import type { Catalog } from "@/lib/db/queries/cleanup-catalog";
 import type { RunRequest } from "@/lib/cleanup/protocol";
 import type { CleanupPreview } from "@/lib/db/queries/cleanup-preview";
 import type { LastRun, Policy } from "@/lib/db/queries/cleanup-policies";

@@ -1,5 +1,5 @@
 import { requireCaller } from "@/lib/auth/access";
-import { cleanupCatalog, type Catalog } from "@/lib/cleanup/catalog";
+import { cleanupCatalog, type Catalog } from "@/lib/db/queries/cleanup-catalog";
 import { handle, json } from "@/lib/http/response";
 
 export const dynamic = "force-dynamic";

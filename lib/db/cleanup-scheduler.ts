@@ -10,8 +10,8 @@ import { createRun } from "@/lib/db/queries/cleanup-runs";
 import { cleanupPolicies } from "@/lib/db/schema";
 import { rowsOf } from "@/lib/db/types";
 import { AppError } from "@/lib/errors";
-import { isRunaway, RUNAWAY_FACTOR } from "./confirmation";
-import { isDue } from "./schedule";
+import { isRunaway, RUNAWAY_FACTOR } from "@/lib/cleanup/confirmation";
+import { isDue } from "@/lib/cleanup/schedule";
 
 /** How often an instance looks for due policies: STORAGE_CLEANUP_SCHEDULER_INTERVAL seconds, 300 by default. */
 export function schedulerIntervalMs(env: Record<string, string | undefined> = process.env): number {

@@ -3,7 +3,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { FindingUnit, MeasuredFinding, RuleId, Severity } from "./finding";
-import type { RuleSet } from "./rules";
 
 export const MIB = 1024 ** 2;
 export const GIB = 1024 ** 3;
@@ -18,8 +17,11 @@ export const percent = z.number().int().min(1).max(100);
 
 /** What a rule's SQL is given besides its own parameters. */
 export type RuleContext = {
-  /** Every rule in effect (a rule may defer to another: volume-filling leaves full volumes to volume-full). */
-  rules: RuleSet;
+  /**
+   * The volume-full rule's Use% threshold when it is enabled, else null: volume-filling leaves the volumes it
+   * flags to it (the one rule that defers to another; passed as a figure so that no rule reads the rule set).
+   */
+  fullAtPercent: number | null;
   /** The instant the findings are for, as a timestamptz. */
   now: SQL;
   /** `and <the rule's workspace column> = $id` when the findings are one workspace's, else empty. */

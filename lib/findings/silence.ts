@@ -1,13 +1,9 @@
 // What "silent" means, everywhere it is shown (the silent-workspace finding, the fleet overview's silent list,
 // the workspaces table's and the workspace page's flag): no report for over the silent-workspace rule's hours.
 import { sql, type SQL } from "drizzle-orm";
-import type { RuleSet } from "./rules";
 
 /** Since when a workspace (alias w) has been silent: its newest report, or its enrollment if it never reported. */
 export const silentSince = sql`coalesce(w.last_collected_at, w.first_seen_at)`;
-
-/** The silent-workspace rule's hours: what silent means whether or not the rule is enabled (which only decides its finding). */
-export const silentHours = (rules: RuleSet) => rules["silent-workspace"].params.hours;
 
 /** SQL condition: the workspace (alias w) is silent at `now` (a timestamptz) after `hours` without a report. */
 export const isSilent = (hours: number, now: SQL) =>

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it, vi } from "vitest";
 import { describeEachDatabase, TEST_WHO } from "@/lib/db/testing";
+import { rowsOf } from "@/lib/db/types";
 import { GIB, MIB } from "@/lib/findings/rule";
 import { DEFAULT_RULES } from "@/lib/findings/rules";
 import { getFindingsSummary, getRules, getRulesView, listFindings, updateRules } from "./findings";
@@ -131,5 +132,20 @@ describeEachDatabase("findings", (t) => {
     // Saving the rule replaces them.
     const saved = await updateRules(db, { rules: [{ id: "orphaned-script-data", params: { minBytes: 0 } }] }, TEST_WHO);
     expect(saved.ignored).toEqual([]);
+  });
+
+  it("leaves a volume that volume-full flags to it, and forecasts it again when volume-full is off", async () => {
+    const db = t.current.db;
+    const [{ pct }] = rowsOf<{ pct: number }>(
+      await db.execute(sql`select volume_used_pct::float8 as pct from workspaces where id = 'ws-a'`),
+    );
+    const filling = async () =>
+      keys(await listFindings(db, { now, workspace: "ws-a" })).filter((k) => k.startsWith("volume-"));
+    expect(await filling()).toEqual(["volume-filling ws-a -"]);
+    await updateRules(db, { rules: [{ id: "volume-full", params: { usedPercent: Math.floor(pct) } }] }, TEST_WHO);
+    expect(await filling()).toEqual(["volume-full ws-a -"]);
+    await updateRules(db, { rules: [{ id: "volume-full", enabled: false }] }, TEST_WHO);
+    expect(await filling()).toEqual(["volume-filling ws-a -"]);
+    await updateRules(db, { rules: [{ id: "volume-full", enabled: true, params: { usedPercent: 95 } }] }, TEST_WHO);
   });
 });

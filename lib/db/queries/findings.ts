@@ -119,8 +119,9 @@ export type RuleRow = {
 export function ruleFindingsFrom(id: RuleId, rules: RuleSet, now: Date, workspace: string | undefined): SQL {
   const rule = RULES[id];
   const wsColumn = rule.scope === "workspace" ? sql`w.id` : sql`r.workspace_id`;
+  const full = rules["volume-full"];
   const ctx = {
-    rules,
+    fullAtPercent: full.enabled ? full.params.usedPercent : null,
     now: sql`${now.toISOString()}::timestamptz`,
     ws: workspace ? sql`and ${wsColumn} = ${workspace}` : sql``,
   };

@@ -4,7 +4,8 @@ import { millisecondsInDay } from "date-fns/constants";
 import { sql } from "drizzle-orm";
 import type { WorkspaceRef } from "@/lib/findings/finding";
 import type { RuleSet } from "@/lib/findings/rules";
-import { isSilent, silentHours } from "@/lib/findings/silence";
+import { isSilent } from "@/lib/findings/silence";
+import { silentHours } from "@/lib/findings/rules";
 import { fullThresholds, toVolume, volumeColumns, type VolumeColumns, type VolumeSummary } from "./volume";
 
 export const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));

@@ -44,6 +44,12 @@ export type Rule<K extends RuleId = RuleId> = {
 
 export type RuleSet = { [K in RuleId]: Rule<K> };
 
+/**
+ * The silent-workspace rule's hours: what silent means wherever it is shown (lib/findings/silence.ts), whether or
+ * not the rule is enabled (which only decides its finding).
+ */
+export const silentHours = (rules: RuleSet) => rules["silent-workspace"].params.hours;
+
 /** Each rule's parameters' schema. */
 export const ruleParamsSchemas = Object.fromEntries(RULE_IDS.map((id) => [id, RULES[id].params])) as {
   [K in RuleId]: (typeof RULES)[K]["params"];

@@ -15,11 +15,10 @@ export const volumeFilling = defineRule({
   unit: "days",
   scope: "workspace",
   urgency: SOONNESS,
-  rows: (p, { rules, now, ws }): SQL => {
+  rows: (p, { fullAtPercent, now, ws }): SQL => {
     const days = num(p.days);
     // A volume the volume-full rule already flags is past forecasting.
-    const full = rules["volume-full"];
-    const notFull: SQL = full.enabled ? sql`and coalesce(w.volume_used_pct, 0) < ${full.params.usedPercent}` : sql``;
+    const notFull: SQL = fullAtPercent !== null ? sql`and coalesce(w.volume_used_pct, 0) < ${fullAtPercent}` : sql``;
     return sql`select w.id as workspace_id, null::text as root_key, null::text as agent, null::text as path,
         greatest(extract(epoch from (w.forecast_full_at - ${now})) / 86400, 0)::float8 as value, ${days} as threshold
       from workspaces w where w.forecast_full_at is not null

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import type { ClaimedJob, JobResult } from "@/lib/cleanup/protocol";
 import type { Env } from "./configuration";
 import { CleanupLog } from "./cleanup/log";
-import { runCleanup, type ExecuteContext, type JobOutcome } from "./cleanup/execute";
+import { emptyOutcome, runCleanup, type ExecuteContext, type JobOutcome } from "./cleanup/execute";
 import { readProtect } from "./cleanup/protect";
 import { JOB_ID_RE, purgeFolder, readManifest, jobTrash, restoreFolder, sweepTrash, trashRoot } from "./cleanup/trash";
 import { NetworkError, request, serverMessage, withRetries, type HttpResult, type RetryPolicy } from "./http";
@@ -129,17 +129,7 @@ function leaseKeeper(ctx: JobContext, job: ClaimedJob, log: CleanupLog): () => P
 
 async function runJob(ctx: JobContext, job: ClaimedJob, log: CleanupLog): Promise<JobOutcome> {
   const startedAt = ctx.now().toISOString();
-  const empty: JobOutcome = {
-    status: "done",
-    unitsActed: 0,
-    bytesActed: 0,
-    units: [],
-    skipped: [],
-    errors: [],
-    logTail: [],
-    startedAt,
-    finishedAt: startedAt,
-  };
+  const empty = emptyOutcome(startedAt);
   log.mark();
   try {
     if (!JOB_ID_RE.test(job.id)) throw new Error(`job id ${JSON.stringify(job.id)} is not usable as a folder name`);

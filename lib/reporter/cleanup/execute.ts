@@ -17,6 +17,19 @@ import { findJobUnits, jobTarget, type FindOptions, type JobUnit } from "./units
 
 export type JobOutcome = Omit<JobResult, "leaseToken">;
 
+/** A job's outcome before it has acted: done, nothing counted, started and finished at `startedAt`. */
+export const emptyOutcome = (startedAt: string): JobOutcome => ({
+  status: "done",
+  unitsActed: 0,
+  bytesActed: 0,
+  units: [],
+  skipped: [],
+  errors: [],
+  logTail: [],
+  startedAt,
+  finishedAt: startedAt,
+});
+
 export type ExecuteContext = Omit<FindOptions, "nowSec" | "protect"> & {
   log: CleanupLog;
   now: () => Date;
@@ -36,17 +49,7 @@ export async function runCleanup(job: ClaimedJob, ctx: ExecuteContext): Promise<
   ctx.log.mark();
   const jobStart = Date.now();
   const startedAt = ctx.now().toISOString();
-  const out: JobOutcome = {
-    status: "done",
-    unitsActed: 0,
-    bytesActed: 0,
-    units: [],
-    skipped: [],
-    errors: [],
-    logTail: [],
-    startedAt,
-    finishedAt: startedAt,
-  };
+  const out = emptyOutcome(startedAt);
   const finish = (status: JobOutcome["status"]) => {
     out.status = status;
     out.units = out.units.slice(0, MAX_LISTED);

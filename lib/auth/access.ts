@@ -8,13 +8,9 @@ import { authenticateWorkspace, checkEnrollmentKey } from "@/lib/enrollment/work
 import { bearerToken } from "@/lib/http/request";
 import { hasRole, type Role } from "@/lib/validations/auth";
 import { verifyApiToken } from "./api-tokens";
+import type { Caller } from "./caller";
 import { addressedOrigins, requestOrigin } from "./client-ip";
 import { appUrl, getAuth } from "./server";
-
-/** Who is calling: a signed-in user, or a dashboard API token. */
-export type Caller =
-  | { kind: "user"; id: string; label: string; name: string; role: Role }
-  | { kind: "token"; id: string; label: string; role: Role };
 
 /** `who`: the caller as the audit entries of the changes it makes name it. */
 export type Access = { caller: Caller; db: Db; ip: string | null; userAgent: string | null; who: Who };

@@ -5,7 +5,7 @@ import type { Db } from "@/lib/db/types";
 import { apiKeys, users } from "@/lib/db/schema";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import type { CreateTokenRequest, Role } from "@/lib/validations/auth";
-import type { Caller } from "./access";
+import type { Caller } from "./caller";
 import { API_TOKEN_PREFIX, getAuth } from "./server";
 
 // Dashboard API tokens for scripts, through Better Auth's API-key plugin: it generates the key, stores only

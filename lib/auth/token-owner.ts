@@ -3,7 +3,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/types";
 import { users } from "@/lib/db/schema";
 import { ConflictError } from "@/lib/errors";
-import type { Caller } from "./access";
+import type { Caller } from "./caller";
 
 /**
  * The user a new API token belongs to (Better Auth's API keys always have one): the admin who creates it, or,

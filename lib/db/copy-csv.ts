@@ -6,7 +6,7 @@ import { to as copyTo } from "pg-copy-streams";
 import type { CsvCellType, CsvColumn } from "@/lib/csv/columns";
 import { crlfLineEnds } from "@/lib/csv/line-ends";
 import { csvHeader } from "@/lib/csv/stream";
-import { keysetAfter, keysetOrder, type KeyPart, type PageParts } from "./keyset";
+import { keysetOrder, type KeyPart, type PageParts } from "./keyset";
 import type { Db } from "./types";
 
 // A CSV export written by PostgreSQL itself: COPY (SELECT …) TO STDOUT WITH CSV of cells already formatted in
@@ -18,10 +18,11 @@ import type { Db } from "./types";
 /** One column of an export: its header, its kind (which decides the cell's format) and its SQL expression. */
 export type SqlColumn = { header: string; type: CsvCellType; expr: SQL };
 
-// formatCell's formula starters (lib/csv/columns.ts), as code points so the SQL holds no control characters.
+// formatCell's formula starters (lib/csv/columns.ts), as the code points ascii() gives of a first character (an
+// integer comparison, the cheapest test of a first character in SQL).
 const FORMULA_STARTS = sql.raw(
   ["=", "+", "-", "@", "\t", "\r", "\n", "\uFF1D", "\uFF0B", "\uFF0D", "\uFF20"]
-    .map((c) => `chr(${c.codePointAt(0)})`)
+    .map((c) => String(c.codePointAt(0)))
     .join(", "),
 );
 
@@ -46,7 +47,7 @@ function valueSql(c: SqlColumn): SQL {
 function cellSql(c: SqlColumn): SQL {
   if (c.type === "text") {
     const v = sql`(${c.expr})::text`;
-    return sql`case when left(${v}, 1) in (${FORMULA_STARTS}) then '''' || ${v} else nullif(${v}, '') end`;
+    return sql`case when ascii(${v}) in (${FORMULA_STARTS}) then '''' || ${v} else nullif(${v}, '') end`;
   }
   if (c.type === "boolean") return sql`case when ${c.expr} then 'true' when not ${c.expr} then 'false' end`;
   return valueSql(c);
@@ -69,8 +70,12 @@ const selectCells = (columns: readonly SqlColumn[]): SQL =>
 export const csvColumnsOf = <R>(columns: readonly SqlColumn[]): CsvColumn<R>[] =>
   columns.map((c) => ({ header: c.header, type: c.type, value: (r: R) => (r as Record<string, unknown>)[c.header] }));
 
-/** One keyset-ordered query of an export: its keys and one page of it with a given select list. */
-export type CopySource = { keys: readonly KeyPart[]; page: (select: SQL, parts: PageParts) => SQL };
+/**
+ * One query of an export, in its keys' order: one page of it with a given select list, rows after `after`.
+ * `workspace`: the expression of its leading key when that is a workspace id, to cut it into batches by
+ * workspace; without it, one COPY writes it all (a single workspace's rows).
+ */
+export type CopySource = { page: (select: SQL, parts: PageParts) => SQL; keys: readonly KeyPart[]; workspace?: SQL };
 
 /** The connection pool behind `db` when it is PostgreSQL's (not the embedded database, not a transaction). */
 export function copyPool(db: Db): pg.Pool | null {
@@ -79,7 +84,7 @@ export function copyPool(db: Db): pg.Pool | null {
 }
 
 export type CopyCsvOptions = {
-  /** Rows per COPY: each batch is one COPY of a bounded keyset range, so a cancelled download stops within one. */
+  /** Rows per COPY, about: each batch is one COPY of a range of workspaces, and a transaction of its own. */
   batchRows?: number;
   /** Told before each batch is read (tests count batches with it). */
   onBatch?: (index: number) => void;
@@ -149,10 +154,17 @@ export async function openCopyCsv(
   );
 }
 
+// A batch covers a range of workspace ids, as many workspaces as make about `batchRows` rows by the rows per
+// workspace seen so far (1,000 before the first batch). Cutting by the leading key needs no read of the rows
+// themselves to find where the next batch starts: one look at the workspaces' primary key.
+const FIRST_ROWS_PER_WORKSPACE = 1000;
+const MAX_WORKSPACES_PER_BATCH = 100_000;
+// A page with no limit (LIMIT takes a number; one beyond any table's rows is the same as none).
+const NO_LIMIT = Number.MAX_SAFE_INTEGER;
+
 /**
- * The CSV bytes of every batch. A batch is a read-only repeatable-read transaction: the COPY of the next
- * `batchRows` rows after the last batch's end, then (when it was full) the key of its last row, read in the
- * same snapshot, so the next batch starts exactly after the rows written.
+ * The CSV bytes of every batch. A batch is a read-only repeatable-read transaction: the id of the last
+ * workspace it covers, then the COPY of the rows of the workspaces after the last batch's up to that one.
  */
 async function* copyChunks(
   client: pg.PoolClient,
@@ -163,41 +175,39 @@ async function* copyChunks(
   const batchRows = opts.batchRows ?? COPY_BATCH_ROWS;
   const toCrlf = crlfLineEnds();
   let batch = 0;
+  let rows = 0;
+  let workspaces = 0;
   for await (const source of sources()) {
     const order = keysetOrder(source.keys);
-    const keys = sql.join(
-      source.keys.map((k, i) => sql`${k.expr} as ${sql.identifier(`k${i}`)}`),
-      sql`, `,
-    );
-    let last: (string | null)[] | null = null;
+    let from: string | null = null;
     for (;;) {
-      const parts: PageParts = { after: keysetAfter(source.keys, last), order, keyColumns: sql``, limit: batchRows };
+      const perWorkspace = workspaces ? Math.max(rows / workspaces, 1) : FIRST_ROWS_PER_WORKSPACE;
+      const span = Math.min(Math.max(Math.round(batchRows / perWorkspace), 1), MAX_WORKSPACES_PER_BATCH);
       opts.onBatch?.(batch++);
       await client.query("begin isolation level repeatable read read only");
-      const copy = client.query(copyTo(`copy (${inline(source.page(cells, parts))}) to stdout with csv`));
+      let to: string | null = null;
+      const range: SQL[] = [];
+      if (source.workspace) {
+        const where = from === null ? "" : "where id > $1";
+        const end: pg.QueryResult<{ id: string }> = await client.query(
+          `select id from workspaces ${where} order by id offset ${span - 1} limit 1`,
+          from === null ? [] : [from],
+        );
+        to = end.rows[0]?.id ?? null;
+        if (from !== null) range.push(sql`${source.workspace} > ${from}`);
+        if (to !== null) range.push(sql`${source.workspace} <= ${to}`);
+      }
+      const after = range.length ? sql`(${sql.join(range, sql` and `)})` : sql`true`;
+      const page = source.page(cells, { after, order, keyColumns: sql``, limit: NO_LIMIT });
+      const copy = client.query(copyTo(`copy (${inline(page)}) to stdout with csv`));
       for await (const chunk of copy as AsyncIterable<Buffer>) yield toCrlf(chunk);
-      last = copy.rowCount < batchRows ? null : await lastKey(client, source.keys, source.page(keys, parts));
       await client.query("commit");
-      if (!last) break;
+      rows += copy.rowCount;
+      workspaces += span;
+      if (to === null) break;
+      from = to;
     }
   }
-}
-
-/** The key of a page's last row, as text (the form keysetAfter takes). */
-async function lastKey(client: pg.PoolClient, keys: readonly KeyPart[], page: SQL): Promise<(string | null)[]> {
-  const flip = (k: KeyPart) =>
-    sql.raw(
-      `${(k.dir ?? "asc") === "asc" ? "desc" : "asc"}${k.nulls ? ` nulls ${k.nulls === "first" ? "last" : "first"}` : ""}`,
-    );
-  const q = sql`select ${sql.join(
-    keys.map((_, i) => sql`${sql.identifier(`k${i}`)}::text`),
-    sql`, `,
-  )} from (${page}) page order by ${sql.join(
-    keys.map((k, i) => sql`${sql.identifier(`k${i}`)} ${flip(k)}`),
-    sql`, `,
-  )} limit 1`;
-  const { rows } = await client.query({ text: inline(q), rowMode: "array" });
-  return rows[0] as (string | null)[];
 }
 
 const dialect = new PgDialect();

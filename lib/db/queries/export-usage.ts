@@ -184,9 +184,11 @@ export function usageCopy(
   const pool = copyPool(db);
   if (!pool) return null;
   const daily = granularity === "daily";
+  // Cut into batches by workspace, unless it is one workspace's rows (a list is read one workspace at a time).
   const source = (f: UsageFilters): CopySource => ({
     keys: daily ? DAILY_KEYS : REPORT_KEYS,
     page: (select, p) => (daily ? dailyPage(f, select, p) : reportPage(f, select, p)),
+    workspace: f.workspaces?.length ? undefined : daily ? sql`d.workspace_id` : sql`r.workspace_id`,
   });
   return (onError) =>
     openCopyCsv(pool, daily ? DAILY_COLUMNS : REPORT_COLUMNS, () => eachWorkspace(db, filters, source), {

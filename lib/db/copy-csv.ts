@@ -72,10 +72,18 @@ export const csvColumnsOf = <R>(columns: readonly SqlColumn[]): CsvColumn<R>[] =
 
 /**
  * One query of an export, in its keys' order: one page of it with a given select list, rows after `after`.
- * `workspace`: the expression of its leading key when that is a workspace id, to cut it into batches by
- * workspace; without it, one COPY writes it all (a single workspace's rows).
+ * `batched`: its leading key is a workspace id, and `page` puts the batch's range of workspace ids (the
+ * condition `range` makes of a column) on every table it reads by workspace, so that a batch reads only its
+ * own workspaces' rows of each; not batched, one COPY writes it all (a single workspace's rows).
  */
-export type CopySource = { page: (select: SQL, parts: PageParts) => SQL; keys: readonly KeyPart[]; workspace?: SQL };
+export type CopySource = {
+  page: (select: SQL, parts: PageParts, range?: WorkspaceRange) => SQL;
+  keys: readonly KeyPart[];
+  batched: boolean;
+};
+
+/** A batch's range of workspace ids as a condition on a column holding them. */
+export type WorkspaceRange = (column: SQL) => SQL;
 
 /** The connection pool behind `db` when it is PostgreSQL's (not the embedded database, not a transaction). */
 export function copyPool(db: Db): pg.Pool | null {
@@ -91,7 +99,7 @@ export type CopyCsvOptions = {
   onError?: (err: unknown) => void;
 };
 
-export const COPY_BATCH_ROWS = 50_000;
+export const COPY_BATCH_ROWS = 100_000;
 
 /**
  * Opens the CSV of `sources` (read one after the other) through COPY on one connection of `pool`: the header,
@@ -186,19 +194,19 @@ async function* copyChunks(
       opts.onBatch?.(batch++);
       await client.query("begin isolation level repeatable read read only");
       let to: string | null = null;
-      const range: SQL[] = [];
-      if (source.workspace) {
+      let range: WorkspaceRange | undefined;
+      if (source.batched) {
         const where = from === null ? "" : "where id > $1";
         const end: pg.QueryResult<{ id: string }> = await client.query(
           `select id from workspaces ${where} order by id offset ${span - 1} limit 1`,
           from === null ? [] : [from],
         );
         to = end.rows[0]?.id ?? null;
-        if (from !== null) range.push(sql`${source.workspace} > ${from}`);
-        if (to !== null) range.push(sql`${source.workspace} <= ${to}`);
+        const [above, upTo] = [from, to];
+        range = (column) =>
+          sql`(${above === null ? sql`true` : sql`${column} > ${above}`} and ${upTo === null ? sql`true` : sql`${column} <= ${upTo}`})`;
       }
-      const after = range.length ? sql`(${sql.join(range, sql` and `)})` : sql`true`;
-      const page = source.page(cells, { after, order, keyColumns: sql``, limit: NO_LIMIT });
+      const page = source.page(cells, { after: sql`true`, order, keyColumns: sql``, limit: NO_LIMIT }, range);
       const copy = client.query(copyTo(`copy (${inline(page)}) to stdout with csv`));
       for await (const chunk of copy as AsyncIterable<Buffer>) yield toCrlf(chunk);
       await client.query("commit");

@@ -2,7 +2,15 @@ import "server-only";
 import { addDays, parseISO } from "date-fns";
 import { sql, type SQL } from "drizzle-orm";
 import type { Day } from "@/lib/series";
-import { copyPool, openCopyCsv, selectValues, type CopyCsvOptions, type CopySource, type SqlColumn } from "../copy-csv";
+import {
+  copyPool,
+  openCopyCsv,
+  selectValues,
+  type CopyCsvOptions,
+  type CopySource,
+  type SqlColumn,
+  type WorkspaceRange,
+} from "../copy-csv";
 import { keysetRows, type KeyPart, type PageOptions, type PageParts } from "../keyset";
 import { rowsOf, type Db } from "../types";
 
@@ -128,19 +136,25 @@ export function dailyUsageRows(db: Db, filters: UsageFilters, opts?: PageOptions
   return byWorkspace(db, filters, (f) => keysetRows<UsageRow>(db, DAILY_KEYS, (p) => dailyPage(f, select, p), opts));
 }
 
-function dailyPage(f: UsageFilters, select: SQL, p: PageParts): SQL {
+/** No range: every workspace the filters let through. */
+const ANY_WORKSPACE: WorkspaceRange = () => sql`true`;
+
+function dailyPage(f: UsageFilters, select: SQL, p: PageParts, range = ANY_WORKSPACE): SQL {
   const where = [sql`d.day between ${f.from}::date and ${f.to}::date`, ...filters(f, "d")];
   return sql`select ${select}${p.keyColumns}
     from root_daily d
-    join workspaces w on w.id = d.workspace_id
-    left join root_latest l on l.workspace_id = d.workspace_id and l.root_key = d.root_key
-    where ${and(where)} and ${p.after}
+    join workspaces w on w.id = d.workspace_id and ${range(sql`w.id`)}
+    left join root_latest l on l.workspace_id = d.workspace_id and l.root_key = d.root_key and ${range(sql`l.workspace_id`)}
+    where ${and(where)} and ${range(sql`d.workspace_id`)} and ${p.after}
     order by ${p.order} limit ${p.limit}`;
 }
 
 // Reports in (workspace, time, id) order through reports' primary key (workspace_id, collected_at, id), each
-// report's roots through root_usage's primary key (collected_at, workspace_id, report_id, root_key), which the
-// join gives in full (and with it the one day partition to read): no read of history outside the page.
+// report's roots through root_usage's primary key (collected_at, workspace_id, report_id, root_key), given in
+// full, and with it the one day partition to read. A lateral subquery (kept whole by its ORDER BY) so that it
+// is a lookup per report: as a plain join, the planner, which prices a lookup into the partitioned table as
+// one into every partition, hashed all of root_usage for each page or COPY batch (0.6 s a batch of 50,000
+// rows at 1.1M rows of raw history, growing with it).
 const REPORT_KEYS: KeyPart[] = [
   { expr: sql`r.workspace_id`, type: "text", column: "workspace_id" },
   { expr: sql`r.collected_at`, type: "timestamptz" },
@@ -154,7 +168,7 @@ export function reportUsageRows(db: Db, filters: UsageFilters, opts?: PageOption
   return byWorkspace(db, filters, (f) => keysetRows<UsageRow>(db, REPORT_KEYS, (p) => reportPage(f, select, p), opts));
 }
 
-function reportPage(f: UsageFilters, select: SQL, p: PageParts): SQL {
+function reportPage(f: UsageFilters, select: SQL, p: PageParts, range = ANY_WORKSPACE): SQL {
   const start = parseISO(`${f.from}T00:00:00Z`).toISOString();
   const end = addDays(parseISO(`${f.to}T00:00:00Z`), 1).toISOString();
   const where = [
@@ -165,9 +179,11 @@ function reportPage(f: UsageFilters, select: SQL, p: PageParts): SQL {
   if (f.workspaces?.length) where.push(sql`r.workspace_id = ${f.workspaces[0]}`);
   return sql`select ${select}${p.keyColumns}
     from reports r
-    join root_usage u on u.collected_at = r.collected_at and u.workspace_id = r.workspace_id and u.report_id = r.id
-    join workspaces w on w.id = r.workspace_id
-    where ${and(where)} and ${p.after}
+    cross join lateral (select * from root_usage u
+      where u.collected_at = r.collected_at and u.workspace_id = r.workspace_id and u.report_id = r.id
+      order by u.root_key) u
+    join workspaces w on w.id = r.workspace_id and ${range(sql`w.id`)}
+    where ${and(where)} and ${range(sql`r.workspace_id`)} and ${p.after}
     order by ${p.order} limit ${p.limit}`;
 }
 
@@ -187,8 +203,8 @@ export function usageCopy(
   // Cut into batches by workspace, unless it is one workspace's rows (a list is read one workspace at a time).
   const source = (f: UsageFilters): CopySource => ({
     keys: daily ? DAILY_KEYS : REPORT_KEYS,
-    page: (select, p) => (daily ? dailyPage(f, select, p) : reportPage(f, select, p)),
-    workspace: f.workspaces?.length ? undefined : daily ? sql`d.workspace_id` : sql`r.workspace_id`,
+    page: (select, p, range) => (daily ? dailyPage(f, select, p, range) : reportPage(f, select, p, range)),
+    batched: !f.workspaces?.length,
   });
   return (onError) =>
     openCopyCsv(pool, daily ? DAILY_COLUMNS : REPORT_COLUMNS, () => eachWorkspace(db, filters, source), {

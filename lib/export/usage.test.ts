@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import type { SomeCsvExport } from "@/lib/csv/columns";
 import { openCsvStream } from "@/lib/csv/stream";
+import { copyPool } from "@/lib/db/copy-csv";
 import { describeEachDatabase } from "@/lib/db/testing";
 import { usageExportQuery } from "@/lib/validations/export";
 import { at, dayAgo, send, type WorkspaceSpec, enroll, testNow } from "@/tests/support/reports";
@@ -137,11 +138,15 @@ describeEachDatabase("usage export", (t) => {
         batchRows: 1,
         onPage: () => batches++,
       });
+      const pool = copyPool(t.current.db)!;
       const reader = (await exp.open!(() => {})).getReader();
       await reader.read();
+      const connections = pool.totalCount;
       await reader.cancel();
       await new Promise((r) => setTimeout(r, 50));
       expect(batches).toBe(1);
+      // The connection in the middle of its COPY is closed (which ends the COPY in the server), not reused.
+      expect(pool.totalCount).toBe(connections - 1);
     }
     let pages = 0;
     const exp = usageExport(t.current.db, q({ range: "30d", granularity: "report" }), {

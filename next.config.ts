@@ -2,7 +2,7 @@ import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
   // PGlite ships WebAssembly and data files that must be loaded from node_modules, not bundled.
-  serverExternalPackages: ["@electric-sql/pglite", "pg", "proper-lockfile"],
+  serverExternalPackages: ["@electric-sql/pglite", "pg", "pg-copy-streams", "proper-lockfile"],
   poweredByHeader: false,
   // forbidden(): a viewer on an admin page gets a 403 and app/forbidden.tsx, not a "not found".
   experimental: { authInterrupts: true },

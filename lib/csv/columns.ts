@@ -16,6 +16,11 @@ export type CsvExport<R> = {
   filename: string;
   columns: readonly CsvColumn<R>[];
   rows: AsyncIterable<R> | Iterable<R>;
+  /**
+   * Where the database can write the same file itself (PostgreSQL's COPY): opens it, header included, byte for
+   * byte what the columns would write of the rows. The rows are then not read.
+   */
+  open?: (onError: (err: unknown) => void) => Promise<ReadableStream<Uint8Array>>;
 };
 
 /** Any export, its row type checked where it was built (a CsvExport<R> is one). */
@@ -23,6 +28,7 @@ export type SomeCsvExport = {
   filename: string;
   columns: readonly CsvColumn<never>[];
   rows: AsyncIterable<unknown> | Iterable<unknown>;
+  open?: (onError: (err: unknown) => void) => Promise<ReadableStream<Uint8Array>>;
 };
 
 export type CsvTable = Pick<SomeCsvExport, "columns" | "rows">;

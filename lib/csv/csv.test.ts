@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { col, csvTable, formatCell, neutralise } from "./columns";
+import { crlfLineEnds } from "./line-ends";
 import { mergeSorted } from "./merge";
 import { openCsvStream } from "./stream";
 
@@ -102,6 +103,19 @@ describe("openCsvStream", () => {
       throw new Error("database down");
     }
     await expect(openCsvStream(csvTable(rows(), columns))).rejects.toThrow("database down");
+  });
+});
+
+describe("crlfLineEnds", () => {
+  it("ends records with CRLF and leaves line breaks inside quoted fields, however the bytes are cut", () => {
+    const lf = 'a,"b\nc",d\n"x""\n""",y\né,😀\n\n';
+    const crlf = 'a,"b\nc",d\r\n"x""\n""",y\r\né,😀\r\n\r\n';
+    const bytes = Buffer.from(lf);
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      const convert = crlfLineEnds();
+      const out = Buffer.concat([convert(bytes.subarray(0, cut)), convert(bytes.subarray(cut))]);
+      expect(out.toString(), `cut at ${cut}`).toBe(crlf);
+    }
   });
 });
 

@@ -19,6 +19,10 @@ export type CsvStreamOptions = {
 // One call per chunk of rows keeps its per-call cost out of the per-row path.
 const STRINGIFY = { record_delimiter: "windows", quote_record_delimiter: true, escape_formulas: false } as const;
 
+/** The header line as the writer writes it (also for a file another writer fills, such as PostgreSQL's COPY). */
+export const csvHeader = (columns: readonly { header: string }[]): string =>
+  stringify([columns.map((c) => c.header)], STRINGIFY);
+
 /**
  * Opens an export as a stream of UTF-8 CSV: the header, then the rows. The first row is read before this
  * returns, so a query that fails at once (a database that is down) still becomes an error response instead of
@@ -41,7 +45,8 @@ export async function openCsvStream(exp: CsvTable, opts: CsvStreamOptions = {}):
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        const lines: string[][] = header ? [exp.columns.map((c) => c.header)] : [];
+        const lines: string[][] = [];
+        const head = header ? csvHeader(exp.columns) : "";
         header = false;
         let rows = 0;
         try {
@@ -61,7 +66,8 @@ export async function openCsvStream(exp: CsvTable, opts: CsvStreamOptions = {}):
           await stop().catch(() => {});
           throw err;
         }
-        if (lines.length) controller.enqueue(encoder.encode(stringify(lines, STRINGIFY)));
+        if (head || lines.length)
+          controller.enqueue(encoder.encode(head + (lines.length ? stringify(lines, STRINGIFY) : "")));
         if (finished) controller.close();
       },
       async cancel() {

@@ -1,6 +1,8 @@
+import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import type { SomeCsvExport } from "@/lib/csv/columns";
 import { openCsvStream } from "@/lib/csv/stream";
+import { copyPool } from "@/lib/db/copy-csv";
 import { describeEachDatabase } from "@/lib/db/testing";
 import { usageExportQuery } from "@/lib/validations/export";
 import { at, dayAgo, send, type WorkspaceSpec, enroll, testNow } from "@/tests/support/reports";
@@ -8,8 +10,12 @@ import { usageExport } from "./usage";
 import { listWorkspaces } from "@/lib/db/queries/workspace-list";
 import { workspacesExport } from "./lists";
 
+// The file writer's file, whichever database: the embedded database's way, and the yardstick of COPY's.
 const csv = async (exp: SomeCsvExport, chunkRows?: number) =>
   new Response(await openCsvStream(exp, { chunkRows })).text();
+
+/** PostgreSQL's COPY of the same export (exp.open), or null where there is none (the embedded database). */
+const copied = async (exp: SomeCsvExport) => (exp.open ? new Response(await exp.open(() => {})).text() : null);
 
 // Reporters send these names and paths; each is a formula, a quote, a separator or a line break in disguise.
 const WS_H: WorkspaceSpec = { id: "ws-h", name: '=HYPERLINK("http://evil","x")', owner: "+1", template: "-2+3" };
@@ -124,6 +130,24 @@ describeEachDatabase("usage export", (t) => {
   });
 
   it("stops reading pages when the client disconnects", async () => {
+    if (t.current.kind === "postgres") {
+      // COPY a batch at a time: cancelled after the first, no further batch is started.
+      let batches = 0;
+      const exp = usageExport(t.current.db, q({ range: "30d", granularity: "report" }), {
+        now,
+        batchRows: 1,
+        onPage: () => batches++,
+      });
+      const pool = copyPool(t.current.db)!;
+      const reader = (await exp.open!(() => {})).getReader();
+      await reader.read();
+      const connections = pool.totalCount;
+      await reader.cancel();
+      await new Promise((r) => setTimeout(r, 50));
+      expect(batches).toBe(1);
+      // The connection in the middle of its COPY is closed (which ends the COPY in the server), not reused.
+      expect(pool.totalCount).toBe(connections - 1);
+    }
     let pages = 0;
     const exp = usageExport(t.current.db, q({ range: "30d", granularity: "report" }), {
       now,
@@ -154,5 +178,51 @@ describeEachDatabase("usage export", (t) => {
     // In the table's order, the neutralising quote no part of the sort.
     const table = await listWorkspaces(t.current.db, { sort: "name", dir: "asc", now });
     expect(lines.filter((l) => /^ws-[hqu],/.test(l)).map((l) => l.slice(0, 4))).toEqual(table.rows.map((r) => r.id));
+  });
+
+  // Last: it adds rows the tests above do not expect.
+  it("writes the same file to the byte through PostgreSQL's COPY as through the writer", async () => {
+    const db = t.current.db;
+    // Names a spreadsheet would run, quotes, separators and line breaks inside, non-ASCII, an empty template, a
+    // root with no path (daily: none in the latest table) and an empty one, sizes beyond 2^53 and int8's largest, times with microseconds.
+    await db.execute(sql`insert into workspaces (id, name, owner, template, total_bytes, root_count, last_collected_at)
+      values ('ws-z', ${"\uFF1Dfull,width\r\nnext"}, ${"\n=2"}, '', 0, 2, now())`);
+    const time = `${dayAgo(now, 3)}T23:59:59.999999Z`;
+    await db.execute(sql`insert into root_daily (workspace_id, root_key, day, agent, kind, bytes, apparent_bytes, files, collected_at)
+      values ('ws-z', ${'@root"q"'}, ${dayAgo(now, 3)}::date, '-agent', 'tool', 9223372036854775807, 9007199254740993, 0, ${time}::timestamptz),
+        ('ws-z', ${"é,😀"}, ${dayAgo(now, 3)}::date, ${"\tx"}, '', -1024, 0, 1, ${time}::timestamptz)`);
+    const report = "00000000-0000-4000-8000-000000000001";
+    await db.execute(sql`insert into reports (id, workspace_id, collected_at, reporter_version, scan_ms, total_bytes, root_count)
+      values (${report}, 'ws-z', ${time}::timestamptz, 'test', 1, 0, 2)`);
+    await db.execute(sql`insert into root_usage (report_id, collected_at, workspace_id, root_key, kind, agent, path, bytes, apparent_bytes, files, dirs)
+      values (${report}, ${time}::timestamptz, 'ws-z', ${'@root"q"'}, 'tool', '-agent', '', 9223372036854775807, 1, 0, 0),
+        (${report}, ${time}::timestamptz, 'ws-z', ${"é,😀"}, '', ${"\tx"}, ${'+sum\n"x",y'}, 0, 0, 1, 1)`);
+    const filterSets: Record<string, unknown>[] = [
+      {},
+      { workspace: "ws-z,ws-h,nobody" },
+      { owner: "\n=2" },
+      { root: ["é,😀", "claude-code:data"] },
+      { range: "custom", from: dayAgo(now, 3), to: dayAgo(now, 3) },
+    ];
+    for (const granularity of ["daily", "report"] as const) {
+      for (const params of filterSets) {
+        for (const batchRows of [1, 2, 1000]) {
+          const exp = usageExport(db, q({ range: "30d", granularity, ...params }), { now, batchRows });
+          const written = await csv(exp);
+          if (t.current.kind === "embedded") {
+            expect(exp.open).toBeUndefined();
+            continue;
+          }
+          expect(written.split("\r\n").length).toBeGreaterThan(1);
+          expect(await copied(exp), `${granularity} ${JSON.stringify(params)} in batches of ${batchRows}`).toBe(
+            written,
+          );
+        }
+      }
+    }
+    const whole = await csv(usageExport(db, q({ range: "30d" }), { now }));
+    expect(whole).toContain(
+      `${dayAgo(now, 3)}T23:59:59.999Z,${dayAgo(now, 3)},ws-z,"'\uFF1Dfull,width\r\nnext","'\n=2",,'-agent,tool,"'@root""q""",,9223372036854775807,9007199254740993,0\r\n`,
+    );
   });
 });

@@ -24,10 +24,8 @@ export function safeFilename(name: string): string {
 
 /** Streams an export as a CSV download. Failures before the first row leave through the error envelope. */
 export async function csvResponse(exp: SomeCsvExport, opts: CsvStreamOptions = {}): Promise<Response> {
-  const body = await openCsvStream(exp, {
-    onError: (err) => console.error(`[export] ${exp.filename} failed while streaming:`, err),
-    ...opts,
-  });
+  const onError = (err: unknown) => console.error(`[export] ${exp.filename} failed while streaming:`, err);
+  const body = exp.open ? await exp.open(onError) : await openCsvStream(exp, { onError, ...opts });
   return new Response(body, {
     headers: {
       "content-type": "text/csv; charset=utf-8",

@@ -3,8 +3,13 @@
 // queries, a cleanup preview for the whole fleet and the daily usage CSV export of the last 7 days (the
 // product's own export code, CSV text included) on both (target: full within 1.2x of a tenth), prints the plans
 // of the pages' queries at full size, and ingest's rate at full size against a fleet without history (target 0.8x).
+// Each page is also set against the floor, in the same run: a plain group-by of the latest table (what any page
+// about the fleet's present must at least read), `ratio <page> / floor`. The plans go to bench-results/ too.
+// --pages-only: the full fleet's pages, floor and plans only (no tenth of the history, no ingest rates).
 //   node --conditions=react-server --import tsx scripts/bench/scale.ts [--workspaces N] [--days N] [--raw-per-day N]
 import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
 import { parseArgs } from "node:util";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { Pool } from "pg";
@@ -21,6 +26,7 @@ import { createScratchPostgres } from "@/lib/db/testing";
 import type { Db } from "@/lib/db/types";
 import { openCsvStream } from "@/lib/csv/stream";
 import { usageExport } from "@/lib/export/usage";
+import { WORKSPACE_SORT_COLUMNS } from "@/lib/validations/workspaces";
 import { ingestReport } from "@/lib/ingest/report";
 import { addDaysTo, eachDay, median, utcDayOf } from "@/lib/series";
 import { generateFleet, rootKey, type FleetShape } from "../lib/scale-fleet";
@@ -34,6 +40,7 @@ const { values: args } = parseArgs({
     "raw-per-day": { type: "string", default: "1" },
     runs: { type: "string", default: "7" },
     "ingest-reports": { type: "string", default: "1500" },
+    "pages-only": { type: "boolean", default: false },
   },
 });
 const n = (k: keyof typeof args) => Number(args[k]);
@@ -51,6 +58,7 @@ const TENTH: FleetShape = {
 };
 const EMPTY: FleetShape = { ...FULL, days: 1, rawDays: 0 };
 const EXPORT_DAYS = 7;
+const plans: string[] = [];
 const log = (s: string) => console.log(s);
 
 type Fleet = { label: string; database: Database; explainDb: Db; pool: Pool; drop: () => Promise<void> };
@@ -88,12 +96,22 @@ async function makeFleet(label: string, shape: FleetShape): Promise<Fleet> {
 }
 
 const now = new Date();
+// The floor: a group-by over the latest table, per agent and per workspace.
+const FLOORS = {
+  "floor: sum by agent": "select agent, sum(bytes) from root_latest group by agent",
+  "floor: sum by workspace": "select workspace_id, sum(bytes) from root_latest group by workspace_id",
+};
+const floors = (pool: Pool): Record<string, () => Promise<unknown>> =>
+  Object.fromEntries(Object.entries(FLOORS).map(([name, q]) => [name, () => pool.query(q)]));
+
 const pages = (db: Db): Record<string, () => Promise<unknown>> => ({
   "fleet overview (90d)": () => getFleetOverview(db, { range: "90d", now }),
-  "workspaces page 1 by change7d": () => listWorkspaces(db, { now, sort: "change7d" }),
+  ...Object.fromEntries(
+    WORKSPACE_SORT_COLUMNS.map((sort) => [`workspaces page 1 by ${sort}`, () => listWorkspaces(db, { now, sort })]),
+  ),
   "workspace detail 90d": () => getWorkspaceDetail(db, "ws-004242", { range: "90d", now }),
   "agent claude-code (90d)": () => getAgentDetail(db, "claude-code", { range: "90d", now }),
-  findings: () => listFindings(db, { now }),
+  "findings (first page)": () => listFindings(db, { now }),
   "cleanup preview, whole fleet": () =>
     previewRun(
       db,
@@ -102,7 +120,7 @@ const pages = (db: Db): Record<string, () => Promise<unknown>> => ({
     ),
 });
 
-/** The daily usage CSV of the whole fleet over the last EXPORT_DAYS days, written out as the route does; rows/s. */
+/** The daily usage CSV of the whole fleet over the last EXPORT_DAYS days, written as the route writes it; rows/s. */
 async function exportRate(db: Db): Promise<{ rows: number; perSec: number }> {
   const t = performance.now();
   const exp = usageExport(
@@ -110,7 +128,8 @@ async function exportRate(db: Db): Promise<{ rows: number; perSec: number }> {
     { range: "custom", from: addDaysTo(utcDayOf(now), 1 - EXPORT_DAYS), to: utcDayOf(now), granularity: "daily" },
     { now },
   );
-  const reader = (await openCsvStream(exp)).getReader();
+  // PostgreSQL's COPY where the route uses it, as the route does.
+  const reader = (exp.open ? await exp.open(() => {}) : await openCsvStream(exp)).getReader();
   let lines = -1; // the header
   for (;;) {
     const { done, value } = await reader.read();
@@ -128,6 +147,7 @@ async function explainPages(f: Fleet) {
     const queries = capture.filter((c) => !/from "?(settings|finding_rules)"?/i.test(c.text));
     capture = null;
     log(`\n## ${name}: ${queries.length} queries`);
+    plans.push(`## ${name}: ${queries.length} queries`);
     for (const c of queries) {
       const plan = (await f.pool.query(`explain (analyze, buffers) ${c.text}`, c.params)).rows.map(
         (r) => r["QUERY PLAN"] as string,
@@ -141,6 +161,7 @@ async function explainPages(f: Fleet) {
             .replace(/\(actual time=[\d.]+\.\./, "(time=")
             .trim()}`;
         });
+      plans.push(`\n${c.text}\n-- params: ${JSON.stringify(c.params)}\n${plan.join("\n")}\n`);
       log(`- ${c.text.replace(/\s+/g, " ").slice(0, 110)}…`);
       for (const l of scans) log(`  ${l}`);
     }
@@ -187,63 +208,104 @@ async function ingestRate(f: Fleet, count: number): Promise<number> {
   return (count * FULL.roots) / ((performance.now() - t) / 1000);
 }
 
-const fleets: Fleet[] = [];
-try {
-  const full = await makeFleet("full", FULL);
-  fleets.push(full);
-  const tenth = await makeFleet("tenth", TENTH);
-  fleets.push(tenth);
-  const runs = n("runs");
-  const timings: [string, number, number][] = [];
-  const [qa, qb] = [pages(full.database.db), pages(tenth.database.db)];
-  for (const name of Object.keys(qa)) {
-    for (let i = 0; i < 2; i++) {
-      await qa[name]();
-      await qb[name]();
-    }
-    const ta: number[] = [];
-    const tb: number[] = [];
+/** Median ms of each query, the fleets' reads interleaved (each after two warm-up reads). */
+async function timeAll(sets: Record<string, () => Promise<unknown>>[], runs: number): Promise<Map<string, number[]>> {
+  const out = new Map<string, number[]>();
+  for (const name of Object.keys(sets[0])) {
+    for (let i = 0; i < 2; i++) for (const set of sets) await set[name]();
+    const times: number[][] = sets.map(() => []);
     for (let i = 0; i < runs; i++) {
-      let t = performance.now();
-      await qa[name]();
-      ta.push(performance.now() - t);
-      t = performance.now();
-      await qb[name]();
-      tb.push(performance.now() - t);
+      for (const [j, set] of sets.entries()) {
+        const t = performance.now();
+        await set[name]();
+        times[j].push(performance.now() - t);
+      }
     }
-    timings.push([name, median(ta)!, median(tb)!]);
-  }
-  const exportFull = [await exportRate(full.database.db), await exportRate(full.database.db)];
-  const exportTenth = [await exportRate(tenth.database.db), await exportRate(tenth.database.db)];
-
-  log(
-    `\nTimes at full history (${FULL.days} days) and at a tenth (${TENTH.days} days), median of ${runs}; target: full / tenth <= 1.20`,
-  );
-  for (const [name, a, b] of timings) {
-    log(
-      `${name.padEnd(32)} ${a.toFixed(1).padStart(8)} ms  ${b.toFixed(1).padStart(8)} ms  ratio ${(a / b).toFixed(2)}${a / b <= 1.2 ? "" : "  (NOT met)"}`,
+    out.set(
+      name,
+      times.map((ts) => median(ts)!),
     );
   }
-  const [ef, et] = [Math.max(...exportFull.map((e) => e.perSec)), Math.max(...exportTenth.map((e) => e.perSec))];
-  log(
-    `${`daily CSV export, ${EXPORT_DAYS} days`.padEnd(32)} ${ef.toFixed(0).padStart(8)} rows/s ${et.toFixed(0).padStart(8)} rows/s  ratio (tenth / full) ${(et / ef).toFixed(2)}${et / ef <= 1.2 ? "" : "  (NOT met)"}  (${exportFull[0].rows} and ${exportTenth[0].rows} rows)`,
+  return out;
+}
+
+const fleets: Fleet[] = [];
+try {
+  const pagesOnly = args["pages-only"];
+  const full = await makeFleet("full", FULL);
+  fleets.push(full);
+  const tenth = pagesOnly ? null : await makeFleet("tenth", TENTH);
+  if (tenth) fleets.push(tenth);
+  const runs = n("runs");
+  const loadBefore = os.loadavg();
+  const timings = await timeAll(
+    [
+      { ...floors(full.pool), ...pages(full.database.db) },
+      ...(tenth ? [{ ...floors(tenth.pool), ...pages(tenth.database.db) }] : []),
+    ],
+    runs,
   );
+  const exportFull = [await exportRate(full.database.db), await exportRate(full.database.db)];
+  const exportTenth = tenth ? [await exportRate(tenth.database.db), await exportRate(tenth.database.db)] : [];
+  const loadAfter = os.loadavg();
+  const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(" ");
+  log(
+    `\nload average (1, 5, 15 min) on ${os.cpus().length} cores: ${load(loadBefore)} before the timings, ${load(loadAfter)} after`,
+  );
+
+  if (tenth) {
+    log(
+      `\nTimes at full history (${FULL.days} days) and at a tenth (${TENTH.days} days), median of ${runs}; target: full / tenth <= 1.20`,
+    );
+    for (const [name, [a, b]] of timings) {
+      log(
+        `${name.padEnd(36)} ${a.toFixed(1).padStart(8)} ms  ${b.toFixed(1).padStart(8)} ms  ratio ${(a / b).toFixed(2)}${a / b <= 1.2 ? "" : "  (NOT met)"}`,
+      );
+    }
+    const [ef, et] = [Math.max(...exportFull.map((e) => e.perSec)), Math.max(...exportTenth.map((e) => e.perSec))];
+    log(
+      `${`daily CSV export, ${EXPORT_DAYS} days`.padEnd(36)} ${ef.toFixed(0).padStart(8)} rows/s ${et.toFixed(0).padStart(8)} rows/s  ratio (tenth / full) ${(et / ef).toFixed(2)}${et / ef <= 1.2 ? "" : "  (NOT met)"}  (${exportFull[0].rows} and ${exportTenth[0].rows} rows)`,
+    );
+  } else {
+    const ef = Math.max(...exportFull.map((e) => e.perSec));
+    log(`daily CSV export, ${EXPORT_DAYS} days: ${ef.toFixed(0)} rows/s (${exportFull[0].rows} rows)`);
+  }
+
+  const floorMs = timings.get("floor: sum by agent")![0];
+  const floorWsMs = timings.get("floor: sum by workspace")![0];
+  log(
+    `\nAgainst the floor at ${FULL.workspaces} workspaces x ${FULL.roots} roots (${FULL.workspaces * FULL.roots} rows of root_latest), median of ${runs}: ` +
+      `sum by agent ${floorMs.toFixed(1)} ms, sum by workspace ${floorWsMs.toFixed(1)} ms; target: at most 3`,
+  );
+  for (const [name, [a]] of timings) {
+    if (name.startsWith("floor")) continue;
+    const r = a / floorMs;
+    log(
+      `ratio ${name} / floor = ${r.toFixed(2)}${r <= 3 ? "" : "  (NOT met)"}   (${a.toFixed(1)} ms; against the per-workspace floor ${(a / floorWsMs).toFixed(2)})`,
+    );
+  }
 
   await explainPages(full);
+  fs.mkdirSync("bench-results", { recursive: true });
+  const file = `bench-results/scale-plans-${FULL.workspaces}.txt`;
+  fs.writeFileSync(file, `${plans.join("\n")}\n`);
+  log(`\nthe plans in full: ${file}`);
 
-  const empty = await makeFleet("empty (no history)", EMPTY);
-  fleets.push(empty);
-  const count = n("ingest-reports");
-  const rates = { full: [] as number[], empty: [] as number[] };
-  for (let round = 0; round < 2; round++) {
-    rates.empty.push(await ingestRate(empty, count));
-    rates.full.push(await ingestRate(full, count));
+  if (!pagesOnly) {
+    const empty = await makeFleet("empty (no history)", EMPTY);
+    fleets.push(empty);
+    const count = n("ingest-reports");
+    const rates = { full: [] as number[], empty: [] as number[] };
+    for (let round = 0; round < 2; round++) {
+      rates.empty.push(await ingestRate(empty, count));
+      rates.full.push(await ingestRate(full, count));
+    }
+    const [rf, re] = [median(rates.full)!, median(rates.empty)!];
+    log(`\ningest without HTTP (${count} reports x ${FULL.roots} roots, 16 callers, group commit), median of 2:`);
+    log(
+      `full history ${rf.toFixed(0)} rows/s, no history ${re.toFixed(0)} rows/s: ratio ${(rf / re).toFixed(2)} (target >= 0.80${rf / re >= 0.8 ? "" : ": NOT met"})`,
+    );
   }
-  const [rf, re] = [median(rates.full)!, median(rates.empty)!];
-  log(`\ningest without HTTP (${count} reports x ${FULL.roots} roots, 16 callers, group commit), median of 2:`);
-  log(
-    `full history ${rf.toFixed(0)} rows/s, no history ${re.toFixed(0)} rows/s: ratio ${(rf / re).toFixed(2)} (target >= 0.80${rf / re >= 0.8 ? "" : ": NOT met"})`,
-  );
 } finally {
   for (const f of fleets) await f.drop();
 }

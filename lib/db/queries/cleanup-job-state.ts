@@ -1,6 +1,6 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { WAITING_JOB_STATES } from "@/lib/cleanup/job-states";
+import { WAITING_JOB_STATES, type JobState, type ShownJobState } from "@/lib/cleanup/job-states";
 
 /**
  * A job's state as the pages show it at `now`, derived in the read instead of written: only the scheduler's
@@ -20,4 +20,23 @@ export function shownJobState(table: string, now: Date): SQL {
     when ${j}.state in (${waiting}) and ${j}.expires_at < ${at} then 'expired'
     when ${j}.state = 'running' and ${j}.lease_expires_at < ${at} then 'lapsed'
     else ${j}.state end)`;
+}
+
+/** The stored states of a job shown in `shown`: an expired one may still be stored waiting, a lapsed one running. */
+function storedStatesOf(shown: ShownJobState): JobState[] {
+  if (shown === "lapsed") return ["running"];
+  if (shown === "expired") return ["expired", ...WAITING_JOB_STATES];
+  return [shown];
+}
+
+/**
+ * Jobs shown in `shown` at `now`. The derived state decides; the condition on the stored state beside it says
+ * the same in a form an index on (run_id, state) serves, so a rare state is found without reading the run.
+ */
+export function shownJobStateIs(table: string, now: Date, shown: ShownJobState): SQL {
+  const stored = sql.join(
+    storedStatesOf(shown).map((s) => sql`${s}`),
+    sql`, `,
+  );
+  return sql`(${sql.identifier(table)}.state in (${stored}) and ${shownJobState(table, now)} = ${shown})`;
 }

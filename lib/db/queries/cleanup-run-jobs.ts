@@ -8,7 +8,7 @@ import type { RunJobSort, RunJobsQuery } from "@/lib/validations/cleanup";
 import { keysetAfter, keysetOrder, type KeyPart } from "../keyset";
 import { cleanupJobResults, cleanupJobs, workspaces } from "../schema";
 import type { Db } from "../types";
-import { shownJobState } from "./cleanup-job-state";
+import { shownJobState, shownJobStateIs } from "./cleanup-job-state";
 
 // A run's jobs a page at a time, by key (never OFFSET): a run of 10,000 workspaces opens with one page of
 // them, as a run of 10 does. A job's unit lists come on their own request, when someone opens the job.
@@ -112,7 +112,7 @@ export async function listRunJobs(
     .where(
       and(
         eq(cleanupJobs.runId, runId),
-        query.state ? sql`${state} = ${query.state}` : undefined,
+        query.state ? shownJobStateIs("cleanup_jobs", now, query.state) : undefined,
         keysetAfter(keys, query.cursor ? decodeCursor(query.cursor, keys) : null),
       ),
     )

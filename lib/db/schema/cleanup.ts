@@ -89,6 +89,12 @@ export const cleanupJobs = pgTable(
   (t) => [
     index("cleanup_jobs_workspace_state_idx").on(t.workspaceId, t.state),
     index("cleanup_jobs_run_idx").on(t.runId, t.state),
+    // The run page's orders (lib/db/queries/cleanup-run-jobs.ts), nulls where its ORDER BY puts them (DESC alone
+    // is NULLS FIRST), so a page is read in the index's order and stops at its last job, however many jobs the
+    // run has. By workspace reads workspaces by owner instead (workspaces_owner_idx).
+    index("cleanup_jobs_run_preview_idx").on(t.runId, t.previewBytes.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("cleanup_jobs_run_freed_idx").on(t.runId, t.bytesActed.desc().nullsLast(), t.id.desc().nullsFirst()),
+    index("cleanup_jobs_run_finished_idx").on(t.runId, t.finishedAt.desc().nullsLast(), t.id.desc().nullsFirst()),
     index("cleanup_jobs_state_expires_idx").on(t.state, t.expiresAt),
     index("cleanup_jobs_state_lease_idx").on(t.state, t.leaseExpiresAt),
   ],

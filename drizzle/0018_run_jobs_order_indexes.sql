@@ -1,0 +1,3 @@
+CREATE INDEX "cleanup_jobs_run_preview_idx" ON "cleanup_jobs" USING btree ("run_id","preview_bytes" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "cleanup_jobs_run_freed_idx" ON "cleanup_jobs" USING btree ("run_id","bytes_acted" DESC NULLS LAST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "cleanup_jobs_run_finished_idx" ON "cleanup_jobs" USING btree ("run_id","finished_at" DESC NULLS LAST,"id" DESC NULLS FIRST);

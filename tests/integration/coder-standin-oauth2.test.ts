@@ -120,7 +120,8 @@ describe("Coder stand-in: OAuth2 provider", () => {
   });
 
   it("refuses a missing or wrong PKCE verifier with invalid_grant, and a code twice", async () => {
-    for (const extra of [{}, { code_verifier: "w".repeat(50) }]) {
+    const attempts: Record<string, string>[] = [{}, { code_verifier: "w".repeat(50) }];
+    for (const extra of attempts) {
       const { location } = await consent("alice");
       const token = await exchange(location!.searchParams.get("code")!, extra);
       expect(token).toMatchObject({ status: 400, body: { error: "invalid_grant" } });

@@ -11,7 +11,7 @@ import { startDashboard, type Dashboard } from "./server";
 
 const site = (name: string) => ({ name, display_name: name, organization_id: "" });
 const person = (username: string, status: CoderUser["status"], roles: CoderUser["roles"]): CoderUser => ({
-  id: `00000000-0000-0000-0000-${String(username.length).padStart(12, "0")}`,
+  id: `00000000-0000-0000-0000-${Buffer.from(username).toString("hex").padStart(12, "0").slice(-12)}`,
   username,
   email: `${username}@coder.example.com`,
   name: username,
@@ -72,7 +72,14 @@ async function coderSignIn(username: string, startAt = "/workspaces") {
   await page.goto(`${app.url}${startAt}`, { waitUntil: "networkidle" });
   await page.waitForSelector("html[data-hydrated]", { state: "attached" });
   await page.getByRole("button", { name: "Sign in with Coder" }).click();
-  await page.waitForURL((u) => u.origin === app.url && !u.pathname.startsWith("/api/"), { timeout: 20_000 });
+  // Back from Coder: on a page of the dashboard, or on the sign-in page with the callback's error.
+  await page.waitForURL(
+    (u) =>
+      u.origin === app.url &&
+      !u.pathname.startsWith("/api/") &&
+      (u.pathname !== "/sign-in" || u.searchParams.has("error")),
+    { timeout: 20_000 },
+  );
   await page.waitForLoadState("networkidle");
   return { page, context };
 }
@@ -109,16 +116,18 @@ describe("sign in with Coder", () => {
     oauth.signInAs("olivia");
     const context = await browser.newContext();
     const page = await context.newPage();
-    // The browser's way back to the dashboard is stopped; the code is exchanged without the dashboard's verifier.
+    // The browser's authorization request is taken over: Coder consents, and the code it sends back is exchanged
+    // here, without the verifier the dashboard keeps.
     let code = "";
-    await page.route("**/api/auth/oauth2/callback/coder**", (route) => {
-      code = new URL(route.request().url()).searchParams.get("code") ?? "";
-      return route.abort();
+    await page.route(`${coder.url}/oauth2/authorize**`, async (route) => {
+      const consent = await fetch(route.request().url(), { redirect: "manual" });
+      code = new URL(consent.headers.get("location")!).searchParams.get("code") ?? "";
+      await route.abort();
     });
     await page.goto(`${app.url}/sign-in`, { waitUntil: "networkidle" });
     await page.waitForSelector("html[data-hydrated]", { state: "attached" });
     await page.getByRole("button", { name: "Sign in with Coder" }).click();
-    await expect.poll(() => code).not.toBe("");
+    await expect.poll(() => code, { timeout: 10_000 }).not.toBe("");
     const res = await fetch(`${coder.url}/oauth2/tokens`, {
       method: "POST",
       headers: {

@@ -106,7 +106,10 @@ describe("sign in with Coder", () => {
     const { page, context } = await coderSignIn("sam");
     expect(new URL(page.url()).pathname).toBe("/sign-in");
     await expect(page.getByTestId("sign-in-error").textContent()).resolves.toMatch(/suspended Coder account/);
-    await page.screenshot({ path: "/tmp/signin-coder-suspended.png" });
+    await page.setViewportSize({ width: 1440, height: 800 });
+    await page.screenshot({ path: "/tmp/signin-coder-suspended-1440.png" });
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.screenshot({ path: "/tmp/signin-coder-suspended-390.png" });
     await page.goto(`${app.url}/workspaces`, { waitUntil: "networkidle" });
     expect(new URL(page.url()).pathname).toBe("/sign-in");
     await context.close();

@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/auth/sign-in-form";
+import { coderSignInConfigured } from "@/lib/auth/coder";
 import { oidcConfigured } from "@/lib/auth/oidc";
 import { currentUser } from "@/lib/auth/page";
 import { needsSetup } from "@/lib/auth/users";
 import { getDb } from "@/lib/db";
-import { safeNextPath } from "@/lib/validations/auth";
+import { safeNextPath, signInErrorMessage } from "@/lib/validations/auth";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sign in" };
@@ -20,14 +21,12 @@ export default async function SignInPage({ searchParams }: Props) {
   if (await needsSetup(await getDb())) redirect("/setup");
   if (await currentUser()) redirect(next);
   // Single sign-on failures come back here as ?error=&error_description= (Better Auth's callback).
-  // Shown as text (React escapes it) and kept short: a crafted link can put only a brief message here.
-  const error = (
-    one(params.error_description) ?? (one(params.error) ? `Single sign-on failed (${one(params.error)}).` : undefined)
-  )?.slice(0, 200);
+  const error = signInErrorMessage(one(params.error), one(params.error_description));
   return (
     <SignInForm
       next={next}
       sso={oidcConfigured() ? process.env.OIDC_DISPLAY_NAME || "Single sign-on" : null}
+      coder={coderSignInConfigured()}
       error={error}
     />
   );

@@ -2,7 +2,7 @@
 
 import { useState, type FormEvent } from "react";
 
-type Props = { next: string; sso: string | null; error?: string };
+type Props = { next: string; sso: string | null; coder: boolean; error?: string };
 
 async function messageOf(res: Response): Promise<string> {
   if (res.status === 429) {
@@ -17,7 +17,7 @@ async function messageOf(res: Response): Promise<string> {
 }
 
 /** Email and password (Better Auth), and single sign-on when it is configured. */
-export function SignInForm({ next, sso, error: initialError }: Props) {
+export function SignInForm({ next, sso, coder, error: initialError }: Props) {
   const [error, setError] = useState(initialError ?? "");
   const [busy, setBusy] = useState(false);
 
@@ -42,7 +42,7 @@ export function SignInForm({ next, sso, error: initialError }: Props) {
     }
   };
 
-  const singleSignOn = async () => {
+  const singleSignOn = async (provider: "oidc" | "coder") => {
     setBusy(true);
     setError("");
     try {
@@ -50,7 +50,7 @@ export function SignInForm({ next, sso, error: initialError }: Props) {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({
-          provider: "oidc",
+          provider,
           callbackURL: next,
           errorCallbackURL: `/sign-in?next=${encodeURIComponent(next)}`,
         }),
@@ -74,14 +74,22 @@ export function SignInForm({ next, sso, error: initialError }: Props) {
           {error}
         </p>
       ) : null}
-      {sso ? (
-        <>
-          <button type="button" className="button primary" onClick={singleSignOn} disabled={busy}>
-            Sign in with {sso}
-          </button>
-          <div className="auth-divider">or with a password</div>
-        </>
+      {coder ? (
+        <button type="button" className="button primary" onClick={() => singleSignOn("coder")} disabled={busy}>
+          Sign in with Coder
+        </button>
       ) : null}
+      {sso ? (
+        <button
+          type="button"
+          className={coder ? "button" : "button primary"}
+          onClick={() => singleSignOn("oidc")}
+          disabled={busy}
+        >
+          Sign in with {sso}
+        </button>
+      ) : null}
+      {sso || coder ? <div className="auth-divider">or with a password</div> : null}
       <form onSubmit={submit}>
         <label>
           Email
@@ -91,7 +99,7 @@ export function SignInForm({ next, sso, error: initialError }: Props) {
           Password
           <input name="password" type="password" autoComplete="current-password" required />
         </label>
-        <button type="submit" className={sso ? "button" : "button primary"} disabled={busy}>
+        <button type="submit" className={sso || coder ? "button" : "button primary"} disabled={busy}>
           Sign in
         </button>
       </form>

@@ -17,6 +17,11 @@ const origin = (ctx: HookCtx) => requestOrigin(ctx.headers ?? new Headers());
 const attemptedEmail = (ctx: HookCtx) =>
   typeof ctx.body?.email === "string" ? ctx.body.email.trim().toLowerCase() : "";
 const isOidcCallback = (path: string | undefined) => Boolean(path?.startsWith("/callback/"));
+/** The sign-in method of a callback: its provider ("oidc" or "coder"). */
+const callbackMethod = (ctx: { params?: unknown } | null | undefined) => {
+  const id = (ctx?.params as { id?: unknown } | undefined)?.id;
+  return typeof id === "string" ? id : "oidc";
+};
 
 export function authHooks(db: Db) {
   return {
@@ -77,7 +82,7 @@ export function authHooks(db: Db) {
         await recordAudit(db, {
           actor: { type: "user", id: session.user.id, label: session.user.email },
           action: "auth.sign_in",
-          details: { method: "oidc", role: (session.user as { role?: string }).role },
+          details: { method: callbackMethod(ctx), role: (session.user as { role?: string }).role },
           ...origin(ctx),
         });
       }
@@ -97,7 +102,10 @@ export function authDatabaseHooks(db: Db) {
   return {
     user: {
       create: {
-        before: async (user: { email: string } & Record<string, unknown>, ctx: { path?: string } | null) => {
+        before: async (
+          user: { email: string } & Record<string, unknown>,
+          ctx: { path?: string; params?: unknown } | null,
+        ) => {
           if (!isOidcCallback(ctx?.path)) return;
           const decision = takeOidcDecision(user.email);
           if (!decision) refuse("The identity provider's answer could not be checked; try again.");
@@ -106,7 +114,7 @@ export function authDatabaseHooks(db: Db) {
               actor: { type: "anonymous", label: user.email },
               action: "auth.sign_in_refused",
               target: user.email,
-              details: { method: "oidc", reason: decision.reason },
+              details: { method: callbackMethod(ctx), reason: decision.reason },
             });
             refuse(decision.reason);
           }
@@ -116,7 +124,10 @@ export function authDatabaseHooks(db: Db) {
     },
     session: {
       create: {
-        before: async (session: { userId: string } & Record<string, unknown>, ctx: { path?: string } | null) => {
+        before: async (
+          session: { userId: string } & Record<string, unknown>,
+          ctx: { path?: string; params?: unknown } | null,
+        ) => {
           if (!isOidcCallback(ctx?.path)) return;
           const [user] = await db
             .select({ email: users.email, role: users.role })
@@ -128,7 +139,7 @@ export function authDatabaseHooks(db: Db) {
             await recordAudit(db, {
               actor: { type: "user", id: session.userId, label: user.email },
               action: "auth.sign_in_refused",
-              details: { method: "oidc", reason: decision.reason },
+              details: { method: callbackMethod(ctx), reason: decision.reason },
             });
             refuse(decision.reason);
           }
@@ -138,7 +149,7 @@ export function authDatabaseHooks(db: Db) {
               .set({ role: decision.role, updatedAt: new Date() })
               .where(eq(users.id, session.userId));
             await recordAudit(db, {
-              actor: { type: "system", label: "oidc" },
+              actor: { type: "system", label: callbackMethod(ctx) },
               action: "user.role_changed",
               target: user.email,
               details: { from: user.role, to: decision.role, reason: "identity provider claims at sign-in" },

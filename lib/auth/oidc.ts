@@ -42,9 +42,13 @@ export function decideOidcAccess(claims: Record<string, unknown>): OidcDecision 
   return { allowed: true, role: isAdmin ? "admin" : "viewer" };
 }
 
-// The claims are seen in mapProfileToUser; the user and session are made a few steps later in the same
-// callback. Decisions wait here for those steps (keyed by email, dropped after a minute).
+// The claims (or Coder's user) are seen in the provider's user lookup; the user and session are made a few steps
+// later in the same callback. Decisions wait here for those steps (keyed by email, dropped after a minute).
 const pending = new Map<string, { decision: OidcDecision; at: number }>();
+
+export function rememberDecision(email: string, decision: OidcDecision): void {
+  pending.set(email.toLowerCase(), { decision, at: Date.now() });
+}
 
 export function takeOidcDecision(email: string): OidcDecision | undefined {
   const now = Date.now();
@@ -77,7 +81,7 @@ export function oidcProvider(): GenericOAuthConfig | null {
     overrideUserInfo: true,
     mapProfileToUser: (profile: GenericOAuthUserInfo) => {
       const email = typeof profile.email === "string" ? profile.email.toLowerCase() : "";
-      if (email) pending.set(email, { decision: decideOidcAccess(profile), at: Date.now() });
+      if (email) rememberDecision(email, decideOidcAccess(profile));
       return {};
     },
   };

@@ -11,6 +11,7 @@ import { getOrCreateSetting } from "@/lib/db/queries/settings";
 import { accounts, apiKeys, rateLimits, sessions, users, verifications } from "@/lib/db/schema";
 import { authLog } from "./auth-log";
 import { authDatabaseHooks, authHooks } from "./hooks";
+import { coderProvider } from "./coder";
 import { oidcProvider } from "./oidc";
 import { addressedOrigins, CLIENT_IP_HEADER } from "./client-ip";
 
@@ -35,6 +36,8 @@ const DAY = 24 * 60 * 60;
 function createAuth(db: Db, secret: string) {
   const url = appUrl();
   const oidc = oidcProvider();
+  const coder = coderProvider();
+  const providers = [oidc, coder].filter((p) => p !== null);
   return betterAuth({
     appName: "Workspace storage",
     baseURL: url,
@@ -64,7 +67,7 @@ function createAuth(db: Db, secret: string) {
     // Every request reads the session from the database (no cookie cache): a disabled user or a changed role
     // takes effect on the very next request.
     session: { expiresIn: 7 * DAY, updateAge: DAY, cookieCache: { enabled: false } },
-    account: { accountLinking: { enabled: true, trustedProviders: oidc ? ["oidc"] : [] } },
+    account: { accountLinking: { enabled: true, trustedProviders: providers.map((p) => p.providerId) } },
     rateLimit: {
       enabled: true,
       // Shared by every app instance on one PostgreSQL; per address and path.
@@ -99,7 +102,7 @@ function createAuth(db: Db, secret: string) {
         rateLimit: { enabled: false },
         keyExpiration: { defaultExpiresIn: null, minExpiresIn: 1, maxExpiresIn: 3650 },
       }),
-      genericOAuth({ config: oidc ? [oidc] : [] }),
+      genericOAuth({ config: providers }),
     ],
     databaseHooks: authDatabaseHooks(db),
     hooks: authHooks(db),

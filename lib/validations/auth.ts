@@ -54,3 +54,19 @@ export function safeNextPath(value: unknown, fallback = "/"): string {
     return fallback;
   }
 }
+
+// Better Auth's callback errors that a person can act on, by code.
+const SIGN_IN_ERRORS: Record<string, string> = {
+  unable_to_get_user_info:
+    "The sign-in provider did not hand over your account. Coder refuses a suspended Coder account: ask a Coder " +
+    "admin to reactivate it.",
+};
+
+/**
+ * The message the sign-in page shows after a failed single sign-on (Better Auth's ?error=&error_description=). Kept
+ * short: a crafted link can put only a brief message here (React escapes it).
+ */
+export function signInErrorMessage(error: string | null | undefined, description: string | null | undefined) {
+  const message = description ?? (error ? (SIGN_IN_ERRORS[error] ?? `Single sign-on failed (${error}).`) : undefined);
+  return message?.slice(0, 200);
+}

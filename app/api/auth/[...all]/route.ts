@@ -17,7 +17,11 @@ const ALLOWED: readonly RegExp[] = [
 ];
 
 async function dispatch(request: Request): Promise<Response> {
-  const path = new URL(request.url).pathname.replace(/^\/api\/auth/, "");
+  // The callback URL registered in Coder is the path Better Auth's generic OAuth used before its providers moved to
+  // /callback/:id: it is served as that one.
+  const url = new URL(request.url);
+  url.pathname = url.pathname.replace(/^\/api\/auth\/oauth2\/callback\//, "/api/auth/callback/");
+  const path = url.pathname.replace(/^\/api\/auth/, "");
   if (!ALLOWED.some((r) => r.test(`${request.method} ${path}`))) {
     return errorResponse(404, "not_found", `No auth endpoint ${request.method} /api/auth${path}.`);
   }
@@ -33,7 +37,7 @@ async function dispatch(request: Request): Promise<Response> {
     duplex: "half",
   };
   if (request.method === "GET" || request.method === "HEAD") delete init.body;
-  return (await getAuth()).handler(new Request(request.url, init));
+  return (await getAuth()).handler(new Request(url, init));
 }
 
 export const GET = dispatch;

@@ -1,0 +1,154 @@
+// Sign in with Coder through the browser against the Coder stand-in: the dashboard's button, Coder's consent
+// (given at once for the user the test picks), the callback at the URI registered in Coder, and the role Coder's
+// roles give; a suspended user refused with a message; the stand-in refusing a wrong PKCE verifier.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { freePort } from "../../scripts/lib/next-server";
+import { coderOAuth2, type CoderOAuth2, type CoderUser } from "../support/coder-standin/oauth2";
+import { startCoderStandIn, type CoderStandIn } from "../support/coder-standin/server";
+import { launchChromium } from "./chromium";
+import { startDashboard, type Dashboard } from "./server";
+
+const site = (name: string) => ({ name, display_name: name, organization_id: "" });
+const person = (username: string, status: CoderUser["status"], roles: CoderUser["roles"]): CoderUser => ({
+  id: `00000000-0000-0000-0000-${Buffer.from(username).toString("hex").padStart(12, "0").slice(-12)}`,
+  username,
+  email: `${username}@coder.example.com`,
+  name: username,
+  status,
+  roles,
+});
+
+let browser: Browser;
+let app: Dashboard;
+let coder: CoderStandIn;
+let oauth: CoderOAuth2;
+let client: { clientId: string; clientSecret: string; redirectUri: string };
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  // The app's public URL is needed first: the callback registered in Coder is made from it.
+  const appPort = await freePort();
+  const appUrl = `http://127.0.0.1:${appPort}`;
+  client = {
+    clientId: "storage-dashboard",
+    clientSecret: "coder-secret-4f1e",
+    redirectUri: `${appUrl}/api/auth/oauth2/callback/coder`,
+  };
+  oauth = coderOAuth2({
+    app: client,
+    users: [
+      person("olivia", "active", [site("owner")]),
+      person("arthur", "active", [site("auditor")]),
+      person("sam", "suspended", [site("owner")]),
+    ],
+  });
+  coder = await startCoderStandIn([oauth.handler]);
+  app = await startDashboard({
+    workspaces: 3,
+    days: 2,
+    logName: "browser-coder-next.log",
+    port: appPort,
+    env: {
+      BETTER_AUTH_URL: appUrl,
+      CODER_URL: coder.url,
+      CODER_OAUTH2_CLIENT_ID: client.clientId,
+      CODER_OAUTH2_CLIENT_SECRET: client.clientSecret,
+    },
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+  await coder?.close();
+});
+
+/** Clicks "Sign in with Coder" as `username`; the page where the browser ends. */
+async function coderSignIn(username: string, startAt = "/workspaces") {
+  oauth.signInAs(username);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${app.url}${startAt}`, { waitUntil: "networkidle" });
+  await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+  await page.getByRole("button", { name: "Sign in with Coder" }).click();
+  // Back from Coder: on a page of the dashboard, or on the sign-in page with the callback's error.
+  await page.waitForURL(
+    (u) =>
+      u.origin === app.url &&
+      !u.pathname.startsWith("/api/") &&
+      (u.pathname !== "/sign-in" || u.searchParams.has("error")),
+    { timeout: 20_000 },
+  );
+  await page.waitForLoadState("networkidle");
+  return { page, context };
+}
+
+describe("sign in with Coder", () => {
+  it("makes a Coder owner an admin, back on the page they asked for", async () => {
+    const { page, context } = await coderSignIn("olivia");
+    expect(new URL(page.url()).pathname).toBe("/workspaces");
+    await expect(page.getByTestId("user-role").textContent()).resolves.toBe("admin");
+    await page.getByRole("link", { name: "Users" }).waitFor();
+    await page.screenshot({ path: "/tmp/signin-coder-owner.png" });
+    await context.close();
+  });
+
+  it("makes a Coder auditor a viewer", async () => {
+    const { page, context } = await coderSignIn("arthur", "/");
+    expect(new URL(page.url()).pathname).toBe("/");
+    await expect(page.getByTestId("user-role").textContent()).resolves.toBe("viewer");
+    expect(await page.getByRole("link", { name: "Users" }).count()).toBe(0);
+    await context.close();
+  });
+
+  it("refuses a suspended Coder user with a message", async () => {
+    const { page, context } = await coderSignIn("sam");
+    expect(new URL(page.url()).pathname).toBe("/sign-in");
+    await expect(page.getByTestId("sign-in-error").textContent()).resolves.toMatch(/suspended Coder account/);
+    await page.setViewportSize({ width: 1440, height: 800 });
+    await page.screenshot({ path: "/tmp/signin-coder-suspended-1440.png" });
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.screenshot({ path: "/tmp/signin-coder-suspended-390.png" });
+    await page.goto(`${app.url}/workspaces`, { waitUntil: "networkidle" });
+    expect(new URL(page.url()).pathname).toBe("/sign-in");
+    await context.close();
+  });
+
+  it("is checked by Coder's PKCE: the code exchanged with a wrong verifier is refused", async () => {
+    oauth.signInAs("olivia");
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    // The browser's authorization request is taken over: Coder consents, and the code it sends back is exchanged
+    // here, without the verifier the dashboard keeps.
+    let code = "";
+    await page.route(`${coder.url}/oauth2/authorize**`, async (route) => {
+      const consent = await fetch(route.request().url(), { redirect: "manual" });
+      code = new URL(consent.headers.get("location")!).searchParams.get("code") ?? "";
+      await route.abort();
+    });
+    await page.goto(`${app.url}/sign-in`, { waitUntil: "networkidle" });
+    await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    await page.getByRole("button", { name: "Sign in with Coder" }).click();
+    await expect.poll(() => code, { timeout: 10_000 }).not.toBe("");
+    const res = await fetch(`${coder.url}/oauth2/tokens`, {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString("base64")}`,
+      },
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: client.redirectUri,
+        code_verifier: "a-verifier-the-dashboard-never-made-0123456789abcdef",
+      }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: "invalid_grant" });
+    await context.close();
+  });
+
+  it("kept the client secret out of the server log", () => {
+    expect(app.log()).not.toContain(client.clientSecret);
+  });
+});

@@ -3,7 +3,8 @@ import { AGENTS, agentDisplayName } from "@/lib/catalog/agents";
 
 const SERIES_LABELS: Record<string, string> = {
   modules: "Modules",
-  "script-data": "Script data (orphaned)",
+  // Every coder-script-data folder, the current one and the orphaned ones.
+  "script-data": "Script data",
   other: "Other",
 };
 

@@ -7,7 +7,7 @@ import { exportPaths } from "@/lib/validations/export";
 import { parseRange, rangeParams } from "@/lib/validations/range";
 import type { AgentDetail } from "@/lib/db/queries/agents";
 import { formatBytes } from "@/lib/format/bytes";
-import { formatCount, formatPercent } from "@/lib/format/numbers";
+import { formatCount, formatCountOf, formatPercent } from "@/lib/format/numbers";
 import { agentDetailOptions } from "@/lib/query/agents";
 import { HistogramChart } from "@/components/charts/lazy";
 import { agentColor } from "@/components/charts/palette";
@@ -21,6 +21,17 @@ import { EmptyState, PageLoading, QueryView } from "@/components/ui/states";
 import { agentLabel } from "./agent-label";
 import { AgentCleanupLinks } from "@/components/cleanup/cleanup-link";
 
+/** What each kind of root is, as a reader knows it. */
+const KIND_LABELS: Record<string, string> = {
+  tool: "The agent's own folders",
+  module: "Module folders (~/.coder-modules)",
+  legacy: "Legacy module folders",
+  leftover: "AgentAPI leftovers",
+  "script-data": "Script data",
+  custom: "Roots added by an admin",
+  trash: "Cleanup trash",
+};
+
 function Detail({ data }: { data: AgentDetail }) {
   const range = rangeParams({ range: data.range.key, from: data.range.from, to: data.range.to });
   const label = agentLabel(data.agent);
@@ -33,7 +44,7 @@ function Detail({ data }: { data: AgentDetail }) {
   return (
     <div className="stack">
       <div className="grid-4" data-testid="agent-stats">
-        <Stat label={`${label} storage`} href={wsLink} sub={`${formatCount(data.total.roots)} roots`}>
+        <Stat label={`${label} storage`} href={wsLink} sub={formatCountOf(data.total.roots, "root")}>
           <Bytes value={data.total.bytes} />
         </Stat>
         <Stat label="Workspaces" href={wsLink} sub="with data of this agent">
@@ -50,8 +61,16 @@ function Detail({ data }: { data: AgentDetail }) {
           label="Older than 30 days"
           href="#largest"
           sub={
+            // Ages are counted per file: of the storage above, folders' own blocks (and roots sent without ages)
+            // have none, so the share is of the files' bytes, and says so when that is not the whole.
             <>
-              <Bytes value={data.oldData.bytes} /> of <Bytes value={data.oldData.agedBytes} />
+              <Bytes value={data.oldData.bytes} /> of the <Bytes value={data.oldData.agedBytes} /> in files
+              {data.total.bytes - data.oldData.agedBytes > 0 ? (
+                <>
+                  ; the other <Bytes value={data.total.bytes - data.oldData.agedBytes} /> of the total is folders, which
+                  have no age
+                </>
+              ) : null}
             </>
           }
         >
@@ -75,42 +94,43 @@ function Detail({ data }: { data: AgentDetail }) {
         >
           <HistogramChart rows={histogram} label={`Workspaces by ${label} size`} />
         </Panel>
-        <Panel title="By kind of root" actions={<ExportLink path={exportPaths.agent(data.agent, "kinds")} />}>
-          <ul className="list">
-            {data.byKind.map((k) => (
-              <li key={k.kind}>
-                <span className="grow">{k.kind}</span>
-                <span className="muted small">{formatCount(k.roots)} roots</span>
+        <Panel
+          title="Largest workspaces"
+          id="largest"
+          actions={
+            <>
+              <ExportLink
+                path={exportPaths.agent(data.agent)}
+                title={`Download every workspace with ${label} data, largest first, as CSV`}
+              />
+              <Link href={wsLink}>All →</Link>
+            </>
+          }
+        >
+          <ul className="list" data-testid="agent-largest">
+            {data.largestWorkspaces.map((w) => (
+              <li key={w.id}>
+                <Link className="grow" href={`/workspaces/${encodeURIComponent(w.id)}`}>
+                  {w.owner}/{w.name}
+                </Link>
+                <span className="muted small">{formatCountOf(w.roots, "root")}</span>
                 <span className="num">
-                  <Bytes value={k.bytes} />
+                  <Bytes value={w.bytes} />
                 </span>
               </li>
             ))}
           </ul>
         </Panel>
       </div>
-      <Panel
-        title="Largest workspaces"
-        id="largest"
-        actions={
-          <>
-            <ExportLink
-              path={exportPaths.agent(data.agent)}
-              title={`Download every workspace with ${label} data, largest first, as CSV`}
-            />
-            <Link href={wsLink}>All workspaces with {label} →</Link>
-          </>
-        }
-      >
-        <ul className="list" data-testid="agent-largest">
-          {data.largestWorkspaces.map((w) => (
-            <li key={w.id}>
-              <Link className="grow" href={`/workspaces/${encodeURIComponent(w.id)}`}>
-                {w.owner}/{w.name}
-              </Link>
-              <span className="muted small">{w.roots} roots</span>
-              <span className="num">
-                <Bytes value={w.bytes} />
+      {/* A line, not a panel beside a chart: most agents keep nearly everything in one kind of root. */}
+      <Panel title="By kind of root" actions={<ExportLink path={exportPaths.agent(data.agent, "kinds")} />}>
+        <ul className="inline-list" data-testid="agent-kinds">
+          {data.byKind.map((k) => (
+            <li key={k.kind}>
+              <strong>{KIND_LABELS[k.kind] ?? k.kind}</strong> <Bytes value={k.bytes} />{" "}
+              <span className="muted small">
+                ({formatPercent(data.total.bytes ? k.bytes / data.total.bytes : null)}, {formatCountOf(k.roots, "root")}
+                )
               </span>
             </li>
           ))}

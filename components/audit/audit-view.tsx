@@ -2,9 +2,27 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
+import Link from "next/link";
 import { ErrorPanel } from "@/components/ui/error-panel";
+import { ExportLink } from "@/components/ui/export-link";
 import { Panel } from "@/components/ui/panel";
+import { describeAuditDetails } from "@/lib/audit/describe";
+import type { AuditEntry } from "@/lib/db/queries/audit";
 import { auditOptions, type AuditFilterState } from "@/lib/query/admin";
+import { exportPaths } from "@/lib/validations/export";
+
+/** The target by name, linked to it; as written (an email, a token's name) when it is one already. */
+function Target({ entry }: { entry: AuditEntry }) {
+  const named = entry.targetName;
+  if (!named) return <>{entry.target ?? ""}</>;
+  return named.href ? (
+    <Link href={named.href} title={entry.target ?? undefined}>
+      {named.label}
+    </Link>
+  ) : (
+    <span title={entry.target ?? undefined}>{named.label}</span>
+  );
+}
 
 const ACTIONS = [
   "auth.sign_in",
@@ -23,7 +41,6 @@ const ACTIONS = [
   "enrollment_key.viewed",
   "enrollment_key.rotated",
   "export.downloaded",
-  "cleanup.previewed",
   "cleanup.run_created",
   "cleanup.run_cancelled",
   "cleanup.jobs_claimed",
@@ -35,7 +52,10 @@ const ACTIONS = [
   "cleanup.policy_created",
   "cleanup.policy_updated",
   "cleanup.policy_deleted",
+  "cleanup.policy_confirmed",
+  "cleanup.policy_held",
   "cleanup.policy_skipped",
+  "settings.retention_changed",
 ];
 
 /** The audit log, newest first, filtered by actor, action and time; more rows load by key. */
@@ -50,7 +70,16 @@ export function AuditView() {
     setFilters({ actor: v("actor"), action: v("action"), from: v("from"), to: v("to") });
   };
   return (
-    <Panel title="Events">
+    <Panel
+      title="Events"
+      actions={
+        <ExportLink
+          path={exportPaths.audit()}
+          params={filters}
+          title="Download every event under these filters as CSV"
+        />
+      }
+    >
       <div className="stack">
         <form className="form-row" onSubmit={apply} aria-label="Filter the audit log">
           <label>
@@ -103,9 +132,11 @@ export function AuditView() {
                   <td>
                     <code>{e.action}</code>
                   </td>
-                  <td>{e.target ?? ""}</td>
-                  <td className="small">{e.details ? JSON.stringify(e.details) : ""}</td>
-                  <td className="small" title={e.userAgent ?? undefined}>
+                  <td className="audit-target">
+                    <Target entry={e} />
+                  </td>
+                  <td className="small audit-details">{describeAuditDetails(e.action, e.details)}</td>
+                  <td className="small nowrap" title={e.userAgent ?? undefined}>
                     {e.ip ?? ""}
                   </td>
                 </tr>

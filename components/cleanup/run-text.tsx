@@ -66,7 +66,7 @@ export function paramsText(run: {
 }): string {
   const p = run.params ?? {};
   const parts = [
-    p.olderThanDays !== undefined ? `older than ${p.olderThanDays} days` : null,
+    p.olderThanDays !== undefined ? `older than ${formatCountOf(p.olderThanDays, "day")}` : null,
     p.keepNewest !== undefined ? `keep newest ${p.keepNewest}` : null,
     p.capBytes !== undefined ? `cap ${formatBytes(p.capBytes)}` : null,
   ].filter(Boolean);

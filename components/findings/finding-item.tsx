@@ -1,16 +1,44 @@
 import Link from "next/link";
-import type { Finding } from "@/lib/db/queries/findings";
+import type { FindingGroup } from "@/lib/db/queries/findings";
 import { recipeForFinding } from "@/lib/cleanup/links";
 import { agentLabel } from "@/components/agents/agent-label";
 import { offersFreeSpace } from "@/lib/cleanup/free-space";
+import { Bytes } from "@/components/ui/bytes";
 import { CleanupLink } from "@/components/cleanup/cleanup-link";
 import { FreeSpaceLink } from "@/components/cleanup/free-space-link";
 
-/** One finding: severity, what is wrong, where, and what to do about it. */
-export function FindingItem({ finding, showWorkspace = true }: { finding: Finding; showWorkspace?: boolean }) {
+/** The findings a row groups, most urgent first: where each is and, for sizes, how large. */
+function Members({ finding }: { finding: FindingGroup }) {
+  const f = finding;
+  const more = f.count - f.members.length;
+  return (
+    <details className="small" data-testid="finding-members">
+      <summary>Show {f.members.length === f.count ? `all ${f.count}` : `the largest ${f.members.length}`}</summary>
+      <ul>
+        {f.members.map((m, i) => (
+          <li key={`${m.rootKey ?? ""}:${m.path ?? ""}:${i}`}>
+            <code>{m.path ?? m.rootKey ?? "the workspace"}</code>
+            {f.unit === "bytes" ? (
+              <>
+                {" "}
+                <Bytes value={m.value} />
+              </>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      {more > 0 ? (
+        <div className="muted">and {more.toLocaleString("en-US")} more (the CSV export counts them too)</div>
+      ) : null}
+    </details>
+  );
+}
+
+/** One row: severity, what is wrong (one finding, or several alike of one workspace), where, and what to do. */
+export function FindingItem({ finding, showWorkspace = true }: { finding: FindingGroup; showWorkspace?: boolean }) {
   const f = finding;
   return (
-    <li className="finding" data-testid="finding">
+    <li className="finding" data-testid="finding" data-count={f.count}>
       <span className={`badge ${f.severity}`}>{f.severity}</span>
       <div className="finding-body">
         <div>
@@ -25,6 +53,7 @@ export function FindingItem({ finding, showWorkspace = true }: { finding: Findin
           {f.agent ? <span className="muted">{agentLabel(f.agent)} · </span> : null}
           {f.message}
         </div>
+        {f.count > 1 ? <Members finding={f} /> : null}
         <div className="finding-action">
           <strong>What to do:</strong> {f.action}{" "}
           <CleanupLink recipe={recipeForFinding(f)} workspace={f.workspace.id}>
@@ -37,15 +66,17 @@ export function FindingItem({ finding, showWorkspace = true }: { finding: Findin
   );
 }
 
-export function FindingList({ findings, showWorkspace }: { findings: readonly Finding[]; showWorkspace?: boolean }) {
+export function FindingList({
+  findings,
+  showWorkspace,
+}: {
+  findings: readonly FindingGroup[];
+  showWorkspace?: boolean;
+}) {
   return (
     <ul className="list findings">
-      {findings.map((f, i) => (
-        <FindingItem
-          key={`${f.ruleId}:${f.workspace.id}:${f.rootKey ?? ""}:${f.path ?? ""}:${i}`}
-          finding={f}
-          showWorkspace={showWorkspace}
-        />
+      {findings.map((f) => (
+        <FindingItem key={`${f.ruleId}:${f.workspace.id}:${f.agent ?? ""}`} finding={f} showWorkspace={showWorkspace} />
       ))}
     </ul>
   );

@@ -3,36 +3,47 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { IgnoredOverride, Rule, Severity } from "@/lib/db/queries/findings";
+import type { ThresholdField } from "@/lib/findings/rule";
 import type { RuleUpdate } from "@/lib/findings/rules";
 import { fleetKeys } from "@/lib/query/fleet";
 import { findingKeys, putRules, rulesOptions } from "@/lib/query/findings";
 import { workspaceKeys } from "@/lib/query/workspaces";
+import { agentLabel } from "@/components/agents/agent-label";
 import { useIsAdmin } from "@/components/auth/caller-context";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { QueryView } from "@/components/ui/states";
 
 const MIB = 1024 ** 2;
-const isBytesParam = (name: string) => /bytes/i.test(name);
 
-/** A number input that edits bytes in MiB and other values as they are. */
-function ParamInput({ name, value, onChange }: { name: string; value: number; onChange: (v: number) => void }) {
-  const bytes = isBytesParam(name);
-  const shown = bytes ? Math.round((value / MIB) * 100) / 100 : value;
+/** A threshold's input: sizes in MiB (stored in bytes), the others in their own unit, with label and unit said. */
+function ThresholdInput({
+  field,
+  value,
+  onChange,
+}: {
+  field: ThresholdField;
+  value: number;
+  onChange: (v: number) => void;
+}) {
+  const inMiB = field.unit === "MiB" || field.unit === "MiB per day";
+  const shown = inMiB ? Math.round((value / MIB) * 100) / 100 : value;
   return (
     <label className="field">
-      {name}
+      {field.label}
       <input
         type="number"
-        min={0}
-        step="any"
+        min={field.unit === "%" ? 1 : 0}
+        max={field.unit === "%" ? 100 : undefined}
+        step={field.unit === "%" ? 1 : "any"}
         value={shown}
         style={{ width: 110 }}
         onChange={(e) => {
           const n = Number(e.target.value);
-          if (Number.isFinite(n) && n >= 0) onChange(bytes ? Math.round(n * MIB) : n);
+          if (Number.isFinite(n) && n >= 0) onChange(inMiB ? Math.round(n * MIB) : n);
         }}
       />
-      {bytes ? (name.includes("PerDay") ? "MiB/day" : "MiB") : null}
+      <span className="nowrap">{field.unit}</span>
+      {field.hint ? <span className="nowrap">({field.hint})</span> : null}
     </label>
   );
 }
@@ -79,20 +90,23 @@ function RuleRow({ rule, ignored, onSave, saving }: RuleRowProps) {
           </div>
         ) : null}
         <div className="row">
-          {Object.entries(params).map(([key, v]) =>
-            typeof v === "number" ? (
-              <ParamInput key={key} name={key} value={v} onChange={(n) => setParam(key, n)} />
+          {Object.entries(params).map(([key, v]) => {
+            const field = rule.fields[key];
+            if (!field) return null;
+            return typeof v === "number" ? (
+              <ThresholdInput key={key} field={field} value={v} onChange={(n) => setParam(key, n)} />
             ) : v && typeof v === "object" ? (
-              Object.entries(v as Record<string, number>).map(([sub, n]) => (
-                <ParamInput
-                  key={`${key}.${sub}`}
-                  name={`${sub} bytes`}
+              // One threshold per agent: "Expected size of a root of Claude Code".
+              Object.entries(v as Record<string, number>).map(([agent, n]) => (
+                <ThresholdInput
+                  key={`${key}.${agent}`}
+                  field={{ ...field, label: `${field.label} ${agentLabel(agent)}` }}
                   value={n}
-                  onChange={(x) => setParam(key, { ...(v as object), [sub]: x })}
+                  onChange={(x) => setParam(key, { ...(v as object), [agent]: x })}
                 />
               ))
-            ) : null,
-          )}
+            ) : null;
+          })}
         </div>
       </fieldset>
       {canEdit ? (

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { FleetOverview } from "@/lib/db/queries/fleet";
-import { formatDays } from "@/lib/format/numbers";
+import { formatCountOf, formatDays } from "@/lib/format/numbers";
 import { exportPaths } from "@/lib/validations/export";
 import { dfSummary } from "@/lib/format/volume";
 import { agentLabel, hasAgentPage } from "@/components/agents/agent-label";
@@ -66,9 +66,13 @@ export function TopAgents({ rows }: { rows: FleetOverview["topAgents"] }) {
               ) : (
                 <span className="grow">{label}</span>
               )}
-              <Link className="muted small" href={`/workspaces?agent=${encodeURIComponent(a.agent)}`}>
-                {a.workspaces} ws
-              </Link>
+              {hasAgentPage(a.agent) ? (
+                <Link className="muted small" href={`/workspaces?agent=${encodeURIComponent(a.agent)}`}>
+                  {a.workspaces} ws
+                </Link>
+              ) : (
+                <span className="muted small">{a.workspaces} ws</span>
+              )}
               <span className="num">
                 <Bytes value={a.bytes} />
               </span>
@@ -115,7 +119,8 @@ export function VolumesAtRisk({
   rows: FleetOverview["volumesAtRisk"];
   fillingDays: number | null;
 }) {
-  const title = fillingDays === null ? "Full volumes" : `Volumes full or filling within ${fillingDays} days`;
+  const title =
+    fillingDays === null ? "Full volumes" : `Volumes full or filling within ${formatCountOf(fillingDays, "day")}`;
   return (
     <Panel
       title={title}
@@ -127,7 +132,7 @@ export function VolumesAtRisk({
       }
     >
       {rows.length === 0 ? (
-        <None>{`No volume is full${fillingDays === null ? "" : ` or forecast to fill within ${fillingDays} days`}.`}</None>
+        <None>{`No volume is full${fillingDays === null ? "" : ` or forecast to fill within ${formatCountOf(fillingDays, "day")}`}.`}</None>
       ) : null}
       <ul className="list" data-testid="volumes-at-risk">
         {rows.map((r) => {

@@ -1,5 +1,5 @@
 import type { FleetOverview } from "@/lib/db/queries/fleet";
-import { formatCount, formatPercent } from "@/lib/format/numbers";
+import { formatCountOf, formatPercent } from "@/lib/format/numbers";
 import { Bytes } from "@/components/ui/bytes";
 import { Stat } from "@/components/ui/panel";
 
@@ -23,7 +23,7 @@ export function FleetStats({ data }: { data: FleetOverview }) {
       <Stat
         label="Total storage"
         href="/workspaces"
-        sub={`${formatCount(data.total.workspaces)} workspaces · ${formatCount(data.total.roots)} roots`}
+        sub={`${formatCountOf(data.total.workspaces, "workspace")} · ${formatCountOf(data.total.roots, "root")}`}
       >
         <Bytes value={data.total.bytes} />
       </Stat>

@@ -2,9 +2,8 @@ import type { StorageSettings } from "@/lib/db/queries/storage";
 import { Bytes } from "@/components/ui/bytes";
 import { Panel } from "@/components/ui/panel";
 import { stackedTable } from "@/components/ui/stacked-table";
+import { formatCount, formatCountOf } from "@/lib/format/numbers";
 import { RetentionEditor } from "./retention-editor";
-
-const formatCount = (n: number) => new Intl.NumberFormat("en").format(Math.round(n));
 
 /** Settings: how long data is kept, where expired history ends, and what the product's tables take on disk. */
 export function StorageView({ settings }: { settings: StorageSettings }) {
@@ -29,9 +28,13 @@ export function StorageView({ settings }: { settings: StorageSettings }) {
           </p>
           {last?.ran ? (
             <p className="muted small" data-testid="last-maintenance">
-              Last run {last.at} ({last.ms} ms): {last.partitionsCreated.length} partitions created,{" "}
+              Last run {last.at} ({last.ms} ms): {formatCountOf(last.partitionsCreated.length, "partition")} created,{" "}
               {last.partitionsDropped.length} dropped,{" "}
-              {formatCount(Object.values(last.deleted).reduce((s, n) => s + n, 0))} expired rows deleted.
+              {formatCountOf(
+                Object.values(last.deleted).reduce((s, n) => s + n, 0),
+                "expired row",
+              )}{" "}
+              deleted.
             </p>
           ) : (
             <p className="muted small">

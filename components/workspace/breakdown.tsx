@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { RootDetail } from "@/lib/db/queries/workspace-detail";
-import { formatCount, formatPercent } from "@/lib/format/numbers";
+import { formatCount, formatCountOf, formatPercent } from "@/lib/format/numbers";
 import { agentLabel, hasAgentPage } from "@/components/agents/agent-label";
 import { CATEGORY_COLORS } from "@/components/charts/palette";
 import { shortRootKey } from "@/components/charts/shape";
@@ -113,7 +113,7 @@ export function CategoryBreakdown({ roots }: { roots: readonly RootDetail[] }) {
               <span style={{ width: `${max ? (c.bytes / max) * 100 : 0}%`, background: CATEGORY_COLORS[c.category] }} />
             </span>
           </span>
-          <span className="num small muted">{formatCount(c.files)} files</span>
+          <span className="num small muted">{formatCountOf(c.files, "file")}</span>
           <span className="num" style={{ width: 80 }}>
             <Bytes value={c.bytes} />
           </span>

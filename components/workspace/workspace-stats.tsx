@@ -1,5 +1,5 @@
 import type { WorkspaceDetail } from "@/lib/db/queries/workspace-detail";
-import { formatDays } from "@/lib/format/numbers";
+import { formatCountOf, formatDays } from "@/lib/format/numbers";
 import { Bytes } from "@/components/ui/bytes";
 import { Stat } from "@/components/ui/panel";
 
@@ -8,10 +8,23 @@ export function WorkspaceStats({ data }: { data: WorkspaceDetail }) {
   const v = w.volume;
   return (
     <div className="grid-4" data-testid="workspace-stats">
-      <Stat label="Agent storage" href="#usage" sub={`${w.rootCount} roots`}>
+      <Stat label="Agent storage" href="#usage" sub={formatCountOf(w.rootCount, "root")}>
         <Bytes value={w.totalBytes} />
       </Stat>
-      <Stat label="Change 7 d" href="#usage" sub={<Bytes value={w.growthBytesPerDay} perDay />}>
+      {/* The same 7 days, a day at a time: the change ÷ 7 (the volume's own trend is under "Full in"). */}
+      <Stat
+        label="Change 7 d"
+        href="#usage"
+        sub={
+          w.change7dBytes === null ? (
+            "no report 7 days ago"
+          ) : (
+            <>
+              <Bytes value={w.change7dBytes / 7} perDay /> on average
+            </>
+          )
+        }
+      >
         <Bytes value={w.change7dBytes} delta />
       </Stat>
       <Stat
@@ -41,7 +54,16 @@ export function WorkspaceStats({ data }: { data: WorkspaceDetail }) {
         <Stat
           label="Full in"
           href="#volume"
-          sub={data.volume.forecast.fullAt ? `forecast ${data.volume.forecast.fullAt.slice(0, 10)}` : "not growing"}
+          sub={
+            data.volume.forecast.fullAt ? (
+              <>
+                on {data.volume.forecast.fullAt.slice(0, 10)}, at Used&apos;s{" "}
+                <Bytes value={w.growthBytesPerDay} perDay /> over the last 14 days
+              </>
+            ) : (
+              "not growing"
+            )
+          }
         >
           {formatDays(w.daysUntilFull)}
         </Stat>

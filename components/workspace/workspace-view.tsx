@@ -85,7 +85,7 @@ function Detail({ data, range }: { data: WorkspaceDetail; range: RangeState }) {
         <AgeChart roots={data.roots} />
       </Panel>
       <Panel
-        title={`Findings (${data.findings.length})`}
+        title={`Findings (${data.findings.reduce((n, f) => n + f.count, 0)})`}
         id="findings"
         actions={
           <>

@@ -1,33 +1,8 @@
 "use client";
 
-import { useEffect, useState } from "react";
 import type { WorkspaceListState } from "@/lib/query/workspaces";
 import { AGENT_OPTIONS } from "@/components/agents/agent-label";
-
-/** A text box that reports its value after the user pauses typing. */
-function DebouncedInput({
-  value,
-  onChange,
-  ...rest
-}: { value: string; onChange: (v: string) => void } & Omit<
-  React.InputHTMLAttributes<HTMLInputElement>,
-  "value" | "onChange"
->) {
-  const [draft, setDraft] = useState(value);
-  // A new value from outside (back button, a cleared filter) replaces the draft, during render rather than in
-  // an effect so no frame shows the stale text.
-  const [shown, setShown] = useState(value);
-  if (value !== shown) {
-    setShown(value);
-    setDraft(value);
-  }
-  useEffect(() => {
-    if (draft === value) return;
-    const t = setTimeout(() => onChange(draft), 300);
-    return () => clearTimeout(t);
-  }, [draft, value, onChange]);
-  return <input {...rest} value={draft} onChange={(e) => setDraft(e.target.value)} />;
-}
+import { DebouncedInput } from "@/components/ui/debounced-input";
 
 export function WorkspaceFilters({
   state,

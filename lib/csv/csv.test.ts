@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { col, csvTable, formatCell, neutralise } from "./columns";
 import { crlfLineEnds } from "./line-ends";
-import { mergeSorted } from "./merge";
 import { openCsvStream } from "./stream";
 
 async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
@@ -116,16 +115,5 @@ describe("crlfLineEnds", () => {
       const out = Buffer.concat([convert(bytes.subarray(0, cut)), convert(bytes.subarray(cut))]);
       expect(out.toString(), `cut at ${cut}`).toBe(crlf);
     }
-  });
-});
-
-describe("mergeSorted", () => {
-  it("merges sorted sources into one sorted sequence", async () => {
-    async function* of(xs: number[]) {
-      yield* xs;
-    }
-    const out: number[] = [];
-    for await (const x of mergeSorted([of([1, 4, 9]), of([]), of([2, 3, 10]), of([5])], (a, b) => a - b)) out.push(x);
-    expect(out).toEqual([1, 2, 3, 4, 5, 9, 10]);
   });
 });

@@ -2,6 +2,7 @@
 // every report), the roots fit in the volume's Used, Used fits in the volume, and a drop of the roots shows in
 // Used the same day (issue 18: 22 GiB of roots on a 20 GiB volume, then a 7.4 GiB drop with Used flat).
 import { expect, it } from "vitest";
+import { matchGlob, sessionRulesFor } from "@/lib/catalog/agents";
 import { simulateDemoFleet } from "./fleet";
 
 it("keeps the roots within Used, Used within the volume, and moves Used with the roots", () => {
@@ -36,4 +37,22 @@ it("keeps the roots within Used, Used within the volume, and moves Used with the
   expect(drops).toBeGreaterThan(20);
   expect([...latest.values()].filter((v) => v.free === 0).length).toBeGreaterThanOrEqual(6);
   expect([...latest.values()].filter((v) => v.inodesFree < 0.05 * v.inodes).length).toBeGreaterThan(0);
+});
+
+it("lists the sessions of every agent whose sessions the catalog knows, where the reporter would find them", () => {
+  const fleet = simulateDemoFleet({ workspaces: 60, days: 30, now: new Date("2026-03-01T12:00:00Z") });
+  const agentsWithSessions = new Set<string>();
+  const problems: string[] = [];
+  for (const report of fleet.reports())
+    for (const root of report.roots) {
+      const rules = sessionRulesFor(root.kind, root.agent);
+      for (const e of root.largest ?? []) {
+        const matches = rules.some((r) => matchGlob(r.glob, e.path));
+        if ((e.type === "session") !== matches) problems.push(`${root.key} ${e.path} (${e.type})`);
+        if (e.type === "session") agentsWithSessions.add(root.agent);
+      }
+    }
+  expect(problems.slice(0, 5)).toEqual([]);
+  // Every agent of the demo that the catalog gives sessions: not Claude Code's alone.
+  expect([...agentsWithSessions].sort()).toEqual(["claude-code", "codex", "copilot", "cursor", "gemini"]);
 });

@@ -58,7 +58,6 @@ function agentProfiles(rnd: Random, heavy: number): RootProfile[] {
         kind: "tool",
         agent: "claude-code",
         path: ".claude",
-        sessions: true,
         dailyBytes: 25 * MiB * heavy,
         fileBytes: 400 * 1024,
         cleanupChance: 0.015,

@@ -24,12 +24,23 @@ export type RootProfile = {
   /** Chance per day that the user (or the agent's own retention) deletes everything older than 30 days. */
   cleanupChance?: number;
   orphaned?: boolean;
-  /** Claude-style: the largest entries are sessions (a .jsonl and its folder). */
-  sessions?: boolean;
   /** Stops growing after this many days (an orphaned script-data folder). */
   growthDays?: number;
   /** AgentAPI files left in the folder: counted in the root like any file, and listed. */
   leftovers?: { path: string; bytes: number; apparentBytes: number }[];
+};
+
+/**
+ * A session of each agent whose sessions the catalog knows, where the agent writes it (matching the catalog's
+ * session rule, so the reporter would list it as a session): Claude Code's `<uuid>.jsonl`, Codex's dated
+ * rollouts, Gemini's chats, Copilot's session folders, Cursor's chat folders.
+ */
+const SESSION_PATHS: Record<string, (id: string, day: string, rnd: Random) => string> = {
+  "claude-code": (id, _day, rnd) => `projects/-home-coder-${rnd.pick(["app", "api", "infra", "web"])}/${id}.jsonl`,
+  codex: (id, day) => `sessions/${day.replaceAll("-", "/")}/rollout-${day}T10-00-00-${id}.jsonl`,
+  gemini: (id, day) => `tmp/${id.replaceAll("-", "").slice(0, 16)}/chats/session-${day}T10-00-${id.slice(0, 8)}.json`,
+  copilot: (id) => `session-state/${id}`,
+  cursor: (id) => `chats/${id.slice(0, 8)}/${id}`,
 };
 
 /** Room on a disk, or what a root takes of it: allocated bytes and inodes. */
@@ -111,17 +122,14 @@ export class SimulatedRoot {
   private noteEntry(now: number, bytes: number, category: Category) {
     const p = this.profile;
     const id = this.rnd.uuid();
+    const mtime = new Date(now).toISOString();
+    const session = SESSION_PATHS[p.agent];
     const entry: LargestEntry =
-      p.sessions && category === "sessions"
-        ? {
-            path: `projects/-home-coder-${this.rnd.pick(["app", "api", "infra", "web"])}/${id}.jsonl`,
-            bytes,
-            mtime: new Date(now).toISOString(),
-            type: "session",
-          }
-        : category === "logs" && p.sessions
-          ? { path: `debug/${id}.txt`, bytes, mtime: new Date(now).toISOString(), type: "file" }
-          : { path: `${category}/${id.slice(0, 8)}`, bytes, mtime: new Date(now).toISOString(), type: "file" };
+      category === "sessions" && p.kind === "tool" && session
+        ? { path: session(id, mtime.slice(0, 10), this.rnd), bytes, mtime, type: "session" }
+        : category === "logs" && p.agent === "claude-code" && p.kind === "tool"
+          ? { path: `debug/${id}.txt`, bytes, mtime, type: "file" }
+          : { path: `${category}/${id.slice(0, 8)}`, bytes, mtime, type: "file" };
     this.largest.push(entry);
     this.largest.sort((a, b) => b.bytes - a.bytes);
     this.largest.length = Math.min(this.largest.length, 20);

@@ -1,4 +1,5 @@
 import "server-only";
+import { describeAuditDetails } from "@/lib/audit/describe";
 import { col, type CsvColumn, type CsvExport } from "@/lib/csv/columns";
 import type { Db } from "@/lib/db";
 import { auditRows, type AuditEntry } from "@/lib/db/queries/audit";
@@ -13,6 +14,8 @@ export const AUDIT_COLUMNS: CsvColumn<AuditEntry>[] = [
   col("actor", "text", (r) => r.actorLabel),
   col("action", "text", (r) => r.action),
   col("target", "text", (r) => r.target),
+  col("target_name", "text", (r) => r.targetName?.label),
+  col("details_text", "text", (r) => describeAuditDetails(r.action, r.details) || null),
   col("details", "text", (r) => (r.details ? JSON.stringify(r.details) : null)),
   col("ip", "text", (r) => r.ip),
   col("user_agent", "text", (r) => r.userAgent),

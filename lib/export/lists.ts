@@ -1,13 +1,13 @@
 import "server-only";
 import { col, type CsvColumn, type CsvExport } from "@/lib/csv/columns";
 import type { PageOptions } from "@/lib/db/keyset";
-import { findingExportRows } from "@/lib/db/queries/export-findings";
 import { agentWorkspaceRows, workspaceExportRows, type AgentWorkspaceRow } from "@/lib/db/queries/export-workspaces";
-import type { FindingsParams } from "@/lib/db/queries/findings";
+import { findingGroupRows } from "@/lib/db/queries/findings";
 import type { WorkspaceRow } from "@/lib/db/queries/workspace-row";
 import type { Db } from "@/lib/db/types";
-import type { Finding } from "@/lib/findings/finding";
+import type { FindingGroup } from "@/lib/findings/finding";
 import { utcDayOf } from "@/lib/series";
+import type { FindingsFilters } from "@/lib/validations/findings";
 import type { WorkspaceListQuery } from "@/lib/validations/workspaces";
 
 // The exports of the lists that can be as long as the fleet: read in keyset pages, never whole.
@@ -50,7 +50,8 @@ export function workspacesExport(
   };
 }
 
-export const FINDING_COLUMNS: CsvColumn<Finding>[] = [
+/** The findings page's rows: identical findings of one workspace are one row, with their count and total. */
+export const FINDING_COLUMNS: CsvColumn<FindingGroup>[] = [
   col("severity", "text", (f) => f.severity),
   col("rule", "text", (f) => f.ruleId),
   col("workspace_id", "text", (f) => f.workspace.id),
@@ -59,6 +60,8 @@ export const FINDING_COLUMNS: CsvColumn<Finding>[] = [
   col("root", "text", (f) => f.rootKey),
   col("agent", "text", (f) => f.agent),
   col("path", "text", (f) => f.path),
+  col("findings", "integer", (f) => f.count),
+  // Several findings in bytes: their sum.
   col("value", "number", (f) => f.value),
   col("threshold", "number", (f) => f.threshold),
   col("unit", "text", (f) => f.unit),
@@ -66,11 +69,15 @@ export const FINDING_COLUMNS: CsvColumn<Finding>[] = [
   col("action", "text", (f) => f.action),
 ];
 
-export function findingsExport(db: Db, q: FindingsParams, opts: PageOptions & { now?: Date } = {}): CsvExport<Finding> {
+export function findingsExport(
+  db: Db,
+  q: FindingsFilters,
+  opts: PageOptions & { now?: Date } = {},
+): CsvExport<FindingGroup> {
   return {
     filename: `findings-${utcDayOf(opts.now ?? new Date())}.csv`,
     columns: FINDING_COLUMNS,
-    rows: findingExportRows(db, { ...q, now: opts.now }, opts),
+    rows: findingGroupRows(db, { ...q, now: opts.now }, opts),
   };
 }
 

@@ -46,3 +46,21 @@ export type MeasuredFinding = Omit<Finding, "message" | "action">;
 
 const SEVERITY_RANK: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
 export const compareSeverity = (a: Severity, b: Severity) => SEVERITY_RANK[a] - SEVERITY_RANK[b];
+
+/** One finding of a group, as measured: where it is and its value (in the group's unit). */
+export type FindingMember = { rootKey: string | null; path: string | null; value: number };
+
+/**
+ * A row of the findings lists: the findings of one rule, one workspace and one agent, which share a severity
+ * and a next step (eight orphaned script-data folders of a workspace are one row, not eight). A row of one
+ * finding is that finding; a row of several says how many and, for sizes, their total in `value`.
+ */
+export type FindingGroup = Finding & {
+  /** How many findings the row stands for. */
+  count: number;
+  /** The most urgent of them first, at most GROUP_MEMBERS_SHOWN. */
+  members: FindingMember[];
+};
+
+/** How many of a group's findings a row lists. */
+export const GROUP_MEMBERS_SHOWN = 20;

@@ -1,33 +1,22 @@
-// The one order of findings, most urgent first: severity, then the urgency each rule's SQL computes
-// (FindingRule.urgency), then workspace, root and path. The page's query, the summary's and the CSV export's
-// each sort by FINDING_ORDER within a rule and by compareFindings across rules, so their first N agree.
+// The one order of the findings lists, most urgent first: severity, then the urgency each rule's SQL computes
+// (FindingRule.urgency; a group's is its most urgent finding's), then workspace, rule and agent, which make
+// each row's key unique. The page, the overview's top findings and the CSV export all read by GROUP_ORDER, so
+// their first N agree, and the page continues by key after the last row shown (keyset, never OFFSET).
 import { sql } from "drizzle-orm";
 import type { KeyPart } from "@/lib/db/keyset";
-import { compareSeverity, type Finding } from "./finding";
+import { SEVERITIES, type Severity } from "./finding";
 
-/** A finding with the urgency its rule's SQL gave it. */
-export type RankedFinding = { finding: Finding; urgency: number };
+/** A severity's place in the order (critical first), as the SQL sorts it. */
+export const severityRank = (s: Severity) => SEVERITIES.indexOf(s);
 
 /**
- * The order within one rule, over its rows (alias f, with their `urgency`). Names compare byte by byte
- * (collation "C") as compareFindings compares them, whatever the database's collation.
+ * The order over the grouped rows (alias g: sev, urgency, workspace_id, rule_id, agent_key). Names compare byte
+ * by byte (collation "C") whatever the database's collation, so both databases page alike.
  */
-export const FINDING_ORDER: KeyPart[] = [
-  { expr: sql`f.urgency`, type: "float8", dir: "desc" },
-  { expr: sql`f.workspace_id collate "C"`, type: "text" },
-  { expr: sql`coalesce(f.root_key, '') collate "C"`, type: "text" },
-  { expr: sql`coalesce(f.path, '') collate "C"`, type: "text" },
+export const GROUP_ORDER: KeyPart[] = [
+  { expr: sql`g.sev`, type: "int4" },
+  { expr: sql`g.urgency`, type: "float8", dir: "desc" },
+  { expr: sql`g.workspace_id collate "C"`, type: "text" },
+  { expr: sql`g.rule_id collate "C"`, type: "text" },
+  { expr: sql`g.agent_key collate "C"`, type: "text" },
 ];
-
-const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** The order across rules: FINDING_ORDER after severity. */
-export function compareFindings(a: RankedFinding, b: RankedFinding): number {
-  return (
-    compareSeverity(a.finding.severity, b.finding.severity) ||
-    b.urgency - a.urgency ||
-    byCodeUnit(a.finding.workspace.id, b.finding.workspace.id) ||
-    byCodeUnit(a.finding.rootKey ?? "", b.finding.rootKey ?? "") ||
-    byCodeUnit(a.finding.path ?? "", b.finding.path ?? "")
-  );
-}

@@ -56,6 +56,21 @@ export type FindingRule<K extends RuleId = RuleId, S extends z.ZodType = z.ZodTy
   rows: (params: z.infer<S>, ctx: RuleContext) => SQL;
   /** The finding's message (what was measured) and action (a concrete next step). */
   describe: (f: MeasuredFinding) => { message: string; action: string };
+  /**
+   * What several findings of the rule in one workspace are, in the plural ("orphaned script-data folders"), for
+   * the row that groups them; `f` is the most urgent of them. Rules of scope "workspace" find one per workspace.
+   */
+  items?: (f: MeasuredFinding) => string;
+  /** Each threshold's label and unit, as the rules page shows them (keys of `params`). */
+  fields: Record<string, ThresholdField>;
+};
+
+/** How the rules page shows one threshold: its label, and the unit it is edited in. */
+export type ThresholdField = {
+  label: string;
+  unit: "MiB" | "MiB per day" | "%" | "hours" | "days";
+  /** What the value means at its edge ("0: any size"). */
+  hint?: string;
 };
 
 export const defineRule = <K extends RuleId, S extends z.ZodType>(rule: FindingRule<K, S>) => rule;

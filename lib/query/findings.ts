@@ -1,4 +1,4 @@
-import { queryOptions } from "@tanstack/react-query";
+import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import type { FindingsList, RulesResponse } from "@/lib/db/queries/findings";
 import type { RulesUpdateRequest } from "@/lib/findings/rules";
 import type { FindingsState } from "@/lib/validations/findings";
@@ -10,10 +10,20 @@ export const findingKeys = {
   rules: () => [...findingKeys.all, "rules"] as const,
 };
 
+/** Rows a page of the findings list holds. */
+export const FINDINGS_PAGE_SIZE = 50;
+
+/** The findings list, a page at a time: each page continues by key after the last row of the one before. */
 export const findingsListOptions = (state: FindingsState) =>
-  queryOptions({
+  infiniteQueryOptions({
     queryKey: findingKeys.list(state),
-    queryFn: ({ signal }) => fetchJson<FindingsList>(withQuery("/api/v1/findings", state), { signal }),
+    initialPageParam: "",
+    queryFn: ({ pageParam, signal }) =>
+      fetchJson<FindingsList>(
+        withQuery("/api/v1/findings", { ...state, cursor: pageParam, limit: FINDINGS_PAGE_SIZE }),
+        { signal },
+      ),
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 
 export const rulesOptions = () =>

@@ -76,6 +76,7 @@ export const exportPaths = {
   workspace: (id: string, table: WorkspaceTable) => `${EXPORT_BASE}/workspaces/${encodeURIComponent(id)}/${table}.csv`,
   cleanupRuns: () => `${EXPORT_BASE}/cleanup/runs.csv`,
   cleanupRun: (id: string) => `${EXPORT_BASE}/cleanup/runs/${encodeURIComponent(id)}.csv`,
+  audit: () => `${EXPORT_BASE}/audit.csv`,
 };
 
 /** The workspaces table's parameters for its export: filters and sort, not the page (the export has them all). */

@@ -73,7 +73,7 @@ describe("admins and viewers", () => {
 
   it("shows a viewer no admin controls", async () => {
     const asViewer = await signInAs(h.browser, h.base, viewer);
-    const findings = await openPage(h, "/findings", { as: asViewer });
+    const findings = await openPage(h, "/findings/rules", { as: asViewer });
     await findings.page.locator('[data-testid="rules-editor"]').waitFor();
     expect(await findings.page.locator('[data-testid="rules-editor"] button', { hasText: "Save" }).count()).toBe(0);
     await expect(findings.page.getByTestId("user-role").textContent()).resolves.toBe("viewer");

@@ -179,7 +179,29 @@ describe("navigation and view state", () => {
 });
 
 describe("full volumes", () => {
-  type Row = { id: string; volume: { usePercent: number; full: boolean; inodesFull: boolean } | null };
+  type Row = {
+    id: string;
+    volume: { usePercent: number; full: boolean; inodesFull: boolean } | null;
+    daysUntilFull: number | null;
+  };
+  it("come first when the workspaces table is sorted by 'Full in', then the soonest to fill, then '—'", async () => {
+    const { page, context, errors } = await openPage(h, "/workspaces?sort=daysUntilFull&dir=asc&pageSize=100");
+    const res = await page.request.get(`${h.base}/api/v1/workspaces?sort=daysUntilFull&dir=asc&pageSize=200`);
+    const rows = ((await res.json()) as { rows: Row[] }).rows;
+    const rank = (r: Row) => (r.volume?.full || r.volume?.inodesFull ? 0 : r.daysUntilFull === null ? 2 : 1);
+    const ranks = rows.map(rank);
+    expect(ranks.filter((r) => r === 0).length, "the demo fleet has full volumes").toBeGreaterThan(0);
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    const soon = rows.filter((r) => rank(r) === 1).map((r) => r.daysUntilFull!);
+    expect(soon).toEqual([...soon].sort((a, b) => a - b));
+    // The table shows them so: its first rows say full (or out of inodes).
+    const cells = page.locator('[data-testid="workspaces-table"] tbody tr');
+    const first = await cells.first().textContent();
+    expect(first).toMatch(/full|no inodes/);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("are listed first on the overview and shown as full, with df's Use%, on their page", async () => {
     const { page, context, errors } = await openPage(h, "/");
     const res = await page.request.get(`${h.base}/api/v1/workspaces?sort=volumeUsed&dir=desc&pageSize=200`);

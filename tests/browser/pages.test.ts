@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exactBytes, formatBytes, formatBytesDelta, formatRate } from "@/lib/format/bytes";
 import { signInAs, startHarness, type Harness } from "./harness";
 
 type StorageState = BrowserContextOptions["storageState"];
@@ -33,6 +34,7 @@ const PAGES: PageSpec[] = [
   { name: "Claude Code", path: () => "/agents/claude-code" },
   { name: "Codex", path: () => "/agents/codex" },
   { name: "findings", path: () => "/findings", shot: "findings" },
+  { name: "findings' rules", path: () => "/findings/rules", shot: "rules" },
   { name: "cleanup", path: () => "/cleanup" },
   { name: "a run", path: () => `/cleanup/runs/${made.run}` },
   { name: "a policy", path: () => `/cleanup/policies/${made.policy}` },
@@ -205,6 +207,173 @@ describe("the navigation on a phone", () => {
     await nav.getByRole("link", { name: "Findings" }).click();
     await page.waitForURL((u) => u.pathname === "/findings");
     await expect.poll(() => nav.isVisible()).toBe(false);
+    await context.close();
+  });
+});
+
+describe("one quantity, one figure", () => {
+  /** The value and sub-line of each stat card of `testId`, by label, as shown. */
+  const stats = (page: Page, testId: string) =>
+    page.getByTestId(testId).evaluate((grid) =>
+      Object.fromEntries(
+        [...grid.querySelectorAll(".stat")].map((s) => [
+          s.querySelector(".stat-label")?.textContent ?? "",
+          {
+            value: s.querySelector(".stat-value")?.textContent ?? "",
+            title: s.querySelector(".stat-value [title]")?.getAttribute("title") ?? "",
+            sub: s.querySelector(".stat-sub")?.textContent ?? "",
+          },
+        ]),
+      ),
+    );
+  const api = async <T>(context: import("playwright-core").BrowserContext, route: string) =>
+    (await (await context.request.get(`${h.base}${route}`)).json()) as T;
+
+  it("shows the API's exact bytes through the one formatter on the overview, a workspace and an agent page", async () => {
+    const context = await h.browser.newContext({ storageState: h.admin });
+    const page = await context.newPage();
+
+    type Overview = {
+      total: { bytes: number };
+      growth: Record<"d1" | "d7" | "d30", { bytes: number }>;
+      topAgents: { agent: string }[];
+      series: { keys: string[] };
+    };
+    const o = await api<Overview>(context, "/api/v1/fleet/overview");
+    await page.goto(`${h.base}/`, { waitUntil: "networkidle" });
+    const fleet = await stats(page, "fleet-stats");
+    expect(fleet["Total storage"]).toMatchObject({
+      value: formatBytes(o.total.bytes),
+      title: exactBytes(o.total.bytes),
+    });
+    expect(fleet["Growth 7 d"].value).toBe(formatBytesDelta(o.growth.d7.bytes));
+    expect(fleet["Growth 30 d"].value).toBe(formatBytesDelta(o.growth.d30.bytes));
+    // One name per series: Top agents says what the chart's legend says.
+    const legend = await page.locator(".chart-legend .legend-item").allTextContents();
+    const top = await page
+      .locator("section", { has: page.getByRole("heading", { name: "Top agents" }) })
+      .locator("li .grow")
+      .allTextContents();
+    expect(top.length).toBeGreaterThan(0);
+    for (const name of top) expect(legend.map((l) => l.trim())).toContain(name.trim());
+
+    type Detail = { workspace: { totalBytes: number; change7dBytes: number | null; growthBytesPerDay: number | null } };
+    const ws = await api<Detail>(context, `/api/v1/workspaces/${made.workspace.split("/").pop()}`);
+    await page.goto(`${h.base}${made.workspace}`, { waitUntil: "networkidle" });
+    const card = await stats(page, "workspace-stats");
+    expect(card["Agent storage"].value).toBe(formatBytes(ws.workspace.totalBytes));
+    expect(card["Change 7 d"].value).toBe(formatBytesDelta(ws.workspace.change7dBytes));
+    // The rate under the 7-day change is that change a day at a time.
+    if (ws.workspace.change7dBytes !== null)
+      expect(card["Change 7 d"].sub).toBe(`${formatRate(ws.workspace.change7dBytes / 7)} on average`);
+
+    type Agent = { total: { bytes: number }; oldData: { bytes: number; agedBytes: number } };
+    const agent = await api<Agent>(context, "/api/v1/agents/codex");
+    await page.goto(`${h.base}/agents/codex`, { waitUntil: "networkidle" });
+    const a = await stats(page, "agent-stats");
+    expect(a["Codex storage"].value).toBe(formatBytes(agent.total.bytes));
+    const older = a["Older than 30 days"].sub;
+    expect(older).toContain(
+      `${formatBytes(agent.oldData.bytes)} of the ${formatBytes(agent.oldData.agedBytes)} in files`,
+    );
+    // Where the files' bytes are not the headline's, the card says what the rest is.
+    if (agent.oldData.agedBytes < agent.total.bytes)
+      expect(older).toContain(
+        `the other ${formatBytes(agent.total.bytes - agent.oldData.agedBytes)} of the total is folders, which have no age`,
+      );
+    await context.close();
+  });
+});
+
+describe("the findings page", () => {
+  it("groups a workspace's identical findings, pages by key, filters through the URL and counts as the overview does", async () => {
+    const context = await h.browser.newContext({ storageState: h.admin });
+    const page = await context.newPage();
+    const overview = (await (await context.request.get(`${h.base}/api/v1/fleet/overview`)).json()) as {
+      findings: { total: number; bySeverity: Record<string, number> };
+    };
+    await page.goto(`${h.base}/findings`, { waitUntil: "networkidle" });
+    await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    const tabs = page.getByTestId("severity-counts");
+    await expect(tabs.getByRole("button").first().textContent()).resolves.toBe(
+      `All ${overview.findings.total.toLocaleString("en-US")}`,
+    );
+    for (const s of ["critical", "warning", "info"])
+      await expect(tabs.locator(`[data-severity=${s}]`).textContent()).resolves.toBe(
+        `${s} ${overview.findings.bySeverity[s].toLocaleString("en-US")}`,
+      );
+    const rows = page.getByTestId("finding");
+    expect(await rows.count()).toBe(50);
+    await page.getByRole("button", { name: "Show the next 50 rows" }).click();
+    await expect.poll(() => rows.count()).toBeGreaterThan(50);
+
+    // Filters live in the URL: a reload shows the same rows.
+    await page.getByRole("button", { name: /^info / }).click();
+    await page.getByLabel("Filter by rule").selectOption("orphaned-script-data");
+    await page.waitForURL((u) => u.searchParams.get("rule") === "orphaned-script-data");
+    expect(new URL(page.url()).searchParams.get("severity")).toBe("info");
+    const grouped = page.locator('[data-testid=finding]:not([data-count="1"])').first();
+    await expect(grouped.textContent()).resolves.toMatch(/\d+ orphaned script-data folders, [\d.]+ [KMG]?i?B in all\./);
+    const count = Number(await grouped.getAttribute("data-count"));
+    await grouped.getByText(`Show all ${count}`).click();
+    expect(await grouped.locator("details li").count()).toBe(Math.min(count, 20));
+    await page.reload({ waitUntil: "networkidle" });
+    await expect(page.getByLabel("Filter by rule").inputValue()).resolves.toBe("orphaned-script-data");
+    const owner = (await rows.first().locator("a.cell-main").textContent())!.split("/")[0];
+    await page.getByLabel("Filter by owner").fill(owner);
+    await page.waitForURL((u) => u.searchParams.get("owner") === owner);
+    await expect
+      .poll(async () => new Set((await rows.locator("a.cell-main").allTextContents()).map((t) => t.split("/")[0])))
+      .toEqual(new Set([owner]));
+    await context.close();
+  });
+
+  it("keeps the thresholds on a page of their own, in words and units", async () => {
+    const context = await h.browser.newContext({ storageState: h.admin });
+    const page = await context.newPage();
+    await page.goto(`${h.base}/findings/rules`, { waitUntil: "networkidle" });
+    const editor = page.getByTestId("rules-editor");
+    for (const label of ["Use% (df) at or above", "Used space growing faster than", "Folders of at least"])
+      await editor.getByLabel(label).waitFor();
+    expect(await editor.textContent()).not.toMatch(/defaultBytes|bytesPerDay|usedPercent|minBytes/);
+    await context.close();
+  });
+});
+
+describe("the audit log", () => {
+  type Entries = { entries: { id: number; action: string }[] };
+  const newest = async (context: import("playwright-core").BrowserContext) =>
+    ((await (await context.request.get(`${h.base}/api/v1/audit?limit=5`)).json()) as Entries).entries;
+
+  it("records nothing when the new-run and new-policy forms open and preview", async () => {
+    const context = await h.browser.newContext({ storageState: h.admin });
+    const before = (await newest(context))[0]?.id ?? 0;
+    const page = await context.newPage();
+    for (const form of ["/cleanup/new?recipe=orphaned-script-data", "/cleanup/policies/new?recipe=codex-rollouts"]) {
+      await page.goto(`${h.base}${form}`, { waitUntil: "networkidle" });
+      await page.getByTestId("preview-total").waitFor();
+    }
+    expect((await newest(context)).filter((e) => e.id > before)).toEqual([]);
+    await context.close();
+  });
+
+  it("names targets, reads details as text, offers the CSV and keeps 'From' in the window at 1440 px", async () => {
+    const context = await h.browser.newContext({ viewport: { width: 1440, height: 900 }, storageState: h.admin });
+    const page = await context.newPage();
+    await page.goto(`${h.base}/audit`, { waitUntil: "networkidle" });
+    const table = page.getByTestId("audit-table");
+    await table.locator("tbody tr").first().waitFor();
+    // The run made in beforeAll is named by its recipe and linked, not shown as its UUID.
+    const run = table.locator("tbody tr", { hasText: "cleanup.run_created" }).first();
+    await expect(run.getByRole("link", { name: /^run: Claude Code debug logs, / }).getAttribute("href")).resolves.toBe(
+      `/cleanup/runs/${made.run}`,
+    );
+    expect(await table.textContent()).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[{}"]/);
+    const csv = page.getByTestId("export-link");
+    expect(await csv.getAttribute("href")).toBe("/api/v1/export/audit.csv");
+    const from = await table.locator("thead th", { hasText: "From" }).boundingBox();
+    const panel = await table.locator("xpath=ancestor::*[contains(@class, 'panel')][1]").boundingBox();
+    expect(from!.x + from!.width).toBeLessThanOrEqual(panel!.x + panel!.width);
     await context.close();
   });
 });

@@ -13,8 +13,10 @@ export default async function AuditPage() {
         <div>
           <h1>Audit log</h1>
           <p className="sub">
-            Sign-ins, user and role changes, tokens, settings, workspace token resets, enrollment key views, exports and
-            cleanup (previews, runs, policies, and each workspace&apos;s job claims and results).
+            What changed and who changed it: sign-ins, user and role changes, tokens, settings and rules, workspace
+            token resets, the enrollment key, exports, and cleanup (runs, policies, and each workspace&apos;s job claims
+            and results). Looking is not recorded (a page, a preview), except the enrollment key being shown: it is a
+            secret.
           </p>
         </div>
       </div>

@@ -3,7 +3,7 @@ import type { Metadata } from "next";
 import { FindingsView } from "@/components/findings/findings-view";
 import { getDb } from "@/lib/db";
 import { getRulesView, listFindings } from "@/lib/db/queries/findings";
-import { findingKeys } from "@/lib/query/findings";
+import { findingKeys, FINDINGS_PAGE_SIZE } from "@/lib/query/findings";
 import { prefetchAll } from "@/lib/query/prefetch";
 import { parseFindingsSearchParams } from "@/lib/validations/findings";
 import { requirePage } from "@/lib/auth/page";
@@ -17,7 +17,14 @@ export default async function FindingsPage({ searchParams }: Props) {
   await requirePage();
   const state = parseFindingsSearchParams(await searchParams);
   const dehydrated = await prefetchAll([
-    { queryKey: findingKeys.list(state), load: async () => listFindings(await getDb(), state) },
+    {
+      // The first page, as the client's infinite query holds it.
+      queryKey: findingKeys.list(state),
+      load: async () => ({
+        pages: [await listFindings(await getDb(), { ...state, limit: FINDINGS_PAGE_SIZE })],
+        pageParams: [""],
+      }),
+    },
     { queryKey: findingKeys.rules(), load: async () => getRulesView(await getDb()) },
   ]);
   return (

@@ -2,6 +2,7 @@ import "server-only";
 import { and, desc, eq, gte, lt, lte, or, type SQL } from "drizzle-orm";
 import { auditLog } from "../schema";
 import type { Db } from "../types";
+import { auditTargets, type AuditTarget } from "./audit-targets";
 import { encodeCursor, type AuditFilters } from "@/lib/validations/audit";
 
 export type AuditActor =
@@ -36,7 +37,10 @@ export type AuditEntry = {
   actorId: string | null;
   actorLabel: string | null;
   action: string;
+  /** As written: an email, a name, or the id of a workspace, policy, run or job. */
   target: string | null;
+  /** What an id target names today (owner/workspace, the policy's name, the run's recipe), linked where it is shown. */
+  targetName: AuditTarget | null;
   details: Record<string, unknown> | null;
   ip: string | null;
   userAgent: string | null;
@@ -82,7 +86,9 @@ export async function listAudit(
     .where(where(filters, page.cursor))
     .orderBy(desc(auditLog.at), desc(auditLog.id))
     .limit(page.limit + 1);
-  const entries = rows.slice(0, page.limit).map((r) => ({ ...r, at: r.at.toISOString() }));
+  const shown = rows.slice(0, page.limit);
+  const names = await auditTargets(db, shown);
+  const entries = shown.map((r) => ({ ...r, at: r.at.toISOString(), targetName: names.get(r.id) ?? null }));
   const last = entries.at(-1);
   return { entries, nextCursor: rows.length > page.limit && last ? encodeCursor(last.at, last.id) : null };
 }

@@ -9,6 +9,7 @@ import { WAITING_JOB_STATES } from "@/lib/cleanup/job-states";
 import { DEFAULT_EXPIRES_DAYS, type JobKind } from "@/lib/cleanup/types";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { formatBytes } from "@/lib/format/bytes";
+import { formatCountOf } from "@/lib/format/numbers";
 import { cleanupJobs, cleanupRuns, workspaces } from "../schema";
 import type { Db } from "../types";
 import { recordAudit, type AuditActor } from "./audit";
@@ -89,7 +90,7 @@ export function assertConfirmed(preview: CleanupPreview, confirmBytes: number) {
   const { bytes, workspaces } = preview.total;
   if (movedSince(bytes, confirmBytes)) {
     throw new ConflictError(
-      `The preview changed since you saw it: it is now ${formatBytes(bytes)} (${bytes} bytes) from ${workspaces} workspaces, ` +
+      `The preview changed since you saw it: it is now ${formatBytes(bytes)} (${bytes} bytes) from ${formatCountOf(workspaces, "workspace")}, ` +
         `you confirmed ${formatBytes(confirmBytes)}. Look at the new figure and confirm it.`,
       { previewBytes: bytes, confirmBytes, workspaces },
     );

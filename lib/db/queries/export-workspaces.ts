@@ -1,29 +1,16 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { workspaceListQuery, type WorkspaceListQuery, type WorkspaceSortColumn } from "@/lib/validations/workspaces";
+import { workspaceListQuery, type WorkspaceListQuery } from "@/lib/validations/workspaces";
 import { keysetRows, type KeyPart, type PageOptions } from "../keyset";
 import type { Db } from "../types";
 import { getRules } from "./findings";
 import { change7dColumn, change7dJoin, change7dSince } from "./change-7d";
-import { SORT_SQL, workspaceFilters } from "./workspace-list";
+import { workspaceFilters } from "./workspace-list";
+import { workspaceSortKeys } from "./workspace-sort";
 import { rowColumns, toRow, type RawRow, type WorkspaceRow } from "./workspace-row";
 
-/** Each sort column's SQL type (to compare the last page's value exactly) and whether it can be null. */
-const SORT_TYPES: Record<WorkspaceSortColumn, { type: string; nullable: boolean }> = {
-  name: { type: "text", nullable: false },
-  owner: { type: "text", nullable: false },
-  template: { type: "text", nullable: true },
-  total: { type: "bigint", nullable: false },
-  change7d: { type: "bigint", nullable: true },
-  largestAgent: { type: "text", nullable: true },
-  volumeUsed: { type: "smallint", nullable: true },
-  daysUntilFull: { type: "timestamptz", nullable: true },
-  lastReport: { type: "timestamptz", nullable: true },
-};
-
 /**
- * Every row of the workspaces table under the list's filters, in the list's order (the sort column, nulls last,
- * then the id, both in the list's direction), over all pages: what GET /api/v1/workspaces returns page by page.
+ * Every row of the workspaces table under the list's filters, in the list's order (workspaceSortKeys), over all pages: what GET /api/v1/workspaces returns page by page.
  */
 export async function* workspaceExportRows(
   db: Db,
@@ -33,11 +20,7 @@ export async function* workspaceExportRows(
   const p = workspaceListQuery.parse(params);
   const now = params.now ?? new Date();
   const ctx = { now, rules: await getRules(db) };
-  const sort = SORT_TYPES[p.sort];
-  const keys: KeyPart[] = [
-    { expr: SORT_SQL[p.sort], type: sort.type, dir: p.dir, nulls: sort.nullable ? "last" : undefined },
-    { expr: sql`w.id`, type: "text", dir: p.dir },
-  ];
+  const keys = workspaceSortKeys(p.sort, p.dir, ctx.rules);
   const where = sql.join(workspaceFilters(p), sql` and `);
   const rows = keysetRows<RawRow>(
     db,

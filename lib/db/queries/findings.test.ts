@@ -4,6 +4,7 @@ import { describeEachDatabase, TEST_WHO } from "@/lib/db/testing";
 import { rowsOf } from "@/lib/db/types";
 import { GIB, MIB } from "@/lib/findings/rule";
 import { DEFAULT_RULES } from "@/lib/findings/rules";
+import { findingsQuery, type FindingsCursor } from "@/lib/validations/findings";
 import { getFindingsSummary, getRules, getRulesView, listFindings, updateRules } from "./findings";
 import { seedScenario, testNow } from "@/tests/support/reports";
 
@@ -29,7 +30,7 @@ describeEachDatabase("findings", (t) => {
       "silent-workspace ws-d -",
       "volume-filling ws-a -",
     ]);
-    expect(l).toMatchObject({ total: 10, truncated: false });
+    expect(l).toMatchObject({ nextCursor: null, counts: { total: 10, rows: 10 } });
     expect(l.findings[0].severity).toBe("critical");
     const oversize = l.findings.find((f) => f.ruleId === "root-oversize" && f.workspace.id === "ws-a")!;
     expect(oversize).toMatchObject({ value: 1536 * MIB, threshold: GIB, unit: "bytes", agent: "claude-code" });
@@ -42,27 +43,54 @@ describeEachDatabase("findings", (t) => {
     expect(silent).toMatchObject({ value: 19 * 24 + 2, threshold: 24, unit: "hours" });
   });
 
-  it("filters by workspace, rule and severity, and limits", async () => {
+  it("filters by workspace, rule, severity, agent, owner and template, and pages by key", async () => {
     const db = t.current.db;
     expect(keys(await listFindings(db, { now, workspace: "ws-b" }))).toEqual([
       "agentapi-leftover ws-b leftover:agentapi",
       "root-oversize ws-b gemini:data",
     ]);
-    expect((await listFindings(db, { now, rule: "root-oversize" })).total).toBe(3);
-    expect((await listFindings(db, { now, severity: "info" })).findings.map((f) => f.ruleId).sort()).toEqual([
+    expect((await listFindings(db, { now, rule: "root-oversize" })).counts!.total).toBe(3);
+    const info = await listFindings(db, { now, severity: "info" });
+    expect(info.findings.map((f) => f.ruleId).sort()).toEqual([
       "agentapi-leftover",
       "orphaned-script-data",
       "silent-workspace",
     ]);
-    expect(await listFindings(db, { now, limit: 2 })).toMatchObject({ total: 10, truncated: true });
-    expect((await listFindings(db, { now, limit: 2 })).findings).toHaveLength(2);
+    // The counts leave the severity out: they say what each severity would list.
+    expect(info.counts).toMatchObject({ total: 10, bySeverity: { critical: 1, warning: 6, info: 3 } });
+    expect(keys(await listFindings(db, { now, agent: "gemini" }))).toEqual(["root-oversize ws-b gemini:data"]);
+    expect(keys(await listFindings(db, { now, owner: "dave" }))).toEqual([
+      "root-oversize ws-d goose:data",
+      "silent-workspace ws-d -",
+    ]);
+    expect(keys(await listFindings(db, { now, template: "minimal", rule: "root-oversize" }))).toEqual([
+      "root-oversize ws-b gemini:data",
+    ]);
+    expect((await listFindings(db, { now, owner: "nobody" })).counts).toMatchObject({ total: 0, rows: 0 });
+
+    // Two at a time, each page after the last row of the one before, until the last says there is none.
+    const all = (await listFindings(db, { now, limit: 500 })).findings;
+    const paged: typeof all = [];
+    let cursor: FindingsCursor | undefined;
+    for (let i = 0; i < 10; i++) {
+      const page = await listFindings(db, { now, limit: 2, cursor });
+      expect(page.counts === null).toBe(cursor !== undefined);
+      paged.push(...page.findings);
+      if (!page.nextCursor) break;
+      expect(page.findings).toHaveLength(2);
+      cursor = findingsQuery.parse({ cursor: page.nextCursor }).cursor;
+    }
+    expect(paged).toEqual(all);
+    expect(all).toHaveLength(10);
+
     const s = await getFindingsSummary(db, { now, top: 3 });
     expect(s.byRule.find((r) => r.ruleId === "root-oversize")).toEqual({
       ruleId: "root-oversize",
       severity: "warning",
       count: 3,
+      rows: 3,
     });
-    expect(s.top).toHaveLength(3);
+    expect(s.top).toEqual(all.slice(0, 3));
   });
 
   it("applies thresholds strictly around their values and stores admins' changes", async () => {
@@ -78,7 +106,7 @@ describeEachDatabase("findings", (t) => {
       "root-oversize ws-d goose:data",
     ]);
     await updateRules(db, { rules: [oversize(1536 * MIB - 1)] }, TEST_WHO);
-    expect((await listFindings(db, { now, rule: "root-oversize" })).total).toBe(3);
+    expect((await listFindings(db, { now, rule: "root-oversize" })).counts!.total).toBe(3);
     await updateRules(
       db,
       {
@@ -89,10 +117,10 @@ describeEachDatabase("findings", (t) => {
       },
       TEST_WHO,
     );
-    expect((await listFindings(db, { now, rule: "large-session" })).total).toBe(0);
+    expect((await listFindings(db, { now, rule: "large-session" })).counts!.total).toBe(0);
     expect((await listFindings(db, { now, rule: "volume-filling" })).findings[0].severity).toBe("warning");
     await updateRules(db, { rules: [{ id: "silent-workspace", params: { hours: 19 * 24 + 2 } }] }, TEST_WHO);
-    expect((await listFindings(db, { now, rule: "silent-workspace" })).total).toBe(0);
+    expect((await listFindings(db, { now, rule: "silent-workspace" })).counts!.total).toBe(0);
     await updateRules(
       db,
       {
@@ -103,8 +131,8 @@ describeEachDatabase("findings", (t) => {
       },
       TEST_WHO,
     );
-    expect((await listFindings(db, { now, rule: "silent-workspace" })).total).toBe(1);
-    expect((await listFindings(db, { now, rule: "fast-growth" })).total).toBe(0);
+    expect((await listFindings(db, { now, rule: "silent-workspace" })).counts!.total).toBe(1);
+    expect((await listFindings(db, { now, rule: "fast-growth" })).counts!.total).toBe(0);
     const rules = await getRules(db);
     expect(rules["volume-filling"]).toMatchObject({ severity: "warning", params: { days: 7 } });
     expect(rules["fast-growth"].enabled).toBe(false);

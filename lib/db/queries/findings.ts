@@ -2,13 +2,21 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { findingRules } from "../schema";
-import { keysetOrder } from "../keyset";
+import { keysetAfter, keysetColumns, keysetOrder, keysetRows, type PageOptions } from "../keyset";
 import { rowsOf, type Db } from "../types";
 import { recordAudit, type Who } from "./audit";
-import { RULE_IDS, type Finding, type RuleId, type Severity } from "@/lib/findings/finding";
-import { compareFindings, FINDING_ORDER, type RankedFinding } from "@/lib/findings/order";
 import {
-  describeFinding,
+  GROUP_MEMBERS_SHOWN,
+  RULE_IDS,
+  type Finding,
+  type FindingGroup,
+  type FindingMember,
+  type RuleId,
+  type Severity,
+} from "@/lib/findings/finding";
+import { GROUP_ORDER, severityRank } from "@/lib/findings/order";
+import {
+  describeGroup,
   mergeRules,
   RULES,
   type IgnoredOverride,
@@ -16,27 +24,47 @@ import {
   type RulesUpdateRequest,
   type RuleSet,
 } from "@/lib/findings/rules";
-import { findingsQuery } from "@/lib/validations/findings";
+import {
+  encodeFindingsCursor,
+  findingsFilterQuery,
+  findingsQuery,
+  type FindingsFilters,
+} from "@/lib/validations/findings";
 
-export type { Finding, IgnoredOverride, Rule, RuleId, RuleSet, Severity };
+export type { Finding, FindingGroup, IgnoredOverride, Rule, RuleId, RuleSet, Severity };
 
-/** `rules`: the rules in effect when the caller has read them already (one read per page load). */
-export type FindingsParams = z.input<typeof findingsQuery> & { now?: Date; rules?: RuleSet };
+/** What every findings query is given besides its filters: the instant, and the rules when already read. */
+type Context = { now?: Date; rules?: RuleSet };
 
-export type FindingsList = {
-  /** Most urgent first, at most `limit`. */
-  findings: Finding[];
-  /** All matching findings, beyond `limit` too. */
+/** As the route has parsed them (a cursor decoded); `rules`: the rules in effect when the caller has read them. */
+export type FindingsParams = Partial<z.output<typeof findingsQuery>> & Context;
+
+/** How many findings, and rows of them, there are: by rule, and by severity. */
+export type FindingCounts = {
+  /** Findings (each orphaned folder counts). */
   total: number;
-  truncated: boolean;
+  /** Rows of the lists (identical findings of one workspace are one row). */
+  rows: number;
+  bySeverity: Record<Severity, number>;
+  /** The rules with findings, in the catalog's order. */
+  byRule: { ruleId: RuleId; severity: Severity; count: number; rows: number }[];
 };
 
-export type FindingsSummary = {
-  total: number;
-  bySeverity: Record<Severity, number>;
-  byRule: { ruleId: RuleId; severity: Severity; count: number }[];
-  /** The most urgent few. */
-  top: Finding[];
+export type FindingsList = {
+  /** One page of rows, most urgent first. */
+  findings: FindingGroup[];
+  /** The `cursor` of the next page; null on the last one. */
+  nextCursor: string | null;
+  /**
+   * On the first page (no cursor), the counts under every filter but severity (what each severity would list:
+   * with no filter, the overview's counts); null on later pages.
+   */
+  counts: FindingCounts | null;
+};
+
+export type FindingsSummary = FindingCounts & {
+  /** The most urgent few rows. */
+  top: FindingGroup[];
 };
 
 /** The rules in effect, and the stored thresholds that no longer validate (the rules page shows them). */
@@ -99,22 +127,9 @@ export async function updateRules(db: Db, req: RulesUpdateRequest, who: Who): Pr
   return getRulesView(db);
 }
 
-/** One finding row of a rule, as ruleFindingsFrom returns it. */
-export type RuleRow = {
-  workspace_id: string;
-  name: string;
-  owner: string;
-  root_key: string | null;
-  agent: string | null;
-  path: string | null;
-  value: number;
-  threshold: number;
-  urgency: number;
-};
-
 /**
  * The FROM clause of one rule's findings in effect: its rows with their urgency (alias f) joined to their
- * workspace (alias w), limited to one workspace when `workspace` is set. Read in FINDING_ORDER.
+ * workspace (alias w), limited to one workspace when `workspace` is set.
  */
 export function ruleFindingsFrom(id: RuleId, rules: RuleSet, now: Date, workspace: string | undefined): SQL {
   const rule = RULES[id];
@@ -137,70 +152,166 @@ export function selectedRules(rules: RuleSet, opts: { rule?: RuleId; severity?: 
   });
 }
 
-/** A rule's row as a finding with its wording, and its urgency to sort by. */
-export function toRankedFinding(id: RuleId, rules: RuleSet, r: RuleRow): RankedFinding {
-  const finding = describeFinding({
-    ruleId: id,
-    severity: (rules[id] as Rule).severity,
-    workspace: { id: r.workspace_id, name: r.name, owner: r.owner },
-    rootKey: r.root_key,
-    agent: r.agent,
-    path: r.path,
-    value: Number(r.value),
-    threshold: Number(r.threshold),
-    unit: RULES[id].unit,
-  });
-  return { finding, urgency: Number(r.urgency) };
+/**
+ * Every finding under the filters, one row each (alias-free columns rule_id, sev, workspace_id, root_key, agent,
+ * path, value, threshold, urgency, name, owner), from the newest data only (root_latest and workspaces, never
+ * history); null when no enabled rule is selected.
+ */
+function findingRows(rules: RuleSet, now: Date, f: FindingsFilters): SQL | null {
+  const ids = selectedRules(rules, f);
+  if (ids.length === 0) return null;
+  const where = [sql`true`];
+  if (f.owner) where.push(sql`w.owner = ${f.owner}`);
+  if (f.template) where.push(sql`w.template = ${f.template}`);
+  if (f.agent) where.push(sql`f.agent = ${f.agent}`);
+  return sql.join(
+    ids.map(
+      (id) => sql`select ${id}::text as rule_id, ${severityRank(rules[id].severity)}::int4 as sev, f.workspace_id,
+          f.root_key, f.agent, f.path, f.value::float8 as value, f.threshold::float8 as threshold, f.urgency, w.name, w.owner
+        from ${ruleFindingsFrom(id, rules, now, f.workspace)} where ${sql.join(where, sql` and `)}`,
+    ),
+    sql` union all `,
+  );
 }
-
-type RunResult = { findings: Finding[]; counts: { ruleId: RuleId; severity: Severity; count: number }[] };
 
 /**
- * Runs the enabled rules (optionally one rule, one severity, one workspace): each rule's first `limit`
- * findings and its full count; the findings most urgent first, at most `limit`.
+ * The rows of the lists (alias g): the findings of one rule, workspace and agent as one, with their count, the
+ * sum of their values, their highest urgency, and the most urgent few as members (the first one whole).
  */
-async function runRules(
-  db: Db,
-  opts: { rules: RuleSet; now: Date; workspace?: string; rule?: RuleId; severity?: Severity; limit: number },
-): Promise<RunResult> {
-  const ranked: RankedFinding[] = [];
-  const counts: RunResult["counts"] = [];
-  for (const id of selectedRules(opts.rules, opts)) {
-    const rows = rowsOf<RuleRow & { total: number | string }>(
-      await db.execute(sql`select f.*, w.name, w.owner, count(*) over () as total
-        from ${ruleFindingsFrom(id, opts.rules, opts.now, opts.workspace)}
-        order by ${keysetOrder(FINDING_ORDER)} limit ${opts.limit}`),
-    );
-    counts.push({ ruleId: id, severity: opts.rules[id].severity, count: rows.length ? Number(rows[0].total) : 0 });
-    for (const r of rows) ranked.push(toRankedFinding(id, opts.rules, r));
+function groupedRows(rows: SQL): SQL {
+  const byUrgency = sql`u.urgency desc, coalesce(u.root_key, '') collate "C", coalesce(u.path, '') collate "C"`;
+  return sql`(select u.rule_id, min(u.sev) as sev, u.workspace_id, coalesce(u.agent, '') as agent_key,
+      min(u.agent) as agent, min(u.name) as name, min(u.owner) as owner, count(*)::int4 as n,
+      sum(u.value)::float8 as total, max(u.urgency)::float8 as urgency,
+      to_jsonb((array_agg(jsonb_build_object('rootKey', u.root_key, 'path', u.path, 'value', u.value,
+        'threshold', u.threshold) order by ${byUrgency}))[1:${GROUP_MEMBERS_SHOWN}]) as members
+    from (${rows}) u group by u.rule_id, u.workspace_id, coalesce(u.agent, '')) g`;
+}
+
+type GroupRow = {
+  rule_id: RuleId;
+  workspace_id: string;
+  agent: string | null;
+  name: string;
+  owner: string;
+  n: number;
+  total: number;
+  members: (FindingMember & { threshold: number })[];
+};
+
+function toGroup(rules: RuleSet, r: GroupRow): FindingGroup {
+  const id = r.rule_id;
+  const [first] = r.members;
+  return describeGroup(
+    {
+      ruleId: id,
+      severity: (rules[id] as Rule).severity,
+      workspace: { id: r.workspace_id, name: r.name, owner: r.owner },
+      rootKey: first.rootKey,
+      agent: r.agent,
+      path: first.path,
+      value: Number(first.value),
+      threshold: Number(first.threshold),
+      unit: RULES[id].unit,
+    },
+    Number(r.n),
+    Number(r.total),
+    r.members.map((m) => ({ rootKey: m.rootKey, path: m.path, value: Number(m.value) })),
+  );
+}
+
+/**
+ * Counts of findings and rows under the filters, by rule and severity: the one count that the overview and the
+ * findings page both show.
+ */
+export async function countFindings(db: Db, params: FindingsFilters & Context = {}): Promise<FindingCounts> {
+  const f = findingsFilterQuery.parse(params);
+  const rules = params.rules ?? (await getRules(db));
+  const rows = findingRows(rules, params.now ?? new Date(), f);
+  const counts: FindingCounts = { total: 0, rows: 0, bySeverity: { critical: 0, warning: 0, info: 0 }, byRule: [] };
+  if (!rows) return counts;
+  const found = rowsOf<{ rule_id: RuleId; n: number; g: number }>(
+    await db.execute(sql`select u.rule_id, count(*)::int4 as n,
+        count(distinct (u.workspace_id, coalesce(u.agent, '')))::int4 as g
+      from (${rows}) u group by u.rule_id`),
+  );
+  for (const id of RULE_IDS) {
+    const r = found.find((x) => x.rule_id === id);
+    if (!r) continue;
+    const severity = rules[id].severity;
+    counts.byRule.push({ ruleId: id, severity, count: Number(r.n), rows: Number(r.g) });
+    counts.total += Number(r.n);
+    counts.rows += Number(r.g);
+    counts.bySeverity[severity] += Number(r.n);
   }
-  ranked.sort(compareFindings);
-  return { findings: ranked.slice(0, opts.limit).map((r) => r.finding), counts };
+  return counts;
 }
 
-/** Findings from the newest data (root_latest and workspaces; never history), most urgent first. */
+const DEFAULT_LIMIT = findingsQuery.shape.limit.parse(undefined);
+
+/**
+ * One page of the findings lists, most urgent first (GROUP_ORDER): `limit` rows after `cursor`, and on the first
+ * page the counts under every filter but severity.
+ */
 export async function listFindings(db: Db, params: FindingsParams = {}): Promise<FindingsList> {
-  const p = findingsQuery.parse(params);
+  const filters = findingsFilterQuery.parse(params);
+  const { cursor, limit = DEFAULT_LIMIT } = params;
+  const now = params.now ?? new Date();
   const rules = params.rules ?? (await getRules(db));
-  const { findings, counts } = await runRules(db, { ...p, rules, now: params.now ?? new Date() });
-  const total = counts.reduce((s, c) => s + c.count, 0);
-  return { findings, total, truncated: total > p.limit };
+  const [page, counts] = await Promise.all([
+    readGroups(db, rules, now, filters, cursor ?? null, limit),
+    cursor ? null : countFindings(db, { ...filters, severity: undefined, now, rules }),
+  ]);
+  return { ...page, counts };
 }
 
-/** Counts by rule and severity over the whole fleet, and the most urgent few. */
-export async function getFindingsSummary(
+async function readGroups(
   db: Db,
-  params: { now?: Date; top?: number; rules?: RuleSet } = {},
-): Promise<FindingsSummary> {
-  const top = params.top ?? 5;
-  const rules = params.rules ?? (await getRules(db));
-  const { findings, counts } = await runRules(db, { rules, now: params.now ?? new Date(), limit: top });
-  const bySeverity: Record<Severity, number> = { critical: 0, warning: 0, info: 0 };
-  for (const c of counts) bySeverity[c.severity] += c.count;
+  rules: RuleSet,
+  now: Date,
+  f: FindingsFilters,
+  after: (string | null)[] | null,
+  limit: number,
+): Promise<Omit<FindingsList, "counts">> {
+  const rows = findingRows(rules, now, f);
+  if (!rows) return { findings: [], nextCursor: null };
+  // One more row than asked says whether there is a next page.
+  const found = rowsOf<GroupRow & Record<string, string | null>>(
+    await db.execute(sql`select g.*${keysetColumns(GROUP_ORDER)} from ${groupedRows(rows)}
+      where ${keysetAfter(GROUP_ORDER, after)} order by ${keysetOrder(GROUP_ORDER)} limit ${limit + 1}`),
+  );
+  const shown = found.slice(0, limit);
+  const last = shown[shown.length - 1];
   return {
-    total: counts.reduce((s, c) => s + c.count, 0),
-    bySeverity,
-    byRule: counts.filter((c) => c.count > 0),
-    top: findings,
+    findings: shown.map((r) => toGroup(rules, r)),
+    nextCursor: found.length > limit ? encodeFindingsCursor(GROUP_ORDER.map((_, i) => last[`k${i}`])) : null,
   };
+}
+
+/** Every row under the filters, in the lists' order, read in keyset pages (the CSV export). */
+export async function* findingGroupRows(
+  db: Db,
+  params: FindingsFilters & Context = {},
+  opts?: PageOptions,
+): AsyncGenerator<FindingGroup> {
+  const f = findingsFilterQuery.parse(params);
+  const rules = params.rules ?? (await getRules(db));
+  const rows = findingRows(rules, params.now ?? new Date(), f);
+  if (!rows) return;
+  const groups = keysetRows<GroupRow>(
+    db,
+    GROUP_ORDER,
+    (page) => sql`select g.*${page.keyColumns} from ${groupedRows(rows)}
+      where ${page.after} order by ${page.order} limit ${page.limit}`,
+    opts,
+  );
+  for await (const r of groups) yield toGroup(rules, r);
+}
+
+/** The overview's findings: the counts over the whole fleet, and the most urgent few rows. */
+export async function getFindingsSummary(db: Db, params: Context & { top?: number } = {}): Promise<FindingsSummary> {
+  const now = params.now ?? new Date();
+  const rules = params.rules ?? (await getRules(db));
+  const list = await listFindings(db, { now, rules, limit: params.top ?? 5 });
+  return { ...list.counts!, top: list.findings };
 }

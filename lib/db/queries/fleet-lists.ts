@@ -8,8 +8,9 @@ import type { RuleSet } from "@/lib/findings/rules";
 import { isSilent } from "@/lib/findings/silence";
 import { silentHours } from "@/lib/findings/rules";
 import { daysBetween, isoOrNull, type Day } from "@/lib/series";
-import { rootLatest, workspaces } from "../schema";
+import { workspaces } from "../schema";
 import { rowsOf, type Db } from "../types";
+import { seriesKeySql, type FleetSeriesKey } from "./fleet-series";
 import {
   fullCondition,
   fullThresholds,
@@ -76,24 +77,18 @@ export async function topWorkspaces(db: Db, limit: number): Promise<TopWorkspace
   return rows.map((r) => ({ ...r, totalBytes: Number(r.totalBytes), lastCollectedAt: isoOrNull(r.lastCollectedAt) }));
 }
 
-export type TopAgent = { agent: string; bytes: number; workspaces: number; roots: number };
+/** A series of the fleet chart (an agent, "modules", "script-data" or "other"), as its legend names it. */
+export type TopAgent = { agent: FleetSeriesKey; bytes: number; workspaces: number; roots: number };
 
-/** The agents holding the most, summed over root_latest. */
+/** The largest series of the fleet chart now: grouped as the chart groups them, so each has one name on the page. */
 export async function topAgents(db: Db, limit: number): Promise<TopAgent[]> {
-  const bytes = sql<number>`sum(${rootLatest.bytes})::float8`;
-  const rows = await db
-    .select({
-      agent: rootLatest.agent,
-      bytes,
-      workspaces: sql<number>`count(distinct ${rootLatest.workspaceId})::int`,
-      roots: count(),
-    })
-    .from(rootLatest)
-    .groupBy(rootLatest.agent)
-    .orderBy(desc(bytes), rootLatest.agent)
-    .limit(limit);
+  const rows = rowsOf<{ key: string; bytes: number; workspaces: number; roots: number }>(
+    await db.execute(sql`select ${seriesKeySql} as key, sum(bytes)::float8 as bytes,
+        count(distinct workspace_id)::int as workspaces, count(*)::int as roots
+      from root_latest group by 1 order by 2 desc, 1 limit ${limit}`),
+  );
   return rows.map((r) => ({
-    agent: r.agent,
+    agent: r.key,
     bytes: Number(r.bytes),
     workspaces: Number(r.workspaces),
     roots: Number(r.roots),

@@ -5,6 +5,7 @@ import { at, enroll, GiB, send, testNow, type WorkspaceSpec } from "@/tests/supp
 import { getFleetOverview } from "./fleet";
 import { listFindings, updateRules } from "./findings";
 import { getWorkspaceDetail } from "./workspace-detail";
+import { workspaceExportRows } from "./export-workspaces";
 import { listWorkspaces } from "./workspace-list";
 
 // Volumes as df shows them, and a full disk flagged whatever its growth.
@@ -85,7 +86,8 @@ describeEachDatabase("volumes as df shows them", (t) => {
       full: false,
       inodesFull: false,
     });
-    expect(rows.map((r) => r.id).slice(0, 2)).toEqual(["ws-full", "ws-filling"]);
+    // Out of inodes is full, whatever its space: before 79 % with room (the order's own test is below).
+    expect(rows.map((r) => r.id).slice(0, 3)).toEqual(["ws-full", "ws-inodes", "ws-filling"]);
   });
 
   it("flags a full volume with no growth as critical, and nearly exhausted inodes too", async () => {
@@ -112,6 +114,36 @@ describeEachDatabase("volumes as df shows them", (t) => {
       ["ws-filling", false, false],
     ]);
     expect(o.findings.top[0]).toMatchObject({ ruleId: "volume-full" });
+  });
+
+  it("sorts full volumes (space or inodes) past every number on the table and its export", async () => {
+    const db = t.current.db;
+    const order = async (sort: "daysUntilFull" | "volumeUsed", dir: "asc" | "desc") => {
+      const shown = (await listWorkspaces(db, { now, sort, dir })).rows.map((r) => r.id);
+      const exported: string[] = [];
+      for await (const r of workspaceExportRows(db, { now, sort, dir }, { pageSize: 1 })) exported.push(r.id);
+      expect(exported, `${sort} ${dir}`).toEqual(shown);
+      return shown;
+    };
+    // Full in, soonest first: the full ones (the one out of inodes too, whose space forecast is beside the
+    // point), then the forecast, then the volumes that do not grow.
+    expect(await order("daysUntilFull", "asc")).toEqual([
+      "ws-full",
+      "ws-inodes",
+      "ws-filling",
+      "ws-old",
+      "ws-reserved",
+    ]);
+    expect(await order("daysUntilFull", "desc")).toEqual([
+      "ws-filling",
+      "ws-inodes",
+      "ws-full",
+      "ws-reserved",
+      "ws-old",
+    ]);
+    // Fullest first: out of inodes at 27 % space is full, before 79 % with room.
+    expect(await order("volumeUsed", "desc")).toEqual(["ws-full", "ws-inodes", "ws-filling", "ws-old", "ws-reserved"]);
+    expect(await order("volumeUsed", "asc")).toEqual(["ws-reserved", "ws-old", "ws-filling", "ws-inodes", "ws-full"]);
   });
 
   it("shows the workspace page's volume as df does, with capacity = Used + Avail", async () => {

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Finding } from "@/lib/findings/finding";
+import type { FindingGroup } from "@/lib/findings/finding";
 import type { LargestEntry } from "@/lib/report/schema";
 import { eachDay, resolveRange, type Day, type DayRange, type RangeParams } from "@/lib/series";
 import {
@@ -53,7 +53,8 @@ export type WorkspaceDetail = {
       points: { day: Day; usedBytes: number }[];
     };
   };
-  findings: Finding[];
+  /** Every row of the workspace's findings (identical findings grouped), most urgent first. */
+  findings: FindingGroup[];
   /** Newest first. */
   reports: ReportHistoryRow[];
 };
@@ -76,7 +77,7 @@ export async function getWorkspaceDetail(
     volumeDays(db, id, range),
     latestRoots(db, id),
     reportHistory(db, id, params.reports ?? 50),
-    listFindings(db, { workspace: id, now, rules: ctx.rules }),
+    listFindings(db, { workspace: id, now, rules: ctx.rules, limit: 500 }),
   ]);
 
   const reportedDays = new Set<Day>([...perRoot.daily.map((r) => r.day), ...volumeByDay.days.map((r) => r.day)]);

@@ -4,7 +4,9 @@ import { addDaysTo, eachDay, fillCarryForward, utcDayOf, type Day } from "@/lib/
 import { workspaceListQuery, type WorkspaceListQuery, type WorkspaceSortColumn } from "@/lib/validations/workspaces";
 import { rowsOf, type Db } from "../types";
 import { getRules } from "./findings";
-import { change7d, change7dColumn, change7dJoin, change7dSince } from "./change-7d";
+import { keysetOrder } from "../keyset";
+import { change7dColumn, change7dJoin, change7dSince } from "./change-7d";
+import { workspaceSortKeys } from "./workspace-sort";
 import { numOrNull, rowColumns, toRow, type RawRow, type WorkspaceRow } from "./workspace-row";
 
 export const SPARKLINE_DAYS = 30;
@@ -61,20 +63,6 @@ function likePattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** The sort columns' expressions (aliases `w`, and `c` for the 7-day change's join). */
-export const SORT_SQL: Record<WorkspaceSortColumn, SQL> = {
-  name: sql`w.name`,
-  owner: sql`w.owner`,
-  template: sql`w.template`,
-  total: sql`w.total_bytes`,
-  change7d,
-  largestAgent: sql`w.largest_agent`,
-  // df's Use%, as the column shows it.
-  volumeUsed: sql`w.volume_used_pct`,
-  daysUntilFull: sql`w.forecast_full_at`,
-  lastReport: sql`w.last_collected_at`,
-};
-
 /** The list's filters (alias `w`), as conditions to join with "and". */
 export function workspaceFilters(p: Pick<WorkspaceListQuery, "q" | "owner" | "template" | "agent">): SQL[] {
   const where: SQL[] = [sql`true`];
@@ -100,9 +88,8 @@ export async function listWorkspaces(db: Db, params: WorkspaceListParams = {}): 
   const sparklineDays = eachDay(addDaysTo(today, -(SPARKLINE_DAYS - 1)), today);
 
   const where = workspaceFilters(p);
-  const dir = p.dir === "asc" ? sql`asc` : sql`desc`;
   const ctx = { now, rules: await getRules(db) };
-  const order = sql`order by ${SORT_SQL[p.sort]} ${dir} nulls last, w.id ${dir}`;
+  const order = sql`order by ${keysetOrder(workspaceSortKeys(p.sort, p.dir, ctx.rules))}`;
   const page = (change: SQL) => sql`select ${rowColumns(ctx)}${change}, count(*) over () as total
     from workspaces w ${p.sort === "change7d" ? change7dJoin(since, "all") : sql``}
     where ${sql.join(where, sql` and `)} ${order} limit ${p.pageSize} offset ${(p.page - 1) * p.pageSize}`;

@@ -28,6 +28,13 @@ describeEachDatabase("workspaces queries", (t) => {
       "ws-d",
       "ws-c",
     ]);
+    // Never reported is older than any report.
+    expect(ids(await listWorkspaces(db, { now, sort: "lastReport", dir: "asc" }))).toEqual([
+      "ws-c",
+      "ws-d",
+      "ws-b",
+      "ws-a",
+    ]);
     expect(ids(await listWorkspaces(db, { now, sort: "volumeUsed", dir: "asc" }))[0]).toBe("ws-a");
   });
 

@@ -29,6 +29,8 @@ export const agentapiLeftover = defineRule({
         from root_latest r where r.kind = 'leftover' ${ws}) x
       where value >= ${th}`;
   },
+  fields: { minBytes: { label: "Leftovers of at least", unit: "MiB", hint: "0: any size" } },
+  items: () => "roots with AgentAPI leftovers",
   describe: (f) => ({
     message: `AgentAPI leftovers in ${where(f)} (${formatBytes(f.value)}).`,
     action:

@@ -27,6 +27,10 @@ export const claudeDebugHistory = defineRule({
         from root_latest r where r.agent = 'claude-code' and r.kind in ('tool', 'legacy') and r.bytes::float8 >= ${min} ${ws}) x
       where value > threshold and value >= ${min}`;
   },
+  fields: {
+    minBytes: { label: "Once debug/ and file-history/ hold at least", unit: "MiB" },
+  },
+  items: () => "Claude Code roots whose debug/ and file-history/ outgrow their sessions",
   describe: (f) => ({
     message: `Claude Code's debug/ and file-history/ hold ${formatBytes(f.value)}, more than its sessions (${formatBytes(f.threshold)}).`,
     action:

@@ -21,6 +21,7 @@ export const fastGrowth = defineRule({
         w.growth_bytes_per_day::float8 as value, ${th} as threshold
       from workspaces w where w.growth_bytes_per_day > ${th} ${ws}`;
   },
+  fields: { bytesPerDay: { label: "Used space growing faster than", unit: "MiB per day" } },
   describe: (f) => ({
     message: `Used space grows by ${formatBytes(f.value)} per day (limit ${formatBytes(f.threshold)} per day).`,
     action: "Open the workspace's usage by root to see which root grows, then apply that agent's retention policy.",

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { MeasuredFinding } from "../finding";
-import { defineRule, FULLNESS, num, percent } from "../rule";
+import { defineRule, FULLNESS, num, percent, type ThresholdField } from "../rule";
 
 /**
  * A rule that flags a home volume whose used share of something (space as df's Use%, inodes as df -i's IUse%)
@@ -13,6 +13,8 @@ export const fullVolumeRule = <K extends "volume-full" | "inodes-full">(rule: {
   description: string;
   /** The workspaces column that holds the percentage. */
   column: "volume_used_pct" | "volume_inodes_used_pct";
+  /** The threshold's label and unit on the rules page. */
+  fields: { usedPercent: ThresholdField };
   describe: (f: MeasuredFinding) => { message: string; action: string };
 }) =>
   defineRule({
@@ -32,5 +34,6 @@ export const fullVolumeRule = <K extends "volume-full" | "inodes-full">(rule: {
         w.${column}::float8 as value, ${num(p.usedPercent)} as threshold
       from workspaces w where w.${column} >= ${p.usedPercent} ${ws}`;
     },
+    fields: rule.fields,
     describe: rule.describe,
   });

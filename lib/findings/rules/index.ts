@@ -1,7 +1,17 @@
 import "server-only";
 import { z } from "zod";
-import { RULE_IDS, SEVERITIES, type MeasuredFinding, type Finding, type RuleId, type Severity } from "../finding";
-import type { FindingRule } from "../rule";
+import { formatBytes } from "@/lib/format/bytes";
+import {
+  RULE_IDS,
+  SEVERITIES,
+  type Finding,
+  type FindingGroup,
+  type FindingMember,
+  type MeasuredFinding,
+  type RuleId,
+  type Severity,
+} from "../finding";
+import type { FindingRule, ThresholdField } from "../rule";
 import { agentapiLeftover } from "./agentapi-leftover";
 import { claudeDebugHistory } from "./claude-debug-history";
 import { fastGrowth } from "./fast-growth";
@@ -40,6 +50,8 @@ export type Rule<K extends RuleId = RuleId> = {
   enabled: boolean;
   severity: Severity;
   params: RuleParams[K];
+  /** Each threshold's label and unit (keys of `params`). */
+  fields: Record<string, ThresholdField>;
 };
 
 export type RuleSet = { [K in RuleId]: Rule<K> };
@@ -57,14 +69,42 @@ export const ruleParamsSchemas = Object.fromEntries(RULE_IDS.map((id) => [id, RU
 
 export const DEFAULT_RULES = Object.fromEntries(
   RULE_IDS.map((id) => {
-    const { title, description, enabled, severity, defaults } = RULES[id];
-    return [id, { id, title, description, enabled, severity, params: defaults }];
+    const { title, description, enabled, severity, defaults, fields } = RULES[id];
+    return [id, { id, title, description, enabled, severity, params: defaults, fields }];
   }),
 ) as RuleSet;
 
 /** Fills in the message and action of a finding from its measurements, in its rule's words. */
 export function describeFinding(f: MeasuredFinding): Finding {
   return { ...f, ...RULES[f.ruleId].describe(f) };
+}
+
+/**
+ * The row of `count` findings of one rule, workspace and agent: `first` (the most urgent, measured) and the
+ * members listed. One finding is itself; several are counted, and sizes summed ("8 orphaned script-data
+ * folders, 62 MiB in all"), with the first one's next step (the same rule and agent: the same step).
+ */
+export function describeGroup(
+  first: MeasuredFinding,
+  count: number,
+  total: number,
+  members: FindingMember[],
+): FindingGroup {
+  const one = describeFinding(first);
+  if (count <= 1) return { ...one, count: 1, members };
+  const rule = RULES[first.ruleId] as FindingRule;
+  const items = rule.items ? rule.items(first) : `${rule.title.toLowerCase()} findings`;
+  const sameRoot = members.every((m) => m.rootKey === first.rootKey) && members.length === count;
+  const bytes = first.unit === "bytes";
+  return {
+    ...one,
+    rootKey: sameRoot ? first.rootKey : null,
+    path: null,
+    value: bytes ? total : first.value,
+    message: `${count.toLocaleString("en-US")} ${items}${bytes ? `, ${formatBytes(total)} in all` : ""}.`,
+    count,
+    members,
+  };
 }
 
 /** An admin's change to one rule: any of enabled, severity, params (params replace the rule's params whole). */

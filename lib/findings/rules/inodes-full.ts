@@ -7,6 +7,7 @@ export const inodesFull = fullVolumeRule({
   description:
     "A workspace's home volume has used 95% or more of its inodes (df -i): agents that write millions of small files fill a disk this way too.",
   column: "volume_inodes_used_pct",
+  fields: { usedPercent: { label: "IUse% (df -i) at or above", unit: "%" } },
   describe: (f) => ({
     message: `The home volume has used ${f.value}% of its inodes (df -i; alert at ${f.threshold}%): new files fail even with space left.`,
     action:

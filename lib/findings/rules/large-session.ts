@@ -23,6 +23,8 @@ export const largeSession = defineRule({
       from root_latest r cross join lateral jsonb_array_elements(r.largest) e
       where r.bytes::float8 > ${th} and e ->> 'type' = 'session' and (e ->> 'bytes')::float8 > ${th} ${ws}`;
   },
+  fields: { bytes: { label: "A session larger than", unit: "MiB" } },
+  items: (f) => `sessions over ${formatBytes(f.threshold)}`,
   describe: (f) => ({
     message: `A single session in ${f.rootKey} is ${formatBytes(f.value)} (limit ${formatBytes(f.threshold)}): ${f.path}.`,
     action:

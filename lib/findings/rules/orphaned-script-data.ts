@@ -21,6 +21,8 @@ export const orphanedScriptData = defineRule({
     return sql`select r.workspace_id, r.root_key, r.agent, r.path, r.bytes::float8 as value, ${th} as threshold
       from root_latest r where r.kind = 'script-data' and r.orphaned and r.bytes::float8 >= ${th} ${ws}`;
   },
+  fields: { minBytes: { label: "Folders of at least", unit: "MiB", hint: "0: any size" } },
+  items: () => "orphaned script-data folders",
   describe: (f) => ({
     message: `Orphaned script data ${f.path ?? where(f)} holds ${formatBytes(f.value)}.`,
     action:

@@ -22,6 +22,11 @@ export const rootOversize = defineRule({
     return sql`select r.workspace_id, r.root_key, r.agent, null::text as path, r.bytes::float8 as value, ${th} as threshold
       from root_latest r where r.kind not in ('script-data', 'leftover') and r.bytes::float8 > ${th} ${ws}`;
   },
+  fields: {
+    defaultBytes: { label: "Expected size of any other agent's root", unit: "MiB" },
+    byAgent: { label: "Expected size of a root of", unit: "MiB" },
+  },
+  items: () => "roots over their expected size",
   describe: (f) => ({
     message: `${where(f)} holds ${formatBytes(f.value)}, over the ${formatBytes(f.threshold)} expected for ${f.agent ?? "this agent"}.`,
     action: agentAction(f.agent),

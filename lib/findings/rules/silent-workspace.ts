@@ -28,6 +28,7 @@ export const silentWorkspace = defineRule({
   ) => sql`select w.id as workspace_id, null::text as root_key, null::text as agent, null::text as path,
       (extract(epoch from (${now} - ${silentSince})) / 3600)::float8 as value, ${p.hours}::float8 as threshold
     from workspaces w where ${isSilent(p.hours, now)} ${ws}`,
+  fields: { hours: { label: "No report for more than", unit: "hours" } },
   describe: (f) => ({
     message: `No report for ${f.value.toFixed(0)} hours (over ${f.threshold} hours).`,
     action:

@@ -24,6 +24,7 @@ export const volumeFilling = defineRule({
       from workspaces w where w.forecast_full_at is not null
         and w.forecast_full_at <= ${now} + make_interval(secs => ${days} * 86400) ${notFull} ${ws}`;
   },
+  fields: { days: { label: "Forecast to fill within", unit: "days" } },
   describe: (f) => ({
     message:
       f.value < 0.05

@@ -6,7 +6,10 @@ import { findingsQuery } from "@/lib/validations/findings";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/v1/findings?workspace=&rule=&severity=&limit= → FindingsList */
+/**
+ * GET /api/v1/findings?severity=&rule=&agent=&owner=&template=&workspace=&limit=&cursor= → FindingsList: a page of
+ * rows (identical findings of one workspace grouped), the next page's cursor, and on the first page the counts.
+ */
 export const GET = handle(async (request) => {
   const { db } = await requireCaller(request, "viewer");
   const params = readQuery(request, findingsQuery);

@@ -2,14 +2,17 @@ import { exportResponse } from "@/lib/export/response";
 import { findingsExport } from "@/lib/export/lists";
 import { readQuery } from "@/lib/http/request";
 import { handle } from "@/lib/http/response";
-import { findingsQuery } from "@/lib/validations/findings";
+import { findingsFilterQuery } from "@/lib/validations/findings";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/v1/export/findings.csv?workspace=&rule=&severity= → CSV of every finding (no limit), most urgent first. */
+/**
+ * GET /api/v1/export/findings.csv?severity=&rule=&agent=&owner=&template=&workspace= → CSV of every row of the
+ * findings page under its filters (identical findings of one workspace one row), most urgent first.
+ */
 export const GET = handle(async (request) => {
   return exportResponse(request, async (db) => {
-    const q = readQuery(request, findingsQuery);
+    const q = readQuery(request, findingsFilterQuery);
     return findingsExport(db, q);
   });
 });

@@ -1,5 +1,6 @@
 import { HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
+import { redirect } from "next/navigation";
 import { FleetOverviewView } from "@/components/fleet/fleet-overview";
 import { getDb } from "@/lib/db";
 import { getFleetOverview } from "@/lib/db/queries/fleet";
@@ -14,7 +15,9 @@ export const metadata: Metadata = { title: "Fleet overview" };
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function OverviewPage({ searchParams }: Props) {
-  await requirePage();
+  // The overview is the fleet's: a member's own storage is their workspaces' list.
+  const { role } = await requirePage("member");
+  if (role === "member") redirect("/workspaces");
   const range = parseRange(await searchParams);
   const state = await prefetchAll([
     { queryKey: fleetKeys.overview(range), load: async () => getFleetOverview(await getDb(), range) },

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useIsAdmin } from "@/components/auth/caller-context";
+import { useSignedInUser } from "@/components/auth/caller-context";
 
 const LINKS = [
   { href: "/", label: "Overview" },
@@ -11,6 +11,11 @@ const LINKS = [
   { href: "/cleanup", label: "Cleanup" },
   { href: "/connect", label: "Connect workspaces" },
   { href: "/settings", label: "Settings" },
+] as const;
+/** A member (signed in with Coder) sees their own workspaces and their findings, none of the fleet's pages. */
+const MEMBER_LINKS = [
+  { href: "/workspaces", label: "Your workspaces" },
+  { href: "/findings", label: "Findings" },
 ] as const;
 const ADMIN_LINKS = [
   { href: "/users", label: "Users" },
@@ -23,7 +28,8 @@ function isActive(pathname: string, href: string): boolean {
 
 export function NavLinks() {
   const pathname = usePathname();
-  const links = useIsAdmin() ? [...LINKS, ...ADMIN_LINKS] : LINKS;
+  const role = useSignedInUser()?.role;
+  const links = role === "member" ? MEMBER_LINKS : role === "admin" ? [...LINKS, ...ADMIN_LINKS] : LINKS;
   return (
     <nav aria-label="Main" className="nav">
       {links.map((link) => (

@@ -7,7 +7,7 @@ import { ErrorPanel } from "@/components/ui/error-panel";
 import { Panel } from "@/components/ui/panel";
 import { QueryView } from "@/components/ui/states";
 import { adminKeys, postToken, revokeToken, tokensOptions } from "@/lib/query/admin";
-import type { Role } from "@/lib/validations/auth";
+import type { AssignableRole } from "@/lib/validations/auth";
 
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : "—");
 
@@ -31,7 +31,7 @@ export function TokensPanel() {
     const days = Number(f.get("days") || 0);
     create.mutate({
       name: String(f.get("name")),
-      role: f.get("role") as Role,
+      role: f.get("role") as AssignableRole,
       expiresInDays: days > 0 ? days : undefined,
     });
     e.currentTarget.reset();

@@ -6,7 +6,7 @@ import { ErrorPanel } from "@/components/ui/error-panel";
 import { Panel } from "@/components/ui/panel";
 import { QueryView } from "@/components/ui/states";
 import { adminKeys, patchUser, postUser, usersOptions } from "@/lib/query/admin";
-import type { Role } from "@/lib/validations/auth";
+import type { AssignableRole } from "@/lib/validations/auth";
 
 function CreateUserForm() {
   const client = useQueryClient();
@@ -25,7 +25,7 @@ function CreateUserForm() {
     create.mutate({
       email: String(f.get("email")),
       name: String(f.get("name") || "") || undefined,
-      role: f.get("role") as Role,
+      role: f.get("role") as AssignableRole,
       password: password || undefined,
     });
     e.currentTarget.reset();
@@ -69,7 +69,7 @@ export function UsersPanel({ myEmail }: { myEmail: string }) {
   const client = useQueryClient();
   const query = useQuery(usersOptions());
   const change = useMutation({
-    mutationFn: ({ id, ...body }: { id: string; role?: Role; disabled?: boolean }) => patchUser(id, body),
+    mutationFn: ({ id, ...body }: { id: string; role?: AssignableRole; disabled?: boolean }) => patchUser(id, body),
     onSuccess: () => client.invalidateQueries({ queryKey: adminKeys.users() }),
   });
   return (
@@ -104,8 +104,14 @@ export function UsersPanel({ myEmail }: { myEmail: string }) {
                           aria-label={`Role of ${u.email}`}
                           value={u.role}
                           disabled={change.isPending}
-                          onChange={(e) => change.mutate({ id: u.id, role: e.target.value as Role })}
+                          onChange={(e) => change.mutate({ id: u.id, role: e.target.value as AssignableRole })}
                         >
+                          {/* Members come from Coder's sign-in, which sets their role again at every sign-in. */}
+                          {u.role === "member" ? (
+                            <option value="member" disabled>
+                              member (own workspaces)
+                            </option>
+                          ) : null}
                           <option value="viewer">viewer</option>
                           <option value="admin">admin</option>
                         </select>

@@ -10,6 +10,7 @@ import { RelativeTime } from "@/components/ui/time";
 import { categoryTotals } from "@/lib/shaping/workspace-tables";
 import { recipesForRoot } from "@/lib/catalog/recipe-roots";
 import { CleanupLink } from "@/components/cleanup/cleanup-link";
+import { useSignedInUser } from "@/components/auth/caller-context";
 
 export function RootsTable({
   roots,
@@ -21,6 +22,8 @@ export function RootsTable({
   workspaceId?: string;
 }) {
   const total = roots.reduce((s, r) => s + r.bytes, 0);
+  // Agent pages are the fleet's: a member sees the agent's name, not a link to a page they may not open.
+  const agentLinks = useSignedInUser()?.role !== "member";
   return (
     <div className="table-wrap">
       <table {...stackedTable(5)} data-testid="roots-table">
@@ -70,7 +73,7 @@ export function RootsTable({
                 ) : null}
               </td>
               <td className="nowrap">
-                {hasAgentPage(r.agent) ? (
+                {agentLinks && hasAgentPage(r.agent) ? (
                   <Link href={`/agents/${encodeURIComponent(r.agent)}`}>{agentLabel(r.agent)}</Link>
                 ) : (
                   agentLabel(r.agent)

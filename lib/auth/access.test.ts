@@ -39,13 +39,14 @@ import * as workspaceTokenRoute from "@/app/api/v1/workspaces/[id]/token/route";
 import * as workspaceRoute from "@/app/api/v1/workspaces/[id]/route";
 import * as workspacesRoute from "@/app/api/v1/workspaces/route";
 import { createPolicy } from "@/lib/db/queries/cleanup-policies";
-import { apiKeys } from "@/lib/db/schema";
+import { apiKeys, users } from "@/lib/db/schema";
 import { describeEachDatabase, serveRoutesFrom, TEST_WHO } from "@/lib/db/testing";
 import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment/workspaces";
 import { createApiToken, revokeApiToken } from "./api-tokens";
 import { ROUTE_ACCESS, type RouteRule } from "./route-access";
 import { authSecret } from "./server";
-import { BASE, ctx, makePrincipals, type Principals } from "./testing";
+import { BASE, ctx, makePrincipals, signIn, type Principals } from "./testing";
+import { createUser } from "./users";
 import * as exportUsageRoute from "@/app/api/v1/export/usage.csv/route";
 import * as exportWorkspacesRoute from "@/app/api/v1/export/workspaces.csv/route";
 import * as exportFindingsRoute from "@/app/api/v1/export/findings.csv/route";
@@ -253,6 +254,7 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
 
 const CALLERS = [
   "anonymous",
+  "member session",
   "viewer session",
   "admin session",
   "viewer token",
@@ -276,6 +278,7 @@ function expected(rule: RouteRule, caller: CallerKind): number | null {
   if (rule.access === "setup") return 409; // an admin exists: refused for everyone
   if (["anonymous", "revoked token", "expired token", "workspace token"].includes(caller)) return 401;
   if (rule.access === "admin" && caller.startsWith("viewer")) return 403;
+  if (rule.access !== "member" && caller.startsWith("member")) return 403;
   return null;
 }
 
@@ -359,8 +362,17 @@ describeEachDatabase("access to every route", (t) => {
     };
     policies.policy = (await createPolicy(db, { ...policy, name: "kept" }, adminActor)).id;
     policies.doomed = (await createPolicy(db, { ...policy, name: "doomed" }, adminActor)).id;
+    // A member, as "Sign in with Coder" makes one: the owner of the workspace above.
+    const member = await createUser(
+      db,
+      { email: "member-acc@example.com", password: "member-acc-password-1", role: "viewer" },
+      TEST_WHO,
+    );
+    await db.update(users).set({ role: "member", coderUsername: "erin" }).where(eq(users.id, member.id));
+    const memberCookie = await signIn("member-acc@example.com", "member-acc-password-1");
     Object.assign(headersFor, {
       anonymous: {},
+      "member session": { cookie: memberCookie },
       "viewer session": { cookie: p.viewer.cookie },
       "admin session": { cookie: p.admin.cookie },
       "viewer token": { authorization: `Bearer ${p.viewerToken}` },

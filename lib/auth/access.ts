@@ -1,6 +1,7 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import { getDb, type Db } from "@/lib/db";
+import { FLEET, ownedBy } from "@/lib/db/scope";
 import type { Who } from "@/lib/db/queries/audit";
 import { users } from "@/lib/db/schema";
 import { ForbiddenError, UnauthorizedError } from "@/lib/errors";
@@ -38,6 +39,9 @@ export function checkSameSite(request: Request): void {
   }
 }
 
+/** A stored role; anything unknown reads as the lowest, member, never as more. */
+const roleOf = (stored: string): Role => (stored === "admin" || stored === "viewer" ? stored : "member");
+
 /** The signed-in user behind a request's session cookie, read fresh from the database (role, disabled). */
 export async function sessionCaller(db: Db, headers: Headers): Promise<Caller | null> {
   if (!headers.get("cookie")) return null;
@@ -46,16 +50,26 @@ export async function sessionCaller(db: Db, headers: Headers): Promise<Caller | 
   if (!session) return null;
   // The session row is joined to the user as it is now: a role change or a disable takes effect at once.
   const [user] = await db
-    .select({ id: users.id, email: users.email, name: users.name, role: users.role, banned: users.banned })
+    .select({
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      role: users.role,
+      banned: users.banned,
+      coderUsername: users.coderUsername,
+    })
     .from(users)
     .where(eq(users.id, session.user.id));
   if (!user || user.banned) return null;
+  const role = roleOf(user.role);
   return {
     kind: "user",
     id: user.id,
     label: user.email,
     name: user.name,
-    role: user.role === "admin" ? "admin" : "viewer",
+    role,
+    // A member without a Coder username (which no sign-in makes) owns nothing: the empty name matches no owner.
+    scope: role === "member" ? ownedBy(user.coderUsername ?? "") : FLEET,
   };
 }
 

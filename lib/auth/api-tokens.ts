@@ -1,6 +1,7 @@
 import "server-only";
 import { and, desc, eq } from "drizzle-orm";
 import { recordAudit, type Who } from "@/lib/db/queries/audit";
+import { FLEET } from "@/lib/db/scope";
 import type { Db } from "@/lib/db/types";
 import { apiKeys, users } from "@/lib/db/schema";
 import { NotFoundError, ValidationError } from "@/lib/errors";
@@ -115,5 +116,5 @@ export async function verifyApiToken(db: Db, token: string): Promise<Caller | nu
   if (!result.valid || !result.key) return null;
   const role = roleOf(result.key.permissions as Record<string, string[]> | null);
   if (!role) return null;
-  return { kind: "token", id: result.key.id, label: result.key.name ?? result.key.id, role };
+  return { kind: "token", id: result.key.id, label: result.key.name ?? result.key.id, role, scope: FLEET };
 }

@@ -2,6 +2,7 @@
 // authorization code flow with PKCE, Coder's roles read at every sign-in, and the users Coder's answer refuses.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { GET as authGet, POST as authPost } from "@/app/api/auth/[...all]/route";
+import { GET as overview } from "@/app/api/v1/fleet/overview/route";
 import { GET as me } from "@/app/api/v1/me/route";
 import { listAudit } from "@/lib/db/queries/audit";
 import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
@@ -108,14 +109,18 @@ describeEachDatabase("sign in with Coder", (t) => {
     expect(await roleOf(auditor.cookie)).toMatchObject({ role: "viewer", label: "arthur@example.com" });
   });
 
-  it("refuses users with no site-wide role that maps here (an organization's role does not count)", async () => {
+  it("makes every other active user a member of their own workspaces (an organization's role does not count)", async () => {
     for (const username of ["tess", "mia"]) {
       const { location, cookie } = await signInWithCoder(username);
-      expect(location.pathname).toBe("/sign-in");
-      expect(location.searchParams.get("error_description") ?? location.searchParams.get("error")).toMatch(
-        new RegExp(`${username} has no Coder role`),
-      );
-      expect(await roleOf(cookie)).toBeNull();
+      expect(location.pathname).toBe("/");
+      expect(await roleOf(cookie)).toMatchObject({
+        role: "member",
+        label: `${username}@example.com`,
+        scope: { kind: "owner", owner: username },
+      });
+      // The fleet's pages are a viewer's.
+      const fleet = await overview(new Request(`${BASE}/api/v1/fleet/overview`, { headers: { cookie } }), ctx());
+      expect(fleet.status).toBe(403);
     }
   });
 
@@ -145,6 +150,22 @@ describeEachDatabase("sign in with Coder", (t) => {
     expect(await roleOf(again.cookie)).toMatchObject({ role: "admin" });
     const audit = await listAudit(t.current.db, { action: "auth.sign_in" }, { limit: 50 });
     expect(audit.entries.some((e) => (e.details as { method?: string } | null)?.method === "coder")).toBe(true);
+  });
+
+  it("follows a member's Coder username when it changes, and a member made an owner", async () => {
+    const mia = users.find((u) => u.username === "mia")!;
+    // The stand-in finds the user it signs in by the name it was made with; Coder's answer carries the new one.
+    mia.username = "mia-renamed";
+    try {
+      const renamed = await signInWithCoder("mia");
+      expect(await roleOf(renamed.cookie)).toMatchObject({ role: "member", scope: { owner: "mia-renamed" } });
+      mia.roles = [site("owner")];
+      const promoted = await signInWithCoder("mia");
+      expect(await roleOf(promoted.cookie)).toMatchObject({ role: "admin", scope: { kind: "fleet" } });
+    } finally {
+      mia.username = "mia";
+      mia.roles = [];
+    }
   });
 
   it("keeps password sign-in working beside it", async () => {

@@ -36,9 +36,8 @@ export type CoderUser = z.infer<typeof coderUser>;
 
 /**
  * The policy: suspended and dormant users are refused; a site-wide role (empty organization_id) in
- * CODER_ADMIN_ROLES makes an admin, one in CODER_VIEWER_ROLES a viewer. Every other active user would be a member
- * (only their own workspaces), a role this dashboard does not have yet: they are refused, never given a view of
- * the whole fleet.
+ * CODER_ADMIN_ROLES makes an admin, one in CODER_VIEWER_ROLES a viewer, and every other active user is a member,
+ * who sees only the workspaces they own in Coder (by username). Organization roles give nothing fleet-wide.
  */
 export function decideCoderAccess(user: CoderUser): OidcDecision {
   if (user.status !== "active") {
@@ -51,14 +50,10 @@ export function decideCoderAccess(user: CoderUser): OidcDecision {
   const siteRoles = user.roles.filter((r) => !r.organization_id).map((r) => r.name);
   const adminRoles = list(process.env.CODER_ADMIN_ROLES, "owner");
   const viewerRoles = list(process.env.CODER_VIEWER_ROLES, "auditor,user-admin,template-admin");
-  if (siteRoles.some((r) => adminRoles.includes(r))) return { allowed: true, role: "admin" };
-  if (siteRoles.some((r) => viewerRoles.includes(r))) return { allowed: true, role: "viewer" };
-  return {
-    allowed: false,
-    reason:
-      `${user.username} has no Coder role that may see the whole fleet here ` +
-      `(admin: ${adminRoles.join(", ")}; viewer: ${viewerRoles.join(", ")}).`,
-  };
+  const coderUsername = user.username;
+  if (siteRoles.some((r) => adminRoles.includes(r))) return { allowed: true, role: "admin", coderUsername };
+  if (siteRoles.some((r) => viewerRoles.includes(r))) return { allowed: true, role: "viewer", coderUsername };
+  return { allowed: true, role: "member", coderUsername };
 }
 
 /** Coder's answer for the token's user, or null (Better Auth then fails the callback). */

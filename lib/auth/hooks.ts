@@ -118,7 +118,7 @@ export function authDatabaseHooks(db: Db) {
             });
             refuse(decision.reason);
           }
-          return { data: { ...user, role: decision.role } };
+          return { data: { ...user, role: decision.role, coderUsername: decision.coderUsername ?? null } };
         },
       },
     },
@@ -130,7 +130,7 @@ export function authDatabaseHooks(db: Db) {
         ) => {
           if (!isOidcCallback(ctx?.path)) return;
           const [user] = await db
-            .select({ email: users.email, role: users.role })
+            .select({ email: users.email, role: users.role, coderUsername: users.coderUsername })
             .from(users)
             .where(eq(users.id, session.userId));
           const decision = user ? takeOidcDecision(user.email) : undefined;
@@ -143,18 +143,22 @@ export function authDatabaseHooks(db: Db) {
             });
             refuse(decision.reason);
           }
-          if (user.role !== decision.role) {
-            await db
+          // The Coder username may have changed in Coder since the last sign-in: a member's scope follows it.
+          const coderUsername = decision.coderUsername ?? user.coderUsername;
+          if (user.role === decision.role && user.coderUsername === coderUsername) return;
+          await db.transaction(async (tx) => {
+            await tx
               .update(users)
-              .set({ role: decision.role, updatedAt: new Date() })
+              .set({ role: decision.role, coderUsername, updatedAt: new Date() })
               .where(eq(users.id, session.userId));
-            await recordAudit(db, {
+            if (user.role === decision.role) return;
+            await recordAudit(tx, {
               actor: { type: "system", label: callbackMethod(ctx) },
               action: "user.role_changed",
               target: user.email,
               details: { from: user.role, to: decision.role, reason: "identity provider claims at sign-in" },
             });
-          }
+          });
         },
       },
     },

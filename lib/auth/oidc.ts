@@ -17,7 +17,8 @@ export function oidcConfigured(): boolean {
   return Boolean(process.env.OIDC_ISSUER_URL && process.env.OIDC_CLIENT_ID && process.env.OIDC_CLIENT_SECRET);
 }
 
-export type OidcDecision = { allowed: true; role: Role } | { allowed: false; reason: string };
+/** `coderUsername`: with Coder's sign-in, whose workspaces a member owns (kept on the user at every sign-in). */
+export type OidcDecision = { allowed: true; role: Role; coderUsername?: string } | { allowed: false; reason: string };
 
 /** The policy: a verified email, in an allowed domain; admin by group or by email, everyone else a viewer. */
 export function decideOidcAccess(claims: Record<string, unknown>): OidcDecision {

@@ -8,8 +8,19 @@ import type { Role } from "@/lib/validations/auth";
  */
 export const ADMIN_PAGES: readonly string[] = ["/users", "/audit", "/cleanup/new", "/cleanup/policies/new"];
 
+/**
+ * The pages members may open too (requirePage("member")), each reading within the member's scope: their own
+ * workspaces, those workspaces' pages and findings. The overview sends a member on to their workspaces. Every
+ * other page (the fleet, agents, cleanup, settings) is a viewer's. A test checks this list against the pages.
+ */
+export const MEMBER_PAGES: readonly string[] = ["/", "/workspaces", "/workspaces/[id]", "/findings", "/findings/rules"];
+
+const matches = (pattern: string, pathname: string) =>
+  new RegExp(`^${pattern.replace(/\[[^\]]+\]/g, "[^/]+")}$`).test(pathname);
+
 /** The role a page needs, from its path (a query or trailing slash is ignored). */
 export function pageRole(path: string): Role {
   const pathname = path.split(/[?#]/)[0].replace(/(.)\/+$/, "$1");
-  return ADMIN_PAGES.includes(pathname) ? "admin" : "viewer";
+  if (ADMIN_PAGES.includes(pathname)) return "admin";
+  return MEMBER_PAGES.some((p) => matches(p, pathname)) ? "member" : "viewer";
 }

@@ -1,8 +1,10 @@
 // Every route and who may call it: the access tests iterate this table for every kind of caller, and a test
 // fails when a route file exists that is not listed here. "public" routes authenticate by other means
-// (the enrollment key, workspace tokens) or expose nothing private.
+// (the enrollment key, workspace tokens) or expose nothing private. "member" routes are open to members too and
+// read within the caller's scope (a member: only the workspaces they own in Coder); a test calls each as a
+// member and finds nothing of another owner's in the answer.
 
-export type RouteAccess = "public" | "setup" | "viewer" | "admin";
+export type RouteAccess = "public" | "setup" | "member" | "viewer" | "admin";
 export type RouteRule = {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   path: string;
@@ -35,15 +37,15 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   { method: "GET", path: "/api/v1/schema/report.json", access: "public", why: "the report format, no data" },
   { method: "GET", path: "/api/v1/health", access: "public", why: "load balancers" },
   { method: "POST", path: "/api/v1/setup", access: "setup", why: "only until the first admin exists" },
-  { method: "GET", path: "/api/v1/me", access: "viewer" },
-  { method: "GET", path: "/api/v1/admins", access: "viewer", why: "whom to ask for what only admins may do" },
+  { method: "GET", path: "/api/v1/me", access: "member" },
+  { method: "GET", path: "/api/v1/admins", access: "member", why: "whom to ask for what only admins may do" },
   { method: "GET", path: "/api/v1/fleet/overview", access: "viewer" },
-  { method: "GET", path: "/api/v1/workspaces", access: "viewer" },
-  { method: "GET", path: "/api/v1/workspaces/[id]", access: "viewer" },
+  { method: "GET", path: "/api/v1/workspaces", access: "member" },
+  { method: "GET", path: "/api/v1/workspaces/[id]", access: "member" },
   { method: "DELETE", path: "/api/v1/workspaces/[id]/token", access: "admin" },
   { method: "GET", path: "/api/v1/agents/[agent]", access: "viewer" },
-  { method: "GET", path: "/api/v1/findings", access: "viewer" },
-  { method: "GET", path: "/api/v1/findings/rules", access: "viewer" },
+  { method: "GET", path: "/api/v1/findings", access: "member" },
+  { method: "GET", path: "/api/v1/findings/rules", access: "member" },
   { method: "PUT", path: "/api/v1/findings/rules", access: "admin" },
   { method: "GET", path: "/api/v1/users", access: "admin" },
   { method: "POST", path: "/api/v1/users", access: "admin" },
@@ -55,14 +57,14 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   { method: "GET", path: "/api/v1/settings/storage", access: "viewer" },
   { method: "PUT", path: "/api/v1/settings/retention", access: "admin" },
   { method: "POST", path: "/api/v1/enrollment-key/rotate", access: "admin" },
-  { method: "GET", path: "/api/v1/export/usage.csv", access: "viewer" },
-  { method: "GET", path: "/api/v1/export/workspaces.csv", access: "viewer" },
-  { method: "GET", path: "/api/v1/export/findings.csv", access: "viewer" },
+  { method: "GET", path: "/api/v1/export/usage.csv", access: "member" },
+  { method: "GET", path: "/api/v1/export/workspaces.csv", access: "member" },
+  { method: "GET", path: "/api/v1/export/findings.csv", access: "member" },
   { method: "GET", path: "/api/v1/export/fleet.csv", access: "viewer" },
   { method: "GET", path: "/api/v1/export/fleet/[table]", access: "viewer" },
   { method: "GET", path: "/api/v1/export/agents/[agent]", access: "viewer" },
   { method: "GET", path: "/api/v1/export/agents/[agent]/[table]", access: "viewer" },
-  { method: "GET", path: "/api/v1/export/workspaces/[id]/[table]", access: "viewer" },
+  { method: "GET", path: "/api/v1/export/workspaces/[id]/[table]", access: "member" },
   { method: "GET", path: "/api/v1/export/audit.csv", access: "admin" },
   { method: "GET", path: "/api/v1/export/cleanup/runs.csv", access: "viewer" },
   { method: "GET", path: "/api/v1/export/cleanup/runs/[id]", access: "viewer" },

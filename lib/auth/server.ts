@@ -56,6 +56,8 @@ function createAuth(db: Db, secret: string) {
         rateLimit: rateLimits,
       },
     }),
+    // Written by the sign-in hooks only (never from a request body): a member's Coder username.
+    user: { additionalFields: { coderUsername: { type: "string", required: false, input: false } } },
     // Accounts are made by admins (or by single sign-on), never by signing up.
     emailAndPassword: {
       enabled: true,
@@ -88,9 +90,13 @@ function createAuth(db: Db, secret: string) {
       admin({
         defaultRole: "viewer",
         adminRoles: ["admin"],
-        // Our two roles; the plugin's own user-management endpoints are not mounted (app/api/auth).
+        // Our three roles; the plugin's own user-management endpoints are not mounted (app/api/auth).
         ac,
-        roles: { admin: ac.newRole(adminAc.statements), viewer: ac.newRole({ user: [], session: [] }) },
+        roles: {
+          admin: ac.newRole(adminAc.statements),
+          viewer: ac.newRole({ user: [], session: [] }),
+          member: ac.newRole({ user: [], session: [] }),
+        },
         bannedUserMessage: "This account is disabled. Ask an admin to enable it.",
       }),
       apiKey({

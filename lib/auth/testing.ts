@@ -5,7 +5,7 @@ import type { Database } from "@/lib/db/open";
 import { TEST_WHO } from "@/lib/db/testing";
 import { createApiToken } from "./api-tokens";
 import { createUser } from "./users";
-import type { Role } from "@/lib/validations/auth";
+import type { AssignableRole } from "@/lib/validations/auth";
 
 export const BASE = "http://dashboard.test";
 export const ctx = <T extends object>(params: T = {} as T) => ({ params: Promise.resolve(params) });
@@ -50,7 +50,7 @@ export type Principals = {
 /** An admin and a viewer (signed in), and an admin and a viewer API token. */
 export async function makePrincipals(database: Database, tag = "t"): Promise<Principals> {
   const db = database.db;
-  const mk = async (role: Role) => {
+  const mk = async (role: AssignableRole) => {
     const email = `${role}-${tag}@example.com`;
     const password = `pw-${role}-${tag}-0123456789`;
     const user = await createUser(db, { email, password, role }, TEST_WHO);

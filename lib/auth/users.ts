@@ -19,7 +19,7 @@ export type UserInfo = {
   createdAt: string;
 };
 
-const asRole = (r: string | null): Role => (r === "admin" ? "admin" : "viewer");
+const asRole = (r: string | null): Role => (r === "admin" || r === "viewer" ? r : "member");
 const active = or(isNull(users.banned), eq(users.banned, false));
 
 export async function listUsers(db: Db): Promise<UserInfo[]> {

@@ -13,6 +13,7 @@ import { seedScenario, testNow } from "@/tests/support/reports";
 import { fleetExport } from "./fleet";
 import { agentWorkspacesExport, findingsExport } from "./lists";
 import { agentExport, workspaceExport } from "./pages";
+import { FLEET } from "@/lib/db/scope";
 
 const csvLines = async (exp: SomeCsvExport) =>
   (await new Response(await openCsvStream(exp)).text()).split("\r\n").slice(0, -1);
@@ -38,8 +39,8 @@ describeEachDatabase("list exports", (t) => {
       { agent: "claude-code" },
     ];
     for (const params of cases) {
-      const shown = await listWorkspaces(db, { ...params, now, pageSize: 200 });
-      const exported = await collect(workspaceExportRows(db, { ...params, now }, { pageSize: 2 }));
+      const shown = await listWorkspaces(db, FLEET, { ...params, now, pageSize: 200 });
+      const exported = await collect(workspaceExportRows(db, FLEET, { ...params, now }, { pageSize: 2 }));
       expect(
         exported.map((r) => r.id),
         JSON.stringify(params),
@@ -58,13 +59,13 @@ describeEachDatabase("list exports", (t) => {
       { agent: "gemini" },
       { owner: "alice", template: "ai-dev" },
     ]) {
-      const shown = await listFindings(db, { ...filters, now, limit: 500 });
+      const shown = await listFindings(db, FLEET, { ...filters, now, limit: 500 });
       expect(shown.findings.length).toBeGreaterThan(0);
       for (const pageSize of [1, 2, 1000]) {
-        expect(await collect(findingGroupRows(db, { ...filters, now }, { pageSize }))).toEqual(shown.findings);
+        expect(await collect(findingGroupRows(db, FLEET, { ...filters, now }, { pageSize }))).toEqual(shown.findings);
       }
     }
-    const lines = await csvLines(findingsExport(db, { owner: "bob" }, { now }));
+    const lines = await csvLines(findingsExport(db, FLEET, { owner: "bob" }, { now }));
     expect(lines[0]).toBe(
       "severity,rule,workspace_id,workspace,owner,root,agent,path,findings,value,threshold,unit,message,action",
     );
@@ -111,14 +112,14 @@ describeEachDatabase("list exports", (t) => {
       expect(lines.length, table).toBeGreaterThan(1);
     }
     for (const table of WORKSPACE_TABLES) {
-      const lines = await csvLines(await workspaceExport(db, "ws-a", table, { range: "7d" }, now));
+      const lines = await csvLines(await workspaceExport(db, FLEET, "ws-a", table, { range: "7d" }, now));
       expect(lines.length, table).toBeGreaterThan(1);
     }
-    const roots = await csvLines(await workspaceExport(db, "ws-a", "roots", { range: "7d" }, now));
+    const roots = await csvLines(await workspaceExport(db, FLEET, "ws-a", "roots", { range: "7d" }, now));
     expect(roots[0]).toBe(
       "root,agent,kind,path,bytes,apparent_bytes,files,dirs,oldest_mtime,newest_mtime,orphaned,unreadable,leftovers,collected_at",
     );
-    await expect(workspaceExport(db, "nope", "roots", {}, now)).rejects.toMatchObject({ status: 404 });
+    await expect(workspaceExport(db, FLEET, "nope", "roots", {}, now)).rejects.toMatchObject({ status: 404 });
     await expect(agentExport(db, "no-such-agent", "series", {}, now)).rejects.toMatchObject({ status: 404 });
   });
 });

@@ -9,6 +9,7 @@ import type { FindingGroup } from "@/lib/findings/finding";
 import { utcDayOf } from "@/lib/series";
 import type { FindingsFilters } from "@/lib/validations/findings";
 import type { WorkspaceListQuery } from "@/lib/validations/workspaces";
+import type { WorkspaceScope } from "@/lib/db/scope";
 
 // The exports of the lists that can be as long as the fleet: read in keyset pages, never whole.
 
@@ -40,13 +41,14 @@ export const WORKSPACE_COLUMNS: CsvColumn<WorkspaceRow>[] = [
 
 export function workspacesExport(
   db: Db,
+  scope: WorkspaceScope,
   q: WorkspaceListQuery,
   opts: PageOptions & { now?: Date } = {},
 ): CsvExport<WorkspaceRow> {
   return {
     filename: `workspaces-${utcDayOf(opts.now ?? new Date())}.csv`,
     columns: WORKSPACE_COLUMNS,
-    rows: workspaceExportRows(db, { ...q, now: opts.now }, opts),
+    rows: workspaceExportRows(db, scope, { ...q, now: opts.now }, opts),
   };
 }
 
@@ -71,13 +73,14 @@ export const FINDING_COLUMNS: CsvColumn<FindingGroup>[] = [
 
 export function findingsExport(
   db: Db,
+  scope: WorkspaceScope,
   q: FindingsFilters,
   opts: PageOptions & { now?: Date } = {},
 ): CsvExport<FindingGroup> {
   return {
     filename: `findings-${utcDayOf(opts.now ?? new Date())}.csv`,
     columns: FINDING_COLUMNS,
-    rows: findingGroupRows(db, { ...q, now: opts.now }, opts),
+    rows: findingGroupRows(db, scope, { ...q, now: opts.now }, opts),
   };
 }
 

@@ -15,6 +15,7 @@ import {
   volumeRows,
 } from "@/lib/shaping/workspace-tables";
 import type { AgentTable, WorkspaceTable } from "@/lib/validations/export";
+import type { WorkspaceScope } from "@/lib/db/scope";
 
 // The agent page's and the workspace page's charts and tables, exported as the page shows them: built by the
 // page's own query and shaping functions, bounded by one agent's or one workspace's latest data and range.
@@ -120,12 +121,13 @@ const WORKSPACE_TABLES: { [T in WorkspaceTable]: (d: WorkspaceDetail) => CsvTabl
 
 export async function workspaceExport(
   db: Db,
+  scope: WorkspaceScope,
   id: string,
   table: WorkspaceTable,
   range: RangeParams,
   now = new Date(),
 ): Promise<SomeCsvExport> {
-  const detail = await getWorkspaceDetail(db, id, { ...range, now });
+  const detail = await getWorkspaceDetail(db, scope, id, { ...range, now });
   if (!detail) throw new NotFoundError(`No workspace "${id}".`);
   const span = table === "volume" ? `${detail.range.from}-${detail.range.to}` : detail.range.to;
   return { filename: `workspace-${detail.workspace.name}-${table}-${span}.csv`, ...WORKSPACE_TABLES[table](detail) };

@@ -9,6 +9,7 @@ import { at, dayAgo, send, type WorkspaceSpec, enroll, testNow } from "@/tests/s
 import { usageExport } from "./usage";
 import { listWorkspaces } from "@/lib/db/queries/workspace-list";
 import { workspacesExport } from "./lists";
+import { FLEET } from "@/lib/db/scope";
 
 // The file writer's file, whichever database: the embedded database's way, and the yardstick of COPY's.
 const csv = async (exp: SomeCsvExport, chunkRows?: number) =>
@@ -60,7 +61,7 @@ describeEachDatabase("usage export", (t) => {
     `${at(now, 0, 10)},${dayAgo(now, 0)},${U},${claudeH},2024,2024,1\r\n`;
 
   it("writes one row per workspace, root and day, neutralised and quoted to the byte", async () => {
-    const exp = usageExport(t.current.db, q({ range: "7d" }), { now });
+    const exp = usageExport(t.current.db, FLEET, q({ range: "7d" }), { now });
     expect(exp.filename).toBe(`usage-${dayAgo(now, 6)}-${dayAgo(now, 0)}.csv`);
     expect(await csv(exp)).toBe(DAILY);
   });
@@ -68,7 +69,7 @@ describeEachDatabase("usage export", (t) => {
   it("writes every root of every report at report granularity", async () => {
     const [h1, h2, h3, q1, , u2] = reportIds;
     const row = (time: string, id: string, rest: string) => `${time},${id},${rest}\r\n`;
-    expect(await csv(usageExport(t.current.db, q({ range: "7d", granularity: "report" }), { now }))).toBe(
+    expect(await csv(usageExport(t.current.db, FLEET, q({ range: "7d", granularity: "report" }), { now }))).toBe(
       `time,report_id,${HEAD}\r\n` +
         row(at(now, 2, 10), h1, `${H},${claudeH},1000,1000,1`) +
         row(at(now, 2, 10), h1, `${H},${codexH},2000,2000,1`) +
@@ -83,11 +84,11 @@ describeEachDatabase("usage export", (t) => {
 
   it("pages by key across page boundaries: every row once, in order, whatever the page size", async () => {
     for (const granularity of ["daily", "report"] as const) {
-      const whole = await csv(usageExport(t.current.db, q({ range: "30d", granularity }), { now }));
+      const whole = await csv(usageExport(t.current.db, FLEET, q({ range: "30d", granularity }), { now }));
       const rows = whole.split("\r\n").length - 2;
       for (const pageSize of [1, 2, 3]) {
         let pages = 0;
-        const exp = usageExport(t.current.db, q({ range: "30d", granularity }), {
+        const exp = usageExport(t.current.db, FLEET, q({ range: "30d", granularity }), {
           now,
           pageSize,
           onPage: () => pages++,
@@ -100,7 +101,7 @@ describeEachDatabase("usage export", (t) => {
 
   it("filters by range, workspaces, owner, template, agent and root", async () => {
     const lines = async (params: Record<string, unknown>) =>
-      (await csv(usageExport(t.current.db, q({ range: "30d", ...params }), { now }))).split("\r\n").slice(1, -1);
+      (await csv(usageExport(t.current.db, FLEET, q({ range: "30d", ...params }), { now }))).split("\r\n").slice(1, -1);
     const yesterday = dayAgo(now, 1);
     expect(await lines({ range: "custom", from: yesterday, to: yesterday })).toHaveLength(3);
     expect(await lines({ workspace: "ws-h" })).toHaveLength(4);
@@ -117,7 +118,7 @@ describeEachDatabase("usage export", (t) => {
       const all = (await lines({ granularity })).filter((l) => !l.includes(",ws-q,"));
       const listed = (
         await csv(
-          usageExport(t.current.db, q({ range: "30d", granularity, workspace: "ws-u,nobody,ws-h" }), {
+          usageExport(t.current.db, FLEET, q({ range: "30d", granularity, workspace: "ws-u,nobody,ws-h" }), {
             now,
             pageSize: 2,
           }),
@@ -133,7 +134,7 @@ describeEachDatabase("usage export", (t) => {
     if (t.current.kind === "postgres") {
       // COPY a batch at a time: cancelled after the first, no further batch is started.
       let batches = 0;
-      const exp = usageExport(t.current.db, q({ range: "30d", granularity: "report" }), {
+      const exp = usageExport(t.current.db, FLEET, q({ range: "30d", granularity: "report" }), {
         now,
         batchRows: 1,
         onPage: () => batches++,
@@ -149,7 +150,7 @@ describeEachDatabase("usage export", (t) => {
       expect(pool.totalCount).toBe(connections - 1);
     }
     let pages = 0;
-    const exp = usageExport(t.current.db, q({ range: "30d", granularity: "report" }), {
+    const exp = usageExport(t.current.db, FLEET, q({ range: "30d", granularity: "report" }), {
       now,
       pageSize: 1,
       onPage: () => pages++,
@@ -165,7 +166,7 @@ describeEachDatabase("usage export", (t) => {
   });
 
   it("exports the workspaces table with exact and negative sizes as plain numbers", async () => {
-    const out = await csv(workspacesExport(t.current.db, { sort: "name", dir: "asc" }, { now, pageSize: 2 }));
+    const out = await csv(workspacesExport(t.current.db, FLEET, { sort: "name", dir: "asc" }, { now, pageSize: 2 }));
     const lines = out.split("\r\n");
     expect(lines[0]).toBe(
       "id,name,owner,template,total_bytes,change_7d_bytes,root_count,largest_agent,largest_agent_bytes,volume_size_bytes," +
@@ -176,7 +177,7 @@ describeEachDatabase("usage export", (t) => {
     expect(out).toContain(`,${at(now, 0, 10)},false\r\n`);
     expect(out).toContain(`\r\nws-h,"'=HYPERLINK(""http://evil"",""x"")",'+1,'-2+3,3700,,2,codex,2100,`);
     // In the table's order, the neutralising quote no part of the sort.
-    const table = await listWorkspaces(t.current.db, { sort: "name", dir: "asc", now });
+    const table = await listWorkspaces(t.current.db, FLEET, { sort: "name", dir: "asc", now });
     expect(lines.filter((l) => /^ws-[hqu],/.test(l)).map((l) => l.slice(0, 4))).toEqual(table.rows.map((r) => r.id));
   });
 
@@ -207,7 +208,7 @@ describeEachDatabase("usage export", (t) => {
     for (const granularity of ["daily", "report"] as const) {
       for (const params of filterSets) {
         for (const batchRows of [1, 2, 1000]) {
-          const exp = usageExport(db, q({ range: "30d", granularity, ...params }), { now, batchRows });
+          const exp = usageExport(db, FLEET, q({ range: "30d", granularity, ...params }), { now, batchRows });
           const written = await csv(exp);
           if (t.current.kind === "embedded") {
             expect(exp.open).toBeUndefined();
@@ -220,7 +221,7 @@ describeEachDatabase("usage export", (t) => {
         }
       }
     }
-    const whole = await csv(usageExport(db, q({ range: "30d" }), { now }));
+    const whole = await csv(usageExport(db, FLEET, q({ range: "30d" }), { now }));
     expect(whole).toContain(
       `${dayAgo(now, 3)}T23:59:59.999Z,${dayAgo(now, 3)},ws-z,"'\uFF1Dfull,width\r\nnext","'\n=2",,'-agent,tool,"'@root""q""",,9223372036854775807,9007199254740993,0\r\n`,
     );

@@ -10,6 +10,7 @@ import {
   usageCopy,
   type UsageRow,
 } from "@/lib/db/queries/export-usage";
+import type { WorkspaceScope } from "@/lib/db/scope";
 import type { Db } from "@/lib/db/types";
 import { resolveRange } from "@/lib/series";
 import type { UsageExportQuery } from "@/lib/validations/export";
@@ -27,9 +28,15 @@ export type UsageExportOptions = PageOptions & {
  * GET /api/v1/export/usage.csv: storage by workspace, root and day (or report) over a range. On PostgreSQL
  * the file is written by COPY (`open`); the rows, read a page at a time, are the embedded database's way.
  */
-export function usageExport(db: Db, q: UsageExportQuery, opts: UsageExportOptions = {}): CsvExport<UsageRow> {
+export function usageExport(
+  db: Db,
+  scope: WorkspaceScope,
+  q: UsageExportQuery,
+  opts: UsageExportOptions = {},
+): CsvExport<UsageRow> {
   const range = resolveRange(q, opts.now);
   const filters = {
+    scope,
     from: range.from,
     to: range.to,
     workspaces: q.workspace,

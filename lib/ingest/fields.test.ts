@@ -6,6 +6,7 @@ import { listFindings } from "@/lib/db/queries/findings";
 import { ingestReport } from "@/lib/ingest/report";
 import { report as reportSchema, storageRoot, volume as volumeSchema, type Report } from "@/lib/report/schema";
 import { enroll, MiB } from "@/tests/support/reports";
+import { FLEET } from "@/lib/db/scope";
 
 // The ingest function reads the report's JSON by field name. Every field of a report is filled here with a
 // distinct value and read back from every table it lands in, so a field renamed on one side fails this test
@@ -252,7 +253,7 @@ describeEachDatabase("ingest stores every field of a report", (t) => {
   });
 
   it("names the AgentAPI leftovers listed inside a root as a finding on that root", async () => {
-    const f = await listFindings(t.current.db, {
+    const f = await listFindings(t.current.db, FLEET, {
       workspace: WS.id,
       rule: "agentapi-leftover",
       now: new Date("2026-11-20T12:00:00Z"),

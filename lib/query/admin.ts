@@ -2,7 +2,7 @@ import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import type { ApiTokenInfo } from "@/lib/auth/api-tokens";
 import type { UserInfo } from "@/lib/auth/users";
 import type { AuditPage } from "@/lib/db/queries/audit";
-import type { CreateTokenRequest, CreateUserRequest, UpdateUserRequest } from "@/lib/validations/auth";
+import type { CreateTokenRequest, CreateUserRequest, Role, UpdateUserRequest } from "@/lib/validations/auth";
 import type { RetentionDays, RetentionUpdate } from "@/lib/validations/settings";
 import { fetchJson, withQuery } from "./fetch-json";
 
@@ -18,6 +18,13 @@ export const adminEmailsOptions = () =>
   queryOptions({
     queryKey: adminKeys.emails(),
     queryFn: ({ signal }) => fetchJson<{ emails: string[] }>("/api/v1/admins", { signal }),
+  });
+
+/** The signed-in caller's role (any signed-in user, members too): what a refused page says to them. */
+export const meOptions = () =>
+  queryOptions({
+    queryKey: ["me"] as const,
+    queryFn: ({ signal }) => fetchJson<{ role: Role }>("/api/v1/me", { signal }),
   });
 
 export const usersOptions = () =>

@@ -3,13 +3,20 @@ import { z } from "zod";
 // Roles, and the parameters of the sign-in, user, token and audit endpoints: read by route handlers, pages,
 // the token CLI and the browser alike, so no database code here.
 
-export const ROLES = ["viewer", "admin"] as const;
+// Lowest first: a member sees only the workspaces they own in Coder, a viewer the whole fleet, an admin acts.
+export const ROLES = ["member", "viewer", "admin"] as const;
 export type Role = (typeof ROLES)[number];
-export const roleSchema = z.enum(ROLES);
+/**
+ * The roles an admin gives to users and API tokens. Members come only from "Sign in with Coder", which names
+ * whose workspaces they own; a password user or a token as a member would own nothing.
+ */
+export const ASSIGNABLE_ROLES = ["viewer", "admin"] as const;
+export type AssignableRole = (typeof ASSIGNABLE_ROLES)[number];
+export const roleSchema = z.enum(ASSIGNABLE_ROLES);
 
-/** Whether `role` may do what `needed` allows (admin can do everything a viewer can). */
+/** Whether `role` may do what `needed` allows (each role can do everything the roles below it can). */
 export function hasRole(role: Role, needed: Role): boolean {
-  return needed === "viewer" || role === "admin";
+  return ROLES.indexOf(role) >= ROLES.indexOf(needed);
 }
 
 export const email = z.string().trim().toLowerCase().pipe(z.email());

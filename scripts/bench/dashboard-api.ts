@@ -13,6 +13,7 @@ import { getWorkspaceDetail } from "@/lib/db/queries/workspace-detail";
 import { listWorkspaces } from "@/lib/db/queries/workspace-list";
 import { seedDemoFleet } from "@/lib/demo/fleet";
 import { median } from "@/lib/series";
+import { FLEET } from "@/lib/db/scope";
 
 const workspaces = Number(process.argv[2] ?? 100);
 const shortDays = Number(process.argv[3] ?? 30);
@@ -51,17 +52,17 @@ async function seeded(days: number): Promise<{ queries: Queries; close: () => Pr
       .map(([k, v]) => `${k}=${v}`)
       .join(" ")}`,
   );
-  const first = (await listWorkspaces(db, { now, pageSize: 1 })).rows[0]?.id ?? "";
+  const first = (await listWorkspaces(db, FLEET, { now, pageSize: 1 })).rows[0]?.id ?? "";
   return {
     queries: {
       "fleet overview 30d": () => getFleetOverview(db, { range: "30d", now }),
       "fleet overview 7d": () => getFleetOverview(db, { range: "7d", now }),
-      "workspaces page 1 by total": () => listWorkspaces(db, { now }),
-      "workspaces by change7d": () => listWorkspaces(db, { now, sort: "change7d" }),
-      "workspaces search q": () => listWorkspaces(db, { now, q: "ali", sort: "name", dir: "asc" }),
-      "findings list": () => listFindings(db, { now }),
+      "workspaces page 1 by total": () => listWorkspaces(db, FLEET, { now }),
+      "workspaces by change7d": () => listWorkspaces(db, FLEET, { now, sort: "change7d" }),
+      "workspaces search q": () => listWorkspaces(db, FLEET, { now, q: "ali", sort: "name", dir: "asc" }),
+      "findings list": () => listFindings(db, FLEET, { now }),
       "agent claude-code 30d": () => getAgentDetail(db, "claude-code", { range: "30d", now }),
-      "workspace detail 30d": () => getWorkspaceDetail(db, first, { range: "30d", now }),
+      "workspace detail 30d": () => getWorkspaceDetail(db, FLEET, first, { range: "30d", now }),
     },
     close: () => database.close(),
   };

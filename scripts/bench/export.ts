@@ -18,10 +18,11 @@ import { openPostgres } from "@/lib/db/open";
 import { ensurePartitions } from "@/lib/db/partitions";
 import { createScratchPostgres, serveRoutesFrom } from "@/lib/db/testing";
 import { rowsOf, type Db } from "@/lib/db/types";
-import { dailyUsageRows, reportUsageRows } from "@/lib/db/queries/export-usage";
+import { dailyUsageRows, reportUsageRows, type UsageFilters } from "@/lib/db/queries/export-usage";
 import { formatBytes } from "@/lib/format/bytes";
 import type { SomeCsvExport } from "@/lib/csv/columns";
 import { usageExport } from "@/lib/export/usage";
+import { FLEET } from "@/lib/db/scope";
 
 const { values: args } = parseArgs({
   options: {
@@ -152,7 +153,7 @@ async function explain(db: Db, label: string, q: SQL) {
  * COPY of the daily export's own select (its first page's SQL with no page limit, so the same joins, columns and
  * order) to CSV, counted as it streams and thrown away: rows/s of Postgres writing the same rows itself.
  */
-async function copyRate(url: string, filters: { from: string; to: string }) {
+async function copyRate(url: string, filters: UsageFilters) {
   const seen: SQL[] = [];
   const stub = { execute: (q: SQL) => (seen.push(q), Promise.resolve({ rows: [] })) } as unknown as Db;
   await dailyUsageRows(stub, filters, { pageSize: 2 ** 31 - 1 }).next();
@@ -173,7 +174,7 @@ async function copyRate(url: string, filters: { from: string; to: string }) {
   }
 }
 
-async function compare(url: string, label: string, filters: { from: string; to: string }) {
+async function compare(url: string, label: string, filters: UsageFilters) {
   const m = measure(url, label);
   const c = await copyRate(url, filters);
   const exportRate = m.rows / m.seconds;
@@ -232,7 +233,7 @@ if (args.child) {
     console.log(
       `loaded ${(tenth * ROOTS * DAYS).toLocaleString("en")} root_daily rows in ${((performance.now() - t) / 1000).toFixed(1)} s`,
     );
-    const filters = { from: day(DAYS - 1), to: day(0) };
+    const filters = { scope: FLEET, from: day(DAYS - 1), to: day(0) };
     const small = await compare(scratch.url, "10% of the rows ", filters);
     console.log(`10% of the rows : export/COPY rows/s ratio: ${small.ratio.toFixed(2)}`);
     t = performance.now();
@@ -274,7 +275,7 @@ if (args.child) {
       select p.id, p.collected_at, p.workspace_id, 'root-' || r, 'tool', 'codex', '.root-' || r, r * 1000, r * 1000, 1, 1
       from reports p, generate_series(1, ${ROOTS}::int) r`);
     await db.execute(sql`analyze`);
-    const recent = { from: day(13), to: day(0) };
+    const recent = { scope: FLEET, from: day(13), to: day(0) };
     // The join as it was: root_usage found by the report id alone, without the partition key or the key's leading
     // columns (kept here to show what the whole key saves).
     const lateral =
@@ -286,7 +287,7 @@ if (args.child) {
     const idOnly = (text: string) => joined(text, "u.report_id = r.id");
     // On PostgreSQL the export is COPY, a batch of workspaces at a time: the plan of its second batch.
     const copies = await copyQueries(
-      usageExport(database.db, { range: "custom", ...recent, granularity: "report" }, { batchRows: 50_000 }),
+      usageExport(database.db, FLEET, { range: "custom", ...recent, granularity: "report" }, { batchRows: 50_000 }),
       2,
     );
     const batch = copies[1].replace(/^copy \(/, "").replace(/\) to stdout with csv$/, "");

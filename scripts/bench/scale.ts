@@ -30,6 +30,7 @@ import { WORKSPACE_SORT_COLUMNS } from "@/lib/validations/workspaces";
 import { ingestReport } from "@/lib/ingest/report";
 import { addDaysTo, eachDay, median, utcDayOf } from "@/lib/series";
 import { generateFleet, rootKey, type FleetShape } from "../lib/scale-fleet";
+import { FLEET } from "@/lib/db/scope";
 
 const { values: args } = parseArgs({
   options: {
@@ -107,11 +108,11 @@ const floors = (pool: Pool): Record<string, () => Promise<unknown>> =>
 const pages = (db: Db): Record<string, () => Promise<unknown>> => ({
   "fleet overview (90d)": () => getFleetOverview(db, { range: "90d", now }),
   ...Object.fromEntries(
-    WORKSPACE_SORT_COLUMNS.map((sort) => [`workspaces page 1 by ${sort}`, () => listWorkspaces(db, { now, sort })]),
+    WORKSPACE_SORT_COLUMNS.map((sort) => [`workspaces page 1 by ${sort}`, () => listWorkspaces(db, FLEET, { now, sort })]),
   ),
-  "workspace detail 90d": () => getWorkspaceDetail(db, "ws-004242", { range: "90d", now }),
+  "workspace detail 90d": () => getWorkspaceDetail(db, FLEET, "ws-004242", { range: "90d", now }),
   "agent claude-code (90d)": () => getAgentDetail(db, "claude-code", { range: "90d", now }),
-  "findings (first page)": () => listFindings(db, { now }),
+  "findings (first page)": () => listFindings(db, FLEET, { now }),
   "cleanup preview, whole fleet": () =>
     previewRun(
       db,
@@ -124,7 +125,7 @@ const pages = (db: Db): Record<string, () => Promise<unknown>> => ({
 async function exportRate(db: Db): Promise<{ rows: number; perSec: number }> {
   const t = performance.now();
   const exp = usageExport(
-    db,
+    db, FLEET,
     { range: "custom", from: addDaysTo(utcDayOf(now), 1 - EXPORT_DAYS), to: utcDayOf(now), granularity: "daily" },
     { now },
   );

@@ -19,6 +19,7 @@ import { ingestReport } from "@/lib/ingest/report";
 import { enrollRequest, report as reportSchema } from "@/lib/report/schema";
 // @ts-expect-error plain .mjs build script
 import { buildReporter } from "@/scripts/build-reporter.mjs";
+import { FLEET } from "@/lib/db/scope";
 
 const KEY = "sek_e2e_test_key";
 let database: Database;
@@ -192,7 +193,7 @@ describe("reporter against a running dashboard", () => {
     const r = await runReporter();
     expect(r.code, r.stderr).toBe(0);
     const after = df();
-    const detail = (await getWorkspaceDetail(database.db, "7b0e6a34-5e0f-4d4e-9a43-0c6f6d1f0e21"))!;
+    const detail = (await getWorkspaceDetail(database.db, FLEET, "7b0e6a34-5e0f-4d4e-9a43-0c6f6d1f0e21"))!;
     const v = detail.workspace.volume!;
     // df's Use% and IUse% at the moment of the run (taken just before and after it).
     expect([before[0], after[0]]).toContain(`${v.usePercent}%`);

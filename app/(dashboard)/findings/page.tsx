@@ -14,14 +14,14 @@ export const metadata: Metadata = { title: "Findings" };
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function FindingsPage({ searchParams }: Props) {
-  await requirePage();
+  const { scope } = await requirePage("member");
   const state = parseFindingsSearchParams(await searchParams);
   const dehydrated = await prefetchAll([
     {
       // The first page, as the client's infinite query holds it.
       queryKey: findingKeys.list(state),
       load: async () => ({
-        pages: [await listFindings(await getDb(), { ...state, limit: FINDINGS_PAGE_SIZE })],
+        pages: [await listFindings(await getDb(), scope, { ...state, limit: FINDINGS_PAGE_SIZE })],
         pageParams: [""],
       }),
     },

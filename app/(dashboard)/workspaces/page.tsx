@@ -14,10 +14,10 @@ export const metadata: Metadata = { title: "Workspaces" };
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function WorkspacesPage({ searchParams }: Props) {
-  await requirePage();
+  const { scope } = await requirePage("member");
   const state = parseWorkspaceListSearchParams(await searchParams);
   const dehydrated = await prefetchAll([
-    { queryKey: workspaceKeys.list(state), load: async () => listWorkspaces(await getDb(), state) },
+    { queryKey: workspaceKeys.list(state), load: async () => listWorkspaces(await getDb(), scope, state) },
   ]);
   return (
     <HydrationBoundary state={dehydrated}>

@@ -4,6 +4,7 @@ import { at, enroll, MiB, seedScenario, send, testNow } from "@/tests/support/re
 import { workspaceExportRows } from "./export-workspaces";
 import { getWorkspaceDetail } from "./workspace-detail";
 import { listWorkspaces } from "./workspace-list";
+import { FLEET } from "@/lib/db/scope";
 
 describeEachDatabase("7-day change", (t) => {
   const now = testNow();
@@ -21,13 +22,13 @@ describeEachDatabase("7-day change", (t) => {
     const db = t.current.db;
     const byId = (rows: { id: string; change7dBytes: number | null }[]) =>
       Object.fromEntries(rows.map((r) => [r.id, r.change7dBytes]));
-    const listed = byId((await listWorkspaces(db, { now, pageSize: 200 })).rows);
+    const listed = byId((await listWorkspaces(db, FLEET, { now, pageSize: 200 })).rows);
     expect(listed).toMatchObject({ "ws-a": 1216 * MiB, "ws-c": null, "ws-e": 60 * MiB });
-    expect(byId((await listWorkspaces(db, { now, sort: "change7d", pageSize: 200 })).rows)).toEqual(listed);
+    expect(byId((await listWorkspaces(db, FLEET, { now, sort: "change7d", pageSize: 200 })).rows)).toEqual(listed);
     const exported: { id: string; change7dBytes: number | null }[] = [];
-    for await (const r of workspaceExportRows(db, { now })) exported.push(r);
+    for await (const r of workspaceExportRows(db, FLEET, { now })) exported.push(r);
     expect(byId(exported)).toEqual(listed);
     for (const id of Object.keys(listed))
-      expect((await getWorkspaceDetail(db, id, { now }))!.workspace.change7dBytes, id).toBe(listed[id]);
+      expect((await getWorkspaceDetail(db, FLEET, id, { now }))!.workspace.change7dBytes, id).toBe(listed[id]);
   });
 });

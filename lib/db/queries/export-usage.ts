@@ -11,10 +11,13 @@ import {
   type SqlColumn,
   type WorkspaceRange,
 } from "../copy-csv";
+import { inScope, type WorkspaceScope } from "../scope";
 import { keysetRows, type KeyPart, type PageOptions, type PageParts } from "../keyset";
 import { rowsOf, type Db } from "../types";
 
 export type UsageFilters = {
+  /** Whose workspaces: a member's export holds only their own. */
+  scope: WorkspaceScope;
   from: Day;
   to: Day;
   workspaces?: string[];
@@ -48,7 +51,7 @@ export type UsageRow = {
 /** Conditions shared by both granularities; `t` is the alias of the table holding workspace_id, agent, root_key. */
 function filters(f: UsageFilters, t: string): SQL[] {
   const c = (col: string) => sql.raw(`${t}.${col}`);
-  const where: SQL[] = [];
+  const where: SQL[] = [inScope(f.scope, sql`w.owner`)];
   // One workspace at a time (see eachWorkspace): an equality keeps the index's order.
   if (f.workspaces?.length) where.push(sql`${c("workspace_id")} = ${f.workspaces[0]}`);
   if (f.roots?.length) where.push(sql`${c("root_key")} = any(${sql.param(f.roots)}::text[])`);

@@ -2,6 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { workspaceListQuery, type WorkspaceListQuery } from "@/lib/validations/workspaces";
 import { keysetRows, type KeyPart, type PageOptions } from "../keyset";
+import type { WorkspaceScope } from "../scope";
 import type { Db } from "../types";
 import { getRules } from "./findings";
 import { change7dColumn, change7dJoin, change7dSince } from "./change-7d";
@@ -14,6 +15,7 @@ import { rowColumns, toRow, type RawRow, type WorkspaceRow } from "./workspace-r
  */
 export async function* workspaceExportRows(
   db: Db,
+  scope: WorkspaceScope,
   params: WorkspaceListQuery & { now?: Date },
   opts?: PageOptions,
 ): AsyncGenerator<WorkspaceRow> {
@@ -21,7 +23,7 @@ export async function* workspaceExportRows(
   const now = params.now ?? new Date();
   const ctx = { now, rules: await getRules(db) };
   const keys = workspaceSortKeys(p.sort, p.dir, ctx.rules);
-  const where = sql.join(workspaceFilters(p), sql` and `);
+  const where = sql.join(workspaceFilters(p, scope), sql` and `);
   const rows = keysetRows<RawRow>(
     db,
     keys,

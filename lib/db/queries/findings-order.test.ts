@@ -4,6 +4,7 @@ import { GROUP_MEMBERS_SHOWN } from "@/lib/findings/finding";
 import { findingsQuery } from "@/lib/validations/findings";
 import { MiB, seedScenario, send, session, testNow, at, enroll } from "@/tests/support/reports";
 import { findingGroupRows, getFindingsSummary, listFindings, type FindingsParams } from "./findings";
+import { FLEET } from "@/lib/db/scope";
 
 const collect = async <T>(it: AsyncIterable<T>) => {
   const out: T[] = [];
@@ -57,7 +58,7 @@ describeEachDatabase("findings rows", (t) => {
   });
 
   it("makes one row of a workspace's identical findings, counted and summed, most urgent first", async () => {
-    const rows = (await listFindings(t.current.db, { now, workspace: "ws-e", limit: 500 })).findings;
+    const rows = (await listFindings(t.current.db, FLEET, { now, workspace: "ws-e", limit: 500 })).findings;
     const orphans = rows.find((f) => f.ruleId === "orphaned-script-data")!;
     const sum = (ORPHANS * (ORPHANS + 1) * MiB) / 2;
     expect(orphans).toMatchObject({ count: ORPHANS, value: sum, rootKey: null, path: null, agent: "other" });
@@ -76,7 +77,7 @@ describeEachDatabase("findings rows", (t) => {
     // Two Codex roots over their expected size: one row, at neither root.
     const oversize = rows.filter((f) => f.ruleId === "root-oversize");
     expect(oversize.map((f) => [f.agent, f.count, f.rootKey])).toEqual([["codex", 2, null]]);
-    const counts = (await listFindings(t.current.db, { now, workspace: "ws-e" })).counts!;
+    const counts = (await listFindings(t.current.db, FLEET, { now, workspace: "ws-e" })).counts!;
     expect(counts.byRule.find((r) => r.ruleId === "orphaned-script-data")).toMatchObject({
       count: ORPHANS,
       rows: 1,
@@ -89,24 +90,24 @@ describeEachDatabase("findings rows", (t) => {
     const db = t.current.db;
     const filters: FindingsParams[] = [{}, { rule: "claude-debug-history" }, { template: "ai-dev", severity: "info" }];
     for (const f of filters) {
-      const exported = await collect(findingGroupRows(db, { ...f, now }, { pageSize: 1 }));
+      const exported = await collect(findingGroupRows(db, FLEET, { ...f, now }, { pageSize: 1 }));
       expect(exported.length).toBeGreaterThan(1);
       let cursor: FindingsParams["cursor"];
       const paged = [];
       do {
-        const page = await listFindings(db, { ...f, now, limit: 3, cursor });
+        const page = await listFindings(db, FLEET, { ...f, now, limit: 3, cursor });
         paged.push(...page.findings);
         cursor = page.nextCursor ? findingsQuery.parse({ cursor: page.nextCursor }).cursor : undefined;
       } while (cursor);
       expect(paged, JSON.stringify(f)).toEqual(exported);
     }
-    const debug = await listFindings(db, { rule: "claude-debug-history", now, limit: 1 });
+    const debug = await listFindings(db, FLEET, { rule: "claude-debug-history", now, limit: 1 });
     expect(debug.findings.map((f) => f.workspace.id)).toEqual(["ws-e"]);
-    const all = await collect(findingGroupRows(db, { now }));
+    const all = await collect(findingGroupRows(db, FLEET, { now }));
     const summary = await getFindingsSummary(db, { now, top: 4 });
     expect(summary.top).toEqual(all.slice(0, 4));
     // The overview's counts are the findings page's with no filter.
-    expect(summary).toMatchObject((await listFindings(db, { now })).counts!);
+    expect(summary).toMatchObject((await listFindings(db, FLEET, { now })).counts!);
     expect(summary.total).toBe(all.reduce((n, f) => n + f.count, 0));
   });
 

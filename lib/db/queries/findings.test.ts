@@ -7,6 +7,7 @@ import { DEFAULT_RULES } from "@/lib/findings/rules";
 import { findingsQuery, type FindingsCursor } from "@/lib/validations/findings";
 import { getFindingsSummary, getRules, getRulesView, listFindings, updateRules } from "./findings";
 import { seedScenario, testNow } from "@/tests/support/reports";
+import { FLEET } from "@/lib/db/scope";
 
 describeEachDatabase("findings", (t) => {
   const now = testNow();
@@ -17,7 +18,7 @@ describeEachDatabase("findings", (t) => {
     l.findings.map((f) => `${f.ruleId} ${f.workspace.id} ${f.rootKey ?? "-"}`).sort();
 
   it("fires each default rule on the seeded fleet", async () => {
-    const l = await listFindings(t.current.db, { now });
+    const l = await listFindings(t.current.db, FLEET, { now });
     expect(keys(l)).toEqual([
       "agentapi-leftover ws-b leftover:agentapi",
       "claude-debug-history ws-a claude-code:data",
@@ -45,12 +46,12 @@ describeEachDatabase("findings", (t) => {
 
   it("filters by workspace, rule, severity, agent, owner and template, and pages by key", async () => {
     const db = t.current.db;
-    expect(keys(await listFindings(db, { now, workspace: "ws-b" }))).toEqual([
+    expect(keys(await listFindings(db, FLEET, { now, workspace: "ws-b" }))).toEqual([
       "agentapi-leftover ws-b leftover:agentapi",
       "root-oversize ws-b gemini:data",
     ]);
-    expect((await listFindings(db, { now, rule: "root-oversize" })).counts!.total).toBe(3);
-    const info = await listFindings(db, { now, severity: "info" });
+    expect((await listFindings(db, FLEET, { now, rule: "root-oversize" })).counts!.total).toBe(3);
+    const info = await listFindings(db, FLEET, { now, severity: "info" });
     expect(info.findings.map((f) => f.ruleId).sort()).toEqual([
       "agentapi-leftover",
       "orphaned-script-data",
@@ -58,22 +59,22 @@ describeEachDatabase("findings", (t) => {
     ]);
     // The counts leave the severity out: they say what each severity would list.
     expect(info.counts).toMatchObject({ total: 10, bySeverity: { critical: 1, warning: 6, info: 3 } });
-    expect(keys(await listFindings(db, { now, agent: "gemini" }))).toEqual(["root-oversize ws-b gemini:data"]);
-    expect(keys(await listFindings(db, { now, owner: "dave" }))).toEqual([
+    expect(keys(await listFindings(db, FLEET, { now, agent: "gemini" }))).toEqual(["root-oversize ws-b gemini:data"]);
+    expect(keys(await listFindings(db, FLEET, { now, owner: "dave" }))).toEqual([
       "root-oversize ws-d goose:data",
       "silent-workspace ws-d -",
     ]);
-    expect(keys(await listFindings(db, { now, template: "minimal", rule: "root-oversize" }))).toEqual([
+    expect(keys(await listFindings(db, FLEET, { now, template: "minimal", rule: "root-oversize" }))).toEqual([
       "root-oversize ws-b gemini:data",
     ]);
-    expect((await listFindings(db, { now, owner: "nobody" })).counts).toMatchObject({ total: 0, rows: 0 });
+    expect((await listFindings(db, FLEET, { now, owner: "nobody" })).counts).toMatchObject({ total: 0, rows: 0 });
 
     // Two at a time, each page after the last row of the one before, until the last says there is none.
-    const all = (await listFindings(db, { now, limit: 500 })).findings;
+    const all = (await listFindings(db, FLEET, { now, limit: 500 })).findings;
     const paged: typeof all = [];
     let cursor: FindingsCursor | undefined;
     for (let i = 0; i < 10; i++) {
-      const page = await listFindings(db, { now, limit: 2, cursor });
+      const page = await listFindings(db, FLEET, { now, limit: 2, cursor });
       expect(page.counts === null).toBe(cursor !== undefined);
       paged.push(...page.findings);
       if (!page.nextCursor) break;
@@ -101,12 +102,12 @@ describeEachDatabase("findings", (t) => {
       params: { defaultBytes: 50 * MIB, byAgent: { "claude-code": b, gemini: 400 * MIB } },
     });
     await updateRules(db, { rules: [oversize(1536 * MIB)] }, TEST_WHO);
-    expect(keys(await listFindings(db, { now, rule: "root-oversize" }))).toEqual([
+    expect(keys(await listFindings(db, FLEET, { now, rule: "root-oversize" }))).toEqual([
       "root-oversize ws-b gemini:data",
       "root-oversize ws-d goose:data",
     ]);
     await updateRules(db, { rules: [oversize(1536 * MIB - 1)] }, TEST_WHO);
-    expect((await listFindings(db, { now, rule: "root-oversize" })).counts!.total).toBe(3);
+    expect((await listFindings(db, FLEET, { now, rule: "root-oversize" })).counts!.total).toBe(3);
     await updateRules(
       db,
       {
@@ -117,10 +118,10 @@ describeEachDatabase("findings", (t) => {
       },
       TEST_WHO,
     );
-    expect((await listFindings(db, { now, rule: "large-session" })).counts!.total).toBe(0);
-    expect((await listFindings(db, { now, rule: "volume-filling" })).findings[0].severity).toBe("warning");
+    expect((await listFindings(db, FLEET, { now, rule: "large-session" })).counts!.total).toBe(0);
+    expect((await listFindings(db, FLEET, { now, rule: "volume-filling" })).findings[0].severity).toBe("warning");
     await updateRules(db, { rules: [{ id: "silent-workspace", params: { hours: 19 * 24 + 2 } }] }, TEST_WHO);
-    expect((await listFindings(db, { now, rule: "silent-workspace" })).counts!.total).toBe(0);
+    expect((await listFindings(db, FLEET, { now, rule: "silent-workspace" })).counts!.total).toBe(0);
     await updateRules(
       db,
       {
@@ -131,8 +132,8 @@ describeEachDatabase("findings", (t) => {
       },
       TEST_WHO,
     );
-    expect((await listFindings(db, { now, rule: "silent-workspace" })).counts!.total).toBe(1);
-    expect((await listFindings(db, { now, rule: "fast-growth" })).counts!.total).toBe(0);
+    expect((await listFindings(db, FLEET, { now, rule: "silent-workspace" })).counts!.total).toBe(1);
+    expect((await listFindings(db, FLEET, { now, rule: "fast-growth" })).counts!.total).toBe(0);
     const rules = await getRules(db);
     expect(rules["volume-filling"]).toMatchObject({ severity: "warning", params: { days: 7 } });
     expect(rules["fast-growth"].enabled).toBe(false);
@@ -168,7 +169,7 @@ describeEachDatabase("findings", (t) => {
       await db.execute(sql`select volume_used_pct::float8 as pct from workspaces where id = 'ws-a'`),
     );
     const filling = async () =>
-      keys(await listFindings(db, { now, workspace: "ws-a" })).filter((k) => k.startsWith("volume-"));
+      keys(await listFindings(db, FLEET, { now, workspace: "ws-a" })).filter((k) => k.startsWith("volume-"));
     expect(await filling()).toEqual(["volume-filling ws-a -"]);
     await updateRules(db, { rules: [{ id: "volume-full", params: { usedPercent: Math.floor(pct) } }] }, TEST_WHO);
     expect(await filling()).toEqual(["volume-full ws-a -"]);

@@ -30,6 +30,7 @@ import {
   findingsQuery,
   type FindingsFilters,
 } from "@/lib/validations/findings";
+import { FLEET, inScope, type WorkspaceScope } from "../scope";
 
 export type { Finding, FindingGroup, IgnoredOverride, Rule, RuleId, RuleSet, Severity };
 
@@ -157,10 +158,10 @@ export function selectedRules(rules: RuleSet, opts: { rule?: RuleId; severity?: 
  * path, value, threshold, urgency, name, owner), from the newest data only (root_latest and workspaces, never
  * history); null when no enabled rule is selected.
  */
-function findingRows(rules: RuleSet, now: Date, f: FindingsFilters): SQL | null {
+function findingRows(rules: RuleSet, now: Date, f: FindingsFilters, scope: WorkspaceScope): SQL | null {
   const ids = selectedRules(rules, f);
   if (ids.length === 0) return null;
-  const where = [sql`true`];
+  const where = [inScope(scope, sql`w.owner`)];
   if (f.owner) where.push(sql`w.owner = ${f.owner}`);
   if (f.template) where.push(sql`w.template = ${f.template}`);
   if (f.agent) where.push(sql`f.agent = ${f.agent}`);
@@ -224,10 +225,14 @@ function toGroup(rules: RuleSet, r: GroupRow): FindingGroup {
  * Counts of findings and rows under the filters, by rule and severity: the one count that the overview and the
  * findings page both show.
  */
-export async function countFindings(db: Db, params: FindingsFilters & Context = {}): Promise<FindingCounts> {
+export async function countFindings(
+  db: Db,
+  scope: WorkspaceScope,
+  params: FindingsFilters & Context = {},
+): Promise<FindingCounts> {
   const f = findingsFilterQuery.parse(params);
   const rules = params.rules ?? (await getRules(db));
-  const rows = findingRows(rules, params.now ?? new Date(), f);
+  const rows = findingRows(rules, params.now ?? new Date(), f, scope);
   const counts: FindingCounts = { total: 0, rows: 0, bySeverity: { critical: 0, warning: 0, info: 0 }, byRule: [] };
   if (!rows) return counts;
   const found = rowsOf<{ rule_id: RuleId; n: number; g: number }>(
@@ -253,27 +258,28 @@ const DEFAULT_LIMIT = findingsQuery.shape.limit.parse(undefined);
  * One page of the findings lists, most urgent first (GROUP_ORDER): `limit` rows after `cursor`, and on the first
  * page the counts under every filter but severity.
  */
-export async function listFindings(db: Db, params: FindingsParams = {}): Promise<FindingsList> {
+export async function listFindings(db: Db, scope: WorkspaceScope, params: FindingsParams = {}): Promise<FindingsList> {
   const filters = findingsFilterQuery.parse(params);
   const { cursor, limit = DEFAULT_LIMIT } = params;
   const now = params.now ?? new Date();
   const rules = params.rules ?? (await getRules(db));
   const [page, counts] = await Promise.all([
-    readGroups(db, rules, now, filters, cursor ?? null, limit),
-    cursor ? null : countFindings(db, { ...filters, severity: undefined, now, rules }),
+    readGroups(db, scope, rules, now, filters, cursor ?? null, limit),
+    cursor ? null : countFindings(db, scope, { ...filters, severity: undefined, now, rules }),
   ]);
   return { ...page, counts };
 }
 
 async function readGroups(
   db: Db,
+  scope: WorkspaceScope,
   rules: RuleSet,
   now: Date,
   f: FindingsFilters,
   after: (string | null)[] | null,
   limit: number,
 ): Promise<Omit<FindingsList, "counts">> {
-  const rows = findingRows(rules, now, f);
+  const rows = findingRows(rules, now, f, scope);
   if (!rows) return { findings: [], nextCursor: null };
   // One more row than asked says whether there is a next page.
   const found = rowsOf<GroupRow & Record<string, string | null>>(
@@ -291,12 +297,13 @@ async function readGroups(
 /** Every row under the filters, in the lists' order, read in keyset pages (the CSV export). */
 export async function* findingGroupRows(
   db: Db,
+  scope: WorkspaceScope,
   params: FindingsFilters & Context = {},
   opts?: PageOptions,
 ): AsyncGenerator<FindingGroup> {
   const f = findingsFilterQuery.parse(params);
   const rules = params.rules ?? (await getRules(db));
-  const rows = findingRows(rules, params.now ?? new Date(), f);
+  const rows = findingRows(rules, params.now ?? new Date(), f, scope);
   if (!rows) return;
   const groups = keysetRows<GroupRow>(
     db,
@@ -308,10 +315,10 @@ export async function* findingGroupRows(
   for await (const r of groups) yield toGroup(rules, r);
 }
 
-/** The overview's findings: the counts over the whole fleet, and the most urgent few rows. */
+/** The overview's findings (a fleet page: viewers and admins only): the counts over the whole fleet, and the most urgent few rows. */
 export async function getFindingsSummary(db: Db, params: Context & { top?: number } = {}): Promise<FindingsSummary> {
   const now = params.now ?? new Date();
   const rules = params.rules ?? (await getRules(db));
-  const list = await listFindings(db, { now, rules, limit: params.top ?? 5 });
+  const list = await listFindings(db, FLEET, { now, rules, limit: params.top ?? 5 });
   return { ...list.counts!, top: list.findings };
 }

@@ -6,6 +6,7 @@ import { listFindings, updateRules } from "./findings";
 import { getFleetOverview } from "./fleet";
 import { getWorkspaceDetail } from "./workspace-detail";
 import { listWorkspaces } from "./workspace-list";
+import { FLEET } from "@/lib/db/scope";
 
 const collect = async <T>(it: AsyncIterable<T>) => {
   const out: T[] = [];
@@ -32,7 +33,7 @@ describeEachDatabase("silent workspaces", (t) => {
       [48, ["ws-d", "ws-f"]],
     ] as const) {
       await updateRules(db, { rules: [{ id: "silent-workspace", params: { hours } }] }, TEST_WHO);
-      const found = (await listFindings(db, { now, rule: "silent-workspace" })).findings
+      const found = (await listFindings(db, FLEET, { now, rule: "silent-workspace" })).findings
         .map((f) => f.workspace.id)
         .sort();
       expect(found, `${hours} h`).toEqual(expected);
@@ -40,7 +41,7 @@ describeEachDatabase("silent workspaces", (t) => {
       expect(fleet.silent.hours).toBe(hours);
       expect(fleet.silent.count).toBe(expected.length);
       expect(fleet.silent.workspaces.map((w) => w.id).sort()).toEqual(expected);
-      const listed = (await listWorkspaces(db, { now, pageSize: 200 })).rows;
+      const listed = (await listWorkspaces(db, FLEET, { now, pageSize: 200 })).rows;
       expect(
         listed
           .filter((r) => r.silent)
@@ -48,13 +49,13 @@ describeEachDatabase("silent workspaces", (t) => {
           .sort(),
       ).toEqual(expected);
       expect(
-        (await collect(workspaceExportRows(db, { now })))
+        (await collect(workspaceExportRows(db, FLEET, { now })))
           .filter((r) => r.silent)
           .map((r) => r.id)
           .sort(),
       ).toEqual(expected);
       for (const r of listed)
-        expect((await getWorkspaceDetail(db, r.id, { now }))!.workspace.silent, r.id).toBe(r.silent);
+        expect((await getWorkspaceDetail(db, FLEET, r.id, { now }))!.workspace.silent, r.id).toBe(r.silent);
     }
   });
 });

@@ -7,6 +7,7 @@ import { listFindings, updateRules } from "./findings";
 import { getWorkspaceDetail } from "./workspace-detail";
 import { workspaceExportRows } from "./export-workspaces";
 import { listWorkspaces } from "./workspace-list";
+import { FLEET } from "@/lib/db/scope";
 
 // Volumes as df shows them, and a full disk flagged whatever its growth.
 const FULL: WorkspaceSpec = { id: "ws-full", owner: "fay" };
@@ -57,7 +58,7 @@ describeEachDatabase("volumes as df shows them", (t) => {
   });
 
   it("computes Use% as df does: Used ÷ (Used + Avail), rounded up", async () => {
-    const rows = (await listWorkspaces(t.current.db, { now, sort: "volumeUsed", dir: "desc" })).rows;
+    const rows = (await listWorkspaces(t.current.db, FLEET, { now, sort: "volumeUsed", dir: "desc" })).rows;
     const byId = new Map(rows.map((r) => [r.id, r.volume]));
     expect(byId.get("ws-reserved")).toMatchObject({
       sizeBytes: 100 * GiB,
@@ -91,7 +92,7 @@ describeEachDatabase("volumes as df shows them", (t) => {
   });
 
   it("flags a full volume with no growth as critical, and nearly exhausted inodes too", async () => {
-    const f = await listFindings(t.current.db, { now });
+    const f = await listFindings(t.current.db, FLEET, { now });
     const of = (id: string) =>
       f.findings.filter((x) => x.workspace.id === id).map((x) => [x.ruleId, x.severity, x.value]);
     expect(of("ws-full")).toEqual([["volume-full", "critical", 100]]);
@@ -119,9 +120,9 @@ describeEachDatabase("volumes as df shows them", (t) => {
   it("sorts full volumes (space or inodes) past every number on the table and its export", async () => {
     const db = t.current.db;
     const order = async (sort: "daysUntilFull" | "volumeUsed", dir: "asc" | "desc") => {
-      const shown = (await listWorkspaces(db, { now, sort, dir })).rows.map((r) => r.id);
+      const shown = (await listWorkspaces(db, FLEET, { now, sort, dir })).rows.map((r) => r.id);
       const exported: string[] = [];
-      for await (const r of workspaceExportRows(db, { now, sort, dir }, { pageSize: 1 })) exported.push(r.id);
+      for await (const r of workspaceExportRows(db, FLEET, { now, sort, dir }, { pageSize: 1 })) exported.push(r.id);
       expect(exported, `${sort} ${dir}`).toEqual(shown);
       return shown;
     };
@@ -147,7 +148,7 @@ describeEachDatabase("volumes as df shows them", (t) => {
   });
 
   it("shows the workspace page's volume as df does, with capacity = Used + Avail", async () => {
-    const d = (await getWorkspaceDetail(t.current.db, "ws-full", { range: "7d", now }))!;
+    const d = (await getWorkspaceDetail(t.current.db, FLEET, "ws-full", { range: "7d", now }))!;
     expect(d.workspace.volume).toMatchObject({
       sizeBytes: 20 * GiB,
       usedBytes: 19 * GiB,
@@ -172,9 +173,9 @@ describeEachDatabase("volumes as df shows them", (t) => {
       TEST_WHO,
     );
     try {
-      const f = await listFindings(db, { now });
+      const f = await listFindings(db, FLEET, { now });
       expect(f.findings.filter((x) => x.ruleId === "inodes-full" || x.ruleId === "volume-full")).toEqual([]);
-      const rows = (await listWorkspaces(db, { now })).rows;
+      const rows = (await listWorkspaces(db, FLEET, { now })).rows;
       expect(rows.filter((r) => r.volume?.full || r.volume?.inodesFull)).toEqual([]);
     } finally {
       await updateRules(
@@ -202,7 +203,7 @@ describeEachDatabase("volumes as df shows them", (t) => {
       await enroll(t.current.db, ws);
       await send(t.current.db, ws, at(now, 0, 9), [root], volume);
     }
-    const rows = (await listWorkspaces(t.current.db, { now, q: "ws-df-", sort: "name", dir: "asc" })).rows;
+    const rows = (await listWorkspaces(t.current.db, FLEET, { now, q: "ws-df-", sort: "name", dir: "asc" })).rows;
     expect(rows.map((r) => [r.volume?.usePercent, r.volume?.inodes?.usePercent ?? null])).toEqual(
       cases.map((v) => [volumeUsePercent(v), inodeUsePercent(v)]),
     );

@@ -22,6 +22,7 @@ import {
   type RootDetail,
   type WorkspaceHead,
 } from "./workspace-panels";
+import type { WorkspaceScope } from "../scope";
 
 export type { ReportHistoryRow, RootDetail, RootRef, VolumeHistoryPoint, WorkspaceUsagePoint };
 
@@ -59,9 +60,13 @@ export type WorkspaceDetail = {
   reports: ReportHistoryRow[];
 };
 
-/** Null when the workspace is unknown (the route answers 404). Each panel is one read (workspace-panels.ts). */
+/**
+ * Null when the workspace is unknown or outside the caller's scope (the route answers 404 alike, so a member
+ * cannot tell another's workspace from none). Each panel is one read (workspace-panels.ts).
+ */
 export async function getWorkspaceDetail(
   db: Db,
+  scope: WorkspaceScope,
   id: string,
   params: WorkspaceDetailParams = {},
 ): Promise<WorkspaceDetail | null> {
@@ -69,7 +74,8 @@ export async function getWorkspaceDetail(
   const range = resolveRange(params, now);
   const days = eachDay(range.from, range.to);
   const ctx = { now, rules: await getRules(db) };
-  const workspace = await workspaceHead(db, id, ctx);
+  // Every other panel reads by this id only once the head has found it within the scope.
+  const workspace = await workspaceHead(db, scope, id, ctx);
   if (!workspace) return null;
 
   const [perRoot, volumeByDay, roots, reports, findings] = await Promise.all([
@@ -77,7 +83,7 @@ export async function getWorkspaceDetail(
     volumeDays(db, id, range),
     latestRoots(db, id),
     reportHistory(db, id, params.reports ?? 50),
-    listFindings(db, { workspace: id, now, rules: ctx.rules, limit: 500 }),
+    listFindings(db, scope, { workspace: id, now, rules: ctx.rules, limit: 500 }),
   ]);
 
   const reportedDays = new Set<Day>([...perRoot.daily.map((r) => r.day), ...volumeByDay.days.map((r) => r.day)]);

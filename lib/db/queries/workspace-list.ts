@@ -2,6 +2,7 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { addDaysTo, eachDay, fillCarryForward, utcDayOf, type Day } from "@/lib/series";
 import { workspaceListQuery, type WorkspaceListQuery, type WorkspaceSortColumn } from "@/lib/validations/workspaces";
+import { inScope, type WorkspaceScope } from "../scope";
 import { rowsOf, type Db } from "../types";
 import { getRules } from "./findings";
 import { keysetOrder } from "../keyset";
@@ -63,9 +64,12 @@ function likePattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** The list's filters (alias `w`), as conditions to join with "and". */
-export function workspaceFilters(p: Pick<WorkspaceListQuery, "q" | "owner" | "template" | "agent">): SQL[] {
-  const where: SQL[] = [sql`true`];
+/** The list's filters (alias `w`) within the caller's scope, as conditions to join with "and". */
+export function workspaceFilters(
+  p: Pick<WorkspaceListQuery, "q" | "owner" | "template" | "agent">,
+  scope: WorkspaceScope,
+): SQL[] {
+  const where: SQL[] = [inScope(scope, sql`w.owner`)];
   if (p.q) {
     const pat = likePattern(p.q);
     where.push(sql`(w.name ilike ${pat} or w.owner ilike ${pat} or w.template ilike ${pat} or w.id ilike ${pat})`);
@@ -80,14 +84,18 @@ export function workspaceFilters(p: Pick<WorkspaceListQuery, "q" | "owner" | "te
  * One page of the workspaces table: filters, sort and paging in SQL over the workspaces table (denormalised
  * totals), then the page's sparklines in one query on workspace_daily.
  */
-export async function listWorkspaces(db: Db, params: WorkspaceListParams = {}): Promise<WorkspaceList> {
+export async function listWorkspaces(
+  db: Db,
+  scope: WorkspaceScope,
+  params: WorkspaceListParams = {},
+): Promise<WorkspaceList> {
   const p = workspaceListQuery.parse(params);
   const now = params.now ?? new Date();
   const today = utcDayOf(now);
   const since = change7dSince(now);
   const sparklineDays = eachDay(addDaysTo(today, -(SPARKLINE_DAYS - 1)), today);
 
-  const where = workspaceFilters(p);
+  const where = workspaceFilters(p, scope);
   const ctx = { now, rules: await getRules(db) };
   const order = sql`order by ${keysetOrder(workspaceSortKeys(p.sort, p.dir, ctx.rules))}`;
   const page = (change: SQL) => sql`select ${rowColumns(ctx)}${change}, count(*) over () as total

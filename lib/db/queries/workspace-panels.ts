@@ -4,6 +4,7 @@ import type { AgeBreakdown, CategoryBreakdown, LargestEntry, LeftoverEntry } fro
 import { isoOrNull, type Day, type DayRange } from "@/lib/series";
 import type { RootDayValue, RootRef, VolumeDay } from "@/lib/shaping/workspace-detail";
 import { reports, rootLatest } from "../schema";
+import { inScope, type WorkspaceScope } from "../scope";
 import { rowsOf, type Db } from "../types";
 import { change7dColumn, change7dJoin, change7dSince } from "./change-7d";
 import { volumeUsed } from "./volume";
@@ -23,11 +24,19 @@ type WorkspaceHeadRow = RawRow & {
   last_report_id: string | null;
 };
 
-/** The workspace's row (as the workspaces table shows it) and when it was first and last seen; null when unknown. */
-export async function workspaceHead(db: Db, id: string, ctx: RowContext): Promise<WorkspaceHead | null> {
+/**
+ * The workspace's row (as the workspaces table shows it) and when it was first and last seen; null when unknown
+ * or outside the scope.
+ */
+export async function workspaceHead(
+  db: Db,
+  scope: WorkspaceScope,
+  id: string,
+  ctx: RowContext,
+): Promise<WorkspaceHead | null> {
   const [head] = rowsOf<WorkspaceHeadRow>(
     await db.execute(sql`select ${rowColumns(ctx)}, ${change7dColumn}, w.first_seen_at, w.last_seen_at, w.last_report_id
-      from workspaces w ${change7dJoin(change7dSince(ctx.now), "few")} where w.id = ${id}`),
+      from workspaces w ${change7dJoin(change7dSince(ctx.now), "few")} where w.id = ${id} and ${inScope(scope, sql`w.owner`)}`),
   );
   if (!head) return null;
   return {

@@ -3,6 +3,7 @@ import { describeEachDatabase } from "@/lib/db/testing";
 import { listWorkspaces } from "./workspace-list";
 import { getWorkspaceDetail } from "./workspace-detail";
 import { dayAgo, GiB, MiB, seedScenario, testNow } from "@/tests/support/reports";
+import { FLEET } from "@/lib/db/scope";
 
 describeEachDatabase("workspaces queries", (t) => {
   const now = testNow();
@@ -13,56 +14,56 @@ describeEachDatabase("workspaces queries", (t) => {
 
   it("sorts by total and pages with a total count", async () => {
     const db = t.current.db;
-    const all = await listWorkspaces(db, { now });
+    const all = await listWorkspaces(db, FLEET, { now });
     expect(ids(all)).toEqual(["ws-a", "ws-b", "ws-d", "ws-c"]);
     expect(all.total).toBe(4);
-    const p2 = await listWorkspaces(db, { now, pageSize: 2, page: 2 });
+    const p2 = await listWorkspaces(db, FLEET, { now, pageSize: 2, page: 2 });
     expect(ids(p2)).toEqual(["ws-d", "ws-c"]);
     expect(p2.total).toBe(4);
-    const p3 = await listWorkspaces(db, { now, pageSize: 2, page: 3 });
+    const p3 = await listWorkspaces(db, FLEET, { now, pageSize: 2, page: 3 });
     expect(p3).toMatchObject({ rows: [], total: 4 });
-    expect(ids(await listWorkspaces(db, { now, sort: "name", dir: "asc" }))).toEqual(["ws-a", "ws-b", "ws-c", "ws-d"]);
-    expect(ids(await listWorkspaces(db, { now, sort: "lastReport", dir: "desc" }))).toEqual([
+    expect(ids(await listWorkspaces(db, FLEET, { now, sort: "name", dir: "asc" }))).toEqual(["ws-a", "ws-b", "ws-c", "ws-d"]);
+    expect(ids(await listWorkspaces(db, FLEET, { now, sort: "lastReport", dir: "desc" }))).toEqual([
       "ws-a",
       "ws-b",
       "ws-d",
       "ws-c",
     ]);
     // Never reported is older than any report.
-    expect(ids(await listWorkspaces(db, { now, sort: "lastReport", dir: "asc" }))).toEqual([
+    expect(ids(await listWorkspaces(db, FLEET, { now, sort: "lastReport", dir: "asc" }))).toEqual([
       "ws-c",
       "ws-d",
       "ws-b",
       "ws-a",
     ]);
-    expect(ids(await listWorkspaces(db, { now, sort: "volumeUsed", dir: "asc" }))[0]).toBe("ws-a");
+    expect(ids(await listWorkspaces(db, FLEET, { now, sort: "volumeUsed", dir: "asc" }))[0]).toBe("ws-a");
   });
 
   it("sorts by the 7-day change, nulls last", async () => {
-    const l = await listWorkspaces(t.current.db, { now, sort: "change7d", dir: "desc" });
+    const l = await listWorkspaces(t.current.db, FLEET, { now, sort: "change7d", dir: "desc" });
     expect(l.rows.map((r) => [r.id, r.change7dBytes === null ? null : r.change7dBytes / MiB])).toEqual([
       ["ws-a", 1541 - 325],
       ["ws-b", 502 - 101],
       ["ws-d", 0],
       ["ws-c", null],
     ]);
-    const asc = await listWorkspaces(t.current.db, { now, sort: "change7d", dir: "asc" });
+    const asc = await listWorkspaces(t.current.db, FLEET, { now, sort: "change7d", dir: "asc" });
     expect(ids(asc)).toEqual(["ws-d", "ws-b", "ws-a", "ws-c"]);
   });
 
   it("filters by text, owner, template and agent", async () => {
     const db = t.current.db;
-    expect(ids(await listWorkspaces(db, { now, q: "ALI" }))).toEqual(["ws-a"]);
-    expect(ids(await listWorkspaces(db, { now, q: "100%" }))).toEqual([]);
-    expect(ids(await listWorkspaces(db, { now, owner: "bob" }))).toEqual(["ws-b"]);
-    expect(ids(await listWorkspaces(db, { now, template: "minimal" }))).toEqual(["ws-b", "ws-c"]);
-    expect(ids(await listWorkspaces(db, { now, agent: "claude-code" }))).toEqual(["ws-a", "ws-b"]);
-    const goose = await listWorkspaces(db, { now, agent: "goose" });
+    expect(ids(await listWorkspaces(db, FLEET, { now, q: "ALI" }))).toEqual(["ws-a"]);
+    expect(ids(await listWorkspaces(db, FLEET, { now, q: "100%" }))).toEqual([]);
+    expect(ids(await listWorkspaces(db, FLEET, { now, owner: "bob" }))).toEqual(["ws-b"]);
+    expect(ids(await listWorkspaces(db, FLEET, { now, template: "minimal" }))).toEqual(["ws-b", "ws-c"]);
+    expect(ids(await listWorkspaces(db, FLEET, { now, agent: "claude-code" }))).toEqual(["ws-a", "ws-b"]);
+    const goose = await listWorkspaces(db, FLEET, { now, agent: "goose" });
     expect([ids(goose), goose.total]).toEqual([["ws-d"], 1]);
   });
 
   it("fills each row's sparkline over the last 30 days, carrying values forward", async () => {
-    const l = await listWorkspaces(t.current.db, { now });
+    const l = await listWorkspaces(t.current.db, FLEET, { now });
     expect(l.sparklineDays).toHaveLength(30);
     expect(l.sparklineDays[29]).toBe(dayAgo(now, 0));
     const a = l.rows.find((r) => r.id === "ws-a")!;
@@ -91,11 +92,11 @@ describeEachDatabase("workspaces queries", (t) => {
   });
 
   it("returns null for an unknown workspace", async () => {
-    expect(await getWorkspaceDetail(t.current.db, "nope", { now })).toBeNull();
+    expect(await getWorkspaceDetail(t.current.db, FLEET, "nope", { now })).toBeNull();
   });
 
   it("shows usage by root per day, marking carried days", async () => {
-    const d = (await getWorkspaceDetail(t.current.db, "ws-a", { range: "7d", now }))!;
+    const d = (await getWorkspaceDetail(t.current.db, FLEET, "ws-a", { range: "7d", now }))!;
     expect(d.usage.roots.map((r) => r.key)).toEqual(["claude-code:data", "script-data:0001", "codex:data"]);
     expect(d.usage.points.map((p) => p.reported)).toEqual([false, false, false, false, false, false, true]);
     expect(d.usage.points[0]).toEqual({
@@ -109,7 +110,7 @@ describeEachDatabase("workspaces queries", (t) => {
       "script-data:0001": 5 * MiB,
       "codex:data": 0,
     });
-    const ten = (await getWorkspaceDetail(t.current.db, "ws-a", {
+    const ten = (await getWorkspaceDetail(t.current.db, FLEET, "ws-a", {
       range: "custom",
       from: dayAgo(now, 11),
       to: dayAgo(now, 8),
@@ -125,7 +126,7 @@ describeEachDatabase("workspaces queries", (t) => {
   });
 
   it("returns the latest roots, largest sessions, volume with forecast and report history", async () => {
-    const d = (await getWorkspaceDetail(t.current.db, "ws-a", { range: "7d", now }))!;
+    const d = (await getWorkspaceDetail(t.current.db, FLEET, "ws-a", { range: "7d", now }))!;
     expect(d.roots.map((r) => [r.key, r.bytes / MiB])).toEqual([
       ["claude-code:data", 1536],
       ["script-data:0001", 5],

@@ -13,8 +13,13 @@ export const users = pgTable("users", {
   image: text("image"),
   createdAt: at("created_at").notNull().defaultNow(),
   updatedAt: at("updated_at").notNull().defaultNow(),
-  // Admin plugin: the role ("viewer" | "admin") and the ban that disables an account.
+  // Admin plugin: the role ("member" | "viewer" | "admin") and the ban that disables an account.
   role: text("role").notNull().default("viewer"),
+  /**
+   * The Coder username of a user who signs in with Coder, written at every such sign-in: a member sees the
+   * workspaces whose owner is this name.
+   */
+  coderUsername: text("coder_username"),
   banned: boolean("banned").default(false),
   banReason: text("ban_reason"),
   banExpires: at("ban_expires"),

@@ -26,8 +26,9 @@ export type CoderOAuth2 = {
   tokenRequests: { grantType: string; error?: string }[];
 };
 
-type Grant = { username: string; challenge: string; redirectUri: string; expiresAt: number };
-type Token = { username: string; kind: "access" | "refresh"; expiresAt: number };
+// Grants and tokens hold the user itself, as Coder's hold the user id: a rename keeps them.
+type Grant = { user: CoderUser; challenge: string; redirectUri: string; expiresAt: number };
+type Token = { user: CoderUser; kind: "access" | "refresh"; expiresAt: number };
 
 const CODE_TTL_MS = 10 * 60_000;
 const ACCESS_TTL_S = 3600;
@@ -95,7 +96,7 @@ export function coderOAuth2(options: { app: CoderOAuth2App; users: CoderUser[] }
     const user = current === null ? undefined : users.get(current);
     if (!user) return sendCoderError(res, 401, "You must be logged in to authorize an application.");
     const code = opaque("coder_code");
-    codes.set(code, { username: user.username, challenge, redirectUri, expiresAt: Date.now() + CODE_TTL_MS });
+    codes.set(code, { user, challenge, redirectUri, expiresAt: Date.now() + CODE_TTL_MS });
     back.searchParams.set("code", code);
     if (state !== null) back.searchParams.set("state", state);
     res.writeHead(302, { location: back.toString() }).end();
@@ -116,11 +117,11 @@ export function coderOAuth2(options: { app: CoderOAuth2App; users: CoderUser[] }
     return id === app.clientId && secret !== null && sameSecret(secret, app.clientSecret);
   }
 
-  function issue(res: http.ServerResponse, username: string) {
+  function issue(res: http.ServerResponse, user: CoderUser) {
     const access = opaque("coder_at");
     const refresh = opaque("coder_rt");
-    tokens.set(access, { username, kind: "access", expiresAt: Date.now() + ACCESS_TTL_S * 1000 });
-    tokens.set(refresh, { username, kind: "refresh", expiresAt: Date.now() + 30 * 24 * 3600_000 });
+    tokens.set(access, { user, kind: "access", expiresAt: Date.now() + ACCESS_TTL_S * 1000 });
+    tokens.set(refresh, { user, kind: "refresh", expiresAt: Date.now() + 30 * 24 * 3600_000 });
     res.setHeader("cache-control", "no-store");
     sendJson(res, 200, {
       access_token: access,
@@ -154,7 +155,7 @@ export function coderOAuth2(options: { app: CoderOAuth2App; users: CoderUser[] }
         return fail(400, "invalid_grant", "the PKCE code_verifier does not match the code_challenge");
       }
       tokenRequests.push({ grantType });
-      return issue(res, grant.username);
+      return issue(res, grant.user);
     }
     if (grantType === "refresh_token") {
       const refresh = form.get("refresh_token") ?? "";
@@ -164,7 +165,7 @@ export function coderOAuth2(options: { app: CoderOAuth2App; users: CoderUser[] }
       }
       tokens.delete(refresh); // rotated
       tokenRequests.push({ grantType });
-      return issue(res, held.username);
+      return issue(res, held.user);
     }
     return fail(400, "unsupported_grant_type", "only authorization_code and refresh_token are supported");
   }
@@ -187,7 +188,7 @@ export function coderOAuth2(options: { app: CoderOAuth2App; users: CoderUser[] }
     if (!held || held.kind !== "access" || held.expiresAt < Date.now()) {
       return sendCoderError(res, 401, "API key is invalid.");
     }
-    const user = users.get(held.username)!;
+    const user = held.user;
     if (user.status === "suspended") {
       return sendCoderError(
         res,

@@ -13,7 +13,7 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Findings rules" };
 
 export default async function FindingRulesPage() {
-  await requirePage();
+  await requirePage("member");
   const dehydrated = await prefetchAll([
     { queryKey: findingKeys.rules(), load: async () => getRulesView(await getDb()) },
   ]);

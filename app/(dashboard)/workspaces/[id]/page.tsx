@@ -21,12 +21,12 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function WorkspacePage({ params, searchParams }: Props) {
-  await requirePage();
+  const { scope } = await requirePage("member");
   const { id: raw } = await params;
   const id = decodeURIComponent(raw);
   const range = parseRange(await searchParams);
   const state = await prefetchOneOrNotFound(workspaceKeys.detail(id, range), async () =>
-    getWorkspaceDetail(await getDb(), id, range),
+    getWorkspaceDetail(await getDb(), scope, id, range),
   );
   return (
     <HydrationBoundary state={state}>

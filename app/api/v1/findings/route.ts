@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
  * rows (identical findings of one workspace grouped), the next page's cursor, and on the first page the counts.
  */
 export const GET = handle(async (request) => {
-  const { db } = await requireCaller(request, "viewer");
+  const { db, caller } = await requireCaller(request, "member");
   const params = readQuery(request, findingsQuery);
-  return json(await listFindings(db, params));
+  return json(await listFindings(db, caller.scope, params));
 });

@@ -3,8 +3,8 @@ import { handle, json } from "@/lib/http/response";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/v1/me → the caller: { kind, id, label, role } */
+/** GET /api/v1/me → the caller: { kind, id, label, role, scope } */
 export const GET = handle(async (request) => {
-  const { caller } = await requireCaller(request, "viewer");
+  const { caller } = await requireCaller(request, "member");
   return json(caller);
 });

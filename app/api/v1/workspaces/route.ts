@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 
 /** GET /api/v1/workspaces?q=&owner=&template=&agent=&sort=&dir=&page=&pageSize= → WorkspaceList */
 export const GET = handle(async (request) => {
-  const { db } = await requireCaller(request, "viewer");
+  const { db, caller } = await requireCaller(request, "member");
   const params = readQuery(request, workspaceListQuery);
-  return json(await listWorkspaces(db, params));
+  return json(await listWorkspaces(db, caller.scope, params));
 });

@@ -11,8 +11,12 @@ export const dynamic = "force-dynamic";
  * findings page under its filters (identical findings of one workspace one row), most urgent first.
  */
 export const GET = handle(async (request) => {
-  return exportResponse(request, async (db) => {
-    const q = readQuery(request, findingsFilterQuery);
-    return findingsExport(db, q);
-  });
+  return exportResponse(
+    request,
+    async (db, scope) => {
+      const q = readQuery(request, findingsFilterQuery);
+      return findingsExport(db, scope, q);
+    },
+    "member",
+  );
 });

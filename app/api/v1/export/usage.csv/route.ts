@@ -11,8 +11,12 @@ export const dynamic = "force-dynamic";
  * → CSV, one row per workspace, root and day (or report).
  */
 export const GET = handle(async (request) => {
-  return exportResponse(request, async (db) => {
-    const q = readQueryLists(request, usageExportQuery);
-    return usageExport(db, q);
-  });
+  return exportResponse(
+    request,
+    async (db, scope) => {
+      const q = readQueryLists(request, usageExportQuery);
+      return usageExport(db, scope, q);
+    },
+    "member",
+  );
 });

@@ -8,8 +8,12 @@ export const dynamic = "force-dynamic";
 
 /** GET /api/v1/export/workspaces.csv?q=&owner=&template=&agent=&sort=&dir= → CSV of the workspaces table, all pages. */
 export const GET = handle(async (request) => {
-  return exportResponse(request, async (db) => {
-    const q = readQuery(request, workspaceListQuery);
-    return workspacesExport(db, q);
-  });
+  return exportResponse(
+    request,
+    async (db, scope) => {
+      const q = readQuery(request, workspaceListQuery);
+      return workspacesExport(db, scope, q);
+    },
+    "member",
+  );
 });

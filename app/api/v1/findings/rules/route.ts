@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 
 /** GET /api/v1/findings/rules → RulesResponse (defaults with admins' changes applied, and stored changes ignored) */
 export const GET = handle(async (request) => {
-  const { db } = await requireCaller(request, "viewer");
+  const { db } = await requireCaller(request, "member");
   return json<RulesResponse>(await getRulesView(db));
 });
 

@@ -9,10 +9,10 @@ export const dynamic = "force-dynamic";
 
 /** GET /api/v1/workspaces/{id}?range=&from=&to=&reports= → WorkspaceDetail, 404 when unknown */
 export const GET = handle(async (request, { params }: { params: Promise<{ id: string }> }) => {
-  const { db } = await requireCaller(request, "viewer");
+  const { db, caller } = await requireCaller(request, "member");
   const q = readQuery(request, workspaceDetailQuery);
   const { id } = await params;
-  const detail = await getWorkspaceDetail(db, id, q);
+  const detail = await getWorkspaceDetail(db, caller.scope, id, q);
   if (!detail) throw new NotFoundError(`Workspace ${id} is not enrolled.`);
   return json(detail);
 });

@@ -10,14 +10,18 @@ export const dynamic = "force-dynamic";
 
 /** GET /api/v1/export/workspaces/{id}/{roots|categories|sessions|entries|ages|volume|reports}.csv?range= → CSV of that table or chart. */
 export const GET = handle(async (request, { params }: { params: Promise<{ id: string; table: string }> }) => {
-  return exportResponse(request, async (db) => {
-    const q = readQuery(request, rangeQuery);
-    const { id, table: segment } = await params;
-    const table = tableOf(segment, WORKSPACE_TABLES);
-    if (!table)
-      throw new NotFoundError(
-        `No workspace export of that name; there are: ${WORKSPACE_TABLES.map((t) => `${t}.csv`).join(", ")}.`,
-      );
-    return await workspaceExport(db, id, table, q);
-  });
+  return exportResponse(
+    request,
+    async (db, scope) => {
+      const q = readQuery(request, rangeQuery);
+      const { id, table: segment } = await params;
+      const table = tableOf(segment, WORKSPACE_TABLES);
+      if (!table)
+        throw new NotFoundError(
+          `No workspace export of that name; there are: ${WORKSPACE_TABLES.map((t) => `${t}.csv`).join(", ")}.`,
+        );
+      return await workspaceExport(db, scope, id, table, q);
+    },
+    "member",
+  );
 });

@@ -1,0 +1,153 @@
+// A member (signed in with Coder) sees only the workspaces they own in Coder: every route open to members,
+// called as one, answers with their own workspace's data and nothing of any other owner's; a workspace of
+// someone else's is 404 alike an unknown one. Driven by lib/auth/route-access.ts, so that a route opened to
+// members without a case here fails. (access.test.ts checks that members are refused every other route.)
+import { eq } from "drizzle-orm";
+import { beforeAll, expect, it } from "vitest";
+import * as adminsRoute from "@/app/api/v1/admins/route";
+import * as exportFindingsRoute from "@/app/api/v1/export/findings.csv/route";
+import * as exportUsageRoute from "@/app/api/v1/export/usage.csv/route";
+import * as exportWorkspaceTableRoute from "@/app/api/v1/export/workspaces/[id]/[table]/route";
+import * as exportWorkspacesRoute from "@/app/api/v1/export/workspaces.csv/route";
+import * as rulesRoute from "@/app/api/v1/findings/rules/route";
+import * as findingsRoute from "@/app/api/v1/findings/route";
+import * as meRoute from "@/app/api/v1/me/route";
+import * as workspaceRoute from "@/app/api/v1/workspaces/[id]/route";
+import * as workspacesRoute from "@/app/api/v1/workspaces/route";
+import { users } from "@/lib/db/schema";
+import { describeEachDatabase, serveRoutesFrom, TEST_WHO } from "@/lib/db/testing";
+import { seedScenario, testNow, WS_A, WS_B, WS_C, WS_D } from "@/tests/support/reports";
+import { ROUTE_ACCESS } from "./route-access";
+import { BASE, ctx, signIn } from "./testing";
+import { createUser } from "./users";
+
+type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+/**
+ * A call of a member route; `own`: whether the answer must hold the member's own data (a data route): their
+ * workspace's id, or `mark` where the answer names no workspace.
+ */
+type Case = {
+  module: Record<string, unknown>;
+  url: string;
+  params?: Record<string, string>;
+  own: boolean;
+  mark?: string;
+};
+
+const OTHERS = [WS_B, WS_C, WS_D];
+/** What would give another owner's data away: their workspaces' ids and names, and their names. */
+const FOREIGN = OTHERS.flatMap((w) => [w.id, w.name!, w.owner]);
+
+/** Each member route, called for the member's own data, and with filters that name someone else's. */
+const CASES: Record<string, Case[]> = {
+  "GET /api/v1/me": [{ module: meRoute, url: "/api/v1/me", own: false }],
+  "GET /api/v1/admins": [{ module: adminsRoute, url: "/api/v1/admins", own: false }],
+  "GET /api/v1/workspaces": [
+    { module: workspacesRoute, url: "/api/v1/workspaces?pageSize=200", own: true },
+    { module: workspacesRoute, url: "/api/v1/workspaces?owner=bob", own: false },
+    { module: workspacesRoute, url: "/api/v1/workspaces?q=ws-&sort=name&dir=asc", own: true },
+  ],
+  "GET /api/v1/workspaces/[id]": [
+    { module: workspaceRoute, url: `/api/v1/workspaces/${WS_A.id}?range=30d`, params: { id: WS_A.id }, own: true },
+  ],
+  "GET /api/v1/findings": [
+    { module: findingsRoute, url: "/api/v1/findings?limit=500", own: true },
+    { module: findingsRoute, url: "/api/v1/findings?owner=bob", own: false },
+  ],
+  "GET /api/v1/findings/rules": [{ module: rulesRoute, url: "/api/v1/findings/rules", own: false }],
+  "GET /api/v1/export/usage.csv": [
+    { module: exportUsageRoute, url: "/api/v1/export/usage.csv?range=30d", own: true },
+    { module: exportUsageRoute, url: "/api/v1/export/usage.csv?range=30d&granularity=report", own: true },
+    { module: exportUsageRoute, url: `/api/v1/export/usage.csv?range=30d&workspace=${WS_B.id},${WS_A.id}`, own: true },
+    { module: exportUsageRoute, url: "/api/v1/export/usage.csv?range=30d&owner=bob", own: false },
+  ],
+  "GET /api/v1/export/workspaces.csv": [
+    { module: exportWorkspacesRoute, url: "/api/v1/export/workspaces.csv", own: true },
+  ],
+  "GET /api/v1/export/findings.csv": [{ module: exportFindingsRoute, url: "/api/v1/export/findings.csv", own: true }],
+  "GET /api/v1/export/workspaces/[id]/[table]": [
+    {
+      module: exportWorkspaceTableRoute,
+      url: `/api/v1/export/workspaces/${WS_A.id}/roots.csv`,
+      params: { id: WS_A.id, table: "roots.csv" },
+      own: true,
+      mark: "claude-code:data",
+    },
+  ],
+};
+
+/** Routes that name one workspace: asked for another owner's, a member gets what an unknown id gets. */
+const BY_ID: Record<string, (id: string) => Case> = {
+  "GET /api/v1/workspaces/[id]": (id) => ({
+    module: workspaceRoute,
+    url: `/api/v1/workspaces/${id}`,
+    params: { id },
+    own: false,
+  }),
+  "GET /api/v1/export/workspaces/[id]/[table]": (id) => ({
+    module: exportWorkspaceTableRoute,
+    url: `/api/v1/export/workspaces/${id}/roots.csv`,
+    params: { id, table: "roots.csv" },
+    own: false,
+  }),
+};
+
+const memberRoutes = ROUTE_ACCESS.filter((r) => r.access === "member").map((r) => `${r.method} ${r.path}`);
+
+describeEachDatabase("a member sees only their own workspaces", (t) => {
+  let cookie = "";
+
+  async function call(c: Case, method = "GET"): Promise<Response> {
+    const handler = c.module[method] as Handler;
+    return handler(new Request(`${BASE}${c.url}`, { headers: { cookie } }), ctx(c.params ?? {}));
+  }
+
+  beforeAll(async () => {
+    serveRoutesFrom(t.current);
+    const db = t.current.db;
+    await seedScenario(db, testNow());
+    await createUser(db, { email: "admin-m@example.com", password: "admin-m-password-1", role: "admin" }, TEST_WHO);
+    const email = "alice@example.com";
+    const password = "alice-member-password-1";
+    const user = await createUser(db, { email, password, role: "viewer" }, TEST_WHO);
+    // What "Sign in with Coder" stores for a member; Coder's usernames compare without case.
+    await db.update(users).set({ role: "member", coderUsername: "Alice" }).where(eq(users.id, user.id));
+    cookie = await signIn(email, password);
+  });
+
+  it("has a case for every route open to members", () => {
+    expect(Object.keys(CASES).sort()).toEqual([...memberRoutes].sort());
+  });
+
+  it.each(memberRoutes)("%s: the member's own data, nothing of anyone else's", async (route) => {
+    for (const c of CASES[route]) {
+      const res = await call(c, route.split(" ")[0]);
+      const body = await res.text();
+      expect(res.status, `${c.url}: ${body.slice(0, 300)}`).toBe(200);
+      for (const foreign of FOREIGN) expect(body, `${c.url} gives away "${foreign}"`).not.toContain(foreign);
+      if (c.own) expect(body, `${c.url} shows the member's own workspace`).toContain(c.mark ?? WS_A.id);
+    }
+  });
+
+  it.each(Object.keys(BY_ID))("%s: another owner's workspace is not found, as an unknown one", async (route) => {
+    const unknown = await call(BY_ID[route]("ws-unknown"));
+    expect(unknown.status).toBe(404);
+    for (const other of OTHERS) {
+      const res = await call(BY_ID[route](other.id));
+      const body = await res.text();
+      expect(res.status, body).toBe(404);
+      for (const foreign of [other.name!, other.owner]) expect(body).not.toContain(foreign);
+    }
+  });
+
+  it("a viewer of the same database sees every owner (the scope is the member's, not the data's)", async () => {
+    const res = await workspacesRoute.GET(
+      new Request(`${BASE}/api/v1/workspaces?pageSize=200`, {
+        headers: { cookie: await signIn("admin-m@example.com", "admin-m-password-1") },
+      }),
+      ctx({}),
+    );
+    const body = await res.text();
+    for (const ws of [WS_A, ...OTHERS]) expect(body).toContain(ws.id);
+  });
+});

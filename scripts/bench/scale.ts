@@ -108,7 +108,10 @@ const floors = (pool: Pool): Record<string, () => Promise<unknown>> =>
 const pages = (db: Db): Record<string, () => Promise<unknown>> => ({
   "fleet overview (90d)": () => getFleetOverview(db, { range: "90d", now }),
   ...Object.fromEntries(
-    WORKSPACE_SORT_COLUMNS.map((sort) => [`workspaces page 1 by ${sort}`, () => listWorkspaces(db, FLEET, { now, sort })]),
+    WORKSPACE_SORT_COLUMNS.map((sort) => [
+      `workspaces page 1 by ${sort}`,
+      () => listWorkspaces(db, FLEET, { now, sort }),
+    ]),
   ),
   "workspace detail 90d": () => getWorkspaceDetail(db, FLEET, "ws-004242", { range: "90d", now }),
   "agent claude-code (90d)": () => getAgentDetail(db, "claude-code", { range: "90d", now }),
@@ -125,7 +128,8 @@ const pages = (db: Db): Record<string, () => Promise<unknown>> => ({
 async function exportRate(db: Db): Promise<{ rows: number; perSec: number }> {
   const t = performance.now();
   const exp = usageExport(
-    db, FLEET,
+    db,
+    FLEET,
     { range: "custom", from: addDaysTo(utcDayOf(now), 1 - EXPORT_DAYS), to: utcDayOf(now), granularity: "daily" },
     { now },
   );

@@ -22,7 +22,12 @@ describeEachDatabase("workspaces queries", (t) => {
     expect(p2.total).toBe(4);
     const p3 = await listWorkspaces(db, FLEET, { now, pageSize: 2, page: 3 });
     expect(p3).toMatchObject({ rows: [], total: 4 });
-    expect(ids(await listWorkspaces(db, FLEET, { now, sort: "name", dir: "asc" }))).toEqual(["ws-a", "ws-b", "ws-c", "ws-d"]);
+    expect(ids(await listWorkspaces(db, FLEET, { now, sort: "name", dir: "asc" }))).toEqual([
+      "ws-a",
+      "ws-b",
+      "ws-c",
+      "ws-d",
+    ]);
     expect(ids(await listWorkspaces(db, FLEET, { now, sort: "lastReport", dir: "desc" }))).toEqual([
       "ws-a",
       "ws-b",

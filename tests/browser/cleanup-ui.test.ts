@@ -69,7 +69,7 @@ describe("from the problem to the fix", () => {
     await finding.getByTestId("free-space-link").click();
     await page.waitForURL((u) => u.pathname === "/cleanup/new" && u.searchParams.get("free") === "1");
     full.id = new URL(page.url()).searchParams.get("workspace")!;
-    await page.getByRole("heading", { name: "Free space" }).waitFor();
+    await page.getByRole("heading", { name: "Free space", exact: true }).waitFor();
     await page.getByText(`What would free space on ${full.label}`).waitFor();
 
     // Every recipe is previewed (twice); those that free something are listed, largest first.

@@ -41,6 +41,8 @@ beforeAll(async () => {
       person("olivia", "active", [site("owner")]),
       person("arthur", "active", [site("auditor")]),
       person("sam", "suspended", [site("owner")]),
+      // No site-wide role: a member. The demo fleet's second workspace is bob's.
+      person("bob", "active", []),
     ],
   });
   coder = await startCoderStandIn([oauth.handler]);
@@ -99,6 +101,45 @@ describe("sign in with Coder", () => {
     expect(new URL(page.url()).pathname).toBe("/");
     await expect(page.getByTestId("user-role").textContent()).resolves.toBe("viewer");
     expect(await page.getByRole("link", { name: "Users" }).count()).toBe(0);
+    await context.close();
+  });
+
+  it("makes any other Coder user a member, who sees only the workspaces they own", async () => {
+    const admin = await coderSignIn("olivia");
+    const fleet = (await (await admin.page.request.get(`${app.url}/api/v1/workspaces`)).json()) as {
+      rows: { id: string; owner: string }[];
+    };
+    await admin.context.close();
+    const own = fleet.rows.filter((r) => r.owner === "bob");
+    const others = fleet.rows.filter((r) => r.owner !== "bob");
+    expect(own.length).toBeGreaterThan(0);
+    expect(others.length).toBeGreaterThan(0);
+
+    // The overview is the fleet's: a member starting there lands on their workspaces.
+    const { page, context } = await coderSignIn("bob", "/");
+    await page.waitForURL((u) => u.pathname === "/workspaces");
+    await expect(page.getByTestId("user-role").textContent()).resolves.toBe("member");
+    const nav = page.getByRole("navigation", { name: "Main" });
+    expect(await nav.getByRole("link").allTextContents()).toEqual(["Your workspaces", "Findings"]);
+    const table = page.getByTestId("workspaces-table");
+    await table.waitFor();
+    for (const r of own) await table.locator(`a[href="/workspaces/${r.id}"]`).first().waitFor();
+    for (const r of others) expect(await page.locator(`a[href="/workspaces/${r.id}"]`).count()).toBe(0);
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.screenshot({ path: "/tmp/signin-coder-member-390.png", fullPage: true });
+
+    // Someone else's workspace is not found; a fleet page says what a member sees instead.
+    await page.goto(`${app.url}/workspaces/${others[0].id}`, { waitUntil: "networkidle" });
+    await page.getByRole("heading", { name: "Not found" }).waitFor();
+    expect(await page.getByText(others[0].owner).count()).toBe(0);
+    const agents = await page.goto(`${app.url}/agents/claude-code`, { waitUntil: "networkidle" });
+    expect(agents?.status()).toBe(403);
+    await page.getByRole("heading", { name: "Your workspaces only" }).waitFor();
+    await page.screenshot({ path: "/tmp/signin-coder-member-forbidden-390.png" });
+    // The API and the exports answer the same.
+    const csv = await (await page.request.get(`${app.url}/api/v1/export/workspaces.csv`)).text();
+    expect(csv.trim().split("\n").length).toBe(own.length + 1);
+    for (const r of others) expect(csv).not.toContain(r.id);
     await context.close();
   });
 

@@ -6,6 +6,7 @@ import { useCallback, useMemo } from "react";
 import { exportPaths, workspaceListExportParams } from "@/lib/validations/export";
 import { parseWorkspaceListSearchParams, workspaceListEntries } from "@/lib/validations/workspaces";
 import { workspaceListOptions, type WorkspaceListState } from "@/lib/query/workspaces";
+import { useSignedInUser } from "@/components/auth/caller-context";
 import { ExportLink } from "@/components/ui/export-link";
 import { Panel } from "@/components/ui/panel";
 import { QueryView } from "@/components/ui/states";
@@ -23,13 +24,23 @@ export function WorkspacesView() {
     (patch: Partial<WorkspaceListState>) => setParams(workspaceListEntries({ ...state, ...patch })),
     [setParams, state],
   );
+  const member = useSignedInUser()?.role === "member";
   const filtered = Boolean(state.q || state.owner || state.template || state.agent);
   return (
     <div className="stack">
       <div className="page-head">
         <div>
-          <h1>Workspaces</h1>
-          <p className="sub">Every workspace that reports, with its storage, growth and volume forecast.</p>
+          {member ? (
+            <>
+              <h1>Your workspaces</h1>
+              <p className="sub">The workspaces you own in Coder, with their storage, growth and volume forecast.</p>
+            </>
+          ) : (
+            <>
+              <h1>Workspaces</h1>
+              <p className="sub">Every workspace that reports, with its storage, growth and volume forecast.</p>
+            </>
+          )}
         </div>
         <div className="spacer" />
         <ExportLink

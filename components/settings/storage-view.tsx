@@ -2,6 +2,7 @@ import type { StorageSettings } from "@/lib/db/queries/storage";
 import { Bytes } from "@/components/ui/bytes";
 import { Panel } from "@/components/ui/panel";
 import { stackedTable } from "@/components/ui/stacked-table";
+import { RelativeTime } from "@/components/ui/time";
 import { formatCount, formatCountOf } from "@/lib/format/numbers";
 import { RetentionEditor } from "./retention-editor";
 
@@ -50,12 +51,16 @@ export function StorageView({ settings }: { settings: StorageSettings }) {
           </>
         }
       >
+        <p className="muted small">
+          Rows are counted exactly in tables up to <Bytes value={settings.exactCountMaxBytes} />; larger tables show
+          PostgreSQL&apos;s estimate from its last analysis of the table, and when that was.
+        </p>
         <table {...stackedTable(3)} data-testid="table-sizes">
           <thead>
             <tr>
               <th>Table</th>
               <th className="num">Size</th>
-              <th className="num">Rows (estimate)</th>
+              <th className="num">Rows</th>
               <th className="num">Partitions</th>
             </tr>
           </thead>
@@ -68,7 +73,24 @@ export function StorageView({ settings }: { settings: StorageSettings }) {
                 <td className="num">
                   <Bytes value={t.bytes} />
                 </td>
-                <td className="num">{formatCount(t.rows)}</td>
+                <td className="num" data-exact={t.exact}>
+                  {t.exact ? (
+                    formatCount(t.rows)
+                  ) : (
+                    <>
+                      ≈ {formatCount(t.rows)}
+                      <div className="muted small">
+                        {t.estimatedAt ? (
+                          <>
+                            estimate, analysed <RelativeTime value={t.estimatedAt} />
+                          </>
+                        ) : (
+                          "estimate, not analysed yet"
+                        )}
+                      </div>
+                    </>
+                  )}
+                </td>
                 <td className="num">{t.partitions || ""}</td>
               </tr>
             ))}

@@ -1,5 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
+import { isoOrNull } from "@/lib/series";
 import { RETENTION_SETTINGS, type RetentionId } from "@/lib/validations/settings";
 import { lastMaintenance, type MaintenanceResult } from "../maintenance-task";
 import { rowsOf, type Db } from "../types";
@@ -9,36 +10,72 @@ export type TableSize = {
   table: string;
   /** pg_total_relation_size: heap, indexes and TOAST, summed over the table's partitions. */
   bytes: number;
-  /** The planner's estimate (exact counts would read every table). */
+  /** An exact count for a table up to EXACT_COUNT_MAX_BYTES; above, the planner's estimate as of `estimatedAt`. */
   rows: number;
+  exact: boolean;
+  /**
+   * When the estimate was made: the table's last ANALYZE (manual or automatic), for a partitioned table its
+   * least recently analysed partition's. Null when the count is exact, or when no ANALYZE has run yet.
+   */
+  estimatedAt: string | null;
   /** Partitions (0 for a plain table). */
   partitions: number;
 };
+
+/**
+ * Tables up to this size are counted exactly: a count over a few MiB takes milliseconds. Larger ones (the
+ * history's) would be read whole for a figure an estimate gives well enough, said to be one, with its age.
+ */
+const EXACT_COUNT_MAX_BYTES = 32 * 1024 ** 2;
 
 export type StorageSettings = {
   retention: { id: RetentionId; label: string; days: number; defaultDays: number; minDays: number; maxDays: number }[];
   horizons: Horizons;
   tables: TableSize[];
   totalBytes: number;
+  /** Tables up to this size have exact row counts. */
+  exactCountMaxBytes: number;
   lastMaintenance: MaintenanceResult | null;
 };
 
 /** The product's own tables and their sizes, largest first (partitions counted under their parent). */
-export async function getTableSizes(db: Db): Promise<TableSize[]> {
-  const rows = rowsOf<{ name: string; bytes: number; rows: number; partitions: number }>(
+export async function getTableSizes(db: Db, exactCountMaxBytes = EXACT_COUNT_MAX_BYTES): Promise<TableSize[]> {
+  // reltuples is -1 until a table's first ANALYZE: such a table (or partition) makes the estimate unknown.
+  const tables = rowsOf<{
+    name: string;
+    bytes: number;
+    rows: number;
+    partitions: number;
+    never_analysed: boolean;
+    analysed_at: Date | string | null;
+  }>(
     await db.execute(sql`select coalesce(p.relname, c.relname) as name, sum(pg_total_relation_size(c.oid))::float8 as bytes,
-        sum(greatest(c.reltuples, 0))::float8 as rows, count(p.oid)::int as partitions
+        sum(greatest(c.reltuples, 0))::float8 as rows, count(p.oid)::int as partitions,
+        bool_or(c.reltuples < 0) as never_analysed,
+        min(greatest(s.last_analyze, s.last_autoanalyze)) as analysed_at
       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      left join pg_stat_user_tables s on s.relid = c.oid
       left join pg_inherits i on i.inhrelid = c.oid left join pg_class p on p.oid = i.inhparent
       where n.nspname = current_schema() and c.relkind = 'r'
       group by 1 order by 2 desc, 1`),
   );
-  return rows.map((r) => ({
-    table: r.name,
-    bytes: Number(r.bytes),
-    rows: Number(r.rows),
-    partitions: Number(r.partitions),
-  }));
+  return Promise.all(
+    tables.map(async (t) => {
+      const base = { table: t.name, bytes: Number(t.bytes), partitions: Number(t.partitions) };
+      if (base.bytes <= exactCountMaxBytes) {
+        const [{ n }] = rowsOf<{ n: number }>(
+          await db.execute(sql`select count(*)::float8 as n from ${sql.identifier(t.name)}`),
+        );
+        return { ...base, rows: Number(n), exact: true, estimatedAt: null };
+      }
+      return {
+        ...base,
+        rows: Number(t.rows),
+        exact: false,
+        estimatedAt: t.never_analysed ? null : isoOrNull(t.analysed_at),
+      };
+    }),
+  );
 }
 
 /** What the settings page and GET /api/v1/settings/storage show. */
@@ -61,6 +98,7 @@ export async function getStorageSettings(db: Db): Promise<StorageSettings> {
     horizons,
     tables,
     totalBytes: tables.reduce((s, t) => s + t.bytes, 0),
+    exactCountMaxBytes: EXACT_COUNT_MAX_BYTES,
     lastMaintenance: last,
   };
 }

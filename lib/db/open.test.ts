@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { DataFolderLockedError, openEmbedded } from "./open";
+import { DataFolderLockedError, openEmbedded, openPostgres } from "./open";
+import { createScratchPostgres } from "./testing";
 import { getDatabase } from "./index";
 import { rowsOf } from "./types";
 
@@ -63,6 +64,23 @@ describe("getDatabase", () => {
       await db.close();
     } finally {
       delete process.env.STORAGE_DATA_DIR;
+    }
+  });
+});
+
+describe("PostgreSQL connections", () => {
+  // JIT compiled the fleet pages' large queries at every call: seconds at fleet size (see CONNECTION_OPTIONS).
+  it("run without JIT, on every connection of the pool", async () => {
+    const scratch = await createScratchPostgres({ migrated: true });
+    const database = await openPostgres(scratch.url, 3);
+    try {
+      const settings = await Promise.all(
+        [1, 2, 3].map(async () => rowsOf<{ jit: string }>(await database.db.execute(sql`show jit`))[0].jit),
+      );
+      expect(settings).toEqual(["off", "off", "off"]);
+    } finally {
+      await database.close();
+      await scratch.drop();
     }
   });
 });

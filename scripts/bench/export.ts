@@ -14,7 +14,7 @@ import pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
 import { createApiToken } from "@/lib/auth/api-tokens";
 import { createUser } from "@/lib/auth/users";
-import { openPostgres } from "@/lib/db/open";
+import { CONNECTION_OPTIONS, openPostgres } from "@/lib/db/open";
 import { ensurePartitions } from "@/lib/db/partitions";
 import { createScratchPostgres, serveRoutesFrom } from "@/lib/db/testing";
 import { rowsOf, type Db } from "@/lib/db/types";
@@ -158,7 +158,7 @@ async function copyRate(url: string, filters: UsageFilters) {
   const stub = { execute: (q: SQL) => (seen.push(q), Promise.resolve({ rows: [] })) } as unknown as Db;
   await dailyUsageRows(stub, filters, { pageSize: 2 ** 31 - 1 }).next();
   const text = new PgDialect().sqlToQuery(seen[0].inlineParams()).sql;
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: url, options: CONNECTION_OPTIONS });
   await client.connect();
   try {
     const t = performance.now();

@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { Pool } from "pg";
 import { listRunJobs } from "@/lib/db/queries/cleanup-run-jobs";
-import { openPostgres } from "@/lib/db/open";
+import { CONNECTION_OPTIONS, openPostgres } from "@/lib/db/open";
 import * as schema from "@/lib/db/schema";
 import { createScratchPostgres } from "@/lib/db/testing";
 import { rowsOf, type Db } from "@/lib/db/types";
@@ -79,7 +79,7 @@ try {
     );
   }
   // The plans of the large run's first pages: the queries recorded by a logging client, then explained.
-  const pool = new Pool({ connectionString: scratch.url, max: 1 });
+  const pool = new Pool({ connectionString: scratch.url, max: 1, options: CONNECTION_OPTIONS });
   const seen: { text: string; params: unknown[] }[] = [];
   const logged = drizzle({ client: pool, schema, logger: { logQuery: (text, params) => seen.push({ text, params }) } });
   try {

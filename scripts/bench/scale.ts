@@ -19,7 +19,7 @@ import { listFindings } from "@/lib/db/queries/findings";
 import { previewRun } from "@/lib/db/queries/cleanup-preview";
 import { getWorkspaceDetail } from "@/lib/db/queries/workspace-detail";
 import { listWorkspaces } from "@/lib/db/queries/workspace-list";
-import { openPostgres, type Database } from "@/lib/db/open";
+import { CONNECTION_OPTIONS, openPostgres, type Database } from "@/lib/db/open";
 import { ensurePartitions } from "@/lib/db/partitions";
 import * as schema from "@/lib/db/schema";
 import { createScratchPostgres } from "@/lib/db/testing";
@@ -70,7 +70,7 @@ async function makeFleet(label: string, shape: FleetShape): Promise<Fleet> {
   const database = await openPostgres(scratch.url, 10);
   const today = utcDayOf(new Date());
   await ensurePartitions(database.db, eachDay(addDaysTo(today, -shape.rawDays), today), today);
-  const pool = new Pool({ connectionString: scratch.url, max: 4 });
+  const pool = new Pool({ connectionString: scratch.url, max: 4, options: CONNECTION_OPTIONS });
   const t = performance.now();
   log(
     `${label}: ${shape.workspaces} workspaces x ${shape.roots} roots, ${shape.days} days of roll-ups, ${shape.rawDays} days x ${shape.rawPerDay} raw reports/day`,

@@ -2,7 +2,7 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { findingRules } from "../schema";
-import { keysetAfter, keysetColumns, keysetOrder, keysetRows, type PageOptions } from "../keyset";
+import { keysetAfter, keysetColumns, keysetOrder, keysetRows, type PageOptions, type PageParts } from "../keyset";
 import { rowsOf, type Db } from "../types";
 import { recordAudit, type Who } from "./audit";
 import {
@@ -176,17 +176,40 @@ function findingRows(rules: RuleSet, now: Date, f: FindingsFilters, scope: Works
 }
 
 /**
- * The rows of the lists (alias g): the findings of one rule, workspace and agent as one, with their count, the
- * sum of their values, their highest urgency, and the most urgent few as members (the first one whole).
+ * The groups of the lists over the findings `f`: the findings of one rule, workspace and agent as one, with
+ * their count, the sum of their values and their highest urgency. Scalars only, so that grouping every finding
+ * of the fleet is one hash aggregate; the members, built as JSON, are read for one page's groups only.
  */
-function groupedRows(rows: SQL): SQL {
-  const byUrgency = sql`u.urgency desc, coalesce(u.root_key, '') collate "C", coalesce(u.path, '') collate "C"`;
-  return sql`(select u.rule_id, min(u.sev) as sev, u.workspace_id, coalesce(u.agent, '') as agent_key,
-      min(u.agent) as agent, min(u.name) as name, min(u.owner) as owner, count(*)::int4 as n,
-      sum(u.value)::float8 as total, max(u.urgency)::float8 as urgency,
-      to_jsonb((array_agg(jsonb_build_object('rootKey', u.root_key, 'path', u.path, 'value', u.value,
-        'threshold', u.threshold) order by ${byUrgency}))[1:${GROUP_MEMBERS_SHOWN}]) as members
-    from (${rows}) u group by u.rule_id, u.workspace_id, coalesce(u.agent, '')) g`;
+const groupScalars = sql`select f.rule_id, min(f.sev) as sev, f.workspace_id, coalesce(f.agent, '') as agent_key,
+    min(f.agent) as agent, min(f.name) as name, min(f.owner) as owner, count(*)::int4 as n,
+    sum(f.value)::float8 as total, max(f.urgency)::float8 as urgency
+  from f group by f.rule_id, f.workspace_id, coalesce(f.agent, '')`;
+
+/** The findings per rule and the groups per rule, over the groups `g`. */
+const countsByRule = sql`select g.rule_id, sum(g.n)::int4 as n, count(*)::int4 as g from g group by g.rule_id`;
+
+/**
+ * One page of groups (alias g, in GROUP_ORDER, after `page.after`, `sev` their severity rank when one is asked
+ * for) with their members, the most urgent few (the first one whole); with `counts`, each row also carries the
+ * counts by rule of every group, and an empty page is one row of counts alone (`rule_id` null). The findings
+ * are computed once (a materialized CTE) for the groups, the page's members and the counts.
+ */
+function pageOfGroups(rows: SQL, page: PageParts, opts: { sev?: number; counts?: boolean } = {}): SQL {
+  const sev = opts.sev === undefined ? sql`true` : sql`g.sev = ${opts.sev}`;
+  const byUrgency = sql`f.urgency desc, coalesce(f.root_key, '') collate "C", coalesce(f.path, '') collate "C"`;
+  const groups = sql`f as materialized (${rows}),
+    g as materialized (${groupScalars}),
+    p as (select g.*${page.keyColumns} from g where ${sev} and ${page.after} order by ${page.order} limit ${page.limit}),
+    m as (select f.rule_id, f.workspace_id, coalesce(f.agent, '') as agent_key,
+        to_jsonb((array_agg(jsonb_build_object('rootKey', f.root_key, 'path', f.path, 'value', f.value,
+          'threshold', f.threshold) order by ${byUrgency}))[1:${GROUP_MEMBERS_SHOWN}]) as members
+      from f join p on p.rule_id = f.rule_id and p.workspace_id = f.workspace_id and p.agent_key = coalesce(f.agent, '')
+      group by 1, 2, 3),
+    shown as (select g.*, m.members from p g join m using (rule_id, workspace_id, agent_key))`;
+  if (!opts.counts) return sql`with ${groups} select g.* from shown g order by ${page.order}`;
+  return sql`with ${groups},
+      c as (select coalesce(jsonb_agg(to_jsonb(x)), '[]'::jsonb) as counts from (${countsByRule}) x)
+    select g.*, c.counts from c left join shown g on true order by ${page.order}`;
 }
 
 type GroupRow = {
@@ -221,25 +244,11 @@ function toGroup(rules: RuleSet, r: GroupRow): FindingGroup {
   );
 }
 
-/**
- * Counts of findings and rows under the filters, by rule and severity: the one count that the overview and the
- * findings page both show.
- */
-export async function countFindings(
-  db: Db,
-  scope: WorkspaceScope,
-  params: FindingsFilters & Context = {},
-): Promise<FindingCounts> {
-  const f = findingsFilterQuery.parse(params);
-  const rules = params.rules ?? (await getRules(db));
-  const rows = findingRows(rules, params.now ?? new Date(), f, scope);
+type CountRow = { rule_id: RuleId; n: number; g: number };
+
+/** The counts by rule, in the catalog's order, and their sums by severity. */
+function toCounts(rules: RuleSet, found: CountRow[]): FindingCounts {
   const counts: FindingCounts = { total: 0, rows: 0, bySeverity: { critical: 0, warning: 0, info: 0 }, byRule: [] };
-  if (!rows) return counts;
-  const found = rowsOf<{ rule_id: RuleId; n: number; g: number }>(
-    await db.execute(sql`select u.rule_id, count(*)::int4 as n,
-        count(distinct (u.workspace_id, coalesce(u.agent, '')))::int4 as g
-      from (${rows}) u group by u.rule_id`),
-  );
   for (const id of RULE_IDS) {
     const r = found.find((x) => x.rule_id === id);
     if (!r) continue;
@@ -252,45 +261,58 @@ export async function countFindings(
   return counts;
 }
 
+const NO_COUNTS: CountRow[] = [];
+
+/**
+ * Counts of findings and rows under the filters, by rule and severity: the one count that the overview and the
+ * findings page both show.
+ */
+export async function countFindings(
+  db: Db,
+  scope: WorkspaceScope,
+  params: FindingsFilters & Context = {},
+): Promise<FindingCounts> {
+  const f = findingsFilterQuery.parse(params);
+  const rules = params.rules ?? (await getRules(db));
+  const rows = findingRows(rules, params.now ?? new Date(), f, scope);
+  if (!rows) return toCounts(rules, NO_COUNTS);
+  const found = rowsOf<CountRow>(await db.execute(sql`with f as (${rows}), g as (${groupScalars}) ${countsByRule}`));
+  return toCounts(rules, found);
+}
+
 const DEFAULT_LIMIT = findingsQuery.shape.limit.parse(undefined);
 
 /**
  * One page of the findings lists, most urgent first (GROUP_ORDER): `limit` rows after `cursor`, and on the first
- * page the counts under every filter but severity.
+ * page the counts under every filter but severity, from the same reading of the findings.
  */
 export async function listFindings(db: Db, scope: WorkspaceScope, params: FindingsParams = {}): Promise<FindingsList> {
   const filters = findingsFilterQuery.parse(params);
   const { cursor, limit = DEFAULT_LIMIT } = params;
   const now = params.now ?? new Date();
   const rules = params.rules ?? (await getRules(db));
-  const [page, counts] = await Promise.all([
-    readGroups(db, scope, rules, now, filters, cursor ?? null, limit),
-    cursor ? null : countFindings(db, scope, { ...filters, severity: undefined, now, rules }),
-  ]);
-  return { ...page, counts };
-}
-
-async function readGroups(
-  db: Db,
-  scope: WorkspaceScope,
-  rules: RuleSet,
-  now: Date,
-  f: FindingsFilters,
-  after: (string | null)[] | null,
-  limit: number,
-): Promise<Omit<FindingsList, "counts">> {
-  const rows = findingRows(rules, now, f, scope);
-  if (!rows) return { findings: [], nextCursor: null };
-  // One more row than asked says whether there is a next page.
-  const found = rowsOf<GroupRow & Record<string, string | null>>(
-    await db.execute(sql`select g.*${keysetColumns(GROUP_ORDER)} from ${groupedRows(rows)}
-      where ${keysetAfter(GROUP_ORDER, after)} order by ${keysetOrder(GROUP_ORDER)} limit ${limit + 1}`),
+  const first = !cursor;
+  // The counts are every severity's: the first page reads every severity's findings and shows one of them.
+  const rows = findingRows(rules, now, first ? { ...filters, severity: undefined } : filters, scope);
+  if (!rows) return { findings: [], nextCursor: null, counts: first ? toCounts(rules, NO_COUNTS) : null };
+  const sev = first && filters.severity ? severityRank(filters.severity) : undefined;
+  const page: PageParts = {
+    after: keysetAfter(GROUP_ORDER, cursor ?? null),
+    order: keysetOrder(GROUP_ORDER),
+    keyColumns: keysetColumns(GROUP_ORDER),
+    // One more row than asked says whether there is a next page.
+    limit: limit + 1,
+  };
+  const found = rowsOf<(GroupRow & Record<string, string | null>) & { counts?: CountRow[] }>(
+    await db.execute(pageOfGroups(rows, page, { sev, counts: first })),
   );
-  const shown = found.slice(0, limit);
+  const groups = found.filter((r) => r.rule_id !== null);
+  const shown = groups.slice(0, limit);
   const last = shown[shown.length - 1];
   return {
     findings: shown.map((r) => toGroup(rules, r)),
-    nextCursor: found.length > limit ? encodeFindingsCursor(GROUP_ORDER.map((_, i) => last[`k${i}`])) : null,
+    nextCursor: groups.length > limit ? encodeFindingsCursor(GROUP_ORDER.map((_, i) => last[`k${i}`])) : null,
+    counts: first ? toCounts(rules, found[0]?.counts ?? NO_COUNTS) : null,
   };
 }
 
@@ -305,13 +327,7 @@ export async function* findingGroupRows(
   const rules = params.rules ?? (await getRules(db));
   const rows = findingRows(rules, params.now ?? new Date(), f, scope);
   if (!rows) return;
-  const groups = keysetRows<GroupRow>(
-    db,
-    GROUP_ORDER,
-    (page) => sql`select g.*${page.keyColumns} from ${groupedRows(rows)}
-      where ${page.after} order by ${page.order} limit ${page.limit}`,
-    opts,
-  );
+  const groups = keysetRows<GroupRow>(db, GROUP_ORDER, (page) => pageOfGroups(rows, page), opts);
   for await (const r of groups) yield toGroup(rules, r);
 }
 

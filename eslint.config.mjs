@@ -7,7 +7,7 @@ import nextTs from "eslint-config-next/typescript";
 const RULE = "@typescript-eslint/no-restricted-imports";
 
 const reporterMessage =
-  "lib/reporter is bundled into one dependency-free file that runs inside workspaces on plain Node: it may import only node: built-ins, lib/report/constants, lib/report/volume, lib/catalog and its own files.";
+  "lib/reporter is bundled into one dependency-free file that runs inside workspaces on plain Node: it may import only node: built-ins, lib/report/constants, lib/report/volume, lib/catalog, its own files and the settings parsers bundled with it (smol-toml, jsonc-parser).";
 const dbValueMessage =
   "components run in the browser: they may import database types (import type) but no database code; data comes through lib/query and the JSON API.";
 const appMessage =

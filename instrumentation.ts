@@ -2,9 +2,12 @@
 // a broken DATABASE_URL or a locked data folder shows up in the log at once. Then sign-in: the first admin from
 // ADMIN_EMAIL / ADMIN_PASSWORD when there is no user yet, and the guard on client-sent x-forwarded-for; and the
 // cleanup policies' scheduler and the maintenance task (retention and partitions), hourly in every instance;
-// one instance at a time runs each.
+// one instance at a time runs each; and the workspace sync from Coder. SIGTERM: Next stops listening and finishes
+// the requests in flight; this bounds how long (lib/shutdown.ts).
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { installShutdownBound } = await import("./lib/shutdown");
+  installShutdownBound();
   const { installForwardedForGuard } = await import("./lib/auth/client-ip");
   await installForwardedForGuard();
   const { baseUrlNotice } = await import("./lib/auth/server");
@@ -17,6 +20,10 @@ export async function register() {
   startCleanupScheduler(getDb);
   const { startMaintenanceSchedule } = await import("./lib/db/maintenance-schedule");
   startMaintenanceSchedule(getDatabase);
+  // Coder's view of the workspaces (CODER_URL and CODER_SESSION_TOKEN), at start and every CODER_SYNC_INTERVAL.
+  const { coderSyncConfig } = await import("./lib/coder/config");
+  const { startCoderSync } = await import("./lib/coder/sync");
+  startCoderSync(getDb, coderSyncConfig());
   try {
     const database = await getDatabase();
     console.log(`[db] ready (${database.kind}: ${database.location})`);

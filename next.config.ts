@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { PHASE_PRODUCTION_BUILD } from "next/constants";
 
 const nextConfig: NextConfig = {
   // PGlite ships WebAssembly and data files that must be loaded from node_modules, not bundled.
@@ -10,4 +11,9 @@ const nextConfig: NextConfig = {
   typescript: { tsconfigPath: "tsconfig.build.json" },
 };
 
-export default nextConfig;
+// The build also writes .next/standalone (server.js with only the traced node_modules), which the container
+// image runs. Only the build sees it: `next start` reads this file again and would warn that it "does not work"
+// with a standalone output, although it serves the same build.
+export default function config(phase: string): NextConfig {
+  return phase === PHASE_PRODUCTION_BUILD ? { ...nextConfig, output: "standalone" } : nextConfig;
+}

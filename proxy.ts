@@ -1,23 +1,54 @@
 import { getSessionCookie } from "better-auth/cookies";
 import { NextResponse, type NextRequest } from "next/server";
-import { COOKIE_PREFIX, PATH_HEADER } from "@/lib/auth/constants";
+import { COOKIE_PREFIX, NONCE_HEADER, PATH_HEADER } from "@/lib/auth/constants";
+import {
+  API_POLICY,
+  baseSecurityHeaders,
+  contentSecurityPolicy,
+  newNonce,
+  servedOverHttps,
+} from "@/lib/http/security-headers";
 
-// The cheap part of page protection: a visit without a session cookie goes to the sign-in page (and comes back
-// after). It only looks for the cookie; every page checks the session itself (lib/auth/page.ts), and every
-// API route through requireCaller, so nothing here is trusted for access.
+// Pages that a visitor without a session may see: they check the session themselves.
+const OPEN_PAGES = /^\/(sign-in|setup)(\/|$)/;
+// Answers for machines, not pages: the API, /metrics (Prometheus follows no redirect to a sign-in page: it gets the
+// route's own 401) and the reporter with its checksum, which workspaces download without a session.
+const MACHINE_PATHS = /^\/(api\/|metrics$|reporter\.mjs(\.sha256)?$)/;
+
+// Every page gets the security headers and a Content-Security-Policy with a nonce of its own; Next reads the
+// nonce from the request's policy and puts it on its scripts, and the root layout hands it to next-themes.
+// The cheap part of page protection is here too: a visit without a session cookie goes to the sign-in page
+// (and comes back after). It only looks for the cookie; every page checks the session itself
+// (lib/auth/page.ts), and every API route through requireCaller, so nothing here is trusted for access.
 export function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
-  const headers = new Headers(request.headers);
-  headers.set(PATH_HEADER, `${pathname}${search}`);
-  if (!getSessionCookie(request, { cookiePrefix: COOKIE_PREFIX })) {
+  const https = servedOverHttps();
+  let response: NextResponse;
+  if (MACHINE_PATHS.test(pathname)) {
+    // No page here: nothing to run, nothing to frame, nothing to keep in a cache (the routes of /api/v1 set the
+    // same in lib/http/response.ts, for when they are called without the proxy).
+    response = NextResponse.next();
+    response.headers.set("content-security-policy", API_POLICY);
+    if (!pathname.startsWith("/reporter.mjs")) response.headers.set("cache-control", "no-store");
+  } else if (!OPEN_PAGES.test(pathname) && !getSessionCookie(request, { cookiePrefix: COOKIE_PREFIX })) {
     const url = new URL("/sign-in", request.url);
     if (pathname !== "/") url.searchParams.set("next", `${pathname}${search}`);
-    return NextResponse.redirect(url);
+    response = NextResponse.redirect(url);
+  } else {
+    const nonce = newNonce();
+    const policy = contentSecurityPolicy(nonce, { https, dev: process.env.NODE_ENV === "development" });
+    const headers = new Headers(request.headers);
+    headers.set(PATH_HEADER, `${pathname}${search}`);
+    headers.set(NONCE_HEADER, nonce);
+    headers.set("content-security-policy", policy);
+    response = NextResponse.next({ request: { headers } });
+    response.headers.set("content-security-policy", policy);
   }
-  return NextResponse.next({ request: { headers } });
+  for (const [name, value] of Object.entries(baseSecurityHeaders(https))) response.headers.set(name, value);
+  return response;
 }
 
 export const config = {
-  // Pages only: not the API (it answers 401 itself), Next's assets, the reporter, or the sign-in and setup pages.
-  matcher: ["/((?!api/|_next/|favicon\\.ico|reporter\\.mjs|sign-in|setup).*)"],
+  // Everything but Next's build assets.
+  matcher: ["/((?!_next/static/|_next/image/|favicon\\.ico).*)"],
 };

@@ -21,6 +21,7 @@ export default defineConfig({
             "components/**/*.test.ts",
             "app/**/*.test.ts",
             "tests/integration/**/*.test.ts",
+            "scripts/**/*.test.ts",
           ],
           environment: "node",
           testTimeout: 60_000,

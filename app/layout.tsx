@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import type { ReactNode } from "react";
+import { NONCE_HEADER } from "@/lib/auth/constants";
 import { Providers } from "./providers";
 import "./globals.css";
 import "@/components/auth/auth.css";
@@ -13,11 +15,14 @@ export const metadata: Metadata = {
   },
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // The proxy's per-request nonce (reading it renders every page per request, as a nonce needs): next-themes
+  // puts it on the inline script that sets the theme before the first paint.
+  const nonce = (await headers()).get(NONCE_HEADER) ?? undefined;
   return (
     <html lang="en" suppressHydrationWarning>
       <body>
-        <Providers>{children}</Providers>
+        <Providers nonce={nonce}>{children}</Providers>
       </body>
     </html>
   );

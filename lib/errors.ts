@@ -51,3 +51,25 @@ export class UnsupportedMediaTypeError extends AppError {
     super(415, "unsupported_media_type", message);
   }
 }
+
+// Connection failures (node-postgres / libpq codes), a statement cut off by statement_timeout (57014) and too many
+// connections (53300): the database is down or overloaded, not the request wrong.
+const UNAVAILABLE_CODES =
+  /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH|EPIPE|57P0[1-3]|57014|08\d\d\d|53300)$/;
+// node-postgres' own failures carry no code: its pool and client timeouts, and a connection the server dropped.
+const UNAVAILABLE_MESSAGES =
+  /^(timeout exceeded when trying to connect|Connection terminated|Query read timeout|Client has encountered a connection error)/;
+
+/** True when `err` (or an error it wraps) says the database cannot be reached now: callers should retry. */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (
+    let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, i = 0;
+    e && i < 5;
+    e = e.cause as typeof e, i++
+  ) {
+    if (typeof e.code === "string" && UNAVAILABLE_CODES.test(e.code)) return true;
+    if (e instanceof Error && !("code" in e && e.code) && UNAVAILABLE_MESSAGES.test(e.message)) return true;
+    if (e instanceof AggregateError && e.errors.some(isDatabaseUnavailable)) return true;
+  }
+  return false;
+}

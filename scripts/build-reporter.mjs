@@ -1,10 +1,18 @@
 // Bundles the workspace reporter into one self-contained file that Node 18 or newer runs:
 //   node scripts/build-reporter.mjs [outfile]      (default public/reporter.mjs, served at GET /reporter.mjs)
+// Beside it, <outfile>.sha256 in sha256sum's format (served at GET /reporter.mjs.sha256): the registry module's
+// script checks a download against it before it replaces the reporter a workspace runs.
 import { build } from "esbuild";
+import crypto from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+// The only packages bundled into the reporter: the parsers of the agents' settings files (TOML for Codex, JSON with
+// comments for Gemini CLI and OpenCode), both small and without dependencies of their own.
+const BUNDLED = ["smol-toml", "jsonc-parser"];
 
 export async function buildReporter(outfile = path.join(root, "public", "reporter.mjs")) {
   const result = await build({
@@ -15,8 +23,10 @@ export async function buildReporter(outfile = path.join(root, "public", "reporte
     target: "node18",
     format: "esm",
     alias: { "@": root },
-    // No runtime dependencies: anything outside Node's built-ins must be bundled, and zod must not be.
+    // No runtime dependencies: anything outside Node's built-ins must be bundled, and only BUNDLED may be.
     external: [],
+    // jsonc-parser's "main" is a UMD build whose dynamic requires an ES module cannot run: take its ES build.
+    mainFields: ["module", "main"],
     legalComments: "none",
     minifySyntax: true,
     banner: { js: "// Coder storage reporter (bundled by scripts/build-reporter.mjs; do not edit)" },
@@ -24,8 +34,12 @@ export async function buildReporter(outfile = path.join(root, "public", "reporte
     metafile: true,
   });
   const inputs = Object.keys(result.metafile.inputs);
-  const bad = inputs.filter((f) => f.includes("node_modules"));
+  const bad = inputs.filter(
+    (f) => f.includes("node_modules") && !BUNDLED.some((p) => f.includes(`node_modules/${p}/`)),
+  );
   if (bad.length) throw new Error(`the reporter must have no runtime dependencies, but bundles: ${bad.join(", ")}`);
+  const digest = crypto.createHash("sha256").update(fs.readFileSync(outfile)).digest("hex");
+  fs.writeFileSync(`${outfile}.sha256`, `${digest}  ${path.basename(outfile)}\n`);
   return outfile;
 }
 

@@ -12,6 +12,7 @@ import { sql } from "drizzle-orm";
 import { openEmbedded } from "@/lib/db/open";
 import { DEMO_ADMIN, ensureDemoAdmin } from "@/lib/demo/admin";
 import { seedDemoFleet } from "@/lib/demo/fleet";
+import { consoleLines } from "./lib/console-lines";
 import { buildIsStale } from "./lib/next-server";
 import { rowsOf } from "@/lib/db/types";
 
@@ -25,7 +26,10 @@ const { values: args } = parseArgs({
   },
 });
 const dataDir = path.resolve(process.env.STORAGE_DATA_DIR ?? path.join(process.cwd(), ".data", "demo"));
-const log = (msg: string) => console.log(`[demo] ${msg}`);
+// The seeding's progress and the build's output share the console (they run side by side): one writer keeps
+// each line whole.
+const out = consoleLines(process.stdout);
+const log = (msg: string) => out.line(`[demo] ${msg}`);
 
 async function seed(): Promise<void> {
   if (args.fresh) fs.rmSync(dataDir, { recursive: true, force: true });
@@ -41,9 +45,9 @@ async function seed(): Promise<void> {
       const result = await seedDemoFleet(database.db, {
         workspaces: Number(args.workspaces),
         days: Number(args.days),
-        onProgress: (done, total) => process.stdout.write(`\r[demo] ${done}/${total} reports`),
+        onProgress: (done, total) => out.progress(`[demo] ${done}/${total} reports`, done, total),
       });
-      process.stdout.write("\n");
+      out.endProgress();
       const s = (Date.now() - started) / 1000;
       log(`stored ${result.reports} reports in ${s.toFixed(1)} s (${(result.reports / s).toFixed(0)} reports/s)`);
     }
@@ -58,8 +62,11 @@ const build =
   buildIsStale() && !args["seed-only"]
     ? new Promise<void>((resolve, reject) => {
         log("building the app (first run, or sources changed since the last build)");
-        const child = spawn("npm", ["run", "build"], { stdio: ["ignore", "inherit", "inherit"] });
-        child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`npm run build exited with ${code}`))));
+        const child = spawn("npm", ["run", "build"], { stdio: ["ignore", "pipe", "pipe"] });
+        void out.pipe(child.stdout, "[build] ");
+        void out.pipe(child.stderr, "[build] ");
+        // "close": after the last line of its output was read.
+        child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`npm run build exited with ${code}`))));
       })
     : Promise.resolve();
 await Promise.all([seed(), build]);

@@ -16,21 +16,52 @@ import { StackedAreaChart } from "@/components/charts/lazy";
 import { Bytes } from "@/components/ui/bytes";
 import { ExportLink } from "@/components/ui/export-link";
 import { Panel, Stat } from "@/components/ui/panel";
+import { stackedTable } from "@/components/ui/stacked-table";
 import { RangePicker } from "@/components/ui/range-picker";
 import { EmptyState, PageLoading, QueryView } from "@/components/ui/states";
 import { agentLabel } from "./agent-label";
 import { AgentCleanupLinks } from "@/components/cleanup/cleanup-link";
+import { AgentRetentionPanel } from "./agent-retention";
 
-/** What each kind of root is, as a reader knows it. */
+/** What each kind of root is, as a reader knows it (also read after "all": "73 roots, all the agent's own folders"). */
 const KIND_LABELS: Record<string, string> = {
-  tool: "The agent's own folders",
-  module: "Module folders (~/.coder-modules)",
-  legacy: "Legacy module folders",
+  tool: "the agent's own folders",
+  module: "module folders (~/.coder-modules)",
+  legacy: "legacy module folders",
   leftover: "AgentAPI leftovers",
-  "script-data": "Script data",
-  custom: "Roots added by an admin",
-  trash: "Cleanup trash",
+  "script-data": "script data",
+  custom: "roots added by an admin",
+  trash: "the cleanup trash",
 };
+const kindLabel = (kind: string) => KIND_LABELS[kind] ?? kind;
+
+/** Where the agent's storage lies, by kind of root, largest first. */
+function KindsTable({ data }: { data: AgentDetail }) {
+  return (
+    <table {...stackedTable(3)} data-testid="agent-kinds">
+      <thead>
+        <tr>
+          <th>Kind of root</th>
+          <th className="num">Roots</th>
+          <th className="num">Share</th>
+          <th className="num">Size</th>
+        </tr>
+      </thead>
+      <tbody>
+        {data.byKind.map((k) => (
+          <tr key={k.kind}>
+            <td>{kindLabel(k.kind).replace(/^./, (c) => c.toUpperCase())}</td>
+            <td className="num">{formatCount(k.roots)}</td>
+            <td className="num muted">{formatPercent(data.total.bytes ? k.bytes / data.total.bytes : null)}</td>
+            <td className="num">
+              <Bytes value={k.bytes} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
 
 function Detail({ data }: { data: AgentDetail }) {
   const range = rangeParams({ range: data.range.key, from: data.range.from, to: data.range.to });
@@ -44,7 +75,15 @@ function Detail({ data }: { data: AgentDetail }) {
   return (
     <div className="stack">
       <div className="grid-4" data-testid="agent-stats">
-        <Stat label={`${label} storage`} href={wsLink} sub={formatCountOf(data.total.roots, "root")}>
+        <Stat
+          label={`${label} storage`}
+          href={wsLink}
+          sub={
+            data.byKind.length === 1
+              ? `${formatCountOf(data.total.roots, "root")}, all ${kindLabel(data.byKind[0].kind)}`
+              : formatCountOf(data.total.roots, "root")
+          }
+        >
           <Bytes value={data.total.bytes} />
         </Stat>
         <Stat label="Workspaces" href={wsLink} sub="with data of this agent">
@@ -77,6 +116,7 @@ function Detail({ data }: { data: AgentDetail }) {
           {formatPercent(data.oldData.share)}
         </Stat>
       </div>
+      <AgentRetentionPanel agent={data.agent} shares={data.retention} />
       <Panel
         title={`${label} across the fleet`}
         actions={<ExportLink path={exportPaths.agent(data.agent, "series")} params={range} />}
@@ -122,20 +162,12 @@ function Detail({ data }: { data: AgentDetail }) {
           </ul>
         </Panel>
       </div>
-      {/* A line, not a panel beside a chart: most agents keep nearly everything in one kind of root. */}
-      <Panel title="By kind of root" actions={<ExportLink path={exportPaths.agent(data.agent, "kinds")} />}>
-        <ul className="inline-list" data-testid="agent-kinds">
-          {data.byKind.map((k) => (
-            <li key={k.kind}>
-              <strong>{KIND_LABELS[k.kind] ?? k.kind}</strong> <Bytes value={k.bytes} />{" "}
-              <span className="muted small">
-                ({formatPercent(data.total.bytes ? k.bytes / data.total.bytes : null)}, {formatCountOf(k.roots, "root")}
-                )
-              </span>
-            </li>
-          ))}
-        </ul>
-      </Panel>
+      {/* One kind (most agents) is said under the headline; several get a table of their own. */}
+      {data.byKind.length > 1 ? (
+        <Panel title="By kind of root" actions={<ExportLink path={exportPaths.agent(data.agent, "kinds")} />}>
+          <KindsTable data={data} />
+        </Panel>
+      ) : null}
     </div>
   );
 }

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import type { RecipeId } from "@/lib/catalog/recipes";
-import { newRunHref, recipesForAgent } from "@/lib/cleanup/links";
+import { newPolicyHref, newRunHref, recipesForAgent } from "@/lib/cleanup/links";
 import { useIsAdmin } from "@/components/auth/caller-context";
 import { recipeTitle } from "./run-text";
 
@@ -40,5 +40,15 @@ export function AgentCleanupLinks({ agent }: { agent: string }) {
         </CleanupLink>
       ))}
     </div>
+  );
+}
+
+/** Opens the new-policy form with `recipe` chosen. Admins only. */
+export function PolicyLink({ recipe }: { recipe: RecipeId | null }) {
+  if (!useIsAdmin() || !recipe) return null;
+  return (
+    <Link className="button small" data-testid="policy-link" href={newPolicyHref(recipe)}>
+      Add a cleanup policy
+    </Link>
   );
 }

@@ -7,6 +7,7 @@ import { newRunHref } from "@/lib/cleanup/links";
 import { formatCount, formatCountOf } from "@/lib/format/numbers";
 import { catalogOptions, policiesOptions, runsOptions } from "@/lib/query/cleanup";
 import { exportPaths } from "@/lib/validations/export";
+import { policyStateText } from "@/lib/cleanup/wording";
 import { agentLabel } from "@/components/agents/agent-label";
 import { useIsAdmin } from "@/components/auth/caller-context";
 import { Bytes } from "@/components/ui/bytes";
@@ -189,15 +190,7 @@ function Policies() {
                     <td>{recipeTitle(p.recipe)}</td>
                     <td className="small">{scopeText(p.scope)}</td>
                     <td>{p.enabled ? p.scheduleText : "disabled"}</td>
-                    <td data-testid="policy-state">
-                      {p.dryRun
-                        ? "dry run"
-                        : p.held
-                          ? "held"
-                          : p.confirmed
-                            ? "confirmed"
-                            : "awaiting confirmation (dry runs)"}
-                    </td>
+                    <td data-testid="policy-state">{policyStateText(p)}</td>
                     <td>{p.held ? "held" : p.nextRunAt ? <RelativeTime value={p.nextRunAt} /> : "—"}</td>
                     <td>
                       {p.lastRunId ? (
@@ -238,7 +231,12 @@ export function CleanupView() {
           </Link>
         ) : null}
       </div>
-      <Panel title="Recipes">
+      <Panel
+        title="Recipes"
+        actions={
+          <ExportLink path={exportPaths.cleanupRecipes()} title="Download the recipes and what each frees now as CSV" />
+        }
+      >
         <Catalog />
       </Panel>
       <Panel title="Runs" actions={<ExportLink path={exportPaths.cleanupRuns()} title="Download every run as CSV" />}>
@@ -247,11 +245,14 @@ export function CleanupView() {
       <Panel
         title="Policies"
         actions={
-          isAdmin ? (
-            <Link className="button" href="/cleanup/policies/new">
-              New policy
-            </Link>
-          ) : null
+          <>
+            <ExportLink path={exportPaths.cleanupPolicies()} title="Download every policy as CSV" />
+            {isAdmin ? (
+              <Link className="button" href="/cleanup/policies/new">
+                New policy
+              </Link>
+            ) : null}
+          </>
         }
       >
         <Policies />

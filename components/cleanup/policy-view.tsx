@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { RECIPES } from "@/lib/catalog/recipes";
+import { RECIPES, type RecipeId } from "@/lib/catalog/recipes";
 import type { RunRequest } from "@/lib/cleanup/protocol";
 import { defaultDraft, draftFrom } from "@/lib/cleanup/run-draft";
 import { DEFAULT_RUN_AT_MINUTE, DEFAULT_RUN_WEEKDAY } from "@/lib/cleanup/schedule";
@@ -16,7 +16,8 @@ import { bodyOf, PolicyForm, type PolicyDraft } from "./policy-form";
 import { PolicyActions, PolicyStatus } from "./policy-status";
 
 /** /cleanup/policies/new: saving queues nothing; the policy's page then asks for its figure to be confirmed. */
-export function NewPolicy() {
+/** The new-policy form; `recipe` chosen when a page linked here with one (?recipe=). */
+export function NewPolicy({ recipe }: { recipe?: RecipeId }) {
   const router = useRouter();
   const client = useQueryClient();
   const create = useMutation({
@@ -32,7 +33,7 @@ export function NewPolicy() {
     runAtMinute: DEFAULT_RUN_AT_MINUTE,
     runWeekday: DEFAULT_RUN_WEEKDAY,
     enabled: true,
-    run: defaultDraft(RECIPES[0].id),
+    run: defaultDraft(recipe ?? RECIPES[0].id),
   };
   return (
     <Panel title="New policy">

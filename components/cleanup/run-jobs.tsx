@@ -149,6 +149,7 @@ export function RunJobs({
                     {j.cancelRequested && (j.state === "running" || j.state === "lapsed") ? (
                       <span className="muted small"> stopping</span>
                     ) : null}
+                    {j.cancelReason ? <span className="muted small"> {j.cancelReason}</span> : null}
                   </td>
                   <td className="num">
                     <Bytes value={j.previewBytes} />

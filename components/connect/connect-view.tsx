@@ -7,10 +7,13 @@ export type ConnectInfo = {
   /** Null for viewers: only admins see the key. */
   enrollmentKey: string | null;
   keySource: "environment" | "generated";
+  /** The registry module's block: the way to add the reporter. */
+  moduleBlock: string;
+  /** The same without the registry, as plain Terraform. */
   snippet: string;
 };
 
-/** "Connect workspaces": where reporters send to, the key they enroll with, and the template snippet. */
+/** "Connect workspaces": where reporters send to, the key they enroll with, the module block and the snippet. */
 export function ConnectView({ info }: { info: ConnectInfo }) {
   return (
     <div className="stack">
@@ -56,10 +59,37 @@ export function ConnectView({ info }: { info: ConnectInfo }) {
           </Panel>
         )}
       </div>
-      <Panel title="Terraform for your template" actions={<CopyButton text={info.snippet} label="Copy snippet" />}>
-        <pre className="snippet" data-testid="template-snippet">
-          {info.snippet}
+      <Panel
+        title="Add the module to your template"
+        actions={<CopyButton text={info.moduleBlock} label="Copy module" />}
+      >
+        <p className="muted small">
+          The storage-reporter module from the Coder registry runs the reporter at the workspace&apos;s start and every
+          30 minutes (it assumes a <code>coder_agent</code> named <code>main</code>). Set the{" "}
+          <code>storage_enrollment_key</code> variable to the key above and push the template.
+        </p>
+        <pre className="snippet" data-testid="module-block">
+          {info.moduleBlock}
         </pre>
+        <p className="muted small">
+          Where the template cannot fetch it from the registry, copy the module (<code>deploy/coder</code> in the
+          dashboard&apos;s source) beside the template, set <code>source = &quot;./storage-reporter&quot;</code> and
+          leave out <code>version</code>.
+        </p>
+      </Panel>
+      <Panel
+        title="Or, without the registry: plain Terraform"
+        actions={<CopyButton text={info.snippet} label="Copy snippet" />}
+      >
+        <details>
+          <summary className="muted small">
+            The same schedule as a <code>coder_script</code> with <code>coder_env</code> values, for templates that
+            cannot reach registry.coder.com
+          </summary>
+          <pre className="snippet" data-testid="template-snippet">
+            {info.snippet}
+          </pre>
+        </details>
       </Panel>
     </div>
   );

@@ -4,7 +4,7 @@ import { recipeForFinding } from "@/lib/cleanup/links";
 import { agentLabel } from "@/components/agents/agent-label";
 import { offersFreeSpace } from "@/lib/cleanup/free-space";
 import { Bytes } from "@/components/ui/bytes";
-import { CleanupLink } from "@/components/cleanup/cleanup-link";
+import { CleanupLink, PolicyLink } from "@/components/cleanup/cleanup-link";
 import { FreeSpaceLink } from "@/components/cleanup/free-space-link";
 
 /** The findings a row groups, most urgent first: where each is and, for sizes, how large. */
@@ -60,6 +60,7 @@ export function FindingItem({ finding, showWorkspace = true }: { finding: Findin
             Clean these up
           </CleanupLink>
           {offersFreeSpace(f.ruleId) ? <FreeSpaceLink workspaceId={f.workspace.id} /> : null}
+          {f.ruleId === "agent-retention" ? <PolicyLink recipe={recipeForFinding(f)} /> : null}
         </div>
       </div>
     </li>

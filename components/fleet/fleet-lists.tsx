@@ -162,7 +162,7 @@ export function VolumesAtRisk({
 export function SilentWorkspaces({ silent }: { silent: FleetOverview["silent"] }) {
   return (
     <Panel
-      title={`Stopped reporting (${silent.count})`}
+      title={`Stopped reporting while running (${silent.count})`}
       actions={
         <>
           <ExportLink path={exportPaths.fleet("silent")} />
@@ -170,7 +170,17 @@ export function SilentWorkspaces({ silent }: { silent: FleetOverview["silent"] }
         </>
       }
     >
-      {silent.count === 0 ? <None>{`Every workspace reported in the last ${silent.hours} hours.`}</None> : null}
+      {silent.count === 0 ? (
+        <None>{`Every workspace running in Coder reported in the last ${silent.hours} hours.`}</None>
+      ) : null}
+      {silent.expected > 0 ? (
+        <p className="small muted" data-testid="silent-expected">
+          <Link href="/workspaces?status=stopped&sort=lastReport&dir=asc">
+            {silent.expected.toLocaleString("en-US")} more
+          </Link>{" "}
+          stopped or dormant in Coder (expected).
+        </p>
+      ) : null}
       <ul className="list">
         {silent.workspaces.map((w) => (
           <li key={w.id}>

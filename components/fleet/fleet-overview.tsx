@@ -19,6 +19,7 @@ import {
   TopWorkspaces,
   VolumesAtRisk,
 } from "./fleet-lists";
+import { CoderCoverage } from "./coder-coverage";
 import { FleetStats } from "./fleet-stats";
 
 export function FleetOverviewView() {
@@ -58,6 +59,7 @@ export function FleetOverviewView() {
           {(data) => (
             <div className="stack">
               <FleetStats data={data} />
+              <CoderCoverage coverage={data.coverage} sync={data.coderSync} />
               <div className="grid-3">
                 <VolumesAtRisk rows={data.volumesAtRisk} fillingDays={data.fillingDays} />
                 <SilentWorkspaces silent={data.silent} />

@@ -3,8 +3,35 @@ import { Bytes } from "@/components/ui/bytes";
 import { Panel } from "@/components/ui/panel";
 import { stackedTable } from "@/components/ui/stacked-table";
 import { RelativeTime } from "@/components/ui/time";
+import { SyncFailure } from "@/components/coder/sync-failure";
 import { formatCount, formatCountOf } from "@/lib/format/numbers";
 import { RetentionEditor } from "./retention-editor";
+import { ExportLink } from "@/components/ui/export-link";
+import { exportPaths } from "@/lib/validations/export";
+
+/** The last workspace sync from Coder, as its state was kept: when, what it found, or why it failed. */
+function CoderSyncLine({ sync }: { sync: StorageSettings["coderSync"] }) {
+  if (!sync) {
+    return (
+      <p className="muted small" data-testid="coder-sync-settings">
+        No workspace sync from Coder has run (set <code>CODER_URL</code> and <code>CODER_SESSION_TOKEN</code>).
+      </p>
+    );
+  }
+  const at = sync.finishedAt ?? sync.startedAt;
+  return (
+    <p className={sync.error ? "small delta up" : "muted small"} data-testid="coder-sync-settings">
+      {sync.error ? (
+        <SyncFailure at={at} error={sync.error} succeededAt={sync.succeededAt} />
+      ) : (
+        <>
+          Last sync from Coder <RelativeTime value={at} />: {formatCount(sync.listed)} listed, {formatCount(sync.added)}{" "}
+          new, {formatCount(sync.deleted)} deleted, {formatCountOf(sync.jobsCancelled, "job")} cancelled.
+        </>
+      )}
+    </p>
+  );
+}
 
 /** Settings: how long data is kept, where expired history ends, and what the product's tables take on disk. */
 export function StorageView({ settings }: { settings: StorageSettings }) {
@@ -42,6 +69,7 @@ export function StorageView({ settings }: { settings: StorageSettings }) {
               Not run yet: it runs shortly after the app starts, then hourly (or <code>npm run maintenance</code>).
             </p>
           )}
+          <CoderSyncLine sync={settings.coderSync} />
         </Panel>
       </div>
       <Panel
@@ -50,6 +78,7 @@ export function StorageView({ settings }: { settings: StorageSettings }) {
             Database tables · <Bytes value={settings.totalBytes} />
           </>
         }
+        actions={<ExportLink path={exportPaths.tableSizes()} title="Download every table's size and rows as CSV" />}
       >
         <p className="muted small">
           Rows are counted exactly in tables up to <Bytes value={settings.exactCountMaxBytes} />; larger tables show

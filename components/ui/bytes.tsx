@@ -17,7 +17,8 @@ export function Bytes({
   estimate?: boolean;
 }) {
   const text = perDay ? formatRate(value) : delta ? formatBytesDelta(value) : formatBytes(value);
-  const cls = delta && value ? (value > 0 ? "delta up" : "delta down") : undefined;
+  // A size is read whole: "14.4 GiB" never breaks between the number and its unit.
+  const cls = `nowrap${delta && value ? (value > 0 ? " delta up" : " delta down") : ""}`;
   const exact = exactBytes(value);
   return (
     <span className={cls} title={exact ? (perDay ? `${exact} a day` : exact) : undefined}>

@@ -8,6 +8,8 @@ import { Panel } from "@/components/ui/panel";
 import { QueryView } from "@/components/ui/states";
 import { adminKeys, postToken, revokeToken, tokensOptions } from "@/lib/query/admin";
 import type { AssignableRole } from "@/lib/validations/auth";
+import { ExportLink } from "@/components/ui/export-link";
+import { exportPaths } from "@/lib/validations/export";
 
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : "—");
 
@@ -37,7 +39,12 @@ export function TokensPanel() {
     e.currentTarget.reset();
   };
   return (
-    <Panel title="API tokens">
+    <Panel
+      title="API tokens"
+      actions={
+        <ExportLink path={exportPaths.tokens()} title="Download every API token (never the token itself) as CSV" />
+      }
+    >
       <div className="stack">
         <p className="muted small">
           For scripts: <code>Authorization: Bearer &lt;token&gt;</code> on <code>/api/v1/*</code>. Also{" "}

@@ -7,6 +7,8 @@ import { Panel } from "@/components/ui/panel";
 import { QueryView } from "@/components/ui/states";
 import { adminKeys, patchUser, postUser, usersOptions } from "@/lib/query/admin";
 import type { AssignableRole } from "@/lib/validations/auth";
+import { ExportLink } from "@/components/ui/export-link";
+import { exportPaths } from "@/lib/validations/export";
 
 function CreateUserForm() {
   const client = useQueryClient();
@@ -73,7 +75,7 @@ export function UsersPanel({ myEmail }: { myEmail: string }) {
     onSuccess: () => client.invalidateQueries({ queryKey: adminKeys.users() }),
   });
   return (
-    <Panel title="Users">
+    <Panel title="Users" actions={<ExportLink path={exportPaths.users()} title="Download every user as CSV" />}>
       <div className="stack">
         <CreateUserForm />
         {change.isError ? <ErrorPanel title="Could not change the user" error={change.error} /> : null}

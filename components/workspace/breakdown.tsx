@@ -10,7 +10,7 @@ import { RelativeTime } from "@/components/ui/time";
 import { categoryTotals } from "@/lib/shaping/workspace-tables";
 import { recipesForRoot } from "@/lib/catalog/recipe-roots";
 import { CleanupLink } from "@/components/cleanup/cleanup-link";
-import { useSignedInUser } from "@/components/auth/caller-context";
+import { useIsAdmin, useSignedInUser } from "@/components/auth/caller-context";
 
 export function RootsTable({
   roots,
@@ -24,6 +24,10 @@ export function RootsTable({
   const total = roots.reduce((s, r) => s + r.bytes, 0);
   // Agent pages are the fleet's: a member sees the agent's name, not a link to a page they may not open.
   const agentLinks = useSignedInUser()?.role !== "member";
+  // The Clean up links in a column of their own (every row has its cell, empty where no recipe fits), compact
+  // as every button in a table: inline in the Root cell they made rows with one taller than rows without.
+  const isAdmin = useIsAdmin();
+  const actions = Boolean(workspaceId) && isAdmin;
   return (
     <div className="table-wrap">
       <table {...stackedTable(5)} data-testid="roots-table">
@@ -41,6 +45,7 @@ export function RootsTable({
             <th className="num">Share</th>
             <th className="num">Files</th>
             <th className="num">Newest change</th>
+            {actions ? <th className="actions" aria-label="Clean up" /> : null}
           </tr>
         </thead>
         <tbody>
@@ -63,14 +68,6 @@ export function RootsTable({
                     AgentAPI leftovers: {r.leftovers.length}
                   </span>
                 ) : null}
-                {workspaceId ? (
-                  <>
-                    {" "}
-                    <CleanupLink recipe={recipesForRoot(r)[0]?.id ?? null} workspace={workspaceId}>
-                      Clean up
-                    </CleanupLink>
-                  </>
-                ) : null}
               </td>
               <td className="nowrap">
                 {agentLinks && hasAgentPage(r.agent) ? (
@@ -90,6 +87,13 @@ export function RootsTable({
               <td className="num">
                 <RelativeTime value={r.newestMtime} />
               </td>
+              {actions ? (
+                <td className="actions">
+                  <CleanupLink recipe={recipesForRoot(r)[0]?.id ?? null} workspace={workspaceId}>
+                    Clean up
+                  </CleanupLink>
+                </td>
+              ) : null}
             </tr>
           ))}
         </tbody>

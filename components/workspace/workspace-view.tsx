@@ -11,6 +11,7 @@ import { rootColors } from "@/components/charts/palette";
 import { VolumeChart } from "@/components/charts/lazy";
 import { EmptyTrash } from "@/components/cleanup/empty-trash";
 import { FreeSpaceLink } from "@/components/cleanup/free-space-link";
+import { CoderStatus } from "@/components/coder/coder-status";
 import { FindingList } from "@/components/findings/finding-item";
 import { ExportLink } from "@/components/ui/export-link";
 import { Panel } from "@/components/ui/panel";
@@ -18,6 +19,7 @@ import { RangePicker } from "@/components/ui/range-picker";
 import { PageLoading, QueryView } from "@/components/ui/states";
 import { RelativeTime } from "@/components/ui/time";
 import { AgeChart } from "./age-chart";
+import { AgentRetentionTable } from "./agent-retention";
 import { CategoryBreakdown, RootsTable } from "./breakdown";
 import { LargestEntries, LargestSessions } from "./largest-entries";
 import { ReportHistory } from "./report-history";
@@ -83,6 +85,7 @@ function Detail({ data, range }: { data: WorkspaceDetail; range: RangeState }) {
       </div>
       <Panel title="Age of data per root" actions={table("ages")}>
         <AgeChart roots={data.roots} />
+        <AgentRetentionTable roots={data.roots} settings={data.workspace.agentRetention} />
       </Panel>
       <Panel
         title={`Findings (${data.findings.reduce((n, f) => n + f.count, 0)})`}
@@ -141,7 +144,14 @@ export function WorkspaceView({ id }: { id: string }) {
                   ·{" "}
                 </>
               ) : null}
-              Last report {w.lastCollectedAt ? <RelativeTime value={w.lastCollectedAt} /> : "never"}
+              Last report {w.lastCollectedAt ? <RelativeTime value={w.lastCollectedAt} /> : "never"} · In Coder{" "}
+              <CoderStatus coder={w.coder} />
+              {w.coder.deletedAt ? (
+                <span className="small muted" style={{ marginLeft: 8 }} data-testid="deleted-note">
+                  Deleted in Coder on {w.coder.deletedAt.slice(0, 10)}: out of the fleet&apos;s totals, its history is
+                  kept until retention expires it.
+                </span>
+              ) : null}
               {w.silent ? (
                 <span className="badge warning" style={{ marginLeft: 8 }}>
                   not reporting
@@ -154,7 +164,7 @@ export function WorkspaceView({ id }: { id: string }) {
                     : `inodes exhausted (${w.volume.inodes?.usePercent}%)`}
                 </span>
               ) : null}
-              {w.volume?.full || w.volume?.inodesFull ? (
+              {(w.volume?.full || w.volume?.inodesFull) && !w.coder.deletedAt ? (
                 <>
                   {" "}
                   <FreeSpaceLink workspaceId={w.id} primary />

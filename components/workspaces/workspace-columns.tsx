@@ -8,6 +8,7 @@ import { formatDays, formatPercent } from "@/lib/format/numbers";
 import { dfSummary } from "@/lib/format/volume";
 import { agentLabel } from "@/components/agents/agent-label";
 import { agentColor } from "@/components/charts/palette";
+import { CoderStatus } from "@/components/coder/coder-status";
 import { Sparkline } from "@/components/charts/sparkline";
 import { Bytes } from "@/components/ui/bytes";
 import { RelativeTime } from "@/components/ui/time";
@@ -108,6 +109,12 @@ export const workspaceColumns = [
         </span>
       );
     },
+  }),
+  col.display({
+    id: "coder",
+    header: "In Coder",
+    enableSorting: false,
+    cell: ({ row }) => <CoderStatus coder={row.original.coder} />,
   }),
   col.accessor("lastCollectedAt", {
     id: "lastReport",

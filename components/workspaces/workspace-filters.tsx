@@ -1,6 +1,7 @@
 "use client";
 
 import type { WorkspaceListState } from "@/lib/query/workspaces";
+import { CODER_STATUSES, type CoderStatus } from "@/lib/coder/status";
 import { AGENT_OPTIONS } from "@/components/agents/agent-label";
 import { DebouncedInput } from "@/components/ui/debounced-input";
 
@@ -11,7 +12,8 @@ export function WorkspaceFilters({
   state: WorkspaceListState;
   onChange: (patch: Partial<WorkspaceListState>) => void;
 }) {
-  const filtered = state.q || state.owner || state.template || state.agent;
+  const filtered =
+    state.q || state.owner || state.template || state.agent || state.status || state.dormant || state.reporting;
   return (
     <div className="row" role="search">
       <DebouncedInput
@@ -50,11 +52,43 @@ export function WorkspaceFilters({
           </option>
         ))}
       </select>
+      <select
+        aria-label="Filter by status in Coder"
+        value={state.status}
+        onChange={(e) => onChange({ status: e.target.value as CoderStatus | "", page: 1 })}
+      >
+        <option value="">Any status in Coder</option>
+        {CODER_STATUSES.map((s) => (
+          <option key={s} value={s}>
+            {s === "deleted" ? "deleted (hidden otherwise)" : s}
+          </option>
+        ))}
+      </select>
+      <select
+        aria-label="Filter by dormancy in Coder"
+        value={state.dormant}
+        onChange={(e) => onChange({ dormant: e.target.value as "true" | "false" | "", page: 1 })}
+      >
+        <option value="">Dormant or not</option>
+        <option value="true">Dormant</option>
+        <option value="false">Not dormant</option>
+      </select>
+      <select
+        aria-label="Filter by reporting"
+        value={state.reporting}
+        onChange={(e) => onChange({ reporting: e.target.value as "yes" | "no" | "", page: 1 })}
+      >
+        <option value="">Reporting or not</option>
+        <option value="yes">Reporting</option>
+        <option value="no">In Coder, never reported</option>
+      </select>
       {filtered ? (
         <button
           type="button"
           className="button"
-          onClick={() => onChange({ q: "", owner: "", template: "", agent: "", page: 1 })}
+          onClick={() =>
+            onChange({ q: "", owner: "", template: "", agent: "", status: "", dormant: "", reporting: "", page: 1 })
+          }
         >
           Clear filters
         </button>

@@ -38,7 +38,7 @@ export function WorkspacesView() {
           ) : (
             <>
               <h1>Workspaces</h1>
-              <p className="sub">Every workspace that reports, with its storage, growth and volume forecast.</p>
+              <p className="sub">Every workspace, with its storage, growth, volume forecast and status in Coder.</p>
             </>
           )}
         </div>

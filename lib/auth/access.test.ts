@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import * as adminsRoute from "@/app/api/v1/admins/route";
 import * as agentRoute from "@/app/api/v1/agents/[agent]/route";
 import * as auditRoute from "@/app/api/v1/audit/route";
+import * as coderSyncRoute from "@/app/api/v1/coder/sync/route";
 import * as cleanupJobRoute from "@/app/api/v1/cleanup/jobs/[id]/route";
 import * as cleanupRestoreRoute from "@/app/api/v1/cleanup/jobs/[id]/restore/route";
 import * as cleanupPolicyRoute from "@/app/api/v1/cleanup/policies/[id]/route";
@@ -27,8 +28,11 @@ import * as findingsRoute from "@/app/api/v1/findings/route";
 import * as rulesRoute from "@/app/api/v1/findings/rules/route";
 import * as overviewRoute from "@/app/api/v1/fleet/overview/route";
 import * as healthRoute from "@/app/api/v1/health/route";
+import * as openapiRoute from "@/app/api/v1/openapi.json/route";
+import * as metricsRoute from "@/app/metrics/route";
 import * as meRoute from "@/app/api/v1/me/route";
 import * as reportsRoute from "@/app/api/v1/reports/route";
+import * as reportBatchRoute from "@/app/api/v1/reports/batch/route";
 import * as schemaRoute from "@/app/api/v1/schema/report.json/route";
 import * as setupRoute from "@/app/api/v1/setup/route";
 import * as tokenRoute from "@/app/api/v1/tokens/[id]/route";
@@ -60,6 +64,11 @@ import * as storageSettingsRoute from "@/app/api/v1/settings/storage/route";
 import * as retentionRoute from "@/app/api/v1/settings/retention/route";
 import * as exportCleanupRunsRoute from "@/app/api/v1/export/cleanup/runs.csv/route";
 import * as exportCleanupRunRoute from "@/app/api/v1/export/cleanup/runs/[id]/route";
+import * as exportCleanupPoliciesRoute from "@/app/api/v1/export/cleanup/policies.csv/route";
+import * as exportCleanupRecipesRoute from "@/app/api/v1/export/cleanup/recipes.csv/route";
+import * as exportTableSizesRoute from "@/app/api/v1/export/settings/tables.csv/route";
+import * as exportUsersRoute from "@/app/api/v1/export/users.csv/route";
+import * as exportTokensRoute from "@/app/api/v1/export/tokens.csv/route";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 type Example = { url: string; params?: Record<string, string>; body?: () => unknown };
@@ -87,8 +96,14 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
     example: { url: "/api/v1/enroll", body: () => ({ workspace: { id: "ws-x", name: "x", owner: "o" } }) },
   },
   "POST /api/v1/reports": { module: reportsRoute, example: { url: "/api/v1/reports", body: () => ({}) } },
+  "POST /api/v1/reports/batch": {
+    module: reportBatchRoute,
+    example: { url: "/api/v1/reports/batch", body: () => ({ reports: [{}] }) },
+  },
   "GET /api/v1/schema/report.json": { module: schemaRoute, example: { url: "/api/v1/schema/report.json" } },
   "GET /api/v1/health": { module: healthRoute, example: { url: "/api/v1/health" } },
+  "GET /api/v1/openapi.json": { module: openapiRoute, example: { url: "/api/v1/openapi.json" } },
+  "GET /metrics": { module: metricsRoute, example: { url: "/metrics" } },
   "POST /api/v1/setup": {
     module: setupRoute,
     example: { url: "/api/v1/setup", body: () => ({ email: "late@example.com", password: "late-password-1" }) },
@@ -146,6 +161,7 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
     example: { url: "/api/v1/settings/retention", body: () => ({ audit: 400 }) },
   },
   "POST /api/v1/enrollment-key/rotate": { module: rotateRoute, example: { url: "/api/v1/enrollment-key/rotate" } },
+  "POST /api/v1/coder/sync": { module: coderSyncRoute, example: { url: "/api/v1/coder/sync" } },
   "GET /api/v1/export/usage.csv": { module: exportUsageRoute, example: { url: "/api/v1/export/usage.csv" } },
   "GET /api/v1/export/workspaces.csv": {
     module: exportWorkspacesRoute,
@@ -170,6 +186,20 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
     example: { url: `/api/v1/export/workspaces/${WS}/roots.csv`, params: { id: WS, table: "roots.csv" } },
   },
   "GET /api/v1/export/audit.csv": { module: exportAuditRoute, example: { url: "/api/v1/export/audit.csv" } },
+  "GET /api/v1/export/cleanup/policies.csv": {
+    module: exportCleanupPoliciesRoute,
+    example: { url: "/api/v1/export/cleanup/policies.csv" },
+  },
+  "GET /api/v1/export/cleanup/recipes.csv": {
+    module: exportCleanupRecipesRoute,
+    example: { url: "/api/v1/export/cleanup/recipes.csv" },
+  },
+  "GET /api/v1/export/settings/tables.csv": {
+    module: exportTableSizesRoute,
+    example: { url: "/api/v1/export/settings/tables.csv" },
+  },
+  "GET /api/v1/export/users.csv": { module: exportUsersRoute, example: { url: "/api/v1/export/users.csv" } },
+  "GET /api/v1/export/tokens.csv": { module: exportTokensRoute, example: { url: "/api/v1/export/tokens.csv" } },
   "GET /api/v1/export/cleanup/runs.csv": {
     module: exportCleanupRunsRoute,
     example: { url: "/api/v1/export/cleanup/runs.csv" },
@@ -270,7 +300,7 @@ function expected(rule: RouteRule, caller: CallerKind): number | null {
   if (rule.access === "public") {
     // Workspace endpoints take only their own credentials: no dashboard session or token opens them, and a
     // workspace token works only there.
-    if (rule.path === "/api/v1/reports" || rule.path.startsWith("/api/v1/jobs/"))
+    if (rule.path.startsWith("/api/v1/reports") || rule.path.startsWith("/api/v1/jobs/"))
       return caller === "workspace token" ? null : 401;
     if (rule.path === "/api/v1/enroll") return 401; // no X-Enrollment-Key in these calls
     return null;
@@ -414,6 +444,7 @@ describeEachDatabase("access to every route", (t) => {
       }
     };
     walk(path.join("app", "api", "v1"));
+    walk(path.join("app", "metrics"));
     expect(new Set(found)).toEqual(new Set(ROUTE_ACCESS.map((r) => `${r.method} ${r.path}`)));
     expect(new Set(Object.keys(EXAMPLES))).toEqual(new Set(found));
   });

@@ -20,6 +20,12 @@ export function clientIp(headers: Headers): string | null {
   return ip.startsWith("::ffff:") && ip.includes(".") ? ip.slice(7) : ip;
 }
 
+/** True when a trusted proxy (TRUST_PROXY=1) says the browser came over https (its X-Forwarded-Proto). */
+export function forwardedHttps(headers: Headers): boolean {
+  const proto = (headers.get("x-forwarded-proto") ?? "").split(",").at(-1)?.trim().toLowerCase();
+  return trustProxy() && proto === "https";
+}
+
 export function requestOrigin(headers: Headers): { ip: string | null; userAgent: string | null } {
   return { ip: clientIp(headers), userAgent: headers.get("user-agent") };
 }

@@ -46,6 +46,9 @@ const CASES: Record<string, Case[]> = {
     { module: workspacesRoute, url: "/api/v1/workspaces?pageSize=200", own: true },
     { module: workspacesRoute, url: "/api/v1/workspaces?owner=bob", own: false },
     { module: workspacesRoute, url: "/api/v1/workspaces?q=ws-&sort=name&dir=asc", own: true },
+    // Coder's filters (the workspace sync) stay within the scope too.
+    { module: workspacesRoute, url: "/api/v1/workspaces?status=deleted", own: false },
+    { module: workspacesRoute, url: "/api/v1/workspaces?reporting=yes&dormant=false", own: true },
   ],
   "GET /api/v1/workspaces/[id]": [
     { module: workspaceRoute, url: `/api/v1/workspaces/${WS_A.id}?range=30d`, params: { id: WS_A.id }, own: true },
@@ -63,6 +66,7 @@ const CASES: Record<string, Case[]> = {
   ],
   "GET /api/v1/export/workspaces.csv": [
     { module: exportWorkspacesRoute, url: "/api/v1/export/workspaces.csv", own: true },
+    { module: exportWorkspacesRoute, url: "/api/v1/export/workspaces.csv?reporting=yes&dormant=false", own: true },
   ],
   "GET /api/v1/export/findings.csv": [{ module: exportFindingsRoute, url: "/api/v1/export/findings.csv", own: true }],
   "GET /api/v1/export/workspaces/[id]/[table]": [

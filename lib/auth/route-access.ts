@@ -15,6 +15,12 @@ export type RouteRule = {
 export const ROUTE_ACCESS: readonly RouteRule[] = [
   { method: "POST", path: "/api/v1/enroll", access: "public", why: "workspaces: the enrollment key" },
   { method: "POST", path: "/api/v1/reports", access: "public", why: "workspaces: their workspace token" },
+  {
+    method: "POST",
+    path: "/api/v1/reports/batch",
+    access: "public",
+    why: "workspaces: their workspace token (a spooled backlog)",
+  },
   // The reporter's side of cleanup: the workspace's own token, and only that workspace's jobs.
   {
     method: "POST",
@@ -36,6 +42,8 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   },
   { method: "GET", path: "/api/v1/schema/report.json", access: "public", why: "the report format, no data" },
   { method: "GET", path: "/api/v1/health", access: "public", why: "load balancers" },
+  { method: "GET", path: "/api/v1/openapi.json", access: "public", why: "the API's description, no data" },
+  { method: "GET", path: "/metrics", access: "viewer", why: "Prometheus, with a viewer API token" },
   { method: "POST", path: "/api/v1/setup", access: "setup", why: "only until the first admin exists" },
   { method: "GET", path: "/api/v1/me", access: "member" },
   { method: "GET", path: "/api/v1/admins", access: "member", why: "whom to ask for what only admins may do" },
@@ -57,6 +65,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   { method: "GET", path: "/api/v1/settings/storage", access: "viewer" },
   { method: "PUT", path: "/api/v1/settings/retention", access: "admin" },
   { method: "POST", path: "/api/v1/enrollment-key/rotate", access: "admin" },
+  { method: "POST", path: "/api/v1/coder/sync", access: "admin", why: "calls Coder on demand" },
   { method: "GET", path: "/api/v1/export/usage.csv", access: "member" },
   { method: "GET", path: "/api/v1/export/workspaces.csv", access: "member" },
   { method: "GET", path: "/api/v1/export/findings.csv", access: "member" },
@@ -68,6 +77,11 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   { method: "GET", path: "/api/v1/export/audit.csv", access: "admin" },
   { method: "GET", path: "/api/v1/export/cleanup/runs.csv", access: "viewer" },
   { method: "GET", path: "/api/v1/export/cleanup/runs/[id]", access: "viewer" },
+  { method: "GET", path: "/api/v1/export/cleanup/policies.csv", access: "viewer" },
+  { method: "GET", path: "/api/v1/export/cleanup/recipes.csv", access: "viewer" },
+  { method: "GET", path: "/api/v1/export/settings/tables.csv", access: "viewer" },
+  { method: "GET", path: "/api/v1/export/users.csv", access: "admin" },
+  { method: "GET", path: "/api/v1/export/tokens.csv", access: "admin" },
   // Cleanup: viewers see the catalog, runs, results and policies; admins preview and act.
   { method: "GET", path: "/api/v1/cleanup/recipes", access: "viewer" },
   { method: "POST", path: "/api/v1/cleanup/preview", access: "admin", why: "the first step of acting (audited)" },

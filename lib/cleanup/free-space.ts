@@ -9,8 +9,17 @@ import { MIN_AGE_HOURS } from "./defaults";
 import type { RunRequest } from "./protocol";
 import { defaultDraft, runRequestOf } from "./run-draft";
 
-/** The findings of a full volume: no new file fits, whatever the growth. */
-export const FREE_SPACE_RULES: readonly string[] = ["volume-full", "inodes-full"];
+/**
+ * The findings that offer it: a full volume (no new file fits, whatever the growth), and storage that Coder says
+ * nobody uses (a dormant or long unused workspace, one Coder is about to delete).
+ */
+export const FREE_SPACE_RULES: readonly string[] = [
+  "volume-full",
+  "inodes-full",
+  "dormant-storage",
+  "unused-storage",
+  "auto-deletion",
+];
 
 export const offersFreeSpace = (ruleId: string) => FREE_SPACE_RULES.includes(ruleId);
 

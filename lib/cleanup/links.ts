@@ -29,6 +29,8 @@ export function recipeForFinding(f: {
       return "agentapi-leftovers";
     case "claude-debug-history":
       return "claude-code-debug";
+    case "agent-retention":
+      return f.agent ? (SESSION_RECIPES[f.agent] ?? null) : null;
     case "root-oversize":
     case "large-session":
       if (f.rootKey && MODULE_LOGS.roots.some((p) => rootPatternMatches(p, f.rootKey!))) return "module-logs";
@@ -55,3 +57,6 @@ export function newRunHref(opts: {
   const s = qs.toString();
   return s ? `/cleanup/new?${s}` : "/cleanup/new";
 }
+
+/** The new-policy form with `recipe` chosen: where an agent cannot limit its own data, a policy does it. */
+export const newPolicyHref = (recipe: RecipeId) => `/cleanup/policies/new?recipe=${encodeURIComponent(recipe)}`;

@@ -9,3 +9,8 @@ import { formatCountOf } from "@/lib/format/numbers";
 export function previewUnitsText(units: number, bytes: number): string {
   return units === 0 && bytes > 0 ? "under 1 unit" : formatCountOf(units, "unit");
 }
+
+/** A policy's state as the policies table and its CSV say it. */
+export function policyStateText(p: { dryRun: boolean; held: unknown; confirmed: unknown }): string {
+  return p.dryRun ? "dry run" : p.held ? "held" : p.confirmed ? "confirmed" : "awaiting confirmation (dry runs)";
+}

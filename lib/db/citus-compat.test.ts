@@ -37,6 +37,7 @@ const NOT_BY_WORKSPACE = [
   "cleanup_jobs",
   "cleanup_job_results",
   "cleanup_policies",
+  "coder_sync_state",
 ];
 
 describeEachDatabase("schema is ready for distribution by workspace", (t) => {

@@ -10,7 +10,7 @@ import { rowsOf, type Db } from "./types";
  * change to a function is a diff of its file, not a copy of it in a new migration. The versioned migrations
  * before this folder existed still hold the functions' earlier versions; they are history.
  */
-export const FUNCTIONS_FOLDER = path.join(process.cwd(), "drizzle", "functions");
+export const FUNCTIONS_FOLDER = path.join(/*turbopackIgnore: true*/ process.cwd(), "drizzle", "functions");
 
 /**
  * Applies each function file whose checksum differs from the one recorded when it was last applied (or that was

@@ -24,7 +24,9 @@ export type Database = {
   dumpDataDir?: () => Promise<Blob>;
 };
 
-export const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
+// Read at start from the working folder (the image copies drizzle/ beside server.js): keep the build's file
+// tracing from taking the whole project into .next/standalone.
+export const MIGRATIONS_FOLDER = path.join(/*turbopackIgnore: true*/ process.cwd(), "drizzle");
 const MAINTAIN_EVERY_WRITES = 250;
 /** Tables whose rows ingest updates in place (the rest only grow). */
 const UPDATED_TABLES = ["root_latest", "workspaces", "fleet_delta", "workspace_daily", "root_daily"];
@@ -117,6 +119,7 @@ export async function openEmbedded(dir: string, opts: { loadDataDir?: Blob } = {
  * about a second without it. Nothing here is long-running analytics that compilation would pay off for.
  */
 export const CONNECTION_OPTIONS = "-c jit=off";
+const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
  * Opens a node-postgres pool against `url` and applies pending migrations, then changed function files, under an
@@ -129,17 +132,30 @@ export async function openPostgres(
   const { Pool } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-  const pool = new Pool({ connectionString: url, max: poolSize, options: CONNECTION_OPTIONS });
+  // Bounded waits, so an outage answers 503 instead of hanging: a connection (or a free one from the pool) within
+  // 10 s, a statement within DATABASE_STATEMENT_TIMEOUT seconds (30; 0 lifts it). Maintenance and migrations run
+  // on a session without it (their statements may rightly take longer).
+  const statementTimeoutMs = Number(process.env.DATABASE_STATEMENT_TIMEOUT ?? 30) * 1000;
+  const pool = new Pool({
+    connectionString: url,
+    max: poolSize,
+    options: CONNECTION_OPTIONS,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    statement_timeout: statementTimeoutMs > 0 ? statementTimeoutMs : undefined,
+    keepAlive: true,
+  });
   pool.on("error", (err) => console.error(`[db] idle client error: ${err.message}`));
   try {
     const conn = await pool.connect();
     try {
+      await conn.query("set statement_timeout = 0");
       await conn.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
       const locked = drizzle({ client: conn, schema });
       await migrate(locked, { migrationsFolder: MIGRATIONS_FOLDER });
       await applyFunctions(locked as unknown as Db);
     } finally {
       await conn.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
+      await conn.query("reset statement_timeout").catch(() => {});
       conn.release();
     }
   } catch (err) {
@@ -155,9 +171,14 @@ export async function openPostgres(
     async session(fn) {
       const conn = await pool.connect();
       try {
+        await conn.query("set statement_timeout = 0");
         return await fn(drizzle({ client: conn, schema }) as unknown as Db);
       } finally {
-        conn.release();
+        // A connection that failed is dropped from the pool rather than returned with its settings unknown.
+        await conn.query("reset statement_timeout").then(
+          () => conn.release(),
+          (err: Error) => conn.release(err),
+        );
       }
     },
     close: () => pool.end(),

@@ -3,6 +3,7 @@
 // Used the same day (issue 18: 22 GiB of roots on a 20 GiB volume, then a 7.4 GiB drop with Used flat).
 import { expect, it } from "vitest";
 import { matchGlob, sessionRulesFor } from "@/lib/catalog/agents";
+import { agentRetention } from "@/lib/report/schema";
 import { simulateDemoFleet } from "./fleet";
 
 it("keeps the roots within Used, Used within the volume, and moves Used with the roots", () => {
@@ -55,4 +56,26 @@ it("lists the sessions of every agent whose sessions the catalog knows, where th
   expect(problems.slice(0, 5)).toEqual([]);
   // Every agent of the demo that the catalog gives sessions: not Claude Code's alone.
   expect([...agentsWithSessions].sort()).toEqual(["claude-code", "codex", "copilot", "cursor", "gemini"]);
+});
+
+it("carries the agents' own retention settings in every report, each case somewhere in the fleet", () => {
+  const fleet = simulateDemoFleet({ workspaces: 150, days: 2, now: new Date("2026-03-01T12:00:00Z") });
+  const seen = new Set<string>();
+  for (const report of fleet.reports()) {
+    const r = agentRetention.parse(report.agentRetention);
+    for (const [agent, s] of Object.entries(r))
+      seen.add(`${agent} ${s.state}${s.source?.startsWith("/") ? " managed" : ""}`);
+  }
+  expect([...seen].sort()).toEqual([
+    "claude-code absent",
+    "claude-code set",
+    "claude-code set managed",
+    "claude-code unreadable",
+    "codex absent",
+    "codex set",
+    "gemini absent",
+    "gemini set",
+    "opencode absent",
+    "opencode set",
+  ]);
 });

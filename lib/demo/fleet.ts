@@ -4,8 +4,9 @@ import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment/workspaces";
 import { ingestReport } from "@/lib/ingest/report";
 import { REPORT_FORMAT_VERSION } from "@/lib/report/constants";
 import { parseReport } from "@/lib/report/parse";
-import type { Report, WorkspaceIdentity } from "@/lib/report/schema";
+import type { AgentRetention, Report, WorkspaceIdentity } from "@/lib/report/schema";
 import { createRandom, type Random } from "./random";
+import { demoRetention } from "./retention";
 import { MiB, SimulatedRoot, type Room, type RootProfile } from "./roots";
 
 const GiB = 1024 * MiB;
@@ -199,6 +200,8 @@ type SimWorkspace = {
   silentFromDay: number;
   restartEvery: number;
   activity: number;
+  /** The agents' own retention settings its reports carry. */
+  agentRetention?: AgentRetention;
 };
 
 function makeWorkspace(rnd: Random, i: number, days: number): SimWorkspace {
@@ -292,6 +295,7 @@ function buildReport(rnd: Random, ws: SimWorkspace, at: number): Report {
     },
     reporter: { version: "0.3.0-demo", scanMs: Math.round(rnd.between(80, 900)) },
     roots,
+    agentRetention: ws.agentRetention,
   };
 }
 
@@ -312,6 +316,9 @@ export function simulateDemoFleet(opts: DemoOptions): DemoFleet {
   const lifetime = Math.max(opts.days, opts.simulateDays ?? opts.days);
   const firstReported = lifetime - opts.days;
   const fleet = Array.from({ length: opts.workspaces }, (_, i) => makeWorkspace(rnd, i, lifetime));
+  // Drawn apart, so that the settings do not change the simulated fleet.
+  const settingsRnd = createRandom((opts.seed ?? 42) ^ 0x2f6e2b13);
+  for (const ws of fleet) ws.agentRetention = demoRetention(settingsRnd, ws.identity.template);
   // Workspaces that exist from the first day already hold weeks of data from before it.
   for (const ws of fleet) {
     if (ws.startDay > 0) continue;

@@ -1,6 +1,6 @@
 import "server-only";
 import { eq, sql } from "drizzle-orm";
-import { generateToken, hashToken, sameSecret } from "@/lib/auth/tokens";
+import { generateToken, hashToken, sameSecret } from "@/lib/secrets/tokens";
 import type { Db } from "@/lib/db";
 import { recordAudit, type Who } from "@/lib/db/queries/audit";
 import { getOrCreateSetting } from "@/lib/db/queries/settings";

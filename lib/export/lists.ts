@@ -37,6 +37,13 @@ export const WORKSPACE_COLUMNS: CsvColumn<WorkspaceRow>[] = [
   col("forecast_full_at", "time", (r) => r.forecastFullAt),
   col("last_report_at", "time", (r) => r.lastCollectedAt),
   col("silent", "boolean", (r) => r.silent),
+  // Coder's view (the workspace sync): empty before a sync saw the workspace.
+  col("coder_status", "text", (r) => r.coder.status),
+  col("dormant_at", "time", (r) => r.coder.dormantAt),
+  col("deleting_at", "time", (r) => r.coder.deletingAt),
+  col("last_used_at", "time", (r) => r.coder.lastUsedAt),
+  col("deleted_at", "time", (r) => r.coder.deletedAt),
+  col("coder_url", "text", (r) => r.coder.href),
 ];
 
 export function workspacesExport(

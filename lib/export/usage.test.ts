@@ -171,10 +171,10 @@ describeEachDatabase("usage export", (t) => {
     expect(lines[0]).toBe(
       "id,name,owner,template,total_bytes,change_7d_bytes,root_count,largest_agent,largest_agent_bytes,volume_size_bytes," +
         "volume_used_bytes,volume_avail_bytes,volume_use_percent,inodes_use_percent,volume_full,growth_bytes_per_day," +
-        "forecast_full_at,last_report_at,silent",
+        "forecast_full_at,last_report_at,silent,coder_status,dormant_at,deleting_at,last_used_at,deleted_at,coder_url",
     );
     expect(out).toContain(`\r\nws-u,café-日本,"'\r=1",,2024,-1024,1,claude-code,2024,,,,,,,`);
-    expect(out).toContain(`,${at(now, 0, 10)},false\r\n`);
+    expect(out).toContain(`,${at(now, 0, 10)},false,,,,,,\r\n`);
     expect(out).toContain(`\r\nws-h,"'=HYPERLINK(""http://evil"",""x"")",'+1,'-2+3,3700,,2,codex,2100,`);
     // In the table's order, the neutralising quote no part of the sort.
     const table = await listWorkspaces(t.current.db, FLEET, { sort: "name", dir: "asc", now });

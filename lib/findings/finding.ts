@@ -15,6 +15,10 @@ export const RULE_IDS = [
   "agentapi-leftover",
   "silent-workspace",
   "claude-debug-history",
+  "dormant-storage",
+  "unused-storage",
+  "auto-deletion",
+  "agent-retention",
 ] as const;
 export type RuleId = (typeof RULE_IDS)[number];
 

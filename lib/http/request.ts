@@ -1,6 +1,7 @@
 import { gunzipSync } from "node:zlib";
 import type { z } from "zod";
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from "@/lib/errors";
+import { findBadText, findReplacementCharacter } from "./text";
 
 /**
  * Reads a request body and undoes gzip. The wire bytes are counted while reading and the read stops past
@@ -49,11 +50,35 @@ export function parseJson(body: Buffer, request: Request): unknown {
   if (!/^application\/(.+\+)?json\b/i.test(type)) {
     throw new UnsupportedMediaTypeError(`Content-Type "${type}" is not accepted; send application/json.`);
   }
+  let text: string;
   try {
-    return JSON.parse(body.toString("utf8"));
+    text = strictUtf8.decode(body);
+  } catch {
+    throw invalidUtf8(body);
+  }
+  try {
+    return JSON.parse(text);
   } catch (err) {
     throw new BadRequestError(`The body is not valid JSON: ${(err as Error).message}`, undefined, "malformed_json");
   }
+}
+
+// Strict: a lenient decoding turned invalid bytes into U+FFFD and stored names that no longer named anything.
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/** 400, naming the field that holds the invalid bytes when the rest of the body is JSON. */
+function invalidUtf8(body: Buffer): BadRequestError {
+  let field: string | null = null;
+  try {
+    field = findReplacementCharacter(JSON.parse(body.toString("utf8")));
+  } catch {
+    // not JSON either: nothing more to name
+  }
+  return new BadRequestError(
+    `The body is not valid UTF-8${field ? ` (in ${field})` : ""}; text must be UTF-8 (names that are not are sent escaped).`,
+    field ? { path: field } : undefined,
+    "invalid_utf8",
+  );
 }
 
 /** Validates the URL's query parameters (422 naming the parameter when one is wrong). */
@@ -62,6 +87,11 @@ export function readQuery<S extends z.ZodType>(request: Request, schema: S): z.i
 }
 
 export function validate<S extends z.ZodType>(schema: S, value: unknown, what = "body"): z.infer<S> {
+  const bad = findBadText(value);
+  if (bad) {
+    const issues = [{ path: bad.path, message: bad.problem }];
+    throw new ValidationError(`In the ${what}, ${bad.path} ${bad.problem}.`, { issues }, "invalid_text");
+  }
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));

@@ -1,10 +1,21 @@
 import { NextResponse } from "next/server";
-import { AppError } from "@/lib/errors";
+import { AppError, isDatabaseUnavailable } from "@/lib/errors";
 
 export type ErrorEnvelope = { error: { code: string; message: string; details?: unknown } };
 
+/**
+ * Every API answer: nosniff, and not kept by any cache (answers name people, workspaces and their files) unless
+ * the route says otherwise.
+ */
+function apiHeaders(init: HeadersInit | undefined, cacheControl = "no-store"): Headers {
+  const headers = new Headers(init);
+  headers.set("x-content-type-options", "nosniff");
+  if (!headers.has("cache-control")) headers.set("cache-control", cacheControl);
+  return headers;
+}
+
 export function json<T>(body: T, init?: ResponseInit): NextResponse<T> {
-  return NextResponse.json(body, init);
+  return NextResponse.json(body, { ...init, headers: apiHeaders(init?.headers) });
 }
 
 /**
@@ -12,34 +23,31 @@ export function json<T>(body: T, init?: ResponseInit): NextResponse<T> {
  * "no-transform" keeps the server from gzipping them, which cost more CPU than anything else per request.
  */
 export function machineJson<T>(body: T, init?: ResponseInit): NextResponse<T> {
-  const headers = new Headers(init?.headers);
+  const headers = apiHeaders(init?.headers);
   headers.set("cache-control", "no-store, no-transform");
   return NextResponse.json(body, { ...init, headers });
 }
 
-export function errorResponse(status: number, code: string, message: string, details?: unknown) {
+export function errorResponse(
+  status: number,
+  code: string,
+  message: string,
+  details?: unknown,
+  extraHeaders: Record<string, string> = {},
+) {
   const error: ErrorEnvelope["error"] = { code, message };
   if (details !== undefined) error.details = details;
   return NextResponse.json<ErrorEnvelope>(
     { error },
-    { status, headers: { "cache-control": "no-store, no-transform" } },
+    { status, headers: apiHeaders({ "cache-control": "no-store, no-transform", ...extraHeaders }) },
   );
 }
 
-// Connection failures (node-postgres / libpq codes): the database is down, not the request wrong.
-const UNAVAILABLE = /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH|57P0[1-3]|08\d\d\d|53300)$/;
-
-function isDatabaseUnavailable(err: unknown): boolean {
-  for (
-    let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0;
-    e && i < 5;
-    e = e.cause as typeof e, i++
-  ) {
-    if (typeof e.code === "string" && UNAVAILABLE.test(e.code)) return true;
-    if (e instanceof AggregateError && e.errors.some(isDatabaseUnavailable)) return true;
-  }
-  return false;
-}
+/**
+ * Seconds a client should wait before retrying while the database is unreachable. Reporters add their own
+ * jitter on top (lib/reporter/http.ts), so a fleet told the same figure does not return in the same second.
+ */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /**
  * Maps a thrown error to the envelope: domain errors to their status, a database that cannot be reached to
@@ -49,7 +57,13 @@ export function toErrorResponse(err: unknown) {
   if (err instanceof AppError) return errorResponse(err.status, err.code, err.message, err.details);
   if (isDatabaseUnavailable(err)) {
     console.error("[api] database unavailable:", (err as Error).message);
-    return errorResponse(503, "database_unavailable", "The database is not reachable right now; try again shortly.");
+    return errorResponse(
+      503,
+      "database_unavailable",
+      "The database is not reachable right now; try again shortly.",
+      undefined,
+      { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) },
+    );
   }
   console.error("[api] unexpected error:", err);
   return errorResponse(500, "internal", "The server failed to handle this request; it has been logged.");

@@ -4,7 +4,13 @@ import { describeEachDatabase } from "@/lib/db/testing";
 import { rowsOf } from "@/lib/db/types";
 import { listFindings } from "@/lib/db/queries/findings";
 import { ingestReport } from "@/lib/ingest/report";
-import { report as reportSchema, storageRoot, volume as volumeSchema, type Report } from "@/lib/report/schema";
+import {
+  agentRetention as agentRetentionSchema,
+  report as reportSchema,
+  storageRoot,
+  volume as volumeSchema,
+  type Report,
+} from "@/lib/report/schema";
 import { enroll, MiB } from "@/tests/support/reports";
 import { FLEET } from "@/lib/db/scope";
 
@@ -28,6 +34,23 @@ const REPORT: Report = reportSchema.parse({
   },
   reporter: { version: "0.2.0", scanMs: 1234.5 },
   errors: [{ path: ".claude/locked", code: "EACCES", message: "permission denied" }],
+  agentRetention: {
+    "claude-code": {
+      state: "set",
+      source: "/etc/claude-code/managed-settings.d/10-coder.json",
+      cleanupPeriodDays: 90,
+    },
+    gemini: {
+      state: "set",
+      source: ".gemini/settings.json",
+      enabled: true,
+      maxAge: "14d",
+      maxCount: 40,
+      minRetention: "2d",
+    },
+    codex: { state: "unreadable", source: ".codex/config.toml", reason: "not valid TOML (line 2, column 13)" },
+    opencode: { state: "absent" },
+  },
   roots: [
     {
       key: "coder/claude-code",
@@ -110,11 +133,25 @@ const ROOT_FIELDS = [
   "unreadable",
 ] as const;
 const VOLUME_FIELDS = ["totalBytes", "usedBytes", "freeBytes", "inodes"] as const;
+const RETENTION_FIELDS = {
+  "claude-code": ["state", "source", "reason", "cleanupPeriodDays"],
+  gemini: ["state", "source", "reason", "enabled", "maxAge", "maxCount", "minRetention"],
+  codex: ["state", "source", "reason", "historyMaxBytes"],
+  opencode: ["state", "source", "reason", "snapshot"],
+} as const;
 
 it("covers every field of the report schema", () => {
   expect([...ROOT_FIELDS].sort()).toEqual(Object.keys(storageRoot.shape).sort());
   expect([...VOLUME_FIELDS].sort()).toEqual(Object.keys(volumeSchema.shape).sort());
   expect(Object.keys(REPORT.roots[0]).sort()).toEqual([...ROOT_FIELDS].sort());
+  // Every agent and every key of its retention setting: stored as one jsonb, so a key the schema gains is stored
+  // with it; listed here so that a new agent or key is looked at (the report above carries each state).
+  const shape = agentRetentionSchema.shape;
+  expect(Object.keys(RETENTION_FIELDS).sort()).toEqual(Object.keys(shape).sort());
+  for (const [agent, keys] of Object.entries(RETENTION_FIELDS)) {
+    const inner = (shape[agent as keyof typeof shape].unwrap() as { shape: object }).shape;
+    expect([...keys].sort(), agent).toEqual(Object.keys(inner).sort());
+  }
 });
 
 const json = <T>(v: T | string): T => (typeof v === "string" ? (JSON.parse(v) as T) : v);
@@ -147,6 +184,7 @@ describeEachDatabase("ingest stores every field of a report", (t) => {
         free: Number(r.volume_inodes_free),
       },
       errors: json(r.errors),
+      agentRetention: json(r.agent_retention),
       bytes: Number(r.total_bytes),
       roots: Number(r.root_count),
     }).toEqual({
@@ -159,6 +197,7 @@ describeEachDatabase("ingest stores every field of a report", (t) => {
       used: v.usedBytes,
       inodes: v.inodes,
       errors: REPORT.errors,
+      agentRetention: REPORT.agentRetention,
       bytes: 196_608 + 8192,
       roots: 2,
     });
@@ -237,6 +276,7 @@ describeEachDatabase("ingest stores every field of a report", (t) => {
       pct: Number(w.volume_used_pct),
       ipct: Number(w.volume_inodes_used_pct),
       inodes: [Number(w.volume_inodes_total), Number(w.volume_inodes_used), Number(w.volume_inodes_free)],
+      agentRetention: json(w.agent_retention),
     }).toEqual({
       name: "fields",
       owner: "fiona",
@@ -249,7 +289,21 @@ describeEachDatabase("ingest stores every field of a report", (t) => {
       pct: 37,
       ipct: 17,
       inodes: [1_310_720, 210_001, 1_100_719],
+      agentRetention: REPORT.agentRetention,
     });
+  });
+
+  it("stores no retention settings for a report without them (an older reporter), in history and on the workspace", async () => {
+    const OLD: Report = {
+      ...REPORT,
+      id: "9d3c1b2a-4e5f-4a6b-8c7d-1e2f3a4b5c6d",
+      collectedAt: "2026-11-20T11:15:00.000Z",
+    };
+    delete OLD.agentRetention;
+    await ingestReport(t.current.db, WS.id, OLD, new Date("2026-11-20T11:16:00.000Z"));
+    const [r] = await read(sql`select agent_retention from reports where id = ${OLD.id}::uuid`);
+    const [w] = await read(sql`select agent_retention from workspaces where id = ${WS.id}`);
+    expect([r.agent_retention, w.agent_retention]).toEqual([null, null]);
   });
 
   it("names the AgentAPI leftovers listed inside a root as a finding on that root", async () => {

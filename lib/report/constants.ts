@@ -18,9 +18,19 @@ export const AGE_BUCKET_DAYS: Record<(typeof AGE_BUCKETS)[number], number> = {
   older: Infinity,
 };
 
+/**
+ * How an agent's own retention setting was found: "absent" (no settings file, or the key is not in it: the
+ * agent's default applies), "set" (read from its file), "unreadable" (the file could not be read or parsed, or
+ * the key holds a value the agent would not accept; the report says why).
+ */
+export const RETENTION_STATES = ["absent", "set", "unreadable"] as const;
+
 export const LIMITS = {
   /** Largest accepted report body, after gzip is undone. */
   reportBodyBytes: 4 * 1024 * 1024,
+  /** Most reports in one batch (POST /api/v1/reports/batch), and the batch body's limit after gzip is undone. */
+  reportBatchSize: 20,
+  reportBatchBodyBytes: 16 * 1024 * 1024,
   enrollBodyBytes: 16 * 1024,
   roots: 1000,
   largestEntries: 50,
@@ -36,4 +46,5 @@ export const LIMITS = {
 
 export type RootKind = (typeof ROOT_KINDS)[number];
 export type Category = (typeof CATEGORIES)[number];
+export type RetentionState = (typeof RETENTION_STATES)[number];
 export type AgeBucket = (typeof AGE_BUCKETS)[number];

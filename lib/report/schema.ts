@@ -1,7 +1,8 @@
 import { millisecondsInDay } from "date-fns/constants";
 import { z } from "zod";
 import { RECIPE_AGE_STEPS_DAYS, RECIPE_IDS } from "@/lib/catalog/recipes";
-import { AGE_BUCKETS, CATEGORIES, LIMITS, REPORT_FORMAT_VERSION, ROOT_KINDS } from "./constants";
+import { AGE_BUCKETS, CATEGORIES, LIMITS, REPORT_FORMAT_VERSION, RETENTION_STATES, ROOT_KINDS } from "./constants";
+import { ESCAPED } from "./path-encoding";
 
 const count = z.number().int().nonnegative().max(LIMITS.maxCount);
 const bytes = z.number().int().nonnegative().max(LIMITS.maxBytes);
@@ -17,6 +18,12 @@ export const relativePath = z
   .refine((p) => !p.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(p), "must be relative, not absolute")
   .refine((p) => !p.split(/[\\/]/).includes(".."), "must not contain '..'")
   .refine((p) => !p.includes("\0"), "must not contain NUL");
+
+/**
+ * Beside a path: "escaped" when the name's bytes are not all UTF-8. Each byte that is not part of valid UTF-8 is
+ * then written `\xHH` and each backslash of the name `\\` (lib/report/path-encoding.ts). Absent: plain UTF-8.
+ */
+export const pathEncoding = z.literal(ESCAPED).optional();
 
 const slug = z
   .string()
@@ -38,6 +45,7 @@ export const leftoverEntry = z
   .object({
     /** Relative to the root. */
     path: relativePath,
+    pathEncoding,
     bytes,
     apparentBytes: bytes,
     mtime: timestamp,
@@ -64,6 +72,7 @@ export const largestEntry = z
   .object({
     /** Relative to the root. */
     path: relativePath,
+    pathEncoding,
     bytes,
     mtime: timestamp,
     type: z.enum(["file", "dir", "session"]),
@@ -80,7 +89,10 @@ export const storageRoot = z
     kind: z.enum(ROOT_KINDS),
     /** Agent slug this root belongs to (claude-code, codex, ...) or "other". */
     agent: slug,
-    /** Relative to the home folder. */
+    /**
+     * Relative to the home folder. Plain text: a root's path comes from the catalog, the configuration or a
+     * folder name read as text (its key is made from it), never from bytes that are not UTF-8.
+     */
     path: relativePath,
     bytes,
     apparentBytes: bytes,
@@ -135,9 +147,58 @@ export const volume = z
   })
   .strict();
 
+/**
+ * Where an agent's retention setting was looked for and what was found: never the file's contents beyond the
+ * retention keys. `source` is the file it came from (relative to home, or absolute for files outside it such
+ * as Claude Code's managed settings); `reason` says why an unreadable one could not be read.
+ */
+const settingFound = {
+  state: z.enum(RETENTION_STATES),
+  source: z.string().min(1).max(LIMITS.pathLength).optional(),
+  reason: z.string().min(1).max(300).optional(),
+};
+/** Gemini CLI's durations: a whole number and h, d, w or m (months), e.g. "30d". */
+export const agentDuration = z
+  .string()
+  .max(20)
+  .regex(/^[0-9]+[hdwm]$/, "a number and h, d, w or m");
+
+/** The agents' own retention settings, by agent slug (as in the catalog). */
+export const agentRetention = z
+  .object({
+    /** `cleanupPeriodDays` (managed settings win over ~/.claude/settings.json). */
+    "claude-code": z
+      .object({ ...settingFound, cleanupPeriodDays: z.number().int().nonnegative().max(1e9).optional() })
+      .strict()
+      .optional(),
+    /** `general.sessionRetention` of ~/.gemini/settings.json. */
+    gemini: z
+      .object({
+        ...settingFound,
+        enabled: z.boolean().optional(),
+        maxAge: agentDuration.optional(),
+        maxCount: count.optional(),
+        minRetention: agentDuration.optional(),
+      })
+      .strict()
+      .optional(),
+    /** `[history] max_bytes` of config.toml: caps history.jsonl only. */
+    codex: z
+      .object({ ...settingFound, historyMaxBytes: bytes.optional() })
+      .strict()
+      .optional(),
+    /** `snapshot` of opencode.json(c): false turns snapshots off. */
+    opencode: z
+      .object({ ...settingFound, snapshot: z.boolean().optional() })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
 export const scanError = z
   .object({
     path: z.string().max(LIMITS.pathLength),
+    pathEncoding,
     code: z.string().max(50),
     message: z.string().max(500),
   })
@@ -155,6 +216,8 @@ export const report = z
       .strict(),
     roots: z.array(storageRoot).max(LIMITS.roots),
     errors: z.array(scanError).max(LIMITS.errors).optional(),
+    /** The agents' own retention settings; absent from reports of reporters that do not read them. */
+    agentRetention: agentRetention.optional(),
   })
   .strict()
   .superRefine((r, ctx) => {
@@ -198,6 +261,24 @@ export type CategoryBreakdown = z.infer<typeof categoryBreakdown>;
 export type AgeBreakdown = z.infer<typeof ageBreakdown>;
 export type ScanError = z.infer<typeof scanError>;
 export type RecipeUsage = z.infer<typeof recipeUsage>;
+export type AgentRetention = z.infer<typeof agentRetention>;
+export type AgentRetentionAgent = keyof AgentRetention;
+
+/**
+ * A reporter's spooled backlog in one request. Each report is validated and stored on its own (one bad report
+ * does not fail the others), so the items are checked here only for being there.
+ */
+export const reportBatch = z.object({ reports: z.array(z.unknown()).min(1).max(LIMITS.reportBatchSize) }).strict();
+
+/**
+ * One report's outcome in a batch, in the order sent. "stored" and "duplicate" (stored before: nothing changed)
+ * are delivered; "rejected" will never be accepted (the error says why); "retry" could not be stored now (the
+ * database is unreachable): send it again later.
+ */
+export type ReportBatchResult =
+  | { id: string; status: "stored" | "duplicate"; newest: boolean }
+  | { id: string | null; status: "rejected" | "retry"; error: { code: string; message: string; details?: unknown } };
+export type ReportBatchResponse = { results: ReportBatchResult[] };
 
 export const enrollRequest = z.object({ workspace: workspaceIdentity }).strict();
 export type EnrollRequest = z.infer<typeof enrollRequest>;

@@ -4,7 +4,9 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import { LIMITS, REPORT_FORMAT_VERSION } from "@/lib/report/constants";
 import type { Report, Volume } from "@/lib/report/schema";
+import { withWirePath } from "@/lib/report/path-encoding";
 import { volumeFromStatfs } from "@/lib/report/volume";
+import { readAgentRetention } from "./agent-retention";
 import { readProtect } from "./cleanup/protect";
 import type { Configuration, Env } from "./configuration";
 import { discoverRoots } from "./roots";
@@ -34,8 +36,9 @@ export async function buildReport(
     volume: volumeOf(cfg.home),
     reporter: { version: REPORTER_VERSION, scanMs },
     roots: scan.roots.slice(0, LIMITS.roots),
+    agentRetention: readAgentRetention(cfg.home, env),
   };
-  if (scan.errors.items.length) report.errors = scan.errors.items;
+  if (scan.errors.items.length) report.errors = scan.errors.items.map(withWirePath);
   if (scan.errors.dropped) verbose(`${scan.errors.dropped} more scan errors not listed`);
   return report;
 }

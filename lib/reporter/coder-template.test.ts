@@ -1,5 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { coderTemplateSnippet } from "./coder-template";
+import { REPORTER_MODULE, coderModuleBlock, coderTemplateSnippet } from "./coder-template";
+
+describe("coderModuleBlock", () => {
+  const m = coderModuleBlock("https://storage.example.com/");
+  it("is the registry module with its version, on coder_agent.main, with the key from a sensitive variable", () => {
+    expect(m).toContain('module "storage_reporter" {');
+    expect(m).toContain(`source         = "${REPORTER_MODULE.source}"`);
+    expect(m).toMatch(/^ {2}version {8}= "\d+\.\d+\.\d+"$/m);
+    expect(m).toContain("agent_id       = coder_agent.main.id");
+    expect(m).toContain('dashboard_url  = "https://storage.example.com"');
+    expect(m).toContain("enrollment_key = var.storage_enrollment_key");
+    expect(m).toMatch(/variable "storage_enrollment_key" \{\n {2}type {8}= string\n {2}sensitive {3}= true/);
+  });
+  it("escapes a hostile URL for HCL", () => {
+    expect(coderModuleBlock('https://x/"${evil}')).toContain('dashboard_url  = "https://x/\\"$${evil}"');
+  });
+});
 
 describe("coderTemplateSnippet", () => {
   const s = coderTemplateSnippet("https://storage.example.com/");

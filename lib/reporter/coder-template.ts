@@ -1,24 +1,51 @@
-// The Terraform a template admin adds to a Coder template to run the reporter in every workspace. Pure: the
-// dashboard's "Connect workspaces" page and the README render its output.
+// The Terraform a template admin adds to a Coder template to run the reporter in every workspace: the registry
+// module (deploy/coder) or, without the registry, the same as a plain snippet. Pure: the dashboard's "Connect
+// workspaces" page and the README render their output.
 
-/** Terraform for `dashboardUrl` (e.g. "https://storage.example.com"): a variable, two env values, a cron script. */
-export function coderTemplateSnippet(dashboardUrl: string): string {
-  const url = dashboardUrl.trim().replace(/\/+$/, "");
-  const hcl = (s: string) =>
-    s
-      .replace(/\\/g, "\\\\")
-      .replace(/"/g, '\\"')
-      .replace(/\$\{/g, () => "$${")
-      .replace(/%\{/g, () => "%%{");
-  return `# Storage dashboard reporter: measures the AI agents' storage in this workspace every 30 minutes.
-# Assumes a coder_agent named "main", and data "coder_workspace" "me" / "coder_workspace_owner" "me".
+/** The registry module that runs the reporter; deploy/coder/README.md names the same source and version. */
+export const REPORTER_MODULE = {
+  source: "registry.coder.com/coder/storage-reporter/coder",
+  version: "1.0.0",
+} as const;
 
-variable "storage_enrollment_key" {
+const normalizedUrl = (dashboardUrl: string) => dashboardUrl.trim().replace(/\/+$/, "");
+
+/** `s` as the inside of an HCL string: quotes and backslashes escaped, and no template sequence. */
+const hcl = (s: string) =>
+  s
+    .replace(/\\/g, "\\\\")
+    .replace(/"/g, '\\"')
+    .replace(/\$\{/g, () => "$${")
+    .replace(/%\{/g, () => "%%{");
+
+const enrollmentKeyVariable = (url: string) => `variable "storage_enrollment_key" {
   type        = string
   sensitive   = true
   description = "Enrollment key of the storage dashboard (Connect workspaces page: ${hcl(url)}/connect)."
 }
+`;
 
+/** The registry module's block for `dashboardUrl`, with the template variable that holds the enrollment key. */
+export function coderModuleBlock(dashboardUrl: string): string {
+  const url = normalizedUrl(dashboardUrl);
+  return `${enrollmentKeyVariable(url)}
+module "storage_reporter" {
+  source         = "${REPORTER_MODULE.source}"
+  version        = "${REPORTER_MODULE.version}"
+  agent_id       = coder_agent.main.id
+  dashboard_url  = "${hcl(url)}"
+  enrollment_key = var.storage_enrollment_key
+}
+`;
+}
+
+/** Terraform for `dashboardUrl` (e.g. "https://storage.example.com"): a variable, two env values, a cron script. */
+export function coderTemplateSnippet(dashboardUrl: string): string {
+  const url = normalizedUrl(dashboardUrl);
+  return `# Storage dashboard reporter: measures the AI agents' storage in this workspace every 30 minutes.
+# Assumes a coder_agent named "main", and data "coder_workspace" "me" / "coder_workspace_owner" "me".
+
+${enrollmentKeyVariable(url)}
 resource "coder_env" "storage_dashboard_url" {
   agent_id = coder_agent.main.id
   name     = "STORAGE_DASHBOARD_URL"

@@ -1,5 +1,6 @@
 // The output of the fast path's find processes, parsed as it streams in: the main thread's share of the work.
 
+import { decodeName } from "@/lib/report/path-encoding";
 import type { Aggregator } from "./aggregate";
 import type { RootSpec } from "./roots";
 
@@ -24,10 +25,19 @@ declare module "node:buffer" {
   }
 }
 /** Buffer#utf8Slice skips toString's argument checks (a third of the parse time); toString where absent. */
-const utf8 = (buf: Buffer, start: number, end: number): string =>
+const utf8Slice = (buf: Buffer, start: number, end: number): string =>
   (buf as unknown as Utf8Slicer).utf8Slice
     ? (buf as unknown as Required<Utf8Slicer>).utf8Slice(start, end)
     : buf.toString("utf8", start, end);
+
+/**
+ * A name or folder as the reporter holds it. Bytes that are not UTF-8 decode to U+FFFD, which is then the sign
+ * to decode again keeping each stray byte (lib/report/path-encoding.ts); the common case costs one search.
+ */
+const utf8 = (buf: Buffer, start: number, end: number): string => {
+  const s = utf8Slice(buf, start, end);
+  return s.includes("\uFFFD") ? decodeName(buf.subarray(start, end)) : s;
+};
 
 /**
  * Parses find's output, records of FMT_SHORT or FMT_LONG separated by NUL, chunk by chunk, into the

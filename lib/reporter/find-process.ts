@@ -14,9 +14,6 @@ export class FindUnusable extends Error {}
 /** stdbuf (coreutils) could not run find: run find directly. */
 class StdbufUnusable extends Error {}
 
-/** A batch of start points for one find process; a shallow job lists only what lies directly inside them. */
-export type FindJob = { points: StartPoint[]; shallow: boolean };
-
 /**
  * find writes to a pipe in 4 KB blocks (stdio's buffer): thousands of wake-ups and reads for Node. Run under
  * `stdbuf -o 256K` where coreutils has it, Node receives 64 KB chunks and spends a third of the CPU time on
@@ -29,13 +26,9 @@ function escapeGlob(p: string): string {
   return p.replace(/[\\*?[\]]/g, "\\$&");
 }
 
-/**
- * find's arguments. A deep job measures its start points and everything below them; a shallow job prints only
- * the non-folder entries directly inside its start points (the folders among them are deep start points).
- */
-function findArgs(points: readonly StartPoint[], prune: readonly string[], shallow: boolean): string[] {
+/** find's arguments: its start points and everything below them, measured. */
+function findArgs(points: readonly StartPoint[], prune: readonly string[]): string[] {
   const args = points.map((p) => p.abs);
-  if (shallow) args.push("-mindepth", "1", "-maxdepth", "1");
   args.push("-xdev");
   if (prune.length) {
     args.push("(");
@@ -45,8 +38,7 @@ function findArgs(points: readonly StartPoint[], prune: readonly string[], shall
     });
     args.push(")", "-prune", "-o");
   }
-  if (shallow) args.push("-type", "d", "-o", "-links", "1", "-printf", FMT_SHORT, "-o", "-printf", FMT_LONG);
-  else args.push("(", "-type", "d", "-o", "-links", "1", ")", "-printf", FMT_SHORT, "-o", "-printf", FMT_LONG);
+  args.push("(", "-type", "d", "-o", "-links", "1", ")", "-printf", FMT_SHORT, "-o", "-printf", FMT_LONG);
   return args;
 }
 
@@ -57,23 +49,23 @@ export function parseFindError(line: string): { path: string; message: string } 
   return { path: m[1].replace(/\\(.)/g, "$1"), message: m[2] };
 }
 
-/** Runs a job under stdbuf while that works, else find directly. */
+/** Runs find over a batch of start points, under stdbuf while that works, else directly. */
 export async function runFindJob(
   ctx: ScanContext,
   bin: string,
-  job: FindJob,
+  points: StartPoint[],
   prune: string[],
   rootDev: number[],
 ): Promise<void> {
   if (ctx.stdbuf) {
     try {
-      return await runFind(ctx, bin, job.points, prune, rootDev, job.shallow, true);
+      return await runFind(ctx, bin, points, prune, rootDev, true);
     } catch (err) {
       if (!(err instanceof StdbufUnusable)) throw err;
       ctx.stdbuf = false; // nothing was counted: run the job again without it
     }
   }
-  return runFind(ctx, bin, job.points, prune, rootDev, job.shallow, false);
+  return runFind(ctx, bin, points, prune, rootDev, false);
 }
 
 /**
@@ -86,7 +78,6 @@ function runFind(
   absPoints: StartPoint[],
   absPrune: string[],
   rootDev: number[],
-  shallow: boolean,
   stdbuf: boolean,
 ): Promise<void> {
   let cwd = ctx.specs[absPoints[0].root].abs;
@@ -107,7 +98,7 @@ function runFind(
   });
   const prune = absPrune.filter((n) => isInside(n, cwd) || cwd === "/").map(under);
   return new Promise((resolve, reject) => {
-    const args = findArgs(points, prune, shallow);
+    const args = findArgs(points, prune);
     const child = spawn(stdbuf ? STDBUF[0] : bin, stdbuf ? [...STDBUF.slice(1), bin, ...args] : args, {
       cwd,
       stdio: ["ignore", "pipe", "pipe"],

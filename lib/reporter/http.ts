@@ -126,7 +126,9 @@ export async function withRetries(
       let wait = backoffMs(attempt - 1, p);
       if (!(last instanceof Error) && last?.retryAfterMs != null) {
         if (last.retryAfterMs > p.maxRetryAfterMs) break;
-        wait = Math.max(wait, last.retryAfterMs);
+        // Retry-After and up to as long again at random: a fleet told the same figure (a dashboard's database
+        // back after an outage) does not return in the same second.
+        wait = Math.max(wait, last.retryAfterMs + Math.floor(p.random() * last.retryAfterMs));
       }
       await p.sleep(wait);
     }

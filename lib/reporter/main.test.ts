@@ -170,6 +170,17 @@ describe("retries", () => {
     );
     expect(r.status).toBe(200);
     expect(waits).toEqual([2000, 2000]);
+    // with jitter: Retry-After and up to as long again, spread by the random draw
+    const spread: number[] = [];
+    for (const draw of [0, 0.5, 0.999]) {
+      let m = 0;
+      await withRetries(
+        async () =>
+          ++m < 2 ? { status: 503, body: null, retryAfterMs: 5000 } : { status: 200, body: {}, retryAfterMs: null },
+        { ...DEFAULT_RETRY, random: () => draw, sleep: async (ms) => void spread.push(ms) },
+      );
+    }
+    expect(spread).toEqual([5000, 7500, 9995]);
     // a Retry-After beyond the limit: give up for this run (the report waits in the spool)
     const gaveUp = await withRetries(async () => ({ status: 429, body: null, retryAfterMs: 3_600_000 }), FAST_RETRY);
     expect(gaveUp.status).toBe(429);
@@ -182,10 +193,10 @@ describe("spool", () => {
     const s = new Spool(dir, 5, 10_000);
     let dropped = 0;
     for (let i = 0; i < 8; i++)
-      dropped += s.add(`00000000-0000-4000-8000-00000000000${i}`, Buffer.alloc(100), 1000 + i);
+      dropped += s.add(`00000000-0000-4000-8000-00000000000${i}`, Buffer.alloc(100), 1000 + i).dropped.bounds;
     expect(dropped).toBe(3);
     expect(s.list().map((x) => x.id.slice(-1))).toEqual(["3", "4", "5", "6", "7"]);
-    expect(s.add("00000000-0000-4000-8000-000000000009", Buffer.alloc(9_950), 2000)).toBeGreaterThan(0);
+    expect(s.add("00000000-0000-4000-8000-000000000009", Buffer.alloc(9_950), 2000).dropped.bounds).toBeGreaterThan(0);
     expect(s.list().map((x) => x.id.slice(-1))).toEqual(["9"]);
     expect(fs.readdirSync(path.join(dir, "spool")).filter((n) => n.startsWith(".tmp"))).toEqual([]);
   });
@@ -207,8 +218,10 @@ type Answer = { status: number; body?: unknown; headers?: Record<string, string>
 describe("delivery", () => {
   let server: http.Server;
   let url: string;
-  let answers: { enroll: Answer[]; reports: Answer[] };
+  /** batch: the answer to a batch of these ids (none: the dashboard has no batch endpoint, 404). */
+  let answers: { enroll: Answer[]; reports: Answer[]; batch?: (ids: string[]) => Answer };
   let received: { path: string; auth?: string; id?: string; encoding?: string }[];
+  let batches: string[][];
   let h2: string;
 
   beforeAll(async () => {
@@ -219,6 +232,13 @@ describe("delivery", () => {
         let body = Buffer.concat(chunks);
         if (req.headers["content-encoding"] === "gzip") body = zlib.gunzipSync(body);
         const json = body.length ? JSON.parse(body.toString()) : null;
+        if (req.url === "/api/v1/reports/batch") {
+          const ids = (json.reports as { id: string }[]).map((r) => r.id);
+          batches.push(ids);
+          const a = answers.batch?.(ids) ?? { status: 404 };
+          res.writeHead(a.status, { "Content-Type": "application/json", ...a.headers });
+          return res.end(JSON.stringify(a.body ?? {}));
+        }
         received.push({
           path: req.url!,
           auth: req.headers.authorization,
@@ -238,6 +258,7 @@ describe("delivery", () => {
 
   beforeEach(() => {
     received = [];
+    batches = [];
     h2 = fs.mkdtempSync(path.join(tmp, "h2-"));
     fs.mkdirSync(path.join(h2, ".claude"));
     fs.writeFileSync(path.join(h2, ".claude/x"), "x");
@@ -286,6 +307,71 @@ describe("delivery", () => {
     const sent = received.filter((x) => x.path === "/api/v1/reports").map((x) => x.id);
     expect(sent).toHaveLength(4);
     expect(sent.slice(0, 2)).toEqual(ids); // oldest first, original ids
+    expect(spoolIds()).toEqual([]);
+  });
+
+  it("sends a backlog in batches, each report acknowledged on its own; a damaged spool file is skipped", async () => {
+    answers = { enroll: [{ status: 200, body: { token: "swt_1" } }], reports: [{ status: 503 }] };
+    for (let i = 0; i < 24; i++) expect((await run()).code).toBe(EXIT.SPOOLED);
+    const spooled = new Spool(stateDir(h2)).list();
+    expect(spooled).toHaveLength(24);
+    // one file cut short (a crash or a full disk mid-write), one overwritten with garbage
+    const truncated = spooled[3];
+    fs.truncateSync(truncated.file, Math.floor(fs.statSync(truncated.file).size / 2));
+    fs.writeFileSync(spooled[7].file, "not gzip at all");
+    const rejected = spooled[10].id;
+    const later = spooled[22].id;
+    answers.batch = (ids) => ({
+      status: 200,
+      body: {
+        results: ids.map((id) =>
+          id === rejected
+            ? { id, status: "rejected", error: { code: "invalid", message: "roots.0.key: bad" } }
+            : id === later
+              ? { id, status: "retry", error: { code: "retry", message: "not now" } }
+              : { id, status: id === spooled[0].id ? "duplicate" : "stored", newest: true },
+        ),
+      },
+    });
+    received = [];
+    batches = [];
+    const r = await run();
+    expect(r.code).toBe(EXIT.SPOOLED);
+    expect(r.log).toContain(`spooled report ${truncated.id} is unreadable`);
+    expect(r.log).toContain(`spooled report ${spooled[7].id} is unreadable`);
+    expect(r.log).toContain(`report ${rejected} rejected and dropped: roots.0.key: bad`);
+    // 22 readable + the new report = 23: a batch of 20, then 3; nothing went one by one
+    expect(batches.map((b) => b.length)).toEqual([20, 3]);
+    expect(batches.flat()).toEqual([
+      ...spooled.filter((_, i) => i !== 3 && i !== 7).map((x) => x.id),
+      expect.any(String),
+    ]);
+    expect(received.filter((x) => x.path === "/api/v1/reports")).toEqual([]);
+    // what is left: only the one to retry (the new report behind it was stored)
+    expect(spoolIds()).toEqual([later]);
+    answers.batch = (ids) => ({
+      status: 200,
+      body: { results: ids.map((id) => ({ id, status: "stored", newest: true })) },
+    });
+    expect((await run()).code).toBe(0);
+    expect(batches.at(-1)).toEqual([later, expect.any(String)]);
+    expect(spoolIds()).toEqual([]);
+  });
+
+  it("sends a backlog one by one to a dashboard without the batch endpoint, and honours a batch's 503", async () => {
+    answers = { enroll: [{ status: 200, body: { token: "swt_1" } }], reports: [{ status: 503 }] };
+    await run();
+    await run();
+    answers.batch = () => ({ status: 503, headers: { "Retry-After": "0" } });
+    batches = [];
+    expect((await run()).code).toBe(EXIT.SPOOLED);
+    expect(batches).toHaveLength(FAST_RETRY.attempts);
+    expect(spoolIds()).toHaveLength(3);
+    answers.batch = undefined;
+    answers.reports = [ok];
+    received = [];
+    expect((await run()).code).toBe(0);
+    expect(received.filter((x) => x.path === "/api/v1/reports")).toHaveLength(4);
     expect(spoolIds()).toEqual([]);
   });
 

@@ -1,6 +1,7 @@
 // One root's running figures while its entries stream in, and the report's StorageRoot made from them.
 
 import { AGE_BUCKETS, CATEGORIES, type Category } from "@/lib/report/constants";
+import { withWirePath } from "@/lib/report/path-encoding";
 import type { LeftoverEntry, StorageRoot } from "@/lib/report/schema";
 import type { ProtectList } from "./cleanup/protect";
 import { recipesFor } from "./cleanup/targets";
@@ -107,12 +108,12 @@ export class RootTally {
       newestMtime: this.files > 0 ? iso(this.newest) : null,
       categories: nonZero(this.cats),
       ages: nonZero(this.ages),
-      largest: this.top.result().map((c) => ({ ...c, mtime: iso(c.mtime) })),
+      largest: this.top.result().map((c) => withWirePath({ ...c, mtime: iso(c.mtime) })),
     };
     if (this.leftovers.length) {
       root.leftovers = this.leftovers
         .sort((a, b) => (a.path < b.path ? -1 : 1))
-        .map((l) => ({ ...l, mtime: iso(l.mtime) }));
+        .map((l) => withWirePath({ ...l, mtime: iso(l.mtime) }));
     }
     if (s.kind === "script-data") root.orphaned = !!s.orphaned;
     const recipes: NonNullable<StorageRoot["recipes"]> = {};

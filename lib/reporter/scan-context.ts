@@ -18,17 +18,19 @@ export type ScanContext = {
   customReaddir: boolean;
   /** Whether to run find under stdbuf (turned off when stdbuf fails). */
   stdbuf: boolean;
+  /** Whether the Node walker may use Node's fs binding (raw-fs.ts); false: the public API (tests cover both). */
+  nativeFs: boolean;
 };
 
 const mtimeSec = (st: fs.Stats) => Math.floor(st.mtimeMs / 1000);
 
-/** "dev:ino" for a hard-linked file, exact even for inode numbers beyond 2^53. */
-function inodeKey(abs: string, st: fs.Stats): string {
+/** "dev:ino" for a hard-linked file, exact even for inode numbers beyond 2^53 (else the numbers given). */
+export function inodeKey(path: string | Buffer, dev: number, ino: number): string {
   try {
-    const big = fs.lstatSync(abs, { bigint: true });
+    const big = fs.lstatSync(path, { bigint: true });
     return `${big.dev}:${big.ino}`;
   } catch {
-    return `${st.dev}:${st.ino}`;
+    return `${dev}:${ino}`;
   }
 }
 
@@ -59,7 +61,7 @@ export function startRoot(ctx: ScanContext, i: number): fs.Stats | null {
     st.size,
     mtimeSec(st),
     st.nlink,
-    st.nlink > 1 && !st.isDirectory() ? inodeKey(spec.abs, st) : null,
+    st.nlink > 1 && !st.isDirectory() ? inodeKey(spec.abs, st.dev, st.ino) : null,
   );
   return st;
 }
@@ -95,7 +97,7 @@ export function nodeEntry(ctx: ScanContext, i: number, dev: number, abs: string,
     st.size,
     mtimeSec(st),
     st.nlink,
-    st.nlink > 1 && !isDir ? inodeKey(abs, st) : null,
+    st.nlink > 1 && !isDir ? inodeKey(abs, st.dev, st.ino) : null,
   );
   return isDir ? st : null;
 }

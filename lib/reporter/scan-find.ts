@@ -1,12 +1,14 @@
-// The fast path: Node measures each root and its first level itself, then hands the second level to find
-// processes (up to two, taking jobs from one queue) and parses their output into the aggregator.
+// The fast path: Node measures each root and its first level itself, then hands the second-level folders to
+// find processes (one per core, up to two) and parses their output into the aggregator, while it measures the
+// second level's other entries itself.
 
 import fs from "node:fs";
 import os from "node:os";
 import type { StartPoint } from "./find-parser";
-import { runFindJob, type FindJob } from "./find-process";
+import { runFindJob } from "./find-process";
 import { childPath, relToHome } from "./paths";
 import { listDir, lstatOrNull, nodeEntry, startRoot, type ScanContext } from "./scan-context";
+import { TreeWalker, undecodable } from "./scan-node";
 import { errorCode, errorText } from "./scan-errors";
 
 /** Mount points (absolute paths), or null when /proc/self/mountinfo cannot be read. */
@@ -60,28 +62,32 @@ function listDirTyped(ctx: ScanContext, i: number, abs: string): { names: string
 
 /**
  * Measures each root and its first level, and returns where find takes over: the folders two levels below
- * each root (`deep`: find measures everything inside them), and the first-level folders that hold other
- * entries (`shallow`: a find that prints just those).
+ * each root (`deep`: find measures everything inside them). The walker is given the second level's other
+ * entries, and the entries of the first two levels whose names are not valid UTF-8 (see Walk).
  */
-function measureTopLevels(ctx: ScanContext): { deep: StartPoint[]; shallow: StartPoint[]; rootDev: number[] } {
+function measureTopLevels(ctx: ScanContext, walker: TreeWalker): { deep: StartPoint[]; rootDev: number[] } {
   const mounts = readMountPoints();
   const rootDev: number[] = [];
   const deep: StartPoint[] = [];
-  const shallow: StartPoint[] = [];
   for (let i = 0; i < ctx.specs.length; i++) {
     const rootSt = startRoot(ctx, i);
     if (!rootSt?.isDirectory()) continue;
     const dev = rootSt.dev;
     rootDev[i] = dev;
     const rootAbs = ctx.specs[i].abs;
-    for (const name of listDir(ctx, i, rootAbs) ?? []) {
+    const names1 = listDir(ctx, i, rootAbs) ?? [];
+    if (names1.some(undecodable)) walker.add(i, dev, "", "", "undecodable");
+    for (const name of names1) {
+      if (undecodable(name)) continue;
       const abs1 = childPath(rootAbs, name);
       const st1 = nodeEntry(ctx, i, dev, abs1, name);
       if (!st1) continue;
       const list = listDirTyped(ctx, i, abs1);
       if (!list) continue;
+      if (list.names.some(undecodable)) walker.add(i, dev, name, name, "undecodable");
       let others = false;
       for (let k = 0; k < list.names.length; k++) {
+        if (undecodable(list.names[k])) continue;
         if (!list.dirs[k]) {
           others = true;
           continue;
@@ -98,35 +104,45 @@ function measureTopLevels(ctx: ScanContext): { deep: StartPoint[]; shallow: Star
         }
         deep.push({ abs: abs2, root: i });
       }
-      if (others) shallow.push({ abs: abs1, root: i });
+      // the other entries of the second level (files, links): the main thread measures them
+      if (others) walker.add(i, dev, name, name, "files");
     }
   }
-  return { deep, shallow, rootDev };
+  return { deep, rootDev };
 }
 
+/** Entries the main thread measures between two looks at find's output (about 2 ms: find's pipe never fills). */
+const SLICE = 1000;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export async function walkFind(ctx: ScanContext, bin: string, parallel: number): Promise<void> {
-  const { deep, shallow, rootDev } = measureTopLevels(ctx);
-  if (deep.length === 0 && shallow.length === 0) return;
+  const walker = new TreeWalker(ctx);
+  const { deep, rootDev } = measureTopLevels(ctx, walker);
   const prune = [...ctx.nested];
-  // One queue of jobs shared by up to `parallel` find processes: each takes the next job when its find ends,
-  // so a slow part of the tree does not leave the other core idle. The deep start points are dealt out in
-  // turn to three jobs per process: neighbours are alike (the sessions of one project, ...), so the jobs come
-  // out of similar size even when one first-level folder holds most of the tree. Starting a find costs the
-  // main thread a few milliseconds, which is why there are not more.
-  const slots = Math.max(1, Math.min(parallel, deep.length + (shallow.length ? 1 : 0)));
-  const dealt: StartPoint[][] = Array.from({ length: Math.min(deep.length, slots * 3) }, () => []);
-  deep.forEach((p, k) => dealt[k % dealt.length].push(p));
-  const jobs: FindJob[] = [];
-  for (const b of batches(shallow)) jobs.push({ points: b, shallow: true });
-  for (const d of dealt) for (const b of batches(d)) jobs.push({ points: b, shallow: false });
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: slots }, async () => {
-      while (next < jobs.length) {
-        await runFindJob(ctx, bin, jobs[next++], prune, rootDev);
-      }
-    }),
-  );
+  // One find process per core, each over its share of the second-level folders, dealt in turn: neighbours
+  // are alike (the sessions of one project, ...), so the shares come out of similar size even when one
+  // first-level folder holds most of the tree. Each process costs the main thread a fork and a wait for its
+  // exec (long on a loaded machine), which is why there is one per core and not more.
+  const slots = Math.max(1, Math.min(parallel, deep.length));
+  const dealt: StartPoint[][] = Array.from({ length: deep.length ? slots : 0 }, () => []);
+  deep.forEach((p, k) => dealt[k % slots].push(p));
+  let failed: unknown = null;
+  const finds = dealt.map(async (points) => {
+    try {
+      for (const b of batches(points)) if (failed === null) await runFindJob(ctx, bin, b, prune, rootDev);
+    } catch (err) {
+      failed ??= err;
+    }
+  });
+  // Meanwhile the main thread measures the other second-level entries (files, links) itself, a slice at a
+  // time between which it parses what the finds printed.
+  while (!walker.done && failed === null) {
+    walker.step(SLICE);
+    await nextTurn();
+  }
+  await Promise.all(finds);
+  if (failed !== null) throw failed;
 }
 
 /** Two find processes where there are two cores: more would cost the main thread more than they bring. */

@@ -87,16 +87,17 @@ describe("root discovery", () => {
   });
 });
 
-for (const [mode, parallel] of [
-  ["find", 2],
-  ["find", 1],
-  ["node", 1],
+for (const [mode, parallel, nativeFs] of [
+  ["find", 2, true],
+  ["find", 1, true],
+  ["node", 1, true],
+  ["node", 1, false],
 ] as const) {
-  describe(`scanner ${mode} (parallel ${parallel})`, () => {
+  describe(`scanner ${mode} (parallel ${parallel}${nativeFs ? "" : ", Node's public fs API"})`, () => {
     let roots: StorageRoot[];
     let byKey: Map<string, StorageRoot>;
     beforeAll(async () => {
-      const r = await scanRoots(specs, NOW, { mode, home, parallel });
+      const r = await scanRoots(specs, NOW, { mode, home, parallel, nativeFs });
       expect(r.scanner).toBe(mode);
       roots = r.roots;
       byKey = new Map(roots.map((x) => [x.key, x]));

@@ -1,9 +1,10 @@
 // Measures storage roots. Two scanners feed the same Aggregator and give identical numbers:
 //
 // - "find" (fast path, scan-find.ts): Node lists each root's first two levels itself, then hands the
-//   second-level entries to GNU `find -xdev -printf` split over up to two processes (the stat calls run in
-//   find, on both cores, while Node parses the NUL-separated stream).
-// - "node" (fallback, scan-node.ts, e.g. busybox without -printf): an iterative readdirSync + lstatSync walk.
+//   second-level folders to GNU `find -xdev -printf`, one process per core up to two (the stat calls run in
+//   find, on both cores, while Node parses the NUL-separated stream and measures the second level's files).
+// - "node" (fallback, scan-node.ts, e.g. busybox without -printf): an iterative readdir + lstat walk through
+//   Node's fs binding where it answers as the public API (raw-fs.ts).
 //
 // Both never follow symbolic links, never cross into another filesystem (a mount point inside a root is
 // left out entirely, as `du -x` does), and skip roots nested inside the root being scanned (they are
@@ -39,6 +40,8 @@ export type ScanOptions = {
   protect?: ProtectList | null;
   /** A job's scan: list every unit of each root's targets (ScanResult.found). */
   collect?: boolean;
+  /** Seam for tests: false makes the Node walker use Node's public fs API rather than its binding (raw-fs.ts). */
+  nativeFs?: boolean;
 };
 
 export type ScanResult = {
@@ -72,6 +75,7 @@ export async function scanRoots(specs: readonly RootSpec[], nowSec: number, opts
     readdir,
     customReaddir: !!opts.readdir,
     stdbuf: true,
+    nativeFs: opts.nativeFs ?? true,
   });
   const mode = opts.mode ?? "auto";
   if (mode !== "node") {

@@ -13,6 +13,8 @@ export const STATE_SUBDIR = path.join(".coder-modules", "coder", "storage-report
 export const SPOOL_MAX_FILES = 50;
 export const SPOOL_MAX_BYTES = 20 * 1024 * 1024;
 const LOCK_STALE_MS = 2 * 60 * 60 * 1000;
+/** A full file system, or the user's quota reached. */
+export const isDiskFull = (err: unknown) => ["ENOSPC", "EDQUOT"].includes((err as NodeJS.ErrnoException).code ?? "");
 
 export function stateDir(home: string): string {
   return path.join(home, STATE_SUBDIR);
@@ -32,14 +34,15 @@ export function writeAtomic(file: string, data: string | Buffer, mode = 0o600) {
   const tmp = path.join(path.dirname(file), `.tmp-${process.pid}-${crypto.randomBytes(4).toString("hex")}`);
   const fd = fs.openSync(tmp, "wx", mode);
   try {
-    fs.writeSync(fd, typeof data === "string" ? Buffer.from(data) : data);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  try {
+    try {
+      fs.writeSync(fd, typeof data === "string" ? Buffer.from(data) : data);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
     fs.renameSync(tmp, file);
   } catch (err) {
+    // A full disk fails the write (or a short write leaves half a file): never leave it behind.
     fs.rmSync(tmp, { force: true });
     throw err;
   }
@@ -159,13 +162,33 @@ export class Spool {
     fs.rmSync(r.file, { force: true });
   }
 
-  /** Adds a gzipped report body; returns how many older reports were dropped to stay within bounds. */
-  add(id: string, gzBody: Buffer, collectedAtMs: number): number {
+  /**
+   * Adds a gzipped report body, dropping the oldest reports to stay within bounds (`dropped.bounds`) and, when
+   * the disk is full, to make room for the newest (`dropped.full`). `lost`: even an empty spool had no room.
+   */
+  add(id: string, gzBody: Buffer, collectedAtMs: number): { dropped: { bounds: number; full: number }; lost: boolean } {
     ensureDir(path.dirname(this.dir));
     ensureDir(this.dir);
     const name = `${String(Math.max(0, Math.floor(collectedAtMs))).padStart(15, "0")}-${id}.json.gz`;
-    writeAtomic(path.join(this.dir, name), gzBody);
-    return this.enforce();
+    let full = 0;
+    for (;;) {
+      try {
+        writeAtomic(path.join(this.dir, name), gzBody);
+        break;
+      } catch (err) {
+        if (!isDiskFull(err)) throw err;
+        if (!this.dropOldest(id)) return { dropped: { bounds: 0, full }, lost: true };
+        full++;
+      }
+    }
+    return { dropped: { bounds: this.enforce(), full }, lost: false };
+  }
+
+  /** Removes the oldest spooled report (never `keep`); false when there is none. */
+  dropOldest(keep?: string): boolean {
+    const oldest = this.list().find((r) => r.id !== keep);
+    if (oldest) this.remove(oldest);
+    return Boolean(oldest);
   }
 
   private enforce(): number {

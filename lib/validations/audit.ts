@@ -2,6 +2,9 @@ import { z } from "zod";
 
 // GET /api/v1/audit and the /audit page: filters, and the keyset cursor "<ISO time>_<id>" of the last row seen.
 
+// Year 0 and below are no year to PostgreSQL (it counts 1 BC), and the embedded database failed on them.
+const storable = (d: Date) => d.getUTCFullYear() >= 1 && d.getUTCFullYear() <= 9999;
+
 const cursor = z
   .string()
   .regex(/^\d{4}-\d\d-\d\dT[\d:.]+Z_\d+$/, "is not a cursor from a previous page")
@@ -9,12 +12,13 @@ const cursor = z
     const i = s.lastIndexOf("_");
     return { at: new Date(s.slice(0, i)), id: Number(s.slice(i + 1)) };
   })
-  .refine((c) => !Number.isNaN(c.at.getTime()), "is not a cursor from a previous page");
+  .refine((c) => !Number.isNaN(c.at.getTime()) && storable(c.at), "is not a cursor from a previous page");
 
 const instant = z.iso
   .datetime({ offset: true })
   .or(z.iso.date())
-  .transform((s) => new Date(s));
+  .transform((s) => new Date(s))
+  .refine(storable, "is outside the years 1 to 9999");
 
 export const auditQuery = z.object({
   actor: z.string().trim().min(1).max(200).optional(),

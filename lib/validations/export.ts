@@ -77,6 +77,11 @@ export const exportPaths = {
   cleanupRuns: () => `${EXPORT_BASE}/cleanup/runs.csv`,
   cleanupRun: (id: string) => `${EXPORT_BASE}/cleanup/runs/${encodeURIComponent(id)}.csv`,
   audit: () => `${EXPORT_BASE}/audit.csv`,
+  cleanupPolicies: () => `${EXPORT_BASE}/cleanup/policies.csv`,
+  cleanupRecipes: () => `${EXPORT_BASE}/cleanup/recipes.csv`,
+  tableSizes: () => `${EXPORT_BASE}/settings/tables.csv`,
+  users: () => `${EXPORT_BASE}/users.csv`,
+  tokens: () => `${EXPORT_BASE}/tokens.csv`,
 };
 
 /** The workspaces table's parameters for its export: filters and sort, not the page (the export has them all). */
@@ -87,6 +92,9 @@ export function workspaceListExportParams(state: WorkspaceListState): Record<str
     owner: entries.owner,
     template: entries.template,
     agent: entries.agent,
+    status: entries.status,
+    dormant: entries.dormant,
+    reporting: entries.reporting,
     sort: entries.sort,
     dir: entries.dir,
   };

@@ -14,11 +14,18 @@ describe("workspace list search params", () => {
     expect(parse("")).toEqual(DEFAULT_LIST_STATE);
   });
   it("reads filters, sort and paging", () => {
-    expect(parse("q=api&owner=alice&template=ai-dev&agent=codex&sort=change7d&dir=asc&page=3&pageSize=100")).toEqual({
+    expect(
+      parse(
+        "q=api&owner=alice&template=ai-dev&agent=codex&status=stopped&dormant=true&reporting=no&sort=change7d&dir=asc&page=3&pageSize=100",
+      ),
+    ).toEqual({
       q: "api",
       owner: "alice",
       template: "ai-dev",
       agent: "codex",
+      status: "stopped",
+      dormant: "true",
+      reporting: "no",
       sort: "change7d",
       dir: "asc",
       page: 3,
@@ -36,6 +43,11 @@ describe("workspace list search params", () => {
     expect(s.dir).toBe("desc");
     expect(s.page).toBe(1);
     expect(s.pageSize).toBe(50);
+    expect(parse("status=asleep&dormant=maybe&reporting=sometimes")).toMatchObject({
+      status: "",
+      dormant: "",
+      reporting: "",
+    });
   });
   it("reads Next's plain searchParams objects", () => {
     expect(parseWorkspaceListSearchParams({ q: ["x", "y"], page: "2" })).toMatchObject({ q: "x", page: 2 });
@@ -46,6 +58,9 @@ describe("workspace list search params", () => {
       owner: null,
       template: null,
       agent: null,
+      status: null,
+      dormant: null,
+      reporting: null,
       sort: null,
       dir: null,
       page: null,

@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { CODER_STATUSES, type CoderStatus } from "@/lib/coder/status";
 import { rangeQuery } from "./range";
 import { toGetter, type SearchParamsInput } from "./search-params";
 
 // The workspaces table's parameters, one schema for all readers: the JSON API validates strictly (422 on a bad
 // value); the page and the browser read the same names from the URL forgivingly (anything invalid falls back
-// to its default, so a hand-edited link still opens). ?q=&owner=&template=&agent=&sort=&dir=&page=&pageSize=
+// to its default, so a hand-edited link still opens). ?q=&owner=&template=&agent=&status=&dormant=&reporting=&sort=&dir=&page=&pageSize=
 
 export const WORKSPACE_SORT_COLUMNS = [
   "name",
@@ -28,6 +29,12 @@ export const workspaceListQuery = z.object({
   template: z.string().max(200).optional(),
   /** Workspaces having at least one root of this agent. */
   agent: z.string().max(100).optional(),
+  /** Coder's status of the workspace (its latest build's); "deleted" lists the workspaces deleted in Coder, which are left out otherwise. */
+  status: z.enum([...CODER_STATUSES, ""]).optional(),
+  /** "true": only workspaces dormant in Coder; "false": none of them. */
+  dormant: z.enum(["true", "false", ""]).optional(),
+  /** "no": workspaces Coder has that never reported (coverage); "yes": those that did. */
+  reporting: z.enum(["yes", "no", ""]).optional(),
   sort: z.enum(WORKSPACE_SORT_COLUMNS).default("total"),
   dir: z.enum(["asc", "desc"]).default("desc"),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
@@ -41,6 +48,10 @@ export type WorkspaceListState = {
   owner: string;
   template: string;
   agent: string;
+  /** "" for every status but deleted. */
+  status: CoderStatus | "";
+  dormant: "true" | "false" | "";
+  reporting: "yes" | "no" | "";
   sort: WorkspaceSortColumn;
   dir: "asc" | "desc";
   page: number;
@@ -52,6 +63,9 @@ export const DEFAULT_LIST_STATE: WorkspaceListState = {
   owner: "",
   template: "",
   agent: "",
+  status: "",
+  dormant: "",
+  reporting: "",
   sort: "total",
   dir: "desc",
   page: 1,
@@ -73,6 +87,11 @@ function text(v: string | null, max = 200): string {
   return (v ?? "").trim().slice(0, max);
 }
 
+/** `v` when it is one of `allowed`, else "" (no filter). */
+function oneOf<T extends string>(v: string | null, allowed: readonly T[]): T | "" {
+  return (allowed as readonly string[]).includes(v ?? "") ? (v as T) : "";
+}
+
 export function parseWorkspaceListSearchParams(params: SearchParamsInput): WorkspaceListState {
   const p = toGetter(params);
   const sortRaw = p.get("sort");
@@ -88,6 +107,9 @@ export function parseWorkspaceListSearchParams(params: SearchParamsInput): Works
     owner: text(p.get("owner")),
     template: text(p.get("template")),
     agent: text(p.get("agent"), 100),
+    status: oneOf(p.get("status"), CODER_STATUSES),
+    dormant: oneOf(p.get("dormant"), ["true", "false"] as const),
+    reporting: oneOf(p.get("reporting"), ["yes", "no"] as const),
     sort,
     dir,
     page: Number.isFinite(page) && page >= 1 && page <= 100_000 ? page : 1,
@@ -103,6 +125,9 @@ export function workspaceListEntries(state: WorkspaceListState): Record<string, 
     owner: state.owner || null,
     template: state.template || null,
     agent: state.agent || null,
+    status: state.status || null,
+    dormant: state.dormant || null,
+    reporting: state.reporting || null,
     sort: state.sort === d.sort ? null : state.sort,
     dir: state.dir === (state.sort === d.sort ? d.dir : defaultDir(state.sort)) ? null : state.dir,
     page: state.page === 1 ? null : String(state.page),

@@ -70,17 +70,22 @@ function claudeTree(root: string) {
   return n + 5000 + 4;
 }
 
-type Run = { ms: number; rssKb: number | null };
+/** Wall time; CPU time (user + system, the command's children included: find); peak RSS of its largest process. */
+type Run = { ms: number; cpuMs: number | null; rssKb: number | null };
 
 function timed(cmd: string, args: string[]): Run {
   const t0 = process.hrtime.bigint();
   const r = TIME
-    ? spawnSync(TIME, ["-f", "%M", cmd, ...args], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" })
+    ? spawnSync(TIME, ["-f", "%U %S %M", cmd, ...args], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" })
     : spawnSync(cmd, args, { stdio: ["ignore", "ignore", "ignore"] });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}: ${r.stderr ?? ""}`);
-  const rss = TIME ? Number(String(r.stderr).trim().split("\n").pop()) : null;
-  return { ms, rssKb: Number.isFinite(rss) ? rss : null };
+  const [user, sys, rss] = TIME ? String(r.stderr).trim().split("\n").pop()!.split(" ").map(Number) : [];
+  return {
+    ms,
+    cpuMs: Number.isFinite(user + sys) ? (user + sys) * 1000 : null,
+    rssKb: Number.isFinite(rss) ? rss : null,
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -136,12 +141,17 @@ async function main() {
     rep();
     const dus: number[] = [];
     const reps: number[] = [];
+    const duCpu: number[] = [];
+    const repCpu: number[] = [];
     let rss = 0;
     for (let i = 0; i < RUNS; i++) {
       // interleaved, so that load from elsewhere hits both alike
-      dus.push(du().ms);
+      const a = du();
+      dus.push(a.ms);
+      if (a.cpuMs !== null) duCpu.push(a.cpuMs);
       const r = rep();
       reps.push(r.ms);
+      if (r.cpuMs !== null) repCpu.push(r.cpuMs);
       rss = Math.max(rss, r.rssKb ?? 0);
     }
     const normal = median(Array.from({ length: 3 }, () => duNormal().ms));
@@ -160,6 +170,10 @@ async function main() {
     console.log(
       `${label} warm: du runs ${dus.map((x) => x.toFixed(0)).join(" ")} | reporter runs ${reps.map((x) => x.toFixed(0)).join(" ")}`,
     );
+    if (repCpu.length)
+      console.log(
+        `${label} warm CPU (user + sys, find included): du -sb ${median(duCpu).toFixed(0)} ms, reporter ${median(repCpu).toFixed(0)} ms, ratio ${(median(repCpu) / median(duCpu)).toFixed(2)}; runs: du ${duCpu.map((x) => x.toFixed(0)).join(" ")} | reporter ${repCpu.map((x) => x.toFixed(0)).join(" ")}`,
+      );
     console.log(
       `${label} peak RSS of the reporter: ${TIME ? formatBytes(rss * 1024) : "unknown (/usr/bin/time missing)"}`,
     );

@@ -3,7 +3,7 @@
 // queries, a cleanup preview for the whole fleet and the daily usage CSV export of the last 7 days (the
 // product's own export code, CSV text included) on both (target: full within 1.2x of a tenth), prints the plans
 // of the pages' queries at full size, and ingest's rate at full size against a fleet without history (target 0.8x).
-// Each page is also set against the floor, in the same run: a plain group-by of the latest table (what any page
+// /metrics (the whole exposition) is timed with the pages. Each page is also set against the floor, in the same run: a plain group-by of the latest table (what any page
 // about the fleet's present must at least read), `ratio <page> / floor`. The plans go to bench-results/ too.
 // --pages-only: the full fleet's pages, floor and plans only (no tenth of the history, no ingest rates).
 //   node --conditions=react-server --import tsx scripts/bench/scale.ts [--workspaces N] [--days N] [--raw-per-day N]
@@ -31,6 +31,7 @@ import { ingestReport } from "@/lib/ingest/report";
 import { addDaysTo, eachDay, median, utcDayOf } from "@/lib/series";
 import { generateFleet, rootKey, type FleetShape } from "../lib/scale-fleet";
 import { FLEET } from "@/lib/db/scope";
+import { renderMetrics } from "@/lib/metrics/scrape";
 
 const { values: args } = parseArgs({
   options: {
@@ -116,6 +117,8 @@ const pages = (db: Db): Record<string, () => Promise<unknown>> => ({
   "workspace detail 90d": () => getWorkspaceDetail(db, FLEET, "ws-004242", { range: "90d", now }),
   "agent claude-code (90d)": () => getAgentDetail(db, "claude-code", { range: "90d", now }),
   "findings (first page)": () => listFindings(db, FLEET, { now }),
+  // The whole exposition, text included, as GET /metrics writes it.
+  "/metrics scrape": () => renderMetrics(db, now),
   "cleanup preview, whole fleet": () =>
     previewRun(
       db,

@@ -18,7 +18,16 @@ const SOURCES = [
   "tsconfig.json",
 ];
 
-export type RunningApp = { url: string; stop: () => Promise<void>; output: () => string };
+export type RunningApp = {
+  url: string;
+  port: number;
+  stop: () => Promise<void>;
+  output: () => string;
+  /** Sends `signal` to the server's processes (SIGTERM: a graceful stop; SIGKILL: a crash). */
+  signal: (signal: NodeJS.Signals) => void;
+  /** Settles when the server process has exited: its exit code, or the signal that ended it. */
+  exited: Promise<number | NodeJS.Signals>;
+};
 
 function newestMtime(p: string): number {
   let st: fs.Stats;
@@ -95,6 +104,9 @@ export async function startNext(
       detached: true,
     },
   );
+  const exited = new Promise<number | NodeJS.Signals>((resolve) =>
+    child.once("exit", (code, signal) => resolve(code ?? signal!)),
+  );
   const keep = (d: Buffer) => {
     log = (log + d).slice(-20_000);
     file?.write(d);
@@ -131,5 +143,18 @@ export async function startNext(
     }
     await new Promise((r) => setTimeout(r, 300));
   }
-  return { url, stop, output: () => log };
+  return {
+    url,
+    port,
+    stop,
+    output: () => log,
+    signal: (sig) => {
+      try {
+        process.kill(-child.pid!, sig); // the process group: `next` and any worker it started
+      } catch {
+        // already gone
+      }
+    },
+    exited,
+  };
 }

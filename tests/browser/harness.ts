@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playw
 import { launchChromium } from "./chromium";
 import { startDashboard, type Dashboard } from "./server";
 
-type StorageState = BrowserContextOptions["storageState"];
+export type StorageState = BrowserContextOptions["storageState"];
 export type Harness = {
   base: string;
   browser: Browser;
@@ -63,7 +63,8 @@ export async function startHarness(opts: { own?: boolean } = {}): Promise<Harnes
   const base = server?.url ?? shared;
   let admin: StorageState;
   try {
-    admin = await signInAs(browser, base, ADMIN);
+    const signedIn = shared && !process.env.DASHBOARD_URL ? inject("dashboardAdmin") : null;
+    admin = signedIn ?? (await signInAs(browser, base, ADMIN));
   } catch (err) {
     await browser.close();
     await server?.stop();

@@ -9,11 +9,10 @@ import type { BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exactBytes, formatBytes, formatBytesDelta, formatRate } from "@/lib/format/bytes";
 import { signInAs, startHarness, type Harness } from "./harness";
+import { makePageObjects, pageObjects, PAGES, postAsAdmin, type PageSpec } from "./page-list";
 
 type StorageState = BrowserContextOptions["storageState"];
 type Role = "admin" | "viewer";
-/** A page to walk; `path` is read when its test runs (a workspace, run and policy are found or made first). */
-type PageSpec = { name: string; path: () => string; adminOnly?: boolean; shot?: string };
 
 const SHOTS = "screenshots";
 const WIDTHS = [
@@ -21,64 +20,62 @@ const WIDTHS = [
   { name: "phone", width: 390, height: 844 },
 ] as const;
 const VIEWER = { email: "pages-viewer@example.com", password: "pages-viewer-password" };
-const RUN = { recipe: "claude-code-debug", params: { olderThanDays: 7 }, scope: { all: true } };
 
 let h: Harness;
 let viewer: StorageState;
-const made = { workspace: "", run: "", policy: "" };
 
-const PAGES: PageSpec[] = [
-  { name: "overview", path: () => "/", shot: "overview" },
-  { name: "workspaces", path: () => "/workspaces" },
-  { name: "a workspace", path: () => made.workspace, shot: "workspace" },
-  { name: "Claude Code", path: () => "/agents/claude-code" },
-  { name: "Codex", path: () => "/agents/codex" },
-  { name: "findings", path: () => "/findings", shot: "findings" },
-  { name: "findings' rules", path: () => "/findings/rules", shot: "rules" },
-  { name: "cleanup", path: () => "/cleanup" },
-  { name: "a run", path: () => `/cleanup/runs/${made.run}` },
-  { name: "a policy", path: () => `/cleanup/policies/${made.policy}` },
-  { name: "new run", path: () => "/cleanup/new", adminOnly: true },
-  { name: "new policy", path: () => "/cleanup/policies/new", adminOnly: true },
-  { name: "connect", path: () => "/connect" },
-  { name: "settings", path: () => "/settings" },
-  { name: "users", path: () => "/users", adminOnly: true },
-  { name: "audit", path: () => "/audit", adminOnly: true },
-];
-
-/** POSTs as the admin and returns the JSON answer (409 accepted: the object exists from an earlier run against DASHBOARD_URL). */
-async function post<T>(route: string, data: unknown, accept409 = false): Promise<T | null> {
-  const context = await h.browser.newContext({ storageState: h.admin });
-  try {
-    const res = await context.request.post(`${h.base}${route}`, { data });
-    if (accept409 && res.status() === 409) return null;
-    if (!res.ok()) throw new Error(`POST ${route} answered ${res.status()}: ${await res.text()}`);
-    return (await res.json()) as T;
-  } finally {
-    await context.close();
-  }
+/**
+ * "By root": a Clean up link, or the lack of one, does not change a row's height. Measured on the line it sits on
+ * (the root's own, first on a phone): the figures under it may wrap on a phone as their text needs, and a root with
+ * a badge (orphaned, AgentAPI leftovers) may take a second line for it.
+ */
+async function evenRootRows(page: Page): Promise<string[]> {
+  const rows = await page
+    .getByTestId("roots-table")
+    .locator("tbody tr")
+    .evaluateAll((trs) =>
+      trs
+        .filter((r) => !r.querySelector("td:first-child .badge"))
+        .map((r) => {
+          const cells = [r.querySelector("td:first-child"), r.querySelector("td.actions")].filter((c) => c !== null);
+          const rects = cells.map((c) => c.getBoundingClientRect());
+          const line = Math.max(...rects.map((x) => x.bottom)) - Math.min(...rects.map((x) => x.top));
+          return { line, text: (r.querySelector("td:first-child") as HTMLElement).innerText.trim() };
+        }),
+    );
+  const lines = rows.map((r) => r.line);
+  return Math.max(...lines) - Math.min(...lines) > 1
+    ? [
+        `"By root" rows' first lines of uneven heights: ${rows.map((r) => `${r.line.toFixed(1)} px (${r.text})`).join("; ")}`,
+      ]
+    : [];
 }
+
+/** An agent's kinds of root: one kind said under the headline, several in a table of their own (no empty panel). */
+async function kindsOfRoot(page: Page): Promise<string[]> {
+  const panel = await page.getByRole("region", { name: "By kind of root" }).count();
+  const rows = await page.getByTestId("agent-kinds").locator("tbody tr").count();
+  const sub = (await page.getByTestId("agent-stats").locator(".stat-sub").first().textContent()) ?? "";
+  if (panel) return rows > 1 ? [] : [`"By kind of root" holds ${rows} row`];
+  return /^\d+ roots?, all /.test(sub) ? [] : [`one kind of root, but the headline says "${sub}"`];
+}
+
+/** What a page must hold beside what every page must, by its name in PAGES: the failures. */
+const CHECKS: Record<string, (page: Page, role: Role) => Promise<string[]>> = {
+  "a workspace": evenRootRows,
+  "Claude Code": kindsOfRoot,
+  Codex: kindsOfRoot,
+};
 
 beforeAll(async () => {
   // A dashboard of its own: the viewer, run and policy made here stay out of the other files' figures, and its
   // log is read at the end.
   h = await startHarness({ own: true });
-  const context = await h.browser.newContext({ storageState: h.admin });
-  const page = await context.newPage();
-  await page.goto(`${h.base}/workspaces`, { waitUntil: "networkidle" });
-  const workspace = await page.locator('[data-testid="workspaces-table"] tbody tr a').first().getAttribute("href");
-  await context.close();
-  expect(workspace).toMatch(/^\/workspaces\/.+/);
-  await post("/api/v1/users", { email: VIEWER.email, role: "viewer", password: VIEWER.password }, true);
+  // A check under a name no page has would never run.
+  expect(Object.keys(CHECKS).filter((name) => !PAGES.some((p) => p.name === name))).toEqual([]);
+  await makePageObjects(h);
+  await postAsAdmin(h, "/api/v1/users", { email: VIEWER.email, role: "viewer", password: VIEWER.password }, true);
   viewer = await signInAs(h.browser, h.base, VIEWER);
-  const policy = await post<{ policy: { id: string } }>("/api/v1/cleanup/policies", {
-    ...RUN,
-    name: `pages-${Date.now()}`,
-    schedule: "off",
-  });
-  const preview = await post<{ total: { bytes: number } }>("/api/v1/cleanup/preview", RUN);
-  const run = await post<{ id: string }>("/api/v1/cleanup/runs", { ...RUN, confirmBytes: preview!.total.bytes });
-  Object.assign(made, { workspace: workspace!, run: run!.id, policy: policy!.policy.id });
   fs.mkdirSync(SHOTS, { recursive: true });
 });
 
@@ -126,6 +123,93 @@ function sizesWithoutTitle(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * Every size shown with its exact bytes (a title of "N bytes" or "N bytes a day"), as [text, title, lines]:
+ * `lines` is how many lines of the page the figure takes.
+ */
+function sizesWithBytes(page: Page): Promise<[string, string, number][]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll("[title]")]
+      .filter((e) => /^-?[\d,]+ bytes( a day)?$/.test(e.getAttribute("title") ?? "") && e.checkVisibility())
+      .map((e) => {
+        const lines = new Set([...e.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+        return [(e.textContent ?? "").trim(), e.getAttribute("title")!, lines] as [string, string, number];
+      }),
+  );
+}
+
+/**
+ * The figures that are not their exact bytes through the one formatter (lib/format/bytes.ts), or that break
+ * across lines ("14.4" above "GiB").
+ */
+function offTheirBytes(sizes: [string, string, number][]): string[] {
+  return sizes.flatMap(([text, title, lines]) => {
+    const n = Number(title.replace(/ bytes( a day)?$/, "").replaceAll(",", ""));
+    const shown = text.replace(/^≈ /, "");
+    const ok = title.endsWith(" a day")
+      ? shown === formatRate(n)
+      : shown === formatBytes(n) || shown === formatBytesDelta(n);
+    return [...(ok ? [] : [`"${text}" for ${title}`]), ...(lines > 1 ? [`"${text}" broken over ${lines} lines`] : [])];
+  });
+}
+
+/**
+ * Tables a CSV does not go with: the retention form's fields, and a cleanup's preview before it is a run (the
+ * run's own CSV holds its jobs once it is made).
+ */
+const NO_CSV = ["retention-table", "preview-workspaces", "free-space"];
+
+/** The tables (by data-testid) with no CSV link in their panel's head (or the page's, for its one untitled panel). */
+function tablesWithoutCsv(page: Page): Promise<string[]> {
+  return page.evaluate(
+    (skip) =>
+      [...document.querySelectorAll("table")]
+        .filter((t) => t.checkVisibility() && !skip.includes(t.getAttribute("data-testid") ?? ""))
+        .filter((t) => {
+          const panel = t.closest("section.panel");
+          if (panel?.querySelector(".panel-head [data-testid=export-link]")) return false;
+          // A page's one untitled table (the workspaces list) has its CSV in the page's head.
+          return panel?.querySelector(".panel-head") || !document.querySelector(".page-head [data-testid=export-link]");
+        })
+        .map((t) => t.getAttribute("data-testid") ?? t.closest("section")?.getAttribute("aria-label") ?? "a table"),
+    NO_CSV,
+  );
+}
+
+/**
+ * Buttons whose label breaks over lines ("Clean" above "up" in a narrow cell), or that reach past the stacked
+ * table or the panel they are in (cut off there, where the page itself does not scroll).
+ */
+function brokenButtons(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll(".button, button")]
+      .filter((b) => b.checkVisibility())
+      .filter((b) => {
+        const range = document.createRange();
+        range.selectNodeContents(b);
+        // Lines by overlap, not equal tops: an icon and its label share a line at different tops.
+        const rects = [...range.getClientRects()].filter((r) => r.width > 0).sort((a, b) => a.top - b.top);
+        let lines = rects.length ? 1 : 0;
+        let bottom = rects[0]?.bottom ?? 0;
+        for (const r of rects) {
+          if (r.top >= bottom - 1) lines++;
+          bottom = r.top >= bottom - 1 ? r.bottom : Math.max(bottom, r.bottom);
+        }
+        const box = b.getBoundingClientRect();
+        // A table that scrolls in its panel may hold a button out of sight; a stacked one never scrolls.
+        const frame = b.closest(".table.stacked")
+          ? b.closest(".table-wrap")
+          : b.closest(".table-wrap")
+            ? null
+            : b.closest(".panel");
+        const within = frame?.getBoundingClientRect();
+        return lines > 1 || (within && (box.right > within.right + 0.5 || box.left < within.left - 0.5));
+      })
+      .map((b) => (b.textContent ?? "").trim())
+      .slice(0, 5),
+  );
+}
+
 /** Loads a page and checks what every page must hold; the failures, for one expect per page. */
 async function visit(spec: PageSpec, role: Role, size: (typeof WIDTHS)[number]): Promise<string[]> {
   const context = await h.browser.newContext({
@@ -164,6 +248,14 @@ async function visit(spec: PageSpec, role: Role, size: (typeof WIDTHS)[number]):
       problems.push(`scrolls sideways (${scrollWidth} px in ${innerWidth}): ${(await overflowing(page)).join("; ")}`);
     const untitled = await sizesWithoutTitle(page);
     if (untitled.length) problems.push(`sizes without exact bytes on hover: ${untitled.slice(0, 5).join(", ")}`);
+    const off = offTheirBytes(await sizesWithBytes(page));
+    if (off.length) problems.push(`sizes that are not their exact bytes formatted: ${off.slice(0, 5).join(", ")}`);
+    const broken = await brokenButtons(page);
+    if (broken.length) problems.push(`buttons broken over lines or cut off: ${broken.join(", ")}`);
+    const noCsv = await tablesWithoutCsv(page);
+    if (noCsv.length) problems.push(`tables without a CSV: ${noCsv.join(", ")}`);
+    const check = CHECKS[spec.name];
+    if (check) problems.push(...(await check(page, role)));
     // The browser reports the 403 document itself as a failed resource; that is the answer asked for. On that page
     // a prefetch of an admin route the viewer cannot open may come back as not found: a resource, not a fault.
     const unexpected = errors.filter((e) => !(forbidden && /Failed to load resource: .*status of (403|404)/.test(e)));
@@ -258,8 +350,8 @@ describe("one quantity, one figure", () => {
     for (const name of top) expect(legend.map((l) => l.trim())).toContain(name.trim());
 
     type Detail = { workspace: { totalBytes: number; change7dBytes: number | null; growthBytesPerDay: number | null } };
-    const ws = await api<Detail>(context, `/api/v1/workspaces/${made.workspace.split("/").pop()}`);
-    await page.goto(`${h.base}${made.workspace}`, { waitUntil: "networkidle" });
+    const ws = await api<Detail>(context, `/api/v1/workspaces/${pageObjects.workspace.split("/").pop()}`);
+    await page.goto(`${h.base}${pageObjects.workspace}`, { waitUntil: "networkidle" });
     const card = await stats(page, "workspace-stats");
     expect(card["Agent storage"].value).toBe(formatBytes(ws.workspace.totalBytes));
     expect(card["Change 7 d"].value).toBe(formatBytesDelta(ws.workspace.change7dBytes));
@@ -366,7 +458,7 @@ describe("the audit log", () => {
     // The run made in beforeAll is named by its recipe and linked, not shown as its UUID.
     const run = table.locator("tbody tr", { hasText: "cleanup.run_created" }).first();
     await expect(run.getByRole("link", { name: /^run: Claude Code debug logs, / }).getAttribute("href")).resolves.toBe(
-      `/cleanup/runs/${made.run}`,
+      `/cleanup/runs/${pageObjects.run}`,
     );
     expect(await table.textContent()).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[{}"]/);
     const csv = page.getByTestId("export-link");

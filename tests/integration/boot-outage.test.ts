@@ -14,6 +14,7 @@ vi.mock("@/lib/db", () => ({
     throw new Error("connection refused");
   }),
 }));
+vi.mock("@/lib/shutdown", () => ({ installShutdownBound: vi.fn() }));
 vi.mock("@/lib/auth/client-ip", () => ({ installForwardedForGuard: vi.fn(async () => undefined) }));
 vi.mock("@/lib/db/cleanup-scheduler", () => ({ startCleanupScheduler: vi.fn() }));
 vi.mock("@/lib/db/maintenance-schedule", () => ({ startMaintenanceSchedule: vi.fn() }));

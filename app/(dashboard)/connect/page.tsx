@@ -6,7 +6,7 @@ import { requirePage } from "@/lib/auth/page";
 import { getDb } from "@/lib/db";
 import { recordAudit } from "@/lib/db/queries/audit";
 import { getEnrollmentKey } from "@/lib/enrollment/workspaces";
-import { coderTemplateSnippet } from "@/lib/reporter/coder-template";
+import { coderModuleBlock, coderTemplateSnippet } from "@/lib/reporter/coder-template";
 import { dashboardUrlFrom } from "./dashboard-url";
 
 export const dynamic = "force-dynamic";
@@ -33,6 +33,7 @@ export default async function ConnectPage() {
         dashboardUrl,
         enrollmentKey: admin ? key : null,
         keySource: source,
+        moduleBlock: coderModuleBlock(dashboardUrl),
         snippet: coderTemplateSnippet(dashboardUrl),
       }}
     />

@@ -1,7 +1,9 @@
 import "server-only";
 import { agentById, OTHER_AGENT } from "@/lib/catalog/agents";
 import { sql } from "drizzle-orm";
+import { notDeleted, ofLiveWorkspace } from "../deleted";
 import { rowsOf, type Db } from "../types";
+import { retentionShares, type RetentionShare } from "./agent-retention";
 import { dayOfRoots } from "./fleet-lists";
 import { clampToRollups, getHorizons } from "./retention";
 import type { WorkspaceRef } from "@/lib/findings/finding";
@@ -49,6 +51,8 @@ export type AgentDetail = {
   };
   /** Bytes in files older than 30 days (age buckets "90d" and "older"), and their share of all aged bytes. */
   oldData: { bytes: number; agedBytes: number; share: number | null };
+  /** The agent's own retention across the fleet, most common first (empty where it is not known). */
+  retention: RetentionShare[];
 };
 
 /**
@@ -67,22 +71,23 @@ export async function getAgentDetail(
   const range = clampToRollups(resolveRange(params, now), (await getHorizons(db)).rollups);
   const sinceDay = addDaysTo(utcDayOf(now), -GROWTH_DAYS);
 
-  const [perWorkspace, kinds, deltas, growthRows, ages] = await Promise.all([
+  const [perWorkspace, kinds, deltas, growthRows, ages, retention] = await Promise.all([
     db.execute(sql`select r.workspace_id, w.name, w.owner, sum(r.bytes)::float8 as bytes, count(*)::int as roots
-      from root_latest r join workspaces w on w.id = r.workspace_id where r.agent = ${agent}
+      from root_latest r join workspaces w on w.id = r.workspace_id where r.agent = ${agent} and ${notDeleted}
       group by r.workspace_id, w.name, w.owner`),
     db.execute(sql`select kind, sum(bytes)::float8 as bytes, count(*)::int as roots from root_latest
-      where agent = ${agent} group by kind order by 2 desc, 1`),
+      where agent = ${agent} and ${ofLiveWorkspace(sql`workspace_id`)} group by kind order by 2 desc, 1`),
     db.execute(sql`select to_char(day, 'YYYY-MM-DD') as day, sum(bytes)::float8 as bytes, sum(roots)::int as roots
       from fleet_delta where agent = ${agent} and day > ${range.from}::date group by 1`),
     db.execute(sql`select l.workspace_id, sum(l.bytes)::float8 as now_bytes, sum(d.bytes)::float8 as then_bytes,
         to_char(max(l.collected_at) at time zone 'UTC', 'YYYY-MM-DD') as latest_day
       from root_latest l join (${dayOfRoots(sinceDay)}) d on d.workspace_id = l.workspace_id and d.root_key = l.root_key
-      where l.agent = ${agent} group by l.workspace_id`),
+      where l.agent = ${agent} and ${ofLiveWorkspace(sql`l.workspace_id`)} group by l.workspace_id`),
     db.execute(sql`select coalesce(sum(coalesce((ages -> '90d' ->> 'bytes')::float8, 0)
           + coalesce((ages -> 'older' ->> 'bytes')::float8, 0)), 0) as old,
         coalesce(sum((select sum((v ->> 'bytes')::float8) from jsonb_each(ages) as e(k, v))), 0) as aged
-      from root_latest where agent = ${agent}`),
+      from root_latest where agent = ${agent} and ${ofLiveWorkspace(sql`workspace_id`)}`),
+    retentionShares(db, agent),
   ]);
 
   const ws = rowsOf<{ workspace_id: string; name: string; owner: string; bytes: number; roots: number }>(
@@ -131,5 +136,6 @@ export async function getAgentDetail(
     largestWorkspaces: ws.slice(0, limit),
     growth: { medianBytesPerDay: median(perDay), workspacesMeasured: perDay.length, sinceDay },
     oldData: { bytes: old, agedBytes: aged, share: aged > 0 ? old / aged : null },
+    retention,
   };
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
-import { generateToken, hashToken } from "@/lib/auth/tokens";
+import { generateToken, hashToken } from "@/lib/secrets/tokens";
 import type { ClaimedJob, JobResult, RecipeParams } from "@/lib/cleanup/protocol";
 import type { RecipeId } from "@/lib/catalog/recipes";
 import { RESULT_JOB_STATES, WAITING_JOB_STATES } from "@/lib/cleanup/job-states";

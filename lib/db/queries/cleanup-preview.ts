@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, inArray, like, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, like, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { RECIPES, REPORTER_DIR, type Recipe, type RecipeId } from "@/lib/catalog/recipes";
 import { rootPatternPrefix, rootPatternRegex, UNCLEANABLE_KINDS } from "@/lib/catalog/recipe-roots";
 import { MIN_AGE_HOURS } from "@/lib/cleanup/defaults";
@@ -8,6 +8,7 @@ import type { RunRequest, Scope } from "@/lib/cleanup/protocol";
 import type { RecipeUsage } from "@/lib/report/schema";
 import { rootLatest, workspaces } from "../schema";
 import type { Db } from "../types";
+import { refuseDeletedWorkspaces } from "./cleanup-deleted";
 
 export type WorkspacePreview = {
   workspaceId: string;
@@ -82,8 +83,11 @@ export function scopeMatch(scope: Scope): SQL | undefined {
 export async function previewRun(
   db: Db,
   request: Pick<RunRequest, "recipe" | "custom" | "params" | "scope" | "minAgeHours">,
-  opts: { listAll?: boolean; now?: Date } = {},
+  opts: { listAll?: boolean; now?: Date; refuseDeleted?: boolean } = {},
 ): Promise<CleanupPreview> {
+  // An admin's preview of a scope that names a workspace deleted in Coder is refused, as its run would be.
+  if (opts.refuseDeleted && "workspaceIds" in request.scope)
+    await refuseDeletedWorkspaces(db, request.scope.workspaceIds);
   // Reports age while they wait: a unit 29 days old in yesterday's report is 30 days old now.
   const now = opts.now ?? new Date();
   const recipe = request.recipe ? RECIPES.find((r) => r.id === request.recipe)! : null;
@@ -101,7 +105,8 @@ export async function previewRun(
     })
     .from(rootLatest)
     .innerJoin(workspaces, eq(workspaces.id, rootLatest.workspaceId))
-    .where(and(runRoots(recipe, request.custom?.rootKey), scopeMatch(request.scope)));
+    // Workspaces deleted in Coder are out of every scope (a scope naming one is refused: cleanup-deleted.ts).
+    .where(and(runRoots(recipe, request.custom?.rootKey), scopeMatch(request.scope), isNull(workspaces.deletedAt)));
 
   const byWorkspace = new Map<string, WorkspacePreview & { hasUsage: boolean }>();
   for (const r of rows) {

@@ -30,6 +30,8 @@ export type JobRow = {
   attempts: number;
   interruptions: number;
   cancelRequested: boolean;
+  /** Why it was cancelled when no admin did it ("The workspace was deleted in Coder."). */
+  cancelReason: string | null;
   finishedAt: string | null;
   unitsActed: number | null;
   bytesActed: number | null;
@@ -138,6 +140,7 @@ export async function listRunJobs(
       attempts: j.attempts,
       interruptions: j.interruptions,
       cancelRequested: j.cancelRequested,
+      cancelReason: j.cancelReason,
       finishedAt: iso(j.finishedAt),
       unitsActed: j.unitsActed,
       bytesActed: j.bytesActed,

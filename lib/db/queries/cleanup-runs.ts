@@ -14,6 +14,7 @@ import { cleanupJobs, cleanupRuns, workspaces } from "../schema";
 import type { Db } from "../types";
 import { recordAudit, type AuditActor } from "./audit";
 import { previewRun, type CleanupPreview } from "./cleanup-preview";
+import { refuseDeletedWorkspaces } from "./cleanup-deleted";
 
 /** Who acts, for the run's record and the audit log. */
 export type Who = { actor: AuditActor; ip?: string | null; userAgent?: string | null };
@@ -108,6 +109,7 @@ export async function createRun(
   who: Who,
   opts: { policyId?: string; preview?: CleanupPreview; audit?: Record<string, unknown> } = {},
 ) {
+  if ("workspaceIds" in request.scope) await refuseDeletedWorkspaces(db, request.scope.workspaceIds);
   const preview = opts.preview ?? (await previewRun(db, request, { listAll: true }));
   const bytes = preview.total.bytes;
   if (request.confirmBytes !== undefined) assertConfirmed(preview, request.confirmBytes);
@@ -211,6 +213,7 @@ export async function queueRestore(db: Db, jobId: string, who: Who) {
   const { run } = job;
   const refusal = restoreRefusal(run, job.job, new Date());
   if (refusal) throw new ConflictError(refusal);
+  await refuseDeletedWorkspaces(db, [job.job.workspaceId]);
   return startTrashJobs(db, "restore", [job.job.workspaceId], who, {
     sourceJobId: jobId,
     recipe: run.recipe,
@@ -223,6 +226,10 @@ export async function queueRestore(db: Db, jobId: string, who: Who) {
 export async function queueTrashPurge(db: Db, workspaceIds: string[], who: Who) {
   const found = await db.select({ id: workspaces.id }).from(workspaces).where(inArray(workspaces.id, workspaceIds));
   if (found.length === 0) throw new NotFoundError("None of these workspaces is known.");
+  await refuseDeletedWorkspaces(
+    db,
+    found.map((w) => w.id),
+  );
   return startTrashJobs(
     db,
     "purge-trash",

@@ -30,6 +30,7 @@ import {
   findingsQuery,
   type FindingsFilters,
 } from "@/lib/validations/findings";
+import { notDeleted } from "../deleted";
 import { FLEET, inScope, type WorkspaceScope } from "../scope";
 
 export type { Finding, FindingGroup, IgnoredOverride, Rule, RuleId, RuleSet, Severity };
@@ -161,7 +162,7 @@ export function selectedRules(rules: RuleSet, opts: { rule?: RuleId; severity?: 
 function findingRows(rules: RuleSet, now: Date, f: FindingsFilters, scope: WorkspaceScope): SQL | null {
   const ids = selectedRules(rules, f);
   if (ids.length === 0) return null;
-  const where = [inScope(scope, sql`w.owner`)];
+  const where = [inScope(scope, sql`w.owner`), notDeleted];
   if (f.owner) where.push(sql`w.owner = ${f.owner}`);
   if (f.template) where.push(sql`w.template = ${f.template}`);
   if (f.agent) where.push(sql`f.agent = ${f.agent}`);

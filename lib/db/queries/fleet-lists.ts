@@ -1,13 +1,14 @@
 import "server-only";
 import { differenceInMilliseconds } from "date-fns";
 import { millisecondsInDay, millisecondsInHour } from "date-fns/constants";
-import { count, desc, sql } from "drizzle-orm";
+import { and, count, desc, isNotNull, isNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { WorkspaceRef } from "@/lib/findings/finding";
 import type { RuleSet } from "@/lib/findings/rules";
-import { isSilent } from "@/lib/findings/silence";
+import { isSilent, silenceExpected } from "@/lib/findings/silence";
 import { silentHours } from "@/lib/findings/rules";
 import { daysBetween, isoOrNull, type Day } from "@/lib/series";
+import { notDeleted, ofLiveWorkspace } from "../deleted";
 import { workspaces } from "../schema";
 import { rowsOf, type Db } from "../types";
 import { seriesKeySql, type FleetSeriesKey } from "./fleet-series";
@@ -43,7 +44,8 @@ export async function fleetTotals(db: Db): Promise<FleetTotals> {
       reporting: sql<number>`count(${workspaces.lastCollectedAt})::int`,
       roots: sql<number>`coalesce(sum(${workspaces.rootCount}), 0)::int`,
     })
-    .from(workspaces);
+    .from(workspaces)
+    .where(isNull(workspaces.deletedAt));
   return {
     bytes: Number(t.bytes),
     workspaces: Number(t.workspaces),
@@ -72,6 +74,8 @@ export async function topWorkspaces(db: Db, limit: number): Promise<TopWorkspace
       lastCollectedAt: workspaces.lastCollectedAt,
     })
     .from(workspaces)
+    // Workspaces Coder has that never reported hold nothing measured: they are the coverage line's, not this list's.
+    .where(and(isNull(workspaces.deletedAt), isNotNull(workspaces.lastCollectedAt)))
     .orderBy(desc(workspaces.totalBytes), workspaces.id)
     .limit(limit);
   return rows.map((r) => ({ ...r, totalBytes: Number(r.totalBytes), lastCollectedAt: isoOrNull(r.lastCollectedAt) }));
@@ -85,7 +89,7 @@ export async function topAgents(db: Db, limit: number): Promise<TopAgent[]> {
   const rows = rowsOf<{ key: string; bytes: number; workspaces: number; roots: number }>(
     await db.execute(sql`select ${seriesKeySql} as key, sum(bytes)::float8 as bytes,
         count(distinct workspace_id)::int as workspaces, count(*)::int as roots
-      from root_latest group by 1 order by 2 desc, 1 limit ${limit}`),
+      from root_latest where ${ofLiveWorkspace(sql`workspace_id`)} group by 1 order by 2 desc, 1 limit ${limit}`),
   );
   return rows.map((r) => ({
     agent: r.key,
@@ -137,7 +141,7 @@ export async function fastestGrowingRoots(db: Db, sinceDay: Day, limit: number):
       from (${dayOfRoots(sinceDay)}) d
       join root_latest l on l.workspace_id = d.workspace_id and l.root_key = d.root_key
       join workspaces w on w.id = l.workspace_id
-      where l.bytes > d.bytes
+      where l.bytes > d.bytes and ${notDeleted}
       order by l.bytes - d.bytes desc, l.workspace_id, l.root_key limit ${limit}`),
   );
   return rows.map((r) => {
@@ -192,7 +196,7 @@ export async function volumesAtRisk(
   const rows = rowsOf<VolumeAtRiskRow>(
     await db.execute(sql`select w.id, w.name, w.owner, w.forecast_full_at, ${volumeColumns},
         w.growth_bytes_per_day::float8 as growth_bytes_per_day, ${isFull} as is_full
-      from workspaces w where ${isFull} or (${filling})
+      from workspaces w where (${isFull} or (${filling})) and ${notDeleted}
       order by ${isFull} desc, greatest(w.volume_used_pct, coalesce(w.volume_inodes_used_pct, 0)) desc, w.forecast_full_at, w.id
       limit ${opts.limit}`),
   );
@@ -215,20 +219,32 @@ export async function volumesAtRisk(
 export type SilentWorkspaces = {
   /** What silent means: the silent-workspace rule's hours (lib/findings/silence.ts). */
   hours: number;
+  /** Silent while Coder says they run (or Coder does not describe them): their reporter is broken. */
   count: number;
-  /** Longest silent first. */
+  /** Silent, and stopped or dormant in Coder: expected, listed apart. */
+  expected: number;
+  /** The `count` ones, longest silent first. */
   workspaces: (WorkspaceRef & { lastCollectedAt: string | null; hoursSilent: number | null })[];
 };
 
-/** Workspaces without a report for over the silent-workspace rule's hours (counted from enrollment when they never reported). */
+/**
+ * Workspaces without a report for over the silent-workspace rule's hours (counted from enrollment when they never
+ * reported), split by what Coder says: running (or unknown to Coder) is a broken reporter; stopped or dormant is
+ * expected. Workspaces deleted in Coder are neither.
+ */
 export async function silentWorkspaces(
   db: Db,
   opts: { rules: RuleSet; now: Date; limit: number },
 ): Promise<SilentWorkspaces> {
   const hours = silentHours(opts.rules);
-  const silent = isSilent(hours, sql`${opts.now.toISOString()}::timestamptz`);
-  const [[n], rows] = await Promise.all([
+  const quiet = sql`${isSilent(hours, sql`${opts.now.toISOString()}::timestamptz`)} and ${notDeleted}`;
+  const silent = sql`${quiet} and not ${silenceExpected}`;
+  const [[n], [e], rows] = await Promise.all([
     db.select({ n: count() }).from(w).where(silent),
+    db
+      .select({ n: count() })
+      .from(w)
+      .where(sql`${quiet} and ${silenceExpected}`),
     db
       .select({ id: w.id, name: w.name, owner: w.owner, lastCollectedAt: w.lastCollectedAt })
       .from(w)
@@ -239,6 +255,7 @@ export async function silentWorkspaces(
   return {
     hours,
     count: Number(n.n),
+    expected: Number(e.n),
     workspaces: rows.map((r) => ({
       id: r.id,
       name: r.name,

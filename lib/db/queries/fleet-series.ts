@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { addDaysTo, eachDay, type Day, type DayRange } from "@/lib/series";
+import { ofLiveWorkspace } from "../deleted";
 import { rowsOf, type Db } from "../types";
 
 /**
@@ -62,7 +63,7 @@ export async function fleetSeries(
   // now minus every delta after D. Neither read grows with the length of history.
   const rows = rowsOf<LevelOrDeltaRow>(
     await db.execute(sql`select key, null as day, sum(bytes)::float8 as bytes from
-        (select ${seriesKeySql} as key, bytes from root_latest) x group by key
+        (select ${seriesKeySql} as key, bytes from root_latest where ${ofLiveWorkspace(sql`workspace_id`)}) x group by key
       union all
       select ${seriesKeySql} as key, to_char(day, 'YYYY-MM-DD') as day, sum(bytes)::float8 as bytes
         from fleet_delta where day > ${before}::date group by 1, 2`),

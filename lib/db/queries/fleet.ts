@@ -2,6 +2,8 @@ import "server-only";
 import type { RuleSet } from "@/lib/findings/rules";
 import { addDaysTo, resolveRange, utcDayOf, type DayRange, type RangeParams } from "@/lib/series";
 import type { Db } from "../types";
+import { getSyncState, type CoderSyncState } from "./coder-sync";
+import { getCoverage, type Coverage } from "./coverage";
 import { getFindingsSummary, getRules, type FindingsSummary } from "./findings";
 import {
   fastestGrowingRoots,
@@ -42,6 +44,10 @@ export type FleetOverview = {
   fillingDays: number | null;
   silent: SilentWorkspaces;
   findings: FindingsSummary;
+  /** How many of Coder's workspaces report; null until a workspace sync has seen one. */
+  coverage: Coverage | null;
+  /** The last workspace sync from Coder (its time, counts and error); null when none ran. */
+  coderSync: CoderSyncState | null;
 };
 
 const GROWTH_DAYS = 7;
@@ -62,7 +68,7 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
   const range = clampToRollups(resolveRange(params, now), horizons.rollups);
   const today = utcDayOf(now);
   const fillingDays = fillingDaysOf(rules);
-  const [chart, total, largest, agents, growing, atRisk, silent, findings] = await Promise.all([
+  const [chart, total, largest, agents, growing, atRisk, silent, findings, coverage, coderSync] = await Promise.all([
     fleetSeries(db, range, today),
     fleetTotals(db),
     topWorkspaces(db, limit),
@@ -71,6 +77,8 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
     volumesAtRisk(db, { rules, now, fillingDays, limit }),
     silentWorkspaces(db, { rules, now, limit }),
     getFindingsSummary(db, { now, rules }),
+    getCoverage(db),
+    getSyncState(db),
   ]);
   return {
     range,
@@ -85,5 +93,7 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
     fillingDays,
     silent,
     findings,
+    coverage,
+    coderSync,
   };
 }

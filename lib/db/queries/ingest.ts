@@ -25,6 +25,7 @@ export async function callIngestReports(db: Db, items: IngestItem[], shard: numb
     scanMs: r.reporter.scanMs,
     volume: r.volume ?? null,
     errors: r.errors ?? [],
+    agentRetention: r.agentRetention, // left out when absent: stored as SQL null, not JSON null
     roots: r.roots,
     name: r.workspace.name,
     owner: r.workspace.owner,

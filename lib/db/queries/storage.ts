@@ -5,6 +5,7 @@ import { RETENTION_SETTINGS, type RetentionId } from "@/lib/validations/settings
 import { lastMaintenance, type MaintenanceResult } from "../maintenance-task";
 import { rowsOf, type Db } from "../types";
 import { getHorizons, getRetention, type Horizons } from "./retention";
+import { getSyncState, type CoderSyncState } from "./coder-sync";
 
 export type TableSize = {
   table: string;
@@ -36,6 +37,8 @@ export type StorageSettings = {
   /** Tables up to this size have exact row counts. */
   exactCountMaxBytes: number;
   lastMaintenance: MaintenanceResult | null;
+  /** The last workspace sync from Coder: its time, counts and error (null when none ran). */
+  coderSync: CoderSyncState | null;
 };
 
 /** The product's own tables and their sizes, largest first (partitions counted under their parent). */
@@ -80,11 +83,12 @@ export async function getTableSizes(db: Db, exactCountMaxBytes = EXACT_COUNT_MAX
 
 /** What the settings page and GET /api/v1/settings/storage show. */
 export async function getStorageSettings(db: Db): Promise<StorageSettings> {
-  const [days, horizons, tables, last] = await Promise.all([
+  const [days, horizons, tables, last, coderSync] = await Promise.all([
     getRetention(db),
     getHorizons(db),
     getTableSizes(db),
     lastMaintenance(db),
+    getSyncState(db),
   ]);
   return {
     retention: RETENTION_SETTINGS.map((s) => ({
@@ -100,5 +104,6 @@ export async function getStorageSettings(db: Db): Promise<StorageSettings> {
     totalBytes: tables.reduce((s, t) => s + t.bytes, 0),
     exactCountMaxBytes: EXACT_COUNT_MAX_BYTES,
     lastMaintenance: last,
+    coderSync,
   };
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { addDaysTo, eachDay, fillCarryForward, utcDayOf, type Day } from "@/lib/series";
 import { workspaceListQuery, type WorkspaceListQuery, type WorkspaceSortColumn } from "@/lib/validations/workspaces";
+import { notDeleted } from "../deleted";
 import { inScope, type WorkspaceScope } from "../scope";
 import { rowsOf, type Db } from "../types";
 import { getRules } from "./findings";
@@ -66,10 +67,21 @@ function likePattern(q: string): string {
 
 /** The list's filters (alias `w`) within the caller's scope, as conditions to join with "and". */
 export function workspaceFilters(
-  p: Pick<WorkspaceListQuery, "q" | "owner" | "template" | "agent">,
+  p: Pick<WorkspaceListQuery, "q" | "owner" | "template" | "agent" | "status" | "dormant" | "reporting">,
   scope: WorkspaceScope,
 ): SQL[] {
   const where: SQL[] = [inScope(scope, sql`w.owner`)];
+  // Workspaces deleted in Coder are listed only when asked for by that status.
+  if (p.status === "deleted") where.push(sql`w.deleted_at is not null`);
+  else {
+    where.push(notDeleted);
+    if (p.status) where.push(sql`w.coder_status = ${p.status}`);
+  }
+  if (p.dormant === "true") where.push(sql`w.coder_dormant_at is not null`);
+  if (p.dormant === "false") where.push(sql`w.coder_dormant_at is null`);
+  // Coverage: Coder's workspaces (seen by a sync) that never reported, or did.
+  if (p.reporting === "no") where.push(sql`w.coder_synced_at is not null and w.last_collected_at is null`);
+  if (p.reporting === "yes") where.push(sql`w.last_collected_at is not null`);
   if (p.q) {
     const pat = likePattern(p.q);
     where.push(sql`(w.name ilike ${pat} or w.owner ilike ${pat} or w.template ilike ${pat} or w.id ilike ${pat})`);

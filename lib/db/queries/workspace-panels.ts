@@ -1,6 +1,6 @@
 import "server-only";
 import { asc, desc, eq, sql } from "drizzle-orm";
-import type { AgeBreakdown, CategoryBreakdown, LargestEntry, LeftoverEntry } from "@/lib/report/schema";
+import type { AgentRetention, AgeBreakdown, CategoryBreakdown, LargestEntry, LeftoverEntry } from "@/lib/report/schema";
 import { isoOrNull, type Day, type DayRange } from "@/lib/series";
 import type { RootDayValue, RootRef, VolumeDay } from "@/lib/shaping/workspace-detail";
 import { reports, rootLatest } from "../schema";
@@ -16,12 +16,15 @@ export type WorkspaceHead = WorkspaceRow & {
   firstSeenAt: string;
   lastSeenAt: string | null;
   lastReportId: string | null;
+  /** The agents' own retention settings from the newest report; null when its reporter does not read them. */
+  agentRetention: AgentRetention | null;
 };
 
 type WorkspaceHeadRow = RawRow & {
   first_seen_at: Date | string;
   last_seen_at: Date | string | null;
   last_report_id: string | null;
+  agent_retention: AgentRetention | null;
 };
 
 /**
@@ -35,8 +38,8 @@ export async function workspaceHead(
   ctx: RowContext,
 ): Promise<WorkspaceHead | null> {
   const [head] = rowsOf<WorkspaceHeadRow>(
-    await db.execute(sql`select ${rowColumns(ctx)}, ${change7dColumn}, w.first_seen_at, w.last_seen_at, w.last_report_id
-      from workspaces w ${change7dJoin(change7dSince(ctx.now), "few")} where w.id = ${id} and ${inScope(scope, sql`w.owner`)}`),
+    await db.execute(sql`select ${rowColumns(ctx)}, ${change7dColumn}, w.first_seen_at, w.last_seen_at, w.last_report_id,
+      w.agent_retention from workspaces w ${change7dJoin(change7dSince(ctx.now), "few")} where w.id = ${id} and ${inScope(scope, sql`w.owner`)}`),
   );
   if (!head) return null;
   return {
@@ -44,6 +47,7 @@ export async function workspaceHead(
     firstSeenAt: isoOrNull(head.first_seen_at)!,
     lastSeenAt: isoOrNull(head.last_seen_at),
     lastReportId: head.last_report_id,
+    agentRetention: head.agent_retention,
   };
 }
 

@@ -2,6 +2,7 @@ import "server-only";
 import { differenceInMilliseconds } from "date-fns";
 import { millisecondsInDay } from "date-fns/constants";
 import { sql } from "drizzle-orm";
+import { coderUrl, coderWorkspaceHref } from "@/lib/coder/config";
 import type { WorkspaceRef } from "@/lib/findings/finding";
 import type { RuleSet } from "@/lib/findings/rules";
 import { isSilent } from "@/lib/findings/silence";
@@ -18,7 +19,9 @@ export const rowColumns = (ctx: RowContext) => sql`w.id, w.name, w.owner, w.temp
   w.total_bytes::float8 as total_bytes, w.root_count, w.largest_agent,
   w.largest_agent_bytes::float8 as largest_agent_bytes, ${volumeColumns},
   w.growth_bytes_per_day::float8 as growth_bytes_per_day, w.forecast_full_at, w.last_collected_at,
-  ${isSilent(silentHours(ctx.rules), sql`${ctx.now.toISOString()}::timestamptz`)} as silent`;
+  ${isSilent(silentHours(ctx.rules), sql`${ctx.now.toISOString()}::timestamptz`)} as silent,
+  w.coder_status, w.coder_dormant_at, w.coder_deleting_at, w.coder_last_used_at, w.coder_healthy, w.coder_synced_at,
+  w.deleted_at`;
 
 export type RawRow = VolumeColumns & {
   id: string;
@@ -34,6 +37,13 @@ export type RawRow = VolumeColumns & {
   forecast_full_at: Date | string | null;
   last_collected_at: Date | string | null;
   silent: boolean;
+  coder_status: string | null;
+  coder_dormant_at: Date | string | null;
+  coder_deleting_at: Date | string | null;
+  coder_last_used_at: Date | string | null;
+  coder_healthy: boolean | null;
+  coder_synced_at: Date | string | null;
+  deleted_at: Date | string | null;
   /** See change-7d.ts: each query joins it its own way. */
   change_7d_bytes: number | null;
 };
@@ -56,7 +66,41 @@ export type WorkspaceRow = WorkspaceRef & {
   lastCollectedAt: string | null;
   /** No report for over the silent-workspace rule's hours (counted from enrollment when it never reported). */
   silent: boolean;
+  /** Coder's view of the workspace (the workspace sync); all null before a sync saw it. */
+  coder: CoderView;
 };
+
+/** What Coder says of a workspace, as the workspace sync last read it. */
+export type CoderView = {
+  /** Its latest build's status (running, stopped, ..., deleted); null when no sync saw it. */
+  status: string | null;
+  dormantAt: string | null;
+  /** When Coder deletes it by itself. */
+  deletingAt: string | null;
+  lastUsedAt: string | null;
+  healthy: boolean | null;
+  syncedAt: string | null;
+  /** When a sync found it deleted in Coder. */
+  deletedAt: string | null;
+  /** Its page in Coder (`<CODER_URL>/@<owner>/<name>`); null without CODER_URL. */
+  href: string | null;
+};
+
+const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
+
+export function toCoderView(r: RawRow): CoderView {
+  const base = coderUrl();
+  return {
+    status: r.coder_status,
+    dormantAt: iso(r.coder_dormant_at),
+    deletingAt: iso(r.coder_deleting_at),
+    lastUsedAt: iso(r.coder_last_used_at),
+    healthy: r.coder_healthy,
+    syncedAt: iso(r.coder_synced_at),
+    deletedAt: iso(r.deleted_at),
+    href: base ? coderWorkspaceHref(base, r.owner, r.name) : null,
+  };
+}
 
 export function toRow(r: RawRow, { now, rules }: RowContext): WorkspaceRow {
   const forecast = r.forecast_full_at === null ? null : new Date(r.forecast_full_at);
@@ -78,5 +122,6 @@ export function toRow(r: RawRow, { now, rules }: RowContext): WorkspaceRow {
     daysUntilFull: forecast ? differenceInMilliseconds(forecast, now) / millisecondsInDay : null,
     lastCollectedAt: last ? last.toISOString() : null,
     silent: r.silent,
+    coder: toCoderView(r),
   };
 }

@@ -80,6 +80,8 @@ export const cleanupJobs = pgTable(
     interruptions: integer("interruptions").notNull().default(0),
     /** Set by a cancel while the job runs: the reporter stops at its next progress call. */
     cancelRequested: boolean("cancel_requested").notNull().default(false),
+    /** Why the job was cancelled when no admin did it (its workspace was deleted in Coder). */
+    cancelReason: text("cancel_reason"),
     finishedAt: tz("finished_at"),
     unitsActed: big("units_acted"),
     bytesActed: big("bytes_acted"),

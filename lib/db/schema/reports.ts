@@ -14,6 +14,7 @@ import {
   boolean,
 } from "drizzle-orm/pg-core";
 import type {
+  AgentRetention,
   AgeBreakdown,
   CategoryBreakdown,
   LargestEntry,
@@ -58,6 +59,8 @@ export const reports = pgTable(
     volumeInodesUsed: big("volume_inodes_used"),
     volumeInodesFree: big("volume_inodes_free"),
     errors: jsonb("errors").$type<ScanErrors>().notNull().default([]),
+    /** The agents' own retention settings as the report carried them; null from reporters that do not read them. */
+    agentRetention: jsonb("agent_retention").$type<AgentRetention>(),
   },
   (t) => [
     // Also a workspace's reports in time order: previous and next report, the report history list, and the

@@ -1,8 +1,11 @@
 import { sql } from "drizzle-orm";
+import type { AgentRetention } from "@/lib/report/schema";
 import {
   bigint,
+  boolean,
   index,
   integer,
+  jsonb,
   pgTable,
   real,
   smallint,
@@ -56,6 +59,25 @@ export const workspaces = pgTable(
     growthBytesPerDay: real("growth_bytes_per_day"),
     /** When the volume fills at that rate; null when it is not growing. */
     forecastFullAt: timestamp("forecast_full_at", { withTimezone: true }),
+    // Coder's view of the workspace, kept by the workspace sync (lib/coder/sync.ts); null until a sync saw it.
+    /** latest_build.status: pending, starting, running, stopping, stopped, failed, canceling, canceled, deleting, deleted. */
+    coderStatus: text("coder_status"),
+    /** latest_build.transition: start, stop or delete. */
+    coderTransition: text("coder_transition"),
+    coderDormantAt: timestamp("coder_dormant_at", { withTimezone: true }),
+    /** When Coder deletes the workspace by itself (a dormant workspace's auto-deletion). */
+    coderDeletingAt: timestamp("coder_deleting_at", { withTimezone: true }),
+    coderLastUsedAt: timestamp("coder_last_used_at", { withTimezone: true }),
+    coderHealthy: boolean("coder_healthy"),
+    /** When a sync last found the workspace in Coder. */
+    coderSyncedAt: timestamp("coder_synced_at", { withTimezone: true }),
+    /**
+     * When a sync found the workspace deleted in Coder: it leaves the fleet's totals and charts from that day on,
+     * stays browsable under a filter, and keeps its history until retention expires it.
+     */
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    /** The agents' own retention settings from the newest report; null when its reporter does not read them. */
+    agentRetention: jsonb("agent_retention").$type<AgentRetention>(),
   },
   (t) => [
     index("workspaces_owner_idx").on(t.owner),
@@ -63,8 +85,30 @@ export const workspaces = pgTable(
     index("workspaces_total_idx").on(t.totalBytes.desc()),
     index("workspaces_last_collected_idx").on(t.lastCollectedAt),
     index("workspaces_volume_used_pct_idx").on(t.volumeUsedPct.desc()),
+    // The few deleted workspaces, which every fleet read leaves out.
+    index("workspaces_deleted_idx")
+      .on(t.id)
+      .where(sql`deleted_at is not null`),
   ],
 );
+
+/**
+ * The last workspace sync from Coder (one row, id "coder"): when it ran, what it found, and its error, so the
+ * pages can say how current Coder's view is, and why not, without calling Coder.
+ */
+export const coderSyncState = pgTable("coder_sync_state", {
+  id: text("id").primaryKey(),
+  startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
+  finishedAt: timestamp("finished_at", { withTimezone: true }),
+  /** The last sync that completed without an error. */
+  succeededAt: timestamp("succeeded_at", { withTimezone: true }),
+  listed: integer("listed").notNull().default(0),
+  added: integer("added").notNull().default(0),
+  updated: integer("updated").notNull().default(0),
+  deleted: integer("deleted").notNull().default(0),
+  jobsCancelled: integer("jobs_cancelled").notNull().default(0),
+  error: text("error"),
+});
 
 /** One token per workspace, stored as a SHA-256 hash: tokens are 256 random bits, so a slow hash adds nothing. */
 export const workspaceTokens = pgTable(

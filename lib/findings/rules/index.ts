@@ -13,13 +13,17 @@ import {
 } from "../finding";
 import type { FindingRule, ThresholdField } from "../rule";
 import { agentapiLeftover } from "./agentapi-leftover";
+import { autoDeletion } from "./auto-deletion";
+import { agentRetention } from "./agent-retention";
 import { claudeDebugHistory } from "./claude-debug-history";
+import { dormantStorage } from "./dormant-storage";
 import { fastGrowth } from "./fast-growth";
 import { inodesFull } from "./inodes-full";
 import { largeSession } from "./large-session";
 import { orphanedScriptData } from "./orphaned-script-data";
 import { rootOversize } from "./root-oversize";
 import { silentWorkspace } from "./silent-workspace";
+import { unusedStorage } from "./unused-storage";
 import { volumeFilling } from "./volume-filling";
 import { volumeFull } from "./volume-full";
 
@@ -38,6 +42,10 @@ export const RULES = {
   "agentapi-leftover": agentapiLeftover,
   "silent-workspace": silentWorkspace,
   "claude-debug-history": claudeDebugHistory,
+  "dormant-storage": dormantStorage,
+  "unused-storage": unusedStorage,
+  "auto-deletion": autoDeletion,
+  "agent-retention": agentRetention,
 } satisfies { [K in RuleId]: FindingRule<K> };
 
 export type RuleParams = { [K in RuleId]: z.infer<(typeof RULES)[K]["params"]> };

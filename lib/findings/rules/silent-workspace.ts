@@ -1,13 +1,17 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { defineRule, PAST_THRESHOLD } from "../rule";
-import { isSilent, silentSince } from "../silence";
+import { isSilent, silenceExpected, silentSince } from "../silence";
 
-/** A workspace whose newest report is older than this. */
+/**
+ * A workspace whose newest report is older than this while Coder says it runs (or Coder does not describe it):
+ * its reporter is broken. Silence of a workspace stopped or dormant in Coder is expected, and no finding.
+ */
 export const silentWorkspace = defineRule({
   id: "silent-workspace",
   title: "Stopped reporting",
-  description: "No report from the workspace for over 24 hours (stopped, deleted, or the reporter fails).",
+  description:
+    "No report for over 24 hours from a workspace that runs in Coder (or that Coder does not describe): its reporter is broken. Workspaces stopped or dormant in Coder are left out.",
   enabled: true,
   severity: "info",
   params: z
@@ -27,11 +31,11 @@ export const silentWorkspace = defineRule({
     { now, ws },
   ) => sql`select w.id as workspace_id, null::text as root_key, null::text as agent, null::text as path,
       (extract(epoch from (${now} - ${silentSince})) / 3600)::float8 as value, ${p.hours}::float8 as threshold
-    from workspaces w where ${isSilent(p.hours, now)} ${ws}`,
+    from workspaces w where ${isSilent(p.hours, now)} and not ${silenceExpected} ${ws}`,
   fields: { hours: { label: "No report for more than", unit: "hours" } },
   describe: (f) => ({
     message: `No report for ${f.value.toFixed(0)} hours (over ${f.threshold} hours).`,
     action:
-      "Check whether the workspace is stopped or deleted; if it runs, check the reporter's coder_script logs and its token.",
+      "The workspace runs in Coder but sends nothing: check the reporter's coder_script logs in the workspace and its token.",
   }),
 });

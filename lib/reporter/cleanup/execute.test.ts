@@ -327,6 +327,39 @@ describe("custom rules and refusals", () => {
     expect(fs.readFileSync(path.join(home, ".coder-modules/coder/storage-reporter/token"), "utf8")).toBe("tok");
   });
 
+  it("refuses custom targets that try to leave their root, and never reaches through a link", async () => {
+    const outsideBefore = snapshot(outside);
+    const before = snapshot(home);
+    for (const glob of [
+      "../*",
+      "../../outside/*",
+      "/etc/*",
+      "debug/../../..",
+      "**/../*",
+      "debug/\0x",
+      "./debug/*",
+      "debug//*",
+    ]) {
+      const res = await run(
+        job({ custom: { rootKey: "claude-code:data", glob, unit: "file" }, params: { olderThanDays: 0 } }),
+      );
+      expect(res.status, glob).toBe("failed");
+      expect(res.units, glob).toEqual([]);
+    }
+    expect(diff(before, snapshot(home))).toEqual({ gone: [], added: [] });
+    // Globs that match the links leading out of the home: at most the link goes, never what it points at.
+    for (const [glob, unit] of [
+      ["debug/*", "file"],
+      ["file-history/*/*", "file"],
+      ["file-history/*", "dir"],
+    ] as const) {
+      await run(
+        job({ custom: { rootKey: "claude-code:data", glob, unit }, params: { olderThanDays: 0 }, minAgeHours: 1 }),
+      );
+    }
+    expect(snapshot(outside)).toEqual(outsideBefore);
+  });
+
   it("refuses folder units without a fixed depth, and script data when the current folder is unknown", async () => {
     const deep = await run(job({ custom: { rootKey: "claude-code:data", glob: "projects/**", unit: "dir" } }));
     expect(deep.status).toBe("failed");

@@ -1,6 +1,6 @@
 import { getDatabase } from "@/lib/db";
 import { ping } from "@/lib/db/open";
-import { errorResponse, machineJson } from "@/lib/http/response";
+import { DATABASE_RETRY_AFTER_SECONDS, errorResponse, machineJson } from "@/lib/http/response";
 
 export const dynamic = "force-dynamic";
 
@@ -12,6 +12,8 @@ export async function GET() {
   } catch (err) {
     // The driver's text can name hosts, users and paths: it goes to the log, the caller gets the cause.
     console.error("[health] database unreachable:", err);
-    return errorResponse(503, "database_unavailable", "The database is unreachable.");
+    return errorResponse(503, "database_unavailable", "The database is unreachable.", undefined, {
+      "retry-after": String(DATABASE_RETRY_AFTER_SECONDS),
+    });
   }
 }

@@ -1,12 +1,17 @@
 import type { Metadata } from "next";
 import { NewPolicy } from "@/components/cleanup/policy-view";
 import { requirePage } from "@/lib/auth/page";
+import { parseNewRunSearchParams } from "@/lib/validations/cleanup";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "New cleanup policy" };
 
-export default async function NewPolicyPage() {
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** /cleanup/policies/new?recipe=: a finding or agent page that names a recipe opens the form with it chosen. */
+export default async function NewPolicyPage({ searchParams }: Props) {
   await requirePage("admin");
+  const { recipe } = parseNewRunSearchParams(await searchParams);
   return (
     <div className="stack">
       <div className="page-head">
@@ -18,7 +23,7 @@ export default async function NewPolicyPage() {
           </p>
         </div>
       </div>
-      <NewPolicy />
+      <NewPolicy recipe={recipe} />
     </div>
   );
 }

@@ -8,10 +8,10 @@ export const dynamic = "force-dynamic";
 
 /**
  * POST /api/v1/cleanup/preview (body of a run) → CleanupPreview: per workspace and in total, from the latest reports.
- * Admin. A preview changes nothing, so it is not audited (the run it leads to is).
+ * Admin. 409 `workspace_deleted` when the scope names a workspace deleted in Coder. A preview changes nothing, so it is not audited (the run it leads to is).
  */
 export const POST = handle(async (request) => {
   const { db } = await requireCaller(request, "admin");
   const body = await readJson(request, previewRequest, 1024 * 1024);
-  return json<CleanupPreview>(await previewRun(db, body));
+  return json<CleanupPreview>(await previewRun(db, body, { refuseDeleted: true }));
 });

@@ -1,4 +1,6 @@
 import "server-only";
+// Secrets the dashboard hands out (workspace tokens, job lease tokens): made and compared here, below every
+// module that issues or checks one, so that enrollment, auth and the cleanup queries all import downwards.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
 /** 256 random bits, URL-safe. */

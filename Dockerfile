@@ -1,0 +1,36 @@
+# The dashboard as a container image, on Next.js's standalone output (server.js and only the node_modules it
+# traced). Build: docker build -t coder-storage-dashboard .   Run: see the README's "Container image".
+
+FROM node:20-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+ENV NEXT_TELEMETRY_DISABLED=1
+COPY --from=deps /app/node_modules ./node_modules
+COPY . .
+# Builds the reporter (public/reporter.mjs and its .sha256) and the app with .next/standalone.
+RUN npm run build
+
+FROM node:20-bookworm-slim AS runtime
+WORKDIR /app
+ENV NODE_ENV=production \
+    NEXT_TELEMETRY_DISABLED=1 \
+    PORT=3000 \
+    HOSTNAME=0.0.0.0 \
+    STORAGE_DATA_DIR=/app/.data/pglite
+# The code stays root's and read-only to the app; only the embedded database's folder is the app's to write.
+COPY --from=build /app/.next/standalone ./
+COPY --from=build /app/.next/static ./.next/static
+COPY --from=build /app/public ./public
+# The migrations and database functions, applied at start.
+COPY --from=build /app/drizzle ./drizzle
+RUN mkdir -p /app/.data && chown node:node /app/.data
+VOLUME /app/.data
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/api/v1/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+CMD ["node", "server.js"]

@@ -1,0 +1,130 @@
+terraform {
+  required_version = ">= 1.3"
+
+  required_providers {
+    coder = {
+      source  = "coder/coder"
+      version = ">= 2.0"
+    }
+  }
+}
+
+variable "agent_id" {
+  description = "The ID of a Coder agent."
+  type        = string
+}
+
+variable "dashboard_url" {
+  description = "The storage dashboard's URL as workspaces reach it, e.g. https://storage.example.com (its Connect workspaces page shows it)."
+  type        = string
+
+  validation {
+    condition     = can(regex("^https?://[^\\s'\"\\\\$]+$", var.dashboard_url))
+    error_message = "dashboard_url must be an http(s) URL without spaces, quotes, backslashes or dollar signs."
+  }
+}
+
+variable "enrollment_key" {
+  description = "The dashboard's enrollment key (its Connect workspaces page shows it to admins). A workspace presents it once, to enroll; later runs use the token it got."
+  type        = string
+  sensitive   = true
+}
+
+variable "schedule" {
+  description = "When the reporter runs, besides at start: a six-field cron expression, seconds first (e.g. \"0 */15 * * * *\" every 15 minutes)."
+  type        = string
+  default     = "0 */30 * * * *"
+
+  validation {
+    condition     = can(regex("^\\S+(\\s+\\S+){5}$", trimspace(var.schedule)))
+    error_message = "schedule must have six fields, seconds first (e.g. \"0 */30 * * * *\"); a five-field Unix cron expression would run every minute's second instead."
+  }
+}
+
+variable "roots" {
+  description = "Extra folders to measure besides the agents' own, each a stable key, a path relative to the home folder (or absolute inside it) and the agent it belongs to. Written to the reporter's config.json when not empty."
+  type = list(object({
+    key   = string
+    path  = string
+    agent = optional(string, "other")
+  }))
+  default = []
+
+  validation {
+    condition     = alltrue([for r in var.roots : can(regex("^[A-Za-z0-9][A-Za-z0-9._:/@-]*$", r.key)) && trimspace(r.path) != ""])
+    error_message = "Each root needs a key of letters, digits and . _ : / @ - (starting with a letter or digit) and a path."
+  }
+}
+
+variable "nice" {
+  description = "CPU priority of the reporter (nice value, 0-19): it measures the home folder in the background and should never slow the workspace down."
+  type        = number
+  default     = 10
+
+  validation {
+    condition     = var.nice >= 0 && var.nice <= 19 && floor(var.nice) == var.nice
+    error_message = "nice must be a whole number from 0 to 19."
+  }
+}
+
+variable "splay" {
+  description = "The reporter waits a random 0 to this many seconds before it contacts the dashboard, so that a fleet whose schedule fires at the same second does not arrive at once."
+  type        = number
+  default     = 60
+
+  validation {
+    condition     = var.splay >= 0 && var.splay <= 3600 && floor(var.splay) == var.splay
+    error_message = "splay must be a whole number of seconds from 0 to 3600."
+  }
+}
+
+data "coder_workspace" "me" {}
+
+data "coder_workspace_owner" "me" {}
+
+locals {
+  # The registry's module data layout; the reporter keeps its token and spool here too.
+  module_directory = "$HOME/.coder-modules/coder/storage-reporter"
+  dashboard_url    = trimsuffix(var.dashboard_url, "/")
+}
+
+# The key is a secret: the agent's environment, not the script's text.
+resource "coder_env" "enrollment_key" {
+  agent_id = var.agent_id
+  name     = "STORAGE_ENROLLMENT_KEY"
+  value    = var.enrollment_key
+}
+
+resource "coder_script" "storage_reporter" {
+  agent_id     = var.agent_id
+  display_name = "Storage reporter"
+  icon         = "/icon/database.svg"
+  cron         = var.schedule
+  run_on_start = true
+  script = templatefile("${path.module}/scripts/run.sh.tftpl", {
+    MODULE_DIR     = local.module_directory
+    DASHBOARD_URL  = local.dashboard_url
+    NICE           = tostring(var.nice)
+    SPLAY          = tostring(var.splay)
+    ROOTS          = base64encode(jsonencode(var.roots))
+    WORKSPACE_ID   = data.coder_workspace.me.id
+    WORKSPACE_NAME = data.coder_workspace.me.name
+    OWNER_NAME     = data.coder_workspace_owner.me.name
+    TEMPLATE_NAME  = data.coder_workspace.me.template_name
+  })
+}
+
+output "module_directory" {
+  description = "The module's folder on the workspace: the reporter (scripts/reporter.mjs), the last run's log (logs/run.log), the workspace's token and the reports waiting to be sent."
+  value       = local.module_directory
+}
+
+output "log_path" {
+  description = "The last run's output on the workspace (each run replaces it; Coder's script log keeps it too)."
+  value       = "${local.module_directory}/logs/run.log"
+}
+
+output "reporter_url" {
+  description = "Where the script downloads the reporter from; its SHA-256 is at the same URL with .sha256 appended."
+  value       = "${local.dashboard_url}/reporter.mjs"
+}

@@ -1,0 +1,291 @@
+import type { z } from "zod";
+import { jobResult } from "@/lib/cleanup/protocol";
+import { rulesUpdateRequest } from "@/lib/findings/rules";
+import { enrollRequest, report, reportBatch } from "@/lib/report/schema";
+import { auditFilterQuery, auditQuery } from "@/lib/validations/audit";
+import { createTokenRequest, createUserRequest, setupRequest, updateUserRequest } from "@/lib/validations/auth";
+import {
+  confirmPolicyRequest,
+  createPolicyRequest,
+  createRunRequest,
+  previewRequest,
+  progressRequest,
+  purgeTrashRequest,
+  runJobsQuery,
+  runListQuery,
+  updatePolicyRequest,
+} from "@/lib/validations/cleanup";
+import { usageExportQuery } from "@/lib/validations/export";
+import { findingsFilterQuery, findingsQuery } from "@/lib/validations/findings";
+import { rangeQuery } from "@/lib/validations/range";
+import {
+  enrollResponse,
+  healthResponse,
+  ingestResponse,
+  jobProgressResponse,
+  jobResultResponse,
+} from "@/lib/validations/responses";
+import { retentionUpdate } from "@/lib/validations/settings";
+import { workspaceDetailQuery, workspaceListQuery } from "@/lib/validations/workspaces";
+
+// What each route of lib/auth/route-access.ts takes and answers, for the OpenAPI document: the zod schemas the
+// route handlers validate with (query, body), and the response's schema where one exists in zod, else the name
+// of the TypeScript type it answers with. Keyed like the access table ("METHOD /path/[param]").
+
+export type Operation = {
+  summary: string;
+  tag: string;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** The success status: 200 unless said. */
+  status?: 200 | 201;
+  /** JSON unless said: a CSV download, or the Prometheus text exposition. */
+  produces?: "csv" | "prometheus";
+  response?: z.ZodType;
+  /** The TypeScript type the route answers with, where its shape has no zod schema. */
+  responseType?: string;
+  /** How a public route authenticates instead of a dashboard session or token. */
+  auth?: "workspace-token" | "enrollment-key";
+};
+
+const csv = (summary: string, query?: z.ZodType): Operation => ({ summary, tag: "export", produces: "csv", query });
+
+export const OPERATIONS: Record<string, Operation> = {
+  "POST /api/v1/enroll": {
+    summary: "Enroll a workspace: its identity in, its workspace token out",
+    tag: "workspaces (reporter)",
+    body: enrollRequest,
+    response: enrollResponse,
+    auth: "enrollment-key",
+  },
+  "POST /api/v1/reports": {
+    summary: "Send a report (gzip accepted, at most 4 MiB decoded); stored once per report id",
+    tag: "workspaces (reporter)",
+    body: report,
+    response: ingestResponse,
+    auth: "workspace-token",
+  },
+  "POST /api/v1/reports/batch": {
+    summary:
+      "Send a spooled backlog of 1 to 20 reports; each is stored once by its id and answered on its own (stored, duplicate, rejected, retry)",
+    tag: "workspaces (reporter)",
+    body: reportBatch,
+    responseType: "ReportBatchResponse",
+    auth: "workspace-token",
+  },
+  "POST /api/v1/jobs/claim": {
+    summary: "Claim this workspace's waiting cleanup jobs, each with a new lease",
+    tag: "workspaces (reporter)",
+    responseType: "{ jobs: ClaimedJob[] }",
+    auth: "workspace-token",
+  },
+  "POST /api/v1/jobs/[id]/progress": {
+    summary: "Extend a job's lease; says whether its run was cancelled",
+    tag: "workspaces (reporter)",
+    body: progressRequest,
+    response: jobProgressResponse,
+    auth: "workspace-token",
+  },
+  "POST /api/v1/jobs/[id]/result": {
+    summary: "A job's result, stored once under its lease",
+    tag: "workspaces (reporter)",
+    body: jobResult,
+    response: jobResultResponse,
+    auth: "workspace-token",
+  },
+  "GET /api/v1/schema/report.json": {
+    summary: "The report format as JSON Schema",
+    tag: "meta",
+    responseType: "JSON Schema",
+  },
+  "GET /api/v1/health": { summary: "Liveness and the database's reachability", tag: "meta", response: healthResponse },
+  "GET /api/v1/openapi.json": { summary: "This document", tag: "meta", responseType: "OpenAPI 3.1 document" },
+  "GET /metrics": {
+    summary: "Prometheus metrics (text exposition format)",
+    tag: "meta",
+    produces: "prometheus",
+  },
+  "POST /api/v1/setup": { summary: "Create the first admin", tag: "users", body: setupRequest, status: 201 },
+  "GET /api/v1/me": { summary: "The caller", tag: "users", responseType: "Caller" },
+  "GET /api/v1/admins": { summary: "The admins, whom to ask", tag: "users", responseType: "{ admins }" },
+  "GET /api/v1/fleet/overview": {
+    summary: "Fleet totals, growth, series by agent, top lists, volumes at risk, silent workspaces, findings",
+    tag: "fleet",
+    query: rangeQuery,
+    responseType: "FleetOverview",
+  },
+  "GET /api/v1/workspaces": {
+    summary: "Workspaces, paged, sorted and filtered",
+    tag: "workspaces",
+    query: workspaceListQuery,
+    responseType: "WorkspaceList",
+  },
+  "GET /api/v1/workspaces/[id]": {
+    summary: "One workspace: usage by root over time, breakdowns, volume forecast, findings, reports",
+    tag: "workspaces",
+    query: workspaceDetailQuery,
+    responseType: "WorkspaceDetail",
+  },
+  "DELETE /api/v1/workspaces/[id]/token": {
+    summary: "Forget a workspace's token so it can enroll again",
+    tag: "workspaces",
+  },
+  "GET /api/v1/agents/[agent]": {
+    summary: "One agent across the fleet",
+    tag: "fleet",
+    query: rangeQuery,
+    responseType: "AgentDetail",
+  },
+  "GET /api/v1/findings": {
+    summary: "Findings, most urgent first, a page at a time (keyset)",
+    tag: "findings",
+    query: findingsQuery,
+    responseType: "FindingsList",
+  },
+  "GET /api/v1/findings/rules": {
+    summary: "The findings' rules and thresholds",
+    tag: "findings",
+    responseType: "RulesResponse",
+  },
+  "PUT /api/v1/findings/rules": {
+    summary: "Change rules and thresholds",
+    tag: "findings",
+    body: rulesUpdateRequest,
+    responseType: "RulesResponse",
+  },
+  "GET /api/v1/users": { summary: "Users", tag: "users", responseType: "{ users }" },
+  "POST /api/v1/users": { summary: "Create or invite a user", tag: "users", body: createUserRequest, status: 201 },
+  "PATCH /api/v1/users/[id]": {
+    summary: "Change a user's role, or disable or enable them",
+    tag: "users",
+    body: updateUserRequest,
+  },
+  "GET /api/v1/tokens": { summary: "API tokens (never the tokens themselves)", tag: "users" },
+  "POST /api/v1/tokens": {
+    summary: "Create an API token (shown once)",
+    tag: "users",
+    body: createTokenRequest,
+    status: 201,
+    responseType: "{ token, info }",
+  },
+  "DELETE /api/v1/tokens/[id]": { summary: "Revoke an API token", tag: "users" },
+  "GET /api/v1/audit": {
+    summary: "The audit log, newest first (keyset pages)",
+    tag: "audit",
+    query: auditQuery,
+    responseType: "{ entries, nextCursor }",
+  },
+  "GET /api/v1/settings/storage": {
+    summary: "Retention in effect, the last maintenance run, every table's size",
+    tag: "settings",
+    responseType: "StorageSettings",
+  },
+  "PUT /api/v1/settings/retention": {
+    summary: "Change retention (days)",
+    tag: "settings",
+    body: retentionUpdate,
+  },
+  "POST /api/v1/coder/sync": {
+    summary:
+      "Sync workspaces from Coder now and answer with the counts once done (409 when not configured, 502 when Coder could not be read)",
+    tag: "settings",
+    responseType: "SyncOutcome",
+  },
+  "POST /api/v1/enrollment-key/rotate": { summary: "Rotate the fleet's enrollment key", tag: "settings" },
+  "GET /api/v1/export/usage.csv": csv("Usage per workspace, root and day (or per report)", usageExportQuery),
+  "GET /api/v1/export/workspaces.csv": csv("The workspaces table, all pages", workspaceListQuery),
+  "GET /api/v1/export/findings.csv": csv("Every row of the findings page", findingsFilterQuery),
+  "GET /api/v1/export/fleet.csv": csv("The overview's chart", rangeQuery),
+  "GET /api/v1/export/fleet/[table]": csv(
+    "One of the overview's lists: top-workspaces.csv, top-agents.csv, fastest-growing.csv, volumes-at-risk.csv, silent.csv",
+    rangeQuery,
+  ),
+  "GET /api/v1/export/agents/[agent]": csv("Every workspace with data of the agent ({agent} is e.g. codex.csv)"),
+  "GET /api/v1/export/agents/[agent]/[table]": csv(
+    "The agent page's chart, kinds or histogram: series.csv, kinds.csv, distribution.csv",
+    rangeQuery,
+  ),
+  "GET /api/v1/export/workspaces/[id]/[table]": csv(
+    "A workspace page's table or chart: roots.csv, categories.csv, sessions.csv, entries.csv, ages.csv, volume.csv, reports.csv",
+    rangeQuery,
+  ),
+  "GET /api/v1/export/audit.csv": csv("The audit log", auditFilterQuery),
+  "GET /api/v1/export/cleanup/runs.csv": csv("Every cleanup run"),
+  "GET /api/v1/export/cleanup/runs/[id]": csv("One run's outcomes ({id} is the run's id followed by .csv)"),
+  "GET /api/v1/export/cleanup/policies.csv": csv("The cleanup policies, with their schedule and state"),
+  "GET /api/v1/export/cleanup/recipes.csv": csv("The cleanup recipes, with what each would free across the fleet"),
+  "GET /api/v1/export/settings/tables.csv": csv("The database's tables with their rows and sizes (Settings)"),
+  "GET /api/v1/export/users.csv": csv("The dashboard's users and their roles"),
+  "GET /api/v1/export/tokens.csv": csv("The API tokens (names, owners, roles, use; never the secrets)"),
+  "GET /api/v1/cleanup/recipes": {
+    summary: "Cleanup recipes, what each frees fleet-wide now",
+    tag: "cleanup",
+    responseType: "RecipesResponse",
+  },
+  "POST /api/v1/cleanup/preview": {
+    summary: "What a run would act on, per workspace and in total",
+    tag: "cleanup",
+    body: previewRequest,
+    responseType: "RunPreview",
+  },
+  "GET /api/v1/cleanup/runs": {
+    summary: "Cleanup runs, newest first (keyset pages)",
+    tag: "cleanup",
+    query: runListQuery,
+    responseType: "RunList",
+  },
+  "POST /api/v1/cleanup/runs": {
+    summary: "Start a run with the preview's figure; 409 when it moved by over 10 %",
+    tag: "cleanup",
+    body: createRunRequest,
+    status: 201,
+    responseType: "{ id, jobs }",
+  },
+  "GET /api/v1/cleanup/runs/[id]": {
+    summary: "A run and a page of its jobs",
+    tag: "cleanup",
+    query: runJobsQuery,
+    responseType: "RunDetail",
+  },
+  "POST /api/v1/cleanup/runs/[id]/cancel": { summary: "Cancel a run's waiting jobs", tag: "cleanup" },
+  "GET /api/v1/cleanup/jobs/[id]": { summary: "One cleanup job with its result", tag: "cleanup" },
+  "POST /api/v1/cleanup/jobs/[id]/restore": {
+    summary: "Queue a restore of a job that trashed",
+    tag: "cleanup",
+    status: 201,
+  },
+  "POST /api/v1/cleanup/trash/purge": {
+    summary: "Queue purge-trash jobs",
+    tag: "cleanup",
+    body: purgeTrashRequest,
+    status: 201,
+  },
+  "GET /api/v1/cleanup/policies": { summary: "Cleanup policies", tag: "cleanup" },
+  "POST /api/v1/cleanup/policies": {
+    summary: "Create a policy",
+    tag: "cleanup",
+    body: createPolicyRequest,
+    status: 201,
+  },
+  "GET /api/v1/cleanup/policies/[id]": {
+    summary: "A policy, its confirmation or hold, its next run's preview",
+    tag: "cleanup",
+  },
+  "PATCH /api/v1/cleanup/policies/[id]": {
+    summary: "Change a policy",
+    tag: "cleanup",
+    body: updatePolicyRequest,
+  },
+  "DELETE /api/v1/cleanup/policies/[id]": { summary: "Delete a policy", tag: "cleanup" },
+  "POST /api/v1/cleanup/policies/[id]/run": {
+    summary: "Queue one run of the policy now, with the figure the admin saw",
+    tag: "cleanup",
+    body: confirmPolicyRequest,
+    status: 201,
+  },
+  "POST /api/v1/cleanup/policies/[id]/confirm": {
+    summary: "Confirm the policy's figure, arming its scheduled runs",
+    tag: "cleanup",
+    body: confirmPolicyRequest,
+  },
+};

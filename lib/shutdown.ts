@@ -1,0 +1,34 @@
+// Graceful shutdown on SIGTERM (a rolling restart, `docker stop`, Kubernetes). Next's own server (`next start`
+// and the standalone server.js both run next/dist/server/lib/start-server) already answers SIGTERM the right
+// way: it stops listening (new connections are refused), waits for the requests in flight to finish, closes
+// and exits 143. What it lacks is a bound: one request that never finishes would keep a stopping instance
+// forever. This adds it: past STORAGE_SHUTDOWN_TIMEOUT seconds (default 25, inside Kubernetes' default grace
+// period of 30) the process exits anyway. A report is acknowledged only once committed, so a request cut off by
+// the bound was never acknowledged and its reporter sends it again.
+
+const DEFAULT_SHUTDOWN_TIMEOUT_SECONDS = 25;
+
+export function shutdownTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const s = Number(env.STORAGE_SHUTDOWN_TIMEOUT ?? DEFAULT_SHUTDOWN_TIMEOUT_SECONDS);
+  return (Number.isFinite(s) && s > 0 ? s : DEFAULT_SHUTDOWN_TIMEOUT_SECONDS) * 1000;
+}
+
+let installed = false;
+
+/**
+ * Bounds the shutdown that Next's SIGTERM/SIGINT handler runs. A scheduled task caught by the exit is one
+ * transaction that never committed: the next instance's tick does it.
+ */
+export function installShutdownBound() {
+  if (installed) return;
+  installed = true;
+  const stop = (signal: NodeJS.Signals) => {
+    console.log(`[app] ${signal}: finishing the requests in flight (at most ${shutdownTimeoutMs() / 1000} s)`);
+    setTimeout(() => {
+      console.error(`[app] requests still in flight after ${shutdownTimeoutMs() / 1000} s: exiting anyway`);
+      process.exit(1);
+    }, shutdownTimeoutMs()).unref();
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}

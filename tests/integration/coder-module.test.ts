@@ -1,0 +1,366 @@
+// The registry module in deploy/coder against the Coder registry's rules (its CONTRIBUTING.md, AGENTS.md and the
+// README validator in cmd/readmevalidation), parsed with an HCL parser; and its rendered script run against a
+// stand-in dashboard for what a workspace sees when the download is refused, the dashboard is down, or reports
+// wait in the spool. The run against the built dashboard is tests/browser/coder-module.test.ts.
+import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { parse } from "@cdktf/hcl2json";
+import { CronExpressionParser } from "cron-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { REPORTER_MODULE, coderModuleBlock } from "@/lib/reporter/coder-template";
+// @ts-expect-error plain .mjs build script
+import { buildReporter } from "@/scripts/build-reporter.mjs";
+import {
+  MODULE_DIR,
+  TEMPLATE_FILE,
+  parseHcl,
+  renderModuleScript,
+  renderTemplate,
+  runScript,
+  templatefileCall,
+  templateNames,
+  type TerraformJson,
+} from "@/tests/support/coder-module";
+
+const readme = fs.readFileSync(path.join(MODULE_DIR, "README.md"), "utf8");
+const mainTf = fs.readFileSync(path.join(MODULE_DIR, "main.tf"), "utf8");
+let tf: TerraformJson;
+type Block = Record<string, unknown>;
+
+/** The README's front matter and body, split on the first two "---" lines as the registry's validator does. */
+function splitReadme(text: string): { frontmatter: string; body: string } {
+  const lines = text.trim().split("\n");
+  expect(lines[0]).toBe("---");
+  const end = lines.indexOf("---", 1);
+  expect(end).toBeGreaterThan(1);
+  return {
+    frontmatter: lines.slice(1, end).join("\n"),
+    body: lines
+      .slice(end + 1)
+      .join("\n")
+      .trim(),
+  };
+}
+
+/** Markdown lines outside code fences. */
+function proseLines(body: string): string[] {
+  let inCode = false;
+  return body.split("\n").filter((line) => {
+    if (line.startsWith("```")) {
+      inCode = !inCode;
+      return false;
+    }
+    return !inCode;
+  });
+}
+
+/** The h1's section: every line up to the next heading outside a code block. */
+function h1Section(body: string): string[] {
+  const lines = body.split("\n");
+  const out = [lines[0]];
+  let inCode = false;
+  for (const line of lines.slice(1)) {
+    if (line.startsWith("```")) inCode = !inCode;
+    if (!inCode && line.startsWith("#")) break;
+    out.push(line);
+  }
+  return out;
+}
+
+function codeBlocks(lines: string[]): { lang: string; text: string }[] {
+  const blocks: { lang: string; text: string }[] = [];
+  let current: { lang: string; lines: string[] } | null = null;
+  for (const line of lines) {
+    if (line.startsWith("```")) {
+      if (current) {
+        blocks.push({ lang: current.lang, text: current.lines.join("\n") });
+        current = null;
+      } else current = { lang: line.slice(3).trim(), lines: [] };
+    } else current?.lines.push(line);
+  }
+  return blocks;
+}
+
+beforeAll(async () => {
+  tf = await parseHcl(path.join(MODULE_DIR, "main.tf"));
+});
+
+describe("the module's files", () => {
+  it("has main.tf, a README.md and at least one .tftest.hcl, each of which parses as HCL", async () => {
+    const files = fs.readdirSync(MODULE_DIR);
+    expect(files).toEqual(expect.arrayContaining(["main.tf", "README.md"]));
+    const tests = files.filter((f) => f.endsWith(".tftest.hcl"));
+    expect(tests.length).toBeGreaterThanOrEqual(1);
+    for (const t of tests) {
+      const parsed = await parseHcl(path.join(MODULE_DIR, t));
+      const runs = Object.entries(parsed.run ?? {});
+      expect(runs.length, t).toBeGreaterThanOrEqual(3);
+      for (const [name, [run]] of runs) expect(run.command, `${t}: run "${name}"`).toBe("${plan}");
+    }
+  });
+
+  it("every run of the Terraform tests names variables the module declares, and checks each validation", async () => {
+    const declared = Object.keys(tf.variable!);
+    const [testFile] = fs.readdirSync(MODULE_DIR).filter((f) => f.endsWith(".tftest.hcl"));
+    const runs = Object.values((await parseHcl(path.join(MODULE_DIR, testFile))).run!).map(([r]) => r);
+    for (const run of runs) {
+      const vars = (run.variables as Record<string, unknown>[])[0];
+      for (const name of Object.keys(vars)) expect(declared).toContain(name);
+    }
+    const refused = runs.flatMap((r) => (r.expect_failures as string[] | undefined) ?? []);
+    const validated = declared.filter((v) => tf.variable![v][0].validation);
+    expect(refused.map((r) => r.replace(/^\$\{|\}$/g, "")).sort()).toEqual(validated.map((v) => `var.${v}`).sort());
+  });
+});
+
+describe("variables and outputs", () => {
+  it("declares agent_id, dashboard_url, a sensitive enrollment_key, schedule, roots and nice, each described", () => {
+    const v = tf.variable!;
+    for (const name of ["agent_id", "dashboard_url", "enrollment_key", "schedule", "roots", "nice"]) {
+      expect(v[name], name).toBeDefined();
+      expect(String(v[name][0].description ?? "").length, name).toBeGreaterThan(10);
+    }
+    expect(v.enrollment_key[0].sensitive).toBe(true);
+    expect(v.enrollment_key[0].default).toBeUndefined();
+    expect(v.agent_id[0].default).toBeUndefined();
+    expect(v.roots[0].default).toEqual([]);
+  });
+
+  it("orders each variable's arguments description, type, default, validation, sensitive (AGENTS.md)", () => {
+    const order = ["description", "type", "default", "validation", "sensitive"];
+    for (const m of mainTf.matchAll(/^variable "(\w+)" \{\n([\s\S]*?)^\}/gm)) {
+      const seen = [...m[2].matchAll(/^ {2}(\w+)\s*(?:=|\{)/gm)].map((a) => a[1]);
+      expect(seen, m[1]).toEqual(order.filter((a) => seen.includes(a)));
+    }
+  });
+
+  it("describes every output", () => {
+    const outputs = Object.entries(tf.output!);
+    expect(outputs.map(([n]) => n)).toEqual(expect.arrayContaining(["module_directory", "log_path", "reporter_url"]));
+    for (const [name, [o]] of outputs) expect(String(o.description ?? "").length, name).toBeGreaterThan(10);
+  });
+
+  it("defaults to a six-field cron expression, seconds first, that runs every 30 minutes", () => {
+    const schedule = tf.variable!.schedule[0].default as string;
+    expect(schedule.split(/\s+/)).toHaveLength(6);
+    const next = CronExpressionParser.parse(schedule, { currentDate: new Date("2026-01-01T00:00:00Z"), tz: "UTC" });
+    expect(next.take(2).map((d) => d.toISOString())).toEqual(["2026-01-01T00:30:00.000Z", "2026-01-01T01:00:00.000Z"]);
+  });
+});
+
+describe("resources", () => {
+  it("a coder_script on the given agent, at start and on the schedule, and the key in the agent's environment", () => {
+    const [script] = tf.resource!.coder_script!.storage_reporter!;
+    expect(script.agent_id).toBe("${var.agent_id}");
+    expect(script.cron).toBe("${var.schedule}");
+    expect(script.run_on_start).toBe(true);
+    const [env] = tf.resource!.coder_env!.enrollment_key!;
+    expect(env).toMatchObject({ agent_id: "${var.agent_id}", name: "STORAGE_ENROLLMENT_KEY" });
+    expect(env.value).toBe("${var.enrollment_key}");
+  });
+
+  it("keeps its data under $HOME/.coder-modules/<namespace>/<module>/, the same as the README's source", () => {
+    const dir = Object.assign({}, ...tf.locals!).module_directory as string;
+    const m = /^\$HOME\/\.coder-modules\/([a-z0-9-]+)\/([a-z0-9-]+)$/.exec(dir);
+    expect(m, dir).not.toBeNull();
+    expect(REPORTER_MODULE.source).toBe(`registry.coder.com/${m![1]}/${m![2]}/coder`);
+    // the reporter's own state folder is the module's
+    expect(fs.readFileSync("lib/reporter/state.ts", "utf8")).toContain(
+      `path.join(".coder-modules", "${m![1]}", "${m![2]}")`,
+    );
+  });
+
+  it("passes the template exactly the names it uses", () => {
+    const [script] = tf.resource!.coder_script!.storage_reporter!;
+    const call = templatefileCall(script.script as string);
+    expect(path.join(MODULE_DIR, call.file)).toBe(TEMPLATE_FILE);
+    const used = templateNames(fs.readFileSync(TEMPLATE_FILE, "utf8"));
+    expect([...used].sort()).toEqual(Object.keys(call.vars).sort());
+  });
+});
+
+describe("README (the registry's validator's rules)", () => {
+  const { frontmatter, body } = splitReadme(readme);
+
+  it("has front matter with display_name, description, a registry icon, verified and URL-safe tags, and no other key", () => {
+    const keys = frontmatter.split("\n").map((l) => l.split(":")[0]);
+    const allowed = ["description", "icon", "display_name", "verified", "tags", "supported_os"];
+    expect(keys.filter((k) => !allowed.includes(k))).toEqual([]);
+    const fm = parseYaml(frontmatter) as Record<string, unknown>;
+    expect(String(fm.display_name).length).toBeGreaterThan(0);
+    expect(String(fm.description).length).toBeGreaterThan(20);
+    expect(fm.icon).toMatch(/^\.\.\/\.\.\/\.\.\/\.\.\/\.icons\/[a-z0-9-]+\.svg$/);
+    expect(typeof fm.verified).toBe("boolean");
+    expect(Array.isArray(fm.tags)).toBe(true);
+    for (const t of fm.tags as string[]) expect(encodeURIComponent(t)).toBe(t);
+  });
+
+  it("starts with its only h1, and headings go down one level at a time", () => {
+    expect(body.startsWith("# ")).toBe(true);
+    const headings = proseLines(body).filter((l) => /^#+/.test(l));
+    expect(headings.filter((h) => /^# /.test(h))).toHaveLength(1);
+    let level = 1;
+    for (const h of headings.slice(1)) {
+      const next = /^(#+) /.exec(h)![1].length;
+      expect(next, h).toBeLessThanOrEqual(level + 1);
+      level = next;
+    }
+  });
+
+  it("has, in the h1's section, a paragraph and exactly one tf block, with a version; no hcl block anywhere", () => {
+    const section = h1Section(body);
+    const blocks = codeBlocks(section);
+    expect(blocks.filter((b) => b.lang.startsWith("tf"))).toHaveLength(1);
+    expect(blocks[0].text).toMatch(/^\s*\bversion\s+=/m);
+    expect(proseLines(section.join("\n")).some((l) => l.trim() && !/^[#<!]/.test(l.trim()))).toBe(true);
+    expect(codeBlocks(body.split("\n")).filter((b) => b.lang === "hcl")).toEqual([]);
+  });
+
+  it("its usage block is the Connect page's: the module's source and version, on coder_agent.main", async () => {
+    const [usage] = codeBlocks(h1Section(body));
+    const block = ((await parse("usage.tf", usage.text)) as TerraformJson & { module: Record<string, Block[]> }).module
+      .storage_reporter[0];
+    expect(block).toMatchObject({
+      source: REPORTER_MODULE.source,
+      version: REPORTER_MODULE.version,
+      agent_id: "${coder_agent.main.id}",
+      enrollment_key: "${var.storage_enrollment_key}",
+    });
+    const page = (await parse("page.tf", coderModuleBlock("https://storage.example.com"))) as TerraformJson & {
+      module: Record<string, Block[]>;
+    };
+    expect(page.module.storage_reporter[0]).toEqual(block);
+    // every tf block of the README parses
+    for (const b of codeBlocks(body.split("\n")).filter((x) => x.lang === "tf")) await parse("block.tf", b.text);
+  });
+
+  it("writes GitHub alerts the way the registry renders them", () => {
+    for (const line of proseLines(body).filter((l) => /^>\s*\[!/.test(l)))
+      expect(line).toMatch(/^> \[!(NOTE|IMPORTANT|CAUTION|WARNING|TIP)\]$/);
+  });
+});
+
+describe("the rendered script", () => {
+  it("renders as templatefile would: $${ is a literal ${, and no expression is left", async () => {
+    expect(renderTemplate("a $${HOME} ${X} %%{b}", { X: "x" })).toBe("a ${HOME} x %{b}");
+    expect(() => renderTemplate("${var.x}", {})).toThrow(/expression/);
+    expect(() => renderTemplate("${Y}", {})).toThrow(/does not contain key "Y"/);
+    const script = await renderModuleScript(
+      { dashboard_url: "https://storage.example.com/" },
+      { id: "ws-id", name: "dev", owner: "alice", template: "docker" },
+    );
+    expect(script).toContain("DASHBOARD_URL='https://storage.example.com'");
+    expect(script).toContain('CODER_WORKSPACE_AGENT_NAME="${CODER_WORKSPACE_AGENT_NAME:-main}"');
+    expect(script).not.toMatch(/\$\$\{/);
+    execFileSync("bash", ["-n"], { input: script });
+  });
+});
+
+describe("the rendered script in a workspace", () => {
+  let tmp: string;
+  let bundle: Buffer;
+  let server: http.Server;
+  let base: string;
+  /** What the stand-in dashboard serves as the reporter's checksum; the real one unless a test changes it. */
+  let published: string;
+  const requests: string[] = [];
+  const who = { id: "0b5c7a4e-4a51-4d1f-8a9e-5f6e7d8c9b0a", name: "dev", owner: "alice", template: "docker" };
+  const moduleDir = (home: string) => path.join(home, ".coder-modules/coder/storage-reporter");
+
+  function freshHome(): string {
+    const home = fs.mkdtempSync(path.join(tmp, "home-"));
+    fs.mkdirSync(path.join(home, ".claude/projects/-w"), { recursive: true });
+    fs.writeFileSync(path.join(home, ".claude/projects/-w/s.jsonl"), "{}\n".repeat(100));
+    return home;
+  }
+
+  async function run(home: string, inputs: Partial<Parameters<typeof renderModuleScript>[0]> = {}) {
+    const script = await renderModuleScript({ dashboard_url: base, splay: 0, ...inputs }, who);
+    return runScript(script, { HOME: home, STORAGE_ENROLLMENT_KEY: "sek_stand_in" }, tmp);
+  }
+
+  beforeAll(async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "coder-module-"));
+    const file = await buildReporter(path.join(tmp, "reporter.mjs"));
+    bundle = fs.readFileSync(file);
+    published = `${crypto.createHash("sha256").update(bundle).digest("hex")}  reporter.mjs\n`;
+    expect(fs.readFileSync(`${file}.sha256`, "utf8")).toBe(published);
+    // A dashboard that serves the reporter and its checksum, and is down for everything else (503).
+    server = http.createServer((req, res) => {
+      requests.push(`${req.method} ${req.url}`);
+      if (req.url === "/reporter.mjs") return res.end(bundle);
+      if (req.url === "/reporter.mjs.sha256") return res.end(published);
+      res.writeHead(503, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ error: { code: "unavailable", message: "down for the test" } }));
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+  });
+
+  afterAll(async () => {
+    await new Promise((r) => server?.close(r));
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it("downloads and checks the reporter, writes the extra roots, and succeeds while the report waits in the spool", async () => {
+    const home = freshHome();
+    const roots = [{ key: "datasets", path: "data/sets" }];
+    const r = await run(home, { roots });
+    expect(r.code, r.output).toBe(0);
+    const dir = moduleDir(home);
+    expect(fs.readFileSync(path.join(dir, "scripts/reporter.mjs")).equals(bundle)).toBe(true);
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "config.json"), "utf8"))).toEqual({
+      roots: [{ agent: "other", key: "datasets", path: "data/sets" }],
+    });
+    // the enrollment failed (503): the report is spooled, and the run's output is in logs/run.log
+    expect(fs.readdirSync(path.join(dir, "spool")).filter((n) => n.endsWith(".json.gz"))).toHaveLength(1);
+    expect(fs.readFileSync(path.join(dir, "logs/run.log"), "utf8")).toBe(r.output);
+    expect(r.output).toMatch(/spool/);
+    expect(requests).toEqual(expect.arrayContaining(["GET /reporter.mjs", "GET /reporter.mjs.sha256"]));
+  });
+
+  it("refuses a download whose checksum differs: no reporter runs, and the script fails visibly", async () => {
+    const home = freshHome();
+    published = `${"0".repeat(64)}  reporter.mjs\n`;
+    try {
+      const r = await run(home);
+      expect(r.code, r.output).toBe(1);
+      expect(r.output).toContain("refused the downloaded reporter: its SHA-256 is");
+      expect(fs.readdirSync(path.join(moduleDir(home), "scripts"))).toEqual(["reporter.mjs.sha256"]);
+    } finally {
+      published = `${crypto.createHash("sha256").update(bundle).digest("hex")}  reporter.mjs\n`;
+    }
+  });
+
+  it("keeps running the reporter it has when a later download is refused or the dashboard is unreachable", async () => {
+    const home = freshHome();
+    expect((await run(home)).code).toBe(0);
+    published = `${"0".repeat(64)}  reporter.mjs\n`;
+    try {
+      const refused = await run(home);
+      expect(refused.code, refused.output).toBe(0);
+      expect(refused.output).toContain("running the reporter downloaded before");
+    } finally {
+      published = `${crypto.createHash("sha256").update(bundle).digest("hex")}  reporter.mjs\n`;
+    }
+    const down = await run(home, { dashboard_url: "http://127.0.0.1:9" });
+    expect(down.code, down.output).toBe(0);
+    expect(down.output).toContain("could not download http://127.0.0.1:9/reporter.mjs");
+    expect(fs.readFileSync(path.join(moduleDir(home), "scripts/reporter.mjs")).equals(bundle)).toBe(true);
+    expect(fs.readdirSync(path.join(moduleDir(home), "spool")).filter((n) => n.endsWith(".json.gz"))).toHaveLength(3);
+  });
+
+  it("with no reporter yet and the dashboard unreachable, says so and succeeds (the next run tries again)", async () => {
+    const home = freshHome();
+    const r = await run(home, { dashboard_url: "http://127.0.0.1:9" });
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).toContain("could not download");
+    expect(fs.existsSync(path.join(moduleDir(home), "scripts/reporter.mjs"))).toBe(false);
+  });
+});

@@ -23,3 +23,10 @@ export const TEST_TEMPLATE_LOCK = 7_244_105;
 
 /** Transaction try-lock: one cleanup scheduler tick at a time across the instances (lib/db/cleanup-scheduler.ts). */
 export const SCHEDULER_LOCK = 7_244_202;
+
+/**
+ * Transaction lock on the kept findings (lib/db/queries/kept-findings.ts): ingest takes it shared to rewrite its
+ * workspaces' rows, a rewrite of a rule's rows for the whole fleet takes it exclusive, so neither computes from
+ * what the other has not committed yet.
+ */
+export const KEPT_FINDINGS_LOCK = 7_244_106;

@@ -5,6 +5,8 @@ import { RETENTION_SETTINGS, type RetentionSetting } from "@/lib/validations/set
 import { MAINTENANCE_LOCK } from "./advisory-locks";
 import type { Database } from "./open";
 import { ensurePartitions, expirePartitions } from "./partitions";
+import { getRules } from "./queries/findings";
+import { rewriteKeptRules } from "./queries/kept-findings";
 import { advanceHorizon, getRetention, HORIZON_KEYS } from "./queries/retention";
 import { rowsOf, type Db } from "./types";
 
@@ -98,6 +100,10 @@ async function maintain(db: Db, opts: MaintenanceOptions): Promise<MaintenanceRe
     const n = await expireTable(db, r.table, r.timeColumn, new Date(now.getTime() - keep * 86_400_000));
     if (n !== null) deleted[r.table] = n;
   }
+  // The kept findings, rewritten whole: what an instance of another version wrote during a rolling upgrade
+  // (by its rules, or none at all) lasts an hour at most.
+  const rules = await getRules(db);
+  await db.transaction((tx) => rewriteKeptRules(tx, rules));
   return {
     ran: true,
     at: now.toISOString(),

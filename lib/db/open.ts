@@ -6,6 +6,8 @@ import lockfile from "proper-lockfile";
 import { MIGRATION_LOCK } from "./advisory-locks";
 import { applyFunctions } from "./functions";
 import { everyWrites, setWriters } from "./maintenance";
+import { getRules } from "./queries/findings";
+import { rewriteStaleKeptRules } from "./queries/kept-findings";
 import * as schema from "./schema";
 import type { Db } from "./types";
 
@@ -77,6 +79,7 @@ export async function openEmbedded(dir: string, opts: { loadDataDir?: Blob } = {
     const db = drizzle({ client, schema }) as unknown as Db;
     await migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
     await applyFunctions(db);
+    await rewriteStaleKeptRules(db, await getRules(db));
     // PGlite runs no autovacuum. Without it the tables that every report updates fill with dead rows (the
     // latest table's index held 23,351 entries for 97 live rows after 14,000 reports) and the planner keeps
     // plans made for empty tables: ingest slowed from 9 to 90 ms a report and the agent page by 4x as
@@ -122,8 +125,8 @@ export const CONNECTION_OPTIONS = "-c jit=off";
 const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
- * Opens a node-postgres pool against `url` and applies pending migrations, then changed function files, under an
- * advisory lock.
+ * Opens a node-postgres pool against `url` and applies pending migrations, then changed function files, then
+ * rewrites the kept findings of rules this code changed, under an advisory lock.
  */
 export async function openPostgres(
   url: string,
@@ -152,7 +155,9 @@ export async function openPostgres(
       await conn.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
       const locked = drizzle({ client: conn, schema });
       await migrate(locked, { migrationsFolder: MIGRATIONS_FOLDER });
-      await applyFunctions(locked as unknown as Db);
+      const db = locked as unknown as Db;
+      await applyFunctions(db);
+      await rewriteStaleKeptRules(db, await getRules(db));
     } finally {
       await conn.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
       await conn.query("reset statement_timeout").catch(() => {});

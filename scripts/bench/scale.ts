@@ -15,7 +15,7 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { Pool } from "pg";
 import { getAgentDetail } from "@/lib/db/queries/agents";
 import { getFleetOverview } from "@/lib/db/queries/fleet";
-import { listFindings } from "@/lib/db/queries/findings";
+import { getRules, listFindings } from "@/lib/db/queries/findings";
 import { previewRun } from "@/lib/db/queries/cleanup-preview";
 import { getWorkspaceDetail } from "@/lib/db/queries/workspace-detail";
 import { listWorkspaces } from "@/lib/db/queries/workspace-list";
@@ -32,6 +32,7 @@ import { addDaysTo, eachDay, median, utcDayOf } from "@/lib/series";
 import { generateFleet, rootKey, type FleetShape } from "../lib/scale-fleet";
 import { FLEET } from "@/lib/db/scope";
 import { renderMetrics } from "@/lib/metrics/scrape";
+import { rewriteKeptRules, rewriteKeptWorkspaces } from "@/lib/db/queries/kept-findings";
 
 const { values: args } = parseArgs({
   options: {
@@ -78,6 +79,13 @@ async function makeFleet(label: string, shape: FleetShape): Promise<Fleet> {
   );
   await generateFleet(pool, shape, log);
   log(`  generated in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+  // The fleet was written past ingest, as an upgrade finds it: its kept findings are rewritten whole, as start
+  // and the hourly maintenance do.
+  const k = performance.now();
+  await database.db.transaction(async (tx) => rewriteKeptRules(tx, await getRules(tx)));
+  await pool.query("analyze kept_findings");
+  const [{ n: keptRows }] = (await pool.query("select count(*)::int as n from kept_findings")).rows;
+  log(`  kept findings rewritten for the whole fleet in ${(performance.now() - k).toFixed(0)} ms (${keptRows} rows)`);
   // A second client on the same database whose queries are recorded, to explain them.
   const explainDb = drizzle({
     client: pool,
@@ -216,6 +224,23 @@ async function ingestRate(f: Fleet, count: number): Promise<number> {
   return (count * FULL.roots) / ((performance.now() - t) / 1000);
 }
 
+/**
+ * The kept findings' share of ingest: ms to rewrite the kept rows of the workspaces that `count` reports of
+ * ingestRate go to, 16 workspaces a transaction (as ingest's group commit), one after another.
+ */
+async function keptRewriteMs(f: Fleet, count: number): Promise<number> {
+  const rules = await getRules(f.database.db);
+  const ids = Array.from(
+    { length: count },
+    (_, j) => `ws-${String(1 + ((j * 7919) % FULL.workspaces)).padStart(6, "0")}`,
+  );
+  const t = performance.now();
+  for (let i = 0; i < ids.length; i += 16) {
+    await f.database.db.transaction((tx) => rewriteKeptWorkspaces(tx, rules, ids.slice(i, i + 16)));
+  }
+  return performance.now() - t;
+}
+
 /** Median ms of each query, the fleets' reads interleaved (each after two warm-up reads). */
 async function timeAll(sets: Record<string, () => Promise<unknown>>[], runs: number): Promise<Map<string, number[]>> {
   const out = new Map<string, number[]>();
@@ -298,6 +323,20 @@ try {
   const file = `bench-results/scale-plans-${FULL.workspaces}.txt`;
   fs.writeFileSync(file, `${plans.join("\n")}\n`);
   log(`\nthe plans in full: ${file}`);
+
+  {
+    // What the kept findings cost ingest, on the full fleet: the ingest of `count` reports (with them), and
+    // the rewrites of the same workspaces' kept rows alone.
+    const count = n("ingest-reports");
+    const rate = await ingestRate(full, count);
+    const ingestMs = ((count * FULL.roots) / rate) * 1000;
+    const keptMs = await keptRewriteMs(full, count);
+    log(
+      `\ningest of ${count} reports x ${FULL.roots} roots into the full fleet: ${rate.toFixed(0)} rows/s (${ingestMs.toFixed(0)} ms, 16 callers); ` +
+        `the kept findings' rewrites of the same workspaces alone, a transaction of 16 at a time: ${keptMs.toFixed(0)} ms ` +
+        `(${(keptMs / count).toFixed(2)} ms a report); ingest without them at most ${((count * FULL.roots) / (Math.max(1, ingestMs - keptMs) / 1000)).toFixed(0)} rows/s`,
+    );
+  }
 
   if (!pagesOnly) {
     const empty = await makeFleet("empty (no history)", EMPTY);

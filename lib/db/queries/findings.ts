@@ -32,6 +32,8 @@ import {
 } from "@/lib/validations/findings";
 import { notDeleted } from "../deleted";
 import { FLEET, inScope, type WorkspaceScope } from "../scope";
+import { currentKeptRules, rewriteKeptRules } from "./kept-findings";
+import { isKept, ruleRows, workspaceFilter } from "./rule-rows";
 
 export type { Finding, FindingGroup, IgnoredOverride, Rule, RuleId, RuleSet, Severity };
 
@@ -109,6 +111,8 @@ export async function getRulesView(db: Db): Promise<RulesResponse> {
 /** Applies an admin's changes (validated by `rulesUpdateRequest`) and returns the rules page's view of them. */
 export async function updateRules(db: Db, req: RulesUpdateRequest, who: Who): Promise<RulesResponse> {
   await db.transaction(async (tx) => {
+    // The new thresholds' findings commit with them.
+    const kept = req.rules.filter((u) => u.params !== undefined && isKept(u.id)).map((u) => u.id);
     for (const u of req.rules) {
       const set: Partial<typeof findingRules.$inferInsert> = { updatedAt: new Date() };
       if (u.enabled !== undefined) set.enabled = u.enabled;
@@ -119,6 +123,7 @@ export async function updateRules(db: Db, req: RulesUpdateRequest, who: Who): Pr
         .values({ id: u.id, enabled: u.enabled ?? null, severity: u.severity ?? null, params: u.params ?? null })
         .onConflictDoUpdate({ target: findingRules.id, set });
     }
+    if (kept.length > 0) await rewriteKeptRules(tx, await getRules(tx), kept);
     await recordAudit(tx, {
       ...who,
       action: "rules.updated",
@@ -131,19 +136,21 @@ export async function updateRules(db: Db, req: RulesUpdateRequest, who: Who): Pr
 
 /**
  * The FROM clause of one rule's findings in effect: its rows with their urgency (alias f) joined to their
- * workspace (alias w), limited to one workspace when `workspace` is set.
+ * workspace (alias w), limited to one workspace when `workspace` is set; read from the kept findings when the
+ * rule is in `kept`, else computed.
  */
-export function ruleFindingsFrom(id: RuleId, rules: RuleSet, now: Date, workspace: string | undefined): SQL {
-  const rule = RULES[id];
-  const wsColumn = rule.scope === "workspace" ? sql`w.id` : sql`r.workspace_id`;
-  const full = rules["volume-full"];
-  const ctx = {
-    fullAtPercent: full.enabled ? full.params.usedPercent : null,
-    now: sql`${now.toISOString()}::timestamptz`,
-    ws: workspace ? sql`and ${wsColumn} = ${workspace}` : sql``,
-  };
-  const rows = (rule.rows as (params: unknown, c: typeof ctx) => SQL)(rules[id].params, ctx);
-  return sql`(select x.*, (${rule.urgency})::float8 as urgency from (${rows}) x) f join workspaces w on w.id = f.workspace_id`;
+function ruleFindingsFrom(
+  id: RuleId,
+  rules: RuleSet,
+  now: Date,
+  workspace: string | undefined,
+  kept: ReadonlySet<RuleId>,
+): SQL {
+  const rows = kept.has(id)
+    ? sql`select k.workspace_id, k.root_key, k.agent, k.path, k.value, k.threshold, k.urgency from kept_findings k
+        where k.rule_id = ${id} ${workspaceFilter(sql`k.workspace_id`, workspace)}`
+    : ruleRows(id, rules, now, workspace);
+  return sql`(${rows}) f join workspaces w on w.id = f.workspace_id`;
 }
 
 /** The enabled rules a filter keeps (one rule, one severity, or all). */
@@ -159,7 +166,13 @@ export function selectedRules(rules: RuleSet, opts: { rule?: RuleId; severity?: 
  * path, value, threshold, urgency, name, owner), from the newest data only (root_latest and workspaces, never
  * history); null when no enabled rule is selected.
  */
-function findingRows(rules: RuleSet, now: Date, f: FindingsFilters, scope: WorkspaceScope): SQL | null {
+function findingRows(
+  rules: RuleSet,
+  now: Date,
+  f: FindingsFilters,
+  scope: WorkspaceScope,
+  kept: ReadonlySet<RuleId>,
+): SQL | null {
   const ids = selectedRules(rules, f);
   if (ids.length === 0) return null;
   const where = [inScope(scope, sql`w.owner`), notDeleted];
@@ -170,7 +183,7 @@ function findingRows(rules: RuleSet, now: Date, f: FindingsFilters, scope: Works
     ids.map(
       (id) => sql`select ${id}::text as rule_id, ${severityRank(rules[id].severity)}::int4 as sev, f.workspace_id,
           f.root_key, f.agent, f.path, f.value::float8 as value, f.threshold::float8 as threshold, f.urgency, w.name, w.owner
-        from ${ruleFindingsFrom(id, rules, now, f.workspace)} where ${sql.join(where, sql` and `)}`,
+        from ${ruleFindingsFrom(id, rules, now, f.workspace, kept)} where ${sql.join(where, sql` and `)}`,
     ),
     sql` union all `,
   );
@@ -275,7 +288,7 @@ export async function countFindings(
 ): Promise<FindingCounts> {
   const f = findingsFilterQuery.parse(params);
   const rules = params.rules ?? (await getRules(db));
-  const rows = findingRows(rules, params.now ?? new Date(), f, scope);
+  const rows = findingRows(rules, params.now ?? new Date(), f, scope, await currentKeptRules(db, rules));
   if (!rows) return toCounts(rules, NO_COUNTS);
   const found = rowsOf<CountRow>(await db.execute(sql`with f as (${rows}), g as (${groupScalars}) ${countsByRule}`));
   return toCounts(rules, found);
@@ -294,7 +307,8 @@ export async function listFindings(db: Db, scope: WorkspaceScope, params: Findin
   const rules = params.rules ?? (await getRules(db));
   const first = !cursor;
   // The counts are every severity's: the first page reads every severity's findings and shows one of them.
-  const rows = findingRows(rules, now, first ? { ...filters, severity: undefined } : filters, scope);
+  const kept = await currentKeptRules(db, rules);
+  const rows = findingRows(rules, now, first ? { ...filters, severity: undefined } : filters, scope, kept);
   if (!rows) return { findings: [], nextCursor: null, counts: first ? toCounts(rules, NO_COUNTS) : null };
   const sev = first && filters.severity ? severityRank(filters.severity) : undefined;
   const page: PageParts = {
@@ -326,7 +340,7 @@ export async function* findingGroupRows(
 ): AsyncGenerator<FindingGroup> {
   const f = findingsFilterQuery.parse(params);
   const rules = params.rules ?? (await getRules(db));
-  const rows = findingRows(rules, params.now ?? new Date(), f, scope);
+  const rows = findingRows(rules, params.now ?? new Date(), f, scope, await currentKeptRules(db, rules));
   if (!rows) return;
   const groups = keysetRows<GroupRow>(db, GROUP_ORDER, (page) => pageOfGroups(rows, page), opts);
   for await (const r of groups) yield toGroup(rules, r);

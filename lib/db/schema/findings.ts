@@ -1,4 +1,5 @@
-import { boolean, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, doublePrecision, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { workspaces } from "./workspaces";
 
 /**
  * Admins' changes to the findings rules. Only overrides are stored: a rule without a row runs with its
@@ -11,4 +12,41 @@ export const findingRules = pgTable("finding_rules", {
   severity: text("severity"),
   params: jsonb("params"),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The findings of the rules over the latest roots (scope "root"), kept so that a fleet page reads them instead
+ * of evaluating every rule over every root at each request. Ingest rewrites a workspace's rows in the report's
+ * transaction; a change of a rule's thresholds, start and maintenance rewrite a rule's rows for the whole fleet
+ * (lib/db/queries/kept-findings.ts). Rows of every such rule, enabled or not.
+ */
+export const keptFindings = pgTable(
+  "kept_findings",
+  {
+    ruleId: text("rule_id").notNull(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    rootKey: text("root_key"),
+    agent: text("agent"),
+    path: text("path"),
+    value: doublePrecision("value").notNull(),
+    threshold: doublePrecision("threshold").notNull(),
+    urgency: doublePrecision("urgency").notNull(),
+  },
+  (t) => [
+    index("kept_findings_rule_idx").on(t.ruleId, t.workspaceId),
+    index("kept_findings_workspace_idx").on(t.workspaceId),
+  ],
+);
+
+/**
+ * Which rules' kept findings are current: the signature of the rule's SQL and thresholds they were computed
+ * with. A rule whose signature differs from the running code's (an upgrade, thresholds saved by an instance of
+ * another version) is evaluated at each request until its rows are rewritten.
+ */
+export const keptFindingRules = pgTable("kept_finding_rules", {
+  ruleId: text("rule_id").primaryKey(),
+  signature: text("signature").notNull(),
+  refreshedAt: timestamp("refreshed_at", { withTimezone: true }).notNull(),
 });

@@ -7,14 +7,14 @@ CREATE TABLE "kept_finding_rules" (
 CREATE TABLE "kept_findings" (
 	"rule_id" text NOT NULL,
 	"workspace_id" text NOT NULL,
-	"root_key" text,
+	"agent_key" text NOT NULL,
 	"agent" text,
-	"path" text,
-	"value" double precision NOT NULL,
-	"threshold" double precision NOT NULL,
-	"urgency" double precision NOT NULL
+	"n" integer NOT NULL,
+	"total" double precision NOT NULL,
+	"urgency" double precision NOT NULL,
+	"members" jsonb NOT NULL,
+	CONSTRAINT "kept_findings_workspace_id_rule_id_agent_key_pk" PRIMARY KEY("workspace_id","rule_id","agent_key")
 );
 --> statement-breakpoint
 ALTER TABLE "kept_findings" ADD CONSTRAINT "kept_findings_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "kept_findings_rule_idx" ON "kept_findings" USING btree ("rule_id","workspace_id");--> statement-breakpoint
-CREATE INDEX "kept_findings_workspace_idx" ON "kept_findings" USING btree ("workspace_id");
+CREATE INDEX "kept_findings_rule_idx" ON "kept_findings" USING btree ("rule_id");

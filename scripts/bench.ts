@@ -1,11 +1,15 @@
 // npm run bench: runs every benchmark in scripts/bench/ one after another (they must not share the CPU).
-// `npm run bench -- ingest reporter` runs only those.
+// `npm run bench -- ingest reporter` runs only those; what follows the first flag goes to each of them
+// (`npm run bench -- scale --pages-only --days 14`).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
 const dir = path.join(process.cwd(), "scripts", "bench");
-const only = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const firstFlag = argv.findIndex((a) => a.startsWith("-"));
+const only = firstFlag < 0 ? argv : argv.slice(0, firstFlag);
+const flags = firstFlag < 0 ? [] : argv.slice(firstFlag);
 const files = fs
   .readdirSync(dir)
   .filter((f) => f.endsWith(".ts") && (only.length === 0 || only.includes(path.basename(f, ".ts"))))
@@ -14,7 +18,7 @@ let failed = 0;
 for (const f of files) {
   console.log(`\n=== ${path.basename(f, ".ts")} ===`);
   // react-server: database modules import "server-only", which is an empty module under that condition.
-  const r = spawnSync("node", ["--conditions=react-server", "--import", "tsx", path.join(dir, f)], {
+  const r = spawnSync("node", ["--conditions=react-server", "--import", "tsx", path.join(dir, f), ...flags], {
     stdio: "inherit",
   });
   if (r.status !== 0) {

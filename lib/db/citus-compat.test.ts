@@ -19,11 +19,6 @@ const DISTRIBUTED: Record<string, string> = {
   kept_findings: "workspace_id",
 };
 /**
- * Distributed tables without a unique key: kept_findings is rewritten whole per workspace and rule, and a key
- * over what a rule finds (a session's path, say) could refuse a report for a finding listed twice.
- */
-const KEYLESS = ["kept_findings"];
-/**
  * Small tables copied to every node (reference tables), fleet_delta, and the dashboard's own state: sign-in,
  * audit and cleanup (see docs/citus.md).
  */
@@ -68,11 +63,7 @@ describeEachDatabase("schema is ready for distribution by workspace", (t) => {
       join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = 'public' and x.indisunique and not c.relispartition and c.relname = any(${sql.param(Object.keys(DISTRIBUTED))}::text[])`);
     const tablesWithKeys = new Set(keys.map((k) => k.tbl));
-    expect([...tablesWithKeys].sort()).toEqual(
-      Object.keys(DISTRIBUTED)
-        .filter((t) => !KEYLESS.includes(t))
-        .sort(),
-    );
+    expect([...tablesWithKeys].sort()).toEqual(Object.keys(DISTRIBUTED).sort());
     const wrong = keys.filter(
       (k) => !k.cols.includes(DISTRIBUTED[k.tbl]) || (k.partkey ?? []).some((c) => !k.cols.includes(c)),
     );

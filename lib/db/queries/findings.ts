@@ -33,7 +33,7 @@ import {
 import { notDeleted } from "../deleted";
 import { FLEET, inScope, type WorkspaceScope } from "../scope";
 import { currentKeptRules, rewriteKeptRules } from "./kept-findings";
-import { isKept, ruleRows, workspaceFilter } from "./rule-rows";
+import { isKept, MEMBERS, ruleRows, workspaceFilter } from "./rule-rows";
 
 export type { Finding, FindingGroup, IgnoredOverride, Rule, RuleId, RuleSet, Severity };
 
@@ -134,25 +134,6 @@ export async function updateRules(db: Db, req: RulesUpdateRequest, who: Who): Pr
   return getRulesView(db);
 }
 
-/**
- * The FROM clause of one rule's findings in effect: its rows with their urgency (alias f) joined to their
- * workspace (alias w), limited to one workspace when `workspace` is set; read from the kept findings when the
- * rule is in `kept`, else computed.
- */
-function ruleFindingsFrom(
-  id: RuleId,
-  rules: RuleSet,
-  now: Date,
-  workspace: string | undefined,
-  kept: ReadonlySet<RuleId>,
-): SQL {
-  const rows = kept.has(id)
-    ? sql`select k.workspace_id, k.root_key, k.agent, k.path, k.value, k.threshold, k.urgency from kept_findings k
-        where k.rule_id = ${id} ${workspaceFilter(sql`k.workspace_id`, workspace)}`
-    : ruleRows(id, rules, now, workspace);
-  return sql`(${rows}) f join workspaces w on w.id = f.workspace_id`;
-}
-
 /** The enabled rules a filter keeps (one rule, one severity, or all). */
 export function selectedRules(rules: RuleSet, opts: { rule?: RuleId; severity?: Severity }): RuleId[] {
   return RULE_IDS.filter((id) => {
@@ -161,43 +142,71 @@ export function selectedRules(rules: RuleSet, opts: { rule?: RuleId; severity?: 
   });
 }
 
+/** What the lists read: the computed findings (`live`, one row each) and the kept groups (`kept`). */
+type FindingParts = { live: SQL; kept: SQL };
+
+/** A typed empty set of findings: the parts' rows when none of its rules is selected. */
+const NO_FINDINGS = sql`select null::text as rule_id, null::int4 as sev, null::text as workspace_id,
+    null::text as root_key, null::text as agent, null::text as path, null::float8 as value, null::float8 as threshold,
+    null::float8 as urgency, null::text as name, null::text as owner where false`;
+const NO_GROUPS = sql`select null::text as rule_id, null::int4 as sev, null::text as workspace_id,
+    null::text as agent_key, null::text as agent, null::text as name, null::text as owner, null::int4 as n,
+    null::float8 as total, null::float8 as urgency, null::jsonb as members where false`;
+
 /**
- * Every finding under the filters, one row each (alias-free columns rule_id, sev, workspace_id, root_key, agent,
- * path, value, threshold, urgency, name, owner), from the newest data only (root_latest and workspaces, never
- * history); null when no enabled rule is selected.
+ * Every finding under the filters, from the newest data only (root_latest and workspaces, never history): the
+ * kept rules' as their kept groups (alias-free columns rule_id, sev, workspace_id, agent_key, agent, name,
+ * owner, n, total, urgency, members), the others computed, one row each (rule_id, sev, workspace_id, root_key,
+ * agent, path, value, threshold, urgency, name, owner); null when no enabled rule is selected.
  */
-function findingRows(
+function findingParts(
   rules: RuleSet,
   now: Date,
   f: FindingsFilters,
   scope: WorkspaceScope,
   kept: ReadonlySet<RuleId>,
-): SQL | null {
+): FindingParts | null {
   const ids = selectedRules(rules, f);
   if (ids.length === 0) return null;
   const where = [inScope(scope, sql`w.owner`), notDeleted];
   if (f.owner) where.push(sql`w.owner = ${f.owner}`);
   if (f.template) where.push(sql`w.template = ${f.template}`);
   if (f.agent) where.push(sql`f.agent = ${f.agent}`);
-  return sql.join(
-    ids.map(
-      (id) => sql`select ${id}::text as rule_id, ${severityRank(rules[id].severity)}::int4 as sev, f.workspace_id,
-          f.root_key, f.agent, f.path, f.value::float8 as value, f.threshold::float8 as threshold, f.urgency, w.name, w.owner
-        from ${ruleFindingsFrom(id, rules, now, f.workspace, kept)} where ${sql.join(where, sql` and `)}`,
-    ),
-    sql` union all `,
-  );
+  const filters = sql.join(where, sql` and `);
+  const sev = (id: RuleId) => sql`${severityRank(rules[id].severity)}::int4`;
+  const live = ids
+    .filter((id) => !kept.has(id))
+    .map(
+      (id) => sql`select ${id}::text as rule_id, ${sev(id)} as sev, f.workspace_id, f.root_key, f.agent, f.path,
+          f.value, f.threshold, f.urgency, w.name, w.owner
+        from (${ruleRows(id, rules, now, f.workspace)}) f join workspaces w on w.id = f.workspace_id where ${filters}`,
+    );
+  const groups = ids
+    .filter((id) => kept.has(id))
+    .map(
+      (id) => sql`select f.rule_id, ${sev(id)} as sev, f.workspace_id, f.agent_key, f.agent, w.name, w.owner, f.n,
+          f.total, f.urgency, f.members
+        from kept_findings f join workspaces w on w.id = f.workspace_id
+        where f.rule_id = ${id} ${workspaceFilter(sql`f.workspace_id`, f.workspace)} and ${filters}`,
+    );
+  return {
+    live: live.length > 0 ? sql.join(live, sql` union all `) : NO_FINDINGS,
+    kept: groups.length > 0 ? sql.join(groups, sql` union all `) : NO_GROUPS,
+  };
 }
 
 /**
- * The groups of the lists over the findings `f`: the findings of one rule, workspace and agent as one, with
- * their count, the sum of their values and their highest urgency. Scalars only, so that grouping every finding
- * of the fleet is one hash aggregate; the members, built as JSON, are read for one page's groups only.
+ * The groups of the lists (alias g): the kept groups, and the computed findings `f` grouped as they are (one
+ * rule, workspace and agent as one, with their count, the sum of their values and their highest urgency).
+ * Scalars only for the computed ones, so that grouping them is one hash aggregate; their members, built as
+ * JSON, are read for one page's groups only.
  */
-const groupScalars = sql`select f.rule_id, min(f.sev) as sev, f.workspace_id, coalesce(f.agent, '') as agent_key,
-    min(f.agent) as agent, min(f.name) as name, min(f.owner) as owner, count(*)::int4 as n,
-    sum(f.value)::float8 as total, max(f.urgency)::float8 as urgency
-  from f group by f.rule_id, f.workspace_id, coalesce(f.agent, '')`;
+const groupsOf = (parts: FindingParts) => sql`f as materialized (${parts.live}),
+    g as materialized (select f.rule_id, min(f.sev) as sev, f.workspace_id, coalesce(f.agent, '') as agent_key,
+        min(f.agent) as agent, min(f.name) as name, min(f.owner) as owner, count(*)::int4 as n,
+        sum(f.value)::float8 as total, max(f.urgency)::float8 as urgency, null::jsonb as members
+      from f group by f.rule_id, f.workspace_id, coalesce(f.agent, '')
+      union all ${parts.kept})`;
 
 /** The findings per rule and the groups per rule, over the groups `g`. */
 const countsByRule = sql`select g.rule_id, sum(g.n)::int4 as n, count(*)::int4 as g from g group by g.rule_id`;
@@ -206,20 +215,18 @@ const countsByRule = sql`select g.rule_id, sum(g.n)::int4 as n, count(*)::int4 a
  * One page of groups (alias g, in GROUP_ORDER, after `page.after`, `sev` their severity rank when one is asked
  * for) with their members, the most urgent few (the first one whole); with `counts`, each row also carries the
  * counts by rule of every group, and an empty page is one row of counts alone (`rule_id` null). The findings
- * are computed once (a materialized CTE) for the groups, the page's members and the counts.
+ * are read once (materialized CTEs) for the groups, the page's members and the counts.
  */
-function pageOfGroups(rows: SQL, page: PageParts, opts: { sev?: number; counts?: boolean } = {}): SQL {
+function pageOfGroups(parts: FindingParts, page: PageParts, opts: { sev?: number; counts?: boolean } = {}): SQL {
   const sev = opts.sev === undefined ? sql`true` : sql`g.sev = ${opts.sev}`;
-  const byUrgency = sql`f.urgency desc, coalesce(f.root_key, '') collate "C", coalesce(f.path, '') collate "C"`;
-  const groups = sql`f as materialized (${rows}),
-    g as materialized (${groupScalars}),
+  const groups = sql`${groupsOf(parts)},
     p as (select g.*${page.keyColumns} from g where ${sev} and ${page.after} order by ${page.order} limit ${page.limit}),
-    m as (select f.rule_id, f.workspace_id, coalesce(f.agent, '') as agent_key,
-        to_jsonb((array_agg(jsonb_build_object('rootKey', f.root_key, 'path', f.path, 'value', f.value,
-          'threshold', f.threshold) order by ${byUrgency}))[1:${GROUP_MEMBERS_SHOWN}]) as members
-      from f join p on p.rule_id = f.rule_id and p.workspace_id = f.workspace_id and p.agent_key = coalesce(f.agent, '')
+    m as (select f.rule_id, f.workspace_id, coalesce(f.agent, '') as agent_key, ${MEMBERS} as members
+      from f join p on p.members is null and p.rule_id = f.rule_id and p.workspace_id = f.workspace_id
+        and p.agent_key = coalesce(f.agent, '')
       group by 1, 2, 3),
-    shown as (select g.*, m.members from p g join m using (rule_id, workspace_id, agent_key))`;
+    shown as (select g.*, m.members as computed_members
+      from p g left join m using (rule_id, workspace_id, agent_key))`;
   if (!opts.counts) return sql`with ${groups} select g.* from shown g order by ${page.order}`;
   return sql`with ${groups},
       c as (select coalesce(jsonb_agg(to_jsonb(x)), '[]'::jsonb) as counts from (${countsByRule}) x)
@@ -234,12 +241,17 @@ type GroupRow = {
   owner: string;
   n: number;
   total: number;
-  members: (FindingMember & { threshold: number })[];
+  /** A kept group's members; a computed group's are `computed_members`. */
+  members: Members | null;
+  computed_members: Members | null;
 };
+
+type Members = (FindingMember & { threshold: number })[];
 
 function toGroup(rules: RuleSet, r: GroupRow): FindingGroup {
   const id = r.rule_id;
-  const [first] = r.members;
+  const members = (r.members ?? r.computed_members)!;
+  const [first] = members;
   return describeGroup(
     {
       ruleId: id,
@@ -254,7 +266,7 @@ function toGroup(rules: RuleSet, r: GroupRow): FindingGroup {
     },
     Number(r.n),
     Number(r.total),
-    r.members.map((m) => ({ rootKey: m.rootKey, path: m.path, value: Number(m.value) })),
+    members.map((m) => ({ rootKey: m.rootKey, path: m.path, value: Number(m.value) })),
   );
 }
 
@@ -288,9 +300,9 @@ export async function countFindings(
 ): Promise<FindingCounts> {
   const f = findingsFilterQuery.parse(params);
   const rules = params.rules ?? (await getRules(db));
-  const rows = findingRows(rules, params.now ?? new Date(), f, scope, await currentKeptRules(db, rules));
-  if (!rows) return toCounts(rules, NO_COUNTS);
-  const found = rowsOf<CountRow>(await db.execute(sql`with f as (${rows}), g as (${groupScalars}) ${countsByRule}`));
+  const parts = findingParts(rules, params.now ?? new Date(), f, scope, await currentKeptRules(db, rules));
+  if (!parts) return toCounts(rules, NO_COUNTS);
+  const found = rowsOf<CountRow>(await db.execute(sql`with ${groupsOf(parts)} ${countsByRule}`));
   return toCounts(rules, found);
 }
 
@@ -308,8 +320,8 @@ export async function listFindings(db: Db, scope: WorkspaceScope, params: Findin
   const first = !cursor;
   // The counts are every severity's: the first page reads every severity's findings and shows one of them.
   const kept = await currentKeptRules(db, rules);
-  const rows = findingRows(rules, now, first ? { ...filters, severity: undefined } : filters, scope, kept);
-  if (!rows) return { findings: [], nextCursor: null, counts: first ? toCounts(rules, NO_COUNTS) : null };
+  const parts = findingParts(rules, now, first ? { ...filters, severity: undefined } : filters, scope, kept);
+  if (!parts) return { findings: [], nextCursor: null, counts: first ? toCounts(rules, NO_COUNTS) : null };
   const sev = first && filters.severity ? severityRank(filters.severity) : undefined;
   const page: PageParts = {
     after: keysetAfter(GROUP_ORDER, cursor ?? null),
@@ -319,7 +331,7 @@ export async function listFindings(db: Db, scope: WorkspaceScope, params: Findin
     limit: limit + 1,
   };
   const found = rowsOf<(GroupRow & Record<string, string | null>) & { counts?: CountRow[] }>(
-    await db.execute(pageOfGroups(rows, page, { sev, counts: first })),
+    await db.execute(pageOfGroups(parts, page, { sev, counts: first })),
   );
   const groups = found.filter((r) => r.rule_id !== null);
   const shown = groups.slice(0, limit);
@@ -340,9 +352,9 @@ export async function* findingGroupRows(
 ): AsyncGenerator<FindingGroup> {
   const f = findingsFilterQuery.parse(params);
   const rules = params.rules ?? (await getRules(db));
-  const rows = findingRows(rules, params.now ?? new Date(), f, scope, await currentKeptRules(db, rules));
-  if (!rows) return;
-  const groups = keysetRows<GroupRow>(db, GROUP_ORDER, (page) => pageOfGroups(rows, page), opts);
+  const parts = findingParts(rules, params.now ?? new Date(), f, scope, await currentKeptRules(db, rules));
+  if (!parts) return;
+  const groups = keysetRows<GroupRow>(db, GROUP_ORDER, (page) => pageOfGroups(parts, page), opts);
   for await (const r of groups) yield toGroup(rules, r);
 }
 

@@ -87,9 +87,12 @@ export type TopAgent = { agent: FleetSeriesKey; bytes: number; workspaces: numbe
 /** The largest series of the fleet chart now: grouped as the chart groups them, so each has one name on the page. */
 export async function topAgents(db: Db, limit: number): Promise<TopAgent[]> {
   const rows = rowsOf<{ key: string; bytes: number; workspaces: number; roots: number }>(
-    await db.execute(sql`select ${seriesKeySql} as key, sum(bytes)::float8 as bytes,
-        count(distinct workspace_id)::int as workspaces, count(*)::int as roots
-      from root_latest where ${ofLiveWorkspace(sql`workspace_id`)} group by 1 order by 2 desc, 1 limit ${limit}`),
+    // Per workspace first, then per series: two hash aggregates. A count(distinct workspace_id) sorted every
+    // root of the fleet (on disk at 300,000 roots: 0.54 s of the overview's time).
+    await db.execute(sql`select key, sum(bytes)::float8 as bytes, count(*)::int as workspaces, sum(roots)::int as roots
+      from (select ${seriesKeySql} as key, workspace_id, sum(bytes) as bytes, count(*) as roots
+        from root_latest where ${ofLiveWorkspace(sql`workspace_id`)} group by 1, 2) x
+      group by key order by 2 desc, 1 limit ${limit}`),
   );
   return rows.map((r) => ({
     agent: r.key,

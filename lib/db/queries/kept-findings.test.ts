@@ -8,46 +8,34 @@ import { at, CLAUDE_LATEST, MiB, seedScenario, send, testNow, WS_A, WS_B, WS_C }
 import { FLEET } from "../scope";
 import { getRules, listFindings, updateRules } from "./findings";
 import { currentKeptRules, rewriteStaleKeptRules } from "./kept-findings";
-import { KEPT_RULE_IDS, ruleRows } from "./rule-rows";
+import { groupedRuleRows, KEPT_RULE_IDS } from "./rule-rows";
 
 // The kept findings against the rules computed from the latest roots, the same SQL the pages would otherwise
 // run: after ingest (newest and late reports), a root that goes away, a deleted workspace, retention, and an
 // admin's new thresholds. And the pages read them: a kept row shows, a rule kept by other code is computed.
 
-const asRows = (rule: string, rows: Record<string, unknown>[]): string[] =>
+const asRows = (rows: Record<string, unknown>[]): string[] =>
   rows
     .map((r) =>
       JSON.stringify({
-        rule,
+        rule: r.rule_id,
         ws: r.workspace_id,
-        root: r.root_key,
-        agent: r.agent,
-        path: r.path,
-        value: Number(r.value),
-        threshold: Number(r.threshold),
+        agent: r.agent_key,
+        n: Number(r.n),
+        total: Number(r.total),
         urgency: Number(r.urgency),
+        members: r.members,
       }),
     )
     .sort();
 
-/** Every kept rule's rows, as stored and as computed now. */
+/** Every kept rule's rows, as stored and as the rules compute them now. */
 async function keptAndLive(db: Db) {
   const rules = await getRules(db);
-  const kept: string[] = [];
-  const live: string[] = [];
-  for (const id of KEPT_RULE_IDS) {
-    kept.push(
-      ...asRows(
-        id,
-        rowsOf(
-          await db.execute(sql`select workspace_id, root_key, agent, path, value, threshold, urgency
-            from kept_findings where rule_id = ${id}`),
-        ),
-      ),
-    );
-    live.push(...asRows(id, rowsOf(await db.execute(ruleRows(id, rules, new Date(), undefined)))));
-  }
-  return { kept: kept.sort(), live: live.sort() };
+  const cols = sql`rule_id, workspace_id, agent_key, n, total, urgency, members`;
+  const kept = asRows(rowsOf(await db.execute(sql`select ${cols} from kept_findings`)));
+  const live = asRows(rowsOf(await db.execute(sql`select ${cols} from (${groupedRuleRows(KEPT_RULE_IDS, rules)}) x`)));
+  return { kept, live };
 }
 
 describeEachDatabase("kept findings", (t) => {
@@ -74,14 +62,14 @@ describeEachDatabase("kept findings", (t) => {
     const after = await keptAndLive(db);
     expect(after.kept).toEqual(after.live);
     expect(after.kept.some((r) => r.includes("leftover:agentapi"))).toBe(false);
-    expect(after.kept.some((r) => r.includes('"ws":"ws-a","root":"claude-code:data"'))).toBe(true);
+    expect(after.kept.some((r) => r.includes('"ws":"ws-a"') && r.includes('"rootKey":"claude-code:data"'))).toBe(true);
 
     // A workspace's first report, and a workspace whose reports stop naming its roots.
     await send(db, WS_C, at(now, 0, 11), [{ key: "codex:data", agent: "codex", bytes: 3000 * MiB }]);
     await send(db, WS_A, at(now, 0, 13), [CLAUDE_LATEST]);
     const more = await keptAndLive(db);
     expect(more.kept).toEqual(more.live);
-    expect(more.kept.some((r) => r.includes('"ws":"ws-c","root":"codex:data"'))).toBe(true);
+    expect(more.kept.some((r) => r.includes('"ws":"ws-c"') && r.includes('"rootKey":"codex:data"'))).toBe(true);
     expect(more.kept.some((r) => r.includes("script-data:0001"))).toBe(false);
   });
 
@@ -98,8 +86,9 @@ describeEachDatabase("kept findings", (t) => {
   it("are what the lists read, until another version's rule is computed live and its rows rewritten", async () => {
     const db = t.current.db;
     // A kept row that the rules would not find: the lists show it, since they read the kept rows.
-    await db.execute(sql`insert into kept_findings (rule_id, workspace_id, root_key, agent, path, value, threshold, urgency)
-      values ('root-oversize', 'ws-b', 'acme/tool', 'other', '.coder-modules/acme/tool', ${900 * MIB}, ${50 * MIB}, 18)`);
+    const member = { rootKey: "acme/tool", path: ".coder-modules/acme/tool", value: 900 * MIB, threshold: 50 * MIB };
+    await db.execute(sql`insert into kept_findings (rule_id, workspace_id, agent_key, agent, n, total, urgency, members)
+      values ('root-oversize', 'ws-b', 'other', 'other', 1, ${900 * MIB}, 18, ${JSON.stringify([member])}::jsonb)`);
     const shown = (await listFindings(db, FLEET, { now, rule: "root-oversize", workspace: "ws-b" })).findings;
     expect(shown.map((f) => f.rootKey).sort()).toEqual(["acme/tool", "gemini:data"]);
 

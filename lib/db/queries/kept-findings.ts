@@ -4,7 +4,7 @@ import type { RuleId } from "@/lib/findings/finding";
 import type { RuleSet } from "@/lib/findings/rules";
 import { KEPT_FINDINGS_LOCK } from "../advisory-locks";
 import { rowsOf, type Db } from "../types";
-import { KEPT_RULE_IDS, keptSignature, ruleRows, workspaceFilter } from "./rule-rows";
+import { groupedRuleRows, KEPT_RULE_IDS, keptSignature, workspaceFilter } from "./rule-rows";
 
 // The kept findings (lib/db/schema/findings.ts): the rules over the latest roots, computed when the roots or
 // the rules change rather than at each request. Every rewrite computes with the very SQL that a request would
@@ -19,19 +19,20 @@ export async function currentKeptRules(db: Db, rules: RuleSet): Promise<Set<Rule
   return new Set(stored.filter((r) => r.signature === keptSignature(r.rule_id, rules)).map((r) => r.rule_id));
 }
 
-/** Rewrites the kept rows of `ids`, of the given workspaces or the whole fleet, in one statement. */
-async function rewrite(db: Db, rules: RuleSet, ids: readonly RuleId[], workspaces?: readonly string[]): Promise<void> {
+/**
+ * Rewrites the kept rows of `ids`, of the given workspaces or the whole fleet, in the caller's transaction. (Two
+ * statements: a delete in a WITH of the insert would run after it, and the new rows would meet the old keys.)
+ */
+async function rewrite(tx: Db, rules: RuleSet, ids: readonly RuleId[], workspaces?: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
-  const computed = sql.join(
-    ids.map((id) => sql`select ${id}::text, k.* from (${ruleRows(id, rules, sql`now()`, workspaces)}) k`),
-    sql` union all `,
+  await tx.execute(
+    sql`delete from kept_findings where rule_id in (${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )}) ${workspaceFilter(sql`workspace_id`, workspaces)}`,
   );
-  // The delete and the insert see one snapshot: the insert's rows are not among those deleted.
-  await db.execute(sql`with gone as (delete from kept_findings where rule_id in (${sql.join(
-    ids.map((id) => sql`${id}`),
-    sql`, `,
-  )}) ${workspaceFilter(sql`workspace_id`, workspaces)})
-    insert into kept_findings (rule_id, workspace_id, root_key, agent, path, value, threshold, urgency) ${computed}`);
+  await tx.execute(sql`insert into kept_findings (rule_id, workspace_id, agent_key, agent, n, total, urgency, members)
+    ${groupedRuleRows(ids, rules, workspaces)}`);
 }
 
 /**

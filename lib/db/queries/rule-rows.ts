@@ -2,7 +2,7 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { createHash } from "node:crypto";
-import { RULE_IDS, type RuleId } from "@/lib/findings/finding";
+import { GROUP_MEMBERS_SHOWN, RULE_IDS, type RuleId } from "@/lib/findings/finding";
 import { RULES, type RuleSet } from "@/lib/findings/rules";
 
 /** The rules whose findings are kept (lib/db/schema/findings.ts): those over the latest roots. */
@@ -41,6 +41,28 @@ export function ruleRows(
   const rows = (rule.rows as (params: unknown, c: typeof ctx) => SQL)(rules[id].params, ctx);
   return sql`select x.workspace_id, x.root_key, x.agent, x.path, x.value::float8 as value,
       x.threshold::float8 as threshold, (${rule.urgency})::float8 as urgency from (${rows}) x`;
+}
+
+/**
+ * A group's members (alias f: findings with root_key, path, value, threshold, urgency), the most urgent
+ * GROUP_MEMBERS_SHOWN as a JSON array of { rootKey, path, value, threshold }; an aggregate.
+ */
+export const MEMBERS = sql`to_jsonb((array_agg(jsonb_build_object('rootKey', f.root_key, 'path', f.path,
+    'value', f.value, 'threshold', f.threshold) order by f.urgency desc, coalesce(f.root_key, '') collate "C",
+    coalesce(f.path, '') collate "C"))[1:${sql.raw(String(GROUP_MEMBERS_SHOWN))}])`;
+
+/**
+ * The findings of `ids` grouped as the lists group them: one row per rule, workspace and agent (agent_key, ''
+ * for none) with their count, total, highest urgency and members. Columns in kept_findings' order.
+ */
+export function groupedRuleRows(ids: readonly RuleId[], rules: RuleSet, workspaces?: readonly string[]): SQL {
+  const rows = sql.join(
+    ids.map((id) => sql`select ${id}::text as rule_id, k.* from (${ruleRows(id, rules, sql`now()`, workspaces)}) k`),
+    sql` union all `,
+  );
+  return sql`select f.rule_id, f.workspace_id, coalesce(f.agent, '') as agent_key, min(f.agent) as agent,
+      count(*)::int4 as n, sum(f.value)::float8 as total, max(f.urgency)::float8 as urgency, ${MEMBERS} as members
+    from (${rows}) f group by f.rule_id, f.workspace_id, coalesce(f.agent, '')`;
 }
 
 const dialect = new PgDialect();

@@ -1,4 +1,14 @@
-import { boolean, doublePrecision, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
 import { workspaces } from "./workspaces";
 
 /**
@@ -16,9 +26,10 @@ export const findingRules = pgTable("finding_rules", {
 
 /**
  * The findings of the rules over the latest roots (scope "root"), kept so that a fleet page reads them instead
- * of evaluating every rule over every root at each request. Ingest rewrites a workspace's rows in the report's
- * transaction; a change of a rule's thresholds, start and maintenance rewrite a rule's rows for the whole fleet
- * (lib/db/queries/kept-findings.ts). Rows of every such rule, enabled or not.
+ * of evaluating every rule over every root at each request: as the lists show them, one row per rule,
+ * workspace and agent, with their count, total, highest urgency and most urgent members. Ingest rewrites a
+ * workspace's rows in the report's transaction; a change of a rule's thresholds, start and maintenance rewrite
+ * a rule's rows for the whole fleet (lib/db/queries/kept-findings.ts). Rows of every such rule, enabled or not.
  */
 export const keptFindings = pgTable(
   "kept_findings",
@@ -27,17 +38,18 @@ export const keptFindings = pgTable(
     workspaceId: text("workspace_id")
       .notNull()
       .references(() => workspaces.id, { onDelete: "cascade" }),
-    rootKey: text("root_key"),
+    /** The agent, '' for none: the group's key. */
+    agentKey: text("agent_key").notNull(),
     agent: text("agent"),
-    path: text("path"),
-    value: doublePrecision("value").notNull(),
-    threshold: doublePrecision("threshold").notNull(),
+    /** How many findings the row groups, and the sum of their values. */
+    n: integer("n").notNull(),
+    total: doublePrecision("total").notNull(),
+    /** The most urgent finding's urgency. */
     urgency: doublePrecision("urgency").notNull(),
+    /** The most urgent findings, at most GROUP_MEMBERS_SHOWN: [{ rootKey, path, value, threshold }]. */
+    members: jsonb("members").notNull(),
   },
-  (t) => [
-    index("kept_findings_rule_idx").on(t.ruleId, t.workspaceId),
-    index("kept_findings_workspace_idx").on(t.workspaceId),
-  ],
+  (t) => [primaryKey({ columns: [t.workspaceId, t.ruleId, t.agentKey] }), index("kept_findings_rule_idx").on(t.ruleId)],
 );
 
 /**

@@ -6,7 +6,6 @@ import { keysetAfter, keysetColumns, keysetOrder, keysetRows, type PageOptions, 
 import { rowsOf, type Db } from "../types";
 import { recordAudit, type Who } from "./audit";
 import {
-  GROUP_MEMBERS_SHOWN,
   RULE_IDS,
   type Finding,
   type FindingGroup,

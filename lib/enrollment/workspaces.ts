@@ -26,13 +26,16 @@ export async function checkEnrollmentKey(db: Db, presentedKey: string | null): P
 /**
  * Registers a workspace and issues its token, for the holder of the enrollment key (the enroll route checks it
  * before it reads the request's body, with the same function). A workspace id that already has a token can only
- * be enrolled again by presenting that token (a reporter whose token file was lost needs an admin's reset).
+ * be enrolled again by presenting that token, or the claim its enrollment was made with (the reporter keeps it
+ * until it has stored the token, so a lost answer heals by asking again); a reporter whose token file was lost
+ * needs an admin's reset.
  */
 export async function enrollWorkspace(
   db: Db,
   identity: WorkspaceIdentity,
   presentedKey: string | null,
   currentToken: string | null,
+  claim: string | null = null,
 ): Promise<EnrollResponse> {
   await checkEnrollmentKey(db, presentedKey);
   const token = generateToken("swt");
@@ -55,23 +58,23 @@ export async function enrollWorkspace(
           agentName: identity.agent ?? null,
         },
       });
-    const existing = await tx
-      .select({ tokenHash: workspaceTokens.tokenHash })
+    const [existing] = await tx
+      .select({ tokenHash: workspaceTokens.tokenHash, claimHash: workspaceTokens.claimHash })
       .from(workspaceTokens)
       .where(eq(workspaceTokens.workspaceId, identity.id))
       .for("update");
-    if (existing[0] && (!currentToken || hashToken(currentToken) !== existing[0].tokenHash)) {
+    const holdsToken = currentToken !== null && hashToken(currentToken) === existing?.tokenHash;
+    const holdsClaim = claim !== null && existing?.claimHash != null && hashToken(claim) === existing.claimHash;
+    if (existing && !holdsToken && !holdsClaim) {
       throw new ConflictError(
         `Workspace ${identity.id} is already enrolled. Present its current token, or ask an admin to reset it.`,
       );
     }
+    const row = { tokenHash: hashToken(token), claimHash: claim === null ? null : hashToken(claim) };
     await tx
       .insert(workspaceTokens)
-      .values({ workspaceId: identity.id, tokenHash: hashToken(token) })
-      .onConflictDoUpdate({
-        target: workspaceTokens.workspaceId,
-        set: { tokenHash: hashToken(token), issuedAt: sql`now()` },
-      });
+      .values({ workspaceId: identity.id, ...row })
+      .onConflictDoUpdate({ target: workspaceTokens.workspaceId, set: { ...row, issuedAt: sql`now()` } });
   });
   return { workspaceId: identity.id, token };
 }

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment/workspaces";
+import { authenticateWorkspace, enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment/workspaces";
 import { ingestReport } from "@/lib/ingest/report";
 import { describeEachDatabase } from "@/lib/db/testing";
 import { enroll, makeReport, MiB } from "@/tests/support/reports";
@@ -229,6 +229,26 @@ describe("enrollment", () => {
       const second = await enrollWorkspace(db, identity, key, first.token);
       expect(second.token).not.toBe(first.token);
       await expect(enrollWorkspace(db, identity, key, first.token)).rejects.toMatchObject({ status: 409 });
+    });
+
+    it("enrolls again with the claim of an enrollment whose answer was lost, and with nothing else", async () => {
+      const db = t.current.db;
+      const { key } = await getEnrollmentKey(db);
+      const ws = { ...identity, id: "ws-claim" };
+      const claim = "c".repeat(43);
+      const first = await enrollWorkspace(db, ws, key, null, claim);
+      // The answer never arrived: the reporter asks again with the claim it kept, and gets a token of its own.
+      const again = await enrollWorkspace(db, ws, key, null, claim);
+      expect(again.token).not.toBe(first.token);
+      await expect(authenticateWorkspace(db, first.token)).rejects.toMatchObject({ status: 401 });
+      expect(await authenticateWorkspace(db, again.token)).toBe("ws-claim");
+      // Another claim, or none, is someone else: refused.
+      await expect(enrollWorkspace(db, ws, key, null, "d".repeat(43))).rejects.toMatchObject({ status: 409 });
+      await expect(enrollWorkspace(db, ws, key, null)).rejects.toMatchObject({ status: 409 });
+      // A re-enrollment with the token and a new claim replaces the old claim.
+      await enrollWorkspace(db, ws, key, again.token, "e".repeat(43));
+      await expect(enrollWorkspace(db, ws, key, null, claim)).rejects.toMatchObject({ status: 409 });
+      expect((await enrollWorkspace(db, ws, key, null, "e".repeat(43))).token).toMatch(/^swt_/);
     });
   });
 });

@@ -280,6 +280,14 @@ export type ReportBatchResult =
   | { id: string | null; status: "rejected" | "retry"; error: { code: string; message: string; details?: unknown } };
 export type ReportBatchResponse = { results: ReportBatchResult[] };
 
-export const enrollRequest = z.object({ workspace: workspaceIdentity }).strict();
+/**
+ * The enrollment's claim: a secret the reporter makes and keeps (0600) until it has stored the token. Sent
+ * again, it re-enrolls a workspace whose first answer was lost; nobody else holds it.
+ */
+export const enrollmentClaim = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{32,128}$/, "a claim is 32 to 128 URL-safe base64 characters");
+
+export const enrollRequest = z.object({ workspace: workspaceIdentity, claim: enrollmentClaim.optional() }).strict();
 export type EnrollRequest = z.infer<typeof enrollRequest>;
 export type EnrollResponse = { workspaceId: string; token: string };

@@ -16,7 +16,7 @@ import {
   type HttpResult,
   type RetryPolicy,
 } from "./http";
-import { Spool, isDiskFull, writeToken, type SpooledReport } from "./state";
+import { Spool, enrollmentClaim, forgetClaim, isDiskFull, writeToken, type SpooledReport } from "./state";
 
 /** One run's delivery: the new report (and its gzipped body) and how to reach the dashboard. */
 export type Delivery = Pick<Configuration, "server" | "state" | "token" | "identity" | "enrollmentKey"> & {
@@ -60,7 +60,10 @@ function keepToken(ctx: Delivery, token: string) {
   if (dropped) ctx.log(`disk full: dropped the ${dropped} oldest spooled report(s) to keep the workspace token`);
 }
 
-/** Enrolls (or re-enrolls with the current token). Returns the new token, or an exit code. */
+/**
+ * Enrolls (or re-enrolls with the current token), with the claim kept from an earlier try whose answer never
+ * came. Returns the new token, or an exit code.
+ */
 async function enroll(ctx: Delivery, current: string | null): Promise<string | number> {
   if (!ctx.enrollmentKey) {
     ctx.log(
@@ -70,6 +73,7 @@ async function enroll(ctx: Delivery, current: string | null): Promise<string | n
   }
   const headers: Record<string, string> = { "X-Enrollment-Key": ctx.enrollmentKey, "Content-Type": "application/json" };
   if (current) headers.Authorization = `Bearer ${current}`;
+  const claim = enrollmentClaim(ctx.state);
   let r: HttpResult;
   try {
     r = await withRetries(
@@ -77,7 +81,7 @@ async function enroll(ctx: Delivery, current: string | null): Promise<string | n
         request(`${ctx.server}/api/v1/enroll`, {
           method: "POST",
           headers,
-          body: Buffer.from(JSON.stringify({ workspace: ctx.identity })),
+          body: Buffer.from(JSON.stringify({ workspace: ctx.identity, ...(claim ? { claim } : {}) })),
         }),
       ctx.retry,
     );
@@ -92,6 +96,7 @@ async function enroll(ctx: Delivery, current: string | null): Promise<string | n
       return EXIT.SPOOLED;
     }
     keepToken(ctx, token);
+    forgetClaim(ctx.state);
     ctx.log(`enrolled workspace ${ctx.identity.id}`);
     return token;
   }

@@ -214,13 +214,14 @@ describe("spool", () => {
 });
 
 // A fake dashboard whose answers the tests script.
-type Answer = { status: number; body?: unknown; headers?: Record<string, string> };
+/** `lost`: the request arrives and the connection drops before any answer. */
+type Answer = { status: number; body?: unknown; headers?: Record<string, string>; lost?: boolean };
 describe("delivery", () => {
   let server: http.Server;
   let url: string;
   /** batch: the answer to a batch of these ids (none: the dashboard has no batch endpoint, 404). */
   let answers: { enroll: Answer[]; reports: Answer[]; batch?: (ids: string[]) => Answer };
-  let received: { path: string; auth?: string; id?: string; encoding?: string }[];
+  let received: { path: string; auth?: string; id?: string; encoding?: string; claim?: string }[];
   let batches: string[][];
   let h2: string;
 
@@ -244,9 +245,11 @@ describe("delivery", () => {
           auth: req.headers.authorization,
           id: json?.id,
           encoding: req.headers["content-encoding"],
+          claim: json?.claim,
         });
         const list = req.url === "/api/v1/enroll" ? answers.enroll : answers.reports;
         const a = list.length > 1 ? list.shift()! : list[0];
+        if (a.lost) return req.socket.destroy();
         res.writeHead(a.status, { "Content-Type": "application/json", ...a.headers });
         res.end(JSON.stringify(a.body ?? {}));
       });
@@ -400,6 +403,21 @@ describe("delivery", () => {
     expect(spoolIds()).toHaveLength(1);
     const reenroll = received.filter((x) => x.path === "/api/v1/enroll")[1];
     expect(reenroll.auth).toBe("Bearer swt_1");
+  });
+
+  it("an enrollment whose answer was lost is asked again with the same claim; the claim goes once the token is kept", async () => {
+    answers = { enroll: [{ status: 200, lost: true }], reports: [ok] };
+    expect((await run()).code).toBe(EXIT.SPOOLED);
+    const claimFile = path.join(stateDir(h2), "claim");
+    expect(fs.statSync(claimFile).mode & 0o777).toBe(0o600);
+    answers = { enroll: [{ status: 200, body: { token: "swt_1" } }], reports: [ok] };
+    expect((await run()).code).toBe(0);
+    const claims = received.filter((x) => x.path === "/api/v1/enroll").map((x) => x.claim);
+    expect(claims.length).toBeGreaterThanOrEqual(2);
+    expect(claims[0]).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(new Set(claims).size).toBe(1);
+    expect(fs.existsSync(claimFile)).toBe(false);
+    expect(fs.readFileSync(path.join(stateDir(h2), "token"), "utf8").trim()).toBe("swt_1");
   });
 
   it("after an admin reset, a 401 heals by enrolling again", async () => {

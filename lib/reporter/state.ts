@@ -1,6 +1,7 @@
 // The reporter's own files, in the registry's module data layout:
 //   ~/.coder-modules/coder/storage-reporter/         (0700)
 //     token                                         (0600) the workspace token from enrollment
+//     claim                                         (0600) the enrollment's claim, until the token is stored
 //     spool/<time>-<report id>.json.gz              (0600) reports waiting to be sent, oldest first
 //     lock                                          one run at a time
 // Every write is atomic (temporary file + rename).
@@ -60,6 +61,36 @@ export function readToken(dir: string): string | null {
 export function writeToken(dir: string, token: string) {
   ensureDir(dir);
   writeAtomic(path.join(dir, "token"), token + "\n", 0o600);
+}
+
+const CLAIM = /^[A-Za-z0-9_-]{32,128}$/;
+
+/**
+ * The claim sent with an enrollment (lib/report/schema.ts enrollmentClaim): made once and kept until the token
+ * is stored, so that asking again after an answer lost on the way enrolls the same workspace. Null when it
+ * cannot be kept (a full disk): the enrollment goes without one, as before claims.
+ */
+export function enrollmentClaim(dir: string): string | null {
+  const file = path.join(dir, "claim");
+  try {
+    const kept = fs.readFileSync(file, "utf8").trim();
+    if (CLAIM.test(kept)) return kept;
+  } catch {
+    /* none yet */
+  }
+  const claim = crypto.randomBytes(32).toString("base64url");
+  try {
+    ensureDir(dir);
+    writeAtomic(file, claim + "\n", 0o600);
+    return claim;
+  } catch {
+    return null;
+  }
+}
+
+/** Forgets the claim once the token it was for is stored. */
+export function forgetClaim(dir: string) {
+  fs.rmSync(path.join(dir, "claim"), { force: true });
 }
 
 /** Takes the run lock; false when another live run holds it. */

@@ -119,6 +119,11 @@ export const workspaceTokens = pgTable(
       .references(() => workspaces.id, { onDelete: "cascade" }),
     tokenHash: text("token_hash").notNull(),
     issuedAt: timestamp("issued_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The hash of the secret the reporter sent with its enrollment and kept until it stored the token: the same
+     * claim enrolls the workspace again when the answer was lost on the way (null: enrolled without one).
+     */
+    claimHash: text("claim_hash"),
   },
   (t) => [uniqueIndex("workspace_tokens_hash_idx").on(t.tokenHash)],
 );

@@ -16,6 +16,7 @@ export const POST = handle(async (request) => {
     body.workspace,
     request.headers.get("x-enrollment-key"),
     bearerToken(request),
+    body.claim ?? null,
   );
   return machineJson(result);
 });

@@ -1,0 +1,1 @@
+ALTER TABLE "workspace_tokens" ADD COLUMN "claim_hash" text;

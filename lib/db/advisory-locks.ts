@@ -25,8 +25,8 @@ export const TEST_TEMPLATE_LOCK = 7_244_105;
 export const SCHEDULER_LOCK = 7_244_202;
 
 /**
- * Transaction lock on the kept findings (lib/db/queries/kept-findings.ts): ingest takes it shared to rewrite its
- * workspaces' rows, a rewrite of a rule's rows for the whole fleet takes it exclusive, so neither computes from
- * what the other has not committed yet.
+ * Transaction lock on the kept aggregates (kept findings, root growth: lib/db/queries/kept-findings.ts,
+ * root-growth.ts): ingest takes it shared to rewrite its workspaces' rows, a rewrite for the whole fleet takes it
+ * exclusive, so neither computes from what the other has not committed yet.
  */
-export const KEPT_FINDINGS_LOCK = 7_244_106;
+export const KEPT_AGGREGATES_LOCK = 7_244_106;

@@ -17,6 +17,8 @@ const DISTRIBUTED: Record<string, string> = {
   root_daily: "workspace_id",
   workspace_daily: "workspace_id",
   kept_findings: "workspace_id",
+  root_growth: "workspace_id",
+  root_growth_days: "workspace_id",
 };
 /**
  * Small tables copied to every node (reference tables), fleet_delta, and the dashboard's own state: sign-in,

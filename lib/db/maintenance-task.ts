@@ -7,6 +7,7 @@ import type { Database } from "./open";
 import { ensurePartitions, expirePartitions } from "./partitions";
 import { getRules } from "./queries/findings";
 import { rewriteKeptRules } from "./queries/kept-findings";
+import { rewriteFleetGrowth } from "./queries/root-growth";
 import { advanceHorizon, getRetention, HORIZON_KEYS } from "./queries/retention";
 import { rowsOf, type Db } from "./types";
 
@@ -100,10 +101,12 @@ async function maintain(db: Db, opts: MaintenanceOptions): Promise<MaintenanceRe
     const n = await expireTable(db, r.table, r.timeColumn, new Date(now.getTime() - keep * 86_400_000));
     if (n !== null) deleted[r.table] = n;
   }
-  // The kept findings, rewritten whole: what an instance of another version wrote during a rolling upgrade
-  // (by its rules, or none at all) lasts an hour at most.
+  // The kept aggregates, rewritten whole: what an instance of another version wrote during a rolling upgrade
+  // (by its rules, or none at all) lasts an hour at most, and the growth moves to the day 7 days before this one
+  // for every workspace, reporting or not, and forgets the roll-ups just expired.
   const rules = await getRules(db);
   await db.transaction((tx) => rewriteKeptRules(tx, rules));
+  await db.transaction((tx) => rewriteFleetGrowth(tx, now));
   return {
     ran: true,
     at: now.toISOString(),

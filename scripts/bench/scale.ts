@@ -33,6 +33,7 @@ import { generateFleet, rootKey, type FleetShape } from "../lib/scale-fleet";
 import { FLEET } from "@/lib/db/scope";
 import { renderMetrics } from "@/lib/metrics/scrape";
 import { rewriteKeptRules, rewriteKeptWorkspaces } from "@/lib/db/queries/kept-findings";
+import { rewriteFleetGrowth, rewriteWorkspaceGrowth } from "@/lib/db/queries/root-growth";
 
 const { values: args } = parseArgs({
   options: {
@@ -83,7 +84,10 @@ async function makeFleet(label: string, shape: FleetShape): Promise<Fleet> {
   // and the hourly maintenance do.
   const k = performance.now();
   await database.db.transaction(async (tx) => rewriteKeptRules(tx, await getRules(tx)));
-  await pool.query("analyze kept_findings");
+  const g = performance.now();
+  await database.db.transaction((tx) => rewriteFleetGrowth(tx));
+  log(`  root growth rewritten for the whole fleet in ${(performance.now() - g).toFixed(0)} ms`);
+  await pool.query("analyze kept_findings, root_growth, root_growth_days");
   const [{ n: keptRows }] = (await pool.query("select count(*)::int as n from kept_findings")).rows;
   log(`  kept findings rewritten for the whole fleet in ${(performance.now() - k).toFixed(0)} ms (${keptRows} rows)`);
   // A second client on the same database whose queries are recorded, to explain them.
@@ -225,7 +229,7 @@ async function ingestRate(f: Fleet, count: number): Promise<number> {
 }
 
 /**
- * The kept findings' share of ingest: ms to rewrite the kept rows of the workspaces that `count` reports of
+ * The kept aggregates' share of ingest (findings and root growth): ms to rewrite the kept rows of the workspaces that `count` reports of
  * ingestRate go to, 16 workspaces a transaction (as ingest's group commit), one after another.
  */
 async function keptRewriteMs(f: Fleet, count: number): Promise<number> {
@@ -236,7 +240,10 @@ async function keptRewriteMs(f: Fleet, count: number): Promise<number> {
   );
   const t = performance.now();
   for (let i = 0; i < ids.length; i += 16) {
-    await f.database.db.transaction((tx) => rewriteKeptWorkspaces(tx, rules, ids.slice(i, i + 16)));
+    await f.database.db.transaction(async (tx) => {
+      await rewriteKeptWorkspaces(tx, rules, ids.slice(i, i + 16));
+      await rewriteWorkspaceGrowth(tx, ids.slice(i, i + 16));
+    });
   }
   return performance.now() - t;
 }
@@ -333,7 +340,7 @@ try {
     const keptMs = await keptRewriteMs(full, count);
     log(
       `\ningest of ${count} reports x ${FULL.roots} roots into the full fleet: ${rate.toFixed(0)} rows/s (${ingestMs.toFixed(0)} ms, 16 callers); ` +
-        `the kept findings' rewrites of the same workspaces alone, a transaction of 16 at a time: ${keptMs.toFixed(0)} ms ` +
+        `the kept findings' and growth's rewrites of the same workspaces alone, a transaction of 16 at a time: ${keptMs.toFixed(0)} ms ` +
         `(${(keptMs / count).toFixed(2)} ms a report); ingest without them at most ${((count * FULL.roots) / (Math.max(1, ingestMs - keptMs) / 1000)).toFixed(0)} rows/s`,
     );
   }

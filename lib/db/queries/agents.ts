@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { notDeleted, ofLiveWorkspace } from "../deleted";
 import { rowsOf, type Db } from "../types";
 import { retentionShares, type RetentionShare } from "./agent-retention";
-import { dayOfRoots } from "./fleet-lists";
+import { dayOfRoots, GROWTH_DAYS } from "./root-growth";
 import { clampToRollups, getHorizons } from "./retention";
 import type { WorkspaceRef } from "@/lib/findings/finding";
 import {
@@ -24,8 +24,6 @@ import {
 
 /** Agents the reporter's catalog knows have a page even before any data. */
 const isKnownAgent = (slug: string) => slug === OTHER_AGENT || agentById(slug) !== undefined;
-
-const GROWTH_DAYS = 7;
 
 export type AgentDetailParams = RangeParams & { now?: Date; limit?: number };
 

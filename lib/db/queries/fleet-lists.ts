@@ -12,6 +12,7 @@ import { notDeleted, ofLiveWorkspace } from "../deleted";
 import { workspaces } from "../schema";
 import { rowsOf, type Db } from "../types";
 import { seriesKeySql, type FleetSeriesKey } from "./fleet-series";
+import { fastestGrowingRows } from "./root-growth";
 import {
   fullCondition,
   fullThresholds,
@@ -102,15 +103,6 @@ export async function topAgents(db: Db, limit: number): Promise<TopAgent[]> {
   }));
 }
 
-/**
- * Every root's root_daily row of `day`, read as one range of the day-first primary key. OFFSET 0 keeps the planner from
- * flattening it into a lookup per root_latest row: those probes land all over root_daily's key index, which
- * grows with the length of history, while one day's rows are a fixed amount (and stored together, since
- * ingest appends day by day).
- */
-export const dayOfRoots = (day: Day) =>
-  sql`select workspace_id, root_key, bytes from root_daily where day = ${day}::date offset 0`;
-
 export type GrowingRoot = {
   workspace: WorkspaceRef;
   rootKey: string;
@@ -136,16 +128,16 @@ type GrowingRootRow = {
   latest_day: Day;
 };
 
-/** Roots that grew the most since their daily value on `sinceDay` (roots without a value that day are left out). */
+/**
+ * Roots that grew the most since their daily value on `sinceDay` (roots without a value that day are left out):
+ * kept per workspace by ingest and maintenance (root-growth.ts).
+ */
 export async function fastestGrowingRoots(db: Db, sinceDay: Day, limit: number): Promise<GrowingRoot[]> {
   const rows = rowsOf<GrowingRootRow>(
-    await db.execute(sql`select l.workspace_id, w.name, w.owner, l.root_key, l.agent, l.kind, l.bytes::float8 as bytes,
-        d.bytes::float8 as bytes_before, to_char(l.collected_at at time zone 'UTC', 'YYYY-MM-DD') as latest_day
-      from (${dayOfRoots(sinceDay)}) d
-      join root_latest l on l.workspace_id = d.workspace_id and l.root_key = d.root_key
-      join workspaces w on w.id = l.workspace_id
-      where l.bytes > d.bytes and ${notDeleted}
-      order by l.bytes - d.bytes desc, l.workspace_id, l.root_key limit ${limit}`),
+    await db.execute(sql`select x.workspace_id, w.name, w.owner, x.root_key, x.agent, x.kind, x.bytes::float8 as bytes,
+        x.bytes_before::float8 as bytes_before, x.latest_day
+      from (${fastestGrowingRows(sinceDay, limit)}) x join workspaces w on w.id = x.workspace_id
+      order by x.growth desc, x.workspace_id, x.root_key`),
   );
   return rows.map((r) => {
     const g = Number(r.bytes) - Number(r.bytes_before);

@@ -1,6 +1,6 @@
 import "server-only";
 import type { RuleSet } from "@/lib/findings/rules";
-import { addDaysTo, resolveRange, utcDayOf, type DayRange, type RangeParams } from "@/lib/series";
+import { resolveRange, utcDayOf, type DayRange, type RangeParams } from "@/lib/series";
 import type { Db } from "../types";
 import { getSyncState, type CoderSyncState } from "./coder-sync";
 import { getCoverage, type Coverage } from "./coverage";
@@ -21,6 +21,7 @@ import {
 } from "./fleet-lists";
 import { fleetSeries, type FleetSeries, type Growth } from "./fleet-series";
 import { clampToRollups, getHorizons } from "./retention";
+import { growthSinceDay } from "./root-growth";
 
 export type FleetOverviewParams = RangeParams & { now?: Date; limit?: number };
 
@@ -50,8 +51,6 @@ export type FleetOverview = {
   coderSync: CoderSyncState | null;
 };
 
-const GROWTH_DAYS = 7;
-
 const fillingDaysOf = (rules: RuleSet) =>
   rules["volume-filling"].enabled ? rules["volume-filling"].params.days : null;
 
@@ -73,7 +72,7 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
     fleetTotals(db),
     topWorkspaces(db, limit),
     topAgents(db, limit),
-    fastestGrowingRoots(db, addDaysTo(today, -GROWTH_DAYS), limit),
+    fastestGrowingRoots(db, growthSinceDay(now), limit),
     volumesAtRisk(db, { rules, now, fillingDays, limit }),
     silentWorkspaces(db, { rules, now, limit }),
     getFindingsSummary(db, { now, rules }),

@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import type { RuleId } from "@/lib/findings/finding";
 import type { RuleSet } from "@/lib/findings/rules";
-import { KEPT_FINDINGS_LOCK } from "../advisory-locks";
+import { KEPT_AGGREGATES_LOCK } from "../advisory-locks";
 import { rowsOf, type Db } from "../types";
 import { groupedRuleRows, KEPT_RULE_IDS, keptSignature, workspaceFilter } from "./rule-rows";
 
@@ -44,9 +44,9 @@ export async function rewriteKeptWorkspaces(tx: Db, rules: RuleSet, workspaces: 
   await rewrite(tx, rules, KEPT_RULE_IDS, workspaces);
 }
 
-/** Takes the kept findings' lock shared, as every writer of the latest roots must before it writes them. */
+/** Takes the kept aggregates' lock shared, as every writer of the latest roots must before it writes them. */
 export async function lockKeptShared(tx: Db): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock_shared(${KEPT_FINDINGS_LOCK})`);
+  await tx.execute(sql`select pg_advisory_xact_lock_shared(${KEPT_AGGREGATES_LOCK})`);
 }
 
 /**
@@ -56,7 +56,7 @@ export async function lockKeptShared(tx: Db): Promise<void> {
 export async function rewriteKeptRules(tx: Db, rules: RuleSet, ids: readonly RuleId[] = KEPT_RULE_IDS): Promise<void> {
   const kept = ids.filter((id) => KEPT_RULE_IDS.includes(id));
   if (kept.length === 0) return;
-  await tx.execute(sql`select pg_advisory_xact_lock(${KEPT_FINDINGS_LOCK})`);
+  await tx.execute(sql`select pg_advisory_xact_lock(${KEPT_AGGREGATES_LOCK})`);
   await rewrite(tx, rules, kept);
   await tx.execute(sql`insert into kept_finding_rules (rule_id, signature, refreshed_at)
     values ${sql.join(

@@ -194,3 +194,41 @@ export const fleetDelta = pgTable(
   },
   (t) => [primaryKey({ columns: [t.day, t.agent, t.kind, t.shard] })],
 );
+
+/**
+ * The roots that grew since the day 7 days ago (their root_daily value then), kept so that the overview's
+ * fastest-growing roots are a top-N read by index rather than a join of the day's roll-up with every latest root
+ * at each request. Ingest rewrites a workspace's rows in the report's transaction (newest and late reports: a
+ * late one may change that day's value); maintenance rewrites them all (lib/db/queries/root-growth.ts).
+ */
+export const rootGrowth = pgTable(
+  "root_growth",
+  {
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    rootKey: text("root_key").notNull(),
+    /** The day the growth is measured from: the rows are current for the pages of the day 7 days after it. */
+    sinceDay: date("since_day", { mode: "string" }).notNull(),
+    agent: text("agent").notNull(),
+    kind: text("kind").notNull(),
+    bytes: big("bytes").notNull(),
+    bytesBefore: big("bytes_before").notNull(),
+    /** bytes − bytes_before, > 0. */
+    growth: big("growth").notNull(),
+    /** The UTC day of the latest report (the growth per day divides by the days since since_day). */
+    latestDay: date("latest_day", { mode: "string" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.rootKey] }),
+    index("root_growth_day_growth_idx").on(t.sinceDay, t.growth.desc(), t.workspaceId, t.rootKey),
+  ],
+);
+
+/** For which day each workspace's root_growth rows were computed: a workspace not at the page's day is computed. */
+export const rootGrowthDays = pgTable("root_growth_days", {
+  workspaceId: text("workspace_id")
+    .primaryKey()
+    .references(() => workspaces.id, { onDelete: "cascade" }),
+  sinceDay: date("since_day", { mode: "string" }).notNull(),
+});

@@ -1,0 +1,88 @@
+import { sql } from "drizzle-orm";
+import { beforeAll, expect, it } from "vitest";
+import { runMaintenance } from "@/lib/db/maintenance-task";
+import { describeEachDatabase } from "@/lib/db/testing";
+import { rowsOf, type Db } from "@/lib/db/types";
+import type { Day } from "@/lib/series";
+import { at, MiB, seedScenario, send, testNow, WS_A, WS_B } from "@/tests/support/reports";
+import { fastestGrowingRoots } from "./fleet-lists";
+import { grownRoots, growthSinceDay } from "./root-growth";
+
+// The kept growth against the growth computed from root_daily and root_latest, the very query the overview would
+// otherwise run: after newest and late reports, a deleted workspace and maintenance on a later day. And the
+// overview reads it: a kept row shows, a workspace kept for another day is computed.
+
+const cols = sql`workspace_id, root_key, agent, kind, bytes::float8 as bytes, bytes_before::float8 as bytes_before,
+  growth::float8 as growth, latest_day`;
+const asText = (rows: Record<string, unknown>[]) => rows.map((r) => JSON.stringify(r)).sort();
+
+async function keptAndLive(db: Db, day: Day) {
+  const kept = asText(
+    rowsOf(
+      await db.execute(sql`select ${cols} from (select workspace_id, root_key, agent, kind, bytes, bytes_before, growth,
+        to_char(latest_day, 'YYYY-MM-DD') as latest_day from root_growth where since_day = ${day}::date) g`),
+    ),
+  );
+  const live = asText(rowsOf(await db.execute(sql`select ${cols} from (${grownRoots(day)}) g`)));
+  const unmarked = rowsOf<{ id: string }>(
+    await db.execute(sql`select w.id from workspaces w where w.last_collected_at is not null and not exists
+      (select 1 from root_growth_days g where g.workspace_id = w.id and g.since_day = ${day}::date)`),
+  );
+  return { kept, live, unmarked: unmarked.map((r) => r.id) };
+}
+
+describeEachDatabase("kept root growth", (t) => {
+  const now = testNow();
+  const day = growthSinceDay(now);
+  beforeAll(async () => {
+    await seedScenario(t.current.db, now);
+  });
+
+  it("equals the growth computed since the day 7 days ago, after newest and late reports", async () => {
+    const db = t.current.db;
+    const first = await keptAndLive(db, day);
+    expect(first.kept.length).toBeGreaterThanOrEqual(2);
+    expect(first.kept).toEqual(first.live);
+    expect(first.unmarked).toEqual([]);
+
+    // A late report of ws-b on the day 7 days ago changes the value the growth is measured from.
+    await send(db, WS_B, at(now, 7, 20), [
+      { key: "gemini:data", agent: "gemini", bytes: 50 * MiB },
+      { key: "acme/tool", kind: "module", agent: "other", bytes: 1 * MiB },
+    ]);
+    // ws-a's newest report shrinks its Claude data below the value of 7 days ago.
+    await send(db, WS_A, at(now, 0, 14), [{ key: "claude-code:data", agent: "claude-code", bytes: 1 * MiB }]);
+    const after = await keptAndLive(db, day);
+    expect(after.kept).toEqual(after.live);
+    expect(after.kept.some((r) => r.includes('"workspace_id":"ws-a"'))).toBe(false);
+    expect(after.kept.find((r) => r.includes("gemini:data"))).toContain(`"bytes_before":${50 * MiB}`);
+  });
+
+  it("is what the overview reads, and a workspace kept for another day is computed", async () => {
+    const db = t.current.db;
+    const before = await fastestGrowingRoots(db, day, 10);
+    expect(before.map((r) => `${r.workspace.id} ${r.rootKey}`)).toEqual(["ws-b gemini:data"]);
+    // A kept row that the roll-ups would not give: the list shows it.
+    await db.execute(sql`insert into root_growth (workspace_id, root_key, since_day, agent, kind, bytes, bytes_before,
+        growth, latest_day) values ('ws-b', 'planted', ${day}::date, 'codex', 'tool', ${9000 * MiB}, ${MiB},
+        ${8999 * MiB}, ${day}::date)`);
+    expect((await fastestGrowingRoots(db, day, 10)).map((r) => r.rootKey)).toEqual(["planted", "gemini:data"]);
+    // ws-b kept for another day: computed, the planted row is not read.
+    await db.execute(sql`update root_growth_days set since_day = since_day - 1 where workspace_id = 'ws-b'`);
+    expect(await fastestGrowingRoots(db, day, 10)).toEqual(before);
+    await db.execute(sql`delete from root_growth where root_key = 'planted'`);
+    await db.execute(sql`update root_growth_days set since_day = since_day + 1 where workspace_id = 'ws-b'`);
+  });
+
+  it("leaves a deleted workspace out, and moves with maintenance to a later day", async () => {
+    const db = t.current.db;
+    await db.execute(sql`update workspaces set deleted_at = now() where id = 'ws-b'`);
+    expect(await fastestGrowingRoots(db, day, 10)).toEqual([]);
+    await db.execute(sql`update workspaces set deleted_at = null where id = 'ws-b'`);
+    const later = new Date(now.getTime() + 3 * 86_400_000);
+    await runMaintenance(t.current, { now: later });
+    const moved = await keptAndLive(db, growthSinceDay(later));
+    expect(moved.unmarked).toEqual([]);
+    expect(moved.kept).toEqual(moved.live);
+  });
+});

@@ -1,0 +1,83 @@
+import "server-only";
+import { sql, type SQL } from "drizzle-orm";
+import { addDaysTo, utcDayOf, type Day } from "@/lib/series";
+import { KEPT_AGGREGATES_LOCK } from "../advisory-locks";
+import { ofLiveWorkspace } from "../deleted";
+import type { Db } from "../types";
+import { workspaceFilter } from "./rule-rows";
+
+// The roots that grew since the day 7 days ago, kept (lib/db/schema/reports.ts root_growth): what the overview's
+// fastest-growing roots read. A workspace's rows are current for one day only (the day 7 days ago moves at
+// midnight UTC); a workspace whose rows are for another day, or that has none yet, is computed at the request.
+
+/** How far back the fastest-growing roots look. */
+export const GROWTH_DAYS = 7;
+
+/** The day the growth of the day `now` is in is measured from. */
+export const growthSinceDay = (now: Date): Day => addDaysTo(utcDayOf(now), -GROWTH_DAYS);
+
+/**
+ * Every root's root_daily row of `day`, read as one range of the day-first primary key. OFFSET 0 keeps the planner
+ * from flattening it into a lookup per root_latest row: those probes land all over root_daily's key index, which
+ * grows with the length of history, while one day's rows are a fixed amount (and stored together, since ingest
+ * appends day by day).
+ */
+export const dayOfRoots = (day: Day) =>
+  sql`select workspace_id, root_key, bytes from root_daily where day = ${day}::date offset 0`;
+
+/**
+ * The roots that grew since `sinceDay` (their root_daily value that day), `filter` (on alias l) applied: columns workspace_id, root_key, agent, kind, bytes, bytes_before, growth, latest_day (text, YYYY-MM-DD).
+ */
+export function grownRoots(sinceDay: Day, filter: SQL = sql``): SQL {
+  return sql`select l.workspace_id, l.root_key, l.agent, l.kind, l.bytes, d.bytes as bytes_before,
+      l.bytes - d.bytes as growth, to_char(l.collected_at at time zone 'UTC', 'YYYY-MM-DD') as latest_day
+    from (${dayOfRoots(sinceDay)}) d
+    join root_latest l on l.workspace_id = d.workspace_id and l.root_key = d.root_key
+    where l.bytes > d.bytes ${filter}`;
+}
+
+/** Rewrites the kept growth of `workspaces` (the whole fleet when absent) for `sinceDay`, in the caller's transaction. */
+async function rewrite(tx: Db, sinceDay: Day, workspaces?: readonly string[]): Promise<void> {
+  await tx.execute(sql`delete from root_growth where true ${workspaceFilter(sql`workspace_id`, workspaces)}`);
+  await tx.execute(sql`insert into root_growth (workspace_id, root_key, since_day, agent, kind, bytes, bytes_before,
+      growth, latest_day)
+    select g.workspace_id, g.root_key, ${sinceDay}::date, g.agent, g.kind, g.bytes, g.bytes_before, g.growth,
+      g.latest_day::date
+    from (${grownRoots(sinceDay, workspaceFilter(sql`l.workspace_id`, workspaces))}) g`);
+  // Every workspace with roots is computed for the day, grown or not.
+  await tx.execute(sql`insert into root_growth_days (workspace_id, since_day)
+    select w.id, ${sinceDay}::date from workspaces w where w.last_collected_at is not null
+      ${workspaceFilter(sql`w.id`, workspaces)}
+    on conflict (workspace_id) do update set since_day = excluded.since_day`);
+}
+
+/** Ingest's part, in the report's transaction (after lockKeptShared): the growth of the workspaces it changed. */
+export async function rewriteWorkspaceGrowth(tx: Db, workspaces: readonly string[], now = new Date()): Promise<void> {
+  if (workspaces.length === 0) return;
+  await rewrite(tx, growthSinceDay(now), workspaces);
+}
+
+/** Maintenance's part: the whole fleet's growth for the day of `now`, in the caller's transaction. */
+export async function rewriteFleetGrowth(tx: Db, now = new Date()): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${KEPT_AGGREGATES_LOCK})`);
+  await rewrite(tx, growthSinceDay(now));
+}
+
+/**
+ * The `limit` roots of live workspaces that grew the most since `sinceDay`, largest growth first (then workspace
+ * and root): the kept rows of the workspaces computed for that day, and the others computed now.
+ */
+export function fastestGrowingRows(sinceDay: Day, limit: number): SQL {
+  const computed = sql`select w.id from workspaces w where w.last_collected_at is not null and not exists
+    (select 1 from root_growth_days g where g.workspace_id = w.id and g.since_day = ${sinceDay}::date)`;
+  return sql`select * from (
+      (select g.workspace_id, g.root_key, g.agent, g.kind, g.bytes, g.bytes_before, g.growth,
+          to_char(g.latest_day, 'YYYY-MM-DD') as latest_day
+        from root_growth g join root_growth_days m on m.workspace_id = g.workspace_id and m.since_day = g.since_day
+        where g.since_day = ${sinceDay}::date and ${ofLiveWorkspace(sql`g.workspace_id`)}
+        order by g.growth desc, g.workspace_id, g.root_key limit ${limit})
+      union all
+      (select g.* from (${grownRoots(sinceDay, sql`and l.workspace_id in (${computed})`)}) g where ${ofLiveWorkspace(sql`g.workspace_id`)}
+        order by g.growth desc, g.workspace_id, g.root_key limit ${limit})
+    ) x order by growth desc, workspace_id, root_key limit ${limit}`;
+}

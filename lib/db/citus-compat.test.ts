@@ -19,6 +19,7 @@ const DISTRIBUTED: Record<string, string> = {
   kept_findings: "workspace_id",
   root_growth: "workspace_id",
   root_growth_days: "workspace_id",
+  workspace_series: "workspace_id",
 };
 /**
  * Small tables copied to every node (reference tables), fleet_delta, and the dashboard's own state: sign-in,

@@ -8,6 +8,7 @@ import { ensurePartitions, expirePartitions } from "./partitions";
 import { getRules } from "./queries/findings";
 import { rewriteKeptRules } from "./queries/kept-findings";
 import { rewriteFleetGrowth } from "./queries/root-growth";
+import { rewriteFleetSeries } from "./queries/workspace-series";
 import { advanceHorizon, getRetention, HORIZON_KEYS } from "./queries/retention";
 import { rowsOf, type Db } from "./types";
 
@@ -107,6 +108,7 @@ async function maintain(db: Db, opts: MaintenanceOptions): Promise<MaintenanceRe
   const rules = await getRules(db);
   await db.transaction((tx) => rewriteKeptRules(tx, rules));
   await db.transaction((tx) => rewriteFleetGrowth(tx, now));
+  await db.transaction((tx) => rewriteFleetSeries(tx));
   return {
     ran: true,
     at: now.toISOString(),

@@ -8,6 +8,7 @@ import { applyFunctions } from "./functions";
 import { everyWrites, setWriters } from "./maintenance";
 import { getRules } from "./queries/findings";
 import { rewriteStaleKeptRules } from "./queries/kept-findings";
+import { rewriteStaleFleetSeries } from "./queries/workspace-series";
 import * as schema from "./schema";
 import type { Db } from "./types";
 
@@ -80,6 +81,7 @@ export async function openEmbedded(dir: string, opts: { loadDataDir?: Blob } = {
     await migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
     await applyFunctions(db);
     await rewriteStaleKeptRules(db, await getRules(db));
+    await rewriteStaleFleetSeries(db);
     // PGlite runs no autovacuum. Without it the tables that every report updates fill with dead rows (the
     // latest table's index held 23,351 entries for 97 live rows after 14,000 reports) and the planner keeps
     // plans made for empty tables: ingest slowed from 9 to 90 ms a report and the agent page by 4x as
@@ -126,7 +128,7 @@ const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
  * Opens a node-postgres pool against `url` and applies pending migrations, then changed function files, then
- * rewrites the kept findings of rules this code changed, under an advisory lock.
+ * rewrites the kept aggregates this code computes otherwise, under an advisory lock.
  */
 export async function openPostgres(
   url: string,
@@ -158,6 +160,7 @@ export async function openPostgres(
       const db = locked as unknown as Db;
       await applyFunctions(db);
       await rewriteStaleKeptRules(db, await getRules(db));
+      await rewriteStaleFleetSeries(db);
     } finally {
       await conn.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
       await conn.query("reset statement_timeout").catch(() => {});

@@ -34,6 +34,7 @@ import { FLEET } from "@/lib/db/scope";
 import { renderMetrics } from "@/lib/metrics/scrape";
 import { rewriteKeptRules, rewriteKeptWorkspaces } from "@/lib/db/queries/kept-findings";
 import { rewriteFleetGrowth, rewriteWorkspaceGrowth } from "@/lib/db/queries/root-growth";
+import { rewriteFleetSeries, rewriteWorkspaceSeries } from "@/lib/db/queries/workspace-series";
 
 const { values: args } = parseArgs({
   options: {
@@ -87,7 +88,10 @@ async function makeFleet(label: string, shape: FleetShape): Promise<Fleet> {
   const g = performance.now();
   await database.db.transaction((tx) => rewriteFleetGrowth(tx));
   log(`  root growth rewritten for the whole fleet in ${(performance.now() - g).toFixed(0)} ms`);
-  await pool.query("analyze kept_findings, root_growth, root_growth_days");
+  const ws = performance.now();
+  await database.db.transaction((tx) => rewriteFleetSeries(tx));
+  log(`  workspace series rewritten for the whole fleet in ${(performance.now() - ws).toFixed(0)} ms`);
+  await pool.query("analyze kept_findings, root_growth, root_growth_days, workspace_series");
   const [{ n: keptRows }] = (await pool.query("select count(*)::int as n from kept_findings")).rows;
   log(`  kept findings rewritten for the whole fleet in ${(performance.now() - k).toFixed(0)} ms (${keptRows} rows)`);
   // A second client on the same database whose queries are recorded, to explain them.
@@ -229,7 +233,7 @@ async function ingestRate(f: Fleet, count: number): Promise<number> {
 }
 
 /**
- * The kept aggregates' share of ingest (findings and root growth): ms to rewrite the kept rows of the workspaces that `count` reports of
+ * The kept aggregates' share of ingest (findings, root growth and workspace series): ms to rewrite the kept rows of the workspaces that `count` reports of
  * ingestRate go to, 16 workspaces a transaction (as ingest's group commit), one after another.
  */
 async function keptRewriteMs(f: Fleet, count: number): Promise<number> {
@@ -243,6 +247,7 @@ async function keptRewriteMs(f: Fleet, count: number): Promise<number> {
     await f.database.db.transaction(async (tx) => {
       await rewriteKeptWorkspaces(tx, rules, ids.slice(i, i + 16));
       await rewriteWorkspaceGrowth(tx, ids.slice(i, i + 16));
+      await rewriteWorkspaceSeries(tx, ids.slice(i, i + 16));
     });
   }
   return performance.now() - t;
@@ -340,7 +345,7 @@ try {
     const keptMs = await keptRewriteMs(full, count);
     log(
       `\ningest of ${count} reports x ${FULL.roots} roots into the full fleet: ${rate.toFixed(0)} rows/s (${ingestMs.toFixed(0)} ms, 16 callers); ` +
-        `the kept findings' and growth's rewrites of the same workspaces alone, a transaction of 16 at a time: ${keptMs.toFixed(0)} ms ` +
+        `the kept aggregates' rewrites of the same workspaces alone, a transaction of 16 at a time: ${keptMs.toFixed(0)} ms ` +
         `(${(keptMs / count).toFixed(2)} ms a report); ingest without them at most ${((count * FULL.roots) / (Math.max(1, ingestMs - keptMs) / 1000)).toFixed(0)} rows/s`,
     );
   }

@@ -8,11 +8,12 @@ import type { RuleSet } from "@/lib/findings/rules";
 import { isSilent, silenceExpected } from "@/lib/findings/silence";
 import { silentHours } from "@/lib/findings/rules";
 import { daysBetween, isoOrNull, type Day } from "@/lib/series";
-import { notDeleted, ofLiveWorkspace } from "../deleted";
+import { notDeleted } from "../deleted";
 import { workspaces } from "../schema";
 import { rowsOf, type Db } from "../types";
-import { seriesKeySql, type FleetSeriesKey } from "./fleet-series";
+import type { FleetSeriesKey } from "./fleet-series";
 import { fastestGrowingRows } from "./root-growth";
+import { seriesNow } from "./workspace-series";
 import {
   fullCondition,
   fullThresholds,
@@ -88,12 +89,8 @@ export type TopAgent = { agent: FleetSeriesKey; bytes: number; workspaces: numbe
 /** The largest series of the fleet chart now: grouped as the chart groups them, so each has one name on the page. */
 export async function topAgents(db: Db, limit: number): Promise<TopAgent[]> {
   const rows = rowsOf<{ key: string; bytes: number; workspaces: number; roots: number }>(
-    // Per workspace first, then per series: two hash aggregates. A count(distinct workspace_id) sorted every
-    // root of the fleet (on disk at 300,000 roots: 0.54 s of the overview's time).
-    await db.execute(sql`select key, sum(bytes)::float8 as bytes, count(*)::int as workspaces, sum(roots)::int as roots
-      from (select ${seriesKeySql} as key, workspace_id, sum(bytes) as bytes, count(*) as roots
-        from root_latest where ${ofLiveWorkspace(sql`workspace_id`)} group by 1, 2) x
-      group by key order by 2 desc, 1 limit ${limit}`),
+    await db.execute(sql`select key, bytes, workspaces, roots from (${await seriesNow(db)}) s
+      order by bytes desc, key limit ${limit}`),
   );
   return rows.map((r) => ({
     agent: r.key,

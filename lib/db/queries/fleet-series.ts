@@ -1,8 +1,8 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { addDaysTo, eachDay, type Day, type DayRange } from "@/lib/series";
-import { ofLiveWorkspace } from "../deleted";
 import { rowsOf, type Db } from "../types";
+import { seriesKeySql, seriesNow } from "./workspace-series";
 
 /**
  * Series keys of the fleet chart: an agent slug (its tool data, legacy folders, leftovers and the modules that
@@ -32,11 +32,6 @@ export type FleetSeries = {
   points: FleetSeriesPoint[];
 };
 
-/** SQL for the series key of a fleet_delta / root_latest row (see FleetSeriesKey). */
-export const seriesKeySql = sql.raw(
-  `case when kind = 'script-data' then 'script-data' when kind = 'module' and agent = 'other' then 'modules' else agent end`,
-);
-
 /** A level now (`day` null, from root_latest) or one day's change (from fleet_delta) of a series key. */
 type LevelOrDeltaRow = { key: string; day: Day | null; bytes: number };
 
@@ -62,8 +57,7 @@ export async function fleetSeries(
   // Levels now per series key (root_latest), and the deltas after `before`: the level on a day D is the level
   // now minus every delta after D. Neither read grows with the length of history.
   const rows = rowsOf<LevelOrDeltaRow>(
-    await db.execute(sql`select key, null as day, sum(bytes)::float8 as bytes from
-        (select ${seriesKeySql} as key, bytes from root_latest where ${ofLiveWorkspace(sql`workspace_id`)}) x group by key
+    await db.execute(sql`select key, null as day, bytes from (${await seriesNow(db)}) x
       union all
       select ${seriesKeySql} as key, to_char(day, 'YYYY-MM-DD') as day, sum(bytes)::float8 as bytes
         from fleet_delta where day > ${before}::date group by 1, 2`),

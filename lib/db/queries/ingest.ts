@@ -5,6 +5,7 @@ import { rowsOf, type Db } from "../types";
 import { getRules } from "./findings";
 import { lockKeptShared, rewriteKeptWorkspaces } from "./kept-findings";
 import { rewriteWorkspaceGrowth } from "./root-growth";
+import { rewriteWorkspaceSeries } from "./workspace-series";
 
 /** How far back the volume forecast looks: the last day values of this many days, plus the report itself. */
 export const FORECAST_DAYS = 14;
@@ -43,11 +44,12 @@ export async function callIngestReports(db: Db, items: IngestItem[], shard: numb
     );
     const out: IngestOutcome[] = new Array(items.length);
     for (const r of rows) out[Number(r.pos) - 1] = r.outcome;
-    // A workspace's newest report replaced its latest roots: its kept findings and growth change with them, in
+    // A workspace's newest report replaced its latest roots: its kept findings, series and growth change with them, in
     // this transaction. A late report changes history only, which the growth since a past day may read.
     const newest = new Set(batch.filter((_, i) => out[i] === "stored").map((b) => b.workspace));
     const late = batch.filter((_, i) => out[i] === "stored_late").map((b) => b.workspace);
     await rewriteKeptWorkspaces(tx, await getRules(tx), [...newest]);
+    await rewriteWorkspaceSeries(tx, [...newest]);
     await rewriteWorkspaceGrowth(tx, [...new Set([...newest, ...late])]);
     return out;
   });

@@ -232,3 +232,22 @@ export const rootGrowthDays = pgTable("root_growth_days", {
     .references(() => workspaces.id, { onDelete: "cascade" }),
   sinceDay: date("since_day", { mode: "string" }).notNull(),
 });
+
+/**
+ * Each workspace's latest bytes and roots per series of the fleet chart (an agent, "modules", "script-data"),
+ * kept so that the overview's levels now and its top agents sum ~7 rows a workspace rather than every root.
+ * Ingest rewrites a workspace's rows with its newest report; start and maintenance rewrite the fleet's
+ * (lib/db/queries/workspace-series.ts).
+ */
+export const workspaceSeries = pgTable(
+  "workspace_series",
+  {
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    bytes: big("bytes").notNull(),
+    roots: integer("roots").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.key] })],
+);

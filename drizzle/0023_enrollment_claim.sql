@@ -1,1 +1,0 @@
-ALTER TABLE "workspace_tokens" ADD COLUMN "claim_hash" text;

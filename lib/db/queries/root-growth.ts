@@ -26,14 +26,21 @@ export const dayOfRoots = (day: Day) =>
   sql`select workspace_id, root_key, bytes from root_daily where day = ${day}::date offset 0`;
 
 /**
- * The roots that grew since `sinceDay` (their root_daily value that day), `filter` (on alias l) applied: columns workspace_id, root_key, agent, kind, bytes, bytes_before, growth, latest_day (text, YYYY-MM-DD).
+ * The roots that grew since `sinceDay` (their root_daily value that day): columns workspace_id, root_key, agent,
+ * kind, bytes, bytes_before, growth, latest_day (text, YYYY-MM-DD). Of the whole fleet, the day's roll-up is read
+ * as one range; of some workspaces (`only`, a condition on alias l), each of their roots' value is looked up by
+ * root_daily's key: reading the whole day for a few workspaces made ingest 5 times slower.
  */
-export function grownRoots(sinceDay: Day, filter: SQL = sql``): SQL {
-  return sql`select l.workspace_id, l.root_key, l.agent, l.kind, l.bytes, d.bytes as bytes_before,
-      l.bytes - d.bytes as growth, to_char(l.collected_at at time zone 'UTC', 'YYYY-MM-DD') as latest_day
-    from (${dayOfRoots(sinceDay)}) d
-    join root_latest l on l.workspace_id = d.workspace_id and l.root_key = d.root_key
-    where l.bytes > d.bytes ${filter}`;
+export function grownRoots(sinceDay: Day, only?: SQL): SQL {
+  const columns = sql`l.workspace_id, l.root_key, l.agent, l.kind, l.bytes, d.bytes as bytes_before,
+      l.bytes - d.bytes as growth, to_char(l.collected_at at time zone 'UTC', 'YYYY-MM-DD') as latest_day`;
+  if (!only) {
+    return sql`select ${columns} from (${dayOfRoots(sinceDay)}) d
+      join root_latest l on l.workspace_id = d.workspace_id and l.root_key = d.root_key where l.bytes > d.bytes`;
+  }
+  return sql`select ${columns} from root_latest l
+    join root_daily d on d.day = ${sinceDay}::date and d.workspace_id = l.workspace_id and d.root_key = l.root_key
+    where ${only} and l.bytes > d.bytes`;
 }
 
 /** Rewrites the kept growth of `workspaces` (the whole fleet when absent) for `sinceDay`, in the caller's transaction. */
@@ -43,7 +50,7 @@ async function rewrite(tx: Db, sinceDay: Day, workspaces?: readonly string[]): P
       growth, latest_day)
     select g.workspace_id, g.root_key, ${sinceDay}::date, g.agent, g.kind, g.bytes, g.bytes_before, g.growth,
       g.latest_day::date
-    from (${grownRoots(sinceDay, workspaceFilter(sql`l.workspace_id`, workspaces))}) g`);
+    from (${grownRoots(sinceDay, workspaces && sql`true ${workspaceFilter(sql`l.workspace_id`, workspaces)}`)}) g`);
   // Every workspace with roots is computed for the day, grown or not.
   await tx.execute(sql`insert into root_growth_days (workspace_id, since_day)
     select w.id, ${sinceDay}::date from workspaces w where w.last_collected_at is not null
@@ -65,7 +72,9 @@ export async function rewriteFleetGrowth(tx: Db, now = new Date()): Promise<void
 
 /**
  * The `limit` roots of live workspaces that grew the most since `sinceDay`, largest growth first (then workspace
- * and root): the kept rows of the workspaces computed for that day, and the others computed now.
+ * and root): the kept rows of the workspaces computed for that day, and the others computed now. The kept rows'
+ * day is checked against their workspace's row by row, not joined: they are read in the index's order and the
+ * first few end the scan (as a join it read and sorted every grown root: 188 ms at 10,000 workspaces).
  */
 export function fastestGrowingRows(sinceDay: Day, limit: number): SQL {
   const computed = sql`select w.id from workspaces w where w.last_collected_at is not null and not exists
@@ -73,11 +82,12 @@ export function fastestGrowingRows(sinceDay: Day, limit: number): SQL {
   return sql`select * from (
       (select g.workspace_id, g.root_key, g.agent, g.kind, g.bytes, g.bytes_before, g.growth,
           to_char(g.latest_day, 'YYYY-MM-DD') as latest_day
-        from root_growth g join root_growth_days m on m.workspace_id = g.workspace_id and m.since_day = g.since_day
+        from root_growth g
         where g.since_day = ${sinceDay}::date and ${ofLiveWorkspace(sql`g.workspace_id`)}
+          and (select m.since_day from root_growth_days m where m.workspace_id = g.workspace_id) = g.since_day
         order by g.growth desc, g.workspace_id, g.root_key limit ${limit})
       union all
-      (select g.* from (${grownRoots(sinceDay, sql`and l.workspace_id in (${computed})`)}) g where ${ofLiveWorkspace(sql`g.workspace_id`)}
+      (select g.* from (${grownRoots(sinceDay, sql`l.workspace_id in (${computed})`)}) g where ${ofLiveWorkspace(sql`g.workspace_id`)}
         order by g.growth desc, g.workspace_id, g.root_key limit ${limit})
     ) x order by growth desc, workspace_id, root_key limit ${limit}`;
 }

@@ -85,7 +85,7 @@ export function fastestGrowingRows(sinceDay: Day, limit: number): SQL {
         from root_growth g
         where g.since_day = ${sinceDay}::date and ${ofLiveWorkspace(sql`g.workspace_id`)}
           and (select m.since_day from root_growth_days m where m.workspace_id = g.workspace_id) = g.since_day
-        order by g.growth desc, g.workspace_id, g.root_key limit ${limit})
+        order by g.growth desc nulls last, g.workspace_id, g.root_key limit ${limit})
       union all
       (select g.* from (${grownRoots(sinceDay, sql`l.workspace_id in (${computed})`)}) g where ${ofLiveWorkspace(sql`g.workspace_id`)}
         order by g.growth desc, g.workspace_id, g.root_key limit ${limit})

@@ -16,7 +16,12 @@ export async function currentKeptRules(db: Db, rules: RuleSet): Promise<Set<Rule
   const stored = rowsOf<{ rule_id: RuleId; signature: string }>(
     await db.execute(sql`select rule_id, signature from kept_finding_rules`),
   );
-  return new Set(stored.filter((r) => r.signature === keptSignature(r.rule_id, rules)).map((r) => r.rule_id));
+  // (A rule id this code no longer has, or no longer keeps, is not current.)
+  return new Set(
+    stored
+      .filter((r) => KEPT_RULE_IDS.includes(r.rule_id) && r.signature === keptSignature(r.rule_id, rules))
+      .map((r) => r.rule_id),
+  );
 }
 
 /**

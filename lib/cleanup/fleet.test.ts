@@ -9,7 +9,7 @@ import { createRun, type Who } from "@/lib/db/queries/cleanup-runs";
 import { getRunDetail } from "@/lib/db/queries/cleanup-views";
 import { describeEachDatabase } from "@/lib/db/testing";
 import { seedDemoFleet } from "@/lib/demo/fleet";
-import { doneResult } from "@/tests/support/cleanup";
+import { doneResult, FLEET_CLAUDE_RUN } from "@/tests/support/cleanup";
 
 const ADMIN: Who = { actor: { type: "user", id: "u1", label: "admin@example.com" } };
 
@@ -17,15 +17,7 @@ describeEachDatabase("cleanup across a fleet", (t) => {
   it("completes a fleet-wide run with every job accounted for", async () => {
     const db = t.current.db;
     await seedDemoFleet(db, { workspaces: 200, days: 2, simulateDays: 60 });
-    const request = {
-      recipe: "claude-code-sessions" as const,
-      params: { olderThanDays: 30 },
-      scope: { all: true as const },
-      dryRun: false,
-      trashDays: 7,
-      minAgeHours: 24,
-      countStatusChanges: false,
-    };
+    const request = { ...FLEET_CLAUDE_RUN };
     const preview = await previewRun(db, request);
     expect(preview.total.workspaces).toBeGreaterThan(50);
     expect(preview.total.bytes).toBeGreaterThan(0);

@@ -11,22 +11,14 @@ import { BASE, ctx, makePrincipals, type Principals } from "@/lib/auth/testing";
 import { auditLog, cleanupJobResults, cleanupJobs } from "@/lib/db/schema";
 import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
 import { MiB } from "@/tests/support/reports";
-import { claudeRoot, doneResult, seedWorkspace, usage, type Enrolled } from "@/tests/support/cleanup";
+import { claudeRoot, doneResult, seedWorkspace, usage, type Enrolled, FLEET_CLAUDE_RUN } from "@/tests/support/cleanup";
 import { claimJobs, reportProgress, storeJobResult, sweepJobs } from "@/lib/db/queries/cleanup-jobs";
 import { previewRun } from "@/lib/db/queries/cleanup-preview";
 import { cancelRun, createRun, queueRestore, queueTrashPurge, type Who } from "@/lib/db/queries/cleanup-runs";
 import { getJobDetail } from "@/lib/db/queries/cleanup-run-jobs";
 import { getRunDetail, listRuns } from "@/lib/db/queries/cleanup-views";
 
-const RUN = {
-  recipe: "claude-code-sessions" as const,
-  params: { olderThanDays: 30 },
-  scope: { all: true as const },
-  dryRun: false,
-  trashDays: 7,
-  minAgeHours: 24,
-  countStatusChanges: false,
-};
+const RUN = { ...FLEET_CLAUDE_RUN };
 const ADMIN: Who = { actor: { type: "user", id: "u1", label: "admin@example.com" } };
 const LATER = (ms: number) => new Date(Date.now() + ms);
 

@@ -11,19 +11,11 @@ import { claimJobs, storeJobResult } from "@/lib/db/queries/cleanup-jobs";
 import { createRun, type Who } from "@/lib/db/queries/cleanup-runs";
 import { getRunDetail } from "@/lib/db/queries/cleanup-views";
 import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
-import { claudeRoot, seedWorkspace, usage } from "@/tests/support/cleanup";
+import { claudeRoot, seedWorkspace, usage, FLEET_CLAUDE_RUN } from "@/tests/support/cleanup";
 import { at, MiB, testNow } from "@/tests/support/reports";
 import { cleanupRunExport } from "./cleanup";
 
-const RUN = {
-  recipe: "claude-code-sessions" as const,
-  params: { olderThanDays: 30 },
-  scope: { all: true as const },
-  dryRun: false,
-  trashDays: 7,
-  minAgeHours: 24,
-  countStatusChanges: false,
-};
+const RUN = { ...FLEET_CLAUDE_RUN };
 const ADMIN: Who = { actor: { type: "user", id: "u1", label: "admin@example.com" } };
 const ODD_PATH = '.claude/projects/a,"b"\nc/1.jsonl';
 

@@ -35,7 +35,7 @@ import { createPolicyRequest, createRunRequest, updatePolicyRequest } from "@/li
 import { usageExportQuery } from "@/lib/validations/export";
 import { findingsFilterQuery } from "@/lib/validations/findings";
 import { workspaceListQuery } from "@/lib/validations/workspaces";
-import { claudeRoot, seedWorkspace, usage, type Enrolled } from "@/tests/support/cleanup";
+import { claudeRoot, seedWorkspace, usage, type Enrolled, FLEET_CLAUDE_RUN } from "@/tests/support/cleanup";
 import { hostileBody, hostileQuery, hostileRuns, mustRefuse, type HostileBody } from "@/tests/support/hostile";
 import { makeReport, MiB, session } from "@/tests/support/reports";
 
@@ -131,15 +131,7 @@ describeEachDatabase("hostile input", (t) => {
     ws = await seedWorkspace(db, { id: "hostile-ws", owner: "mallory" }, new Date().toISOString(), [
       claudeRoot(usage({ 60: [3, 30 * MiB] })),
     ]);
-    const request = {
-      recipe: "claude-code-sessions" as const,
-      params: { olderThanDays: 30 },
-      scope: { all: true as const },
-      dryRun: false,
-      trashDays: 7,
-      minAgeHours: 24,
-      countStatusChanges: false,
-    };
+    const request = { ...FLEET_CLAUDE_RUN };
     await createRun(db, request, TEST_WHO);
     ids.job = (await claimJobs(db, ws.id))[0].id;
     const policy = createPolicyRequest.parse({ ...request, name: "hostile", schedule: "off" });

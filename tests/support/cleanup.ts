@@ -78,3 +78,14 @@ export function doneResult(
     finishedAt: new Date().toISOString(),
   };
 }
+
+/** A run of Claude Code sessions older than 30 days over the whole fleet, trashed for 7 days (copy it to change it). */
+export const FLEET_CLAUDE_RUN = {
+  recipe: "claude-code-sessions" as const,
+  params: { olderThanDays: 30 },
+  scope: { all: true as const },
+  dryRun: false,
+  trashDays: 7,
+  minAgeHours: 24,
+  countStatusChanges: false,
+};

@@ -1,56 +1,94 @@
 // npm test: every suite (unit and database tests on both databases, reporter, browser), then one summary
 // line "N passed, N failed" that CI reads. Arguments are passed on to vitest (e.g. --project unit).
-import { spawnSync } from "node:child_process";
+//
+// Without arguments the two projects run side by side, as two vitest processes: Vitest runs one file at a time
+// on a 2-core machine and puts a project that runs its files one by one (the browser files share a dashboard)
+// after all the others, so the browser files' waits (a server starting, a policy's scheduled minute) left both
+// cores idle. Each process's lines are prefixed with its project's name.
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import readline from "node:readline";
+import { ensureBuild } from "./lib/next-server";
 
-const results = ".test-results.json";
-const summaryFile = ".test-summary";
-fs.rmSync(results, { force: true });
+type Outcome = { passed: number; failed: number; skipped: number; skippedSuites: string[] };
 
-const run = spawnSync(
-  "npx",
-  ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${results}`, ...process.argv.slice(2)],
-  { stdio: "inherit" },
-);
+type JsonReport = {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+  testResults: {
+    status: string;
+    message?: string;
+    name: string;
+    assertionResults?: { status: string; title: string; ancestorTitles: string[] }[];
+  }[];
+};
 
-let passed = 0;
-let failed = 0;
-let skipped = 0;
-// Suites that skip themselves where they cannot run (the reporter's, which need root) are named, not only counted.
-const skippedSuites = new Set<string>();
-try {
-  const json = JSON.parse(fs.readFileSync(results, "utf8")) as {
-    numPassedTests: number;
-    numFailedTests: number;
-    numPendingTests: number;
-    numTodoTests: number;
-    testResults: {
-      status: string;
-      message?: string;
-      name: string;
-      assertionResults?: { status: string; title: string; ancestorTitles: string[] }[];
-    }[];
-  };
-  passed = json.numPassedTests;
-  failed = json.numFailedTests;
-  skipped = json.numPendingTests + json.numTodoTests;
-  // A file that fails to load (or whose hooks fail) has no failed test of its own: count it as one.
-  failed += json.testResults.filter((f) => f.status === "failed" && f.message).length;
-  for (const f of json.testResults) {
-    for (const a of f.assertionResults ?? []) {
-      if (["skipped", "pending", "todo"].includes(a.status)) {
-        skippedSuites.add(`${path.relative(process.cwd(), f.name)} > ${a.ancestorTitles.join(" > ") || a.title}`);
-      }
+/** Runs vitest with `args`, its output prefixed with `label` when there is one; its counts from its JSON report. */
+function runVitest(args: string[], results: string, label: string | null): Promise<Outcome> {
+  fs.rmSync(results, { force: true });
+  const child = spawn(
+    "npx",
+    ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${results}`, ...args],
+    { stdio: label ? ["ignore", "pipe", "pipe"] : "inherit" },
+  );
+  if (label) {
+    for (const stream of [child.stdout!, child.stderr!]) {
+      const out = stream === child.stdout ? process.stdout : process.stderr;
+      readline.createInterface({ input: stream }).on("line", (line) => out.write(`[${label}] ${line}\n`));
     }
   }
-} catch {
-  failed = Math.max(failed, 1);
+  return new Promise((resolve) => {
+    child.on("close", (code) => {
+      const outcome = countsOf(results);
+      if (code !== 0 && outcome.failed === 0) outcome.failed = 1;
+      resolve(outcome);
+    });
+  });
 }
-if (run.status !== 0 && failed === 0) failed = 1;
 
-for (const s of skippedSuites) console.log(`skipped: ${s}`);
-const line = `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`;
-fs.writeFileSync(summaryFile, `${line}\n`);
+function countsOf(results: string): Outcome {
+  try {
+    const json = JSON.parse(fs.readFileSync(results, "utf8")) as JsonReport;
+    // A file that fails to load (or whose hooks fail) has no failed test of its own: count it as one.
+    const failedFiles = json.testResults.filter((f) => f.status === "failed" && f.message).length;
+    // Suites that skip themselves where they cannot run (the reporter's, which need root) are named, not only counted.
+    const skippedSuites = json.testResults.flatMap((f) =>
+      (f.assertionResults ?? [])
+        .filter((a) => ["skipped", "pending", "todo"].includes(a.status))
+        .map((a) => `${path.relative(process.cwd(), f.name)} > ${a.ancestorTitles.join(" > ") || a.title}`),
+    );
+    return {
+      passed: json.numPassedTests,
+      failed: json.numFailedTests + failedFiles,
+      skipped: json.numPendingTests + json.numTodoTests,
+      skippedSuites,
+    };
+  } catch {
+    return { passed: 0, failed: 1, skipped: 0, skippedSuites: [] };
+  }
+}
+
+const args = process.argv.slice(2);
+let outcomes: Outcome[];
+if (args.length > 0) {
+  outcomes = [await runVitest(args, ".test-results.json", null)];
+} else {
+  // Both projects' servers run the built app: build once, before either starts (a stale build would otherwise be
+  // built twice at once).
+  ensureBuild();
+  outcomes = await Promise.all([
+    runVitest(["--project", "unit"], ".test-results-unit.json", "unit"),
+    runVitest(["--project", "browser"], ".test-results-browser.json", "browser"),
+  ]);
+}
+
+const sum = (k: "passed" | "failed" | "skipped") => outcomes.reduce((s, o) => s + o[k], 0);
+for (const s of new Set(outcomes.flatMap((o) => o.skippedSuites))) console.log(`skipped: ${s}`);
+const skipped = sum("skipped");
+const line = `${sum("passed")} passed, ${sum("failed")} failed${skipped ? `, ${skipped} skipped` : ""}`;
+fs.writeFileSync(".test-summary", `${line}\n`);
 console.log(line);
-process.exit(failed > 0 ? 1 : 0);
+process.exit(sum("failed") > 0 ? 1 : 0);

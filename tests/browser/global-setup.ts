@@ -1,12 +1,15 @@
 // One seeded dashboard for the browser test files: seeding the demo fleet and starting `next start` took a good
 // part of each file's time when each file did it. Files run one after another (fileParallelism: false), each
 // against what the files before it left; a file that needs a dashboard of its own (its environment, sign-in
-// limits it trips, a state nobody else touches) asks startHarness({ own: true }).
+// limits it trips, a state nobody else touches) asks startHarness({ own: true }), which starts from a copy of the
+// same seeded database.
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { launchChromium } from "./chromium";
 import { ADMIN, signInAs, type StorageState } from "./harness";
-import { startDashboard } from "./server";
+import { seedDemo, startDashboard } from "./server";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -16,6 +19,8 @@ declare module "vitest" {
     dashboardLog: string;
     /** The demo admin's session on the shared dashboard, signed in once for all the files. */
     dashboardAdmin: StorageState | null;
+    /** The demo fleet's database as seeded (60 workspaces, 30 days), for the files' own dashboards to copy. */
+    seededFleet: string;
   }
 }
 
@@ -24,10 +29,18 @@ export default async function setup(project: TestProject) {
     project.provide("dashboardUrl", "");
     project.provide("dashboardLog", "");
     project.provide("dashboardAdmin", null);
+    project.provide("seededFleet", "");
     return;
   }
+  const seeds = fs.mkdtempSync(path.join(os.tmpdir(), "storage-browser-seed-"));
+  const seeded = path.join(seeds, "pglite");
+  seedDemo(seeded, 60, 30);
+  project.provide("seededFleet", seeded);
   const logName = "browser-shared-next.log";
-  const dashboard = await startDashboard({ workspaces: 60, days: 30, logName });
+  const dashboard = await startDashboard({ seeded, logName }).catch((err) => {
+    fs.rmSync(seeds, { recursive: true, force: true });
+    throw err;
+  });
   // One sign-in for all the files: the server allows an address ten a minute, and the files that run in a
   // quick minute would use them up.
   const browser = await launchChromium();
@@ -35,11 +48,15 @@ export default async function setup(project: TestProject) {
     project.provide("dashboardAdmin", await signInAs(browser, dashboard.url, ADMIN));
   } catch (err) {
     await dashboard.stop();
+    fs.rmSync(seeds, { recursive: true, force: true });
     throw err;
   } finally {
     await browser.close();
   }
   project.provide("dashboardUrl", dashboard.url);
   project.provide("dashboardLog", path.resolve(".test-data", logName));
-  return () => dashboard.stop();
+  return async () => {
+    await dashboard.stop();
+    fs.rmSync(seeds, { recursive: true, force: true });
+  };
 }

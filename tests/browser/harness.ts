@@ -55,7 +55,8 @@ export async function startHarness(opts: { own?: boolean } = {}): Promise<Harnes
   const shared = process.env.DASHBOARD_URL || (opts.own ? "" : inject("dashboardUrl"));
   let server: Dashboard | null = null;
   try {
-    server = shared ? null : await startDashboard({ workspaces: 60, days: 30 });
+    const seeded = process.env.DASHBOARD_URL ? "" : inject("seededFleet");
+    server = shared ? null : await startDashboard({ workspaces: 60, days: 30, seeded: seeded || undefined });
   } catch (err) {
     await browser.close();
     throw err;

@@ -29,15 +29,24 @@ export function seedDemo(dataDir: string, workspaces: number, days: number) {
 
 /**
  * Builds if needed, seeds a fresh database (with the demo admin), starts `next start` with `env` added;
- * stop() kills it and removes the data.
+ * stop() kills it and removes the data. `seeded`: a database folder seeded before (by seedDemo), copied instead
+ * of seeding again (the demo fleet of 60 workspaces takes about a minute to seed, a copy a second).
  */
 export async function startDashboard(
-  opts: { workspaces?: number; days?: number; env?: Record<string, string>; logName?: string; port?: number } = {},
+  opts: {
+    workspaces?: number;
+    days?: number;
+    seeded?: string;
+    env?: Record<string, string>;
+    logName?: string;
+    port?: number;
+  } = {},
 ): Promise<Dashboard> {
   ensureBuild();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storage-browser-"));
   const pgliteDir = path.join(dataDir, "pglite");
-  seedDemo(pgliteDir, opts.workspaces ?? 60, opts.days ?? 30);
+  if (opts.seeded) fs.cpSync(opts.seeded, pgliteDir, { recursive: true });
+  else seedDemo(pgliteDir, opts.workspaces ?? 60, opts.days ?? 30);
   // The server's log is kept in .test-data/ (git-ignored) to diagnose a failed run.
   const logFile = path.join(".test-data", opts.logName ?? "browser-next.log");
   const app = await startNext({ STORAGE_DATA_DIR: pgliteDir, ...opts.env }, { logFile, port: opts.port });

@@ -19,6 +19,7 @@ const DISTRIBUTED: Record<string, string> = {
   kept_findings: "workspace_id",
   root_growth: "workspace_id",
   root_growth_days: "workspace_id",
+  workspace_agents: "workspace_id",
   workspace_series: "workspace_id",
 };
 /**

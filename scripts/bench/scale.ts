@@ -87,11 +87,11 @@ async function makeFleet(label: string, shape: FleetShape): Promise<Fleet> {
   await database.db.transaction(async (tx) => rewriteKeptRules(tx, await getRules(tx)));
   const g = performance.now();
   await database.db.transaction((tx) => rewriteFleetGrowth(tx));
-  log(`  root growth rewritten for the whole fleet in ${(performance.now() - g).toFixed(0)} ms`);
+  log(`  root growth and agent rows rewritten for the whole fleet in ${(performance.now() - g).toFixed(0)} ms`);
   const ws = performance.now();
   await database.db.transaction((tx) => rewriteFleetSeries(tx));
   log(`  workspace series rewritten for the whole fleet in ${(performance.now() - ws).toFixed(0)} ms`);
-  await pool.query("analyze kept_findings, root_growth, root_growth_days, workspace_series");
+  await pool.query("analyze kept_findings, root_growth, root_growth_days, workspace_agents, workspace_series");
   const [{ n: keptRows }] = (await pool.query("select count(*)::int as n from kept_findings")).rows;
   log(`  kept findings rewritten for the whole fleet in ${(performance.now() - k).toFixed(0)} ms (${keptRows} rows)`);
   // A second client on the same database whose queries are recorded, to explain them.

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { describeEachDatabase } from "@/lib/db/testing";
 import { getAgentDetail } from "./agents";
@@ -37,6 +38,25 @@ describeEachDatabase("getAgentDetail", (t) => {
     const g = (await getAgentDetail(t.current.db, "gemini", { now }))!;
     expect(g.growth.medianBytesPerDay).toBe((400 * MiB) / 6);
     expect(g.oldData).toEqual({ bytes: 0, agedBytes: 0, share: null });
+  });
+
+  it("reads the same from the kept rows as computed at the request (a workspace kept for another day)", async () => {
+    const db = t.current.db;
+    const kept = await Promise.all(["claude-code", "gemini", "other"].map((a) => getAgentDetail(db, a, { now })));
+    const planted = `insert into workspace_agents (workspace_id, agent, kind, bytes, roots, old_bytes, aged_bytes)
+      values ('ws-a', 'claude-code', 'planted', ${9000 * MiB}, 1, 0, 0)`;
+    await db.execute(sql.raw(planted));
+    // a kept row is what the page reads
+    expect((await getAgentDetail(db, "claude-code", { now }))!.byKind.map((k) => k.kind)).toContain("planted");
+    await db.execute(sql`update root_growth_days set since_day = since_day - 1`);
+    try {
+      expect(await Promise.all(["claude-code", "gemini", "other"].map((a) => getAgentDetail(db, a, { now })))).toEqual(
+        kept,
+      );
+    } finally {
+      await db.execute(sql`update root_growth_days set since_day = since_day + 1`);
+      await db.execute(sql`delete from workspace_agents where kind = 'planted'`);
+    }
   });
 
   it("keeps an agent whose roots are gone in the series", async () => {

@@ -1,21 +1,20 @@
 import "server-only";
 import { agentById, OTHER_AGENT } from "@/lib/catalog/agents";
-import { sql } from "drizzle-orm";
-import { notDeleted, ofLiveWorkspace } from "../deleted";
+import { sql, type SQL } from "drizzle-orm";
+import { ofLiveWorkspace } from "../deleted";
 import { rowsOf, type Db } from "../types";
 import { retentionShares, type RetentionShare } from "./agent-retention";
-import { dayOfRoots, GROWTH_DAYS } from "./root-growth";
+import { agentRows, growthSinceDay, notKeptFor } from "./root-growth";
+import { workspaceFilter } from "./rule-rows";
 import { clampToRollups, getHorizons } from "./retention";
 import type { WorkspaceRef } from "@/lib/findings/finding";
 import {
-  addDaysTo,
   cumulativeLevels,
   daysBetween,
   eachDay,
   logHistogram,
   median,
   resolveRange,
-  utcDayOf,
   type Day,
   type DayRange,
   type HistogramBucket,
@@ -54,10 +53,41 @@ export type AgentDetail = {
 };
 
 /**
- * One agent across the fleet, from root_latest (index on agent) and fleet_delta; growth compares each root of
- * the agent in root_latest with its root_daily value 7 days ago, read as that one day of root_daily (a lookup
- * per root would walk root_daily's key index, which grows with history).
- * Null for a slug that is neither known nor seen in any data (the route answers 404).
+ * The agent's rows of each live workspace and kind (workspace_agents, kept by the day 7 days ago; computed at the
+ * request for the workspaces whose kept rows are of another day), summed per workspace, per kind and in all:
+ * columns workspace_id (null on the other sums), kind (null on the others), bytes, roots, old, aged, now_bytes,
+ * then_bytes (the roots that had a value on `sinceDay`, null where none had), latest_day.
+ */
+function agentSums(agent: string, sinceDay: Day): SQL {
+  const kept = sql`select a.workspace_id, a.kind, a.bytes, a.roots, a.old_bytes, a.aged_bytes, a.measured_bytes,
+      a.bytes_before, a.measured_day
+    from workspace_agents a where a.agent = ${agent}
+      and (select m.since_day from root_growth_days m where m.workspace_id = a.workspace_id) = ${sinceDay}::date`;
+  const computed = sql`select c.workspace_id, c.kind, c.bytes, c.roots, c.old_bytes, c.aged_bytes, c.measured_bytes,
+      c.bytes_before, c.measured_day
+    from (${agentRows(sinceDay, sql`l.agent = ${agent} and l.workspace_id in (select w.id from workspaces w where ${notKeptFor(sinceDay)})`)}) c`;
+  return sql`select r.workspace_id, r.kind, sum(r.bytes)::float8 as bytes, sum(r.roots)::int as roots,
+      sum(r.old_bytes)::float8 as old, sum(r.aged_bytes)::float8 as aged, sum(r.measured_bytes)::float8 as now_bytes,
+      sum(r.bytes_before)::float8 as then_bytes, to_char(max(r.measured_day), 'YYYY-MM-DD') as latest_day
+    from (${kept} union all ${computed}) r where ${ofLiveWorkspace(sql`r.workspace_id`)}
+    group by grouping sets ((r.workspace_id), (r.kind), ())`;
+}
+
+type SumRow = {
+  workspace_id: string | null;
+  kind: string | null;
+  bytes: number;
+  roots: number;
+  old: number;
+  aged: number;
+  now_bytes: number | null;
+  then_bytes: number | null;
+  latest_day: Day | null;
+};
+
+/**
+ * One agent across the fleet: its sums per workspace and kind (agentSums) and its day-by-day change from
+ * fleet_delta. Null for a slug that is neither known nor seen in any data (the route answers 404).
  */
 export async function getAgentDetail(
   db: Db,
@@ -67,30 +97,19 @@ export async function getAgentDetail(
   const now = params.now ?? new Date();
   const limit = params.limit ?? 10;
   const range = clampToRollups(resolveRange(params, now), (await getHorizons(db)).rollups);
-  const sinceDay = addDaysTo(utcDayOf(now), -GROWTH_DAYS);
+  const sinceDay = growthSinceDay(now);
 
-  const [perWorkspace, kinds, deltas, growthRows, ages, retention] = await Promise.all([
-    db.execute(sql`select r.workspace_id, w.name, w.owner, sum(r.bytes)::float8 as bytes, count(*)::int as roots
-      from root_latest r join workspaces w on w.id = r.workspace_id where r.agent = ${agent} and ${notDeleted}
-      group by r.workspace_id, w.name, w.owner`),
-    db.execute(sql`select kind, sum(bytes)::float8 as bytes, count(*)::int as roots from root_latest
-      where agent = ${agent} and ${ofLiveWorkspace(sql`workspace_id`)} group by kind order by 2 desc, 1`),
+  const [sums, deltas, retention] = await Promise.all([
+    db.execute(agentSums(agent, sinceDay)),
     db.execute(sql`select to_char(day, 'YYYY-MM-DD') as day, sum(bytes)::float8 as bytes, sum(roots)::int as roots
       from fleet_delta where agent = ${agent} and day > ${range.from}::date group by 1`),
-    db.execute(sql`select l.workspace_id, sum(l.bytes)::float8 as now_bytes, sum(d.bytes)::float8 as then_bytes,
-        to_char(max(l.collected_at) at time zone 'UTC', 'YYYY-MM-DD') as latest_day
-      from root_latest l join (${dayOfRoots(sinceDay)}) d on d.workspace_id = l.workspace_id and d.root_key = l.root_key
-      where l.agent = ${agent} and ${ofLiveWorkspace(sql`l.workspace_id`)} group by l.workspace_id`),
-    db.execute(sql`select coalesce(sum(coalesce((ages -> '90d' ->> 'bytes')::float8, 0)
-          + coalesce((ages -> 'older' ->> 'bytes')::float8, 0)), 0) as old,
-        coalesce(sum((select sum((v ->> 'bytes')::float8) from jsonb_each(ages) as e(k, v))), 0) as aged
-      from root_latest where agent = ${agent} and ${ofLiveWorkspace(sql`workspace_id`)}`),
     retentionShares(db, agent),
   ]);
+  const rows = rowsOf<SumRow>(sums);
+  const perWorkspace = rows.filter((r) => r.workspace_id !== null);
+  const all = rows.find((r) => r.workspace_id === null && r.kind === null);
 
-  const ws = rowsOf<{ workspace_id: string; name: string; owner: string; bytes: number; roots: number }>(
-    perWorkspace,
-  ).map((r) => ({ id: r.workspace_id, name: r.name, owner: r.owner, bytes: Number(r.bytes), roots: Number(r.roots) }));
+  const ws = perWorkspace.map((r) => ({ id: r.workspace_id!, bytes: Number(r.bytes), roots: Number(r.roots) }));
   const deltaRows = rowsOf<{ day: Day; bytes: number; roots: number }>(deltas);
   if (ws.length === 0 && deltaRows.length === 0 && !isKnownAgent(agent)) return null;
 
@@ -107,13 +126,24 @@ export async function getAgentDetail(
   levels.unshift(nowBytes - sum(byDay));
   rootLevels.unshift(nowRoots - sum(rootsByDay));
 
-  const perDay = rowsOf<{ now_bytes: number; then_bytes: number; latest_day: Day }>(growthRows).map(
-    (r) => (Number(r.now_bytes) - Number(r.then_bytes)) / Math.max(1, daysBetween(sinceDay, r.latest_day)),
-  );
-  const a = rowsOf<{ old: number; aged: number }>(ages)[0];
-  const old = Number(a?.old ?? 0);
-  const aged = Number(a?.aged ?? 0);
+  const perDay = perWorkspace
+    .filter((r) => r.then_bytes !== null)
+    .map((r) => (Number(r.now_bytes) - Number(r.then_bytes)) / Math.max(1, daysBetween(sinceDay, r.latest_day!)));
+  const old = Number(all?.old ?? 0);
+  const aged = Number(all?.aged ?? 0);
   ws.sort((x, y) => y.bytes - x.bytes || x.id.localeCompare(y.id));
+  const largest = ws.slice(0, limit);
+  const names = largest.length
+    ? rowsOf<{ id: string; name: string; owner: string }>(
+        await db.execute(
+          sql`select w.id, w.name, w.owner from workspaces w where true ${workspaceFilter(
+            sql`w.id`,
+            largest.map((w) => w.id),
+          )}`,
+        ),
+      )
+    : [];
+  const nameOf = new Map(names.map((n) => [n.id, n]));
 
   return {
     agent,
@@ -125,13 +155,16 @@ export async function getAgentDetail(
       roots: ws.reduce((s, w) => s + w.roots, 0),
     },
     series: days.map((day, i) => ({ day, bytes: levels[i], roots: rootLevels[i] })),
-    byKind: rowsOf<{ kind: string; bytes: number; roots: number }>(kinds).map((r) => ({
-      kind: r.kind,
-      bytes: Number(r.bytes),
-      roots: Number(r.roots),
-    })),
+    byKind: rows
+      .filter((r) => r.kind !== null)
+      .map((r) => ({ kind: r.kind!, bytes: Number(r.bytes), roots: Number(r.roots) }))
+      .sort((x, y) => y.bytes - x.bytes || x.kind.localeCompare(y.kind)),
     distribution: logHistogram(ws.map((w) => w.bytes)),
-    largestWorkspaces: ws.slice(0, limit),
+    // a workspace deleted since the sums were read is left out
+    largestWorkspaces: largest.flatMap((w) => {
+      const n = nameOf.get(w.id);
+      return n ? [{ ...w, name: n.name, owner: n.owner }] : [];
+    }),
     growth: { medianBytesPerDay: median(perDay), workspacesMeasured: perDay.length, sinceDay },
     oldData: { bytes: old, agedBytes: aged, share: aged > 0 ? old / aged : null },
     retention,

@@ -6,11 +6,12 @@ import { rowsOf, type Db } from "@/lib/db/types";
 import type { Day } from "@/lib/series";
 import { at, MiB, seedScenario, send, testNow, WS_A, WS_B } from "@/tests/support/reports";
 import { fastestGrowingRoots } from "./fleet-lists";
-import { grownRoots, growthSinceDay } from "./root-growth";
+import { agentRows, grownRoots, growthSinceDay } from "./root-growth";
 
-// The kept growth against the growth computed from root_daily and root_latest, the very query the overview would
-// otherwise run: after newest and late reports, a deleted workspace and maintenance on a later day. And the
-// overview reads it: a kept row shows, a workspace kept for another day is computed.
+// The kept growth (root_growth) and agent rows (workspace_agents) against the same rows computed from root_daily
+// and root_latest, the very queries the overview and the agent page would otherwise run: after newest and late
+// reports, a deleted workspace and maintenance on a later day. And the overview reads it: a kept row shows, a
+// workspace kept for another day is computed.
 
 const cols = sql`workspace_id, root_key, agent, kind, bytes::float8 as bytes, bytes_before::float8 as bytes_before,
   growth::float8 as growth, latest_day`;
@@ -24,11 +25,23 @@ async function keptAndLive(db: Db, day: Day) {
     ),
   );
   const live = asText(rowsOf(await db.execute(sql`select ${cols} from (${grownRoots(day)}) g`)));
+  const agentCols = sql`workspace_id, agent, kind, bytes::float8 as bytes, roots, old_bytes, aged_bytes,
+    measured_bytes::float8 as measured_bytes, bytes_before::float8 as bytes_before,
+    to_char(measured_day, 'YYYY-MM-DD') as measured_day`;
+  const keptAgents = asText(rowsOf(await db.execute(sql`select ${agentCols} from workspace_agents`)));
+  const liveAgents = asText(rowsOf(await db.execute(sql`select ${agentCols} from (${agentRows(day)}) a`)));
+  const liveSubset = asText(
+    rowsOf(
+      await db.execute(
+        sql`select ${agentCols} from (${agentRows(day, sql`l.workspace_id in (select id from workspaces)`)}) a`,
+      ),
+    ),
+  );
   const unmarked = rowsOf<{ id: string }>(
     await db.execute(sql`select w.id from workspaces w where w.last_collected_at is not null and not exists
       (select 1 from root_growth_days g where g.workspace_id = w.id and g.since_day = ${day}::date)`),
   );
-  return { kept, live, unmarked: unmarked.map((r) => r.id) };
+  return { kept, live, keptAgents, liveAgents, liveSubset, unmarked: unmarked.map((r) => r.id) };
 }
 
 describeEachDatabase("kept root growth", (t) => {
@@ -43,6 +56,9 @@ describeEachDatabase("kept root growth", (t) => {
     const first = await keptAndLive(db, day);
     expect(first.kept.length).toBeGreaterThanOrEqual(2);
     expect(first.kept).toEqual(first.live);
+    expect(first.keptAgents.length).toBeGreaterThanOrEqual(4);
+    expect(first.keptAgents).toEqual(first.liveAgents);
+    expect(first.liveSubset).toEqual(first.liveAgents);
     expect(first.unmarked).toEqual([]);
 
     // A late report of ws-b on the day 7 days ago changes the value the growth is measured from.
@@ -54,6 +70,8 @@ describeEachDatabase("kept root growth", (t) => {
     await send(db, WS_A, at(now, 0, 14), [{ key: "claude-code:data", agent: "claude-code", bytes: 1 * MiB }]);
     const after = await keptAndLive(db, day);
     expect(after.kept).toEqual(after.live);
+    expect(after.keptAgents).toEqual(after.liveAgents);
+    expect(after.keptAgents).not.toEqual(first.keptAgents);
     expect(after.kept.some((r) => r.includes('"workspace_id":"ws-a"'))).toBe(false);
     expect(after.kept.find((r) => r.includes("gemini:data"))).toContain(`"bytes_before":${50 * MiB}`);
   });
@@ -84,5 +102,6 @@ describeEachDatabase("kept root growth", (t) => {
     const moved = await keptAndLive(db, growthSinceDay(later));
     expect(moved.unmarked).toEqual([]);
     expect(moved.kept).toEqual(moved.live);
+    expect(moved.keptAgents).toEqual(moved.liveAgents);
   });
 });

@@ -7,8 +7,10 @@ import type { Db } from "../types";
 import { workspaceFilter } from "./rule-rows";
 
 // The roots that grew since the day 7 days ago, kept (lib/db/schema/reports.ts root_growth): what the overview's
-// fastest-growing roots read. A workspace's rows are current for one day only (the day 7 days ago moves at
-// midnight UTC); a workspace whose rows are for another day, or that has none yet, is computed at the request.
+// fastest-growing roots read; and with them each workspace's roots per agent and kind with their growth since that
+// day (workspace_agents): what the agent page reads. A workspace's rows are current for one day only (the day 7
+// days ago moves at midnight UTC); a workspace whose rows are for another day, or that has none yet, is computed
+// at the request.
 
 /** How far back the fastest-growing roots look. */
 export const GROWTH_DAYS = 7;
@@ -43,14 +45,51 @@ export function grownRoots(sinceDay: Day, only?: SQL): SQL {
     where ${only} and l.bytes > d.bytes`;
 }
 
-/** Rewrites the kept growth of `workspaces` (the whole fleet when absent) for `sinceDay`, in the caller's transaction. */
+/** A root_latest row's (alias l) bytes in files older than 30 days, and in all its age buckets. */
+const OLD_BYTES = sql`coalesce((l.ages -> '90d' ->> 'bytes')::float8, 0) + coalesce((l.ages -> 'older' ->> 'bytes')::float8, 0)`;
+const AGED_BYTES = sql`coalesce((select sum((v ->> 'bytes')::float8) from jsonb_each(l.ages) as e(k, v)), 0)`;
+
+/**
+ * The rows of workspace_agents computed from root_latest and the roll-up of `sinceDay` (alias-free columns
+ * workspace_id, agent, kind, bytes, roots, old_bytes, aged_bytes, measured_bytes, bytes_before, measured_day):
+ * of the whole fleet, the day read as one range; of some workspaces (`only`, a condition on alias l), each root's
+ * value that day looked up by key, as grownRoots does.
+ */
+export function agentRows(sinceDay: Day, only?: SQL): SQL {
+  const day = only
+    ? sql`root_daily d on d.day = ${sinceDay}::date and d.workspace_id = l.workspace_id and d.root_key = l.root_key`
+    : sql`(${dayOfRoots(sinceDay)}) d on d.workspace_id = l.workspace_id and d.root_key = l.root_key`;
+  return sql`select l.workspace_id, l.agent, l.kind, sum(l.bytes)::bigint as bytes, count(*)::int as roots,
+      sum(${OLD_BYTES})::float8 as old_bytes, sum(${AGED_BYTES})::float8 as aged_bytes,
+      sum(l.bytes) filter (where d.bytes is not null)::bigint as measured_bytes, sum(d.bytes)::bigint as bytes_before,
+      (max(l.collected_at) filter (where d.bytes is not null) at time zone 'UTC')::date as measured_day
+    from root_latest l left join ${day}
+    where ${only ?? sql`true`} group by l.workspace_id, l.agent, l.kind`;
+}
+
+/**
+ * The workspaces (alias w) whose kept rows are not those of `sinceDay` (none yet, or of another day): the pages
+ * compute theirs at the request.
+ */
+export const notKeptFor = (sinceDay: Day): SQL =>
+  sql`w.last_collected_at is not null and not exists
+    (select 1 from root_growth_days g where g.workspace_id = w.id and g.since_day = ${sinceDay}::date)`;
+
+/**
+ * Rewrites the kept rows of the day (root_growth, workspace_agents) of `workspaces` (the whole fleet when absent)
+ * for `sinceDay`, in the caller's transaction.
+ */
 async function rewrite(tx: Db, sinceDay: Day, workspaces?: readonly string[]): Promise<void> {
+  const only = workspaces && sql`true ${workspaceFilter(sql`l.workspace_id`, workspaces)}`;
+  await tx.execute(sql`delete from workspace_agents where true ${workspaceFilter(sql`workspace_id`, workspaces)}`);
+  await tx.execute(sql`insert into workspace_agents (workspace_id, agent, kind, bytes, roots, old_bytes, aged_bytes,
+      measured_bytes, bytes_before, measured_day) ${agentRows(sinceDay, only)}`);
   await tx.execute(sql`delete from root_growth where true ${workspaceFilter(sql`workspace_id`, workspaces)}`);
   await tx.execute(sql`insert into root_growth (workspace_id, root_key, since_day, agent, kind, bytes, bytes_before,
       growth, latest_day)
     select g.workspace_id, g.root_key, ${sinceDay}::date, g.agent, g.kind, g.bytes, g.bytes_before, g.growth,
       g.latest_day::date
-    from (${grownRoots(sinceDay, workspaces && sql`true ${workspaceFilter(sql`l.workspace_id`, workspaces)}`)}) g`);
+    from (${grownRoots(sinceDay, only)}) g`);
   // Every workspace with roots is computed for the day, grown or not.
   await tx.execute(sql`insert into root_growth_days (workspace_id, since_day)
     select w.id, ${sinceDay}::date from workspaces w where w.last_collected_at is not null
@@ -77,8 +116,7 @@ export async function rewriteFleetGrowth(tx: Db, now = new Date()): Promise<void
  * first few end the scan (as a join it read and sorted every grown root: 188 ms at 10,000 workspaces).
  */
 export function fastestGrowingRows(sinceDay: Day, limit: number): SQL {
-  const computed = sql`select w.id from workspaces w where w.last_collected_at is not null and not exists
-    (select 1 from root_growth_days g where g.workspace_id = w.id and g.since_day = ${sinceDay}::date)`;
+  const computed = sql`select w.id from workspaces w where ${notKeptFor(sinceDay)}`;
   return sql`select * from (
       (select g.workspace_id, g.root_key, g.agent, g.kind, g.bytes, g.bytes_before, g.growth,
           to_char(g.latest_day, 'YYYY-MM-DD') as latest_day

@@ -1,6 +1,7 @@
 import {
   bigint,
   date,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -232,6 +233,36 @@ export const rootGrowthDays = pgTable("root_growth_days", {
     .references(() => workspaces.id, { onDelete: "cascade" }),
   sinceDay: date("since_day", { mode: "string" }).notNull(),
 });
+
+/**
+ * Each workspace's latest roots of each agent and kind, summed: bytes, roots, bytes in files older than 30 days and
+ * in all aged files, and the growth since the day 7 days ago of the roots that had a value that day. The agent
+ * page sums one row per workspace and kind instead of every root with its age buckets and its value 7 days ago.
+ * Written with root_growth, for the same day and by the same writers: a workspace's rows are current when its
+ * root_growth_days row is at the page's day, and computed at the request otherwise (lib/db/queries/root-growth.ts).
+ */
+export const workspaceAgents = pgTable(
+  "workspace_agents",
+  {
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    agent: text("agent").notNull(),
+    kind: text("kind").notNull(),
+    bytes: big("bytes").notNull(),
+    roots: integer("roots").notNull(),
+    /** Bytes in files older than 30 days (age buckets "90d" and "older"). */
+    oldBytes: doublePrecision("old_bytes").notNull(),
+    /** Bytes in the age buckets altogether. */
+    agedBytes: doublePrecision("aged_bytes").notNull(),
+    /** Of the roots with a root_daily value on since_day (root_growth_days): their bytes now and that day. */
+    measuredBytes: big("measured_bytes"),
+    bytesBefore: big("bytes_before"),
+    /** The UTC day of the latest report of those roots. */
+    measuredDay: date("measured_day", { mode: "string" }),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.agent, t.kind] }), index("workspace_agents_agent_idx").on(t.agent)],
+);
 
 /**
  * Each workspace's latest bytes and roots per series of the fleet chart (an agent, "modules", "script-data"),

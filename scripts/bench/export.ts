@@ -105,11 +105,15 @@ async function load(db: Db, from: number, to: number) {
       apparent_bytes, files, dirs)
     select gen_random_uuid(), now(), ${ws}, 'root-' || r, 'tool', ${agent}, '.root-' || r || '/data', 1, 1, 1, 1
     from generate_series(${from}::int, ${to}::int) i, generate_series(1, ${ROOTS}::int) r`);
-  await db.execute(sql`insert into root_daily (workspace_id, root_key, day, agent, kind, bytes, apparent_bytes, files, collected_at)
-    select ${ws}, 'root-' || r, current_date - d, ${agent}, 'tool', (i::bigint * 7919 + r * 104729 + d * 1299709) % 10000000000,
-      (i::bigint * 7919 + r * 104729 + d * 1299709) % 10000000000 + 4096, (i * 31 + d) % 100000,
-      (current_date - d) + time '23:30' at time zone 'UTC'
-    from generate_series(${from}::int, ${to}::int) i, generate_series(1, ${ROOTS}::int) r, generate_series(0, ${DAYS - 1}::int) d`);
+  // 100 workspaces a statement: the connection's statement timeout cancelled one statement of the whole fleet
+  for (let a = from; a <= to; a += 100) {
+    const b = Math.min(to, a + 99);
+    await db.execute(sql`insert into root_daily (workspace_id, root_key, day, agent, kind, bytes, apparent_bytes, files, collected_at)
+      select ${ws}, 'root-' || r, current_date - d, ${agent}, 'tool', (i::bigint * 7919 + r * 104729 + d * 1299709) % 10000000000,
+        (i::bigint * 7919 + r * 104729 + d * 1299709) % 10000000000 + 4096, (i * 31 + d) % 100000,
+        (current_date - d) + time '23:30' at time zone 'UTC'
+      from generate_series(${a}::int, ${b}::int) i, generate_series(1, ${ROOTS}::int) r, generate_series(0, ${DAYS - 1}::int) d`);
+  }
   await db.execute(sql`analyze`);
 }
 

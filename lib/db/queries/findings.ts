@@ -155,8 +155,9 @@ const NO_GROUPS = sql`select null::text as rule_id, null::int4 as sev, null::tex
 /**
  * Every finding under the filters, from the newest data only (root_latest and workspaces, never history): the
  * kept rules' as their kept groups (alias-free columns rule_id, sev, workspace_id, agent_key, agent, name,
- * owner, n, total, urgency, kept: true; their members are read for a page's groups only), the others computed, one row each (rule_id, sev, workspace_id, root_key,
- * agent, path, value, threshold, urgency, name, owner); null when no enabled rule is selected.
+ * owner, n, total, urgency, kept: true; their members are read for a page's groups only), the others computed,
+ * one row each (rule_id, sev, workspace_id, root_key, agent, path, value, threshold, urgency, name, owner); null
+ * when no enabled rule is selected.
  */
 function findingParts(
   rules: RuleSet,

@@ -2,6 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { effectiveRetention, retentionText, RETENTION_AGENTS } from "@/lib/catalog/retention";
 import type { AgentRetention } from "@/lib/report/schema";
+import { olderBytes } from "../age-buckets";
 import { notDeleted } from "../deleted";
 import { rowsOf, type Db } from "../types";
 
@@ -23,8 +24,7 @@ export async function retentionShares(db: Db, agent: string): Promise<RetentionS
   if (!(RETENTION_AGENTS as readonly string[]).includes(agent)) return [];
   const rows = rowsOf<{ setting: unknown; reported: boolean; workspaces: number; older: number }>(
     await db.execute(sql`select w.agent_retention -> ${agent}::text as setting, w.agent_retention is not null as reported,
-        count(*)::int as workspaces, sum(coalesce((r.ages -> '90d' ->> 'bytes')::float8, 0)
-          + coalesce((r.ages -> 'older' ->> 'bytes')::float8, 0))::float8 as older
+        count(*)::int as workspaces, sum(${olderBytes(sql`r.ages`)})::float8 as older
       from root_latest r join workspaces w on w.id = r.workspace_id
       where r.agent = ${agent} and r.kind = 'tool' and r.root_key = ${`${agent}:data`} and ${notDeleted}
       group by 1, 2`),

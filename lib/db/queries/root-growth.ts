@@ -2,6 +2,7 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { addDaysTo, utcDayOf, type Day } from "@/lib/series";
 import { KEPT_AGGREGATES_LOCK } from "../advisory-locks";
+import { agedBytes, olderBytes } from "../age-buckets";
 import { ofLiveWorkspace } from "../deleted";
 import type { Db } from "../types";
 import { workspaceFilter } from "./rule-rows";
@@ -28,42 +29,37 @@ export const dayOfRoots = (day: Day) =>
   sql`select workspace_id, root_key, bytes from root_daily where day = ${day}::date offset 0`;
 
 /**
- * The roots that grew since `sinceDay` (their root_daily value that day): columns workspace_id, root_key, agent,
- * kind, bytes, bytes_before, growth, latest_day (text, YYYY-MM-DD). Of the whole fleet, the day's roll-up is read
- * as one range; of some workspaces (`only`, a condition on alias l), each of their roots' value is looked up by
- * root_daily's key: reading the whole day for a few workspaces made ingest 5 times slower.
+ * What a root of root_latest (alias l) joins to for its value on `sinceDay` (alias d): of the whole fleet, the
+ * day's roll-up read as one range; of some workspaces (`only` given), each root's value looked up by root_daily's
+ * key: reading the whole day for a few workspaces made ingest 5 times slower.
  */
-export function grownRoots(sinceDay: Day, only?: SQL): SQL {
-  const columns = sql`l.workspace_id, l.root_key, l.agent, l.kind, l.bytes, d.bytes as bytes_before,
-      l.bytes - d.bytes as growth, to_char(l.collected_at at time zone 'UTC', 'YYYY-MM-DD') as latest_day`;
-  if (!only) {
-    return sql`select ${columns} from (${dayOfRoots(sinceDay)}) d
-      join root_latest l on l.workspace_id = d.workspace_id and l.root_key = d.root_key where l.bytes > d.bytes`;
-  }
-  return sql`select ${columns} from root_latest l
-    join root_daily d on d.day = ${sinceDay}::date and d.workspace_id = l.workspace_id and d.root_key = l.root_key
-    where ${only} and l.bytes > d.bytes`;
-}
-
-/** A root_latest row's (alias l) bytes in files older than 30 days, and in all its age buckets. */
-const OLD_BYTES = sql`coalesce((l.ages -> '90d' ->> 'bytes')::float8, 0) + coalesce((l.ages -> 'older' ->> 'bytes')::float8, 0)`;
-const AGED_BYTES = sql`coalesce((select sum((v ->> 'bytes')::float8) from jsonb_each(l.ages) as e(k, v)), 0)`;
-
-/**
- * The rows of workspace_agents computed from root_latest and the roll-up of `sinceDay` (alias-free columns
- * workspace_id, agent, kind, bytes, roots, old_bytes, aged_bytes, measured_bytes, bytes_before, measured_day):
- * of the whole fleet, the day read as one range; of some workspaces (`only`, a condition on alias l), each root's
- * value that day looked up by key, as grownRoots does.
- */
-export function agentRows(sinceDay: Day, only?: SQL): SQL {
-  const day = only
+const valueOnDay = (sinceDay: Day, only: SQL | undefined): SQL =>
+  only
     ? sql`root_daily d on d.day = ${sinceDay}::date and d.workspace_id = l.workspace_id and d.root_key = l.root_key`
     : sql`(${dayOfRoots(sinceDay)}) d on d.workspace_id = l.workspace_id and d.root_key = l.root_key`;
+
+/**
+ * The roots that grew since `sinceDay` (their root_daily value that day), of the whole fleet or of some
+ * workspaces (`only`, a condition on alias l): columns workspace_id, root_key, agent, kind, bytes, bytes_before,
+ * growth, latest_day (text, YYYY-MM-DD).
+ */
+export function grownRoots(sinceDay: Day, only?: SQL): SQL {
+  return sql`select l.workspace_id, l.root_key, l.agent, l.kind, l.bytes, d.bytes as bytes_before,
+      l.bytes - d.bytes as growth, to_char(l.collected_at at time zone 'UTC', 'YYYY-MM-DD') as latest_day
+    from root_latest l join ${valueOnDay(sinceDay, only)} where ${only ?? sql`true`} and l.bytes > d.bytes`;
+}
+
+/**
+ * The rows of workspace_agents computed from root_latest and the roll-up of `sinceDay`, of the whole fleet or of
+ * some workspaces (`only`, a condition on alias l): alias-free columns workspace_id, agent, kind, bytes, roots,
+ * old_bytes, aged_bytes, measured_bytes, bytes_before, measured_day.
+ */
+export function agentRows(sinceDay: Day, only?: SQL): SQL {
   return sql`select l.workspace_id, l.agent, l.kind, sum(l.bytes)::bigint as bytes, count(*)::int as roots,
-      sum(${OLD_BYTES})::float8 as old_bytes, sum(${AGED_BYTES})::float8 as aged_bytes,
+      sum(${olderBytes(sql`l.ages`)})::float8 as old_bytes, sum(${agedBytes(sql`l.ages`)})::float8 as aged_bytes,
       sum(l.bytes) filter (where d.bytes is not null)::bigint as measured_bytes, sum(d.bytes)::bigint as bytes_before,
       (max(l.collected_at) filter (where d.bytes is not null) at time zone 'UTC')::date as measured_day
-    from root_latest l left join ${day}
+    from root_latest l left join ${valueOnDay(sinceDay, only)}
     where ${only ?? sql`true`} group by l.workspace_id, l.agent, l.kind`;
 }
 

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { agentDisplayName } from "@/lib/catalog/agents";
+import { olderBytes } from "@/lib/db/age-buckets";
 import {
   CLAUDE_DEFAULT_DAYS,
   GEMINI_DEFAULT_MAX_AGE,
@@ -28,7 +29,7 @@ const keeps = sql`case r.agent
 const known = sql`(r.agent not in ('claude-code', 'gemini')
   or coalesce(w.agent_retention -> r.agent ->> 'state', 'absent') <> 'unreadable' and w.agent_retention is not null)`;
 /** Bytes whose files are older than 30 days: the report's two age buckets past 30 days. */
-const older = sql`(coalesce((r.ages -> '90d' ->> 'bytes')::float8, 0) + coalesce((r.ages -> 'older' ->> 'bytes')::float8, 0))`;
+const older = olderBytes(sql`r.ages`);
 
 const inSource = (f: MeasuredFinding) => (f.path ? ` in ${f.path}` : "");
 

@@ -3,10 +3,13 @@
 // Beside it, <outfile>.sha256 in sha256sum's format (served at GET /reporter.mjs.sha256): the registry module's
 // script checks a download against it before it replaces the reporter a workspace runs.
 import { build } from "esbuild";
+import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import zlib from "node:zlib";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -14,8 +17,39 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // comments for Gemini CLI and OpenCode), both small and without dependencies of their own.
 const BUNDLED = ["smol-toml", "jsonc-parser"];
 
+const SCANNER_SOURCE = path.join(root, "lib", "reporter", "native", "scan.c");
+
+/**
+ * The native scanner (lib/reporter/native/scan.c) as a static Linux executable: with musl (30 KB), else with the
+ * system's C library (700 KB), else null (no compiler: the reporter measures with find). Where the native
+ * scanner is required (CI), STORAGE_REPORTER_NATIVE=required makes its absence an error.
+ */
+export function compileScanner() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reporter-scan-"));
+  try {
+    const out = path.join(dir, "scan");
+    for (const cc of ["musl-gcc", "cc"]) {
+      const r = spawnSync(cc, ["-O2", "-static", "-s", "-Wall", "-o", out, SCANNER_SOURCE], { encoding: "utf8" });
+      if (r.status === 0) return fs.readFileSync(out);
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  if (process.env.STORAGE_REPORTER_NATIVE === "required") throw new Error("the native scanner did not compile");
+  console.warn("reporter: no C compiler (musl-gcc or cc): built without the native scanner; it measures with find");
+  return null;
+}
+
 export async function buildReporter(outfile = path.join(root, "public", "reporter.mjs")) {
+  const scanner = compileScanner();
   const result = await build({
+    // the native scanner, gzipped, for lib/reporter/native-scanner.ts
+    define: scanner
+      ? {
+          __NATIVE_SCANNER__: JSON.stringify(zlib.gzipSync(scanner, { level: 9 }).toString("base64")),
+          __NATIVE_SCANNER_ARCH__: JSON.stringify(process.arch),
+        }
+      : {},
     entryPoints: [path.join(root, "lib", "reporter", "cli.ts")],
     outfile,
     bundle: true,

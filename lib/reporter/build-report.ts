@@ -10,13 +10,13 @@ import { readAgentRetention } from "./agent-retention";
 import { readProtect } from "./cleanup/protect";
 import type { Configuration, Env } from "./configuration";
 import { discoverRoots } from "./roots";
-import { scanRoots, type ScannerMode } from "./scan";
+import { scanRoots, type ScannerChoice } from "./scan";
 import { REPORTER_VERSION } from "./version";
 
 export async function buildReport(
   cfg: Pick<Configuration, "home" | "identity" | "config">,
   env: Env,
-  scanner: ScannerMode,
+  scanner: ScannerChoice,
   now: Date,
   verbose: (s: string) => void,
 ): Promise<Report> {
@@ -25,7 +25,7 @@ export async function buildReport(
   const specs = discoverRoots({ home: cfg.home, env, config: cfg.config, notes });
   for (const n of notes) verbose(n);
   const nowSec = Math.floor(now.getTime() / 1000);
-  const scan = await scanRoots(specs, nowSec, { mode: scanner, home: cfg.home, protect: readProtect(cfg.home) });
+  const scan = await scanRoots(specs, nowSec, { ...scanner, home: cfg.home, protect: readProtect(cfg.home) });
   const scanMs = Math.round((performance.now() - started) * 10) / 10;
   verbose(`scanned ${scan.roots.length} roots with ${scan.scanner} in ${scanMs} ms`);
   const report: Report = {

@@ -18,7 +18,7 @@ Options:
   --owner NAME          (default: $CODER_WORKSPACE_OWNER_NAME)
   --template NAME       (default: $CODER_WORKSPACE_TEMPLATE_NAME)
   --agent-name NAME     (default: $CODER_WORKSPACE_AGENT_NAME)
-  --scanner MODE        auto (default), find or node
+  --scanner MODE        auto (default), native, find or node
   --splay SECONDS       wait a random 0..SECONDS before contacting the server (spreads a fleet's cron runs)
   --dry-run             print the report as JSON on stdout, send nothing
   --verbose             more log lines on stderr
@@ -94,7 +94,8 @@ export function parseArgs(argv: string[]): Options {
       }
       const key = VALUE_FLAGS[a];
       if (key === "scanner") {
-        if (!["auto", "find", "node"].includes(value)) throw new UsageError(`--scanner must be auto, find or node`);
+        if (!["auto", "native", "find", "node"].includes(value))
+          throw new UsageError(`--scanner must be auto, native, find or node`);
         o.scanner = value as ScannerMode;
       } else if (key === "splay") {
         const n = Number(value);

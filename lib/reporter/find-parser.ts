@@ -14,9 +14,10 @@ export const FMT_LONG = "H%D %i %n %b %s %T@ %y %p\\0";
 
 /**
  * A start point of find: `abs` as given to find (absolute, or relative to the job's working folder), its root,
- * and optionally how many bytes of `abs` name the root (default: the root's absolute path).
+ * and optionally how many bytes of `abs` name the root (default: the root's absolute path). With `files` (the
+ * native scanner only), just the folder's entries that are not folders.
  */
-export type StartPoint = { abs: string; root: number; rootLen?: number };
+export type StartPoint = { abs: string; root: number; rootLen?: number; files?: boolean };
 
 type Utf8Slicer = { utf8Slice?: (start: number, end: number) => string };
 declare module "node:buffer" {

@@ -1,5 +1,6 @@
-// Runs one find job: a find process (under stdbuf where it works) over a batch of start points, its output fed
-// to a FindParser and its error lines turned into the scan's errors.
+// Runs one find job: a process over a batch of start points, GNU find (under stdbuf where it works) or the
+// native scanner (lib/reporter/native/scan.c, which prints what find prints), its output fed to a FindParser
+// and its error lines turned into the scan's errors.
 
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -9,7 +10,13 @@ import type { RootSpec } from "./roots";
 import type { ScanContext } from "./scan-context";
 import { codeOfFindMessage } from "./scan-errors";
 
-/** find cannot do the job (missing, no -printf, killed): the scan falls back to the Node walker. */
+/** What measures below the start points: GNU find, or the native scanner at `bin`. */
+export type ScanProgram = { kind: "find" | "native"; bin: string };
+
+/**
+ * The program cannot do the job (missing, no -printf, cannot run here, killed, a tree deeper than its
+ * descriptors): the scan measures everything again with the next scanner (native, then find, then the Node walker).
+ */
 export class FindUnusable extends Error {}
 /** stdbuf (coreutils) could not run find: run find directly. */
 class StdbufUnusable extends Error {}
@@ -24,6 +31,11 @@ const STDBUF = ["stdbuf", "-o", "262144"];
 /** Escapes a path for find's -path (fnmatch without FNM_NOESCAPE). */
 function escapeGlob(p: string): string {
   return p.replace(/[\\*?[\]]/g, "\\$&");
+}
+
+/** The native scanner's arguments: the paths it leaves out, then its start points (-d) and files-only points (-f). */
+function nativeArgs(points: readonly StartPoint[], prune: readonly string[]): string[] {
+  return [...prune.flatMap((p) => ["-p", p]), ...points.flatMap((p) => [p.files ? "-f" : "-d", p.abs])];
 }
 
 /** find's arguments: its start points and everything below them, measured. */
@@ -42,39 +54,39 @@ function findArgs(points: readonly StartPoint[], prune: readonly string[]): stri
   return args;
 }
 
-/** Parses find's error lines ("find: '<path>': <message>"). */
+/** Parses find's error lines ("find: '<path>': <message>"), and the native scanner's ("scan: ..."). */
 export function parseFindError(line: string): { path: string; message: string } | null {
-  const m = /^find: ['‘](.*)['’]: ([^:]+)$/.exec(line);
+  const m = /^(?:find|scan): ['‘](.*)['’]: ([^:]+)$/.exec(line);
   if (!m) return null;
   return { path: m[1].replace(/\\(.)/g, "$1"), message: m[2] };
 }
 
-/** Runs find over a batch of start points, under stdbuf while that works, else directly. */
+/** Runs the program over a batch of start points: find under stdbuf while that works, else directly. */
 export async function runFindJob(
   ctx: ScanContext,
-  bin: string,
+  program: ScanProgram,
   points: StartPoint[],
   prune: string[],
   rootDev: number[],
 ): Promise<void> {
-  if (ctx.stdbuf) {
+  if (program.kind === "find" && ctx.stdbuf) {
     try {
-      return await runFind(ctx, bin, points, prune, rootDev, true);
+      return await runFind(ctx, program, points, prune, rootDev, true);
     } catch (err) {
       if (!(err instanceof StdbufUnusable)) throw err;
       ctx.stdbuf = false; // nothing was counted: run the job again without it
     }
   }
-  return runFind(ctx, bin, points, prune, rootDev, false);
+  return runFind(ctx, program, points, prune, rootDev, false);
 }
 
 /**
- * Runs find once. It runs in the deepest folder that holds all the job's roots, with start points written
- * relative to it ("./..."): find prints shorter paths (fewer bytes to format, pipe and parse).
+ * Runs the program once. It runs in the deepest folder that holds all the job's roots, with start points
+ * written relative to it ("./..."): it prints shorter paths (fewer bytes to format, pipe and parse).
  */
 function runFind(
   ctx: ScanContext,
-  bin: string,
+  program: ScanProgram,
   absPoints: StartPoint[],
   absPrune: string[],
   rootDev: number[],
@@ -94,11 +106,12 @@ function runFind(
       len = r === cwd ? 1 : Buffer.byteLength(under(r));
       rootLen.set(p.root, len);
     }
-    return { abs: under(p.abs), root: p.root, rootLen: len };
+    return { abs: under(p.abs), root: p.root, rootLen: len, files: p.files };
   });
   const prune = absPrune.filter((n) => isInside(n, cwd) || cwd === "/").map(under);
   return new Promise((resolve, reject) => {
-    const args = findArgs(points, prune);
+    const { kind, bin } = program;
+    const args = kind === "native" ? nativeArgs(points, prune) : findArgs(points, prune);
     const child = spawn(stdbuf ? STDBUF[0] : bin, stdbuf ? [...STDBUF.slice(1), bin, ...args] : args, {
       cwd,
       stdio: ["ignore", "pipe", "pipe"],

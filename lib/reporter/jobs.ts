@@ -12,7 +12,7 @@ import { readProtect } from "./cleanup/protect";
 import { JOB_ID_RE, purgeFolder, readManifest, jobTrash, restoreFolder, sweepTrash, trashRoot } from "./cleanup/trash";
 import { NetworkError, request, serverMessage, withRetries, type HttpResult, type RetryPolicy } from "./http";
 import type { ReporterConfig } from "./roots";
-import type { ScannerMode } from "./scan";
+import type { ScannerChoice } from "./scan";
 import { refreshLock } from "./state";
 
 export type JobContext = {
@@ -26,7 +26,8 @@ export type JobContext = {
   log: (line: string) => void;
   retry: RetryPolicy;
   now: () => Date;
-  scanner?: ScannerMode;
+  /** Which scanner measures, and the native scanner's path (default: auto, none). */
+  scanner?: ScannerChoice;
   /** Builds and sends a new report (after a job removed something). Returns an exit code. */
   sendFreshReport: () => Promise<number>;
   /** Test seam, see ExecuteContext. */

@@ -102,6 +102,26 @@ describe("command line", () => {
     expect(r.status).toBe(0);
     expect(reportSchema.safeParse(JSON.parse(r.stdout)).success).toBe(true);
   });
+
+  it("the built bundle carries the native scanner: a dry run measures with it, as find does, and leaves nothing", () => {
+    const tmpdir = fs.mkdtempSync(path.join(tmp, "tmpdir-"));
+    const run = (scanner: string) => {
+      const r = spawnSync("node", [bundle, "--dry-run", "--verbose", "--home", home, "--scanner", scanner], {
+        encoding: "utf8",
+        env: { ...process.env, TMPDIR: tmpdir },
+      });
+      expect(r.status).toBe(0);
+      return { log: r.stderr, roots: JSON.parse(r.stdout).roots as { key: string; bytes: number }[] };
+    };
+    const auto = run("auto");
+    expect(auto.log).toMatch(/scanned \d+ roots with native/);
+    const find = run("find");
+    expect(find.log).toMatch(/scanned \d+ roots with find/);
+    expect(auto.roots.map((x) => [x.key, x.bytes])).toEqual(find.roots.map((x) => [x.key, x.bytes]));
+    // a dry run writes nothing in the state folder: its copy of the scanner was temporary
+    expect(fs.existsSync(stateDir(home))).toBe(false);
+    expect(fs.readdirSync(tmpdir)).toEqual([]);
+  });
 });
 
 const canDropPrivileges =
@@ -115,7 +135,7 @@ describe.skipIf(!canDropPrivileges)("an unreadable folder (scan run as user nobo
     fs.writeFileSync(path.join(secret, "hidden"), Buffer.alloc(50_000));
     fs.chmodSync(secret, 0o000);
     try {
-      for (const scanner of ["find", "node"]) {
+      for (const scanner of ["native", "find", "node"]) {
         const r = spawnSync(
           "setpriv",
           [

@@ -9,7 +9,9 @@ import { deliverAll } from "./delivery";
 import { EXIT } from "./exit-codes";
 import { DEFAULT_RETRY, gzip, type RetryPolicy } from "./http";
 import { maintainTrash, runCleanupJobs, type JobContext } from "./jobs";
+import { nativeScanner } from "./native-scanner";
 import { acquireLock, ensureDir, readToken, releaseLock } from "./state";
+import type { ScannerChoice } from "./scan";
 import { REPORTER_VERSION } from "./version";
 
 export type Io = {
@@ -72,15 +74,20 @@ export async function main(argv: string[], deps: MainDeps): Promise<number> {
   }
   const now = deps.now ?? (() => new Date());
   const retry = deps.retry ?? DEFAULT_RETRY;
+  const useNative = opts.scanner === "auto" || opts.scanner === "native";
+  const scanner: ScannerChoice = {
+    mode: opts.scanner,
+    native: useNative ? nativeScanner(cfg.state, { dryRun: dry }) : null,
+  };
   // Build a report and deliver it with whatever waits in the spool.
   const reportAndSend = async (splayMs: number) => {
-    const report = await buildReport(cfg, env, opts.scanner, now(), verbose);
+    const report = await buildReport(cfg, env, scanner, now(), verbose);
     const token = readToken(cfg.state) ?? cfg.token;
     return deliverAll({ ...cfg, token, report, body: gzip(JSON.stringify(report)), log, verbose, retry, splayMs });
   };
   try {
     if (dry) {
-      const report = await buildReport(cfg, env, opts.scanner, now(), verbose);
+      const report = await buildReport(cfg, env, scanner, now(), verbose);
       io.stdout(JSON.stringify(report, null, 2) + "\n");
       return EXIT.OK;
     }
@@ -101,7 +108,7 @@ export async function main(argv: string[], deps: MainDeps): Promise<number> {
       log,
       retry,
       now,
-      scanner: opts.scanner,
+      scanner,
       sendFreshReport: () => reportAndSend(0),
       afterPlan: deps.afterPlan,
     });

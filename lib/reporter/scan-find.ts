@@ -1,11 +1,11 @@
 // The fast path: Node measures each root and its first level itself, then hands the second-level folders to
-// find processes (one per core, up to two) and parses their output into the aggregator, while it measures the
-// second level's other entries itself.
+// processes of the native scanner or of find (one per core, up to two) and parses their output into the
+// aggregator, while it measures the second level's other entries itself.
 
 import fs from "node:fs";
 import os from "node:os";
 import type { StartPoint } from "./find-parser";
-import { runFindJob } from "./find-process";
+import { runFindJob, type ScanProgram } from "./find-process";
 import { childPath, relToHome } from "./paths";
 import { listDir, lstatOrNull, nodeEntry, startRoot, type ScanContext } from "./scan-context";
 import { TreeWalker, undecodable } from "./scan-node";
@@ -61,11 +61,16 @@ function listDirTyped(ctx: ScanContext, i: number, abs: string): { names: string
 }
 
 /**
- * Measures each root and its first level, and returns where find takes over: the folders two levels below
- * each root (`deep`: find measures everything inside them). The walker is given the second level's other
- * entries, and the entries of the first two levels whose names are not valid UTF-8 (see Walk).
+ * Measures each root and its first level, and returns where the program takes over: the folders two levels
+ * below each root (`deep`: it measures everything inside them). The second level's other entries are the
+ * walker's, or with `filesPoints` (the native scanner) the program's too, as files-only points; the walker is
+ * given the entries of the first two levels whose names are not valid UTF-8 (see Walk).
  */
-function measureTopLevels(ctx: ScanContext, walker: TreeWalker): { deep: StartPoint[]; rootDev: number[] } {
+function measureTopLevels(
+  ctx: ScanContext,
+  walker: TreeWalker,
+  filesPoints: boolean,
+): { deep: StartPoint[]; rootDev: number[] } {
   const mounts = readMountPoints();
   const rootDev: number[] = [];
   const deep: StartPoint[] = [];
@@ -104,8 +109,9 @@ function measureTopLevels(ctx: ScanContext, walker: TreeWalker): { deep: StartPo
         }
         deep.push({ abs: abs2, root: i });
       }
-      // the other entries of the second level (files, links): the main thread measures them
-      if (others) walker.add(i, dev, name, name, "files");
+      // the other entries of the second level (files, links): the native scanner, or the main thread
+      if (others && filesPoints) deep.push({ abs: abs1, root: i, files: true });
+      else if (others) walker.add(i, dev, name, name, "files");
     }
   }
   return { deep, rootDev };
@@ -116,9 +122,9 @@ const SLICE = 1000;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-export async function walkFind(ctx: ScanContext, bin: string, parallel: number): Promise<void> {
+export async function walkFind(ctx: ScanContext, program: ScanProgram, parallel: number): Promise<void> {
   const walker = new TreeWalker(ctx);
-  const { deep, rootDev } = measureTopLevels(ctx, walker);
+  const { deep, rootDev } = measureTopLevels(ctx, walker, program.kind === "native");
   const prune = [...ctx.nested];
   // One find process per core, each over its share of the second-level folders, dealt in turn: neighbours
   // are alike (the sessions of one project, ...), so the shares come out of similar size even when one
@@ -130,7 +136,7 @@ export async function walkFind(ctx: ScanContext, bin: string, parallel: number):
   let failed: unknown = null;
   const finds = dealt.map(async (points) => {
     try {
-      for (const b of batches(points)) if (failed === null) await runFindJob(ctx, bin, b, prune, rootDev);
+      for (const b of batches(points)) if (failed === null) await runFindJob(ctx, program, b, prune, rootDev);
     } catch (err) {
       failed ??= err;
     }

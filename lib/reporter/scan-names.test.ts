@@ -8,12 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawFs } from "./raw-fs";
 import { discoverRoots, type RootSpec } from "./roots";
 import { scanRoots } from "./scan";
-import { du } from "./testing";
+import { compiledScanner, du } from "./testing";
 
 const NOW = Math.floor(Date.now() / 1000);
 let tmp: string;
 let home: string;
 let specs: RootSpec[];
+let native: string;
 
 /** A name with a byte that is not UTF-8 (0xff) and a newline. */
 const odd = (stem: string) => Buffer.concat([Buffer.from(stem), Buffer.from([0xff, 0x0a]), Buffer.from("z")]);
@@ -22,6 +23,7 @@ const at = (...parts: (string | Buffer)[]) =>
 
 beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "reporter-names-"));
+  native = compiledScanner(tmp);
   home = fs.realpathSync(tmp) + "/home";
   const root = path.join(home, ".claude");
   fs.mkdirSync(path.join(root, "projects/-work-app/deep"), { recursive: true });
@@ -63,13 +65,15 @@ afterAll(() => {
 
 describe("names that are not UTF-8 or hold a newline, at every depth", () => {
   for (const [mode, parallel, nativeFs] of [
+    ["native", 2, true],
+    ["native", 1, true],
     ["find", 2, true],
     ["find", 1, true],
     ["node", 1, true],
     ["node", 1, false],
   ] as const) {
     it(`count as du counts them (${mode}, parallel ${parallel}${nativeFs ? "" : ", public fs API"})`, async () => {
-      const { roots, errors } = await scanRoots(specs, NOW, { mode, home, parallel, nativeFs });
+      const { roots, errors } = await scanRoots(specs, NOW, { mode, home, parallel, nativeFs, native });
       const root = path.join(home, ".claude");
       expect(errors.items).toEqual([]);
       expect(roots[0].bytes).toBe(du([root]).get(root));
@@ -79,12 +83,14 @@ describe("names that are not UTF-8 or hold a newline, at every depth", () => {
     });
   }
 
-  it("give identical reports from both scanners and both fs APIs", async () => {
+  it("give identical reports from the three scanners and both fs APIs", async () => {
     const a = await scanRoots(specs, NOW, { mode: "find", home, parallel: 2 });
     const b = await scanRoots(specs, NOW, { mode: "node", home });
     const c = await scanRoots(specs, NOW, { mode: "node", home, nativeFs: false });
+    const d = await scanRoots(specs, NOW, { mode: "native", home, parallel: 2, native });
     expect(a.roots).toEqual(b.roots);
     expect(b.roots).toEqual(c.roots);
+    expect(d.roots).toEqual(a.roots);
   });
 });
 

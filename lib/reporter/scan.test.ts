@@ -7,12 +7,14 @@ import { report as reportSchema } from "@/lib/report/schema";
 import type { StorageRoot } from "@/lib/report/schema";
 import { discoverRoots, type RootSpec } from "./roots";
 import { scanRoots } from "./scan";
-import { DAY_S, SCRIPT_CURRENT, SCRIPT_OLD, UUID1, buildHome, canMountTmpfs, du } from "./testing";
+import { DAY_S, SCRIPT_CURRENT, SCRIPT_OLD, UUID1, buildHome, canMountTmpfs, compiledScanner, du } from "./testing";
 
 const NOW = Math.floor(Date.now() / 1000);
 let tmp: string;
 let home: string;
 let specs: RootSpec[];
+/** The native scanner, compiled for these tests. */
+let native: string;
 
 function allocated(p: string): number {
   return fs.lstatSync(p).blocks * 512;
@@ -23,6 +25,7 @@ beforeAll(() => {
   home = fs.realpathSync(tmp) + "/home";
   fs.mkdirSync(home);
   buildHome(home, NOW);
+  native = compiledScanner(tmp);
   specs = discoverRoots({
     home,
     env: { CODER_SCRIPT_DATA_DIR: path.join(home, ".coder/coder-script-data", SCRIPT_CURRENT) },
@@ -88,6 +91,8 @@ describe("root discovery", () => {
 });
 
 for (const [mode, parallel, nativeFs] of [
+  ["native", 2, true],
+  ["native", 1, true],
   ["find", 2, true],
   ["find", 1, true],
   ["node", 1, true],
@@ -97,7 +102,7 @@ for (const [mode, parallel, nativeFs] of [
     let roots: StorageRoot[];
     let byKey: Map<string, StorageRoot>;
     beforeAll(async () => {
-      const r = await scanRoots(specs, NOW, { mode, home, parallel, nativeFs });
+      const r = await scanRoots(specs, NOW, { mode, home, parallel, nativeFs, native });
       expect(r.scanner).toBe(mode);
       roots = r.roots;
       byKey = new Map(roots.map((x) => [x.key, x]));
@@ -212,12 +217,61 @@ for (const [mode, parallel, nativeFs] of [
   });
 }
 
-describe("both scanners", () => {
+describe("the three scanners", () => {
   it("give identical reports", async () => {
     const a = await scanRoots(specs, NOW, { mode: "find", home, parallel: 2 });
     const b = await scanRoots(specs, NOW, { mode: "node", home });
+    const c = await scanRoots(specs, NOW, { mode: "native", home, parallel: 2, native });
     expect(a.roots).toEqual(b.roots);
     expect(a.errors.items).toEqual(b.errors.items);
+    expect(c.roots).toEqual(a.roots);
+    expect(c.errors.items).toEqual(a.errors.items);
+  });
+
+  it("auto prefers the native scanner, and falls back to find where it cannot run or gives up", async () => {
+    const ref = await scanRoots(specs, NOW, { mode: "find", home });
+    const auto = await scanRoots(specs, NOW, { mode: "auto", home, native });
+    expect(auto.scanner).toBe("native");
+    expect(auto.roots).toEqual(ref.roots);
+    // not executable (a home mounted noexec answers the same), built for another machine, deeper than its
+    // descriptors (exit 3) after printing part of the tree: everything is measured again by find
+    const notExecutable = path.join(tmp, "scan-not-executable");
+    fs.copyFileSync(native, notExecutable);
+    fs.chmodSync(notExecutable, 0o644);
+    const foreign = path.join(tmp, "scan-foreign");
+    fs.writeFileSync(foreign, Buffer.from("7f454c460201010000000000000000000200b7", "hex"), { mode: 0o755 });
+    const givesUp = path.join(tmp, "scan-gives-up");
+    fs.writeFileSync(givesUp, `#!/bin/sh\n"${native}" "$@" | head -c 300\nexit 3\n`, { mode: 0o755 });
+    for (const bin of [notExecutable, foreign, givesUp, path.join(tmp, "no-such-scan")]) {
+      const r = await scanRoots(specs, NOW, { mode: "auto", home, native: bin });
+      expect({ bin, scanner: r.scanner }).toEqual({ bin, scanner: "find" });
+      expect(r.roots).toEqual(ref.roots);
+    }
+    // asked for by name, its failure is the scan's
+    await expect(scanRoots(specs, NOW, { mode: "native", home, native: givesUp })).rejects.toThrow(/exited with 3/);
+    await expect(scanRoots(specs, NOW, { mode: "native", home, native: null })).rejects.toThrow(/no native scanner/);
+  });
+
+  it("the native scanner gives up on a tree deeper than its descriptors, and find measures it", async () => {
+    const deepHome = path.join(tmp, "deep-home");
+    let dir = path.join(deepHome, ".codex", "sessions");
+    for (let d = 0; d < 24; d++) dir = path.join(dir, `level-${d}`);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "rollout.jsonl"), Buffer.alloc(5000, 120));
+    const deepSpecs = discoverRoots({ home: deepHome, env: {} });
+    // at most 16 descriptors: stdin, stdout, stderr and 13 folders open at once
+    const limited = path.join(tmp, "scan-limited");
+    fs.writeFileSync(limited, `#!/bin/sh\nulimit -n 16 && exec "${native}" "$@"\n`, { mode: 0o755 });
+    const r = await scanRoots(deepSpecs, NOW, { mode: "auto", home: deepHome, native: limited });
+    expect(r.scanner).toBe("find");
+    const root = path.join(deepHome, ".codex");
+    expect(r.roots[0].bytes).toBe(du([root]).get(root));
+    await expect(scanRoots(deepSpecs, NOW, { mode: "native", home: deepHome, native: limited })).rejects.toThrow(
+      /exited with 3/,
+    );
+    // with its descriptors, it measures the same tree itself
+    const full = await scanRoots(deepSpecs, NOW, { mode: "native", home: deepHome, native });
+    expect(full.roots).toEqual(r.roots);
   });
 
   it("fall back to the Node walker when find has no -printf (busybox)", async () => {
@@ -249,11 +303,12 @@ describe("AgentAPI leftovers", () => {
   };
 
   for (const [mode, parallel] of [
+    ["native", 2],
     ["find", 2],
     ["node", 1],
   ] as const) {
     it(`count in their folder like any file: every root is du -sB1 of its folder (${mode})`, async () => {
-      const { roots } = await scanRoots(plain, NOW, { mode, home, parallel });
+      const { roots } = await scanRoots(plain, NOW, { mode, home, parallel, native });
       // .claude-module/shared-link is a hard link of .claude/hl-a, which comes first: du of the folder alone
       // counts it, the report counts it in ~/.claude only.
       const link = fs.lstatSync(path.join(home, ".claude/hl-a"));
@@ -294,7 +349,7 @@ describe("AgentAPI leftovers", () => {
 });
 
 describe.skipIf(!canMountTmpfs())("a mount point inside a root", () => {
-  it("is left out entirely, like du -x, by both scanners", async () => {
+  it("is left out entirely, like du -x, by every scanner", async () => {
     const mnt = path.join(home, ".codex/sessions/mnt");
     fs.mkdirSync(mnt);
     const mnt2 = path.join(home, ".codex/mnt2"); // a start point of the find fast path
@@ -307,8 +362,8 @@ describe.skipIf(!canMountTmpfs())("a mount point inside a root", () => {
       const root = path.join(home, ".codex");
       const expected = du([root]).get(root);
       const codexSpecs = specs.filter((s) => s.key === "codex:data");
-      for (const mode of ["find", "node"] as const) {
-        const r = await scanRoots(codexSpecs, NOW, { mode, home });
+      for (const mode of ["native", "find", "node"] as const) {
+        const r = await scanRoots(codexSpecs, NOW, { mode, home, native });
         expect({ mode, bytes: r.roots[0].bytes }).toEqual({ mode, bytes: expected });
         expect(r.roots[0].files + r.roots[0].dirs).toBe(du([root], ["--inodes"]).get(root));
       }

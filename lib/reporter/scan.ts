@@ -1,8 +1,10 @@
-// Measures storage roots. Two scanners feed the same Aggregator and give identical numbers:
+// Measures storage roots. Three scanners feed the same Aggregator and give identical numbers:
 //
-// - "find" (fast path, scan-find.ts): Node lists each root's first two levels itself, then hands the
-//   second-level folders to GNU `find -xdev -printf`, one process per core up to two (the stat calls run in
-//   find, on both cores, while Node parses the NUL-separated stream and measures the second level's files).
+// - "native" and "find" (fast path, scan-find.ts): Node lists each root's first two levels itself, then hands
+//   the second-level folders to a program, one process per core up to two (the stat calls run there, on both
+//   cores, while Node parses the NUL-separated stream and measures the second level's files). "native" runs the
+//   reporter's own scanner (lib/reporter/native/scan.c, embedded in the bundle: native-scanner.ts), "find"
+//   GNU `find -xdev -printf`, which prints the same records at about a third more CPU time.
 // - "node" (fallback, scan-node.ts, e.g. busybox without -printf): an iterative readdir + lstat walk through
 //   Node's fs binding where it answers as the public API (raw-fs.ts).
 //
@@ -16,7 +18,7 @@ import type { StorageRoot } from "@/lib/report/schema";
 import { Aggregator } from "./aggregate";
 import type { ProtectList } from "./cleanup/protect";
 import type { FoundUnit } from "./cleanup/unit-tally";
-import { FindUnusable } from "./find-process";
+import { FindUnusable, type ScanProgram } from "./find-process";
 import { isInside } from "./paths";
 import type { RootSpec } from "./roots";
 import type { ScanContext } from "./scan-context";
@@ -24,7 +26,7 @@ import { ErrorLog } from "./scan-errors";
 import { defaultParallelism, walkFind } from "./scan-find";
 import { walkNode } from "./scan-node";
 
-export type ScannerMode = "auto" | "find" | "node";
+export type ScannerMode = "auto" | "native" | "find" | "node";
 
 export type ScanOptions = {
   mode?: ScannerMode;
@@ -34,6 +36,8 @@ export type ScanOptions = {
   parallel?: number;
   /** The find binary (default "find"). */
   findBin?: string;
+  /** The native scanner's executable (nativeScanner()); absent or null: there is none, find is the fast path. */
+  native?: string | null;
   /** Seam for tests: called instead of fs.readdirSync. */
   readdir?: (abs: string) => string[];
   /** The owner's protect list: protected units are counted apart in each recipe's usage. */
@@ -44,9 +48,12 @@ export type ScanOptions = {
   nativeFs?: boolean;
 };
 
+/** The scanner a run asks for, and the native scanner's path where there is one. */
+export type ScannerChoice = Required<Pick<ScanOptions, "mode" | "native">>;
+
 export type ScanResult = {
   roots: StorageRoot[];
-  scanner: "find" | "node";
+  scanner: "native" | "find" | "node";
   errors: ErrorLog;
   /** With `collect`: units by root key and target id. */
   found: Map<string, Map<string, FoundUnit[]>>;
@@ -78,14 +85,18 @@ export async function scanRoots(specs: readonly RootSpec[], nowSec: number, opts
     nativeFs: opts.nativeFs ?? true,
   });
   const mode = opts.mode ?? "auto";
-  if (mode !== "node") {
+  const programs: ScanProgram[] = [];
+  if (mode === "native" && !opts.native) throw new FindUnusable("this reporter has no native scanner for this machine");
+  if ((mode === "auto" || mode === "native") && opts.native) programs.push({ kind: "native", bin: opts.native });
+  if (mode === "auto" || mode === "find") programs.push({ kind: "find", bin: opts.findBin ?? "find" });
+  for (const program of programs) {
     const ctx = context();
     try {
-      await walkFind(ctx, opts.findBin ?? "find", opts.parallel ?? defaultParallelism());
-      return finished(ctx, "find");
+      await walkFind(ctx, program, opts.parallel ?? defaultParallelism());
+      return finished(ctx, program.kind);
     } catch (err) {
-      if (!(err instanceof FindUnusable) || mode === "find") throw err;
-      // busybox or no find: measure everything again with the Node walker
+      if (!(err instanceof FindUnusable) || mode !== "auto") throw err;
+      // the native scanner cannot run here, busybox, no find: measure everything again with the next one
     }
   }
   const ctx = context();

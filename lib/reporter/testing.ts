@@ -4,6 +4,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 export const DAY_S = 86_400;
 
@@ -120,4 +121,15 @@ export function canMountTmpfs(): boolean {
   if (ok) spawnSync("umount", [d]);
   fs.rmdirSync(d);
   return ok;
+}
+
+/**
+ * The native scanner (native/scan.c) compiled into `dir` for the tests. A C compiler is required: without one
+ * this throws (the suites that need it fail, never skip).
+ */
+export function compiledScanner(dir: string): string {
+  const out = path.join(dir, "scan");
+  const src = fileURLToPath(new URL("./native/scan.c", import.meta.url));
+  execFileSync("cc", ["-O2", "-Wall", "-Wextra", "-Werror", "-o", out, src], { stdio: ["ignore", "pipe", "pipe"] });
+  return out;
 }

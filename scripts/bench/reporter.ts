@@ -1,5 +1,6 @@
 // Reporter speed against du: whole-process time of the built reporter (--dry-run, output to /dev/null) and of
-// `du -sb` over the same tree, in the same run, warm and cold cache, with peak memory.
+// `du -sb` over the same tree, in the same run, warm and cold cache, with peak memory. (A dry run writes nothing in
+// its state folder: the native scanner runs from a temporary copy written at each run, a little dearer than a real run.)
 //   node --import tsx scripts/bench/reporter.ts
 // Trees are generated under /tmp and removed afterwards. Prints plain lines of numbers and ratios.
 // BENCH_RUNS=n (default 5), BENCH_TREES=plain|heavy (default both), BENCH_COLD=0 skips the cold-cache figures,
@@ -88,6 +89,14 @@ function timed(cmd: string, args: string[]): Run {
   };
 }
 
+/** Node's flags as the registry module's script runs the reporter (`node <flags> "$REPORTER"`). */
+const NODE_FLAGS = (() => {
+  const script = fs.readFileSync(path.join(process.cwd(), "deploy/coder/scripts/run.sh.tftpl"), "utf8");
+  const m = /\bnode((?: --[\w-]+=\S+)*) "\$REPORTER"/.exec(script);
+  if (!m) throw new Error('deploy/coder/scripts/run.sh.tftpl: no `node ... "$REPORTER"` line');
+  return m[1].trim().split(" ").filter(Boolean);
+})();
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function dropCaches(): string | null {
@@ -103,7 +112,7 @@ function dropCaches(): string | null {
 async function main() {
   const bundle = await buildReporter(path.join(tmp, "reporter.mjs"));
   console.log(
-    `reporter bench: ${os.cpus().length} cores, node ${process.version}, ${RUNS} runs per figure (median), bundle ${fs.statSync(bundle).size} bytes`,
+    `reporter bench: ${os.cpus().length} cores, node ${process.version} ${NODE_FLAGS.join(" ")} (as the module runs it), ${RUNS} runs per figure (median), bundle ${fs.statSync(bundle).size} bytes`,
   );
   const trees: [string, string, (root: string) => number][] = [
     ["plain 200k", ".codex", plainTree],
@@ -135,7 +144,12 @@ async function main() {
     const du = () => timed("nice", ["-n", "19", "du", "-sb", root]);
     const duNormal = () => timed("du", ["-sb", root]);
     const rep = (scanner = "auto") =>
-      timed("sh", ["-c", `exec node "$0" --dry-run --home "$1" --scanner ${scanner} > /dev/null`, bundle, home]);
+      timed("sh", [
+        "-c",
+        `exec node ${NODE_FLAGS.join(" ")} "$0" --dry-run --home "$1" --scanner ${scanner} > /dev/null`,
+        bundle,
+        home,
+      ]);
     // warm up the cache and the binaries
     du();
     rep();
@@ -156,23 +170,29 @@ async function main() {
     }
     const normal = median(Array.from({ length: 3 }, () => duNormal().ms));
     const nodeRuns: number[] = [];
-    for (let i = 0; i < Math.max(2, Math.floor(RUNS / 2)); i++) nodeRuns.push(rep("node").ms);
+    const findRuns: number[] = [];
+    for (let i = 0; i < Math.max(2, Math.floor(RUNS / 2)); i++) {
+      nodeRuns.push(rep("node").ms);
+      findRuns.push(rep("find").ms);
+    }
     const d = median(dus);
     const r = median(reps);
     const nr = median(nodeRuns);
+    const fr = median(findRuns);
     console.log(
       `${label} warm: du -sb ${d.toFixed(0)} ms, reporter ${r.toFixed(0)} ms, ratio ${(r / d).toFixed(2)} (both at nice 19)`,
     );
     console.log(
       `${label} warm: du -sb at normal priority ${normal.toFixed(0)} ms, reporter/that ${(r / normal).toFixed(2)}; load average ${os.loadavg()[0].toFixed(1)}`,
     );
+    console.log(`${label} warm: reporter --scanner find (fallback) ${fr.toFixed(0)} ms, ratio ${(fr / d).toFixed(2)}`);
     console.log(`${label} warm: reporter --scanner node (fallback) ${nr.toFixed(0)} ms, ratio ${(nr / d).toFixed(2)}`);
     console.log(
       `${label} warm: du runs ${dus.map((x) => x.toFixed(0)).join(" ")} | reporter runs ${reps.map((x) => x.toFixed(0)).join(" ")}`,
     );
     if (repCpu.length)
       console.log(
-        `${label} warm CPU (user + sys, find included): du -sb ${median(duCpu).toFixed(0)} ms, reporter ${median(repCpu).toFixed(0)} ms, ratio ${(median(repCpu) / median(duCpu)).toFixed(2)}; runs: du ${duCpu.map((x) => x.toFixed(0)).join(" ")} | reporter ${repCpu.map((x) => x.toFixed(0)).join(" ")}`,
+        `${label} warm CPU (user + sys, its scanner processes included): du -sb ${median(duCpu).toFixed(0)} ms, reporter ${median(repCpu).toFixed(0)} ms, ratio ${(median(repCpu) / median(duCpu)).toFixed(2)}; runs: du ${duCpu.map((x) => x.toFixed(0)).join(" ")} | reporter ${repCpu.map((x) => x.toFixed(0)).join(" ")}`,
       );
     console.log(
       `${label} peak RSS of the reporter: ${TIME ? formatBytes(rss * 1024) : "unknown (/usr/bin/time missing)"}`,

@@ -123,6 +123,20 @@ describe("the Dockerfile", () => {
     expect(image.healthcheck.flags).toMatchObject({ interval: expect.any(String), "start-period": expect.any(String) });
   });
 
+  it("compiles the reporter's native scanner in the build stage, and fails the build without it", () => {
+    const build = image.stages.find((s) => image.copies.some((c) => c.from === s.name))!;
+    const text = build.instructions.map((i) => `${i.getKeyword()} ${i.getArgumentsContent()}`).join("\n");
+    expect(text).toMatch(/^RUN .*apt-get install [^\n]*musl-tools/m);
+    expect(text).toMatch(/^ENV STORAGE_REPORTER_NATIVE=required$/m);
+    // the reporter the image serves (built the same way here) measures with it
+    const home = fs.mkdtempSync(path.join(root, "home-"));
+    fs.mkdirSync(path.join(home, ".claude"));
+    const r = spawnSync("node", ["public/reporter.mjs", "--dry-run", "--home", home, "--scanner", "native"], {
+      encoding: "utf8",
+    });
+    expect(r.status, r.stderr).toBe(0);
+  });
+
   it("leaves dependencies, builds, data and secrets out of the build context", () => {
     const ignored = fs
       .readFileSync(".dockerignore", "utf8")

@@ -15,7 +15,7 @@ import type { ClaimedJob } from "@/lib/cleanup/protocol";
 import type { Env } from "../configuration";
 import { isInside, joinRel } from "../paths";
 import { discoverRoots, type ReporterConfig, type RootSpec } from "../roots";
-import { scanRoots, type ScannerMode } from "../scan";
+import { scanRoots, type ScannerChoice } from "../scan";
 import { Refused, measure, openRoot, type Measured, type RootHandle } from "./fs-safe";
 import type { PlanUnit } from "./plan";
 import type { ProtectList } from "./protect";
@@ -46,7 +46,7 @@ export type FindOptions = {
   config: ReporterConfig | null;
   protect: ProtectList;
   nowSec: number;
-  scanner?: ScannerMode;
+  scanner?: ScannerChoice;
 };
 
 /** The job's target, or a reason why there is none. */
@@ -85,7 +85,11 @@ export async function findJobUnits(
   const scanSpecs = specs
     .filter((s) => chosen.includes(s) || nested.includes(s))
     .map((s) => ({ ...s, targets: chosen.includes(s) ? [target] : [] }));
-  const scan = await scanRoots(scanSpecs, o.nowSec, { home: o.home, mode: o.scanner ?? "auto", collect: true });
+  const scan = await scanRoots(scanSpecs, o.nowSec, {
+    home: o.home,
+    ...(o.scanner ?? { mode: "auto" }),
+    collect: true,
+  });
   const olderThan = job.params?.olderThanDays;
   for (const spec of chosen) {
     const found = scan.found.get(spec.key)?.get(target.id) ?? [];

@@ -1,0 +1,278 @@
+// The reporter's native scanner: what `find POINT... -xdev [prune] ( -type d -o -links 1 ) -printf SHORT -o
+// -printf LONG` prints (lib/reporter/find-process.ts), for lib/reporter/find-parser.ts to read, at less cost:
+// no expression to evaluate and no printf format to interpret per entry, one fstatat per entry relative to its
+// folder's descriptor (the kernel resolves one name, not the whole path), and numbers written by hand into one
+// large output buffer.
+//
+//   scan [-p PRUNE]... (-d FOLDER | -f FOLDER)...
+//
+// -d: the folder and everything below it, in order; -f: the folder's entries that are not folders (not the
+// folder itself, nothing below), leaving out names that are not valid UTF-8 or hold U+FFFD: the reporter
+// measures those itself (lib/reporter/scan-node.ts, "undecodable").
+//
+// Records, each ended by a NUL byte (the mtime is whole seconds: the parser reads no more of it):
+//   folders and files with one link:  DEV BLOCKS SIZE MTIME TYPE PATH
+//   other files (hard links):        HDEV INO NLINK BLOCKS SIZE MTIME TYPE PATH
+// It never follows symbolic links, never goes into another filesystem (an entry on another device is left out
+// whole, as du -x does), and leaves out a path given with -p and everything inside it. Errors go to stderr as
+// find words them ("scan: 'PATH': Permission denied"); an entry that vanished is skipped in silence.
+// Exit status: 0, or 1 when an entry could not be read (as find); 2 on bad usage; 3 when the tree is deeper than
+// the descriptors it may hold (the reporter measures again with find).
+//
+// It calls the kernel through syscall() for stat and open so that it needs no symbol newer than glibc 2.2.5:
+// it runs on any x86_64 glibc system. Elsewhere it cannot run, and the reporter uses find.
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static char out[1 << 18];
+static size_t outLen;
+static int status;
+
+static void flush(void) {
+  size_t off = 0;
+  while (off < outLen) {
+    ssize_t n = write(1, out + off, outLen - off);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      _exit(4); // the reader is gone
+    }
+    off += (size_t)n;
+  }
+  outLen = 0;
+}
+
+static void put(const char *s, size_t n) {
+  if (n > sizeof out) {
+    flush();
+    size_t off = 0;
+    while (off < n) {
+      ssize_t w = write(1, s + off, n - off);
+      if (w < 0) {
+        if (errno == EINTR) continue;
+        _exit(4);
+      }
+      off += (size_t)w;
+    }
+    return;
+  }
+  if (outLen + n > sizeof out) flush();
+  memcpy(out + outLen, s, n);
+  outLen += n;
+}
+
+/** Appends a number and a space. */
+static char *num(char *p, int64_t v) {
+  char tmp[24];
+  int k = 0;
+  uint64_t u = v < 0 ? (uint64_t)(-(v + 1)) + 1 : (uint64_t)v;
+  if (v < 0) *p++ = '-';
+  do {
+    tmp[k++] = (char)('0' + u % 10);
+    u /= 10;
+  } while (u);
+  while (k) *p++ = tmp[--k];
+  *p++ = ' ';
+  return p;
+}
+
+static char typeOf(mode_t m) {
+  switch (m & S_IFMT) {
+    case S_IFDIR: return 'd';
+    case S_IFREG: return 'f';
+    case S_IFLNK: return 'l';
+    case S_IFIFO: return 'p';
+    case S_IFSOCK: return 's';
+    case S_IFCHR: return 'c';
+    case S_IFBLK: return 'b';
+    default: return 'U';
+  }
+}
+
+static void record(const struct stat *st, const char *path, size_t len) {
+  char head[160];
+  char *p = head;
+  int isDir = S_ISDIR(st->st_mode);
+  if (!isDir && st->st_nlink != 1) {
+    *p++ = 'H';
+    p = num(p, (int64_t)st->st_dev);
+    p = num(p, (int64_t)st->st_ino);
+    p = num(p, (int64_t)st->st_nlink);
+  } else {
+    p = num(p, (int64_t)st->st_dev);
+  }
+  p = num(p, (int64_t)st->st_blocks);
+  p = num(p, (int64_t)st->st_size);
+  p = num(p, (int64_t)st->st_mtim.tv_sec);
+  *p++ = typeOf(st->st_mode);
+  *p++ = ' ';
+  put(head, (size_t)(p - head));
+  put(path, len);
+  put("", 1);
+}
+
+/** An error line as find prints it (a backslash or a line break in the path escaped), glibc's wording. */
+static void complain(const char *path, int err) {
+  flush();
+  // musl words this one otherwise, and lib/reporter/scan-errors.ts reads the code from the words
+  const char *msg = err == ELOOP ? "Too many levels of symbolic links" : strerror(err);
+  size_t n = strlen(path);
+  char *line = malloc(n * 2 + strlen(msg) + 16);
+  if (!line) _exit(4);
+  char *p = line;
+  memcpy(p, "scan: '", 7);
+  p += 7;
+  for (size_t k = 0; k < n; k++) {
+    if (path[k] == '\\' || path[k] == '\n') *p++ = '\\';
+    *p++ = path[k] == '\n' ? 'n' : path[k];
+  }
+  memcpy(p, "': ", 3);
+  p += 3;
+  strcpy(p, msg);
+  p += strlen(msg);
+  *p++ = '\n';
+  ssize_t ignored = write(2, line, (size_t)(p - line));
+  (void)ignored;
+  free(line);
+  status = 1;
+}
+
+static int statAt(int dirfd, const char *name, struct stat *st) {
+  return (int)syscall(SYS_newfstatat, dirfd, name, st, AT_SYMLINK_NOFOLLOW);
+}
+
+/**
+ * Opens the folder `name` (relative to `dirfd`) to read it, or says why not and returns -1 (nothing when it
+ * vanished). Out of descriptors, it gives up: exit 3, and the reporter measures again with find.
+ */
+static int openDir(int dirfd, const char *name, const char *shown) {
+  int fd = (int)syscall(SYS_openat, dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd >= 0) return fd;
+  if (errno == EMFILE || errno == ENFILE) {
+    flush();
+    _exit(3);
+  }
+  if (errno != ENOENT) complain(shown, errno);
+  return -1;
+}
+
+static char **prunes;
+static int pruneCount;
+
+static int pruned(const char *path) {
+  for (int k = 0; k < pruneCount; k++)
+    if (strcmp(prunes[k], path) == 0) return 1;
+  return 0;
+}
+
+/** The path being measured: grows as the walk goes deeper. */
+static char *path;
+static size_t pathCap;
+
+static void reserve(size_t n) {
+  if (n <= pathCap) return;
+  while (pathCap < n) pathCap = pathCap ? pathCap * 2 : 4096;
+  path = realloc(path, pathCap);
+  if (!path) _exit(4);
+}
+
+/** Whether Node reads the name as it is: valid UTF-8 without U+FFFD (EF BF BD), which Node gives for bad bytes. */
+static int decodable(const unsigned char *s) {
+  while (*s) {
+    unsigned c = *s;
+    int n = c < 0x80 ? 0 : (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2 : (c & 0xF8) == 0xF0 ? 3 : -1;
+    if (n < 0) return 0;
+    unsigned cp = n == 0 ? c : n == 1 ? c & 0x1F : n == 2 ? c & 0x0F : c & 0x07;
+    for (int k = 1; k <= n; k++) {
+      if ((s[k] & 0xC0) != 0x80) return 0;
+      cp = (cp << 6) | (s[k] & 0x3F);
+    }
+    // overlong forms, surrogates, beyond U+10FFFF, and U+FFFD itself
+    if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000)) return 0;
+    if ((cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF || cp == 0xFFFD) return 0;
+    s += n + 1;
+  }
+  return 1;
+}
+
+/**
+ * Measures the entries of the folder open at `fd` (whose path is path[0..len)), and closes it: all of them and
+ * everything below, or with `filesOnly` its entries that are not folders and whose names Node can read.
+ */
+static void walk(int fd, size_t len, dev_t dev, int filesOnly) {
+  DIR *d = fdopendir(fd);
+  if (!d) {
+    close(fd);
+    path[len] = 0;
+    complain(path, errno);
+    return;
+  }
+  for (;;) {
+    errno = 0;
+    struct dirent *e = readdir(d);
+    if (!e) {
+      if (errno) {
+        path[len] = 0;
+        complain(path, errno);
+      }
+      break;
+    }
+    const char *name = e->d_name;
+    if (name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0))) continue;
+    size_t nlen = strlen(name);
+    reserve(len + nlen + 2);
+    path[len] = '/';
+    memcpy(path + len + 1, name, nlen + 1);
+    size_t sub = len + 1 + nlen;
+    if (pruneCount && pruned(path)) continue;
+    if (filesOnly && (e->d_type == DT_DIR || !decodable((const unsigned char *)name))) continue;
+    struct stat st;
+    if (statAt(dirfd(d), name, &st) != 0) {
+      if (errno != ENOENT) complain(path, errno);
+      continue;
+    }
+    if (st.st_dev != dev) continue; // a mount point: left out, like du -x
+    if (filesOnly && S_ISDIR(st.st_mode)) continue;
+    record(&st, path, sub);
+    if (filesOnly || !S_ISDIR(st.st_mode)) continue;
+    int child = openDir(dirfd(d), name, path);
+    if (child >= 0) walk(child, sub, dev, 0);
+  }
+  closedir(d);
+}
+
+int main(int argc, char **argv) {
+  prunes = calloc((size_t)argc, sizeof *prunes);
+  if (!prunes) return 4;
+  for (int k = 1; k < argc; k += 2) {
+    if (k + 1 >= argc || argv[k][0] != '-' || !strchr("pdf", argv[k][1]) || argv[k][2]) return 2;
+    if (argv[k][1] == 'p') prunes[pruneCount++] = argv[k + 1];
+  }
+  for (int k = 1; k < argc; k += 2) {
+    int filesOnly = argv[k][1] == 'f';
+    if (argv[k][1] == 'p') continue;
+    const char *point = argv[k + 1];
+    size_t len = strlen(point);
+    reserve(len + 1);
+    memcpy(path, point, len + 1);
+    if (pruneCount && pruned(path)) continue;
+    struct stat st;
+    if (statAt(AT_FDCWD, path, &st) != 0) {
+      if (errno != ENOENT) complain(path, errno);
+      continue;
+    }
+    if (!filesOnly) record(&st, path, len);
+    if (!S_ISDIR(st.st_mode)) continue;
+    int fd = openDir(AT_FDCWD, path, path);
+    if (fd >= 0) walk(fd, len, st.st_dev, filesOnly);
+  }
+  flush();
+  return status;
+}

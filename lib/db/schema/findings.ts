@@ -9,6 +9,7 @@ import {
   text,
   timestamp,
 } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
 import { workspaces } from "./workspaces";
 
 /**
@@ -49,7 +50,17 @@ export const keptFindings = pgTable(
     /** The most urgent findings, at most GROUP_MEMBERS_SHOWN: [{ rootKey, path, value, threshold }]. */
     members: jsonb("members").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.ruleId, t.agentKey] }), index("kept_findings_rule_idx").on(t.ruleId)],
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.ruleId, t.agentKey] }),
+    // A rule's groups in the lists' order (GROUP_ORDER, whose severity and rule are the same for all of them):
+    // a page's most urgent groups of each rule are the first rows of its range, not a sort of all of them.
+    index("kept_findings_rule_order_idx").on(
+      t.ruleId,
+      t.urgency.desc().nullsFirst(),
+      sql`${t.workspaceId} collate "C"`,
+      sql`${t.agentKey} collate "C"`,
+    ),
+  ],
 );
 
 /**

@@ -1,0 +1,2 @@
+DROP INDEX "kept_findings_rule_idx";--> statement-breakpoint
+CREATE INDEX "kept_findings_rule_order_idx" ON "kept_findings" USING btree ("rule_id","urgency" DESC NULLS FIRST,"workspace_id" collate "C","agent_key" collate "C");

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
+import { runMaintenance } from "@/lib/db/maintenance-task";
 import { describeEachDatabase } from "@/lib/db/testing";
 import { rowsOf, type Db } from "@/lib/db/types";
 import { at, MiB, seedScenario, send, testNow, WS_B } from "@/tests/support/reports";
@@ -7,9 +8,9 @@ import { getFleetOverview } from "./fleet";
 import { topAgents } from "./fleet-lists";
 import { rewriteStaleFleetSeries, seriesKeySql } from "./workspace-series";
 
-// The kept series of each workspace against the same sums over root_latest: after newest and late reports and a
-// root that goes away; the overview reads them while their signature is this code's, and sums root_latest
-// otherwise.
+// The kept series of each workspace against the same sums over root_latest: after newest and late reports, a
+// root that goes away, a deleted workspace and retention; the overview reads them while their signature is this
+// code's, and sums root_latest otherwise.
 
 async function keptAndLive(db: Db) {
   const text = (rows: Record<string, unknown>[]) => rows.map((r) => JSON.stringify(r)).sort();
@@ -59,5 +60,19 @@ describeEachDatabase("kept workspace series", (t) => {
     const o = await getFleetOverview(db, { now });
     const level = o.series.points.at(-1)!;
     expect(level.total).toBe(before.reduce((s, a) => s + a.bytes, 0));
+  });
+
+  it("leave a deleted workspace out of the overview, and stay equal through retention", async () => {
+    const db = t.current.db;
+    const before = await topAgents(db, 10);
+    await db.execute(sql`update workspaces set deleted_at = ${now.toISOString()}::timestamptz where id = 'ws-b'`);
+    const gone = await topAgents(db, 10);
+    // ws-b alone holds Gemini's data: its series goes with it.
+    expect(gone.find((a) => a.agent === "gemini")).toBeUndefined();
+    expect(gone.reduce((s, a) => s + a.bytes, 0)).toBeLessThan(before.reduce((s, a) => s + a.bytes, 0));
+    await runMaintenance(t.current, { now: new Date(now.getTime() + 400 * 86_400_000) });
+    const r = await keptAndLive(db);
+    expect(r.kept).toEqual(r.live);
+    expect(await topAgents(db, 10)).toEqual(gone);
   });
 });

@@ -29,7 +29,7 @@ import {
   findingsQuery,
   type FindingsFilters,
 } from "@/lib/validations/findings";
-import { notDeleted } from "../deleted";
+import { notDeleted, ofLiveWorkspace } from "../deleted";
 import { FLEET, inScope, type WorkspaceScope } from "../scope";
 import { currentKeptRules, rewriteKeptRules } from "./kept-findings";
 import { isKept, MEMBERS, ruleRows, workspaceFilter } from "./rule-rows";
@@ -190,14 +190,24 @@ function findingParts(
           f.total, f.urgency, true as kept
         from kept_findings f join workspaces w on w.id = f.workspace_id where ${keptOf(id)} and ${filters}`,
     ),
-    keptCounts:
-      keptIds.length > 0
-        ? sql`select f.rule_id, sum(f.n)::int4 as n, count(*)::int4 as g
-            from kept_findings f join workspaces w on w.id = f.workspace_id
-            where (${sql.join(keptIds.map(keptOf), sql` or `)}) and ${filters}
-            group by f.rule_id`
-        : null,
+    keptCounts: keptIds.length > 0 ? keptCountsOf(sql.join(keptIds.map(keptOf), sql` or `), f, scope, filters) : null,
   };
+}
+
+/**
+ * The kept groups' counts by rule (rule_id, n, g) of the rows `kept` selects. Without a filter on the workspace
+ * (owner, template, a member's scope) the workspaces table only removes the deleted ones, which are few: a
+ * hashed list of them instead of a join to every workspace (the fleet's counts: 27 ms instead of 80-95 ms over
+ * 92,000 kept groups at 10,000 workspaces).
+ */
+function keptCountsOf(kept: SQL, f: FindingsFilters, scope: WorkspaceScope, filters: SQL): SQL {
+  const readsWorkspace = scope.kind !== "fleet" || Boolean(f.owner) || Boolean(f.template);
+  const where = readsWorkspace
+    ? filters
+    : sql`${ofLiveWorkspace(sql`f.workspace_id`)}${f.agent ? sql` and f.agent = ${f.agent}` : sql``}`;
+  return sql`select f.rule_id, sum(f.n)::int4 as n, count(*)::int4 as g
+    from kept_findings f ${readsWorkspace ? sql`join workspaces w on w.id = f.workspace_id` : sql``}
+    where (${kept}) and ${where} group by f.rule_id`;
 }
 
 /**

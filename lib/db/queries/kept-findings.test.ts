@@ -75,9 +75,24 @@ describeEachDatabase("kept findings", (t) => {
 
   it("leave a deleted workspace out of the lists, and stay equal through retention", async () => {
     const db = t.current.db;
+    const rowsOfRule = async () =>
+      Object.fromEntries(
+        (await listFindings(db, FLEET, { now })).counts!.byRule.map((r) => [r.ruleId, { n: r.count, g: r.rows }]),
+      );
+    const before = await rowsOfRule();
+    const [ofC] = rowsOf<{ n: number; g: number }>(
+      await db.execute(sql`select sum(n)::int as n, count(*)::int as g from kept_findings
+        where workspace_id = 'ws-c' and rule_id = 'root-oversize'`),
+    );
+    expect(ofC.g).toBeGreaterThan(0);
     await db.execute(sql`update workspaces set deleted_at = ${now.toISOString()}::timestamptz where id = 'ws-c'`);
     const l = await listFindings(db, FLEET, { now, limit: 500 });
     expect(l.findings.some((f) => f.workspace.id === "ws-c")).toBe(false);
+    // The counts leave its kept groups out too.
+    expect((await rowsOfRule())["root-oversize"]).toEqual({
+      n: before["root-oversize"].n - ofC.n,
+      g: before["root-oversize"].g - ofC.g,
+    });
     await runMaintenance(t.current, { now: new Date(now.getTime() + 40 * 86_400_000) });
     const r = await keptAndLive(db);
     expect(r.kept).toEqual(r.live);

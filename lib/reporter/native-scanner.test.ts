@@ -35,6 +35,16 @@ describe("the embedded native scanner", () => {
     fs.writeFileSync(first, "#!/bin/sh\necho altered\n");
     expect(nativeScanner(state, { embedded: embed("one") })).toBe(first);
     expect(fs.readFileSync(first, "utf8")).toBe("#!/bin/sh\necho one\n");
+    // a link to the same bytes elsewhere, or a copy others may write, is not run: it is written again
+    const elsewhere = path.join(tmp, "elsewhere");
+    fs.copyFileSync(first, elsewhere);
+    fs.rmSync(first);
+    fs.symlinkSync(elsewhere, first);
+    expect(nativeScanner(state, { embedded: embed("one") })).toBe(first);
+    expect(fs.lstatSync(first).isSymbolicLink()).toBe(false);
+    fs.chmodSync(first, 0o720);
+    expect(nativeScanner(state, { embedded: embed("one") })).toBe(first);
+    expect(fs.statSync(first).mode & 0o777).toBe(0o700);
     // a new version takes the place of the old one
     const second = nativeScanner(state, { embedded: embed("two") })!;
     expect(second).not.toBe(first);

@@ -55,11 +55,20 @@ export function nativeScanner(
   }
 }
 
-/** Whether `file` holds `bytes` and may be run (anything else is written again). */
+/**
+ * Whether `file` holds `bytes` and may be run: a regular file (not a link to one) of this user's, that only it
+ * may write (anything else is written again).
+ */
 function sameContent(file: string, bytes: Buffer): boolean {
   try {
-    const st = fs.statSync(file);
-    return st.isFile() && (st.mode & 0o100) !== 0 && st.size === bytes.length && fs.readFileSync(file).equals(bytes);
+    const st = fs.lstatSync(file);
+    return (
+      st.isFile() &&
+      st.uid === process.getuid?.() &&
+      (st.mode & 0o122) === 0o100 &&
+      st.size === bytes.length &&
+      fs.readFileSync(file).equals(bytes)
+    );
   } catch {
     return false;
   }

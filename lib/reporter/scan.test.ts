@@ -274,6 +274,39 @@ describe("the three scanners", () => {
     expect(full.roots).toEqual(r.roots);
   });
 
+  it("the native scanner gives up on a tree deeper than 4,096 folders (a folder copied into itself), and find measures it", async () => {
+    const deepHome = path.join(tmp, "runaway-home");
+    // 5,000 levels, deeper than a path may be spelled whole (PATH_MAX): chains of 1,000 folders, each moved
+    // to the bottom of the next
+    const chain = (name: string) => {
+      const bottom = path.join(tmp, name, ...Array<string>(1000).fill("a"));
+      fs.mkdirSync(bottom, { recursive: true });
+      return bottom;
+    };
+    let tree = path.join(tmp, "chain-0");
+    fs.writeFileSync(path.join(chain("chain-0"), "rollout.jsonl"), "x");
+    for (let k = 1; k < 5; k++) {
+      const bottom = chain(`chain-${k}`);
+      fs.renameSync(tree, path.join(bottom, "b"));
+      tree = path.join(tmp, `chain-${k}`);
+    }
+    fs.mkdirSync(path.join(deepHome, ".codex"), { recursive: true });
+    fs.renameSync(tree, path.join(deepHome, ".codex", "sessions"));
+    try {
+      const deepSpecs = discoverRoots({ home: deepHome, env: {} });
+      await expect(scanRoots(deepSpecs, NOW, { mode: "native", home: deepHome, native })).rejects.toThrow(
+        /exited with 3/,
+      );
+      const r = await scanRoots(deepSpecs, NOW, { mode: "auto", home: deepHome, native });
+      expect(r.scanner).toBe("find");
+      const root = path.join(deepHome, ".codex");
+      expect(r.roots[0].bytes).toBe(du([root]).get(root));
+      expect(r.roots[0].dirs).toBeGreaterThan(5000);
+    } finally {
+      execFileSync("rm", ["-rf", deepHome]);
+    }
+  });
+
   it("fall back to the Node walker when find has no -printf (busybox)", async () => {
     const fake = path.join(tmp, "busybox-find");
     fs.writeFileSync(fake, "#!/bin/sh\necho 'find: unrecognized: -printf' >&2\nexit 1\n", { mode: 0o755 });

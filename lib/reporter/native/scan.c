@@ -17,7 +17,7 @@
 // whole, as du -x does), and leaves out a path given with -p and everything inside it. Errors go to stderr as
 // find words them ("scan: 'PATH': Permission denied"); an entry that vanished is skipped in silence.
 // Exit status: 0, or 1 when an entry could not be read (as find); 2 on bad usage; 3 when the tree is deeper than
-// the descriptors it may hold (the reporter measures again with find).
+// the descriptors it may hold or MAX_DEPTH (the reporter measures again with find).
 //
 // It calls the kernel through syscall() for stat and open so that it needs no symbol newer than glibc 2.2.5:
 // it runs on any x86_64 glibc system. Elsewhere it cannot run, and the reporter uses find.
@@ -68,12 +68,10 @@ static void put(const char *s, size_t n) {
   outLen += n;
 }
 
-/** Appends a number and a space. */
-static char *num(char *p, int64_t v) {
+/** Appends an unsigned number and a space (device and inode numbers may use all 64 bits, as find's %D and %i). */
+static char *unum(char *p, uint64_t u) {
   char tmp[24];
   int k = 0;
-  uint64_t u = v < 0 ? (uint64_t)(-(v + 1)) + 1 : (uint64_t)v;
-  if (v < 0) *p++ = '-';
   do {
     tmp[k++] = (char)('0' + u % 10);
     u /= 10;
@@ -81,6 +79,13 @@ static char *num(char *p, int64_t v) {
   while (k) *p++ = tmp[--k];
   *p++ = ' ';
   return p;
+}
+
+/** Appends a signed number and a space (an mtime before 1970 is negative). */
+static char *num(char *p, int64_t v) {
+  if (v >= 0) return unum(p, (uint64_t)v);
+  *p++ = '-';
+  return unum(p, (uint64_t)(-(v + 1)) + 1);
 }
 
 static char typeOf(mode_t m) {
@@ -102,14 +107,14 @@ static void record(const struct stat *st, const char *path, size_t len) {
   int isDir = S_ISDIR(st->st_mode);
   if (!isDir && st->st_nlink != 1) {
     *p++ = 'H';
-    p = num(p, (int64_t)st->st_dev);
-    p = num(p, (int64_t)st->st_ino);
-    p = num(p, (int64_t)st->st_nlink);
+    p = unum(p, (uint64_t)st->st_dev);
+    p = unum(p, (uint64_t)st->st_ino);
+    p = unum(p, (uint64_t)st->st_nlink);
   } else {
-    p = num(p, (int64_t)st->st_dev);
+    p = unum(p, (uint64_t)st->st_dev);
   }
-  p = num(p, (int64_t)st->st_blocks);
-  p = num(p, (int64_t)st->st_size);
+  p = unum(p, (uint64_t)st->st_blocks);
+  p = unum(p, (uint64_t)st->st_size);
   p = num(p, (int64_t)st->st_mtim.tv_sec);
   *p++ = typeOf(st->st_mode);
   *p++ = ' ';
@@ -118,11 +123,25 @@ static void record(const struct stat *st, const char *path, size_t len) {
   put("", 1);
 }
 
+/**
+ * glibc's words for the errors a walk can meet, where musl's differ (lib/reporter/scan-errors.ts reads the code
+ * from the words, and the report carries them as find would print them).
+ */
+static const char *glibcWords(int err) {
+  switch (err) {
+    case ELOOP: return "Too many levels of symbolic links";
+    case EIO: return "Input/output error";
+    case ENAMETOOLONG: return "File name too long";
+    case ENOMEM: return "Cannot allocate memory";
+    case ESTALE: return "Stale file handle";
+    default: return strerror(err);
+  }
+}
+
 /** An error line as find prints it (a backslash or a line break in the path escaped), glibc's wording. */
 static void complain(const char *path, int err) {
   flush();
-  // musl words this one otherwise, and lib/reporter/scan-errors.ts reads the code from the words
-  const char *msg = err == ELOOP ? "Too many levels of symbolic links" : strerror(err);
+  const char *msg = glibcWords(err);
   size_t n = strlen(path);
   char *line = malloc(n * 2 + strlen(msg) + 16);
   if (!line) _exit(4);
@@ -203,6 +222,14 @@ static int decodable(const unsigned char *s) {
 }
 
 /**
+ * Folders open at once, one per level of the walk: past it the scanner gives up (exit 3) and the reporter
+ * measures with find, whose walk has no such bound, rather than run out of stack on a runaway tree (a folder
+ * copied into itself over and over).
+ */
+#define MAX_DEPTH 4096
+static int depth;
+
+/**
  * Measures the entries of the folder open at `fd` (whose path is path[0..len)), and closes it: all of them and
  * everything below, or with `filesOnly` its entries that are not folders and whose names Node can read.
  */
@@ -242,8 +269,15 @@ static void walk(int fd, size_t len, dev_t dev, int filesOnly) {
     if (filesOnly && S_ISDIR(st.st_mode)) continue;
     record(&st, path, sub);
     if (filesOnly || !S_ISDIR(st.st_mode)) continue;
+    if (depth == MAX_DEPTH) {
+      flush();
+      _exit(3);
+    }
     int child = openDir(dirfd(d), name, path);
-    if (child >= 0) walk(child, sub, dev, 0);
+    if (child < 0) continue;
+    depth++;
+    walk(child, sub, dev, 0);
+    depth--;
   }
   closedir(d);
 }
@@ -252,7 +286,7 @@ int main(int argc, char **argv) {
   prunes = calloc((size_t)argc, sizeof *prunes);
   if (!prunes) return 4;
   for (int k = 1; k < argc; k += 2) {
-    if (k + 1 >= argc || argv[k][0] != '-' || !strchr("pdf", argv[k][1]) || argv[k][2]) return 2;
+    if (k + 1 >= argc || argv[k][0] != '-' || !argv[k][1] || !strchr("pdf", argv[k][1]) || argv[k][2]) return 2;
     if (argv[k][1] == 'p') prunes[pruneCount++] = argv[k + 1];
   }
   for (int k = 1; k < argc; k += 2) {

@@ -217,6 +217,20 @@ for (const [mode, parallel, nativeFs] of [
   });
 }
 
+/**
+ * A tree the native scanner `bin` gives up on (exit 3): in native mode the scan fails, in auto mode find measures
+ * it, as du does. The auto scan's result.
+ */
+async function findTakesOver(home: string, bin: string) {
+  const specs = discoverRoots({ home, env: {} });
+  await expect(scanRoots(specs, NOW, { mode: "native", home, native: bin })).rejects.toThrow(/exited with 3/);
+  const r = await scanRoots(specs, NOW, { mode: "auto", home, native: bin });
+  expect(r.scanner).toBe("find");
+  const root = path.join(home, ".codex");
+  expect(r.roots[0].bytes).toBe(du([root]).get(root));
+  return r;
+}
+
 describe("the three scanners", () => {
   it("give identical reports", async () => {
     const a = await scanRoots(specs, NOW, { mode: "find", home, parallel: 2 });
@@ -262,13 +276,7 @@ describe("the three scanners", () => {
     // at most 16 descriptors: stdin, stdout, stderr and 13 folders open at once
     const limited = path.join(tmp, "scan-limited");
     fs.writeFileSync(limited, `#!/bin/sh\nulimit -n 16 && exec "${native}" "$@"\n`, { mode: 0o755 });
-    const r = await scanRoots(deepSpecs, NOW, { mode: "auto", home: deepHome, native: limited });
-    expect(r.scanner).toBe("find");
-    const root = path.join(deepHome, ".codex");
-    expect(r.roots[0].bytes).toBe(du([root]).get(root));
-    await expect(scanRoots(deepSpecs, NOW, { mode: "native", home: deepHome, native: limited })).rejects.toThrow(
-      /exited with 3/,
-    );
+    const r = await findTakesOver(deepHome, limited);
     // with its descriptors, it measures the same tree itself
     const full = await scanRoots(deepSpecs, NOW, { mode: "native", home: deepHome, native });
     expect(full.roots).toEqual(r.roots);
@@ -276,33 +284,22 @@ describe("the three scanners", () => {
 
   it("the native scanner gives up on a tree deeper than 4,096 folders (a folder copied into itself), and find measures it", async () => {
     const deepHome = path.join(tmp, "runaway-home");
-    // 5,000 levels, deeper than a path may be spelled whole (PATH_MAX): chains of 1,000 folders, each moved
-    // to the bottom of the next
-    const chain = (name: string) => {
-      const bottom = path.join(tmp, name, ...Array<string>(1000).fill("a"));
-      fs.mkdirSync(bottom, { recursive: true });
-      return bottom;
-    };
-    let tree = path.join(tmp, "chain-0");
-    fs.writeFileSync(path.join(chain("chain-0"), "rollout.jsonl"), "x");
-    for (let k = 1; k < 5; k++) {
-      const bottom = chain(`chain-${k}`);
-      fs.renameSync(tree, path.join(bottom, "b"));
-      tree = path.join(tmp, `chain-${k}`);
-    }
-    fs.mkdirSync(path.join(deepHome, ".codex"), { recursive: true });
-    fs.renameSync(tree, path.join(deepHome, ".codex", "sessions"));
     try {
-      const deepSpecs = discoverRoots({ home: deepHome, env: {} });
-      await expect(scanRoots(deepSpecs, NOW, { mode: "native", home: deepHome, native })).rejects.toThrow(
-        /exited with 3/,
-      );
-      const r = await scanRoots(deepSpecs, NOW, { mode: "auto", home: deepHome, native });
-      expect(r.scanner).toBe("find");
-      const root = path.join(deepHome, ".codex");
-      expect(r.roots[0].bytes).toBe(du([root]).get(root));
+      // 5,000 levels, deeper than a path may be spelled whole (PATH_MAX): chains of 1,000 folders, each moved
+      // to the bottom of the next
+      const chain = (k: number) => {
+        const bottom = path.join(deepHome, `chain-${k}`, ...Array<string>(1000).fill("a"));
+        fs.mkdirSync(bottom, { recursive: true });
+        return bottom;
+      };
+      fs.writeFileSync(path.join(chain(0), "rollout.jsonl"), "x");
+      for (let k = 1; k < 5; k++) fs.renameSync(path.join(deepHome, `chain-${k - 1}`), path.join(chain(k), "b"));
+      fs.mkdirSync(path.join(deepHome, ".codex"));
+      fs.renameSync(path.join(deepHome, "chain-4"), path.join(deepHome, ".codex", "sessions"));
+      const r = await findTakesOver(deepHome, native);
       expect(r.roots[0].dirs).toBeGreaterThan(5000);
     } finally {
+      // Node's rm spells each path whole, too long here; GNU rm walks relative to each folder
       execFileSync("rm", ["-rf", deepHome]);
     }
   });

@@ -168,11 +168,13 @@ function findingParts(
 ): FindingParts | null {
   const ids = selectedRules(rules, f);
   if (ids.length === 0) return null;
-  const where = [inScope(scope, sql`w.owner`), notDeleted];
-  if (f.owner) where.push(sql`w.owner = ${f.owner}`);
-  if (f.template) where.push(sql`w.template = ${f.template}`);
-  if (f.agent) where.push(sql`f.agent = ${f.agent}`);
-  const filters = sql.join(where, sql` and `);
+  // The filters on the workspace (beyond its not being deleted), and the one on the finding's own agent.
+  const onWorkspace: SQL[] = [];
+  if (scope.kind !== "fleet") onWorkspace.push(inScope(scope, sql`w.owner`));
+  if (f.owner) onWorkspace.push(sql`w.owner = ${f.owner}`);
+  if (f.template) onWorkspace.push(sql`w.template = ${f.template}`);
+  const ofAgent = f.agent ? sql`f.agent = ${f.agent}` : sql`true`;
+  const filters = sql.join([notDeleted, ...onWorkspace, ofAgent], sql` and `);
   const sev = (id: RuleId) => sql`${severityRank(rules[id].severity)}::int4`;
   const live = ids
     .filter((id) => !kept.has(id))
@@ -190,23 +192,28 @@ function findingParts(
           f.total, f.urgency, true as kept
         from kept_findings f join workspaces w on w.id = f.workspace_id where ${keptOf(id)} and ${filters}`,
     ),
-    keptCounts: keptIds.length > 0 ? keptCountsOf(sql.join(keptIds.map(keptOf), sql` or `), f, scope, filters) : null,
+    keptCounts:
+      keptIds.length > 0
+        ? keptCountsOf(sql.join(keptIds.map(keptOf), sql` or `), {
+            filters,
+            ofAgent,
+            onWorkspace: onWorkspace.length > 0,
+          })
+        : null,
   };
 }
 
 /**
- * The kept groups' counts by rule (rule_id, n, g) of the rows `kept` selects. Without a filter on the workspace
- * (owner, template, a member's scope) the workspaces table only removes the deleted ones, which are few: a
- * hashed list of them instead of a join to every workspace (the fleet's counts: 27 ms instead of 80-95 ms over
- * 92,000 kept groups at 10,000 workspaces).
+ * The kept groups' counts by rule (rule_id, n, g) of the rows `kept` selects, under `filters`. Without a filter on
+ * the workspace (owner, template, a member's scope) the workspaces table only removes the deleted ones, which are
+ * few: a hashed list of them instead of a join to every workspace (the fleet's counts: 27 ms instead of 80-95 ms
+ * over 92,000 kept groups at 10,000 workspaces).
  */
-function keptCountsOf(kept: SQL, f: FindingsFilters, scope: WorkspaceScope, filters: SQL): SQL {
-  const readsWorkspace = scope.kind !== "fleet" || Boolean(f.owner) || Boolean(f.template);
-  const where = readsWorkspace
-    ? filters
-    : sql`${ofLiveWorkspace(sql`f.workspace_id`)}${f.agent ? sql` and f.agent = ${f.agent}` : sql``}`;
-  return sql`select f.rule_id, sum(f.n)::int4 as n, count(*)::int4 as g
-    from kept_findings f ${readsWorkspace ? sql`join workspaces w on w.id = f.workspace_id` : sql``}
+function keptCountsOf(kept: SQL, opts: { filters: SQL; ofAgent: SQL; onWorkspace: boolean }): SQL {
+  const [from, where] = opts.onWorkspace
+    ? [sql`kept_findings f join workspaces w on w.id = f.workspace_id`, opts.filters]
+    : [sql`kept_findings f`, sql`${ofLiveWorkspace(sql`f.workspace_id`)} and ${opts.ofAgent}`];
+  return sql`select f.rule_id, sum(f.n)::int4 as n, count(*)::int4 as g from ${from}
     where (${kept}) and ${where} group by f.rule_id`;
 }
 

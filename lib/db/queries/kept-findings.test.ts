@@ -75,11 +75,11 @@ describeEachDatabase("kept findings", (t) => {
 
   it("leave a deleted workspace out of the lists, and stay equal through retention", async () => {
     const db = t.current.db;
-    const rowsOfRule = async () =>
+    const countsByRule = async () =>
       Object.fromEntries(
         (await listFindings(db, FLEET, { now })).counts!.byRule.map((r) => [r.ruleId, { n: r.count, g: r.rows }]),
       );
-    const before = await rowsOfRule();
+    const before = await countsByRule();
     const [ofC] = rowsOf<{ n: number; g: number }>(
       await db.execute(sql`select sum(n)::int as n, count(*)::int as g from kept_findings
         where workspace_id = 'ws-c' and rule_id = 'root-oversize'`),
@@ -89,7 +89,7 @@ describeEachDatabase("kept findings", (t) => {
     const l = await listFindings(db, FLEET, { now, limit: 500 });
     expect(l.findings.some((f) => f.workspace.id === "ws-c")).toBe(false);
     // The counts leave its kept groups out too.
-    expect((await rowsOfRule())["root-oversize"]).toEqual({
+    expect((await countsByRule())["root-oversize"]).toEqual({
       n: before["root-oversize"].n - ofC.n,
       g: before["root-oversize"].g - ofC.g,
     });

@@ -340,8 +340,11 @@ describe("one quantity, one figure", () => {
     });
     expect(fleet["Growth 7 d"].value).toBe(formatBytesDelta(o.growth.d7.bytes));
     expect(fleet["Growth 30 d"].value).toBe(formatBytesDelta(o.growth.d30.bytes));
-    // One name per series: Top agents says what the chart's legend says.
-    const legend = await page.locator(".chart-legend .legend-item").allTextContents();
+    // One name per series: Top agents says what the chart's legend says. The chart is its own chunk, loaded
+    // after hydration, so its legend is awaited rather than read the moment the network is quiet.
+    const legendItems = page.locator(".chart-legend .legend-item");
+    await legendItems.first().waitFor();
+    const legend = await legendItems.allTextContents();
     const top = await page
       .locator("section", { has: page.getByRole("heading", { name: "Top agents" }) })
       .locator("li .grow")

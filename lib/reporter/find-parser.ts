@@ -1,7 +1,8 @@
-// The output of the fast path's find processes, parsed as it streams in: the main thread's share of the work.
+// The output of the fast path's find processes, parsed as it streams in: the main thread's share of the work
+// when find measures (the native scanner's output has a reader of its own: native-parser.ts).
 
-import { decodeName } from "@/lib/report/path-encoding";
 import type { Aggregator } from "./aggregate";
+import { NulRecords, utf8 } from "./nul-records";
 import type { RootSpec } from "./roots";
 
 /**
@@ -19,39 +20,14 @@ export const FMT_LONG = "H%D %i %n %b %s %T@ %y %p\\0";
  */
 export type StartPoint = { abs: string; root: number; rootLen?: number; files?: boolean };
 
-type Utf8Slicer = { utf8Slice?: (start: number, end: number) => string };
-declare module "node:buffer" {
-  interface Buffer {
-    latin1Slice(start: number, end: number): string;
-  }
-}
-/** Buffer#utf8Slice skips toString's argument checks (a third of the parse time); toString where absent. */
-const utf8Slice = (buf: Buffer, start: number, end: number): string =>
-  (buf as unknown as Utf8Slicer).utf8Slice
-    ? (buf as unknown as Required<Utf8Slicer>).utf8Slice(start, end)
-    : buf.toString("utf8", start, end);
-
-/**
- * A name or folder as the reporter holds it. Bytes that are not UTF-8 decode to U+FFFD, which is then the sign
- * to decode again keeping each stray byte (lib/report/path-encoding.ts); the common case costs one search.
- */
-const utf8 = (buf: Buffer, start: number, end: number): string => {
-  const s = utf8Slice(buf, start, end);
-  return s.includes("\uFFFD") ? decodeName(buf.subarray(start, end)) : s;
-};
-
 /**
  * Parses find's output, records of FMT_SHORT or FMT_LONG separated by NUL, chunk by chunk, into the
  * aggregator. `points` are the start points in the order given to find (each entry belongs to the latest
  * start point that is a prefix of its path).
  *
- * The hot loop reads numbers straight from the bytes and makes one string per entry (its path relative to
- * the root); a record cut by a chunk's end is carried over in one reused buffer.
+ * Each entry costs one string (its name); its folder's string is made again only when the folder changes.
  */
-export class FindParser {
-  records = 0;
-  private carry: Buffer = Buffer.allocUnsafeSlow(4096);
-  private carryLen = 0;
+export class FindParser extends NulRecords {
   private sp = 0;
   /** The current start point's path as bytes, and where its root's path ends in it. */
   private spBytes: Buffer | null = null;
@@ -68,6 +44,7 @@ export class FindParser {
     private readonly points: readonly StartPoint[],
     private readonly rootDev: readonly number[],
   ) {
+    super();
     this.rootBytes = specs.map((s) => Buffer.byteLength(s.abs));
     this.setPoint(0);
   }
@@ -79,78 +56,8 @@ export class FindParser {
     this.spRootLen = p ? (p.rootLen ?? this.rootBytes[p.root]) : 0;
   }
 
-  push(chunk: Buffer) {
-    let pos = 0;
-    if (this.carryLen > 0) {
-      // complete the record cut at the end of the previous chunk
-      const end = chunk.indexOf(0);
-      const take = end < 0 ? chunk.length : end + 1;
-      if (this.carryLen + take > this.carry.length) {
-        const bigger = Buffer.allocUnsafeSlow(Math.max(this.carry.length * 2, this.carryLen + take));
-        this.carry.copy(bigger, 0, 0, this.carryLen);
-        this.carry = bigger;
-      }
-      chunk.copy(this.carry, this.carryLen, 0, take);
-      this.carryLen += take;
-      if (end < 0) return;
-      this.record(this.carry, 0, this.carryLen - 1);
-      this.carryLen = 0;
-      pos = take;
-    }
-    pos = this.parse(chunk, pos);
-    const left = chunk.length - pos;
-    if (left > 0) {
-      if (left > this.carry.length) this.carry = Buffer.allocUnsafeSlow(left * 2);
-      chunk.copy(this.carry, 0, pos);
-      this.carryLen = left;
-    }
-  }
-
-  /** Parses the complete records in buf from pos; returns where the incomplete rest starts. */
-  private parse(buf: Buffer, pos: number): number {
-    for (;;) {
-      const end = buf.indexOf(0, pos);
-      if (end < 0) return pos;
-      this.record(buf, pos, end);
-      pos = end + 1;
-    }
-  }
-
-  private record(buf: Buffer, i: number, end: number) {
-    this.records++;
-    const long = buf[i] === 72; // 'H'
-    if (long) i++;
-    let c = 0;
-    let dev = 0;
-    while ((c = buf[i++]) !== 32) dev = dev * 10 + c - 48;
-    let ino = "";
-    let nlink = 1;
-    if (long) {
-      const s = i;
-      while (buf[i] !== 32) i++;
-      ino = buf.latin1Slice(s, i);
-      i++;
-      nlink = 0;
-      while ((c = buf[i++]) !== 32) nlink = nlink * 10 + c - 48;
-    }
-    let blocks = 0;
-    while ((c = buf[i++]) !== 32) blocks = blocks * 10 + c - 48;
-    let size = 0;
-    while ((c = buf[i++]) !== 32) size = size * 10 + c - 48;
-    let neg = false;
-    if (buf[i] === 45) {
-      neg = true;
-      i++;
-    }
-    let sec = 0;
-    while ((c = buf[i++]) !== 46 && c !== 32) sec = sec * 10 + c - 48;
-    let frac = false;
-    if (c === 46) {
-      while ((c = buf[i++]) !== 32) if (c !== 48) frac = true;
-    }
-    if (neg) sec = frac ? -sec - 1 : -sec;
-    const isDir = buf[i] === 100; // 'd'
-    i += 2;
+  protected record(buf: Buffer, i: number, end: number) {
+    i = this.fields(buf, i);
     // The entry's folder is the path up to its last slash. When it is the previous entry's folder (the
     // common case), so are the start point, the root and the folder's string: no other work.
     let slash = end - 1;
@@ -178,9 +85,9 @@ export class FindParser {
       this.parentStr = parent;
       this.parentRoot = r;
     }
-    if (dev !== this.rootDev[r]) return; // a mount point inside the tree: left out, like du -x
+    if (this.dev !== this.rootDev[r]) return; // a mount point inside the tree: left out, like du -x
     const name = utf8(buf, slash + 1, end);
-    this.agg.entryIn(r, parent, name, isDir, blocks, size, sec, nlink, long ? `${dev}:${ino}` : null);
+    this.agg.entryIn(r, parent, name, this.isDir, this.blocks, this.size, this.sec, this.nlink, this.inode());
   }
 
   private sameParent(buf: Buffer, start: number, len: number): boolean {

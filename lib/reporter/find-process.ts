@@ -1,11 +1,12 @@
 // Runs one find job: a process over a batch of start points, GNU find (under stdbuf where it works) or the
-// native scanner (lib/reporter/native/scan.c, which prints what find prints), its output fed to a FindParser
-// and its error lines turned into the scan's errors.
+// native scanner (lib/reporter/native/scan.c), its output fed to its reader (FindParser or NativeParser) and its
+// error lines turned into the scan's errors.
 
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { FMT_LONG, FMT_SHORT, FindParser, type StartPoint } from "./find-parser";
-import { isInside, relToHome } from "./paths";
+import { NativeParser } from "./native-parser";
+import { isInside, relToHome, within } from "./paths";
 import type { RootSpec } from "./roots";
 import type { ScanContext } from "./scan-context";
 import { codeOfFindMessage } from "./scan-errors";
@@ -95,7 +96,7 @@ function runFind(
   let cwd = ctx.specs[absPoints[0].root].abs;
   for (const p of absPoints) {
     const r = ctx.specs[p.root].abs;
-    while (!(r === cwd || isInside(r, cwd)) && cwd !== "/") cwd = path.dirname(cwd);
+    while (!within(r, cwd) && cwd !== "/") cwd = path.dirname(cwd);
   }
   const under = (abs: string) => "./" + (cwd === "/" ? abs.slice(1) : abs.slice(cwd.length + 1));
   const rootLen = new Map<number, number>();
@@ -117,7 +118,10 @@ function runFind(
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, LC_ALL: "C", POSIXLY_CORRECT: undefined },
     });
-    const parser = new FindParser(ctx.agg, ctx.specs, points, rootDev);
+    const parser =
+      kind === "native"
+        ? new NativeParser(ctx.agg, ctx.specs, points, rootDev)
+        : new FindParser(ctx.agg, ctx.specs, points, rootDev);
     child.stdout.on("data", (chunk: Buffer) => parser.push(chunk));
     let stderr = "";
     const fatal: string[] = [];
@@ -161,7 +165,7 @@ function rootOf(specs: readonly RootSpec[], abs: string): number {
   let best = -1;
   for (let i = 0; i < specs.length; i++) {
     const a = specs[i].abs;
-    if ((abs === a || isInside(abs, a)) && (best < 0 || a.length > specs[best].abs.length)) best = i;
+    if (within(abs, a) && (best < 0 || a.length > specs[best].abs.length)) best = i;
   }
   return best;
 }

@@ -5,6 +5,7 @@
 import type { Category } from "@/lib/report/constants";
 import type { TargetFolder, UnitTally } from "./cleanup/unit-tally";
 import type { CategoryMatcher, Group, SessionMatcher, SessionUnitKind } from "./rules";
+import { within } from "./paths";
 import type { DirSize, Unit } from "./sizes";
 import type { TieCache } from "./top-n";
 
@@ -61,6 +62,16 @@ export class FolderFactsCache {
   private last: FolderFacts | null = null;
   private readonly slots: FolderFacts[] = [];
   private clock = 0;
+  /**
+   * What was last worked out for a path prefix (depth-1 and depth-2 folders, each session folder unit's
+   * folder): the folders below it arrive next (depth first) and share it, with no slice, regex or map lookup.
+   */
+  private d1Key = "\0";
+  private d1: DirSize | null = null;
+  private d2Key = "\0";
+  private d2: DirSize | null = null;
+  private readonly unitKeys: string[] = [];
+  private readonly unitOf: (Unit | null)[] = [];
 
   constructor(private readonly root: FolderFactsSource) {}
 
@@ -106,13 +117,18 @@ export class FolderFactsCache {
     const units = info.units;
     units.length = 0;
     if (!r.sessions.empty) {
-      for (const fu of r.sessions.folderUnits) {
+      const fus = r.sessions.folderUnits;
+      for (let k = 0; k < fus.length; k++) {
+        const fu = fus[k];
         if (depth < fu.depth) continue;
-        let at = -1;
-        for (let d = 0; d < fu.depth; d++) at = parent.indexOf("/", at + 1);
-        const prefix = at < 0 ? parent : parent.slice(0, at);
-        if (!fu.re.test(prefix)) continue;
-        const u = r.unit(fu.kind === "dir" ? "\0" + prefix : prefix);
+        if (this.unitKeys[k] === undefined || !within(parent, this.unitKeys[k])) {
+          let at = -1;
+          for (let d = 0; d < fu.depth; d++) at = parent.indexOf("/", at + 1);
+          const prefix = at < 0 ? parent : parent.slice(0, at);
+          this.unitKeys[k] = prefix;
+          this.unitOf[k] = fu.re.test(prefix) ? r.unit(fu.kind === "dir" ? "\0" + prefix : prefix) : null;
+        }
+        const u = this.unitOf[k];
         if (u) units.push(u);
       }
     }
@@ -121,12 +137,20 @@ export class FolderFactsCache {
       const f = info.rec[k] ?? (info.rec[k] = { holder: null, files: null, dirs: null });
       targets[k].fillFolder(f, parent, depth);
     }
+    if (depth >= 1 && !within(parent, this.d1Key)) {
+      this.d1Key = i1 < 0 ? parent : parent.slice(0, i1);
+      this.d1 = r.dirSize(this.d1Key);
+    }
+    if (depth >= 2 && !within(parent, this.d2Key)) {
+      this.d2Key = i2 < 0 ? parent : parent.slice(0, i2);
+      this.d2 = r.dirSize(this.d2Key);
+    }
     info.parent = parent;
     info.depth = depth;
-    info.cat = r.category.groupsFor(parent);
-    info.sess = r.sessions.empty ? null : r.sessions.groupsFor(parent);
-    info.d1 = depth >= 1 ? r.dirSize(i1 < 0 ? parent : parent.slice(0, i1)) : null;
-    info.d2 = depth >= 2 ? r.dirSize(i2 < 0 ? parent : parent.slice(0, i2)) : null;
+    info.cat = r.category.groupsFor(parent, depth);
+    info.sess = r.sessions.empty ? null : r.sessions.groupsFor(parent, depth);
+    info.d1 = depth >= 1 ? this.d1 : null;
+    info.d2 = depth >= 2 ? this.d2 : null;
     info.tieVersion = -1;
     info.tieCmp = 0;
     info.tieTail = "";

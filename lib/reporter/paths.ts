@@ -5,6 +5,11 @@ export function isInside(child: string, parent: string): boolean {
   return child.length > parent.length && child.startsWith(parent) && child.charCodeAt(parent.length) === 47;
 }
 
+/** Whether `path` is `folder` or lies inside it (both relative or both absolute). */
+export function within(path: string, folder: string): boolean {
+  return path === folder || isInside(path, folder);
+}
+
 /** `abs` relative to the home folder, for error paths; absolute when it lies outside. */
 export function relToHome(home: string, abs: string): string {
   return isInside(abs, home) ? abs.slice(home.length + 1) : abs;

@@ -10,9 +10,9 @@ type NameTest = { t: 0 | 1 | 2 | 3; s: string; re: RegExp | null };
 /**
  * A test on the parent folder, as data: 0 any folder, 1 exactly `s`, 2 `s` or inside it, 3 some segment is
  * one of `segs` (a glob like `**` + `/logs/**`), 4 a regex. Only the last is a regex: most folders are
- * settled with a comparison or two.
+ * settled with a comparison or two. `depth`: the segments of every folder it can match, or -1 (any depth).
  */
-type DirTest = { k: 0 | 1 | 2 | 3 | 4; s: string; segs: string[]; re: RegExp | null };
+type DirTest = { k: 0 | 1 | 2 | 3 | 4; s: string; segs: string[]; re: RegExp | null; depth: number };
 
 type Pair<T> = { dir: DirTest; t: 0 | 1 | 2 | 3; s: string; re: RegExp | null; value: T };
 
@@ -102,7 +102,15 @@ export function testName<T>(groups: Group<T>[], name: string): T | null {
 const GLOB_CHARS = /[*?[\]\\{}]/;
 
 function dirTest(dirGlob: string): DirTest {
-  const t = (k: DirTest["k"], s = "", segs: string[] = [], re: RegExp | null = null): DirTest => ({ k, s, segs, re });
+  // alternatives ({a,b/c}) may differ in depth
+  const depth = /\*\*|\{/.test(dirGlob) ? -1 : dirGlob === "" ? 0 : dirGlob.split("/").length;
+  const t = (k: DirTest["k"], s = "", segs: string[] = [], re: RegExp | null = null): DirTest => ({
+    k,
+    s,
+    segs,
+    re,
+    depth,
+  });
   if (dirGlob === "**") return t(0);
   if (!GLOB_CHARS.test(dirGlob)) return t(1, dirGlob);
   if (dirGlob.endsWith("/**")) {
@@ -164,44 +172,21 @@ function pairsOf<T>(glob: string, value: T): Pair<T>[] {
 }
 
 /**
- * A per-parent-folder cache of which rules can apply to its children. find and the walker list a folder's
- * entries between its subfolders', so only the folders on the current path are needed: a small map that is
- * emptied when full keeps the hit rate and keeps few strings alive (strings that outlive a young-generation
- * collection make V8 grow it, which is most of the process's peak memory).
+ * The rules that can apply in a folder, compiled: each distinct set once (folders mostly share the same
+ * applicable rules). A pair whose folder test has a fixed depth is tested only in folders of that depth: most
+ * folders are settled without running a regex.
  */
-class ParentCache<T> {
-  private lastParent: string | null = null;
-  private lastList: Group<T>[] = [];
-  private map = new Map<string, Group<T>[]>();
+class RuleSets<T> {
   private compiled = new Map<number | string, Group<T>[]>();
-  constructor(private readonly pairs: Pair<T>[]) {}
-
-  forParent(parent: string): Group<T>[] {
-    if (parent === this.lastParent) return this.lastList;
-    let list = this.map.get(parent);
-    if (!list) {
-      // Folders mostly share the same applicable rules: compile each distinct set once.
-      const mask = this.mask(parent);
-      list = this.compiled.get(mask);
-      if (!list) {
-        list = compile(
-          this.pairs.filter((_, i) =>
-            typeof mask === "number" ? Math.floor(mask / 2 ** i) % 2 === 1 : mask[i] === "1",
-          ),
-        );
-        this.compiled.set(mask, list);
-      }
-      if (this.map.size >= 64) this.map.clear(); // bounded memory
-      this.map.set(parent, list);
-    }
-    this.lastParent = parent;
-    this.lastList = list;
-    return list;
+  /** Per pair, the depth of the folders its folder test can match (segments), or -1 for any depth. */
+  private readonly depths: number[];
+  constructor(private readonly pairs: Pair<T>[]) {
+    this.depths = pairs.map((p) => p.dir.depth);
   }
 
-  /** forParent without remembering `parent` (for callers that keep their own per-folder cache). */
-  compute(parent: string): Group<T>[] {
-    const mask = this.mask(parent);
+  /** The compiled tests for the entries of folder `parent` (relative to the root, `depth` segments). */
+  compute(parent: string, depth: number): Group<T>[] {
+    const mask = this.mask(parent, depth);
     let list = this.compiled.get(mask);
     if (!list) {
       list = compile(
@@ -213,44 +198,50 @@ class ParentCache<T> {
   }
 
   /** Which pairs apply in `parent`: bits of a number (up to 52 pairs), else a string of 0/1. */
-  private mask(parent: string): number | string {
+  private mask(parent: string, depth: number): number | string {
     const pairs = this.pairs;
+    const depths = this.depths;
     if (pairs.length <= 52) {
       let m = 0;
-      for (let i = 0, bit = 1; i < pairs.length; i++, bit *= 2) if (testDir(pairs[i].dir, parent)) m += bit;
+      for (let i = 0, bit = 1; i < pairs.length; i++, bit *= 2) {
+        const d = depths[i];
+        if ((d < 0 || d === depth) && testDir(pairs[i].dir, parent)) m += bit;
+      }
       return m;
     }
     let mask = "";
-    for (let i = 0; i < pairs.length; i++) mask += testDir(pairs[i].dir, parent) ? "1" : "0";
+    for (let i = 0; i < pairs.length; i++) {
+      const d = depths[i];
+      mask += (d < 0 || d === depth) && testDir(pairs[i].dir, parent) ? "1" : "0";
+    }
     return mask;
   }
 }
 
 export class CategoryMatcher {
-  private cache: ParentCache<Category>;
+  private sets: RuleSets<Category>;
   constructor(rules: readonly CategoryRule[]) {
-    this.cache = new ParentCache(rules.flatMap((r) => pairsOf(r.glob, r.category)));
+    this.sets = new RuleSets(rules.flatMap((r) => pairsOf(r.glob, r.category)));
   }
-  /** The compiled tests for the entries of folder `parent` (use with testName; no match is "other"). */
-  groupsFor(parent: string): Group<Category>[] {
-    return this.cache.compute(parent);
-  }
-  /** Category of the entry `name` inside folder `parent` (both relative to the root, "" for the root). */
-  categoryOf(parent: string, name: string): Category {
-    return testName(this.cache.forParent(parent), name) ?? "other";
+  /**
+   * The compiled tests for the entries of folder `parent` (relative to the root, `depth` segments; use with
+   * testName; no match is "other").
+   */
+  groupsFor(parent: string, depth: number): Group<Category>[] {
+    return this.sets.compute(parent, depth);
   }
 }
 
 /** Entries matching one glob, tested like the category rules (folder part once per folder, then the name). */
 export class GlobMatcher {
-  private cache: ParentCache<true>;
+  private sets: RuleSets<true>;
   constructor(glob: string) {
     // a lone "**" is everything at any depth (pairsOf reads "X/**" forms only)
-    this.cache = new ParentCache(pairsOf(glob === "**" ? "**/*" : glob, true as const));
+    this.sets = new RuleSets(pairsOf(glob === "**" ? "**/*" : glob, true as const));
   }
-  /** The tests for the entries of folder `parent`, or null when no entry there can match. */
-  groupsFor(parent: string): Group<true>[] | null {
-    const g = this.cache.compute(parent);
+  /** The tests for the entries of folder `parent` (`depth` segments), or null when no entry there can match. */
+  groupsFor(parent: string, depth: number): Group<true>[] | null {
+    const g = this.sets.compute(parent, depth);
     return g.length ? g : null;
   }
 }
@@ -266,14 +257,14 @@ export type FolderUnit = {
 
 /** Session rules: which files are sessions, and at which depth session folders sit. */
 export class SessionMatcher {
-  private fileCache: ParentCache<SessionUnitKind>;
+  private fileSets: RuleSets<SessionUnitKind>;
   /** Fixed-depth folder units: depth (segments) and the regex on the folder's relative path. */
   readonly folderUnits: FolderUnit[] = [];
   readonly empty: boolean;
 
   constructor(rules: readonly SessionRule[]) {
     this.empty = rules.length === 0;
-    this.fileCache = new ParentCache(rules.filter((r) => r.unit !== "dir").flatMap((r) => pairsOf(r.glob, r.unit)));
+    this.fileSets = new RuleSets(rules.filter((r) => r.unit !== "dir").flatMap((r) => pairsOf(r.glob, r.unit)));
     for (const r of rules) {
       if (r.unit === "file") continue;
       if (r.glob.includes("**")) throw new Error(`session rule ${r.glob}: "${r.unit}" units need a fixed depth`);
@@ -289,12 +280,8 @@ export class SessionMatcher {
     }
   }
 
-  /** The compiled session-file tests for the entries of folder `parent` (use with testName). */
-  groupsFor(parent: string): Group<SessionUnitKind>[] {
-    return this.fileCache.compute(parent);
-  }
-  /** The unit kind when the file `name` in `parent` is a session file, else null. */
-  fileUnit(parent: string, name: string): SessionUnitKind | null {
-    return testName(this.fileCache.forParent(parent), name);
+  /** The compiled session-file tests for the entries of folder `parent` (`depth` segments; use with testName). */
+  groupsFor(parent: string, depth: number): Group<SessionUnitKind>[] {
+    return this.fileSets.compute(parent, depth);
   }
 }

@@ -5,7 +5,7 @@
 
 import { RECIPE_AGE_STEPS_DAYS } from "@/lib/catalog/recipes";
 import type { RecipeUsage } from "@/lib/report/schema";
-import { joinRel } from "../paths";
+import { joinRel, within } from "../paths";
 import { GlobMatcher, testName, type Group } from "../rules";
 import type { ProtectList } from "./protect";
 import type { Target } from "./target";
@@ -55,6 +55,12 @@ export class UnitTally {
   private readonly list: FoundUnit[] | null;
   /** Units not counted because the map was full (memory stays bounded). */
   dropped = 0;
+  /**
+   * The last top folder path worked out (`depth` segments) and its unit (undefined: not a unit folder): the
+   * folders below it arrive next (depth first) and share it.
+   */
+  private topPrefix = "\0";
+  private topHolder: Acc | null | undefined = undefined;
 
   constructor(
     readonly target: Target,
@@ -88,16 +94,20 @@ export class UnitTally {
       return;
     }
     if (this.topRe !== null && depth >= this.depth) {
-      let at = -1;
-      for (let d = 0; d < this.depth; d++) at = parent.indexOf("/", at + 1);
-      const prefix = at < 0 ? parent : parent.slice(0, at);
-      if (this.topRe.test(prefix)) {
-        f.holder = this.acc(prefix);
+      if (!within(parent, this.topPrefix)) {
+        let at = -1;
+        for (let d = 0; d < this.depth; d++) at = parent.indexOf("/", at + 1);
+        const prefix = at < 0 ? parent : parent.slice(0, at);
+        this.topPrefix = prefix;
+        this.topHolder = this.topRe.test(prefix) ? this.acc(prefix) : undefined;
+      }
+      if (this.topHolder !== undefined) {
+        f.holder = this.topHolder;
         return; // nothing nests inside a unit folder
       }
     }
-    f.files = this.fileMatch?.groupsFor(parent) ?? null;
-    f.dirs = this.dirMatch?.groupsFor(parent) ?? null;
+    f.files = this.fileMatch?.groupsFor(parent, depth) ?? null;
+    f.dirs = this.dirMatch?.groupsFor(parent, depth) ?? null;
   }
 
   /** The root's own folder entry (only "." units hold it). */

@@ -1,18 +1,24 @@
 // The reporter's native scanner: what `find POINT... -xdev [prune] ( -type d -o -links 1 ) -printf SHORT -o
-// -printf LONG` prints (lib/reporter/find-process.ts), for lib/reporter/find-parser.ts to read, at less cost:
-// no expression to evaluate and no printf format to interpret per entry, one fstatat per entry relative to its
-// folder's descriptor (the kernel resolves one name, not the whole path), and numbers written by hand into one
-// large output buffer.
+// -printf LONG` measures (lib/reporter/find-process.ts), printed for lib/reporter/native-parser.ts to read at
+// less cost than find's output: no expression to evaluate and no printf format to interpret per entry, one
+// fstatat per entry relative to its folder's descriptor (the kernel resolves one name, not the whole path),
+// numbers written by hand into one large output buffer, and each folder's entries together under its path
+// printed once (the reader decodes one folder path per folder, not one path per entry).
 //
 //   scan [-p PRUNE]... (-d FOLDER | -f FOLDER)...
 //
-// -d: the folder and everything below it, in order; -f: the folder's entries that are not folders (not the
-// folder itself, nothing below), leaving out names that are not valid UTF-8 or hold U+FFFD: the reporter
-// measures those itself (lib/reporter/scan-node.ts, "undecodable").
+// -d: the folder and everything below it; -f: the folder's entries that are not folders (not the folder
+// itself, nothing below), leaving out names that are not valid UTF-8 or hold U+FFFD: the reporter measures
+// those itself (lib/reporter/scan-node.ts, "undecodable").
 //
-// Records, each ended by a NUL byte (the mtime is whole seconds: the parser reads no more of it):
-//   folders and files with one link:  DEV BLOCKS SIZE MTIME TYPE PATH
-//   other files (hard links):        HDEV INO NLINK BLOCKS SIZE MTIME TYPE PATH
+// Records, each ended by a NUL byte (the mtime is whole seconds: the reader reads no more of it):
+//   S                                 a start point begins (one per -d or -f, in order, even one left out)
+//   DREL                              the entries that follow are in the folder REL below the start point
+//                                     ("" for the start point itself); a folder with no entry to print has none
+//   DEV BLOCKS SIZE MTIME TYPE NAME   an entry with one link, or a folder
+//   HDEV INO NLINK BLOCKS SIZE MTIME TYPE NAME   a file with hard links
+// An entry before the start point's first D record, with an empty NAME, is the start point itself. A folder's
+// entries come before anything below it: its subfolders are walked after it has been read whole.
 // It never follows symbolic links, never goes into another filesystem (an entry on another device is left out
 // whole, as du -x does), and leaves out a path given with -p and everything inside it. Errors go to stderr as
 // find words them ("scan: 'PATH': Permission denied"); an entry that vanished is skipped in silence.
@@ -101,7 +107,7 @@ static char typeOf(mode_t m) {
   }
 }
 
-static void record(const struct stat *st, const char *path, size_t len) {
+static void record(const struct stat *st, const char *name, size_t len) {
   char head[160];
   char *p = head;
   int isDir = S_ISDIR(st->st_mode);
@@ -119,7 +125,7 @@ static void record(const struct stat *st, const char *path, size_t len) {
   *p++ = typeOf(st->st_mode);
   *p++ = ' ';
   put(head, (size_t)(p - head));
-  put(path, len);
+  put(name, len);
   put("", 1);
 }
 
@@ -229,6 +235,32 @@ static int decodable(const unsigned char *s) {
 #define MAX_DEPTH 4096
 static int depth;
 
+/** Names (each ended by NUL) kept to walk after their folder has been read: one list per level of the walk. */
+typedef struct {
+  char *buf;
+  size_t len, cap;
+} NameList;
+
+static void keep(NameList *l, const char *name, size_t n) {
+  if (l->len + n + 1 > l->cap) {
+    while (l->len + n + 1 > l->cap) l->cap = l->cap ? l->cap * 2 : 1024;
+    l->buf = realloc(l->buf, l->cap);
+    if (!l->buf) _exit(4);
+  }
+  memcpy(l->buf + l->len, name, n + 1);
+  l->len += n + 1;
+}
+
+/** Where the current start point's path ends in `path` (folder records are relative to it). */
+static size_t pointLen;
+
+/** The D record of the folder whose path is path[0..len). */
+static void folderRecord(size_t len) {
+  put("D", 1);
+  if (len > pointLen) put(path + pointLen + 1, len - pointLen - 1);
+  put("", 1);
+}
+
 /**
  * Measures the entries of the folder open at `fd` (whose path is path[0..len)), and closes it: all of them and
  * everything below, or with `filesOnly` its entries that are not folders and whose names Node can read.
@@ -241,6 +273,8 @@ static void walk(int fd, size_t len, dev_t dev, int filesOnly) {
     complain(path, errno);
     return;
   }
+  NameList subs = {0};
+  int headed = 0;
   for (;;) {
     errno = 0;
     struct dirent *e = readdir(d);
@@ -257,7 +291,6 @@ static void walk(int fd, size_t len, dev_t dev, int filesOnly) {
     reserve(len + nlen + 2);
     path[len] = '/';
     memcpy(path + len + 1, name, nlen + 1);
-    size_t sub = len + 1 + nlen;
     if (pruneCount && pruned(path)) continue;
     if (filesOnly && (e->d_type == DT_DIR || !decodable((const unsigned char *)name))) continue;
     struct stat st;
@@ -267,8 +300,21 @@ static void walk(int fd, size_t len, dev_t dev, int filesOnly) {
     }
     if (st.st_dev != dev) continue; // a mount point: left out, like du -x
     if (filesOnly && S_ISDIR(st.st_mode)) continue;
-    record(&st, path, sub);
-    if (filesOnly || !S_ISDIR(st.st_mode)) continue;
+    if (!headed) {
+      folderRecord(len);
+      headed = 1;
+    }
+    record(&st, name, nlen);
+    if (!filesOnly && S_ISDIR(st.st_mode)) keep(&subs, name, nlen);
+  }
+  // then below each folder, in the order they were read
+  for (size_t at = 0; at < subs.len;) {
+    const char *name = subs.buf + at;
+    size_t nlen = strlen(name);
+    at += nlen + 1;
+    reserve(len + nlen + 2);
+    path[len] = '/';
+    memcpy(path + len + 1, name, nlen + 1);
     if (depth == MAX_DEPTH) {
       flush();
       _exit(3);
@@ -276,9 +322,10 @@ static void walk(int fd, size_t len, dev_t dev, int filesOnly) {
     int child = openDir(dirfd(d), name, path);
     if (child < 0) continue;
     depth++;
-    walk(child, sub, dev, 0);
+    walk(child, len + 1 + nlen, dev, 0);
     depth--;
   }
+  free(subs.buf);
   closedir(d);
 }
 
@@ -296,13 +343,15 @@ int main(int argc, char **argv) {
     size_t len = strlen(point);
     reserve(len + 1);
     memcpy(path, point, len + 1);
+    pointLen = len;
+    put("S", 2);
     if (pruneCount && pruned(path)) continue;
     struct stat st;
     if (statAt(AT_FDCWD, path, &st) != 0) {
       if (errno != ENOENT) complain(path, errno);
       continue;
     }
-    if (!filesOnly) record(&st, path, len);
+    if (!filesOnly) record(&st, "", 0);
     if (!S_ISDIR(st.st_mode)) continue;
     int fd = openDir(AT_FDCWD, path, path);
     if (fd >= 0) walk(fd, len, st.st_dev, filesOnly);

@@ -15,10 +15,10 @@ export const FMT_LONG = "H%D %i %n %b %s %T@ %y %p\\0";
 
 /**
  * A start point of find: `abs` as given to find (absolute, or relative to the job's working folder), its root,
- * and optionally how many bytes of `abs` name the root (default: the root's absolute path). With `files` (the
- * native scanner only), just the folder's entries that are not folders.
+ * and optionally how many bytes of `abs` name the root (default: the root's absolute path). With `shared` (the
+ * native scanner only), the folder's entries and everything below them, shared out between its processes.
  */
-export type StartPoint = { abs: string; root: number; rootLen?: number; files?: boolean };
+export type StartPoint = { abs: string; root: number; rootLen?: number; shared?: boolean };
 
 /**
  * Parses find's output, records of FMT_SHORT or FMT_LONG separated by NUL, chunk by chunk, into the

@@ -34,9 +34,16 @@ function escapeGlob(p: string): string {
   return p.replace(/[\\*?[\]]/g, "\\$&");
 }
 
-/** The native scanner's arguments: the paths it leaves out, then its start points (-d) and files-only points (-f). */
-function nativeArgs(points: readonly StartPoint[], prune: readonly string[]): string[] {
-  return [...prune.flatMap((p) => ["-p", p]), ...points.flatMap((p) => [p.files ? "-f" : "-d", p.abs])];
+/** Which of the processes given the same shared start points this one is: k of n. */
+export type Share = { k: number; n: number };
+
+/** The native scanner's arguments: the paths it leaves out, its share, then its start points (-d, shared: -s). */
+function nativeArgs(points: readonly StartPoint[], prune: readonly string[], share: Share | undefined): string[] {
+  return [
+    ...prune.flatMap((p) => ["-p", p]),
+    ...(share ? ["-k", `${share.k}/${share.n}`] : []),
+    ...points.flatMap((p) => [p.shared ? "-s" : "-d", p.abs]),
+  ];
 }
 
 /** find's arguments: its start points and everything below them, measured. */
@@ -69,6 +76,7 @@ export async function runFindJob(
   points: StartPoint[],
   prune: string[],
   rootDev: number[],
+  share?: Share,
 ): Promise<void> {
   if (program.kind === "find" && ctx.stdbuf) {
     try {
@@ -78,7 +86,7 @@ export async function runFindJob(
       ctx.stdbuf = false; // nothing was counted: run the job again without it
     }
   }
-  return runFind(ctx, program, points, prune, rootDev, false);
+  return runFind(ctx, program, points, prune, rootDev, false, share);
 }
 
 /**
@@ -92,6 +100,7 @@ function runFind(
   absPrune: string[],
   rootDev: number[],
   stdbuf: boolean,
+  share?: Share,
 ): Promise<void> {
   let cwd = ctx.specs[absPoints[0].root].abs;
   for (const p of absPoints) {
@@ -107,12 +116,12 @@ function runFind(
       len = r === cwd ? 1 : Buffer.byteLength(under(r));
       rootLen.set(p.root, len);
     }
-    return { abs: under(p.abs), root: p.root, rootLen: len, files: p.files };
+    return { abs: under(p.abs), root: p.root, rootLen: len, shared: p.shared };
   });
   const prune = absPrune.filter((n) => isInside(n, cwd) || cwd === "/").map(under);
   return new Promise((resolve, reject) => {
     const { kind, bin } = program;
-    const args = kind === "native" ? nativeArgs(points, prune) : findArgs(points, prune);
+    const args = kind === "native" ? nativeArgs(points, prune, share) : findArgs(points, prune);
     const child = spawn(stdbuf ? STDBUF[0] : bin, stdbuf ? [...STDBUF.slice(1), bin, ...args] : args, {
       cwd,
       stdio: ["ignore", "pipe", "pipe"],

@@ -129,11 +129,15 @@ const canDropPrivileges =
   spawnSync("setpriv", ["--reuid", "65534", "--regid", "65534", "--clear-groups", "true"]).status === 0;
 
 describe.skipIf(!canDropPrivileges)("an unreadable folder (scan run as user nobody via setpriv)", () => {
-  it("is counted, named in errors, and the numbers still match du run as the same user", () => {
+  it("is counted once, named in errors, and the numbers still match du run as the same user", () => {
+    // one at the first level (whose entries the native scanner's processes share out) and one below it
     const secret = path.join(home, ".claude/secret");
-    fs.mkdirSync(secret);
-    fs.writeFileSync(path.join(secret, "hidden"), Buffer.alloc(50_000));
-    fs.chmodSync(secret, 0o000);
+    const locked = path.join(home, ".claude/projects/locked");
+    for (const dir of [secret, locked]) {
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, "hidden"), Buffer.alloc(50_000));
+      fs.chmodSync(dir, 0o000);
+    }
     try {
       for (const scanner of ["native", "find", "node"]) {
         const r = spawnSync(
@@ -157,8 +161,11 @@ describe.skipIf(!canDropPrivileges)("an unreadable folder (scan run as user nobo
         expect(r.status).toBe(0);
         const report = JSON.parse(r.stdout);
         const claude = report.roots.find((x: { key: string }) => x.key === "claude-code:data");
-        expect(claude.unreadable).toBe(1);
-        expect(report.errors).toContainEqual({ path: ".claude/secret", code: "EACCES", message: "Permission denied" });
+        expect({ scanner, unreadable: claude.unreadable }).toEqual({ scanner, unreadable: 2 });
+        for (const at of [".claude/secret", ".claude/projects/locked"])
+          expect(report.errors.filter((e: { path: string }) => e.path === at)).toEqual([
+            { path: at, code: "EACCES", message: "Permission denied" },
+          ]);
         const paths = report.roots.map((x: { path: string }) => path.join(home, x.path));
         const ref = du(paths, ["-B1"], "65534");
         for (const root of report.roots)
@@ -169,8 +176,10 @@ describe.skipIf(!canDropPrivileges)("an unreadable folder (scan run as user nobo
           });
       }
     } finally {
-      fs.chmodSync(secret, 0o755);
-      fs.rmSync(secret, { recursive: true });
+      for (const dir of [secret, locked]) {
+        fs.chmodSync(dir, 0o755);
+        fs.rmSync(dir, { recursive: true });
+      }
     }
   });
 });

@@ -1,6 +1,7 @@
-// The fast path: Node measures each root and its first level itself, then hands the second-level folders to
-// processes of the native scanner or of find (one per core, up to two) and parses their output into the
-// aggregator, while it measures the second level's other entries itself.
+// The fast path: Node measures each root and its first level itself, then hands what lies below to processes
+// of the native scanner or of find (one per core, up to two) and parses their output into the aggregator. The
+// native scanner's processes take the first-level folders and share out their entries between them; find's
+// are dealt the second-level folders, while Node measures the second level's other entries itself.
 
 import fs from "node:fs";
 import os from "node:os";
@@ -61,17 +62,17 @@ function listDirTyped(ctx: ScanContext, i: number, abs: string): { names: string
 }
 
 /**
- * Measures each root and its first level, and returns where the program takes over: the folders two levels
- * below each root (`deep`: it measures everything inside them). The second level's other entries are the
- * walker's, or with `filesPoints` (the native scanner) the program's too, as files-only points; the walker is
- * given the entries of the first two levels whose names are not valid UTF-8 (see Walk).
+ * Measures each root and its first level, and returns where the program takes over (`deep`): with `shared`
+ * (the native scanner) the first-level folders, whose entries its processes share out; else (find) the
+ * folders two levels below each root, which find measures whole, the second level's other entries being the
+ * walker's. The walker is given the entries of the levels Node lists whose names are not valid UTF-8 (see Walk).
  */
 function measureTopLevels(
   ctx: ScanContext,
   walker: TreeWalker,
-  filesPoints: boolean,
+  shared: boolean,
 ): { deep: StartPoint[]; rootDev: number[] } {
-  const mounts = readMountPoints();
+  const mounts = shared ? null : readMountPoints(); // find's start points only
   const rootDev: number[] = [];
   const deep: StartPoint[] = [];
   for (let i = 0; i < ctx.specs.length; i++) {
@@ -87,6 +88,10 @@ function measureTopLevels(
       const abs1 = childPath(rootAbs, name);
       const st1 = nodeEntry(ctx, i, dev, abs1, name);
       if (!st1) continue;
+      if (shared) {
+        deep.push({ abs: abs1, root: i, shared: true });
+        continue;
+      }
       const list = listDirTyped(ctx, i, abs1);
       if (!list) continue;
       if (list.names.some(undecodable)) walker.add(i, dev, name, name, "undecodable");
@@ -109,9 +114,8 @@ function measureTopLevels(
         }
         deep.push({ abs: abs2, root: i });
       }
-      // the other entries of the second level (files, links): the native scanner, or the main thread
-      if (others && filesPoints) deep.push({ abs: abs1, root: i, files: true });
-      else if (others) walker.add(i, dev, name, name, "files");
+      // the other entries of the second level (files, links): the main thread's
+      if (others) walker.add(i, dev, name, name, "files");
     }
   }
   return { deep, rootDev };
@@ -126,23 +130,27 @@ export async function walkFind(ctx: ScanContext, program: ScanProgram, parallel:
   const walker = new TreeWalker(ctx);
   const { deep, rootDev } = measureTopLevels(ctx, walker, program.kind === "native");
   const prune = [...ctx.nested];
-  // One find process per core, each over its share of the second-level folders, dealt in turn: neighbours
-  // are alike (the sessions of one project, ...), so the shares come out of similar size even when one
-  // first-level folder holds most of the tree. Each process costs the main thread a fork and a wait for its
-  // exec (long on a loaded machine), which is why there is one per core and not more.
-  const slots = Math.max(1, Math.min(parallel, deep.length));
+  // One process per core. Each costs the main thread a fork and a wait for its exec (long on a loaded
+  // machine), which is why there is one per core and not more. The native scanner's processes are all given
+  // every first-level folder and each takes its share of their entries; find's are dealt the second-level
+  // folders in turn: neighbours are alike (the sessions of one project, ...), so the shares come out of
+  // similar size even when one first-level folder holds most of the tree.
+  const native = program.kind === "native";
+  const slots = Math.max(1, native ? parallel : Math.min(parallel, deep.length));
   const dealt: StartPoint[][] = Array.from({ length: deep.length ? slots : 0 }, () => []);
-  deep.forEach((p, k) => dealt[k % slots].push(p));
+  deep.forEach((p, k) => (native ? dealt.forEach((d) => d.push(p)) : dealt[k % slots].push(p)));
   let failed: unknown = null;
-  const finds = dealt.map(async (points) => {
+  const finds = dealt.map(async (points, k) => {
+    const share = { k, n: slots };
     try {
-      for (const b of batches(points)) if (failed === null) await runFindJob(ctx, program, b, prune, rootDev);
+      for (const b of batches(points))
+        if (failed === null) await runFindJob(ctx, program, b, prune, rootDev, native ? share : undefined);
     } catch (err) {
       failed ??= err;
     }
   });
-  // Meanwhile the main thread measures the other second-level entries (files, links) itself, a slice at a
-  // time between which it parses what the finds printed.
+  // Meanwhile the main thread measures what the walker was given (find: the second level's files and links)
+  // itself, a slice at a time between which it parses what the processes printed.
   while (!walker.done && failed === null) {
     walker.step(SLICE);
     await nextTurn();

@@ -1,10 +1,11 @@
 // Measures storage roots. Three scanners feed the same Aggregator and give identical numbers:
 //
-// - "native" and "find" (fast path, scan-find.ts): Node lists each root's first two levels itself, then hands
-//   the second-level folders to a program, one process per core up to two (the stat calls run there, on both
-//   cores, while Node parses the NUL-separated stream and measures the second level's files). "native" runs the
-//   reporter's own scanner (lib/reporter/native/scan.c, embedded in the bundle: native-scanner.ts), "find"
-//   GNU `find -xdev -printf`, which prints the same records at about a third more CPU time.
+// - "native" and "find" (fast path, scan-find.ts): Node measures each root's first level itself, then hands
+//   what lies below to a program, one process per core up to two (the stat calls run there, on both cores,
+//   while Node parses the NUL-separated stream). "native" runs the reporter's own scanner
+//   (lib/reporter/native/scan.c, embedded in the bundle: native-scanner.ts), whose processes share out the
+//   first-level folders' entries; "find" GNU `find -xdev -printf`, dealt the second-level folders while Node
+//   measures the second level's files, at about a third more CPU time.
 // - "node" (fallback, scan-node.ts, e.g. busybox without -printf): an iterative readdir + lstat walk through
 //   Node's fs binding where it answers as the public API (raw-fs.ts).
 //

@@ -5,14 +5,16 @@
 // numbers written by hand into one large output buffer, and each folder's entries together under its path
 // printed once (the reader decodes one folder path per folder, not one path per entry).
 //
-//   scan [-p PRUNE]... (-d FOLDER | -f FOLDER)...
+//   scan [-p PRUNE]... [-k K/N] (-d FOLDER | -s FOLDER)...
 //
-// -d: the folder and everything below it; -f: the folder's entries that are not folders (not the folder
-// itself, nothing below), leaving out names that are not valid UTF-8 or hold U+FFFD: the reporter measures
-// those itself (lib/reporter/scan-node.ts, "undecodable").
+// -d: the folder and everything below it. -s: the folder's entries (not the folder itself) and everything
+// below them, shared out between N processes given the same start points and -k 0/N ... -k N-1/N: process K
+// takes the subfolders whose names hash to K (FNV-1a, modulo N: a name added or removed during the scan moves
+// no other name to another process, so nothing is measured twice or missed), and process 0 the other entries
+// and the errors of the folder itself. Without -k, one process takes all (0/1).
 //
 // Records, each ended by a NUL byte (the mtime is whole seconds: the reader reads no more of it):
-//   S                                 a start point begins (one per -d or -f, in order, even one left out)
+//   S                                 a start point begins (one per -d or -s, in order, even one left out)
 //   DREL                              the entries that follow are in the folder REL below the start point
 //                                     ("" for the start point itself); a folder with no entry to print has none
 //   DEV BLOCKS SIZE MTIME TYPE NAME   an entry with one link, or a folder
@@ -188,6 +190,16 @@ static int openDir(int dirfd, const char *name, const char *shown) {
   return -1;
 }
 
+/** openDir for a folder whose errors another process reports (-s, process K > 0). */
+static int openDirQuietly(const char *name) {
+  int fd = (int)syscall(SYS_openat, AT_FDCWD, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0 && (errno == EMFILE || errno == ENFILE)) {
+    flush();
+    _exit(3);
+  }
+  return fd;
+}
+
 static char **prunes;
 static int pruneCount;
 
@@ -208,23 +220,27 @@ static void reserve(size_t n) {
   if (!path) _exit(4);
 }
 
-/** Whether Node reads the name as it is: valid UTF-8 without U+FFFD (EF BF BD), which Node gives for bad bytes. */
-static int decodable(const unsigned char *s) {
-  while (*s) {
-    unsigned c = *s;
-    int n = c < 0x80 ? 0 : (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2 : (c & 0xF8) == 0xF0 ? 3 : -1;
-    if (n < 0) return 0;
-    unsigned cp = n == 0 ? c : n == 1 ? c & 0x1F : n == 2 ? c & 0x0F : c & 0x07;
-    for (int k = 1; k <= n; k++) {
-      if ((s[k] & 0xC0) != 0x80) return 0;
-      cp = (cp << 6) | (s[k] & 0x3F);
-    }
-    // overlong forms, surrogates, beyond U+10FFFF, and U+FFFD itself
-    if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000)) return 0;
-    if ((cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF || cp == 0xFFFD) return 0;
-    s += n + 1;
+/** This process's share of the -s folders' entries: K of N. */
+static unsigned shareK = 0, shareN = 1;
+
+/** Reads "K/N" into the share; 0 when it is not two numbers with K < N. */
+static int share(const char *s) {
+  unsigned v[2] = {0, 0};
+  for (int i = 0; i < 2; i++) {
+    if (*s < '0' || *s > '9') return 0;
+    while (*s >= '0' && *s <= '9' && v[i] < 100000) v[i] = v[i] * 10 + (unsigned)(*s++ - '0');
+    if (*s++ != (i == 0 ? '/' : 0)) return 0;
   }
-  return 1;
+  shareK = v[0];
+  shareN = v[1];
+  return shareK < shareN;
+}
+
+/** Whether the subfolder `name` of a -s folder is this process's (FNV-1a of its bytes, modulo N). */
+static int mine(const char *name) {
+  uint32_t h = 2166136261u;
+  for (const unsigned char *c = (const unsigned char *)name; *c; c++) h = (h ^ *c) * 16777619u;
+  return h % shareN == shareK;
 }
 
 /**
@@ -261,16 +277,21 @@ static void folderRecord(size_t len) {
   put("", 1);
 }
 
+/** What walk measures of a folder: everything below it, or (-s) this process's share of its entries. */
+enum { ALL, SHARE };
+
 /**
- * Measures the entries of the folder open at `fd` (whose path is path[0..len)), and closes it: all of them and
- * everything below, or with `filesOnly` its entries that are not folders and whose names Node can read.
+ * Measures the entries of the folder open at `fd` (whose path is path[0..len)) and everything below them, or
+ * with SHARE this process's share of its entries, and closes it.
  */
-static void walk(int fd, size_t len, dev_t dev, int filesOnly) {
+static void walk(int fd, size_t len, dev_t dev, int what) {
+  // the errors of a shared folder are process 0's to report
+  int quiet = what == SHARE && shareK != 0;
   DIR *d = fdopendir(fd);
   if (!d) {
     close(fd);
     path[len] = 0;
-    complain(path, errno);
+    if (!quiet) complain(path, errno);
     return;
   }
   NameList subs = {0};
@@ -279,7 +300,7 @@ static void walk(int fd, size_t len, dev_t dev, int filesOnly) {
     errno = 0;
     struct dirent *e = readdir(d);
     if (!e) {
-      if (errno) {
+      if (errno && !quiet) {
         path[len] = 0;
         complain(path, errno);
       }
@@ -292,20 +313,22 @@ static void walk(int fd, size_t len, dev_t dev, int filesOnly) {
     path[len] = '/';
     memcpy(path + len + 1, name, nlen + 1);
     if (pruneCount && pruned(path)) continue;
-    if (filesOnly && (e->d_type == DT_DIR || !decodable((const unsigned char *)name))) continue;
+    // another process's share, known without a stat where the folder says which entries are folders
+    if (what == SHARE && e->d_type != DT_UNKNOWN && (e->d_type == DT_DIR ? !mine(name) : shareK != 0)) continue;
     struct stat st;
     if (statAt(dirfd(d), name, &st) != 0) {
-      if (errno != ENOENT) complain(path, errno);
+      // an entry of unknown type that cannot be read: process 0 says so
+      if (errno != ENOENT && !quiet) complain(path, errno);
       continue;
     }
+    if (what == SHARE && (S_ISDIR(st.st_mode) ? !mine(name) : shareK != 0)) continue;
     if (st.st_dev != dev) continue; // a mount point: left out, like du -x
-    if (filesOnly && S_ISDIR(st.st_mode)) continue;
     if (!headed) {
       folderRecord(len);
       headed = 1;
     }
     record(&st, name, nlen);
-    if (!filesOnly && S_ISDIR(st.st_mode)) keep(&subs, name, nlen);
+    if (S_ISDIR(st.st_mode)) keep(&subs, name, nlen);
   }
   // then below each folder, in the order they were read
   for (size_t at = 0; at < subs.len;) {
@@ -322,7 +345,7 @@ static void walk(int fd, size_t len, dev_t dev, int filesOnly) {
     int child = openDir(dirfd(d), name, path);
     if (child < 0) continue;
     depth++;
-    walk(child, len + 1 + nlen, dev, 0);
+    walk(child, len + 1 + nlen, dev, ALL);
     depth--;
   }
   free(subs.buf);
@@ -333,12 +356,14 @@ int main(int argc, char **argv) {
   prunes = calloc((size_t)argc, sizeof *prunes);
   if (!prunes) return 4;
   for (int k = 1; k < argc; k += 2) {
-    if (k + 1 >= argc || argv[k][0] != '-' || !argv[k][1] || !strchr("pdf", argv[k][1]) || argv[k][2]) return 2;
+    if (k + 1 >= argc || argv[k][0] != '-' || !argv[k][1] || !strchr("pdsk", argv[k][1]) || argv[k][2]) return 2;
     if (argv[k][1] == 'p') prunes[pruneCount++] = argv[k + 1];
+    if (argv[k][1] == 'k' && !share(argv[k + 1])) return 2;
   }
   for (int k = 1; k < argc; k += 2) {
-    int filesOnly = argv[k][1] == 'f';
-    if (argv[k][1] == 'p') continue;
+    char opt = argv[k][1];
+    if (opt == 'p' || opt == 'k') continue;
+    int what = opt == 's' ? SHARE : ALL;
     const char *point = argv[k + 1];
     size_t len = strlen(point);
     reserve(len + 1);
@@ -348,13 +373,13 @@ int main(int argc, char **argv) {
     if (pruneCount && pruned(path)) continue;
     struct stat st;
     if (statAt(AT_FDCWD, path, &st) != 0) {
-      if (errno != ENOENT) complain(path, errno);
+      if (errno != ENOENT && (what == ALL || shareK == 0)) complain(path, errno);
       continue;
     }
-    if (!filesOnly) record(&st, "", 0);
+    if (what == ALL) record(&st, "", 0);
     if (!S_ISDIR(st.st_mode)) continue;
-    int fd = openDir(AT_FDCWD, path, path);
-    if (fd >= 0) walk(fd, len, st.st_dev, filesOnly);
+    int fd = (what == ALL || shareK == 0) ? openDir(AT_FDCWD, path, path) : openDirQuietly(path);
+    if (fd >= 0) walk(fd, len, st.st_dev, what);
   }
   flush();
   return status;

@@ -61,6 +61,8 @@ export class FolderFactsCache {
   private lastParent: string | null = null;
   private last: FolderFacts | null = null;
   private readonly slots: FolderFacts[] = [];
+  /** The slots by folder: one hash of a new folder's path rather than a comparison with every slot's. */
+  private readonly byParent = new Map<string, FolderFacts>();
   private clock = 0;
   /**
    * What was last worked out for a path prefix (depth-1 and depth-2 folders, each session folder unit's
@@ -77,23 +79,19 @@ export class FolderFactsCache {
 
   of(parent: string): FolderFacts {
     if (parent === this.lastParent) return this.last!;
-    const slots = this.slots;
-    let info: FolderFacts | null = null;
-    for (let k = 0; k < slots.length; k++) {
-      if (slots[k].parent === parent) {
-        info = slots[k];
-        break;
-      }
-    }
-    if (info === null) {
+    let info = this.byParent.get(parent);
+    if (info === undefined) {
+      const slots = this.slots;
       if (slots.length < SLOTS) {
         info = emptyFacts();
         slots.push(info);
       } else {
         info = slots[0];
         for (let k = 1; k < slots.length; k++) if (slots[k].used < info.used) info = slots[k];
+        this.byParent.delete(info.parent);
       }
       this.fill(info, parent);
+      this.byParent.set(parent, info);
     }
     info.used = ++this.clock;
     this.lastParent = parent;

@@ -95,7 +95,8 @@ describe("command line", () => {
   });
 
   it("the built bundle runs, lowers its priority, and has no runtime dependency", () => {
-    const src = fs.readFileSync(bundle, "utf8");
+    // the embedded native scanner (base64) may spell anything: it is left out of the search for zod
+    const src = fs.readFileSync(bundle, "utf8").replace(/"[A-Za-z0-9+/=]{1000,}"/g, '""');
     expect(src).not.toMatch(/from ["'](?!node:)[^"']+["']/);
     expect(src).not.toContain("zod");
     const r = spawnSync("node", [bundle, "--dry-run", "--home", home], { encoding: "utf8" });

@@ -9,9 +9,9 @@
 //
 // -d: the folder and everything below it. -s: the folder's entries (not the folder itself) and everything
 // below them, shared out between N processes given the same start points and -k 0/N ... -k N-1/N: process K
-// takes the subfolders whose names hash to K (FNV-1a, modulo N: a name added or removed during the scan moves
-// no other name to another process, so nothing is measured twice or missed), and process 0 the other entries
-// and the errors of the folder itself. Without -k, one process takes all (0/1).
+// takes the subfolders whose names hash to K (FNV-1a, mixed, modulo N: a name added or removed during the
+// scan moves no other name to another process, so nothing is measured twice or missed), and process 0 the
+// other entries and the errors of the folder itself. Without -k, one process takes all (0/1).
 //
 // Records, each ended by a NUL byte (the mtime is whole seconds: the reader reads no more of it):
 //   S                                 a start point begins (one per -d or -s, in order, even one left out)
@@ -30,7 +30,7 @@
 // It calls the kernel through syscall() for stat and open so that it needs no symbol newer than glibc 2.2.5:
 // it runs on any x86_64 glibc system. Elsewhere it cannot run, and the reporter uses find.
 #define _GNU_SOURCE
-#include <dirent.h>
+#include <dirent.h> // DT_DIR, DT_UNKNOWN
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -236,10 +236,16 @@ static int share(const char *s) {
   return shareK < shareN;
 }
 
-/** Whether the subfolder `name` of a -s folder is this process's (FNV-1a of its bytes, modulo N). */
+/** Whether the subfolder `name` of a -s folder is this process's (a hash of its bytes, modulo N). */
 static int mine(const char *name) {
   uint32_t h = 2166136261u;
   for (const unsigned char *c = (const unsigned char *)name; *c; c++) h = (h ^ *c) * 16777619u;
+  // mixed (MurmurHash3's finalizer) so that names alike but for their last characters spread evenly
+  h ^= h >> 16;
+  h *= 0x85ebca6bu;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35u;
+  h ^= h >> 16;
   return h % shareN == shareK;
 }
 
@@ -251,21 +257,37 @@ static int mine(const char *name) {
 #define MAX_DEPTH 4096
 static int depth;
 
-/** Names (each ended by NUL) kept to walk after their folder has been read: one list per level of the walk. */
-typedef struct {
-  char *buf;
-  size_t len, cap;
-} NameList;
+/**
+ * The names of the folders to walk once their folder has been read (each ended by NUL), for every level of the
+ * walk at once: a level's names are pushed on top and popped when it is done. One buffer that only grows: no
+ * allocation per folder.
+ */
+static char *names;
+static size_t namesLen, namesCap;
 
-static void keep(NameList *l, const char *name, size_t n) {
-  if (l->len + n + 1 > l->cap) {
-    while (l->len + n + 1 > l->cap) l->cap = l->cap ? l->cap * 2 : 1024;
-    l->buf = realloc(l->buf, l->cap);
-    if (!l->buf) _exit(4);
+static void keep(const char *name, size_t n) {
+  if (namesLen + n + 1 > namesCap) {
+    while (namesLen + n + 1 > namesCap) namesCap = namesCap ? namesCap * 2 : 4096;
+    names = realloc(names, namesCap);
+    if (!names) _exit(4);
   }
-  memcpy(l->buf + l->len, name, n + 1);
-  l->len += n + 1;
+  memcpy(names + namesLen, name, n + 1);
+  namesLen += n + 1;
 }
+
+/**
+ * A folder's entries, read straight from the kernel (getdents64) into one buffer: a folder is read whole
+ * before anything below it, so one buffer serves every level, and there is no DIR stream to set up (fstat and
+ * two fcntl calls per folder) or to allocate.
+ */
+struct linuxDirent64 {
+  uint64_t ino;
+  int64_t off;
+  unsigned short reclen;
+  unsigned char type;
+  char name[];
+};
+static char entries[1 << 16] __attribute__((aligned(8)));
 
 /** Where the current start point's path ends in `path` (folder records are relative to it). */
 static size_t pointLen;
@@ -287,69 +309,63 @@ enum { ALL, SHARE };
 static void walk(int fd, size_t len, dev_t dev, int what) {
   // the errors of a shared folder are process 0's to report
   int quiet = what == SHARE && shareK != 0;
-  DIR *d = fdopendir(fd);
-  if (!d) {
-    close(fd);
-    path[len] = 0;
-    if (!quiet) complain(path, errno);
-    return;
-  }
-  NameList subs = {0};
+  size_t base = namesLen;
   int headed = 0;
   for (;;) {
-    errno = 0;
-    struct dirent *e = readdir(d);
-    if (!e) {
-      if (errno && !quiet) {
-        path[len] = 0;
-        complain(path, errno);
+    long n = syscall(SYS_getdents64, fd, entries, sizeof entries);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && !quiet) {
+      path[len] = 0;
+      complain(path, errno);
+    }
+    if (n <= 0) break;
+    for (long at = 0; at < n;) {
+      const struct linuxDirent64 *e = (const struct linuxDirent64 *)(entries + at);
+      at += e->reclen;
+      const char *name = e->name;
+      if (name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0))) continue;
+      size_t nlen = strlen(name);
+      reserve(len + nlen + 2);
+      path[len] = '/';
+      memcpy(path + len + 1, name, nlen + 1);
+      if (pruneCount && pruned(path)) continue;
+      // another process's share, known without a stat where the folder says which entries are folders
+      if (what == SHARE && e->type != DT_UNKNOWN && (e->type == DT_DIR ? !mine(name) : shareK != 0)) continue;
+      struct stat st;
+      if (statAt(fd, name, &st) != 0) {
+        // an entry of unknown type that cannot be read: process 0 says so
+        if (errno != ENOENT && !quiet) complain(path, errno);
+        continue;
       }
-      break;
+      if (what == SHARE && (S_ISDIR(st.st_mode) ? !mine(name) : shareK != 0)) continue;
+      if (st.st_dev != dev) continue; // a mount point: left out, like du -x
+      if (!headed) {
+        folderRecord(len);
+        headed = 1;
+      }
+      record(&st, name, nlen);
+      if (S_ISDIR(st.st_mode)) keep(name, nlen);
     }
-    const char *name = e->d_name;
-    if (name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0))) continue;
-    size_t nlen = strlen(name);
-    reserve(len + nlen + 2);
-    path[len] = '/';
-    memcpy(path + len + 1, name, nlen + 1);
-    if (pruneCount && pruned(path)) continue;
-    // another process's share, known without a stat where the folder says which entries are folders
-    if (what == SHARE && e->d_type != DT_UNKNOWN && (e->d_type == DT_DIR ? !mine(name) : shareK != 0)) continue;
-    struct stat st;
-    if (statAt(dirfd(d), name, &st) != 0) {
-      // an entry of unknown type that cannot be read: process 0 says so
-      if (errno != ENOENT && !quiet) complain(path, errno);
-      continue;
-    }
-    if (what == SHARE && (S_ISDIR(st.st_mode) ? !mine(name) : shareK != 0)) continue;
-    if (st.st_dev != dev) continue; // a mount point: left out, like du -x
-    if (!headed) {
-      folderRecord(len);
-      headed = 1;
-    }
-    record(&st, name, nlen);
-    if (S_ISDIR(st.st_mode)) keep(&subs, name, nlen);
   }
-  // then below each folder, in the order they were read
-  for (size_t at = 0; at < subs.len;) {
-    const char *name = subs.buf + at;
-    size_t nlen = strlen(name);
-    at += nlen + 1;
+  // then below each folder, in the order they were read (each walk below leaves `names` as it found it)
+  for (size_t at = base, end = namesLen; at < end;) {
+    size_t nlen = strlen(names + at);
     reserve(len + nlen + 2);
     path[len] = '/';
-    memcpy(path + len + 1, name, nlen + 1);
+    memcpy(path + len + 1, names + at, nlen + 1);
+    at += nlen + 1;
     if (depth == MAX_DEPTH) {
       flush();
       _exit(3);
     }
-    int child = openDir(dirfd(d), name, path);
+    int child = openDir(fd, path + len + 1, path);
     if (child < 0) continue;
     depth++;
     walk(child, len + 1 + nlen, dev, ALL);
     depth--;
   }
-  free(subs.buf);
-  closedir(d);
+  namesLen = base;
+  close(fd);
 }
 
 int main(int argc, char **argv) {

@@ -4,7 +4,7 @@
 
 import { AGE_BUCKET_DAYS, AGE_BUCKETS } from "@/lib/report/constants";
 import type { StorageRoot } from "@/lib/report/schema";
-import type { FolderFacts } from "./folder-facts";
+import { emptyFacts, type FolderFacts } from "./folder-facts";
 import { HardLinks } from "./hard-links";
 import { joinRel } from "./paths";
 import type { FoundUnit } from "./cleanup/unit-tally";
@@ -80,6 +80,33 @@ export class Aggregator {
     if (!isDir && nlink > 1) return this.entry(root, joinRel(parent, name), isDir, blocks, size, mtime, nlink, inode);
     const r = this.roots[root];
     this.accountIn(r, r.folders.of(parent), name, isDir, blocks * 512, size, mtime);
+  }
+
+  /**
+   * The facts of root `root`'s folder `parent` (relative to the root, "" for the root's children), filled into
+   * `into` (reused) or a new object: for `entryAt`, when the caller knows which folder its next entries are in.
+   */
+  folderFacts(root: number, parent: string, into: FolderFacts | null): FolderFacts {
+    const f = into ?? emptyFacts();
+    this.roots[root].folders.fill(f, parent);
+    return f;
+  }
+
+  /** `entryIn` for an entry of the folder whose facts `folderFacts` gave (with the same root). */
+  entryAt(
+    root: number,
+    facts: FolderFacts,
+    name: string,
+    isDir: boolean,
+    blocks: number,
+    size: number,
+    mtime: number,
+    nlink: number,
+    inode: string | null,
+  ) {
+    if (!isDir && nlink > 1)
+      return this.entry(root, joinRel(facts.parent, name), isDir, blocks, size, mtime, nlink, inode);
+    this.accountIn(this.roots[root], facts, name, isDir, blocks * 512, size, mtime);
   }
 
   /** The roots that exist, in the order given, as the report's StorageRoot objects. */

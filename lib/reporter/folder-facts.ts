@@ -36,7 +36,7 @@ export type FolderFacts = TieCache & {
 };
 
 const SLOTS = 24;
-const emptyFacts = (): FolderFacts => ({
+export const emptyFacts = (): FolderFacts => ({
   parent: "\0",
   depth: 0,
   cat: [],
@@ -99,7 +99,11 @@ export class FolderFactsCache {
     return info;
   }
 
-  private fill(info: FolderFacts, parent: string) {
+  /**
+   * Fills `info` with the facts of the folder `parent`. A reader that knows when its folder changes (the
+   * native scanner's, which is told each folder once) keeps its own object and calls this, with no lookup.
+   */
+  fill(info: FolderFacts, parent: string) {
     const r = this.root;
     let depth = 0;
     let i1 = -1;

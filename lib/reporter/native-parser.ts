@@ -2,12 +2,16 @@
 // then its entries by name.
 
 import type { Aggregator } from "./aggregate";
+import type { FolderFacts } from "./folder-facts";
 import type { StartPoint } from "./find-parser";
 import { NulRecords, utf8 } from "./nul-records";
 import type { RootSpec } from "./roots";
 
-/** A start point as the reader needs it: its root, and its path relative to the root, whole and split. */
-type Point = { root: number; rel: string; parent: string; name: string };
+/**
+ * A start point as the reader needs it: its root, where the root's path ends in the paths printed (bytes), and
+ * its own path relative to the root split into folder and name.
+ */
+type Point = { root: number; from: number; parent: string; name: string };
 
 /**
  * Parses the scanner's records (S: the next start point; D: the folder the next entries are in; an entry) into
@@ -17,8 +21,10 @@ type Point = { root: number; rel: string; parent: string; name: string };
 export class NativeParser extends NulRecords {
   private readonly points: Point[];
   private sp = -1;
-  /** The folder of the entries that follow (relative to the root), or null before the start point's first D. */
-  private parent: string | null = null;
+  /** The facts of the folder of the entries that follow, or null before the start point's first D. */
+  private folder: FolderFacts | null = null;
+  /** The object those facts are filled into, reused from folder to folder. */
+  private facts: FolderFacts | null = null;
 
   constructor(
     private readonly agg: Aggregator,
@@ -32,7 +38,7 @@ export class NativeParser extends NulRecords {
       const from = (p.rootLen ?? Buffer.byteLength(specs[p.root].abs)) + 1;
       const rel = from < bytes.length ? utf8(bytes, from, bytes.length) : "";
       const slash = rel.lastIndexOf("/");
-      return { root: p.root, rel, parent: slash < 0 ? "" : rel.slice(0, slash), name: rel.slice(slash + 1) };
+      return { root: p.root, from, parent: slash < 0 ? "" : rel.slice(0, slash), name: rel.slice(slash + 1) };
     });
   }
 
@@ -41,29 +47,37 @@ export class NativeParser extends NulRecords {
     if (c === 83) {
       // 'S'
       this.sp++;
-      this.parent = null;
+      this.folder = null;
       return;
     }
     const p = this.points[this.sp];
     if (p === undefined) return; // more start points than given: not this reader's
     if (c === 68) {
       // 'D'
-      this.parent = i + 1 === end ? p.rel : p.rel + "/" + utf8(buf, i + 1, end);
+      // the folder's path relative to the root: one string, no concatenation
+      const parent = i + 1 + p.from < end ? utf8(buf, i + 1 + p.from, end) : "";
+      this.folder = this.facts = this.agg.folderFacts(p.root, parent, this.facts);
       return;
     }
     i = this.fields(buf, i);
     if (this.dev !== this.rootDev[p.root]) return; // a mount point inside the tree: left out, like du -x
-    const own = this.parent === null; // the start point's own entry
-    this.agg.entryIn(
-      p.root,
-      own ? p.parent : this.parent!,
-      own ? p.name : utf8(buf, i, end),
-      this.isDir,
-      this.blocks,
-      this.size,
-      this.sec,
-      this.nlink,
-      this.inode(),
-    );
+    const f = this.folder;
+    if (f !== null) {
+      const name = utf8(buf, i, end);
+      this.agg.entryAt(p.root, f, name, this.isDir, this.blocks, this.size, this.sec, this.nlink, this.inode());
+    } else {
+      // the start point's own entry
+      this.agg.entryIn(
+        p.root,
+        p.parent,
+        p.name,
+        this.isDir,
+        this.blocks,
+        this.size,
+        this.sec,
+        this.nlink,
+        this.inode(),
+      );
+    }
   }
 }

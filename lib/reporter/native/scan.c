@@ -15,8 +15,8 @@
 //
 // Records, each ended by a NUL byte (the mtime is whole seconds: the reader reads no more of it):
 //   S                                 a start point begins (one per -d or -s, in order, even one left out)
-//   DREL                              the entries that follow are in the folder REL below the start point
-//                                     ("" for the start point itself); a folder with no entry to print has none
+//   DPATH                             the entries that follow are in the folder PATH (as the start point is
+//                                     given, and below it); a folder with no entry to print has none
 //   DEV BLOCKS SIZE MTIME TYPE NAME   an entry with one link, or a folder
 //   HDEV INO NLINK BLOCKS SIZE MTIME TYPE NAME   a file with hard links
 // An entry before the start point's first D record, with an empty NAME, is the start point itself. A folder's
@@ -289,13 +289,10 @@ struct linuxDirent64 {
 };
 static char entries[1 << 16] __attribute__((aligned(8)));
 
-/** Where the current start point's path ends in `path` (folder records are relative to it). */
-static size_t pointLen;
-
 /** The D record of the folder whose path is path[0..len). */
 static void folderRecord(size_t len) {
   put("D", 1);
-  if (len > pointLen) put(path + pointLen + 1, len - pointLen - 1);
+  put(path, len);
   put("", 1);
 }
 
@@ -384,7 +381,6 @@ int main(int argc, char **argv) {
     size_t len = strlen(point);
     reserve(len + 1);
     memcpy(path, point, len + 1);
-    pointLen = len;
     put("S", 2);
     if (pruneCount && pruned(path)) continue;
     struct stat st;

@@ -227,7 +227,7 @@ export class Aggregator {
         }
       }
       const units = info.units;
-      for (let k = 0; k < units.length; k++) units[k].bytes += bytes;
+      for (let k = 0; k < info.nUnits; k++) units[k].bytes += bytes;
       if (isDir) {
         // the entry may be a unit folder itself
         const fus = r.sessions.folderUnits;

@@ -29,6 +29,11 @@ export type FolderFacts = TieCache & {
   d2: DirSize | null;
   /** Session folder units that hold the entries. */
   units: Unit[];
+  /**
+   * How many of `units` hold the entries (the rest are left from an earlier folder: emptying the array would
+   * let V8 drop its storage and allocate it again for the next folder).
+   */
+  nUnits: number;
   /** Per target of the root (recipe units): what its entries need. */
   rec: TargetFolder[];
   /** For the least-recently-used replacement. */
@@ -44,6 +49,7 @@ export const emptyFacts = (): FolderFacts => ({
   d1: null,
   d2: null,
   units: [],
+  nUnits: 0,
   rec: [],
   tieVersion: -1,
   tieCmp: 0,
@@ -117,7 +123,7 @@ export class FolderFactsCache {
       }
     }
     const units = info.units;
-    units.length = 0;
+    let nUnits = 0;
     if (!r.sessions.empty) {
       const fus = r.sessions.folderUnits;
       for (let k = 0; k < fus.length; k++) {
@@ -131,9 +137,10 @@ export class FolderFactsCache {
           this.unitOf[k] = fu.re.test(prefix) ? r.unit(fu.kind === "dir" ? "\0" + prefix : prefix) : null;
         }
         const u = this.unitOf[k];
-        if (u) units.push(u);
+        if (u) units[nUnits++] = u;
       }
     }
+    info.nUnits = nUnits;
     const targets = r.targets;
     for (let k = 0; k < targets.length; k++) {
       const f = info.rec[k] ?? (info.rec[k] = { holder: null, files: null, dirs: null });

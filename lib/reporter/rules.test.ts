@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { matchGlob } from "@/lib/catalog/agents";
-import { GlobMatcher, testName } from "./rules";
+import { categoryOf, matchGlob, type CategoryRule } from "@/lib/catalog/agents";
+import { CATEGORIES } from "@/lib/report/constants";
+import { CategoryMatcher, GlobMatcher, testName } from "./rules";
 
 const GLOBS = [
   "projects/*/*.jsonl",
@@ -14,6 +15,13 @@ const GLOBS = [
   "{a,b/c}/*.log",
   "x/{y,y/z}/f",
 ];
+
+/** The folder and name of a path, and the folder's depth. */
+function split(path: string) {
+  const slash = path.lastIndexOf("/");
+  const parent = slash < 0 ? "" : path.slice(0, slash);
+  return { parent, name: path.slice(slash + 1), depth: parent === "" ? 0 : parent.split("/").length };
+}
 
 const PATHS = [
   "history.jsonl",
@@ -38,12 +46,30 @@ describe("compiled rules", () => {
     for (const glob of GLOBS) {
       const m = new GlobMatcher(glob);
       for (const path of PATHS) {
-        const slash = path.lastIndexOf("/");
-        const parent = slash < 0 ? "" : path.slice(0, slash);
-        const depth = parent === "" ? 0 : parent.split("/").length;
+        const { parent, name, depth } = split(path);
         const groups = m.groupsFor(parent, depth);
-        const hit = groups !== null && testName(groups, path.slice(slash + 1)) === true;
+        const hit = groups !== null && testName(groups, name) === true;
         expect({ glob, path, hit }).toEqual({ glob, path, hit: matchGlob(glob, path) });
+      }
+    }
+  });
+
+  it("give each entry the first matching rule's category, however many rules there are (sets of 30, 60, more)", () => {
+    for (const count of [5, 31, 61, 90]) {
+      // the globs above, then one of a kind per rule: a folder of its own, a depth-tied folder, a suffix
+      const rules: CategoryRule[] = Array.from({ length: count }, (_, i) => ({
+        glob: i < GLOBS.length ? GLOBS[i] : [`d${i}/**`, `x/{y,d${i}}/*`, `**/*.e${i}`][i % 3],
+        category: CATEGORIES[i % CATEGORIES.length],
+      }));
+      const m = new CategoryMatcher(rules);
+      const paths = [
+        ...PATHS,
+        ...Array.from({ length: count }, (_, i) => [`d${i}/f`, `x/d${i}/f`, `q/r.e${i}`][i % 3]),
+      ];
+      for (const path of paths) {
+        const { parent, name, depth } = split(path);
+        const got = testName(m.groupsFor(parent, depth), name) ?? "other";
+        expect({ count, path, got }).toEqual({ count, path, got: categoryOf(rules, path) });
       }
     }
   });

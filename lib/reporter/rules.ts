@@ -174,10 +174,13 @@ function pairsOf<T>(glob: string, value: T): Pair<T>[] {
 /**
  * The rules that can apply in a folder, compiled: each distinct set once (folders mostly share the same
  * applicable rules). A pair whose folder test has a fixed depth is tested only in folders of that depth: most
- * folders are settled without running a regex.
+ * folders are settled without running a regex. Sets are found by which pairs apply: 30 pairs to a small
+ * integer (larger numbers would be number objects, allocated per folder), two of them for up to 60 pairs, a
+ * string of 0/1 beyond.
  */
 class RuleSets<T> {
-  private compiled = new Map<number | string, Group<T>[]>();
+  private readonly compiled = new Map<number, Map<number, Group<T>[]>>();
+  private readonly compiledWide = new Map<string, Group<T>[]>();
   /** Per pair, the depth of the folders its folder test can match (segments), or -1 for any depth. */
   private readonly depths: number[];
   constructor(private readonly pairs: Pair<T>[]) {
@@ -186,35 +189,36 @@ class RuleSets<T> {
 
   /** The compiled tests for the entries of folder `parent` (relative to the root, `depth` segments). */
   compute(parent: string, depth: number): Group<T>[] {
-    const mask = this.mask(parent, depth);
-    let list = this.compiled.get(mask);
+    const n = this.pairs.length;
+    if (n > 60) {
+      let mask = "";
+      for (let i = 0; i < n; i++) mask += this.applies(i, parent, depth) ? "1" : "0";
+      let list = this.compiledWide.get(mask);
+      if (!list) this.compiledWide.set(mask, (list = compile(this.pairs.filter((_, i) => mask[i] === "1"))));
+      return list;
+    }
+    const lo = this.bits(parent, depth, 0, Math.min(n, 30));
+    const hi = n > 30 ? this.bits(parent, depth, 30, n) : 0;
+    let byLo = this.compiled.get(hi);
+    if (!byLo) this.compiled.set(hi, (byLo = new Map()));
+    let list = byLo.get(lo);
     if (!list) {
-      list = compile(
-        this.pairs.filter((_, i) => (typeof mask === "number" ? Math.floor(mask / 2 ** i) % 2 === 1 : mask[i] === "1")),
-      );
-      this.compiled.set(mask, list);
+      const on = (i: number) => ((i < 30 ? lo >> i : hi >> (i - 30)) & 1) === 1;
+      byLo.set(lo, (list = compile(this.pairs.filter((_, i) => on(i)))));
     }
     return list;
   }
 
-  /** Which pairs apply in `parent`: bits of a number (up to 52 pairs), else a string of 0/1. */
-  private mask(parent: string, depth: number): number | string {
-    const pairs = this.pairs;
-    const depths = this.depths;
-    if (pairs.length <= 52) {
-      let m = 0;
-      for (let i = 0, bit = 1; i < pairs.length; i++, bit *= 2) {
-        const d = depths[i];
-        if ((d < 0 || d === depth) && testDir(pairs[i].dir, parent)) m += bit;
-      }
-      return m;
-    }
-    let mask = "";
-    for (let i = 0; i < pairs.length; i++) {
-      const d = depths[i];
-      mask += (d < 0 || d === depth) && testDir(pairs[i].dir, parent) ? "1" : "0";
-    }
-    return mask;
+  /** Which of the pairs from..to (at most 30) apply in `parent`, as bits. */
+  private bits(parent: string, depth: number, from: number, to: number): number {
+    let m = 0;
+    for (let i = from; i < to; i++) if (this.applies(i, parent, depth)) m |= 1 << (i - from);
+    return m;
+  }
+
+  private applies(i: number, parent: string, depth: number): boolean {
+    const d = this.depths[i];
+    return (d < 0 || d === depth) && testDir(this.pairs[i].dir, parent);
   }
 }
 

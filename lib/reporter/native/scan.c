@@ -9,9 +9,9 @@
 //
 // -d: the folder and everything below it. -s: the folder's entries (not the folder itself) and everything
 // below them, shared out between N processes given the same start points and -k 0/N ... -k N-1/N: process K
-// takes the subfolders whose names hash to K (FNV-1a, mixed, modulo N: a name added or removed during the
-// scan moves no other name to another process, so nothing is measured twice or missed), and process 0 the
-// other entries and the errors of the folder itself. Without -k, one process takes all (0/1).
+// takes the entries whose names hash to K (FNV-1a, mixed, modulo N: a name added or removed during the scan
+// moves no other name to another process, so nothing is measured twice or missed), and everything below them;
+// process 0 reports the errors of the folder itself. Without -k, one process takes all (0/1).
 //
 // Records, each ended by a NUL byte (the mtime is whole seconds: the reader reads no more of it):
 //   S                                 a start point begins (one per -d or -s, in order, even one left out)
@@ -30,7 +30,6 @@
 // It calls the kernel through syscall() for stat and open so that it needs no symbol newer than glibc 2.2.5:
 // it runs on any x86_64 glibc system. Elsewhere it cannot run, and the reporter uses find.
 #define _GNU_SOURCE
-#include <dirent.h> // DT_DIR, DT_UNKNOWN
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -236,7 +235,7 @@ static int share(const char *s) {
   return shareK < shareN;
 }
 
-/** Whether the subfolder `name` of a -s folder is this process's (a hash of its bytes, modulo N). */
+/** Whether the entry `name` of a -s folder is this process's (a hash of its bytes, modulo N). */
 static int mine(const char *name) {
   uint32_t h = 2166136261u;
   for (const unsigned char *c = (const unsigned char *)name; *c; c++) h = (h ^ *c) * 16777619u;
@@ -326,15 +325,12 @@ static void walk(int fd, size_t len, dev_t dev, int what) {
       path[len] = '/';
       memcpy(path + len + 1, name, nlen + 1);
       if (pruneCount && pruned(path)) continue;
-      // another process's share, known without a stat where the folder says which entries are folders
-      if (what == SHARE && e->type != DT_UNKNOWN && (e->type == DT_DIR ? !mine(name) : shareK != 0)) continue;
+      if (what == SHARE && !mine(name)) continue; // another process's share
       struct stat st;
       if (statAt(fd, name, &st) != 0) {
-        // an entry of unknown type that cannot be read: process 0 says so
-        if (errno != ENOENT && !quiet) complain(path, errno);
+        if (errno != ENOENT) complain(path, errno);
         continue;
       }
-      if (what == SHARE && (S_ISDIR(st.st_mode) ? !mine(name) : shareK != 0)) continue;
       if (st.st_dev != dev) continue; // a mount point: left out, like du -x
       if (!headed) {
         folderRecord(len);

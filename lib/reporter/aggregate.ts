@@ -77,9 +77,7 @@ export class Aggregator {
     nlink: number,
     inode: string | null,
   ) {
-    if (!isDir && nlink > 1) return this.entry(root, joinRel(parent, name), isDir, blocks, size, mtime, nlink, inode);
-    const r = this.roots[root];
-    this.accountIn(r, r.folders.of(parent), name, isDir, blocks * 512, size, mtime);
+    this.entryAt(root, this.roots[root].folders.of(parent), name, isDir, blocks, size, mtime, nlink, inode);
   }
 
   /**

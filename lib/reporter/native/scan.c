@@ -175,8 +175,9 @@ static int statAt(int dirfd, const char *name, struct stat *st) {
 }
 
 /**
- * Opens the folder `name` (relative to `dirfd`) to read it, or says why not and returns -1 (nothing when it
- * vanished). Out of descriptors, it gives up: exit 3, and the reporter measures again with find.
+ * Opens the folder `name` (relative to `dirfd`) to read it, or says why not (as `shown`; nothing when it
+ * vanished or `shown` is NULL) and returns -1. Out of descriptors, it gives up: exit 3, and the reporter
+ * measures again with find.
  */
 static int openDir(int dirfd, const char *name, const char *shown) {
   int fd = (int)syscall(SYS_openat, dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -185,18 +186,8 @@ static int openDir(int dirfd, const char *name, const char *shown) {
     flush();
     _exit(3);
   }
-  if (errno != ENOENT) complain(shown, errno);
+  if (errno != ENOENT && shown) complain(shown, errno);
   return -1;
-}
-
-/** openDir for a folder whose errors another process reports (-s, process K > 0). */
-static int openDirQuietly(const char *name) {
-  int fd = (int)syscall(SYS_openat, AT_FDCWD, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0 && (errno == EMFILE || errno == ENFILE)) {
-    flush();
-    _exit(3);
-  }
-  return fd;
 }
 
 static char **prunes;
@@ -298,13 +289,17 @@ static void folderRecord(size_t len) {
 /** What walk measures of a folder: everything below it, or (-s) this process's share of its entries. */
 enum { ALL, SHARE };
 
+/** Whether the errors of a folder walked with `what` are another process's to report (-s: process 0's). */
+static int quietAbout(int what) {
+  return what == SHARE && shareK != 0;
+}
+
 /**
  * Measures the entries of the folder open at `fd` (whose path is path[0..len)) and everything below them, or
  * with SHARE this process's share of its entries, and closes it.
  */
 static void walk(int fd, size_t len, dev_t dev, int what) {
-  // the errors of a shared folder are process 0's to report
-  int quiet = what == SHARE && shareK != 0;
+  int quiet = quietAbout(what);
   size_t base = namesLen;
   int headed = 0;
   for (;;) {
@@ -381,12 +376,12 @@ int main(int argc, char **argv) {
     if (pruneCount && pruned(path)) continue;
     struct stat st;
     if (statAt(AT_FDCWD, path, &st) != 0) {
-      if (errno != ENOENT && (what == ALL || shareK == 0)) complain(path, errno);
+      if (errno != ENOENT && !quietAbout(what)) complain(path, errno);
       continue;
     }
     if (what == ALL) record(&st, "", 0);
     if (!S_ISDIR(st.st_mode)) continue;
-    int fd = (what == ALL || shareK == 0) ? openDir(AT_FDCWD, path, path) : openDirQuietly(path);
+    int fd = openDir(AT_FDCWD, path, quietAbout(what) ? NULL : path);
     if (fd >= 0) walk(fd, len, st.st_dev, what);
   }
   flush();

@@ -178,7 +178,7 @@ function mutate(base: unknown, pick: number, leaf: unknown, kind: Mutation): unk
     case "unknown-key":
       if (current && typeof current === "object" && !Array.isArray(current))
         (current as Record<string, unknown>)[typeof leaf === "string" && leaf ? leaf : "__proto__x"] = leaf;
-      else parent[key] = { [String(leaf)]: current };
+      else parent[key] = { [keyOf(leaf)]: current };
       break;
     case "nest": {
       let v: unknown = current;
@@ -203,6 +203,18 @@ function mutate(base: unknown, pick: number, leaf: unknown, kind: Mutation): unk
     }
   }
   return root.v;
+}
+
+/**
+ * A property name made from any leaf. String() throws on a leaf like `{"toString": 1}` or an object without a
+ * prototype (it failed a CI run that drew one); JSON.stringify takes every JSON value.
+ */
+function keyOf(leaf: unknown): string {
+  try {
+    return JSON.stringify(leaf) ?? "undefined";
+  } catch {
+    return "leaf";
+  }
 }
 
 /** Whether the server must refuse the value: text a database cannot hold, or what the schema refuses. */

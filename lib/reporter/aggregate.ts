@@ -8,9 +8,10 @@ import { emptyFacts, type FolderFacts } from "./folder-facts";
 import { HardLinks } from "./hard-links";
 import { joinRel } from "./paths";
 import type { FoundUnit } from "./cleanup/unit-tally";
-import { RootTally, type SizeAndCount, type UnitOptions } from "./root-tally";
+import { rootSumsArgs, sumsArgs, TimeBins, type FolderSums, type ScannerSums } from "./native-sums";
+import { LARGEST_PER_ROOT, RootTally, type SizeAndCount, type UnitOptions } from "./root-tally";
 import type { RootSpec } from "./roots";
-import { testName } from "./rules";
+import { groupDefault, testName } from "./rules";
 import type { ErrorLog } from "./scan-errors";
 
 const DAY = 86_400;
@@ -20,6 +21,8 @@ export class Aggregator {
   private readonly links: HardLinks;
   /** Age boundaries, in seconds since the epoch: an mtime after bounds[i] falls in bucket i. */
   private readonly bounds: number[];
+  /** The native scanner's time bins, once its sums are asked for. */
+  private bins: TimeBins | null = null;
 
   constructor(
     specs: readonly RootSpec[],
@@ -105,6 +108,43 @@ export class Aggregator {
     if (!isDir && nlink > 1)
       return this.entry(root, joinRel(facts.parent, name), isDir, blocks, size, mtime, nlink, inode);
     this.accountIn(this.roots[root], facts, name, isDir, blocks * 512, size, mtime);
+  }
+
+  /** What the native scanner is told for its sums (lib/reporter/native-sums.ts), from each root's rules. */
+  scannerSums(): ScannerSums {
+    const bins = (this.bins ??= new TimeBins(this.nowSec));
+    return { args: sumsArgs(bins, LARGEST_PER_ROOT), root: (k) => rootSumsArgs(this.roots[k].needs()) };
+  }
+
+  /**
+   * A folder's sums from the native scanner (the folder whose facts `folderFacts` gave): what `entryAt` does for
+   * each of its entries, which no name test of the root tells apart and none of which is among the largest.
+   */
+  sums(root: number, f: FolderFacts, s: FolderSums) {
+    const r = this.roots[root];
+    const bins = this.bins!;
+    const bytes = (s.fileBlocks + s.dirBlocks) * 512;
+    r.bytes += bytes;
+    r.apparent += s.fileSize + s.dirSize;
+    r.files += s.files;
+    r.dirs += s.dirs;
+    const c = r.cats[groupDefault(f.cat) ?? "other"];
+    c.bytes += bytes;
+    c.files += s.files;
+    for (let k = 0; k < s.bins; k++) {
+      const age = r.ages[bins.bucket[s.bin[k]]];
+      age.bytes += (s.binFileBlocks[k] + s.binDirBlocks[k]) * 512;
+      age.files += s.binFiles[k];
+    }
+    if (s.files > 0) {
+      if (s.oldest < r.oldest) r.oldest = s.oldest;
+      if (s.newest > r.newest) r.newest = s.newest;
+    }
+    if (f.d1 !== null) f.d1.bytes += bytes;
+    if (f.d2 !== null) f.d2.bytes += bytes;
+    for (let k = 0; k < f.nUnits; k++) f.units[k].bytes += bytes;
+    const targets = r.targets;
+    for (let k = 0; k < targets.length; k++) targets[k].sums(f.rec[k], bytes, s.latest, s, bins.step);
   }
 
   /** The roots that exist, in the order given, as the report's StorageRoot objects. */

@@ -96,8 +96,10 @@ resource "coder_script" "storage_reporter" {
       exit 0
     fi
     # Exit code 75: the dashboard is unreachable and the report waits in the spool for the next run.
-    # A 1 MB young generation keeps the peak memory well under 100 MB on large trees.
-    node --max-semi-space-size=1 "$dir/reporter.mjs" --splay 60 || [ $? -eq 75 ]
+    # A 1 MB young generation keeps the peak memory well under 100 MB on large trees. Extra CA certificates are
+    # handed over in the reporter's own variable: it reads them only when it sends, not at every start.
+    STORAGE_REPORTER_EXTRA_CA_CERTS="$\${NODE_EXTRA_CA_CERTS:-}" env -u NODE_EXTRA_CA_CERTS \\
+      node --max-semi-space-size=1 "$dir/reporter.mjs" --splay 60 || [ $? -eq 75 ]
   EOT
 }
 `;

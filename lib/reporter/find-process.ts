@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { FMT_LONG, FMT_SHORT, FindParser, type StartPoint } from "./find-parser";
 import { NativeParser } from "./native-parser";
+import type { ScannerSums } from "./native-sums";
 import { isInside, relToHome, within } from "./paths";
 import type { RootSpec } from "./roots";
 import type { ScanContext } from "./scan-context";
@@ -37,12 +38,29 @@ function escapeGlob(p: string): string {
 /** Which of the processes given the same shared start points this one is: k of n. */
 export type Share = { k: number; n: number };
 
-/** The native scanner's arguments: the paths it leaves out, its share, then its start points (-d, shared: -s). */
-function nativeArgs(points: readonly StartPoint[], prune: readonly string[], share: Share | undefined): string[] {
+/**
+ * The native scanner's arguments: the paths it leaves out, its share, its sums, then its start points (-d,
+ * shared: -s), each after its root (-r, with the root's sums) and its depth below it (-l, `depths` in the same
+ * order) where they change.
+ */
+function nativeArgs(
+  points: readonly StartPoint[],
+  depths: readonly number[],
+  prune: readonly string[],
+  share: Share | undefined,
+  sums: ScannerSums,
+): string[] {
+  let depth = 1;
+  let root = -1;
   return [
     ...prune.flatMap((p) => ["-p", p]),
     ...(share ? ["-k", `${share.k}/${share.n}`] : []),
-    ...points.flatMap((p) => [p.shared ? "-s" : "-d", p.abs]),
+    ...sums.args,
+    ...points.flatMap((p, k) => {
+      const head = root === p.root ? [] : ["-r", String((root = p.root)), ...sums.root(p.root)];
+      if (depth !== depths[k]) head.push("-l", String((depth = depths[k])));
+      return [...head, p.shared ? "-s" : "-d", p.abs];
+    }),
   ];
 }
 
@@ -121,7 +139,12 @@ function runFind(
   const prune = absPrune.filter((n) => isInside(n, cwd) || cwd === "/").map(under);
   return new Promise((resolve, reject) => {
     const { kind, bin } = program;
-    const args = kind === "native" ? nativeArgs(points, prune, share) : findArgs(points, prune);
+    const depths = absPoints.map((p) => {
+      const rel = p.abs.slice(ctx.specs[p.root].abs.length + 1);
+      return rel === "" ? 0 : rel.split("/").length;
+    });
+    const args =
+      kind === "native" ? nativeArgs(points, depths, prune, share, ctx.agg.scannerSums()) : findArgs(points, prune);
     const child = spawn(stdbuf ? STDBUF[0] : bin, stdbuf ? [...STDBUF.slice(1), bin, ...args] : args, {
       cwd,
       stdio: ["ignore", "pipe", "pipe"],
@@ -129,7 +152,7 @@ function runFind(
     });
     const parser =
       kind === "native"
-        ? new NativeParser(ctx.agg, ctx.specs, points, rootDev)
+        ? new NativeParser(ctx.agg, ctx.specs, points, rootDev, true)
         : new FindParser(ctx.agg, ctx.specs, points, rootDev);
     child.stdout.on("data", (chunk: Buffer) => parser.push(chunk));
     let stderr = "";

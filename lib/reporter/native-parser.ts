@@ -4,6 +4,7 @@
 import type { Aggregator } from "./aggregate";
 import type { FolderFacts } from "./folder-facts";
 import type { StartPoint } from "./find-parser";
+import { emptySums, type FolderSums } from "./native-sums";
 import { NulRecords, utf8 } from "./nul-records";
 import type { RootSpec } from "./roots";
 
@@ -23,14 +24,22 @@ export class NativeParser extends NulRecords {
   private sp = -1;
   /** The facts of the folder of the entries that follow, or null before the start point's first D. */
   private folder: FolderFacts | null = null;
-  /** The object those facts are filled into, reused from folder to folder. */
-  private facts: FolderFacts | null = null;
+  /**
+   * The facts of the folders open (with sums, D and C records nest: `open` of them), each level's object
+   * reused from folder to folder; without sums, only the first, each D record replacing the last.
+   */
+  private readonly stack: FolderFacts[] = [];
+  private open = 0;
+  /** The last C record's sums. */
+  private readonly s: FolderSums = emptySums();
 
   constructor(
     private readonly agg: Aggregator,
     specs: readonly RootSpec[],
     points: readonly StartPoint[],
     private readonly rootDev: readonly number[],
+    /** Whether the scanner was given the sums' arguments (Aggregator.sumsArgs). */
+    private readonly sums = false,
   ) {
     super();
     this.points = points.map((p) => {
@@ -48,6 +57,7 @@ export class NativeParser extends NulRecords {
       // 'S'
       this.sp++;
       this.folder = null;
+      this.open = 0;
       return;
     }
     const p = this.points[this.sp];
@@ -56,7 +66,18 @@ export class NativeParser extends NulRecords {
       // 'D'
       // the folder's path relative to the root: one string, no concatenation
       const parent = i + 1 + p.from < end ? utf8(buf, i + 1 + p.from, end) : "";
-      this.folder = this.facts = this.agg.folderFacts(p.root, parent, this.facts);
+      const level = this.sums ? this.open++ : 0;
+      this.folder = this.stack[level] = this.agg.folderFacts(p.root, parent, this.stack[level] ?? null);
+      return;
+    }
+    if (c === 67) {
+      // 'C': the sums that close the innermost open folder
+      if (this.open === 0) return;
+      const f = this.stack[--this.open];
+      this.folder = this.open > 0 ? this.stack[this.open - 1] : null;
+      if (i + 1 === end) return; // nothing summed
+      this.readSums(buf, i + 1, end);
+      if (this.s.dev === this.rootDev[p.root]) this.agg.sums(p.root, f, this.s);
       return;
     }
     i = this.fields(buf, i);
@@ -80,4 +101,41 @@ export class NativeParser extends NulRecords {
       );
     }
   }
+
+  /** Reads a C record's numbers (after its letter) into `s`: ten, then four per bin. */
+  private readSums(buf: Buffer, i: number, end: number) {
+    const s = this.s;
+    const n: number[] = this.nums;
+    let count = 0;
+    while (i < end) {
+      let neg = false;
+      if (buf[i] === 45) {
+        neg = true;
+        i++;
+      }
+      let v = 0;
+      let c = 0;
+      while ((c = buf[i++]) !== 32) v = v * 10 + c - 48;
+      n[count++] = neg ? -v : v;
+    }
+    s.dev = n[0];
+    s.files = n[1];
+    s.fileBlocks = n[2];
+    s.fileSize = n[3];
+    s.dirs = n[4];
+    s.dirBlocks = n[5];
+    s.dirSize = n[6];
+    s.oldest = n[7];
+    s.newest = n[8];
+    s.latest = n[9];
+    s.bins = 0;
+    for (let k = 10; k + 3 < count; k += 4) {
+      s.bin[s.bins] = n[k];
+      s.binFiles[s.bins] = n[k + 1];
+      s.binFileBlocks[s.bins] = n[k + 2];
+      s.binDirBlocks[s.bins] = n[k + 3];
+      s.bins++;
+    }
+  }
+  private readonly nums: number[] = [];
 }

@@ -7,6 +7,7 @@ import type { ProtectList } from "./cleanup/protect";
 import { recipesFor } from "./cleanup/targets";
 import { UnitTally } from "./cleanup/unit-tally";
 import { FolderFactsCache } from "./folder-facts";
+import { mergeNeeds, type Needs } from "./native-sums";
 import type { DirSize, Unit } from "./sizes";
 import type { RootSpec } from "./roots";
 import { CategoryMatcher, SessionMatcher } from "./rules";
@@ -76,6 +77,20 @@ export class RootTally {
       this.units.set(key, u);
     }
     return u;
+  }
+
+  /**
+   * What this root's figures need of the native scanner's sums: the entries its rules tell apart by name, and
+   * the folders at depth 1 and 2, sized on their own (their entries at depth 0 and 1 are folders by name).
+   */
+  needs(): Needs {
+    const own: Needs = {
+      names: [0, 1].map((depth) => ({ depth, kind: "d" as const, pre: "", suf: "", has: "" })),
+      foldBelow: 2,
+      specials: [],
+    };
+    for (const name of this.leftoverNames ?? []) own.names.push({ depth: 0, kind: "f", pre: name, suf: "", has: "" });
+    return mergeNeeds([own, this.category.needs(), this.sessions.needs(), ...this.targets.map((t) => t.needs())]);
   }
 
   /** The report's root. Folders and sessions join the largest entries only now, when their sizes are complete. */

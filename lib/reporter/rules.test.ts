@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { categoryOf, matchGlob, type CategoryRule } from "@/lib/catalog/agents";
 import { CATEGORIES } from "@/lib/report/constants";
-import { CategoryMatcher, GlobMatcher, testName } from "./rules";
+import type { NameNeed, Needs } from "./native-sums";
+import { CategoryMatcher, GlobMatcher, groupDefault, testName, type Group } from "./rules";
 
 const GLOBS = [
   "projects/*/*.jsonl",
@@ -70,6 +71,48 @@ describe("compiled rules", () => {
         const { parent, name, depth } = split(path);
         const got = testName(m.groupsFor(parent, depth), name) ?? "other";
         expect({ count, path, got }).toEqual({ count, path, got: categoryOf(rules, path) });
+      }
+    }
+  });
+
+  it("tell the native scanner every name that may test apart from its folder's default, and how deep folders stay alike", () => {
+    const covered = (n: NameNeed, depth: number, isDir: boolean, name: string) =>
+      (n.depth < 0 || n.depth === depth) &&
+      (n.kind === "a" || (n.kind === "d") === isDir) &&
+      name.length >= n.pre.length + n.suf.length &&
+      name.startsWith(n.pre) &&
+      name.endsWith(n.suf) &&
+      name.includes(n.has);
+    const NONE: Group<unknown>[] = [];
+    const paths = [...PATHS, ...PATHS.map((p) => p.replace(/\/[^/]+$/, "/deeper/still/x.log"))];
+    for (const glob of GLOBS) {
+      const m = new GlobMatcher(glob);
+      const cat = new CategoryMatcher([{ glob, category: "logs" }]);
+      const cases: [Needs, (p: string, d: number) => Group<unknown>[]][] = [
+        [m.needs(false, "a"), (p, d) => m.groupsFor(p, d) ?? NONE],
+        [cat.needs(), (p, d) => cat.groupsFor(p, d)],
+      ];
+      for (const [needs, groupsFor] of cases) {
+        for (const path of paths) {
+          const { parent, name, depth } = split(path);
+          const groups = groupsFor(parent, depth);
+          // a name that tests apart from the default is one the scanner prints
+          if (testName(groups, name) !== groupDefault(groups))
+            expect({ glob, path, covered: needs.names.some((n) => covered(n, depth, false, name)) }).toEqual({
+              glob,
+              path,
+              covered: true,
+            });
+          // a folder deeper than foldBelow, not a special, has its parent's rules
+          if (depth > needs.foldBelow && !needs.specials.includes(parent.slice(parent.lastIndexOf("/") + 1))) {
+            const up = split(parent);
+            expect({ glob, path, same: groupsFor(parent, depth) === groupsFor(up.parent, up.depth) }).toEqual({
+              glob,
+              path,
+              same: true,
+            });
+          }
+        }
       }
     }
   });

@@ -3,18 +3,24 @@
 
 import { globSource, type CategoryRule, type SessionRule } from "@/lib/catalog/agents";
 import type { Category } from "@/lib/report/constants";
+import type { NameNeed, Needs } from "./native-sums";
 
-/** A test on an entry's name, as data so the hot loop needs no closure calls: 0 any, 1 equal, 2 suffix, 3 regex. */
-type NameTest = { t: 0 | 1 | 2 | 3; s: string; re: RegExp | null };
+/**
+ * A test on an entry's name, as data so the hot loop needs no closure calls: 0 any, 1 equal, 2 suffix, 3 regex.
+ * `pre` and `suf`: what every name it matches starts and ends with (for the native scanner's sums).
+ */
+type NameTest = { t: 0 | 1 | 2 | 3; s: string; re: RegExp | null; pre: string; suf: string };
 
 /**
  * A test on the parent folder, as data: 0 any folder, 1 exactly `s`, 2 `s` or inside it, 3 some segment is
  * one of `segs` (a glob like `**` + `/logs/**`), 4 a regex. Only the last is a regex: most folders are
  * settled with a comparison or two. `depth`: the segments of every folder it can match, or -1 (any depth).
+ * `base`: for a test of the form `X/**` whose X has a fixed depth, that depth (folders below it are inside
+ * or outside X as their parent is), else -1.
  */
-type DirTest = { k: 0 | 1 | 2 | 3 | 4; s: string; segs: string[]; re: RegExp | null; depth: number };
+type DirTest = { k: 0 | 1 | 2 | 3 | 4; s: string; segs: string[]; re: RegExp | null; depth: number; base: number };
 
-type Pair<T> = { dir: DirTest; t: 0 | 1 | 2 | 3; s: string; re: RegExp | null; value: T };
+type Pair<T> = NameTest & { dir: DirTest; value: T };
 
 /** Expands the first-level {a,b} alternatives of a glob ("*.{db,sqlite}" → ["*.db", "*.sqlite"]). */
 export function expandBraces(glob: string): string[] {
@@ -30,15 +36,24 @@ export function expandBraces(glob: string): string[] {
     .flatMap((alt) => expandBraces(head + alt + tail));
 }
 
+const GLOB_CHARS = /[*?[\]\\{}]/;
+
 function nameTests(glob: string): NameTest[] {
   const out: NameTest[] = [];
   for (const g of expandBraces(glob)) {
-    if (g === "*" || g === "**") out.push({ t: 0, s: "", re: null });
-    else if (!/[*?[\]\\{}]/.test(g)) out.push({ t: 1, s: g, re: null });
+    if (g === "*" || g === "**") out.push({ t: 0, s: "", re: null, pre: "", suf: "" });
+    else if (!GLOB_CHARS.test(g)) out.push({ t: 1, s: g, re: null, pre: g, suf: "" });
     else {
       const suffix = /^\*([^*?[\]\\/{}]+)$/.exec(g);
-      if (suffix) out.push({ t: 2, s: suffix[1], re: null });
-      else out.push({ t: 3, s: "", re: new RegExp("^" + globSource(g) + "$") });
+      if (suffix) out.push({ t: 2, s: suffix[1], re: null, pre: "", suf: suffix[1] });
+      else {
+        // the literal text before the first glob character and after the last one
+        const first = g.search(GLOB_CHARS);
+        let last = g.length - 1;
+        while (!GLOB_CHARS.test(g[last])) last--;
+        const re = new RegExp("^" + globSource(g) + "$");
+        out.push({ t: 3, s: "", re, pre: g.slice(0, first), suf: g.slice(last + 1) });
+      }
     }
   }
   return out;
@@ -76,6 +91,15 @@ function compile<T>(pairs: Pair<T>[]): Group<T>[] {
   return out;
 }
 
+/** What testName gives for a name no test but "any name" matches (the native scanner's sums). */
+export function groupDefault<T>(groups: Group<T>[]): T | null {
+  for (let i = 0; i < groups.length; i++) {
+    const g = groups[i];
+    if (g.k === 0) return g.value;
+  }
+  return null;
+}
+
 export function testName<T>(groups: Group<T>[], name: string): T | null {
   for (let i = 0; i < groups.length; i++) {
     const g = groups[i];
@@ -99,28 +123,28 @@ export function testName<T>(groups: Group<T>[], name: string): T | null {
   return null;
 }
 
-const GLOB_CHARS = /[*?[\]\\{}]/;
-
 function dirTest(dirGlob: string): DirTest {
   // alternatives ({a,b/c}) may differ in depth
   const depth = /\*\*|\{/.test(dirGlob) ? -1 : dirGlob === "" ? 0 : dirGlob.split("/").length;
+  const under = dirGlob.endsWith("/**") ? dirGlob.slice(0, -3) : null;
+  const base = under !== null && !/\*\*|\{/.test(under) ? under.split("/").length : -1;
   const t = (k: DirTest["k"], s = "", segs: string[] = [], re: RegExp | null = null): DirTest => ({
     k,
     s,
     segs,
     re,
     depth,
+    base,
   });
   if (dirGlob === "**") return t(0);
   if (!GLOB_CHARS.test(dirGlob)) return t(1, dirGlob);
-  if (dirGlob.endsWith("/**")) {
-    const base = dirGlob.slice(0, -3);
-    if (!GLOB_CHARS.test(base)) return t(2, base);
-    if (base.startsWith("**/")) {
-      const segs = expandBraces(base.slice(3));
+  if (under !== null) {
+    if (!GLOB_CHARS.test(under)) return t(2, under);
+    if (under.startsWith("**/")) {
+      const segs = expandBraces(under.slice(3));
       if (segs.every((x) => x !== "" && !x.includes("/") && !GLOB_CHARS.test(x))) return t(3, "", segs);
     }
-    return t(4, "", [], new RegExp("^" + globSource(base) + "(?:/.*)?$"));
+    return t(4, "", [], new RegExp("^" + globSource(under) + "(?:/.*)?$"));
   }
   return t(4, "", [], new RegExp("^" + globSource(dirGlob) + "$"));
 }
@@ -216,6 +240,28 @@ class RuleSets<T> {
     return m;
   }
 
+  /**
+   * What these rules need of the native scanner's sums: the names that may match (`all`: also those matched
+   * by any name, where a match needs the entry's own path), and how deep folders may differ in the rules that
+   * apply to them.
+   */
+  needs(all: boolean, kind: NameNeed["kind"]): Needs {
+    const out: Needs = { names: [], foldBelow: 0, specials: [] };
+    for (const p of this.pairs) {
+      const d = p.dir;
+      // a folder differs from its parent where a test of fixed depth applies to it or to its parent, where it
+      // is the X of an `X/**` test, or where it is named as a segment test names
+      let below = 0;
+      if (d.depth >= 0) below = d.depth + 1;
+      else if (d.base >= 0) below = d.base;
+      else if (d.k === 3) out.specials.push(...d.segs);
+      else if (d.k === 4) below = Infinity;
+      out.foldBelow = Math.max(out.foldBelow, below);
+      if (p.t !== 0 || all) out.names.push({ depth: d.depth, kind, pre: p.pre, suf: p.suf, has: "" });
+    }
+    return out;
+  }
+
   private applies(i: number, parent: string, depth: number): boolean {
     const d = this.depths[i];
     return (d < 0 || d === depth) && testDir(this.pairs[i].dir, parent);
@@ -234,6 +280,10 @@ export class CategoryMatcher {
   groupsFor(parent: string, depth: number): Group<Category>[] {
     return this.sets.compute(parent, depth);
   }
+  /** A category needs no name where it is the folder's default (groupDefault). */
+  needs(): Needs {
+    return this.sets.needs(false, "a");
+  }
 }
 
 /** Entries matching one glob, tested like the category rules (folder part once per folder, then the name). */
@@ -247,6 +297,9 @@ export class GlobMatcher {
   groupsFor(parent: string, depth: number): Group<true>[] | null {
     const g = this.sets.compute(parent, depth);
     return g.length ? g : null;
+  }
+  needs(all: boolean, kind: NameNeed["kind"]): Needs {
+    return this.sets.needs(all, kind);
   }
 }
 
@@ -287,5 +340,15 @@ export class SessionMatcher {
   /** The compiled session-file tests for the entries of folder `parent` (`depth` segments; use with testName). */
   groupsFor(parent: string, depth: number): Group<SessionUnitKind>[] {
     return this.fileSets.compute(parent, depth);
+  }
+
+  /** A session file is listed by its path, and a unit folder sized by its own: both need every name. */
+  needs(): Needs {
+    const out = this.fileSets.needs(true, "f");
+    for (const fu of this.folderUnits) {
+      out.names.push({ depth: fu.depth - 1, kind: "d", pre: "", suf: "", has: "" });
+      out.foldBelow = Math.max(out.foldBelow, fu.depth);
+    }
+    return out;
   }
 }

@@ -74,11 +74,11 @@ function claudeTree(root: string) {
 /** Wall time; CPU time (user + system, the command's children included: find); peak RSS of its largest process. */
 type Run = { ms: number; cpuMs: number | null; rssKb: number | null };
 
-function timed(cmd: string, args: string[]): Run {
+function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): Run {
   const t0 = process.hrtime.bigint();
   const r = TIME
-    ? spawnSync(TIME, ["-f", "%U %S %M", cmd, ...args], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" })
-    : spawnSync(cmd, args, { stdio: ["ignore", "ignore", "ignore"] });
+    ? spawnSync(TIME, ["-f", "%U %S %M", cmd, ...args], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8", env })
+    : spawnSync(cmd, args, { stdio: ["ignore", "ignore", "ignore"], env });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}: ${r.stderr ?? ""}`);
   const [user, sys, rss] = TIME ? String(r.stderr).trim().split("\n").pop()!.split(" ").map(Number) : [];
@@ -89,12 +89,25 @@ function timed(cmd: string, args: string[]): Run {
   };
 }
 
+const RUN_SCRIPT = fs.readFileSync(path.join(process.cwd(), "deploy/coder/scripts/run.sh.tftpl"), "utf8");
 /** Node's flags as the registry module's script runs the reporter (`node <flags> "$REPORTER"`). */
 const NODE_FLAGS = (() => {
-  const script = fs.readFileSync(path.join(process.cwd(), "deploy/coder/scripts/run.sh.tftpl"), "utf8");
-  const m = /\bnode((?: --[\w-]+=\S+)*) "\$REPORTER"/.exec(script);
+  const m = /\bnode((?: --[\w-]+=\S+)*) "\$REPORTER"/.exec(RUN_SCRIPT);
   if (!m) throw new Error('deploy/coder/scripts/run.sh.tftpl: no `node ... "$REPORTER"` line');
   return m[1].trim().split(" ").filter(Boolean);
+})();
+/**
+ * The environment as the script gives it to the reporter: the variables it unsets (`env -u NAME`) are handed
+ * over in the reporter's own (NODE_EXTRA_CA_CERTS: Node reads that file at every start, the reporter only when
+ * it sends).
+ */
+const REPORTER_ENV = (() => {
+  const env = { ...process.env };
+  for (const [, name] of RUN_SCRIPT.matchAll(/\benv -u (\w+)/g)) {
+    if (name === "NODE_EXTRA_CA_CERTS" && env[name]) env.STORAGE_REPORTER_EXTRA_CA_CERTS = env[name];
+    delete env[name];
+  }
+  return env;
 })();
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -114,6 +127,10 @@ async function main() {
   console.log(
     `reporter bench: ${os.cpus().length} cores, node ${process.version} ${NODE_FLAGS.join(" ")} (as the module runs it), ${RUNS} runs per figure (median), bundle ${fs.statSync(bundle).size} bytes`,
   );
+  if (process.env.NODE_EXTRA_CA_CERTS && !REPORTER_ENV.NODE_EXTRA_CA_CERTS)
+    console.log(
+      "NODE_EXTRA_CA_CERTS is set here: handed to the reporter in its own variable, as the module's script does",
+    );
   const trees: [string, string, (root: string) => number][] = [
     ["plain 200k", ".codex", plainTree],
     ["heavy ~/.claude", ".claude", claudeTree],
@@ -144,12 +161,16 @@ async function main() {
     const du = () => timed("nice", ["-n", "19", "du", "-sb", root]);
     const duNormal = () => timed("du", ["-sb", root]);
     const rep = (scanner = "auto") =>
-      timed("sh", [
-        "-c",
-        `exec node ${NODE_FLAGS.join(" ")} "$0" --dry-run --home "$1" --scanner ${scanner} > /dev/null`,
-        bundle,
-        home,
-      ]);
+      timed(
+        "sh",
+        [
+          "-c",
+          `exec node ${NODE_FLAGS.join(" ")} "$0" --dry-run --home "$1" --scanner ${scanner} > /dev/null`,
+          bundle,
+          home,
+        ],
+        REPORTER_ENV,
+      );
     // warm up the cache and the binaries
     du();
     rep();

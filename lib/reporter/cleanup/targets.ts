@@ -6,6 +6,7 @@
 import { recipesForRoot } from "@/lib/catalog/recipe-roots";
 import { globSource } from "@/lib/catalog/agents";
 import type { RootSpec } from "../roots";
+import type { NameNeed } from "../native-sums";
 import type { Target } from "./target";
 
 /** The built-in recipes that apply to a root, by the rule the preview shares (lib/catalog/recipe-roots.ts). */
@@ -22,6 +23,17 @@ export function recipesFor(spec: Pick<RootSpec, "key" | "kind" | "orphaned" | "r
  * corrupts the rest. They go only inside a whole folder unit (a Copilot session, a Cursor chat).
  */
 export const DATABASE_FILE = /\.(?:db|db3|sqlite3?)$|\.sqlite|-wal$|-shm$|-journal$/;
+/** Every name DATABASE_FILE matches, as the native scanner's name tests (it then prints them on their own). */
+export const DATABASE_NAME_NEEDS: NameNeed[] = [
+  ...[".db", ".db3", "-wal", "-shm", "-journal"].map((suf) => ({
+    depth: -1,
+    kind: "f" as const,
+    pre: "",
+    suf,
+    has: "",
+  })),
+  { depth: -1, kind: "f", pre: "", suf: "", has: ".sqlite" },
+];
 
 /**
  * Why a target cannot be acted on safely, or null. Folder units sit at a fixed depth (no `**`), so that a

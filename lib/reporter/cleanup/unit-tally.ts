@@ -6,10 +6,11 @@
 import { RECIPE_AGE_STEPS_DAYS } from "@/lib/catalog/recipes";
 import type { RecipeUsage } from "@/lib/report/schema";
 import { joinRel, within } from "../paths";
-import { GlobMatcher, testName, type Group } from "../rules";
+import { mergeNeeds, noNeeds, type FolderSums, type Needs } from "../native-sums";
+import { GlobMatcher, groupDefault, testName, type Group } from "../rules";
 import type { ProtectList } from "./protect";
 import type { Target } from "./target";
-import { DATABASE_FILE, companionGlob, stemOf, topFolderRegex, unitDepth } from "./targets";
+import { DATABASE_FILE, DATABASE_NAME_NEEDS, companionGlob, stemOf, topFolderRegex, unitDepth } from "./targets";
 
 /** A unit as the scan saw it: paths relative to the root, allocated bytes, newest mtime (seconds). */
 export type FoundUnit = {
@@ -108,6 +109,39 @@ export class UnitTally {
     }
     f.files = this.fileMatch?.groupsFor(parent, depth) ?? null;
     f.dirs = this.dirMatch?.groupsFor(parent, depth) ?? null;
+  }
+
+  /**
+   * What the units need of the native scanner's sums: a unit folder's entries are summed into it; a file unit
+   * needs its name only when its path is kept (a job's list, the protect list), a file+dir or folder unit always.
+   */
+  needs(): Needs {
+    const out = noNeeds();
+    if (this.target.glob === ".") return out;
+    if (this.topRe !== null) out.foldBelow = this.depth;
+    const named = this.list !== null || (this.protect !== null && !this.protect.empty);
+    const parts = [
+      this.fileMatch?.needs(this.target.unit !== "file" || named, "f"),
+      this.fileMatch && { ...noNeeds(), names: DATABASE_NAME_NEEDS },
+      this.dirMatch?.needs(true, "d"),
+    ];
+    return mergeNeeds([out, ...parts.filter((x) => !!x)]);
+  }
+
+  /**
+   * A folder's sums (native scanner): what `entry` does for entries no name test tells apart. Its file units
+   * (a name-any file test) are counted per time bin, `stepOf` giving each bin's age step.
+   */
+  sums(f: TargetFolder, bytes: number, latest: number, s: FolderSums, stepOf: readonly number[]) {
+    if (f.holder !== null) return this.add(f.holder, bytes, latest);
+    if (this.target.unit !== "file" || f.files === null || groupDefault(f.files) === null) return;
+    for (let k = 0; k < s.bins; k++) {
+      const files = s.binFiles[k];
+      if (files === 0) continue;
+      const b = this.byAge[stepOf[s.bin[k]]];
+      b[0] += files;
+      b[1] += s.binFileBlocks[k] * 512;
+    }
   }
 
   /** The root's own folder entry (only "." units hold it). */

@@ -5,7 +5,7 @@
 // numbers written by hand into one large output buffer, and each folder's entries together under its path
 // printed once (the reader decodes one folder path per folder, not one path per entry).
 //
-//   scan [-p PRUNE]... [-k K/N] (-d FOLDER | -s FOLDER)...
+//   scan [-p PRUNE]... [-k K/N] [summaries] (-d FOLDER | -s FOLDER)...
 //
 // -d: the folder and everything below it. -s: the folder's entries (not the folder itself) and everything
 // below them, shared out between N processes given the same start points and -k 0/N ... -k N-1/N: process K
@@ -21,6 +21,28 @@
 //   HDEV INO NLINK BLOCKS SIZE MTIME TYPE NAME   a file with hard links
 // An entry before the start point's first D record, with an empty NAME, is the start point itself. A folder's
 // entries come before anything below it: its subfolders are walked after it has been read whole.
+//
+// Summaries (-t given): the reader needs an entry's name only where its rules may tell entries apart by name,
+// and the reporter tells which entries those are. Every other entry is only added up, per folder, and the
+// folder's sums close it, after everything below it:
+//   -t T0,T1,...   mtime bounds (seconds, descending): the sums split files and folders by the first bound
+//                  their mtime is above (bin 0), or none (the last bin)
+//   -e D,K,P/S/C   an entry whose name starts with P, ends with S and holds C (each may be empty), of kind K
+//                  (f: not a folder, d: a folder, a: any), in a folder D segments below its root (-1: any),
+//                  is printed on its own; a file with hard links always is
+//   -n N           so is a file that may be among the N largest of its root (a rank the sums cannot keep)
+//   -m M, -g NAME  a folder deeper than M segments, not named NAME, with nothing printed on its own, is added
+//                  up into its parent's sums and has no record (the reader treats it as its parent)
+//   -l L           the folders given after it are L segments below their root (default 1)
+//   -r K           the start points given after it are of root K: -e, -g and -m given after it are this root's
+//                  alone (the ones before it are dropped), and its largest files are ranked apart
+//   CDEV FILES FBLOCKS FSIZE DIRS DBLOCKS DSIZE OLDEST NEWEST LATEST [BIN BFILES BFBLOCKS BDBLOCKS]...
+//                  the sums that close the folder of the latest D record not yet closed: the files, their
+//                  blocks and sizes, the same of the folders, the oldest and newest file mtime, the newest of
+//                  any, and per bin that is not empty the files, their blocks and the folders' blocks; a
+//                  lone C where nothing was summed
+// A folder's D record comes with its first entry printed, or with its sums: every D record is closed by one
+// C record, so D and C nest as the folders do.
 // It never follows symbolic links, never goes into another filesystem (an entry on another device is left out
 // whole, as du -x does), and leaves out a path given with -p and everything inside it. Errors go to stderr as
 // find words them ("scan: 'PATH': Permission denied"); an entry that vanished is skipped in silence.
@@ -32,6 +54,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,6 +302,191 @@ struct linuxDirent64 {
 };
 static char entries[1 << 16] __attribute__((aligned(8)));
 
+/** Summaries: on when -t is given. */
+static int summary;
+#define MAX_BINS 32
+static int64_t bounds[MAX_BINS - 1];
+static int nBounds;
+/** Folders deeper than this (segments below their root) may be added into their parent (-m). */
+static long foldBelow = LONG_MAX;
+/** Every -g name in order; the current root's are specialCount of them from `specials`. */
+static const char **allSpecials, **specials;
+static int specialCount;
+/** The depth below its root of the folder given as a start point (-l). */
+static long pointDepth = 1;
+
+/** A name test (-e): depth of the folder (-1 any), kind, and the parts the name must have. */
+struct nameTest {
+  long depth;
+  char kind;
+  const char *pre, *suf, *has;
+  size_t preLen, sufLen;
+};
+/** Every -e test in order; the current root's are testCount of them from `tests`. */
+static struct nameTest *allTests, *tests;
+static int testCount;
+
+/** Whether the entry `name` of a folder at `fdepth` is one the reader needs by name. */
+static int named(const char *name, size_t n, int isDir, long fdepth) {
+  for (int k = 0; k < testCount; k++) {
+    const struct nameTest *t = &tests[k];
+    if (t->depth >= 0 && t->depth != fdepth) continue;
+    if (t->kind != 'a' && (t->kind == 'd') != isDir) continue;
+    if (t->preLen + t->sufLen > n) continue;
+    if (t->preLen && memcmp(name, t->pre, t->preLen) != 0) continue;
+    if (t->sufLen && memcmp(name + n - t->sufLen, t->suf, t->sufLen) != 0) continue;
+    if (*t->has && !strstr(name, t->has)) continue;
+    return 1;
+  }
+  return 0;
+}
+
+static int special(const char *name) {
+  for (int k = 0; k < specialCount; k++)
+    if (strcmp(specials[k], name) == 0) return 1;
+  return 0;
+}
+
+/**
+ * The root's largest files so far (-n), by blocks and then path, as the reader ranks them (its order of
+ * paths is byte order where both are ASCII: a tie with another path is printed). Only files printed for no other
+ * reason are kept: the reader ranks each of them as a file, so none of them can leave the rank to another.
+ */
+static int topN;
+static uint64_t *topBlocks;
+static char **topPaths;
+static int topCount;
+/** The smallest kept (the last by rank): where a file must rank above to be printed. */
+static int floorAt;
+
+static int ascii(const char *s) {
+  for (; *s; s++)
+    if ((unsigned char)*s >= 0x80) return 0;
+  return 1;
+}
+
+/** Whether the file path (blocks) may be among the largest: then it is printed, and kept. */
+static int mayRank(uint64_t blocks, const char *p) {
+  if (topN == 0 || blocks == 0) return 0;
+  if (topCount == topN) {
+    uint64_t b = topBlocks[floorAt];
+    if (blocks < b) return 0;
+    if (blocks == b && ascii(p) && ascii(topPaths[floorAt]) && strcmp(p, topPaths[floorAt]) > 0) return 0;
+  }
+  char *copy = strdup(p);
+  if (!copy) _exit(4);
+  int at;
+  if (topCount < topN) at = topCount++;
+  else {
+    at = floorAt;
+    free(topPaths[at]);
+  }
+  topBlocks[at] = blocks;
+  topPaths[at] = copy;
+  floorAt = 0;
+  for (int k = 1; k < topCount; k++)
+    if (topBlocks[k] < topBlocks[floorAt] ||
+        (topBlocks[k] == topBlocks[floorAt] && strcmp(topPaths[k], topPaths[floorAt]) > 0))
+      floorAt = k;
+  return 1;
+}
+
+static void topReset(void) {
+  for (int k = 0; k < topCount; k++) free(topPaths[k]);
+  topCount = 0;
+  floorAt = 0;
+}
+
+/** A folder's sums: its entries printed on no account of their own, and those of the folders added into it. */
+struct sums {
+  uint64_t files, fileBlocks, fileSize, dirs, dirBlocks, dirSize;
+  int64_t oldest, newest, latest;
+  uint64_t binFiles[MAX_BINS], binFileBlocks[MAX_BINS], binDirBlocks[MAX_BINS];
+};
+/** One per level of the walk. */
+static struct sums *levels;
+static int levelCap;
+
+static struct sums *sumsAt(int level) {
+  if (level >= levelCap) {
+    levelCap = level + 64;
+    levels = realloc(levels, (size_t)levelCap * sizeof *levels);
+    if (!levels) _exit(4);
+  }
+  return &levels[level];
+}
+
+static void clearSums(struct sums *s) {
+  memset(s, 0, sizeof *s);
+  s->oldest = INT64_MAX;
+  s->newest = INT64_MIN;
+  s->latest = INT64_MIN;
+}
+
+static void addEntry(struct sums *s, const struct stat *st, int isDir) {
+  int64_t m = (int64_t)st->st_mtim.tv_sec;
+  int bin = 0;
+  while (bin < nBounds && m <= bounds[bin]) bin++;
+  uint64_t blocks = (uint64_t)st->st_blocks;
+  if (isDir) {
+    s->dirs++;
+    s->dirBlocks += blocks;
+    s->dirSize += (uint64_t)st->st_size;
+    s->binDirBlocks[bin] += blocks;
+  } else {
+    s->files++;
+    s->fileBlocks += blocks;
+    s->fileSize += (uint64_t)st->st_size;
+    s->binFiles[bin]++;
+    s->binFileBlocks[bin] += blocks;
+    if (m < s->oldest) s->oldest = m;
+    if (m > s->newest) s->newest = m;
+  }
+  if (m > s->latest) s->latest = m;
+}
+
+static void addInto(struct sums *to, const struct sums *s) {
+  to->files += s->files;
+  to->fileBlocks += s->fileBlocks;
+  to->fileSize += s->fileSize;
+  to->dirs += s->dirs;
+  to->dirBlocks += s->dirBlocks;
+  to->dirSize += s->dirSize;
+  if (s->oldest < to->oldest) to->oldest = s->oldest;
+  if (s->newest > to->newest) to->newest = s->newest;
+  if (s->latest > to->latest) to->latest = s->latest;
+  for (int b = 0; b <= nBounds; b++) {
+    to->binFiles[b] += s->binFiles[b];
+    to->binFileBlocks[b] += s->binFileBlocks[b];
+    to->binDirBlocks[b] += s->binDirBlocks[b];
+  }
+}
+
+static void sumsRecord(dev_t dev, const struct sums *s) {
+  char rec[64 + 24 * 4 * MAX_BINS + 24 * 10];
+  char *p = rec;
+  *p++ = 'C';
+  p = unum(p, (uint64_t)dev);
+  p = unum(p, s->files);
+  p = unum(p, s->fileBlocks);
+  p = unum(p, s->fileSize);
+  p = unum(p, s->dirs);
+  p = unum(p, s->dirBlocks);
+  p = unum(p, s->dirSize);
+  p = num(p, s->files ? s->oldest : 0);
+  p = num(p, s->files ? s->newest : 0);
+  p = num(p, s->files + s->dirs ? s->latest : 0);
+  for (int b = 0; b <= nBounds; b++) {
+    if (!s->binFiles[b] && !s->binDirBlocks[b] && !s->binFileBlocks[b]) continue;
+    p = unum(p, (uint64_t)b);
+    p = unum(p, s->binFiles[b]);
+    p = unum(p, s->binFileBlocks[b]);
+    p = unum(p, s->binDirBlocks[b]);
+  }
+  *p++ = 0;
+  put(rec, (size_t)(p - rec));
+}
+
 /** The D record of the folder whose path is path[0..len). */
 static void folderRecord(size_t len) {
   put("D", 1);
@@ -296,12 +504,15 @@ static int quietAbout(int what) {
 
 /**
  * Measures the entries of the folder open at `fd` (whose path is path[0..len)) and everything below them, or
- * with SHARE this process's share of its entries, and closes it.
+ * with SHARE this process's share of its entries, and closes it. With summaries, a `foldable` folder with
+ * nothing printed adds its sums into its parent's.
  */
-static void walk(int fd, size_t len, dev_t dev, int what) {
+static void walk(int fd, size_t len, dev_t dev, int what, int foldable) {
   int quiet = quietAbout(what);
   size_t base = namesLen;
   int headed = 0;
+  long fdepth = pointDepth + depth;
+  if (summary) clearSums(sumsAt(depth));
   for (;;) {
     long n = syscall(SYS_getdents64, fd, entries, sizeof entries);
     if (n < 0 && errno == EINTR) continue;
@@ -327,12 +538,18 @@ static void walk(int fd, size_t len, dev_t dev, int what) {
         continue;
       }
       if (st.st_dev != dev) continue; // a mount point: left out, like du -x
+      int isDir = S_ISDIR(st.st_mode);
+      if (isDir) keep(name, nlen);
+      if (summary && (isDir || st.st_nlink == 1) && !named(name, nlen, isDir, fdepth) &&
+          (isDir || !mayRank((uint64_t)st.st_blocks, path))) {
+        addEntry(&levels[depth], &st, isDir);
+        continue;
+      }
       if (!headed) {
         folderRecord(len);
         headed = 1;
       }
       record(&st, name, nlen);
-      if (S_ISDIR(st.st_mode)) keep(name, nlen);
     }
   }
   // then below each folder, in the order they were read (each walk below leaves `names` as it found it)
@@ -348,25 +565,123 @@ static void walk(int fd, size_t len, dev_t dev, int what) {
     }
     int child = openDir(fd, path + len + 1, path);
     if (child < 0) continue;
+    int foldable = summary && fdepth + 1 > foldBelow && !special(path + len + 1);
     depth++;
-    walk(child, len + 1 + nlen, dev, ALL);
+    walk(child, len + 1 + nlen, dev, ALL, foldable);
     depth--;
   }
   namesLen = base;
   close(fd);
+  if (!summary) return;
+  struct sums *s = &levels[depth];
+  if (!headed && s->files + s->dirs == 0) return;
+  if (!headed && foldable) {
+    addInto(&levels[depth - 1], s);
+    return;
+  }
+  if (!headed) folderRecord(len);
+  if (s->files + s->dirs == 0) put("C", 2); // nothing summed: the folder is only closed
+  else sumsRecord(dev, s);
+}
+
+/** Reads a whole decimal number (optionally negative) ending at `end`; 0 when it is not one. */
+static int decimal(const char *s, char end, long *v, const char **rest) {
+  int neg = *s == '-';
+  if (neg) s++;
+  if (*s < '0' || *s > '9') return 0;
+  long x = 0;
+  while (*s >= '0' && *s <= '9') {
+    if (x > (LONG_MAX - 9) / 10) return 0;
+    x = x * 10 + (*s++ - '0');
+  }
+  if (*s != end) return 0;
+  *v = neg ? -x : x;
+  if (rest) *rest = s + 1;
+  return 1;
+}
+
+/** -t: bounds, comma-separated, descending. */
+static int readBounds(const char *s) {
+  summary = 1;
+  nBounds = 0;
+  while (*s) {
+    long v;
+    const char *comma = strchr(s, ',');
+    if (nBounds == MAX_BINS - 1 || !decimal(s, comma ? ',' : 0, &v, NULL)) return 0;
+    if (nBounds && v >= bounds[nBounds - 1]) return 0;
+    bounds[nBounds++] = v;
+    if (!comma) break;
+    s = comma + 1;
+  }
+  return 1;
+}
+
+/** -e D,K,P/S/C (P, S and C hold no '/': a name cannot). */
+static int readTest(char *s, struct nameTest *t) {
+  const char *rest;
+  if (!decimal(s, ',', &t->depth, &rest) || t->depth < -1) return 0;
+  if (!strchr("fda", rest[0]) || !rest[0] || rest[1] != ',') return 0;
+  t->kind = rest[0];
+  char *pre = (char *)rest + 2;
+  char *suf = strchr(pre, '/');
+  char *has = suf ? strchr(suf + 1, '/') : NULL;
+  if (!has || strchr(has + 1, '/')) return 0;
+  *suf++ = 0;
+  *has++ = 0;
+  t->pre = pre;
+  t->suf = suf;
+  t->has = has;
+  t->preLen = strlen(pre);
+  t->sufLen = strlen(suf);
+  return 1;
 }
 
 int main(int argc, char **argv) {
   prunes = calloc((size_t)argc, sizeof *prunes);
-  if (!prunes) return 4;
+  specials = allSpecials = calloc((size_t)argc, sizeof *allSpecials);
+  tests = allTests = calloc((size_t)argc, sizeof *allTests);
+  if (!prunes || !allSpecials || !allTests) return 4;
+  int tn = 0, gn = 0;
   for (int k = 1; k < argc; k += 2) {
-    if (k + 1 >= argc || argv[k][0] != '-' || !argv[k][1] || !strchr("pdsk", argv[k][1]) || argv[k][2]) return 2;
-    if (argv[k][1] == 'p') prunes[pruneCount++] = argv[k + 1];
-    if (argv[k][1] == 'k' && !share(argv[k + 1])) return 2;
+    if (k + 1 >= argc || argv[k][0] != '-' || !argv[k][1] || !strchr("pdsktenmglr", argv[k][1]) || argv[k][2])
+      return 2;
+    const char *v = argv[k + 1];
+    long x;
+    switch (argv[k][1]) {
+      case 'p': prunes[pruneCount++] = argv[k + 1]; break;
+      case 'k': if (!share(v)) return 2; break;
+      case 't': if (!readBounds(v)) return 2; break;
+      case 'e': if (!readTest(argv[k + 1], &allTests[tn++])) return 2; break;
+      case 'g': allSpecials[gn++] = v; break;
+      case 'n':
+        if (!decimal(v, 0, &x, NULL) || x < 0 || x > 1000) return 2;
+        topN = (int)x;
+        break;
+      case 'm': if (!decimal(v, 0, &x, NULL) || x < 0) return 2; break;
+      case 'l':
+      case 'r': if (!decimal(v, 0, &x, NULL) || x < 0) return 2; break;
+    }
   }
+  topBlocks = calloc((size_t)topN + 1, sizeof *topBlocks);
+  topPaths = calloc((size_t)topN + 1, sizeof *topPaths);
+  if (!topBlocks || !topPaths) return 4;
+  tn = gn = 0;
   for (int k = 1; k < argc; k += 2) {
     char opt = argv[k][1];
-    if (opt == 'p' || opt == 'k') continue;
+    switch (opt) {
+      case 'l': decimal(argv[k + 1], 0, &pointDepth, NULL); break;
+      case 'm': decimal(argv[k + 1], 0, &foldBelow, NULL); break;
+      case 'e': tn++, testCount++; break;
+      case 'g': gn++, specialCount++; break;
+      case 'r':
+        topReset();
+        tests = allTests + tn;
+        specials = allSpecials + gn;
+        testCount = specialCount = 0;
+        foldBelow = LONG_MAX;
+        break;
+    }
+    if (opt != 'd' && opt != 's') continue;
     int what = opt == 's' ? SHARE : ALL;
     const char *point = argv[k + 1];
     size_t len = strlen(point);
@@ -382,7 +697,7 @@ int main(int argc, char **argv) {
     if (what == ALL) record(&st, "", 0);
     if (!S_ISDIR(st.st_mode)) continue;
     int fd = openDir(AT_FDCWD, path, quietAbout(what) ? NULL : path);
-    if (fd >= 0) walk(fd, len, st.st_dev, what);
+    if (fd >= 0) walk(fd, len, st.st_dev, what, 0);
   }
   flush();
   return status;

@@ -21,8 +21,8 @@ export class Aggregator {
   private readonly links: HardLinks;
   /** Age boundaries, in seconds since the epoch: an mtime after bounds[i] falls in bucket i. */
   private readonly bounds: number[];
-  /** The native scanner's time bins, once its sums are asked for. */
-  private bins: TimeBins | null = null;
+  /** The native scanner's time bins. */
+  private readonly bins: TimeBins;
 
   constructor(
     specs: readonly RootSpec[],
@@ -34,6 +34,7 @@ export class Aggregator {
     this.roots = specs.map((s) => new RootTally(s, { ...units, nowSec }));
     this.links = new HardLinks(errors, (l) => this.account(l.root, l.rel, false, l.bytes, l.size, l.mtime));
     this.bounds = AGE_BUCKETS.filter((b) => b !== "older").map((b) => nowSec - AGE_BUCKET_DAYS[b] * DAY);
+    this.bins = new TimeBins(nowSec);
   }
 
   /** Marks a root as existing (its own entry arrives through `entry` with rel ""). */
@@ -112,8 +113,7 @@ export class Aggregator {
 
   /** What the native scanner is told for its sums (lib/reporter/native-sums.ts), from each root's rules. */
   scannerSums(): ScannerSums {
-    const bins = (this.bins ??= new TimeBins(this.nowSec));
-    return { args: sumsArgs(bins, LARGEST_PER_ROOT), root: (k) => rootSumsArgs(this.roots[k].needs()) };
+    return { args: sumsArgs(this.bins, LARGEST_PER_ROOT), root: (k) => rootSumsArgs(this.roots[k].needs()) };
   }
 
   /**
@@ -122,7 +122,7 @@ export class Aggregator {
    */
   sums(root: number, f: FolderFacts, s: FolderSums) {
     const r = this.roots[root];
-    const bins = this.bins!;
+    const bins = this.bins;
     const bytes = (s.fileBlocks + s.dirBlocks) * 512;
     r.bytes += bytes;
     r.apparent += s.fileSize + s.dirSize;

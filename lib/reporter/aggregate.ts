@@ -4,6 +4,7 @@
 
 import { AGE_BUCKET_DAYS, AGE_BUCKETS } from "@/lib/report/constants";
 import type { StorageRoot } from "@/lib/report/schema";
+import { stemOf } from "./cleanup/targets";
 import { emptyFacts, type FolderFacts } from "./folder-facts";
 import { HardLinks } from "./hard-links";
 import { joinRel } from "./paths";
@@ -87,10 +88,11 @@ export class Aggregator {
   /**
    * The facts of root `root`'s folder `parent` (relative to the root, "" for the root's children), filled into
    * `into` (reused) or a new object: for `entryAt`, when the caller knows which folder its next entries are in.
+   * `up`: the facts of the folder's own parent, where the caller has them (FolderFactsCache.fill).
    */
-  folderFacts(root: number, parent: string, into: FolderFacts | null): FolderFacts {
+  folderFacts(root: number, parent: string, into: FolderFacts | null, up: FolderFacts | null = null): FolderFacts {
     const f = into ?? emptyFacts();
-    this.roots[root].folders.fill(f, parent);
+    this.roots[root].folders.fill(f, parent, up);
     return f;
   }
 
@@ -245,18 +247,19 @@ export class Aggregator {
 
     // sessions
     let sessionFile = false;
+    /** The entry's path relative to the root, made once where something needs it (one string to hash). */
+    let rel: string | null = null;
     if (info.sess !== null) {
       if (!isDir) {
         const kind = testName(info.sess, name);
         if (kind === "file") {
           sessionFile = true;
           if (r.top.wantsIn(bytes, info, name))
-            r.top.add({ path: joinRel(info.parent, name), bytes, mtime, type: "session" });
+            r.top.add({ path: (rel ??= joinRel(info.parent, name)), bytes, mtime, type: "session" });
         } else if (kind === "file+dir") {
           sessionFile = true;
-          const dot = name.lastIndexOf(".");
-          const rel = joinRel(info.parent, name);
-          const u = r.unit(dot > 0 ? rel.slice(0, rel.length - name.length + dot) : rel);
+          rel ??= joinRel(info.parent, name);
+          const u = r.unit(stemOf(rel));
           if (u) {
             u.filePath = rel;
             u.bytes += bytes;
@@ -272,7 +275,7 @@ export class Aggregator {
         for (let k = 0; k < fus.length; k++) {
           const fu = fus[k];
           if (fu.depth !== depth + 1) continue;
-          const rel = joinRel(info.parent, name);
+          rel ??= joinRel(info.parent, name);
           if (!fu.re.test(rel)) continue;
           const u = r.unit(fu.kind === "dir" ? "\0" + rel : rel);
           if (!u) continue;
@@ -284,13 +287,13 @@ export class Aggregator {
 
     // recipe units
     const targets = r.targets;
-    for (let k = 0; k < targets.length; k++) targets[k].entry(info.rec[k], info.parent, name, isDir, bytes, mtime);
+    for (let k = 0; k < targets.length; k++) targets[k].entry(info.rec[k], info.parent, name, isDir, bytes, mtime, rel);
 
     if (depth === 0 && !isDir && r.leftoverNames !== null && r.leftoverNames.has(name)) {
       r.leftovers.push({ path: name, bytes, apparentBytes: size, mtime });
     }
 
     if (!isDir && !sessionFile && r.top.wantsIn(bytes, info, name))
-      r.top.add({ path: joinRel(info.parent, name), bytes, mtime, type: "file" });
+      r.top.add({ path: rel ?? joinRel(info.parent, name), bytes, mtime, type: "file" });
   }
 }

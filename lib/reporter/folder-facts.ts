@@ -108,8 +108,10 @@ export class FolderFactsCache {
   /**
    * Fills `info` with the facts of the folder `parent`. A reader that knows when its folder changes (the
    * native scanner's, which is told each folder once) keeps its own object and calls this, with no lookup.
+   * `up`: the facts of the folder's own parent where the reader has them: the rules that cannot tell a folder
+   * from its parent (RuleSets.inherits) are taken from there, with no test of the folder's path.
    */
-  fill(info: FolderFacts, parent: string) {
+  fill(info: FolderFacts, parent: string, up: FolderFacts | null = null) {
     const r = this.root;
     let depth = 0;
     let i1 = -1;
@@ -141,10 +143,11 @@ export class FolderFactsCache {
       }
     }
     info.nUnits = nUnits;
+    const own = up !== null ? parent.slice(parent.lastIndexOf("/") + 1) : "";
     const targets = r.targets;
     for (let k = 0; k < targets.length; k++) {
       const f = info.rec[k] ?? (info.rec[k] = { holder: null, files: null, dirs: null });
-      targets[k].fillFolder(f, parent, depth);
+      targets[k].fillFolder(f, parent, depth, up !== null ? up.rec[k] : null, own);
     }
     if (depth >= 1 && !within(parent, this.d1Key)) {
       this.d1Key = i1 < 0 ? parent : parent.slice(0, i1);
@@ -156,8 +159,12 @@ export class FolderFactsCache {
     }
     info.parent = parent;
     info.depth = depth;
-    info.cat = r.category.groupsFor(parent, depth);
-    info.sess = r.sessions.empty ? null : r.sessions.groupsFor(parent, depth);
+    info.cat = up !== null && r.category.inherits(depth, own) ? up.cat : r.category.groupsFor(parent, depth);
+    info.sess = r.sessions.empty
+      ? null
+      : up !== null && up.sess !== null && r.sessions.inherits(depth, own)
+        ? up.sess
+        : r.sessions.groupsFor(parent, depth);
     info.d1 = depth >= 1 ? this.d1 : null;
     info.d2 = depth >= 2 ? this.d2 : null;
     info.tieVersion = -1;

@@ -67,7 +67,16 @@ export class NativeParser extends NulRecords {
       // the folder's path relative to the root: one string, no concatenation
       const parent = i + 1 + p.from < end ? utf8(buf, i + 1 + p.from, end) : "";
       const level = this.sums ? this.open++ : 0;
-      this.folder = this.stack[level] = this.agg.folderFacts(p.root, parent, this.stack[level] ?? null);
+      // the folder open around it, when it is the folder's own parent: its facts are a start
+      const around = level > 0 ? this.stack[level - 1] : null;
+      const up =
+        around !== null &&
+        around.parent.length > 0 &&
+        parent.lastIndexOf("/") === around.parent.length &&
+        parent.startsWith(around.parent)
+          ? around
+          : null;
+      this.folder = this.stack[level] = this.agg.folderFacts(p.root, parent, this.stack[level] ?? null, up);
       return;
     }
     if (c === 67) {

@@ -207,8 +207,30 @@ class RuleSets<T> {
   private readonly compiledWide = new Map<string, Group<T>[]>();
   /** Per pair, the depth of the folders its folder test can match (segments), or -1 for any depth. */
   private readonly depths: number[];
+  /**
+   * A folder deeper than `below`, not named one of `specials`, has its parent's rules: a folder differs from
+   * its parent where a test of fixed depth applies to it or to its parent, where it is the X of an `X/**`
+   * test, or where it is named as a segment test names (Infinity: a regex on any depth).
+   */
+  readonly below: number;
+  readonly specials: ReadonlySet<string>;
   constructor(private readonly pairs: Pair<T>[]) {
     this.depths = pairs.map((p) => p.dir.depth);
+    let below = 0;
+    const specials = new Set<string>();
+    for (const { dir: d } of pairs) {
+      if (d.depth >= 0) below = Math.max(below, d.depth + 1);
+      else if (d.base >= 0) below = Math.max(below, d.base);
+      else if (d.k === 3) for (const seg of d.segs) specials.add(seg);
+      else if (d.k === 4) below = Infinity;
+    }
+    this.below = below;
+    this.specials = specials;
+  }
+
+  /** Whether the folder `name`, `depth` segments deep, has its parent's rules (`below`). */
+  inherits(depth: number, name: string): boolean {
+    return depth > this.below && (this.specials.size === 0 || !this.specials.has(name));
   }
 
   /** The compiled tests for the entries of folder `parent` (relative to the root, `depth` segments). */
@@ -246,20 +268,10 @@ class RuleSets<T> {
    * apply to them.
    */
   needs(all: boolean, kind: NameNeed["kind"]): Needs {
-    const out: Needs = { names: [], foldBelow: 0, specials: [] };
-    for (const p of this.pairs) {
-      const d = p.dir;
-      // a folder differs from its parent where a test of fixed depth applies to it or to its parent, where it
-      // is the X of an `X/**` test, or where it is named as a segment test names
-      let below = 0;
-      if (d.depth >= 0) below = d.depth + 1;
-      else if (d.base >= 0) below = d.base;
-      else if (d.k === 3) out.specials.push(...d.segs);
-      else if (d.k === 4) below = Infinity;
-      out.foldBelow = Math.max(out.foldBelow, below);
-      if (p.t !== 0 || all) out.names.push({ depth: d.depth, kind, pre: p.pre, suf: p.suf, has: "" });
-    }
-    return out;
+    const names: NameNeed[] = [];
+    for (const p of this.pairs)
+      if (p.t !== 0 || all) names.push({ depth: p.dir.depth, kind, pre: p.pre, suf: p.suf, has: "" });
+    return { names, foldBelow: this.below, specials: [...this.specials] };
   }
 
   private applies(i: number, parent: string, depth: number): boolean {
@@ -284,6 +296,10 @@ export class CategoryMatcher {
   needs(): Needs {
     return this.sets.needs(false, "a");
   }
+  /** Whether the folder `name`, `depth` segments deep, has its parent's groups. */
+  inherits(depth: number, name: string): boolean {
+    return this.sets.inherits(depth, name);
+  }
 }
 
 /** Entries matching one glob, tested like the category rules (folder part once per folder, then the name). */
@@ -300,6 +316,9 @@ export class GlobMatcher {
   }
   needs(all: boolean, kind: NameNeed["kind"]): Needs {
     return this.sets.needs(all, kind);
+  }
+  inherits(depth: number, name: string): boolean {
+    return this.sets.inherits(depth, name);
   }
 }
 
@@ -340,6 +359,11 @@ export class SessionMatcher {
   /** The compiled session-file tests for the entries of folder `parent` (`depth` segments; use with testName). */
   groupsFor(parent: string, depth: number): Group<SessionUnitKind>[] {
     return this.fileSets.compute(parent, depth);
+  }
+
+  /** Whether the folder `name`, `depth` segments deep, has its parent's session-file groups. */
+  inherits(depth: number, name: string): boolean {
+    return this.fileSets.inherits(depth, name);
   }
 
   /** A session file is listed by its path, and a unit folder sized by its own: both need every name. */

@@ -72,9 +72,18 @@ export function companionGlob(t: Target): string {
   return slash < 0 ? "*" : t.glob.slice(0, slash) + "/*";
 }
 
-/** A "file+dir" unit's key: the file's path without its extension, which is also its folder's path. */
+let lastRel = "\0";
+let lastStem = "";
+/**
+ * A "file+dir" unit's key: the file's path without its extension, which is also its folder's path. The last
+ * one is remembered: the session rules and the recipe ask for the same file's in turn, and one string hashed
+ * once serves both lookups.
+ */
 export function stemOf(rel: string): string {
+  if (rel === lastRel) return lastStem;
   const slash = rel.lastIndexOf("/");
   const dot = rel.lastIndexOf(".");
-  return dot > slash + 1 ? rel.slice(0, dot) : rel;
+  lastRel = rel;
+  lastStem = dot > slash + 1 ? rel.slice(0, dot) : rel;
+  return lastStem;
 }

@@ -85,8 +85,11 @@ export class UnitTally {
     this.list = collect ? [] : null;
   }
 
-  /** Fills `f` for the folder `parent` (relative to the root, `depth` segments). */
-  fillFolder(f: TargetFolder, parent: string, depth: number) {
+  /**
+   * Fills `f` for the folder `parent` (relative to the root, `depth` segments, named `name`); `up`: what its own
+   * parent's entries need, where known (the name tests it cannot tell apart are taken from there).
+   */
+  fillFolder(f: TargetFolder, parent: string, depth: number, up: TargetFolder | null = null, name = "") {
     f.holder = null;
     f.files = null;
     f.dirs = null;
@@ -107,8 +110,17 @@ export class UnitTally {
         return; // nothing nests inside a unit folder
       }
     }
-    f.files = this.fileMatch?.groupsFor(parent, depth) ?? null;
-    f.dirs = this.dirMatch?.groupsFor(parent, depth) ?? null;
+    const from = up !== null && up.holder === null ? up : null;
+    const files = this.fileMatch;
+    const dirs = this.dirMatch;
+    f.files =
+      files === null
+        ? null
+        : from !== null && files.inherits(depth, name)
+          ? from.files
+          : files.groupsFor(parent, depth);
+    f.dirs =
+      dirs === null ? null : from !== null && dirs.inherits(depth, name) ? from.dirs : dirs.groupsFor(parent, depth);
   }
 
   /**
@@ -149,17 +161,25 @@ export class UnitTally {
     if (this.target.glob === ".") this.add(this.acc(""), bytes, mtime);
   }
 
-  /** One entry `name` of a folder whose facts are `f`. */
-  entry(f: TargetFolder, parent: string, name: string, isDir: boolean, bytes: number, mtime: number) {
+  /** One entry `name` of a folder whose facts are `f` (`rel`: its path, where the caller made it already). */
+  entry(
+    f: TargetFolder,
+    parent: string,
+    name: string,
+    isDir: boolean,
+    bytes: number,
+    mtime: number,
+    rel: string | null = null,
+  ) {
     if (f.holder !== null) return this.add(f.holder, bytes, mtime);
     if (isDir) {
       if (f.dirs !== null && testName(f.dirs, name) !== null) {
-        const a = this.acc(joinRel(parent, name));
+        const a = this.acc(rel ?? joinRel(parent, name));
         if (a !== null) a.dir = true;
         this.add(a, bytes, mtime);
       }
     } else if (f.files !== null && testName(f.files, name) !== null && !DATABASE_FILE.test(name)) {
-      const rel = joinRel(parent, name);
+      rel ??= joinRel(parent, name);
       if (this.target.unit === "file") this.count({ path: rel, tops: [rel], bytes, mtime });
       else {
         const a = this.acc(stemOf(rel));

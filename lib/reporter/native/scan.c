@@ -326,18 +326,58 @@ struct nameTest {
 static struct nameTest *allTests, *tests;
 static int testCount;
 
-/** Whether the entry `name` of a folder at `fdepth` is one the reader needs by name. */
-static int named(const char *name, size_t n, int isDir, long fdepth) {
+static int passes(const struct nameTest *t, const char *name, size_t n, int isDir, long fdepth) {
+  if (t->depth >= 0 && t->depth != fdepth) return 0;
+  if (t->kind != 'a' && (t->kind == 'd') != isDir) return 0;
+  if (t->preLen + t->sufLen > n) return 0;
+  if (t->preLen && memcmp(name, t->pre, t->preLen) != 0) return 0;
+  if (t->sufLen && memcmp(name + n - t->sufLen, t->suf, t->sufLen) != 0) return 0;
+  return !*t->has || strstr(name, t->has);
+}
+
+/**
+ * The root's tests by the byte a name must end with (tests with a suffix), else by the byte it must start with
+ * (tests with a prefix), else all together: an entry is checked against the few that can match it.
+ */
+static int *bySuffix, *byPrefix, *byNothing;
+static int suffixAt[257], prefixAt[257], nothingCount;
+static int indexed = -1;
+
+static void indexTests(void) {
+  memset(suffixAt, 0, sizeof suffixAt);
+  memset(prefixAt, 0, sizeof prefixAt);
+  nothingCount = 0;
   for (int k = 0; k < testCount; k++) {
     const struct nameTest *t = &tests[k];
-    if (t->depth >= 0 && t->depth != fdepth) continue;
-    if (t->kind != 'a' && (t->kind == 'd') != isDir) continue;
-    if (t->preLen + t->sufLen > n) continue;
-    if (t->preLen && memcmp(name, t->pre, t->preLen) != 0) continue;
-    if (t->sufLen && memcmp(name + n - t->sufLen, t->suf, t->sufLen) != 0) continue;
-    if (*t->has && !strstr(name, t->has)) continue;
-    return 1;
+    if (t->sufLen) suffixAt[(unsigned char)t->suf[t->sufLen - 1] + 1]++;
+    else if (t->preLen) prefixAt[(unsigned char)t->pre[0] + 1]++;
   }
+  for (int b = 0; b < 256; b++) {
+    suffixAt[b + 1] += suffixAt[b];
+    prefixAt[b + 1] += prefixAt[b];
+  }
+  int sufNext[256], preNext[256];
+  memcpy(sufNext, suffixAt, sizeof sufNext);
+  memcpy(preNext, prefixAt, sizeof preNext);
+  for (int k = 0; k < testCount; k++) {
+    const struct nameTest *t = &tests[k];
+    if (t->sufLen) bySuffix[sufNext[(unsigned char)t->suf[t->sufLen - 1]]++] = k;
+    else if (t->preLen) byPrefix[preNext[(unsigned char)t->pre[0]]++] = k;
+    else byNothing[nothingCount++] = k;
+  }
+  indexed = testCount;
+}
+
+/** Whether the entry `name` of a folder at `fdepth` is one the reader needs by name. */
+static int named(const char *name, size_t n, int isDir, long fdepth) {
+  if (indexed != testCount) indexTests();
+  unsigned char last = (unsigned char)name[n - 1], first = (unsigned char)name[0];
+  for (int i = suffixAt[last]; i < suffixAt[last + 1]; i++)
+    if (passes(&tests[bySuffix[i]], name, n, isDir, fdepth)) return 1;
+  for (int i = prefixAt[first]; i < prefixAt[first + 1]; i++)
+    if (passes(&tests[byPrefix[i]], name, n, isDir, fdepth)) return 1;
+  for (int i = 0; i < nothingCount; i++)
+    if (passes(&tests[byNothing[i]], name, n, isDir, fdepth)) return 1;
   return 0;
 }
 
@@ -640,7 +680,10 @@ int main(int argc, char **argv) {
   prunes = calloc((size_t)argc, sizeof *prunes);
   specials = allSpecials = calloc((size_t)argc, sizeof *allSpecials);
   tests = allTests = calloc((size_t)argc, sizeof *allTests);
-  if (!prunes || !allSpecials || !allTests) return 4;
+  bySuffix = calloc((size_t)argc, sizeof *bySuffix);
+  byPrefix = calloc((size_t)argc, sizeof *byPrefix);
+  byNothing = calloc((size_t)argc, sizeof *byNothing);
+  if (!prunes || !allSpecials || !allTests || !bySuffix || !byPrefix || !byNothing) return 4;
   int tn = 0, gn = 0;
   for (int k = 1; k < argc; k += 2) {
     if (k + 1 >= argc || argv[k][0] != '-' || !argv[k][1] || !strchr("pdsktenmglr", argv[k][1]) || argv[k][2])
@@ -678,6 +721,7 @@ int main(int argc, char **argv) {
         tests = allTests + tn;
         specials = allSpecials + gn;
         testCount = specialCount = 0;
+        indexed = -1;
         foldBelow = LONG_MAX;
         break;
     }

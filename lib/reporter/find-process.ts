@@ -152,7 +152,7 @@ function runFind(
     });
     const parser =
       kind === "native"
-        ? new NativeParser(ctx.agg, ctx.specs, points, rootDev, true)
+        ? new NativeParser(ctx.agg, ctx.specs, points, rootDev)
         : new FindParser(ctx.agg, ctx.specs, points, rootDev);
     child.stdout.on("data", (chunk: Buffer) => parser.push(chunk));
     let stderr = "";

@@ -1,5 +1,5 @@
-// The native scanner's output (lib/reporter/native/scan.c), parsed as it streams in: each folder's path once,
-// then its entries by name.
+// The native scanner's output (lib/reporter/native/scan.c, given its sums' arguments), parsed as it streams in:
+// each folder's path once, then the entries it prints by name, and after everything below it the folder's sums.
 
 import type { Aggregator } from "./aggregate";
 import type { FolderFacts } from "./folder-facts";
@@ -15,8 +15,8 @@ import type { RootSpec } from "./roots";
 type Point = { root: number; from: number; parent: string; name: string };
 
 /**
- * Parses the scanner's records (S: the next start point; D: the folder the next entries are in; an entry) into
- * the aggregator. `points` are the start points in the order given to the scanner, each with its path as given
+ * Parses the scanner's records (S: the next start point; D: the folder the next entries are in; an entry; C:
+ * the sums that close the innermost open folder) into the aggregator. `points` are the start points in the order given to the scanner, each with its path as given
  * (`abs`) and how many bytes of it name its root (`rootLen`).
  */
 export class NativeParser extends NulRecords {
@@ -24,22 +24,18 @@ export class NativeParser extends NulRecords {
   private sp = -1;
   /** The facts of the folder of the entries that follow, or null before the start point's first D. */
   private folder: FolderFacts | null = null;
-  /**
-   * The facts of the folders open (with sums, D and C records nest: `open` of them), each level's object
-   * reused from folder to folder; without sums, only the first, each D record replacing the last.
-   */
+  /** The facts of the folders open (D and C records nest: `open` of them), each level's object reused. */
   private readonly stack: FolderFacts[] = [];
   private open = 0;
-  /** The last C record's sums. */
+  /** The last C record's sums, and its numbers as read. */
   private readonly s: FolderSums = emptySums();
+  private readonly nums: number[] = [];
 
   constructor(
     private readonly agg: Aggregator,
     specs: readonly RootSpec[],
     points: readonly StartPoint[],
     private readonly rootDev: readonly number[],
-    /** Whether the scanner was given the sums' arguments (Aggregator.sumsArgs). */
-    private readonly sums = false,
   ) {
     super();
     this.points = points.map((p) => {
@@ -66,7 +62,7 @@ export class NativeParser extends NulRecords {
       // 'D'
       // the folder's path relative to the root: one string, no concatenation
       const parent = i + 1 + p.from < end ? utf8(buf, i + 1 + p.from, end) : "";
-      const level = this.sums ? this.open++ : 0;
+      const level = this.open++;
       // the folder open around it, when it is the folder's own parent: its facts are a start
       const around = level > 0 ? this.stack[level - 1] : null;
       const up =
@@ -114,7 +110,7 @@ export class NativeParser extends NulRecords {
   /** Reads a C record's numbers (after its letter) into `s`: ten, then four per bin. */
   private readSums(buf: Buffer, i: number, end: number) {
     const s = this.s;
-    const n: number[] = this.nums;
+    const n = this.nums;
     let count = 0;
     while (i < end) {
       let neg = false;
@@ -146,5 +142,4 @@ export class NativeParser extends NulRecords {
       s.bins++;
     }
   }
-  private readonly nums: number[] = [];
 }

@@ -20,7 +20,7 @@ const BUNDLED = ["smol-toml", "jsonc-parser"];
 const SCANNER_SOURCE = path.join(root, "lib", "reporter", "native", "scan.c");
 
 /**
- * The native scanner (lib/reporter/native/scan.c) as a static Linux executable: with musl (30 KB), else with the
+ * The native scanner (lib/reporter/native/scan.c) as a static Linux executable: with musl (38 KB), else with the
  * system's C library (700 KB), else null (no compiler: the reporter measures with find). Where the native
  * scanner is required (CI), STORAGE_REPORTER_NATIVE=required makes its absence an error.
  */

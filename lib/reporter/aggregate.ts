@@ -2,7 +2,6 @@
 // each root. Nothing here depends on the order entries arrive in, so two `find` processes can feed it at once
 // and both scanners give identical results.
 
-import { AGE_BUCKET_DAYS, AGE_BUCKETS } from "@/lib/report/constants";
 import type { StorageRoot } from "@/lib/report/schema";
 import { stemOf } from "./cleanup/targets";
 import { emptyFacts, type FolderFacts } from "./folder-facts";
@@ -15,12 +14,10 @@ import type { RootSpec } from "./roots";
 import { groupDefault, testName } from "./rules";
 import type { ErrorLog } from "./scan-errors";
 
-const DAY = 86_400;
-
 export class Aggregator {
   private readonly roots: RootTally[];
   private readonly links: HardLinks;
-  /** Age boundaries, in seconds since the epoch: an mtime after bounds[i] falls in bucket i. */
+  /** Age boundaries, in seconds since the epoch: an mtime after bounds[i] falls in bucket i (TimeBins). */
   private readonly bounds: number[];
   /** The native scanner's time bins. */
   private readonly bins: TimeBins;
@@ -34,8 +31,8 @@ export class Aggregator {
   ) {
     this.roots = specs.map((s) => new RootTally(s, { ...units, nowSec }));
     this.links = new HardLinks(errors, (l) => this.account(l.root, l.rel, false, l.bytes, l.size, l.mtime));
-    this.bounds = AGE_BUCKETS.filter((b) => b !== "older").map((b) => nowSec - AGE_BUCKET_DAYS[b] * DAY);
     this.bins = new TimeBins(nowSec);
+    this.bounds = this.bins.ageBounds;
   }
 
   /** Marks a root as existing (its own entry arrives through `entry` with rel ""). */

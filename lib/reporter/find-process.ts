@@ -64,6 +64,14 @@ function nativeArgs(
   ];
 }
 
+/** Each start point's depth below its root (segments). */
+function depthsOf(ctx: ScanContext, points: readonly StartPoint[]): number[] {
+  return points.map((p) => {
+    const rel = p.abs.slice(ctx.specs[p.root].abs.length + 1);
+    return rel === "" ? 0 : rel.split("/").length;
+  });
+}
+
 /** find's arguments: its start points and everything below them, measured. */
 function findArgs(points: readonly StartPoint[], prune: readonly string[]): string[] {
   const args = points.map((p) => p.abs);
@@ -139,12 +147,10 @@ function runFind(
   const prune = absPrune.filter((n) => isInside(n, cwd) || cwd === "/").map(under);
   return new Promise((resolve, reject) => {
     const { kind, bin } = program;
-    const depths = absPoints.map((p) => {
-      const rel = p.abs.slice(ctx.specs[p.root].abs.length + 1);
-      return rel === "" ? 0 : rel.split("/").length;
-    });
     const args =
-      kind === "native" ? nativeArgs(points, depths, prune, share, ctx.agg.scannerSums()) : findArgs(points, prune);
+      kind === "native"
+        ? nativeArgs(points, depthsOf(ctx, absPoints), prune, share, ctx.agg.scannerSums())
+        : findArgs(points, prune);
     const child = spawn(stdbuf ? STDBUF[0] : bin, stdbuf ? [...STDBUF.slice(1), bin, ...args] : args, {
       cwd,
       stdio: ["ignore", "pipe", "pipe"],

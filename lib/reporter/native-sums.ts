@@ -90,6 +90,11 @@ const DAY = 86_400;
  * bound); the last bin, those above none.
  */
 export class TimeBins {
+  /**
+   * The age buckets' bounds, in the order of AGE_BUCKETS: an mtime above ageBounds[i] (and no earlier one) is in
+   * bucket i, one above none is "older". The aggregator buckets each entry it is given by the same bounds.
+   */
+  readonly ageBounds: number[];
   readonly bounds: number[];
   /** Per bin, the age bucket and the recipe age step (ageStep's index) of its mtimes. */
   readonly bucket: AgeBucket[];
@@ -97,17 +102,15 @@ export class TimeBins {
 
   constructor(nowSec: number) {
     // a bucket holds mtime > now - days; a step holds age <= days, that is mtime >= now - days (whole seconds)
-    const bucketBounds = AGE_BUCKETS.filter((b) => b !== "older").map((b) =>
-      Math.floor(nowSec - AGE_BUCKET_DAYS[b] * DAY),
-    );
+    this.ageBounds = AGE_BUCKETS.filter((b) => b !== "older").map((b) => Math.floor(nowSec - AGE_BUCKET_DAYS[b] * DAY));
     const stepBounds = RECIPE_AGE_STEPS_DAYS.map((d) => Math.ceil(nowSec - d * DAY) - 1);
-    this.bounds = [...new Set([...bucketBounds, ...stepBounds])].sort((a, b) => b - a);
+    this.bounds = [...new Set([...this.ageBounds, ...stepBounds])].sort((a, b) => b - a);
     const n = this.bounds.length;
     // one mtime of each bin stands for all of it: every bound of a bucket or step is a bound of the bins
     const sample = (k: number) => (k < n ? this.bounds[k] + 1 : this.bounds[n - 1]);
     this.bucket = Array.from({ length: n + 1 }, (_, k) => {
-      const m = sample(k);
-      return AGE_BUCKETS.find((b) => b === "older" || m > Math.floor(nowSec - AGE_BUCKET_DAYS[b] * DAY))!;
+      const i = this.ageBounds.findIndex((b) => sample(k) > b);
+      return i < 0 ? "older" : AGE_BUCKETS[i];
     });
     this.step = Array.from({ length: n + 1 }, (_, k) => ageStep(nowSec - sample(k)));
   }

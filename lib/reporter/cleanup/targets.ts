@@ -22,17 +22,15 @@ export function recipesFor(spec: Pick<RootSpec, "key" | "kind" | "orphaned" | "r
  * A SQLite database and its companions (-wal, -shm, -journal) are never a unit on their own: deleting one part
  * corrupts the rest. They go only inside a whole folder unit (a Copilot session, a Cursor chat).
  */
-export const DATABASE_FILE = /\.(?:db|db3|sqlite3?)$|\.sqlite|-wal$|-shm$|-journal$/;
-/** Every name DATABASE_FILE matches, as the native scanner's name tests (it then prints them on their own). */
+const DATABASE_ENDINGS = [".db", ".db3", "-wal", "-shm", "-journal"];
+/** ".sqlite" anywhere in the name: state.sqlite, .sqlite3, and their -wal/-shm companions. */
+const DATABASE_PART = ".sqlite";
+const literal = (s: string) => s.replace(/[.-]/g, "\\$&");
+export const DATABASE_FILE = new RegExp(`(?:${DATABASE_ENDINGS.map(literal).join("|")})$|${literal(DATABASE_PART)}`);
+/** The same names as the native scanner's name tests (it then prints them on their own). */
 export const DATABASE_NAME_NEEDS: NameNeed[] = [
-  ...[".db", ".db3", "-wal", "-shm", "-journal"].map((suf) => ({
-    depth: -1,
-    kind: "f" as const,
-    pre: "",
-    suf,
-    has: "",
-  })),
-  { depth: -1, kind: "f", pre: "", suf: "", has: ".sqlite" },
+  ...DATABASE_ENDINGS.map((suf) => ({ depth: -1, kind: "f" as const, pre: "", suf, has: "" })),
+  { depth: -1, kind: "f", pre: "", suf: "", has: DATABASE_PART },
 ];
 
 /**

@@ -112,6 +112,22 @@ describe("every page under the Content-Security-Policy", () => {
     }
   });
 
+  it("answers an address that is no page with a 404, a way back, and no violation", async () => {
+    const context = await h.browser.newContext({ storageState: h.admin });
+    try {
+      const { page, res, violations } = await visit(context, "/agents");
+      expect(res?.status()).toBe(404);
+      expect(headerProblems(res)).toEqual([]);
+      // Next's own 404 page sets style attributes, which the policy blocks
+      expect(violations).toEqual([]);
+      await expect(page.getByRole("heading", { name: "Not found" }).count()).resolves.toBe(1);
+      await page.getByRole("link", { name: "Back to the fleet overview" }).click();
+      await page.waitForURL(`${h.base}/`);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("gives every answer a nonce of its own", async () => {
     const context = await h.browser.newContext();
     const policies = await Promise.all(

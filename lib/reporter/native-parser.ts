@@ -16,8 +16,9 @@ type Point = { root: number; from: number; parent: string; name: string };
 
 /**
  * Parses the scanner's records (S: the next start point; D: the folder the next entries are in; an entry; C:
- * the sums that close the innermost open folder) into the aggregator. `points` are the start points in the order given to the scanner, each with its path as given
- * (`abs`) and how many bytes of it name its root (`rootLen`).
+ * the sums that close the innermost open folder) into the aggregator. `points` are the start points in the
+ * order given to the scanner, each with its path as given (`abs`) and how many bytes of it name its root
+ * (`rootLen`).
  */
 export class NativeParser extends NulRecords {
   private readonly points: Point[];

@@ -700,7 +700,7 @@ int main(int argc, char **argv) {
         if (!decimal(v, 0, &x, NULL) || x < 0 || x > 1000) return 2;
         topN = (int)x;
         break;
-      case 'm': if (!decimal(v, 0, &x, NULL) || x < 0) return 2; break;
+      case 'm':
       case 'l':
       case 'r': if (!decimal(v, 0, &x, NULL) || x < 0) return 2; break;
     }

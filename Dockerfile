@@ -8,14 +8,17 @@ RUN npm ci --no-audit --no-fund
 
 FROM node:20-bookworm-slim AS build
 # musl's C compiler builds the reporter's native scanner (a 30 KB static executable carried inside reporter.mjs);
-# STORAGE_REPORTER_NATIVE=required fails the build rather than ship a reporter without it.
-RUN apt-get update && apt-get install -y --no-install-recommends musl-tools && rm -rf /var/lib/apt/lists/*
+# STORAGE_REPORTER_NATIVE=required fails the build rather than ship a reporter without it. binutils strips the
+# Node.js runtimes served to workspaces without Node.js (107 MB instead of 125 MB each).
+RUN apt-get update && apt-get install -y --no-install-recommends musl-tools binutils && rm -rf /var/lib/apt/lists/*
 ENV STORAGE_REPORTER_NATIVE=required
 WORKDIR /app
 ENV NEXT_TELEMETRY_DISABLED=1
 COPY --from=deps /app/node_modules ./node_modules
 COPY . .
-# Builds the reporter (public/reporter.mjs and its .sha256) and the app with .next/standalone.
+# Builds the reporter (public/reporter.mjs and its .sha256), the Terraform module and the Node.js runtimes it fetches
+# for workspaces without Node.js (public/terraform/, public/runtime/: fetched from the npm registry by pinned
+# version and integrity), and the app with .next/standalone.
 RUN npm run build
 
 FROM node:20-bookworm-slim AS runtime

@@ -12,8 +12,13 @@ import {
 // Pages that a visitor without a session may see: they check the session themselves.
 const OPEN_PAGES = /^\/(sign-in|setup)(\/|$)/;
 // Answers for machines, not pages: the API, /metrics (Prometheus follows no redirect to a sign-in page: it gets the
-// route's own 401) and the reporter with its checksum, which workspaces download without a session.
-const MACHINE_PATHS = /^\/(api\/|metrics$|reporter\.mjs(\.sha256)?$)/;
+// route's own 401), the reporter with its checksum and the Node.js runtimes, which workspaces download without a
+// session, and the Terraform module with its registry protocol, which `terraform init` reads without one.
+const MACHINE_PATHS =
+  /^\/(api\/|metrics$|reporter\.mjs(\.sha256)?$|runtime\/|terraform\/|\.well-known\/terraform\.json$)/;
+// Downloads whose name says what they hold (their version is in it, or they are checked against a published hash):
+// a cache may keep them, unlike the API's answers.
+const DOWNLOADS = /^\/(reporter\.mjs|runtime\/|terraform\/[^/]+\.tar\.gz$)/;
 
 // Every page gets the security headers and a Content-Security-Policy with a nonce of its own; Next reads the
 // nonce from the request's policy and puts it on its scripts, and the root layout hands it to next-themes.
@@ -29,7 +34,7 @@ export function proxy(request: NextRequest) {
     // same in lib/http/response.ts, for when they are called without the proxy).
     response = NextResponse.next();
     response.headers.set("content-security-policy", API_POLICY);
-    if (!pathname.startsWith("/reporter.mjs")) response.headers.set("cache-control", "no-store");
+    if (!DOWNLOADS.test(pathname)) response.headers.set("cache-control", "no-store");
   } else if (!OPEN_PAGES.test(pathname) && !getSessionCookie(request, { cookiePrefix: COOKIE_PREFIX })) {
     const url = new URL("/sign-in", request.url);
     if (pathname !== "/") url.searchParams.set("next", `${pathname}${search}`);

@@ -14,8 +14,9 @@ import zlib from "node:zlib";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 // The only packages bundled into the reporter: the parsers of the agents' settings files (TOML for Codex, JSON with
-// comments for Gemini CLI and OpenCode), both small and without dependencies of their own.
-const BUNDLED = ["smol-toml", "jsonc-parser"];
+// comments for Gemini CLI and OpenCode), both small and without dependencies of their own, and the agents that
+// tunnel through a workspace's proxy (loaded only when one is set; their `debug` is replaced by a silent stub).
+const BUNDLED = ["smol-toml", "jsonc-parser", "https-proxy-agent", "http-proxy-agent", "agent-base"];
 
 const SCANNER_SOURCE = path.join(root, "lib", "reporter", "native", "scan.c");
 
@@ -56,14 +57,21 @@ export async function buildReporter(outfile = path.join(root, "public", "reporte
     platform: "node",
     target: "node18",
     format: "esm",
-    alias: { "@": root },
+    alias: { "@": root, debug: path.join(root, "lib", "reporter", "quiet-debug.ts") },
     // No runtime dependencies: anything outside Node's built-ins must be bundled, and only BUNDLED may be.
     external: [],
     // jsonc-parser's "main" is a UMD build whose dynamic requires an ES module cannot run: take its ES build.
     mainFields: ["module", "main"],
     legalComments: "none",
     minifySyntax: true,
-    banner: { js: "// Coder storage reporter (bundled by scripts/build-reporter.mjs; do not edit)" },
+    // The proxy agents are CommonJS and require Node's built-ins, which an ES module can only do through this.
+    banner: {
+      js: [
+        "// Coder storage reporter (bundled by scripts/build-reporter.mjs; do not edit)",
+        'import { createRequire as __createRequire } from "node:module";',
+        "const require = __createRequire(import.meta.url);",
+      ].join("\n"),
+    },
     logLevel: "warning",
     metafile: true,
   });

@@ -20,6 +20,7 @@ import {
   VolumesAtRisk,
 } from "./fleet-lists";
 import { CoderCoverage } from "./coder-coverage";
+import { NotReporting } from "./not-reporting";
 import { FleetStats } from "./fleet-stats";
 
 export function FleetOverviewView() {
@@ -60,6 +61,7 @@ export function FleetOverviewView() {
             <div className="stack">
               <FleetStats data={data} />
               <CoderCoverage coverage={data.coverage} sync={data.coderSync} />
+              <NotReporting list={data.notReporting} />
               <div className="grid-3">
                 <VolumesAtRisk rows={data.volumesAtRisk} fillingDays={data.fillingDays} />
                 <SilentWorkspaces silent={data.silent} />
@@ -80,6 +82,8 @@ export function FleetOverviewView() {
           )}
         </QueryView>
       ) : null}
+      {/* Before the first report, why workspaces do not report is all there is to show. */}
+      {query.data?.total.reportingWorkspaces === 0 ? <NotReporting list={query.data.notReporting} /> : null}
     </div>
   );
 }

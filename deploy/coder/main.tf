@@ -78,6 +78,17 @@ variable "splay" {
   }
 }
 
+variable "node_runtime" {
+  description = "Which Node.js runs the reporter: \"download\" uses the workspace's node when it is 18 or newer and otherwise fetches the runtime the dashboard serves (checked against the SHA-256 this module carries); \"never\" uses only the workspace's node; an absolute path uses that node binary."
+  type        = string
+  default     = "download"
+
+  validation {
+    condition     = contains(["download", "never"], var.node_runtime) || can(regex("^/[^\\s'\"\\\\$]+$", var.node_runtime))
+    error_message = "node_runtime must be \"download\", \"never\" or an absolute path to a node binary (no spaces, quotes, backslashes or dollar signs)."
+  }
+}
+
 data "coder_workspace" "me" {}
 
 data "coder_workspace_owner" "me" {}
@@ -86,6 +97,11 @@ locals {
   # The registry's module data layout; the reporter keeps its token and spool here too.
   module_directory = "$HOME/.coder-modules/coder/storage-reporter"
   dashboard_url    = trimsuffix(var.dashboard_url, "/")
+  # Written by the dashboard's build into the archive it serves: the module's version and the Node.js runtimes'
+  # SHA-256, fixed when the module was built. A runtime is checked against these, never against a hash fetched
+  # from the server that sends it. A copy of deploy/coder without the file runs only where Node.js is installed.
+  runtime     = try(jsondecode(file("${path.module}/runtime.json")), { module_version = "source", node = { version = "", files = {} } })
+  node_sha256 = { for arch, f in local.runtime.node.files : arch => f.sha256 }
 }
 
 # The key is a secret: the agent's environment, not the script's text.
@@ -111,11 +127,16 @@ resource "coder_script" "storage_reporter" {
     WORKSPACE_NAME = data.coder_workspace.me.name
     OWNER_NAME     = data.coder_workspace_owner.me.name
     TEMPLATE_NAME  = data.coder_workspace.me.template_name
+    MODULE_VERSION = local.runtime.module_version
+    NODE_RUNTIME   = var.node_runtime
+    NODE_VERSION   = local.runtime.node.version
+    NODE_SHA_X64   = lookup(local.node_sha256, "x64", "")
+    NODE_SHA_ARM64 = lookup(local.node_sha256, "arm64", "")
   })
 }
 
 output "module_directory" {
-  description = "The module's folder on the workspace: the reporter (scripts/reporter.mjs), the last run's log (logs/run.log), the workspace's token and the reports waiting to be sent."
+  description = "The module's folder on the workspace: the reporter (scripts/reporter.mjs), the Node.js runtime it fetched when the workspace has none (runtime/), the last run's log (logs/run.log), the workspace's token and the reports waiting to be sent."
   value       = local.module_directory
 }
 

@@ -51,6 +51,11 @@ run "defaults" {
     condition     = output.log_path == "$HOME/.coder-modules/coder/storage-reporter/logs/run.log"
     error_message = "The log is in the module folder's logs/"
   }
+
+  assert {
+    condition     = strcontains(coder_script.storage_reporter.script, "NODE_RUNTIME='download'")
+    error_message = "By default the script fetches the dashboard's Node.js runtime where the workspace has none"
+  }
 }
 
 run "custom_schedule_priority_and_roots" {
@@ -144,4 +149,33 @@ run "root_without_a_valid_key_is_refused" {
   }
 
   expect_failures = [var.roots]
+}
+
+run "node_runtime_path_is_passed" {
+  command = plan
+
+  variables {
+    agent_id       = "agent-123"
+    dashboard_url  = "https://storage.example.com"
+    enrollment_key = "sek_test"
+    node_runtime   = "/opt/node/bin/node"
+  }
+
+  assert {
+    condition     = strcontains(coder_script.storage_reporter.script, "NODE_RUNTIME='/opt/node/bin/node'")
+    error_message = "A node_runtime path reaches the script"
+  }
+}
+
+run "node_runtime_that_is_neither_a_mode_nor_a_path_is_refused" {
+  command = plan
+
+  variables {
+    agent_id       = "agent-123"
+    dashboard_url  = "https://storage.example.com"
+    enrollment_key = "sek_test"
+    node_runtime   = "sometimes"
+  }
+
+  expect_failures = [var.node_runtime]
 }

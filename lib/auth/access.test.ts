@@ -69,6 +69,10 @@ import * as exportCleanupRecipesRoute from "@/app/api/v1/export/cleanup/recipes.
 import * as exportTableSizesRoute from "@/app/api/v1/export/settings/tables.csv/route";
 import * as exportUsersRoute from "@/app/api/v1/export/users.csv/route";
 import * as exportTokensRoute from "@/app/api/v1/export/tokens.csv/route";
+import * as reportBlockersRoute from "@/app/api/v1/report-blockers/route";
+import * as terraformDiscoveryRoute from "@/app/.well-known/terraform.json/route";
+import * as moduleVersionsRoute from "@/app/terraform/modules/v1/[namespace]/[name]/[provider]/versions/route";
+import * as moduleDownloadRoute from "@/app/terraform/modules/v1/[namespace]/[name]/[provider]/[version]/download/route";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 type Example = { url: string; params?: Record<string, string>; body?: () => unknown };
@@ -96,6 +100,31 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
     example: { url: "/api/v1/enroll", body: () => ({ workspace: { id: "ws-x", name: "x", owner: "o" } }) },
   },
   "POST /api/v1/reports": { module: reportsRoute, example: { url: "/api/v1/reports", body: () => ({}) } },
+  "POST /api/v1/report-blockers": {
+    module: reportBlockersRoute,
+    example: {
+      url: "/api/v1/report-blockers",
+      body: () => ({ workspace: { id: WS, name: "access", owner: "erin" }, reason: "no-runtime", detail: "no node" }),
+    },
+  },
+  "GET /.well-known/terraform.json": {
+    module: terraformDiscoveryRoute,
+    example: { url: "/.well-known/terraform.json" },
+  },
+  "GET /terraform/modules/v1/[namespace]/[name]/[provider]/versions": {
+    module: moduleVersionsRoute,
+    example: {
+      url: "/terraform/modules/v1/coder/storage-reporter/coder/versions",
+      params: { namespace: "coder", name: "storage-reporter", provider: "coder" },
+    },
+  },
+  "GET /terraform/modules/v1/[namespace]/[name]/[provider]/[version]/download": {
+    module: moduleDownloadRoute,
+    example: {
+      url: "/terraform/modules/v1/coder/storage-reporter/coder/0.0.0/download",
+      params: { namespace: "coder", name: "storage-reporter", provider: "coder", version: "0.0.0" },
+    },
+  },
   "POST /api/v1/reports/batch": {
     module: reportBatchRoute,
     example: { url: "/api/v1/reports/batch", body: () => ({ reports: [{}] }) },
@@ -303,6 +332,8 @@ function expected(rule: RouteRule, caller: CallerKind): number | null {
     if (rule.path.startsWith("/api/v1/reports") || rule.path.startsWith("/api/v1/jobs/"))
       return caller === "workspace token" ? null : 401;
     if (rule.path === "/api/v1/enroll") return 401; // no X-Enrollment-Key in these calls
+    // the enrollment key (not sent here) or the workspace's own token
+    if (rule.path === "/api/v1/report-blockers") return caller === "workspace token" ? null : 401;
     return null;
   }
   if (rule.access === "setup") return 409; // an admin exists: refused for everyone
@@ -445,6 +476,8 @@ describeEachDatabase("access to every route", (t) => {
     };
     walk(path.join("app", "api", "v1"));
     walk(path.join("app", "metrics"));
+    walk(path.join("app", "terraform"));
+    walk(path.join("app", ".well-known"));
     expect(new Set(found)).toEqual(new Set(ROUTE_ACCESS.map((r) => `${r.method} ${r.path}`)));
     expect(new Set(Object.keys(EXAMPLES))).toEqual(new Set(found));
   });

@@ -17,6 +17,12 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   { method: "POST", path: "/api/v1/reports", access: "public", why: "workspaces: their workspace token" },
   {
     method: "POST",
+    path: "/api/v1/report-blockers",
+    access: "public",
+    why: "workspaces: the enrollment key, or their workspace token (only their own reason)",
+  },
+  {
+    method: "POST",
     path: "/api/v1/reports/batch",
     access: "public",
     why: "workspaces: their workspace token (a spooled backlog)",
@@ -42,6 +48,20 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   },
   { method: "GET", path: "/api/v1/schema/report.json", access: "public", why: "the report format, no data" },
   { method: "GET", path: "/api/v1/health", access: "public", why: "load balancers" },
+  // Terraform's module registry protocol: `terraform init` sends no credentials, and the module holds no secret.
+  { method: "GET", path: "/.well-known/terraform.json", access: "public", why: "Terraform's service discovery" },
+  {
+    method: "GET",
+    path: "/terraform/modules/v1/[namespace]/[name]/[provider]/versions",
+    access: "public",
+    why: "Terraform: the module's versions",
+  },
+  {
+    method: "GET",
+    path: "/terraform/modules/v1/[namespace]/[name]/[provider]/[version]/download",
+    access: "public",
+    why: "Terraform: where the module's archive is",
+  },
   { method: "GET", path: "/api/v1/openapi.json", access: "public", why: "the API's description, no data" },
   { method: "GET", path: "/metrics", access: "viewer", why: "Prometheus, with a viewer API token" },
   { method: "POST", path: "/api/v1/setup", access: "setup", why: "only until the first admin exists" },

@@ -75,6 +75,15 @@ const TABLES: { [T in FleetTable]: (o: Overview) => CsvTable } = {
       col("last_report_at", "time", (r) => r.lastCollectedAt),
       col("hours_silent", "number", (r) => round2(r.hoursSilent)),
     ]),
+  "not-reporting": (o) =>
+    csvTable(o.notReporting.workspaces, [
+      ...ws<Overview["notReporting"]["workspaces"][number]>((r) => r),
+      col("template", "text", (r) => r.template),
+      col("reason", "text", (r) => r.reason),
+      col("detail", "text", (r) => r.detail),
+      col("reason_at", "time", (r) => r.reportedAt),
+      col("last_report_at", "time", (r) => r.lastCollectedAt),
+    ]),
 };
 
 export async function fleetExport(

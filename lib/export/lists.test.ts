@@ -7,6 +7,7 @@ import { findingGroupRows, listFindings } from "@/lib/db/queries/findings";
 import { getFleetOverview } from "@/lib/db/queries/fleet";
 import { listWorkspaces } from "@/lib/db/queries/workspace-list";
 import { describeEachDatabase } from "@/lib/db/testing";
+import { recordBlocker } from "@/lib/enrollment/blockers";
 import { AGENT_TABLES, FLEET_TABLES, WORKSPACE_TABLES } from "@/lib/validations/export";
 import { WORKSPACE_SORT_COLUMNS } from "@/lib/validations/workspaces";
 import { seedScenario, testNow } from "@/tests/support/reports";
@@ -83,6 +84,11 @@ describeEachDatabase("list exports", (t) => {
 
   it("exports the fleet overview's chart and lists as the page shows them", async () => {
     const db = t.current.db;
+    await recordBlocker(db, null, {
+      workspace: { id: "ws-no-node", name: "base", owner: "bob" },
+      reason: "unsupported-libc",
+      detail: "the dashboard's runtime needs glibc, not musl",
+    });
     const o = await getFleetOverview(db, { range: "7d", now });
     const rows = {
       series: o.series.points.length * o.series.keys.length,
@@ -91,6 +97,7 @@ describeEachDatabase("list exports", (t) => {
       "fastest-growing": o.fastestGrowingRoots.length,
       "volumes-at-risk": o.volumesAtRisk.length,
       silent: o.silent.workspaces.length,
+      "not-reporting": o.notReporting.workspaces.length,
     };
     for (const table of FLEET_TABLES) {
       const exp = await fleetExport(db, table, { range: "7d" }, now);

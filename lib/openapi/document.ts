@@ -76,7 +76,8 @@ function register(registry: OpenAPIRegistry, rule: RouteRule) {
       ...(op.body ? { body: { required: true, content: { "application/json": { schema: op.body } } } } : {}),
     },
     responses: {
-      [op.status ?? 200]: { description: op.summary, content: content(op) },
+      [op.status ?? 200]:
+        op.status === 204 ? { description: op.summary } : { description: op.summary, content: content(op) },
       ...Object.fromEntries(
         errors.map((s) => [s, { description: ERRORS[s], content: { "application/json": { schema: errorSchema } } }]),
       ),

@@ -1,6 +1,8 @@
 import type { z } from "zod";
 import { jobResult } from "@/lib/cleanup/protocol";
 import { rulesUpdateRequest } from "@/lib/findings/rules";
+import { reportBlockerRequest, reportBlockerResponse } from "@/lib/report/blockers";
+import { discoveryResponse, moduleVersionsResponse } from "@/lib/terraform/module";
 import { enrollRequest, report, reportBatch } from "@/lib/report/schema";
 import { auditFilterQuery, auditQuery } from "@/lib/validations/audit";
 import { createTokenRequest, createUserRequest, setupRequest, updateUserRequest } from "@/lib/validations/auth";
@@ -37,8 +39,8 @@ export type Operation = {
   tag: string;
   query?: z.ZodType;
   body?: z.ZodType;
-  /** The success status: 200 unless said. */
-  status?: 200 | 201;
+  /** The success status: 200 unless said (204: no body). */
+  status?: 200 | 201 | 204;
   /** JSON unless said: a CSV download, or the Prometheus text exposition. */
   produces?: "csv" | "prometheus";
   response?: z.ZodType;
@@ -57,6 +59,30 @@ export const OPERATIONS: Record<string, Operation> = {
     body: enrollRequest,
     response: enrollResponse,
     auth: "enrollment-key",
+  },
+  "POST /api/v1/report-blockers": {
+    summary:
+      "Say why a workspace cannot run the reporter (no runtime, unsupported platform, a refused download); enrolls nothing",
+    tag: "workspaces (reporter)",
+    body: reportBlockerRequest,
+    response: reportBlockerResponse,
+    auth: "enrollment-key",
+  },
+  "GET /.well-known/terraform.json": {
+    summary: "Terraform's service discovery: where this host's module registry is",
+    tag: "terraform module",
+    response: discoveryResponse,
+  },
+  "GET /terraform/modules/v1/[namespace]/[name]/[provider]/versions": {
+    summary:
+      "The module registry protocol: the reporter module's versions (this dashboard's own; 404 for any other module)",
+    tag: "terraform module",
+    response: moduleVersionsResponse,
+  },
+  "GET /terraform/modules/v1/[namespace]/[name]/[provider]/[version]/download": {
+    summary: "The module registry protocol: the archive's location in X-Terraform-Get (404 for another version)",
+    tag: "terraform module",
+    status: 204,
   },
   "POST /api/v1/reports": {
     summary: "Send a report (gzip accepted, at most 4 MiB decoded); stored once per report id",

@@ -38,3 +38,10 @@ export const LOOKUP_SIZE = 100;
 /** The workspaces whose name, owner, template or id contains `q`, by name: what the cleanup form resolves names with. */
 export const workspaceLookupOptions = (q: string) =>
   workspaceListOptions({ ...DEFAULT_LIST_STATE, q, sort: "name", dir: "asc", pageSize: LOOKUP_SIZE });
+
+/** The workspace that reported last: the Connect page waits for the first one, asking every 5 s until it comes. */
+export const latestReportOptions = () =>
+  queryOptions({
+    ...workspaceListOptions({ ...DEFAULT_LIST_STATE, sort: "lastReport", dir: "desc", pageSize: 1 }),
+    refetchInterval: (query) => (query.state.data?.rows[0]?.lastCollectedAt ? false : 5000),
+  });

@@ -1,7 +1,9 @@
-// A small HTTP client for the dashboard's API (node:http/https, no dependencies), with retries that back off
-// exponentially with full jitter and honour Retry-After.
+// A small HTTP client for the dashboard's API (node:http/https), with retries that back off exponentially with
+// full jitter and honour Retry-After, through the workspace's proxy where its environment names one (./proxy.ts).
 
+import type { Agent } from "node:http";
 import { createRequire } from "node:module";
+import { proxyFor } from "./proxy";
 
 // node:http, node:https (with tls) and node:zlib are loaded on first use: a dry run, and the scan that comes
 // before any sending, start faster without them.
@@ -54,24 +56,48 @@ export type RequestOptions = {
   timeoutMs?: number;
 };
 
-export function request(url: string, opts: RequestOptions): Promise<HttpResult> {
+/**
+ * The agent that tunnels to `target` through the proxy the environment names for it (CONNECT for https, an
+ * absolute URI for http), or false to go direct. The proxy libraries are loaded only when a proxy is set.
+ */
+async function proxyAgent(target: URL, ca: string[] | undefined): Promise<{ agent: Agent | false; via: string }> {
+  let proxy: URL | null;
+  try {
+    proxy = proxyFor(target);
+  } catch (err) {
+    console.warn(`reporter: ${(err as Error).message}; connecting to ${target.host} directly`);
+    return { agent: false, via: "" };
+  }
+  if (!proxy) return { agent: false, via: "" };
+  const via = ` (through the proxy ${proxy.host})`;
+  // The extra CA certificates are trusted for an https:// proxy too, as curl's --cacert is.
+  if (target.protocol === "https:") {
+    const { HttpsProxyAgent } = await import("https-proxy-agent");
+    return { agent: new HttpsProxyAgent(proxy, { ...(ca && { ca }) }), via };
+  }
+  const { HttpProxyAgent } = await import("http-proxy-agent");
+  return { agent: new HttpProxyAgent(proxy, { ...(ca && { ca }) }), via };
+}
+
+export async function request(url: string, opts: RequestOptions): Promise<HttpResult> {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new Error(`invalid URL ${url}`);
+  }
+  const mod = u.protocol === "https:" ? httpsModule() : u.protocol === "http:" ? httpModule() : null;
+  if (!mod) throw new Error(`unsupported URL scheme in ${url}`);
+  const headers: Record<string, string> = {
+    "User-Agent": "coder-storage-reporter",
+    Accept: "application/json",
+    ...opts.headers,
+  };
+  if (opts.body) headers["Content-Length"] = String(opts.body.length);
+  const ca = u.protocol === "https:" ? httpsCa() : undefined;
+  const { agent, via } = await proxyAgent(u, ca);
   return new Promise((resolve, reject) => {
-    let u: URL;
-    try {
-      u = new URL(url);
-    } catch {
-      return reject(new Error(`invalid URL ${url}`));
-    }
-    const mod = u.protocol === "https:" ? httpsModule() : u.protocol === "http:" ? httpModule() : null;
-    if (!mod) return reject(new Error(`unsupported URL scheme in ${url}`));
-    const headers: Record<string, string> = {
-      "User-Agent": "coder-storage-reporter",
-      Accept: "application/json",
-      ...opts.headers,
-    };
-    if (opts.body) headers["Content-Length"] = String(opts.body.length);
-    const ca = u.protocol === "https:" ? httpsCa() : undefined;
-    const req = mod.request(u, { method: opts.method, headers, agent: false, ...(ca && { ca }) }, (res) => {
+    const req = mod.request(u, { method: opts.method, headers, agent, ...(ca && { ca }) }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on("data", (c: Buffer) => {
@@ -92,7 +118,7 @@ export function request(url: string, opts: RequestOptions): Promise<HttpResult> 
     });
     req.setTimeout(opts.timeoutMs ?? 30_000, () => req.destroy(new Error("timed out")));
     req.on("error", (err) =>
-      reject(new NetworkError(`${u.origin}: ${(err as NodeJS.ErrnoException).code ?? err.message}`)),
+      reject(new NetworkError(`${u.origin}${via}: ${(err as NodeJS.ErrnoException).code ?? err.message}`)),
     );
     req.end(opts.body);
   });

@@ -49,6 +49,7 @@ export const FLEET_TABLES = [
   "fastest-growing",
   "volumes-at-risk",
   "silent",
+  "not-reporting",
 ] as const;
 export const AGENT_TABLES = ["workspaces", "series", "kinds", "distribution"] as const;
 export const WORKSPACE_TABLES = ["roots", "categories", "sessions", "entries", "ages", "volume", "reports"] as const;

@@ -90,10 +90,10 @@ function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env
 }
 
 const RUN_SCRIPT = fs.readFileSync(path.join(process.cwd(), "deploy/coder/scripts/run.sh.tftpl"), "utf8");
-/** Node's flags as the registry module's script runs the reporter (`node <flags> "$REPORTER"`). */
+/** Node's flags as the registry module's script runs the reporter (`"$NODE" <flags> "$REPORTER"`). */
 const NODE_FLAGS = (() => {
-  const m = /\bnode((?: --[\w-]+=\S+)*) "\$REPORTER"/.exec(RUN_SCRIPT);
-  if (!m) throw new Error('deploy/coder/scripts/run.sh.tftpl: no `node ... "$REPORTER"` line');
+  const m = /"\$NODE"((?: --[\w-]+=\S+)*) "\$REPORTER"/.exec(RUN_SCRIPT);
+  if (!m) throw new Error('deploy/coder/scripts/run.sh.tftpl: no `"$NODE" ... "$REPORTER"` line');
   return m[1].trim().split(" ").filter(Boolean);
 })();
 /**

@@ -11,6 +11,8 @@ const SOURCES = [
   "lib",
   "public",
   "drizzle",
+  "deploy/coder",
+  "scripts/node-runtime.json",
   "instrumentation.ts",
   "proxy.ts",
   "next.config.ts",

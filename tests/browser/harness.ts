@@ -45,9 +45,10 @@ export async function signInAs(
  * Chromium, signed in as the admin, on DASHBOARD_URL or the dashboard the files share (global-setup.ts); `own`:
  * on a dashboard of the file's own, started with the environment as it is now. A file that needs its own
  * environment, fails sign-ins or reads the whole server log keeps its own: the server's sign-in limits count
- * per address and per account, and would lock the files after it out.
+ * per address and per account, and would lock the files after it out. `workspaces`: its own, with a fleet of that
+ * size (0: a dashboard as a newcomer first sees it).
  */
-export async function startHarness(opts: { own?: boolean } = {}): Promise<Harness> {
+export async function startHarness(opts: { own?: boolean; workspaces?: number } = {}): Promise<Harness> {
   // Chromium first: a missing browser fails fast, before a build.
   const browser = await launchChromium();
   // imported here: scripts import this module outside Vitest
@@ -56,7 +57,13 @@ export async function startHarness(opts: { own?: boolean } = {}): Promise<Harnes
   let server: Dashboard | null = null;
   try {
     const seeded = process.env.DASHBOARD_URL ? "" : inject("seededFleet");
-    server = shared ? null : await startDashboard({ workspaces: 60, days: 30, seeded: seeded || undefined });
+    server = shared
+      ? null
+      : await startDashboard(
+          opts.workspaces === undefined
+            ? { workspaces: 60, days: 30, seeded: seeded || undefined }
+            : { workspaces: opts.workspaces, days: 1 },
+        );
   } catch (err) {
     await browser.close();
     throw err;

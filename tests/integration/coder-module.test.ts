@@ -8,11 +8,13 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import { parse } from "@cdktf/hcl2json";
 import { CronExpressionParser } from "cron-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { REPORTER_MODULE, coderModuleBlock } from "@/lib/reporter/coder-template";
+import { REPORTER_MODULE } from "@/lib/terraform/module";
+import { registryModuleBlock, registrySource } from "@/lib/terraform/template-blocks";
 // @ts-expect-error plain .mjs build script
 import { buildReporter } from "@/scripts/build-reporter.mjs";
 import {
@@ -119,9 +121,9 @@ describe("the module's files", () => {
 });
 
 describe("variables and outputs", () => {
-  it("declares agent_id, dashboard_url, a sensitive enrollment_key, schedule, roots and nice, each described", () => {
+  it("declares agent_id, dashboard_url, a sensitive enrollment_key, schedule, roots, nice and node_runtime, each described", () => {
     const v = tf.variable!;
-    for (const name of ["agent_id", "dashboard_url", "enrollment_key", "schedule", "roots", "nice"]) {
+    for (const name of ["agent_id", "dashboard_url", "enrollment_key", "schedule", "roots", "nice", "node_runtime"]) {
       expect(v[name], name).toBeDefined();
       expect(String(v[name][0].description ?? "").length, name).toBeGreaterThan(10);
     }
@@ -129,6 +131,7 @@ describe("variables and outputs", () => {
     expect(v.enrollment_key[0].default).toBeUndefined();
     expect(v.agent_id[0].default).toBeUndefined();
     expect(v.roots[0].default).toEqual([]);
+    expect(v.node_runtime[0].default).toBe("download");
   });
 
   it("orders each variable's arguments description, type, default, validation, sensitive (AGENTS.md)", () => {
@@ -168,7 +171,7 @@ describe("resources", () => {
     const dir = Object.assign({}, ...tf.locals!).module_directory as string;
     const m = /^\$HOME\/\.coder-modules\/([a-z0-9-]+)\/([a-z0-9-]+)$/.exec(dir);
     expect(m, dir).not.toBeNull();
-    expect(REPORTER_MODULE.source).toBe(`registry.coder.com/${m![1]}/${m![2]}/coder`);
+    expect(registrySource("https://storage.example.com")).toBe(`storage.example.com/${m![1]}/${m![2]}/coder`);
     // the reporter's own state folder is the module's
     expect(fs.readFileSync("lib/reporter/state.ts", "utf8")).toContain(
       `path.join(".coder-modules", "${m![1]}", "${m![2]}")`,
@@ -221,17 +224,17 @@ describe("README (the registry's validator's rules)", () => {
     expect(codeBlocks(body.split("\n")).filter((b) => b.lang === "hcl")).toEqual([]);
   });
 
-  it("its usage block is the Connect page's: the module's source and version, on coder_agent.main", async () => {
+  it("its usage block is the Connect page's: the module on the dashboard's host, this major version, on coder_agent.main", async () => {
     const [usage] = codeBlocks(h1Section(body));
     const block = ((await parse("usage.tf", usage.text)) as TerraformJson & { module: Record<string, Block[]> }).module
       .storage_reporter[0];
     expect(block).toMatchObject({
-      source: REPORTER_MODULE.source,
-      version: REPORTER_MODULE.version,
+      source: registrySource("https://storage.example.com"),
+      version: `~> ${REPORTER_MODULE.version.split(".")[0]}.0`,
       agent_id: "${coder_agent.main.id}",
       enrollment_key: "${var.storage_enrollment_key}",
     });
-    const page = (await parse("page.tf", coderModuleBlock("https://storage.example.com"))) as TerraformJson & {
+    const page = (await parse("page.tf", registryModuleBlock("https://storage.example.com"))) as TerraformJson & {
       module: Record<string, Block[]>;
     };
     expect(page.module.storage_reporter[0]).toEqual(block);
@@ -362,5 +365,176 @@ describe("the rendered script in a workspace", () => {
     expect(r.code, r.output).toBe(0);
     expect(r.output).toContain("could not download");
     expect(fs.existsSync(path.join(moduleDir(home), "scripts/reporter.mjs"))).toBe(false);
+  });
+});
+
+// An image without Node.js, without root: PATH holds only the tools the script may use, as links, and stand-ins
+// for uname, getconf and ldd that describe another machine. The stand-in dashboard records why the workspace
+// cannot report, and serves a runtime whose hash is not the module's.
+describe("the rendered script on an image without Node.js", () => {
+  const TOOLS = [
+    "bash",
+    "curl",
+    "cat",
+    "tr",
+    "cut",
+    "sha256sum",
+    "ls",
+    "grep",
+    "head",
+    "mkdir",
+    "gzip",
+    "rm",
+    "chmod",
+    "mv",
+    "find",
+    "basename",
+    "base64",
+    "tee",
+    "nice",
+    "env",
+    "uname",
+    "getconf",
+    "ldd",
+  ];
+  let tmp: string;
+  let server: http.Server;
+  let base: string;
+  let moduleCopy: string;
+  const blockers: Record<string, unknown>[] = [];
+  const who = { id: "7d0c1f3a-0c2e-4f0a-9d6b-2b1e4f5a6c7d", name: "base", owner: "bob", template: "docker" };
+
+  /** A PATH of links to the tools, without `leaveOut`, with `fake` tools written as scripts. */
+  function pathWith(fake: Record<string, string> = {}, leaveOut: string[] = []): string {
+    const dir = fs.mkdtempSync(path.join(tmp, "bin-"));
+    for (const tool of TOOLS.filter((t) => !leaveOut.includes(t))) {
+      if (fake[tool]) fs.writeFileSync(path.join(dir, tool), `#!/bin/sh\n${fake[tool]}\n`, { mode: 0o755 });
+      else
+        fs.symlinkSync(
+          execFileSync("bash", ["-c", `command -v ${tool}`], { encoding: "utf8" }).trim(),
+          path.join(dir, tool),
+        );
+    }
+    return dir;
+  }
+
+  async function run(
+    opts: {
+      fake?: Record<string, string>;
+      leaveOut?: string[];
+      inputs?: Partial<Parameters<typeof renderModuleScript>[0]>;
+      module?: string;
+    } = {},
+  ) {
+    const script = await renderModuleScript(
+      { dashboard_url: base, splay: 0, ...opts.inputs },
+      who,
+      opts.module ?? moduleCopy,
+    );
+    const home = fs.mkdtempSync(path.join(tmp, "home-"));
+    const before = blockers.length;
+    const r = await runScript(
+      script,
+      { HOME: home, PATH: pathWith(opts.fake, opts.leaveOut), STORAGE_ENROLLMENT_KEY: "sek_x" },
+      tmp,
+    );
+    return { ...r, home, blocker: blockers.length > before ? blockers.at(-1)! : null };
+  }
+
+  beforeAll(async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "coder-module-no-node-"));
+    // the module as the dashboard's build packs it: deploy/coder and a runtime.json
+    moduleCopy = path.join(tmp, "module");
+    fs.cpSync(MODULE_DIR, moduleCopy, { recursive: true });
+    const file = (arch: string) => ({
+      path: `runtime/node-v22.0.0-linux-${arch}.gz`,
+      sha256: "a".repeat(64),
+      bytes: 1,
+      gzBytes: 1,
+    });
+    fs.writeFileSync(
+      path.join(moduleCopy, "runtime.json"),
+      JSON.stringify({
+        module_version: "9.9.9",
+        node: { version: "22.0.0", files: { x64: file("x64"), arm64: file("arm64") } },
+      }),
+    );
+    server = http.createServer((req, res) => {
+      if (req.method === "POST" && req.url === "/api/v1/report-blockers") {
+        let body = "";
+        req.on("data", (c: Buffer) => (body += c));
+        req.on("end", () => {
+          blockers.push({ ...(JSON.parse(body) as Record<string, unknown>), key: req.headers["x-enrollment-key"] });
+          res.writeHead(200, { "Content-Type": "application/json" }).end('{"recorded":true}');
+        });
+        return;
+      }
+      // a gzipped file that is not the runtime the module expects
+      if (req.url?.startsWith("/runtime/")) return res.end(zlib.gzipSync(Buffer.from("#!/bin/sh\necho v22.0.0\n")));
+      res.writeHead(503).end();
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise((r) => server?.close(r));
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it("an architecture the runtime is not built for: says so, tells the dashboard, and the workspace starts", async () => {
+    const r = await run({ fake: { uname: "echo riscv64" } });
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).toContain("built for x86_64 and aarch64, not riscv64; no storage report sent");
+    expect(r.blocker).toEqual({
+      workspace: { id: who.id, name: who.name, owner: who.owner, template: who.template },
+      reason: "unsupported-arch",
+      detail: expect.stringContaining("not riscv64"),
+      moduleVersion: "9.9.9",
+      key: "sek_x",
+    });
+  });
+
+  it("musl (Alpine), and glibc older than 2.28", async () => {
+    const musl = await run({
+      fake: { uname: "echo x86_64", getconf: "exit 1", ldd: 'echo "musl libc (x86_64)" >&2; exit 1' },
+    });
+    expect(musl.blocker).toMatchObject({ reason: "unsupported-libc", detail: expect.stringContaining("not musl") });
+    const old = await run({ fake: { uname: "echo x86_64", getconf: "echo glibc 2.17" } });
+    expect(old.blocker).toMatchObject({ reason: "unsupported-libc", detail: expect.stringContaining("not 2.17") });
+    const ok = await run({ fake: { uname: "echo aarch64", getconf: "echo glibc 2.28" } });
+    expect(ok.blocker).toMatchObject({ reason: "runtime-checksum" });
+    expect(ok.output).toContain("for linux-arm64");
+  });
+
+  it("names a missing tool: gzip", async () => {
+    const r = await run({ fake: { uname: "echo x86_64" }, leaveOut: ["gzip"] });
+    expect(r.blocker).toMatchObject({ reason: "missing-tools", detail: expect.stringContaining("needs gzip") });
+  });
+
+  it("refuses a runtime whose SHA-256 is not the module's, and keeps nothing of it", async () => {
+    const r = await run({ fake: { uname: "echo x86_64" } });
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).toMatch(
+      /refused the runtime downloaded from .*: its SHA-256 is [0-9a-f]{64}, the module expects a{64}/,
+    );
+    expect(r.blocker).toMatchObject({ reason: "runtime-checksum" });
+    expect(fs.readdirSync(path.join(r.home, ".coder-modules/coder/storage-reporter/runtime"))).toEqual([]);
+  });
+
+  it('node_runtime = "never", a node_runtime path that is no Node.js, and a copy of deploy/coder without runtime.json', async () => {
+    const never = await run({ inputs: { node_runtime: "never" } });
+    expect(never.blocker).toMatchObject({
+      reason: "no-runtime",
+      detail: expect.stringContaining(`node_runtime = "never"`),
+    });
+    const wrong = await run({ inputs: { node_runtime: "/usr/bin/false" } });
+    expect(wrong.blocker).toMatchObject({ reason: "no-runtime", detail: expect.stringContaining("/usr/bin/false") });
+    const source = await run({ fake: { uname: "echo x86_64" }, module: MODULE_DIR });
+    expect(source.blocker).toMatchObject({
+      reason: "no-runtime",
+      detail: expect.stringContaining("carries no runtime"),
+      moduleVersion: "source",
+    });
   });
 });

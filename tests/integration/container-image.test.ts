@@ -16,6 +16,8 @@ import { ensureBuild, freePort } from "@/scripts/lib/next-server";
 import { healthcheckPath, readDockerfile } from "@/tests/support/dockerfile";
 
 const image = readDockerfile();
+const pkgVersion = (JSON.parse(fs.readFileSync("package.json", "utf8")) as { version: string }).version;
+const runtimePin = JSON.parse(fs.readFileSync("scripts/node-runtime.json", "utf8")) as { version: string };
 const ADMIN = { email: "image-admin@example.com", password: "image-admin-password-1" };
 let root: string;
 
@@ -198,6 +200,22 @@ describe.each([
     expect(bundle.toString("utf8", 0, 40)).toContain("Coder storage reporter");
     const sum = await (await fetch(`${app!.base}/reporter.mjs.sha256`)).text();
     expect(sum).toBe(`${crypto.createHash("sha256").update(bundle).digest("hex")}  reporter.mjs\n`);
+  });
+
+  it("serves the Terraform module by the registry protocol, and the Node.js runtimes, which the build strips", async () => {
+    const build = image.stages.find((s) => image.copies.some((c) => c.from === s.name))!;
+    const text = build.instructions.map((i) => `${i.getKeyword()} ${i.getArgumentsContent()}`).join("\n");
+    expect(text).toMatch(/^RUN .*apt-get install [^\n]*binutils/m);
+    const download = await fetch(
+      `${app!.base}/terraform/modules/v1/coder/storage-reporter/coder/${pkgVersion}/download`,
+    );
+    expect(download.status).toBe(204);
+    const archive = await fetch(new URL(download.headers.get("x-terraform-get")!, app!.base));
+    expect(archive.status).toBe(200);
+    for (const arch of ["x64", "arm64"]) {
+      const res = await fetch(`${app!.base}/runtime/node-v${runtimePin.version}-linux-${arch}.gz`, { method: "HEAD" });
+      expect(res.status, arch).toBe(200);
+    }
   });
 
   it("stops on the SIGTERM of docker stop, within the 10 seconds Docker waits before it kills", async () => {

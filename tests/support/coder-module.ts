@@ -63,6 +63,7 @@ export function templatefileCall(expression: string): { file: string; vars: Reco
 
 export type ModuleInputs = {
   dashboard_url: string;
+  node_runtime?: string;
   nice?: number;
   splay?: number;
   roots?: { key: string; path: string; agent?: string }[];
@@ -78,13 +79,32 @@ function jsonencode(value: unknown): string {
   );
 }
 
+/** What the dashboard's build writes into the module's archive (scripts/build-module.mjs). */
+export type RuntimeJson = {
+  module_version: string;
+  node: { version: string; files: Record<string, { path: string; sha256: string; bytes: number; gzBytes: number }> };
+};
+
+/** The module's runtime.json, or what main.tf's try() falls back to where there is none (deploy/coder itself). */
+export function readRuntimeJson(moduleDir: string): RuntimeJson {
+  const file = path.join(moduleDir, "runtime.json");
+  if (!fs.existsSync(file)) return { module_version: "source", node: { version: "", files: {} } };
+  return JSON.parse(fs.readFileSync(file, "utf8")) as RuntimeJson;
+}
+
 /**
- * The coder_script's script for these inputs, as `terraform apply` would render it: each expression of the
- * templatefile() call in main.tf is evaluated here, and an expression this function does not know is an error,
- * so a change to main.tf cannot pass unnoticed.
+ * The coder_script's script for these inputs, as `terraform apply` would render it from the module in `moduleDir`
+ * (deploy/coder, or the archive the dashboard serves, unpacked): each expression of the templatefile() call in
+ * main.tf is evaluated here, and an expression this function does not know is an error, so a change to main.tf
+ * cannot pass unnoticed.
  */
-export async function renderModuleScript(inputs: ModuleInputs, who: WorkspaceIdentity): Promise<string> {
-  const tf = await parseHcl(path.join(MODULE_DIR, "main.tf"));
+export async function renderModuleScript(
+  inputs: ModuleInputs,
+  who: WorkspaceIdentity,
+  moduleDir: string = MODULE_DIR,
+): Promise<string> {
+  const tf = await parseHcl(path.join(moduleDir, "main.tf"));
+  const runtime = readRuntimeJson(moduleDir);
   const script = tf.resource!.coder_script!.storage_reporter![0].script as string;
   const call = templatefileCall(script);
   const locals = Object.assign({}, ...(tf.locals ?? [])) as Record<string, string>;
@@ -100,6 +120,11 @@ export async function renderModuleScript(inputs: ModuleInputs, who: WorkspaceIde
     "data.coder_workspace.me.name": () => who.name,
     "data.coder_workspace_owner.me.name": () => who.owner,
     "data.coder_workspace.me.template_name": () => who.template,
+    "local.runtime.module_version": () => runtime.module_version,
+    "var.node_runtime": () => inputs.node_runtime ?? (variable("node_runtime") as string),
+    "local.runtime.node.version": () => runtime.node.version,
+    'lookup(local.node_sha256, "x64", "")': () => runtime.node.files.x64?.sha256 ?? "",
+    'lookup(local.node_sha256, "arm64", "")': () => runtime.node.files.arm64?.sha256 ?? "",
   };
   const values: Record<string, string> = {};
   for (const [name, expression] of Object.entries(call.vars)) {
@@ -107,22 +132,59 @@ export async function renderModuleScript(inputs: ModuleInputs, who: WorkspaceIde
     if (!evaluate) throw new Error(`main.tf passes ${name} = ${expression}, which the test does not evaluate`);
     values[name] = evaluate();
   }
-  return renderTemplate(fs.readFileSync(path.join(MODULE_DIR, call.file), "utf8"), values);
+  return renderTemplate(fs.readFileSync(path.join(moduleDir, call.file), "utf8"), values);
 }
 
 /**
+ * In a mount namespace of its own: a tmpfs (an overlay's upper folder cannot sit on overlayfs), an overlay over the
+ * folder that holds `node` whose whiteout removes it, then the script as the unprivileged user.
+ */
+const WITHOUT_NODE = `set -e
+node_dir="$(dirname "$(readlink -f "$(command -v node)")")"
+mount -t tmpfs tmpfs "$1"
+mkdir "$1/upper" "$1/work"
+mknod "$1/upper/node" c 0 0
+mount -t overlay overlay -o "lowerdir=$node_dir,upperdir=$1/upper,workdir=$1/work" "$node_dir"
+if command -v node > /dev/null; then echo "node is still there: $(command -v node)" >&2; exit 99; fi
+exec setpriv --reuid=65534 --regid=65534 --clear-groups "$2"`;
+
+/** The user the Coder agent runs scripts as in these tests: nobody, not root. */
+export const WORKSPACE_UID = 65534;
+
+/**
  * Runs a rendered script as the Coder agent does (written to a file and executed: its shebang picks bash) with
- * only the given environment, and collects what it prints.
+ * only the given environment, and collects what it prints. `as: "workspace user"` runs it as an unprivileged
+ * user (which needs root here: the caller owns `dir` to it); `withoutNode` also hides Node.js from it, as on an
+ * image without it (Coder's base image).
  */
 export function runScript(
   script: string,
   env: Record<string, string>,
   dir: string,
+  opts: { as?: "workspace user"; withoutNode?: boolean } = {},
 ): Promise<{ code: number | null; output: string }> {
   const file = path.join(dir, "coder-script.sh");
   fs.writeFileSync(file, script, { mode: 0o755 });
+  const [command, args] = opts.withoutNode
+    ? [
+        "unshare",
+        [
+          "-m",
+          "--propagation",
+          "private",
+          "bash",
+          "-c",
+          WITHOUT_NODE,
+          "_",
+          fs.mkdtempSync(path.join(dir, "overlay-")),
+          file,
+        ],
+      ]
+    : opts.as
+      ? ["setpriv", [`--reuid=${WORKSPACE_UID}`, `--regid=${WORKSPACE_UID}`, "--clear-groups", file]]
+      : [file, []];
   return new Promise((resolve, reject) => {
-    const child = spawn(file, [], {
+    const child = spawn(command, args, {
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env } as unknown as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],
     });

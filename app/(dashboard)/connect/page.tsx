@@ -6,7 +6,13 @@ import { requirePage } from "@/lib/auth/page";
 import { getDb } from "@/lib/db";
 import { recordAudit } from "@/lib/db/queries/audit";
 import { getEnrollmentKey } from "@/lib/enrollment/workspaces";
-import { coderModuleBlock, coderTemplateSnippet } from "@/lib/reporter/coder-template";
+import {
+  archiveModuleBlock,
+  copiedModule,
+  preferredModuleBlock,
+  templatePushCommand,
+  unreachableUrlWarning,
+} from "@/lib/terraform/template-blocks";
 import { dashboardUrlFrom } from "./dashboard-url";
 
 export const dynamic = "force-dynamic";
@@ -33,8 +39,11 @@ export default async function ConnectPage() {
         dashboardUrl,
         enrollmentKey: admin ? key : null,
         keySource: source,
-        moduleBlock: coderModuleBlock(dashboardUrl),
-        snippet: coderTemplateSnippet(dashboardUrl),
+        urlWarning: unreachableUrlWarning(dashboardUrl),
+        moduleBlock: preferredModuleBlock(dashboardUrl),
+        archiveBlock: dashboardUrl.startsWith("https:") ? archiveModuleBlock(dashboardUrl) : null,
+        copy: copiedModule(dashboardUrl),
+        pushCommand: templatePushCommand(admin ? key : null),
       }}
     />
   );

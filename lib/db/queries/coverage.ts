@@ -1,5 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
+import type { BlockerReason } from "@/lib/report/blockers";
+import { isoOrNull } from "@/lib/series";
 import { rowsOf, type Db } from "../types";
 
 /**
@@ -19,4 +21,67 @@ export async function getCoverage(db: Db): Promise<Coverage | null> {
   if (coder === 0) return null;
   const reporting = Number(r.reporting);
   return { coder, reporting, notReporting: coder - reporting };
+}
+
+/**
+ * A workspace that does not report, and why where its module's script said so (a report after the reason clears
+ * it). Coder's workspaces that never reported are listed while a sync is on, with a reason or without one.
+ */
+export type NotReportingWorkspace = {
+  id: string;
+  name: string;
+  owner: string;
+  template: string | null;
+  reason: BlockerReason | null;
+  detail: string | null;
+  /** When the module's script gave the reason. */
+  reportedAt: string | null;
+  /** The newest report, when the workspace reported before the reason (it stopped reporting). */
+  lastCollectedAt: string | null;
+};
+
+/** The workspaces that do not report, the ones with a reason first (newest first), then by owner and name. */
+export async function notReportingWorkspaces(
+  db: Db,
+  limit: number,
+): Promise<{ total: number; workspaces: NotReportingWorkspace[] }> {
+  const rows = rowsOf<{
+    id: string;
+    name: string;
+    owner: string;
+    template: string | null;
+    reason: string | null;
+    detail: string | null;
+    reported_at: Date | string | null;
+    last_collected_at: Date | string | null;
+    total: number;
+  }>(
+    await db.execute(sql`with missing as (
+        select b.workspace_id as id, b.name, b.owner, b.template, b.reason, b.detail, b.reported_at,
+          w.last_collected_at
+        from report_blockers b left join workspaces w on w.id = b.workspace_id
+        where w.deleted_at is null and (w.last_collected_at is null or w.last_collected_at < b.reported_at)
+        union all
+        select w.id, w.name, w.owner, w.template, null, null, null, null
+        from workspaces w
+        where w.coder_synced_at is not null and w.deleted_at is null and w.last_collected_at is null
+          and not exists (select 1 from report_blockers b where b.workspace_id = w.id)
+      )
+      select *, count(*) over ()::int as total from missing
+      order by reported_at desc nulls last, owner, name, id
+      limit ${limit}`),
+  );
+  return {
+    total: Number(rows[0]?.total ?? 0),
+    workspaces: rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      owner: r.owner,
+      template: r.template,
+      reason: r.reason as BlockerReason | null,
+      detail: r.detail,
+      reportedAt: isoOrNull(r.reported_at),
+      lastCollectedAt: isoOrNull(r.last_collected_at),
+    })),
+  };
 }

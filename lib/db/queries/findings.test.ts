@@ -6,7 +6,8 @@ import { GIB, MIB } from "@/lib/findings/rule";
 import { DEFAULT_RULES } from "@/lib/findings/rules";
 import { findingsQuery, type FindingsCursor } from "@/lib/validations/findings";
 import { getFindingsSummary, getRules, getRulesView, listFindings, updateRules } from "./findings";
-import { seedScenario, testNow } from "@/tests/support/reports";
+import { REPORTER_ROOT_KEY, REPORTER_RUNTIME_ALLOWANCE } from "@/lib/findings/rules/root-oversize";
+import { enroll, seedScenario, send, testNow } from "@/tests/support/reports";
 import { FLEET } from "@/lib/db/scope";
 
 describeEachDatabase("findings", (t) => {
@@ -178,5 +179,21 @@ describeEachDatabase("findings", (t) => {
     await updateRules(db, { rules: [{ id: "volume-full", enabled: false }] }, TEST_WHO);
     expect(await filling()).toEqual(["volume-filling ws-a -"]);
     await updateRules(db, { rules: [{ id: "volume-full", enabled: true, params: { usedPercent: 95 } }] }, TEST_WHO);
+  });
+
+  it("expects the reporter's own module folder to hold the Node.js runtime it keeps, and flags it only past that", async () => {
+    const db = t.current.db;
+    const runtimeOnly = { id: "ws-runtime", owner: "erin" };
+    const bloated = { id: "ws-bloated", owner: "erin" };
+    const reporterRoot = (bytes: number) => [
+      { key: REPORTER_ROOT_KEY, agent: "other", kind: "module" as const, bytes },
+    ];
+    for (const ws of [runtimeOnly, bloated]) await enroll(db, ws);
+    await send(db, runtimeOnly, now.toISOString(), reporterRoot(110 * MIB));
+    await send(db, bloated, now.toISOString(), reporterRoot(50 * MIB + REPORTER_RUNTIME_ALLOWANCE + MIB));
+    const found = await listFindings(db, FLEET, { now, rule: "root-oversize", owner: "erin" });
+    expect(found.findings.map((f) => [f.workspace.id, f.threshold])).toEqual([
+      ["ws-bloated", 50 * MIB + REPORTER_RUNTIME_ALLOWANCE],
+    ]);
   });
 });

@@ -3,7 +3,7 @@ import type { RuleSet } from "@/lib/findings/rules";
 import { resolveRange, utcDayOf, type DayRange, type RangeParams } from "@/lib/series";
 import type { Db } from "../types";
 import { getSyncState, type CoderSyncState } from "./coder-sync";
-import { getCoverage, type Coverage } from "./coverage";
+import { getCoverage, notReportingWorkspaces, type Coverage, type NotReportingWorkspace } from "./coverage";
 import { getFindingsSummary, getRules, type FindingsSummary } from "./findings";
 import {
   fastestGrowingRoots,
@@ -49,6 +49,8 @@ export type FleetOverview = {
   coverage: Coverage | null;
   /** The last workspace sync from Coder (its time, counts and error); null when none ran. */
   coderSync: CoderSyncState | null;
+  /** Workspaces that do not report, with the reason their module gave (the first `limit`, and how many). */
+  notReporting: { total: number; workspaces: NotReportingWorkspace[] };
 };
 
 const fillingDaysOf = (rules: RuleSet) =>
@@ -67,18 +69,20 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
   const range = clampToRollups(resolveRange(params, now), horizons.rollups);
   const today = utcDayOf(now);
   const fillingDays = fillingDaysOf(rules);
-  const [chart, total, largest, agents, growing, atRisk, silent, findings, coverage, coderSync] = await Promise.all([
-    fleetSeries(db, range, today),
-    fleetTotals(db),
-    topWorkspaces(db, limit),
-    topAgents(db, limit),
-    fastestGrowingRoots(db, growthSinceDay(now), limit),
-    volumesAtRisk(db, { rules, now, fillingDays, limit }),
-    silentWorkspaces(db, { rules, now, limit }),
-    getFindingsSummary(db, { now, rules }),
-    getCoverage(db),
-    getSyncState(db),
-  ]);
+  const [chart, total, largest, agents, growing, atRisk, silent, findings, coverage, coderSync, notReporting] =
+    await Promise.all([
+      fleetSeries(db, range, today),
+      fleetTotals(db),
+      topWorkspaces(db, limit),
+      topAgents(db, limit),
+      fastestGrowingRoots(db, growthSinceDay(now), limit),
+      volumesAtRisk(db, { rules, now, fillingDays, limit }),
+      silentWorkspaces(db, { rules, now, limit }),
+      getFindingsSummary(db, { now, rules }),
+      getCoverage(db),
+      getSyncState(db),
+      notReportingWorkspaces(db, limit),
+    ]);
   return {
     range,
     generatedAt: now.toISOString(),
@@ -94,5 +98,6 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
     findings,
     coverage,
     coderSync,
+    notReporting,
   };
 }

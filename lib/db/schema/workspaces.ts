@@ -133,3 +133,19 @@ export const settings = pgTable("settings", {
   value: text("value").notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Why a workspace cannot report, as its module's script said last (lib/report/blockers.ts). Kept apart from
+ * `workspaces`: saying so enrolls nothing, so the workspace joins no fleet figure, and no token is issued. The
+ * coverage list shows a reason until the workspace reports after it.
+ */
+export const reportBlockers = pgTable("report_blockers", {
+  workspaceId: text("workspace_id").primaryKey(),
+  name: text("name").notNull(),
+  owner: text("owner").notNull(),
+  template: text("template"),
+  reason: text("reason").notNull(),
+  detail: text("detail").notNull(),
+  moduleVersion: text("module_version"),
+  reportedAt: timestamp("reported_at", { withTimezone: true }).notNull().defaultNow(),
+});

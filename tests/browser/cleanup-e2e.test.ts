@@ -18,6 +18,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TRASH_DIR } from "@/lib/catalog/recipes";
 import { SESSION, ageTree, kubeletWalk, put, snapshot } from "@/lib/reporter/cleanup/fixtures";
+import { REPORTER_VERSION } from "@/lib/reporter/version";
 import { openPage, startHarness, type Harness, type OpenedPage } from "./harness";
 
 const WORKSPACE = { id: "5f0c2a1e-7d3b-4c4e-9a11-2b3c4d5e6f70", name: "e2e-dev", owner: "carol", template: "docker" };
@@ -203,8 +204,8 @@ describe("cleanup end to end: real tree, built reporter, policy in the UI", () =
       ws.page,
       `/api/v1/workspaces/${WORKSPACE.id}`,
     );
-    // the reporter that sends recipe usage and runs jobs says it is 0.3 (the dashboard tells admins older ones cannot)
-    expect(detail.reports[0].reporterVersion).toMatch(/^0\.3\./);
+    // the report names the reporter that sent it: the one this dashboard serves
+    expect(detail.reports[0].reporterVersion).toBe(REPORTER_VERSION);
     const root = claudeRoot(detail);
     expect(root, JSON.stringify(detail.roots.map((x) => x.key))).toBeDefined();
     claudeRootBefore = root!.bytes;

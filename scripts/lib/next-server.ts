@@ -96,9 +96,12 @@ export async function startNext(
     fs.mkdirSync(path.dirname(opts.logFile), { recursive: true });
     file = fs.createWriteStream(opts.logFile);
   }
+  // Idle connections stay open longer than the clients keep theirs (Node's 5 s default is shorter than a test's pause
+  // between two requests of one client): a client that reuses a socket the server is closing gets ECONNRESET, which
+  // a busy machine made happen (an export fetched by Playwright's request context after a page's wait).
   const child = spawn(
     path.join(ROOT, "node_modules", ".bin", "next"),
-    ["start", "-p", String(port), "-H", "127.0.0.1"],
+    ["start", "-p", String(port), "-H", "127.0.0.1", "--keepAliveTimeout", "65000"],
     {
       cwd: ROOT,
       env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env },

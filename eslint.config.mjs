@@ -7,7 +7,7 @@ import nextTs from "eslint-config-next/typescript";
 const RULE = "@typescript-eslint/no-restricted-imports";
 
 const reporterMessage =
-  "lib/reporter is bundled into one dependency-free file that runs inside workspaces on plain Node: it may import only node: built-ins, lib/report/constants, lib/report/volume, lib/catalog, its own files and the settings parsers bundled with it (smol-toml, jsonc-parser).";
+  "lib/reporter is bundled into one dependency-free file that runs inside workspaces on plain Node: it may import only node: built-ins, lib/report-format/constants, lib/report-format/volume, lib/catalog, its own files and the settings parsers bundled with it (smol-toml, jsonc-parser).";
 const dbValueMessage =
   "components run in the browser: they may import database types (import type) but no database code; data comes through lib/query and the JSON API.";
 const appMessage =
@@ -40,7 +40,7 @@ export default defineConfig([
             },
             // The report schema is zod: its types are free, its values would bundle zod.
             {
-              group: ["zod", "zod/*", "@/lib/report/schema", "@/lib/report/parse", "@/lib/cleanup/protocol"],
+              group: ["zod", "zod/*", "@/lib/report-format/schema", "@/lib/report-format/parse", "@/lib/cleanup/protocol"],
               allowTypeImports: true,
               message: reporterMessage,
             },

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import type { FleetOverview } from "@/lib/db/queries/fleet";
-import { BLOCKER_REASONS } from "@/lib/report/blockers";
+import { BLOCKER_REASONS } from "@/lib/report-format/blockers";
 import { formatCount as n } from "@/lib/format/numbers";
 import { exportPaths } from "@/lib/validations/export";
 import { ExportLink } from "@/components/ui/export-link";

@@ -1,7 +1,7 @@
 "use client";
 
 import type { RootDetail } from "@/lib/db/queries/workspace-detail";
-import { AGE_BUCKETS } from "@/lib/report/constants";
+import { AGE_BUCKETS } from "@/lib/report-format/constants";
 import { AGE_COLORS } from "@/components/charts/palette";
 import { shortRootKey } from "@/components/charts/shape";
 import { StackedBarChart } from "@/components/charts/lazy";

@@ -4,7 +4,7 @@ import { stackedTable } from "@/components/ui/stacked-table";
 import { RelativeTime } from "@/components/ui/time";
 import { RETENTION_COMPARE_DAYS } from "@/lib/catalog/retention";
 import type { RootDetail } from "@/lib/db/queries/workspace-detail";
-import type { AgentRetention } from "@/lib/report/schema";
+import type { AgentRetention } from "@/lib/report-format/schema";
 import { retentionRows } from "@/lib/shaping/agent-retention";
 
 /**

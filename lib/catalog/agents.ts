@@ -5,7 +5,7 @@
 // `{a,b}` alternatives, `**` any number of segments (also none). A glob ending in `/**` also matches the
 // folder itself. The first rule that matches a path decides its category.
 
-import type { Category } from "@/lib/report/constants";
+import type { Category } from "@/lib/report-format/constants";
 
 export type CategoryRule = { glob: string; category: Category };
 

@@ -5,7 +5,7 @@ import { expect, it } from "vitest";
 import { previewRun } from "@/lib/db/queries/cleanup-preview";
 import { describeEachDatabase } from "@/lib/db/testing";
 import { recipeForFinding } from "@/lib/cleanup/links";
-import type { RootKind } from "@/lib/report/constants";
+import type { RootKind } from "@/lib/report-format/constants";
 import { recipesFor } from "@/lib/reporter/cleanup/targets";
 import { seedWorkspace, usage } from "@/tests/support/cleanup";
 import { MiB } from "@/tests/support/reports";

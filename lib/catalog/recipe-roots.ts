@@ -3,7 +3,7 @@
 // With a rule of their own each, the preview counted roots the job then left alone. Plain code, no imports with
 // runtime code: the reporter bundles it.
 
-import type { RootKind } from "@/lib/report/constants";
+import type { RootKind } from "@/lib/report-format/constants";
 import { RECIPES, REPORTER_DIR, type Recipe } from "./recipes";
 
 /**

@@ -1,6 +1,6 @@
 // The agents' own retention: what each agent keeps given the settings a report carries (or their defaults),
 // worded for the pages and the findings. Plain data and pure functions: the browser imports it.
-import type { AgentRetention } from "@/lib/report/schema";
+import type { AgentRetention } from "@/lib/report-format/schema";
 
 /** Claude Code's cleanupPeriodDays when it is not set. */
 export const CLAUDE_DEFAULT_DAYS = 30;

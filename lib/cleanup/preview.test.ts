@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RECIPE_AGE_STEPS_DAYS } from "@/lib/catalog/recipes";
-import type { RecipeUsage } from "@/lib/report/schema";
+import type { RecipeUsage } from "@/lib/report-format/schema";
 import { previewFromUsage } from "./preview";
 
 // Steps: [1, 2, 3, 5, 7, 10, 14, 21, 30, 45, 60, 90, 120, 180, 270, 365] and an open one after 365.

@@ -11,7 +11,7 @@
 import { millisecondsInDay } from "date-fns/constants";
 import { RECIPE_AGE_STEPS_DAYS } from "@/lib/catalog/recipes";
 import type { RecipeParams } from "@/lib/cleanup/protocol";
-import type { RecipeUsage } from "@/lib/report/schema";
+import type { RecipeUsage } from "@/lib/report-format/schema";
 
 export type PreviewParams = RecipeParams & { minAgeHours?: number };
 

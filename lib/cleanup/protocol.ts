@@ -2,8 +2,8 @@
 // what it sends back (a result). The server validates with these schemas; the reporter imports the types only
 // (it bundles no zod). Sizes are exact integers of bytes; times ISO 8601.
 import { z } from "zod";
-import { LIMITS } from "@/lib/report/constants";
-import { relativePath } from "@/lib/report/schema";
+import { LIMITS } from "@/lib/report-format/constants";
+import { relativePath } from "@/lib/report-format/schema";
 import { RECIPE_IDS, type RecipeId } from "@/lib/catalog/recipes";
 import { MIN_AGE_HOURS, TRASH_DAYS } from "./defaults";
 

@@ -3,7 +3,7 @@
 // Used the same day (issue 18: 22 GiB of roots on a 20 GiB volume, then a 7.4 GiB drop with Used flat).
 import { expect, it } from "vitest";
 import { matchGlob, sessionRulesFor } from "@/lib/catalog/agents";
-import { agentRetention } from "@/lib/report/schema";
+import { agentRetention } from "@/lib/report-format/schema";
 import { simulateDemoFleet } from "./fleet";
 
 it("keeps the roots within Used, Used within the volume, and moves Used with the roots", () => {

@@ -2,9 +2,9 @@ import { millisecondsInDay as DAY, millisecondsInHour } from "date-fns/constants
 import type { Db } from "@/lib/db";
 import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment/workspaces";
 import { ingestReport } from "@/lib/ingest/report";
-import { REPORT_FORMAT_VERSION } from "@/lib/report/constants";
-import { parseReport } from "@/lib/report/parse";
-import type { AgentRetention, Report, WorkspaceIdentity } from "@/lib/report/schema";
+import { REPORT_FORMAT_VERSION } from "@/lib/report-format/constants";
+import { parseReport } from "@/lib/report-format/parse";
+import type { AgentRetention, Report, WorkspaceIdentity } from "@/lib/report-format/schema";
 import { createRandom, type Random } from "./random";
 import { demoRetention } from "./retention";
 import { MiB, SimulatedRoot, type Room, type RootProfile } from "./roots";

@@ -2,8 +2,8 @@
 // by age step as a reporter 0.3 counts files, so the demo's previews and catalog have figures.
 import { millisecondsInDay as DAY } from "date-fns/constants";
 import { RECIPE_AGE_STEPS_DAYS, type RecipeId } from "@/lib/catalog/recipes";
-import type { Category, RootKind } from "@/lib/report/constants";
-import type { RecipeUsage } from "@/lib/report/schema";
+import type { Category, RootKind } from "@/lib/report-format/constants";
+import type { RecipeUsage } from "@/lib/report-format/schema";
 
 /** Which of a root's contents a recipe counts: deposits of some categories, its leftovers, or the whole folder as one unit. */
 type Source = Category[] | "leftovers" | "whole";

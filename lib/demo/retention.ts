@@ -1,6 +1,6 @@
 // The demo fleet's agent settings: what admins and users set in real templates, so that the pages and the
 // agent-retention finding show each case (managed settings, a longer retention, none, an unreadable file).
-import type { AgentRetention } from "@/lib/report/schema";
+import type { AgentRetention } from "@/lib/report-format/schema";
 import type { Random } from "./random";
 
 /** One workspace's settings; its template decides the managed ones, its owner's habits the rest. */

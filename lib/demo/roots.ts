@@ -1,6 +1,6 @@
 import { millisecondsInDay as DAY } from "date-fns/constants";
-import type { AgeBucket, Category, RootKind } from "@/lib/report/constants";
-import type { LargestEntry, StorageRoot } from "@/lib/report/schema";
+import type { AgeBucket, Category, RootKind } from "@/lib/report-format/constants";
+import type { LargestEntry, StorageRoot } from "@/lib/report-format/schema";
 import type { Random } from "./random";
 import { demoRecipeUsage, type Deposit } from "./recipes";
 

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { reportBlockers } from "@/lib/db/schema";
 import { ForbiddenError } from "@/lib/errors";
-import type { ReportBlockerRequest } from "@/lib/report/blockers";
+import type { ReportBlockerRequest } from "@/lib/report-format/blockers";
 import { authenticateWorkspace, checkEnrollmentKey } from "./workspaces";
 
 /**

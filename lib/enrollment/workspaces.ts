@@ -6,7 +6,7 @@ import { recordAudit, type Who } from "@/lib/db/queries/audit";
 import { getOrCreateSetting } from "@/lib/db/queries/settings";
 import { settings, workspaces, workspaceTokens } from "@/lib/db/schema";
 import { ConflictError, NotFoundError, UnauthorizedError } from "@/lib/errors";
-import type { EnrollResponse, WorkspaceIdentity } from "@/lib/report/schema";
+import type { EnrollResponse, WorkspaceIdentity } from "@/lib/report-format/schema";
 
 /** The fleet's enrollment key: STORAGE_ENROLLMENT_KEY, or one generated at first start and kept in the database. */
 export async function getEnrollmentKey(db: Db): Promise<{ key: string; source: "environment" | "generated" }> {

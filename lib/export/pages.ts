@@ -4,7 +4,7 @@ import { getAgentDetail, type AgentDetail } from "@/lib/db/queries/agents";
 import { getWorkspaceDetail, type WorkspaceDetail } from "@/lib/db/queries/workspace-detail";
 import type { Db } from "@/lib/db/types";
 import { NotFoundError } from "@/lib/errors";
-import { AGE_BUCKETS } from "@/lib/report/constants";
+import { AGE_BUCKETS } from "@/lib/report-format/constants";
 import type { RangeParams } from "@/lib/series";
 import {
   ageRows,

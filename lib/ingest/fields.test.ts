@@ -10,7 +10,7 @@ import {
   storageRoot,
   volume as volumeSchema,
   type Report,
-} from "@/lib/report/schema";
+} from "@/lib/report-format/schema";
 import { enroll, MiB } from "@/tests/support/reports";
 import { FLEET } from "@/lib/db/scope";
 

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { describeEachDatabase } from "@/lib/db/testing";
 import { ingestReport } from "@/lib/ingest/report";
-import type { Report } from "@/lib/report/schema";
+import type { Report } from "@/lib/report-format/schema";
 import { enroll, makeReport, MiB } from "@/tests/support/reports";
 import { count, fleetLevels, rows } from "@/tests/support/rollups";
 

@@ -2,7 +2,7 @@ import "server-only";
 import type { Db } from "@/lib/db";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "@/lib/errors";
 import { ingestQueueFor } from "@/lib/ingest/queue";
-import type { Report } from "@/lib/report/schema";
+import type { Report } from "@/lib/report-format/schema";
 
 export type IngestResult = {
   reportId: string;

@@ -1,9 +1,9 @@
 import type { z } from "zod";
 import { jobResult } from "@/lib/cleanup/protocol";
 import { rulesUpdateRequest } from "@/lib/findings/rules";
-import { reportBlockerRequest, reportBlockerResponse } from "@/lib/report/blockers";
+import { reportBlockerRequest, reportBlockerResponse } from "@/lib/report-format/blockers";
 import { discoveryResponse, moduleVersionsResponse } from "@/lib/terraform/module";
-import { enrollRequest, report, reportBatch } from "@/lib/report/schema";
+import { enrollRequest, report, reportBatch } from "@/lib/report-format/schema";
 import { auditFilterQuery, auditQuery } from "@/lib/validations/audit";
 import { createTokenRequest, createUserRequest, setupRequest, updateUserRequest } from "@/lib/validations/auth";
 import {

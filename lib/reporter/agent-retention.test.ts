@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { agentRetention as agentRetentionSchema } from "@/lib/report/schema";
+import { agentRetention as agentRetentionSchema } from "@/lib/report-format/schema";
 import { readAgentRetention } from "./agent-retention";
 
 // Real files in a temp home (and a temp folder standing in for /etc/claude-code): valid settings, absent ones,

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { parse as parseToml, TomlError } from "smol-toml";
-import type { AgentRetention } from "@/lib/report/schema";
+import type { AgentRetention } from "@/lib/report-format/schema";
 import type { Env } from "./configuration";
 
 /** Where Claude Code's managed settings live on Linux: managed-settings.json, then managed-settings.d/*.json. */

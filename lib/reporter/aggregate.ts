@@ -2,7 +2,7 @@
 // each root. Nothing here depends on the order entries arrive in, so two `find` processes can feed it at once
 // and both scanners give identical results.
 
-import type { StorageRoot } from "@/lib/report/schema";
+import type { StorageRoot } from "@/lib/report-format/schema";
 import { stemOf } from "./cleanup/targets";
 import { emptyFacts, type FolderFacts } from "./folder-facts";
 import { HardLinks } from "./hard-links";

@@ -2,10 +2,10 @@
 
 import crypto from "node:crypto";
 import fs from "node:fs";
-import { LIMITS, REPORT_FORMAT_VERSION } from "@/lib/report/constants";
-import type { Report, Volume } from "@/lib/report/schema";
-import { withWirePath } from "@/lib/report/path-encoding";
-import { volumeFromStatfs } from "@/lib/report/volume";
+import { LIMITS, REPORT_FORMAT_VERSION } from "@/lib/report-format/constants";
+import type { Report, Volume } from "@/lib/report-format/schema";
+import { withWirePath } from "@/lib/report-format/path-encoding";
+import { volumeFromStatfs } from "@/lib/report-format/volume";
 import { readAgentRetention } from "./agent-retention";
 import { readProtect } from "./cleanup/protect";
 import type { Configuration, Env } from "./configuration";

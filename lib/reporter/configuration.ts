@@ -4,7 +4,7 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import type { WorkspaceIdentity } from "@/lib/report/schema";
+import type { WorkspaceIdentity } from "@/lib/report-format/schema";
 import { UsageError, type Options } from "./command-line";
 import { readConfig, type ReporterConfig } from "./roots";
 import { readToken, stateDir } from "./state";

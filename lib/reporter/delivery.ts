@@ -2,8 +2,8 @@
 // report keeps its id, so a retry is recognised by the server as a duplicate, never counted twice. A backlog
 // goes in batches (POST /api/v1/reports/batch), each report acknowledged on its own.
 
-import { LIMITS } from "@/lib/report/constants";
-import type { Report, ReportBatchResponse } from "@/lib/report/schema";
+import { LIMITS } from "@/lib/report-format/constants";
+import type { Report, ReportBatchResponse } from "@/lib/report-format/schema";
 import type { Configuration } from "./configuration";
 import { EXIT } from "./exit-codes";
 import {

@@ -2,7 +2,7 @@
 // category and session rules can apply there, and the depth-1 and depth-2 folders and session folders whose
 // sizes its entries add to.
 
-import type { Category } from "@/lib/report/constants";
+import type { Category } from "@/lib/report-format/constants";
 import type { TargetFolder, UnitTally } from "./cleanup/unit-tally";
 import type { CategoryMatcher, Group, SessionMatcher, SessionUnitKind } from "./rules";
 import { within } from "./paths";

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { report as reportSchema } from "@/lib/report/schema";
+import { report as reportSchema } from "@/lib/report-format/schema";
 // @ts-expect-error plain .mjs build script
 import { buildReporter } from "@/scripts/build-reporter.mjs";
 import { DEFAULT_RETRY, backoffMs, parseRetryAfter, withRetries, type RetryPolicy } from "./http";

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AGE_BUCKET_DAYS, AGE_BUCKETS } from "@/lib/report/constants";
+import { AGE_BUCKET_DAYS, AGE_BUCKETS } from "@/lib/report-format/constants";
 import { Aggregator } from "./aggregate";
 import { ageStep } from "./cleanup/unit-tally";
 import { ProtectList } from "./cleanup/protect";

@@ -3,7 +3,7 @@
 // apart by name. What those are comes from each root's rules (RootTally.needs); this file holds the shapes,
 // the time bins that stand for the report's age buckets and the recipes' age steps, and the scanner's arguments.
 
-import { AGE_BUCKET_DAYS, AGE_BUCKETS, type AgeBucket } from "@/lib/report/constants";
+import { AGE_BUCKET_DAYS, AGE_BUCKETS, type AgeBucket } from "@/lib/report-format/constants";
 import { RECIPE_AGE_STEPS_DAYS } from "@/lib/catalog/recipes";
 import { ageStep } from "./cleanup/unit-tally";
 

@@ -2,7 +2,7 @@
 // lib/reporter/native-parser.ts): records ended by NUL, read chunk by chunk as the stream comes in, numbers read
 // straight from the bytes, and names decoded as the reporter holds them.
 
-import { decodeName } from "@/lib/report/path-encoding";
+import { decodeName } from "@/lib/report-format/path-encoding";
 
 type Utf8Slicer = { utf8Slice?: (start: number, end: number) => string };
 declare module "node:buffer" {
@@ -18,7 +18,7 @@ const utf8Slice = (buf: Buffer, start: number, end: number): string =>
 
 /**
  * A name or folder as the reporter holds it. Bytes that are not UTF-8 decode to U+FFFD, which is then the sign
- * to decode again keeping each stray byte (lib/report/path-encoding.ts); the common case costs one search.
+ * to decode again keeping each stray byte (lib/report-format/path-encoding.ts); the common case costs one search.
  */
 export const utf8 = (buf: Buffer, start: number, end: number): string => {
   const s = utf8Slice(buf, start, end);

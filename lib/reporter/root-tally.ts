@@ -1,8 +1,8 @@
 // One root's running figures while its entries stream in, and the report's StorageRoot made from them.
 
-import { AGE_BUCKETS, CATEGORIES, type Category } from "@/lib/report/constants";
-import { withWirePath } from "@/lib/report/path-encoding";
-import type { LeftoverEntry, StorageRoot } from "@/lib/report/schema";
+import { AGE_BUCKETS, CATEGORIES, type Category } from "@/lib/report-format/constants";
+import { withWirePath } from "@/lib/report-format/path-encoding";
+import type { LeftoverEntry, StorageRoot } from "@/lib/report-format/schema";
 import type { ProtectList } from "./cleanup/protect";
 import { recipesFor } from "./cleanup/targets";
 import { UnitTally } from "./cleanup/unit-tally";

@@ -15,7 +15,7 @@ import {
   type SessionRule,
 } from "@/lib/catalog/agents";
 import { TRASH_DIR } from "@/lib/catalog/recipes";
-import type { RootKind } from "@/lib/report/constants";
+import type { RootKind } from "@/lib/report-format/constants";
 import type { Target } from "./cleanup/target";
 import { isInside } from "./paths";
 

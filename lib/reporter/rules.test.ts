@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { categoryOf, matchGlob, type CategoryRule } from "@/lib/catalog/agents";
-import { CATEGORIES } from "@/lib/report/constants";
+import { CATEGORIES } from "@/lib/report-format/constants";
 import type { NameNeed, Needs } from "./native-sums";
 import { CategoryMatcher, GlobMatcher, groupDefault, testName, type Group } from "./rules";
 

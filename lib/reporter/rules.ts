@@ -2,7 +2,7 @@
 // into a test on the parent folder (evaluated once per folder and cached) and a test on the entry's name.
 
 import { globSource, type CategoryRule, type SessionRule } from "@/lib/catalog/agents";
-import type { Category } from "@/lib/report/constants";
+import type { Category } from "@/lib/report-format/constants";
 import type { NameNeed, Needs } from "./native-sums";
 
 /**

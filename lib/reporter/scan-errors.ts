@@ -1,8 +1,8 @@
 // Scan errors as the report lists them. Both scanners must name the same failure alike (the reports of the two
 // are compared in the tests), so Node's error codes get find's wording and find's wording gets Node's codes.
 
-import { LIMITS } from "@/lib/report/constants";
-import type { Report } from "@/lib/report/schema";
+import { LIMITS } from "@/lib/report-format/constants";
+import type { Report } from "@/lib/report-format/schema";
 
 export type ScanError = NonNullable<Report["errors"]>[number];
 

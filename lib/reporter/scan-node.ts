@@ -7,7 +7,7 @@
 // to the root, made the working folder while it walks: the kernel resolves fewer path components per call
 // (measured on 200,000 entries: 0.53 s of CPU against 0.80 s with absolute paths and the public API).
 
-import { decodeName } from "@/lib/report/path-encoding";
+import { decodeName } from "@/lib/report-format/path-encoding";
 import { relToHome } from "./paths";
 import {
   rawFs,
@@ -151,7 +151,7 @@ export class TreeWalker {
     if (typeof relPath !== "string" || names.some(undecodable)) {
       bytes = this.list(raw, i, folderPath, abs, true);
       if (bytes === null) return 1;
-      // held as the rest of the reporter holds names: each byte that is not UTF-8 kept (lib/report/path-encoding.ts)
+      // held as the rest of the reporter holds names: each byte that is not UTF-8 kept (lib/report-format/path-encoding.ts)
       names = bytes.map((b) => decodeName(b));
     } else if (walk === "undecodable") return 1;
     // A large folder becomes the working folder while its entries are measured: then each lstat resolves one

@@ -15,7 +15,7 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import type { StorageRoot } from "@/lib/report/schema";
+import type { StorageRoot } from "@/lib/report-format/schema";
 import { Aggregator } from "./aggregate";
 import type { ProtectList } from "./cleanup/protect";
 import type { FoundUnit } from "./cleanup/unit-tally";

@@ -66,7 +66,7 @@ export function writeToken(dir: string, token: string) {
 const CLAIM = /^[A-Za-z0-9_-]{32,128}$/;
 
 /**
- * The claim sent with an enrollment (lib/report/schema.ts enrollmentClaim): made once and kept until the token
+ * The claim sent with an enrollment (lib/report-format/schema.ts enrollmentClaim): made once and kept until the token
  * is stored, so that asking again after an answer lost on the way enrolls the same workspace. Null when it
  * cannot be kept (a full disk): the enrollment goes without one, as before claims.
  */

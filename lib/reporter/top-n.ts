@@ -1,7 +1,7 @@
 // A root's largest entries, kept while its entries stream in: most entries are turned away by one comparison
 // with the smallest kept, before any path string is built for them.
 
-import type { LargestEntry } from "@/lib/report/schema";
+import type { LargestEntry } from "@/lib/report-format/schema";
 
 /** A largest entry while the scan runs: mtime in seconds, made an ISO string in the report. */
 export type Candidate = Omit<LargestEntry, "mtime"> & { mtime: number };

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Volume } from "@/lib/report/schema";
+import type { Volume } from "@/lib/report-format/schema";
 import { inodeUsePercent, volumeUsePercent } from "@/tests/support/df";
 import { main } from "./main";
 import { canMountTmpfs } from "./testing";

@@ -1,7 +1,7 @@
 // Pure shaping for the retention rows of the workspace page: each agent whose own retention the dashboard
 // knows, what it keeps here, beside how much of its folder is older than 30 days and its oldest file.
 import { effectiveRetention, RETENTION_AGENTS, type EffectiveRetention } from "@/lib/catalog/retention";
-import type { AgeBreakdown, AgentRetention } from "@/lib/report/schema";
+import type { AgeBreakdown, AgentRetention } from "@/lib/report-format/schema";
 
 export type RetentionRow = {
   agent: string;

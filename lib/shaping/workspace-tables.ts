@@ -2,7 +2,7 @@
 // largest entries), shared by the page and its CSV exports so both show the same rows.
 import type { RootDetail, WorkspaceDetail } from "@/lib/db/queries/workspace-detail";
 import type { VolumeSummary } from "@/lib/db/queries/volume";
-import { AGE_BUCKETS, CATEGORIES } from "@/lib/report/constants";
+import { AGE_BUCKETS, CATEGORIES } from "@/lib/report-format/constants";
 
 /** How many rows the page's largest-sessions and largest-entries tables show. */
 export const LARGEST_SHOWN = 10;

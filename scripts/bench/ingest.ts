@@ -16,8 +16,8 @@ import { openPostgres } from "@/lib/db/open";
 import { createScratchPostgres } from "@/lib/db/testing";
 import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment/workspaces";
 import { ingestReport } from "@/lib/ingest/report";
-import { REPORT_FORMAT_VERSION } from "@/lib/report/constants";
-import type { Report, StorageRoot } from "@/lib/report/schema";
+import { REPORT_FORMAT_VERSION } from "@/lib/report-format/constants";
+import type { Report, StorageRoot } from "@/lib/report-format/schema";
 import { ensureBuild, startNext } from "../lib/next-server";
 
 const { values: args } = parseArgs({

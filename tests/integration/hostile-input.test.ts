@@ -28,7 +28,7 @@ import { createRun } from "@/lib/db/queries/cleanup-runs";
 import { describeEachDatabase, serveRoutesFrom, TEST_WHO } from "@/lib/db/testing";
 import { rowsOf } from "@/lib/db/types";
 import { getEnrollmentKey } from "@/lib/enrollment/workspaces";
-import { enrollRequest, report } from "@/lib/report/schema";
+import { enrollRequest, report } from "@/lib/report-format/schema";
 import { createTokenRequest, createUserRequest, updateUserRequest } from "@/lib/validations/auth";
 import { auditFilterQuery } from "@/lib/validations/audit";
 import { createPolicyRequest, createRunRequest, updatePolicyRequest } from "@/lib/validations/cleanup";

@@ -16,7 +16,7 @@ import { openMigratedEmbedded } from "@/lib/db/testing";
 import { authenticateWorkspace, enrollWorkspace } from "@/lib/enrollment/workspaces";
 import { AppError } from "@/lib/errors";
 import { ingestReport } from "@/lib/ingest/report";
-import { enrollRequest, report as reportSchema } from "@/lib/report/schema";
+import { enrollRequest, report as reportSchema } from "@/lib/report-format/schema";
 // @ts-expect-error plain .mjs build script
 import { buildReporter } from "@/scripts/build-reporter.mjs";
 import { FLEET } from "@/lib/db/scope";

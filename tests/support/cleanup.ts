@@ -3,7 +3,7 @@ import { RECIPE_AGE_STEPS_DAYS } from "@/lib/catalog/recipes";
 import type { JobResult } from "@/lib/cleanup/protocol";
 import type { Db } from "@/lib/db";
 import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment/workspaces";
-import type { RecipeUsage } from "@/lib/report/schema";
+import type { RecipeUsage } from "@/lib/report-format/schema";
 import { MiB, send, type RootSpec, type WorkspaceSpec } from "./reports";
 
 /** Usage with `entries` as { upper step bound in days, or "open": [units, bytes] }. */

@@ -1,6 +1,6 @@
 // df's Use% and IUse% written out, as the oracle the tests hold the reporter (against df itself) and the
 // database's generated columns against.
-import type { Volume } from "@/lib/report/schema";
+import type { Volume } from "@/lib/report-format/schema";
 
 /**
  * df's Use%: Used ÷ (Used + Avail), in whole percent rounded up (df rounds up, so a nearly full volume never

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db";
 import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment/workspaces";
 import { ingestReport } from "@/lib/ingest/report";
-import type { LargestEntry, Report, StorageRoot, Volume } from "@/lib/report/schema";
+import type { LargestEntry, Report, StorageRoot, Volume } from "@/lib/report-format/schema";
 import { addDaysTo, utcDayOf, type Day } from "@/lib/series";
 
 export const MiB = 1024 ** 2;

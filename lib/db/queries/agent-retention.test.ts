@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from "vitest";
 import { describeEachDatabase } from "@/lib/db/testing";
 import { FLEET } from "@/lib/db/scope";
-import type { AgentRetention } from "@/lib/report/schema";
+import type { AgentRetention } from "@/lib/report-format/schema";
 import { at, enroll, GiB, send, testNow } from "@/tests/support/reports";
 import { getAgentDetail } from "./agents";
 import { getWorkspaceDetail } from "./workspace-detail";

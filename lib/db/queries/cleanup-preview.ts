@@ -5,7 +5,7 @@ import { rootPatternPrefix, rootPatternRegex, UNCLEANABLE_KINDS } from "@/lib/ca
 import { MIN_AGE_HOURS } from "@/lib/cleanup/defaults";
 import { previewFromUsage } from "@/lib/cleanup/preview";
 import type { RunRequest, Scope } from "@/lib/cleanup/protocol";
-import type { RecipeUsage } from "@/lib/report/schema";
+import type { RecipeUsage } from "@/lib/report-format/schema";
 import { rootLatest, workspaces } from "../schema";
 import type { Db } from "../types";
 import { refuseDeletedWorkspaces } from "./cleanup-deleted";

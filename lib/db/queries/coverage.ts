@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import type { BlockerReason } from "@/lib/report/blockers";
+import type { BlockerReason } from "@/lib/report-format/blockers";
 import { isoOrNull } from "@/lib/series";
 import { rowsOf, type Db } from "../types";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import type { Report } from "@/lib/report/schema";
+import type { Report } from "@/lib/report-format/schema";
 import { rowsOf, type Db } from "../types";
 import { getRules } from "./findings";
 import { lockKeptShared, rewriteKeptWorkspaces } from "./kept-findings";

@@ -1,6 +1,6 @@
 import "server-only";
 import type { FindingGroup } from "@/lib/findings/finding";
-import type { LargestEntry } from "@/lib/report/schema";
+import type { LargestEntry } from "@/lib/report-format/schema";
 import { eachDay, resolveRange, type Day, type DayRange, type RangeParams } from "@/lib/series";
 import {
   forecastLine,

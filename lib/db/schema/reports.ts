@@ -22,7 +22,7 @@ import type {
   LeftoverEntry,
   RecipeUsage,
   ScanError,
-} from "@/lib/report/schema";
+} from "@/lib/report-format/schema";
 import type { RecipeId } from "@/lib/catalog/recipes";
 import { workspaces } from "./workspaces";
 

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { AgentRetention } from "@/lib/report/schema";
+import type { AgentRetention } from "@/lib/report-format/schema";
 import {
   bigint,
   boolean,
@@ -135,7 +135,7 @@ export const settings = pgTable("settings", {
 });
 
 /**
- * Why a workspace cannot report, as its module's script said last (lib/report/blockers.ts). Kept apart from
+ * Why a workspace cannot report, as its module's script said last (lib/report-format/blockers.ts). Kept apart from
  * `workspaces`: saying so enrolls nothing, so the workspace joins no fleet figure, and no token is issued. The
  * coverage list shows a reason until the workspace reports after it.
  */

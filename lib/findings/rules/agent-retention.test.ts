@@ -2,7 +2,7 @@ import { beforeAll, expect, it } from "vitest";
 import { describeEachDatabase } from "@/lib/db/testing";
 import { FLEET } from "@/lib/db/scope";
 import { listFindings } from "@/lib/db/queries/findings";
-import type { AgentRetention } from "@/lib/report/schema";
+import type { AgentRetention } from "@/lib/report-format/schema";
 import { at, enroll, GiB, send, testNow, type RootSpec } from "@/tests/support/reports";
 
 // The agent-retention finding over real ingested reports: what each agent keeps (its settings, or its default)

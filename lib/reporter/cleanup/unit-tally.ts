@@ -4,7 +4,7 @@
 // job, the list of units to plan on.
 
 import { RECIPE_AGE_STEPS_DAYS } from "@/lib/catalog/recipes";
-import type { RecipeUsage } from "@/lib/report/schema";
+import type { RecipeUsage } from "@/lib/report-format/schema";
 import { joinRel, within } from "../paths";
 import { mergeNeeds, noNeeds, type FolderSums, type Needs } from "../native-sums";
 import { GlobMatcher, groupDefault, testName, type Group } from "../rules";

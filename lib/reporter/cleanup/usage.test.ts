@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RECIPES, type RecipeId } from "@/lib/catalog/recipes";
 import type { RecipeParams } from "@/lib/cleanup/protocol";
 import { previewFromUsage } from "@/lib/cleanup/preview";
-import type { RecipeUsage, StorageRoot } from "@/lib/report/schema";
+import type { RecipeUsage, StorageRoot } from "@/lib/report-format/schema";
 import { discoverRoots } from "../roots";
 import { scanRoots } from "../scan";
 import { runCleanup } from "./execute";

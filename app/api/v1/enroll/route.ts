@@ -2,8 +2,8 @@ import { requireEnrollmentKey } from "@/lib/auth/access";
 import { enrollWorkspace } from "@/lib/enrollment/workspaces";
 import { bearerToken, readJson } from "@/lib/http/request";
 import { handle, machineJson } from "@/lib/http/response";
-import { LIMITS } from "@/lib/report/constants";
-import { enrollRequest } from "@/lib/report/schema";
+import { LIMITS } from "@/lib/report-format/constants";
+import { enrollRequest } from "@/lib/report-format/schema";
 
 export const dynamic = "force-dynamic";
 

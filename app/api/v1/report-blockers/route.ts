@@ -2,7 +2,7 @@ import { getDb } from "@/lib/db";
 import { authenticateBlocker, recordBlocker } from "@/lib/enrollment/blockers";
 import { bearerToken, readJson } from "@/lib/http/request";
 import { handle, machineJson } from "@/lib/http/response";
-import { BLOCKER_BODY_BYTES, reportBlockerRequest } from "@/lib/report/blockers";
+import { BLOCKER_BODY_BYTES, reportBlockerRequest } from "@/lib/report-format/blockers";
 
 export const dynamic = "force-dynamic";
 

@@ -5,7 +5,7 @@ import { beforeAll, expect, it, vi } from "vitest";
 import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
 import { getEnrollmentKey } from "@/lib/enrollment/workspaces";
 import { makeReport, MiB } from "@/tests/support/reports";
-import { LIMITS } from "@/lib/report/constants";
+import { LIMITS } from "@/lib/report-format/constants";
 import { POST as enroll } from "../enroll/route";
 import { POST as postReport } from "./route";
 import { GET as health } from "../health/route";

@@ -3,8 +3,8 @@ import { ingestReport } from "@/lib/ingest/report";
 import { readBody, parseJson } from "@/lib/http/request";
 import { handle, machineJson } from "@/lib/http/response";
 import { measureIngest } from "@/lib/metrics/ingest";
-import { LIMITS } from "@/lib/report/constants";
-import { parseReport } from "@/lib/report/parse";
+import { LIMITS } from "@/lib/report-format/constants";
+import { parseReport } from "@/lib/report-format/parse";
 
 export const dynamic = "force-dynamic";
 

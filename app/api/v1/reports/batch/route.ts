@@ -2,8 +2,8 @@ import { requireWorkspace } from "@/lib/auth/access";
 import { ingestBatch } from "@/lib/ingest/batch";
 import { parseJson, readBody, validate } from "@/lib/http/request";
 import { handle, machineJson } from "@/lib/http/response";
-import { LIMITS } from "@/lib/report/constants";
-import { reportBatch, type ReportBatchResponse } from "@/lib/report/schema";
+import { LIMITS } from "@/lib/report-format/constants";
+import { reportBatch, type ReportBatchResponse } from "@/lib/report-format/schema";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { json } from "@/lib/http/response";
-import { report } from "@/lib/report/schema";
+import { report } from "@/lib/report-format/schema";
 
 export const dynamic = "force-static";
 

@@ -21,7 +21,7 @@ export const relativePath = z
 
 /**
  * Beside a path: "escaped" when the name's bytes are not all UTF-8. Each byte that is not part of valid UTF-8 is
- * then written `\xHH` and each backslash of the name `\\` (lib/report/path-encoding.ts). Absent: plain UTF-8.
+ * then written `\xHH` and each backslash of the name `\\` (lib/report-format/path-encoding.ts). Absent: plain UTF-8.
  */
 export const pathEncoding = z.literal(ESCAPED).optional();
 

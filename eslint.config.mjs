@@ -40,7 +40,13 @@ export default defineConfig([
             },
             // The report schema is zod: its types are free, its values would bundle zod.
             {
-              group: ["zod", "zod/*", "@/lib/report-format/schema", "@/lib/report-format/parse", "@/lib/cleanup/protocol"],
+              group: [
+                "zod",
+                "zod/*",
+                "@/lib/report-format/schema",
+                "@/lib/report-format/parse",
+                "@/lib/cleanup/protocol",
+              ],
               allowTypeImports: true,
               message: reporterMessage,
             },

@@ -1,6 +1,12 @@
 import "server-only";
 import { asc, desc, eq, sql } from "drizzle-orm";
-import type { AgentRetention, AgeBreakdown, CategoryBreakdown, LargestEntry, LeftoverEntry } from "@/lib/report-format/schema";
+import type {
+  AgentRetention,
+  AgeBreakdown,
+  CategoryBreakdown,
+  LargestEntry,
+  LeftoverEntry,
+} from "@/lib/report-format/schema";
 import { isoOrNull, type Day, type DayRange } from "@/lib/series";
 import type { RootDayValue, RootRef, VolumeDay } from "@/lib/shaping/workspace-detail";
 import { reports, rootLatest } from "../schema";

@@ -1,5 +1,5 @@
 # The dashboard as a container image, on Next.js's standalone output (server.js and only the node_modules it
-# traced). Build: docker build -t coder-storage-dashboard .   Run: see the README's "Container image".
+# traced). Build: docker build -t coder-storage-dashboard .   Run: docs/operating.md, "Container image".
 
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app

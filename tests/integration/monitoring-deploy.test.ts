@@ -49,7 +49,7 @@ const ruleFiles = filesIn(PROMETHEUS, /\.ya?ml$/).map((f) => ({ file: f, doc: pa
 const queries = [...dashboards, ...ruleFiles].flatMap(({ file, doc }) => exprsOf(doc).map((expr) => ({ file, expr })));
 
 describe("deploy/: the Grafana dashboard and the Prometheus rules", () => {
-  it("parse, and hold the three alerts the README promises", () => {
+  it("parse, and hold the three alerts docs/metrics.md promises", () => {
     expect(dashboards.map((d) => d.file)).toEqual([path.join(GRAFANA, "coder-storage.json")]);
     expect(dashboards[0].doc.panels.length).toBeGreaterThan(10);
     const alerts = ruleFiles.flatMap(({ doc }) =>

@@ -25,7 +25,7 @@ const ODD_MODULE = "+acme, tools";
 type Cells = Record<string, string>;
 type Get = (request: Request, context: { params: Promise<object> }) => Promise<Response>;
 
-/** What the file holds for a text: the text, behind a ' when a spreadsheet would run it (README, Export). */
+/** What the file holds for a text: the text, behind a ' when a spreadsheet would run it (docs/api.md, "Export"). */
 const written = (text: string | null) =>
   text === null ? "" : /^[=+\-@\t\r\n\uFF1D\uFF0B\uFF0D\uFF20]/.test(text) ? `'${text}` : text;
 

@@ -18,10 +18,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // tunnel through a workspace's proxy (loaded only when one is set; their `debug` is replaced by a silent stub).
 const BUNDLED = ["smol-toml", "jsonc-parser", "https-proxy-agent", "http-proxy-agent", "agent-base"];
 
-const SCANNER_SOURCE = path.join(root, "lib", "reporter", "native", "scan.c");
+const SCANNER_SOURCE = path.join(root, "lib", "reporter", "scan", "native", "scan.c");
 
 /**
- * The native scanner (lib/reporter/native/scan.c) as a static Linux executable: with musl (38 KB), else with the
+ * The native scanner (lib/reporter/scan/native/scan.c) as a static Linux executable: with musl (38 KB), else with the
  * system's C library (700 KB), else null (no compiler: the reporter measures with find). Where the native
  * scanner is required (CI), STORAGE_REPORTER_NATIVE=required makes its absence an error.
  */
@@ -44,20 +44,20 @@ export function compileScanner() {
 export async function buildReporter(outfile = path.join(root, "public", "reporter.mjs")) {
   const scanner = compileScanner();
   const result = await build({
-    // the native scanner, gzipped, for lib/reporter/native-scanner.ts
+    // the native scanner, gzipped, for lib/reporter/scan/native-scanner.ts
     define: scanner
       ? {
           __NATIVE_SCANNER__: JSON.stringify(zlib.gzipSync(scanner, { level: 9 }).toString("base64")),
           __NATIVE_SCANNER_ARCH__: JSON.stringify(process.arch),
         }
       : {},
-    entryPoints: [path.join(root, "lib", "reporter", "cli.ts")],
+    entryPoints: [path.join(root, "lib", "reporter", "cli", "entry.ts")],
     outfile,
     bundle: true,
     platform: "node",
     target: "node18",
     format: "esm",
-    alias: { "@": root, debug: path.join(root, "lib", "reporter", "quiet-debug.ts") },
+    alias: { "@": root, debug: path.join(root, "lib", "reporter", "send", "quiet-debug.ts") },
     // No runtime dependencies: anything outside Node's built-ins must be bundled, and only BUNDLED may be.
     external: [],
     // jsonc-parser's "main" is a UMD build whose dynamic requires an ES module cannot run: take its ES build.

@@ -45,7 +45,7 @@ export function errorResponse(
 
 /**
  * Seconds a client should wait before retrying while the database is unreachable. Reporters add their own
- * jitter on top (lib/reporter/http.ts), so a fleet told the same figure does not return in the same second.
+ * jitter on top (lib/reporter/send/http.ts), so a fleet told the same figure does not return in the same second.
  */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 

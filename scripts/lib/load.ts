@@ -1,5 +1,5 @@
 // A fleet of simulated workspaces against a running dashboard, for the load benchmark and the fault tests. Each
-// workspace is the reporter's own delivery code (lib/reporter/delivery.ts: enrollment with its own token, the
+// workspace is the reporter's own delivery code (lib/reporter/send/delivery.ts: enrollment with its own token, the
 // spool on disk, batches, retries honouring Retry-After) in a folder of its own, sending small reports in a loop
 // and claiming and completing the cleanup jobs it finds. Every report id the dashboard acknowledged is counted,
 // so that afterwards the database can be checked to hold exactly those, none twice.
@@ -11,9 +11,9 @@ import { createRun } from "@/lib/db/queries/cleanup-runs";
 import { rowsOf, type Db } from "@/lib/db/types";
 import { REPORT_FORMAT_VERSION } from "@/lib/report-format/constants";
 import type { Report } from "@/lib/report-format/schema";
-import { deliverAll } from "@/lib/reporter/delivery";
+import { deliverAll } from "@/lib/reporter/send/delivery";
 import { EXIT } from "@/lib/reporter/exit-codes";
-import { DEFAULT_RETRY, gzip, request, type RetryPolicy } from "@/lib/reporter/http";
+import { DEFAULT_RETRY, gzip, request, type RetryPolicy } from "@/lib/reporter/send/http";
 import { Spool, readToken, writeToken } from "@/lib/reporter/state";
 
 export type LoadOptions = {

@@ -5,8 +5,8 @@
 
 import { recipesForRoot } from "@/lib/catalog/recipe-roots";
 import { globSource } from "@/lib/catalog/agents";
-import type { RootSpec } from "../roots";
-import type { NameNeed } from "../native-sums";
+import type { NameNeed } from "../scan/native-sums";
+import type { RootSpec } from "../scan/roots";
 import type { Target } from "./target";
 
 /** The built-in recipes that apply to a root, by the rule the preview shares (lib/catalog/recipe-roots.ts). */

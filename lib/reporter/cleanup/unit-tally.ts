@@ -3,11 +3,12 @@
 // costs a name test or an addition. From the tallies come the report's per-recipe usage by age step and, for a
 // job, the list of units to plan on.
 
-import { RECIPE_AGE_STEPS_DAYS } from "@/lib/catalog/recipes";
 import type { RecipeUsage } from "@/lib/report-format/schema";
-import { joinRel, within } from "../paths";
-import { mergeNeeds, noNeeds, type FolderSums, type Needs } from "../native-sums";
-import { GlobMatcher, groupDefault, testName, type Group } from "../rules";
+import { mergeNeeds, noNeeds, type FolderSums, type Needs } from "../scan/native-sums";
+import { joinRel, within } from "../scan/paths";
+import { groupDefault, testName, type Group } from "../scan/rule-groups";
+import { GlobMatcher } from "../scan/rules";
+import { AGE_STEP_COUNT, ageStep } from "./age-steps";
 import type { ProtectList } from "./protect";
 import type { Target } from "./target";
 import { DATABASE_FILE, DATABASE_NAME_NEEDS, companionGlob, stemOf, topFolderRegex, unitDepth } from "./targets";
@@ -36,8 +37,6 @@ export type TargetFolder = {
 };
 
 const MAX_UNITS = 200_000;
-const DAY = 86_400;
-const STEPS = RECIPE_AGE_STEPS_DAYS.map((d) => d * DAY);
 
 export class UnitTally {
   private readonly depth: number;
@@ -46,10 +45,7 @@ export class UnitTally {
   private readonly dirMatch: GlobMatcher | null;
   private readonly accs = new Map<string, Acc>();
   /** [units, bytes] by age step; "file" units are counted as they arrive (no map needed). */
-  private readonly byAge: [number, number][] = Array.from(
-    { length: STEPS.length + 1 },
-    () => [0, 0] as [number, number],
-  );
+  private readonly byAge: [number, number][] = Array.from({ length: AGE_STEP_COUNT }, () => [0, 0] as [number, number]);
   private protectedUnits = 0;
   private protectedBytes = 0;
   /** Every unit, only when collecting for a job. */
@@ -259,10 +255,4 @@ export class UnitTally {
     a.bytes += bytes;
     if (mtime > a.mtime) a.mtime = mtime;
   }
-}
-
-/** The index of the age step a unit of this age (seconds) falls in; the last index holds the older ones. */
-export function ageStep(ageSec: number): number {
-  for (let i = 0; i < STEPS.length; i++) if (ageSec <= STEPS[i]) return i;
-  return STEPS.length;
 }

@@ -1,0 +1,296 @@
+// Turns a stream of entries (from `find` or from the Node walker, in any order) into the report's numbers for
+// each root. Nothing here depends on the order entries arrive in, so two `find` processes can feed it at once
+// and both scanners give identical results.
+
+import type { StorageRoot } from "@/lib/report-format/schema";
+import { stemOf } from "../cleanup/targets";
+import type { FoundUnit } from "../cleanup/unit-tally";
+import type { ErrorLog } from "./errors";
+import { emptyFacts, type FolderFacts } from "./folder-facts";
+import { HardLinks } from "./hard-links";
+import { rootSumsArgs, sumsArgs, TimeBins, type FolderSums, type ScannerSums } from "./native-sums";
+import { joinRel } from "./paths";
+import { LARGEST_PER_ROOT, RootTally, type SizeAndCount, type UnitOptions } from "./root-tally";
+import type { RootSpec } from "./roots";
+import { groupDefault, testName } from "./rule-groups";
+
+export class Aggregator {
+  private readonly roots: RootTally[];
+  private readonly links: HardLinks;
+  /** Age boundaries, in seconds since the epoch: an mtime after bounds[i] falls in bucket i (TimeBins). */
+  private readonly bounds: number[];
+  /** The native scanner's time bins. */
+  private readonly bins: TimeBins;
+
+  constructor(
+    specs: readonly RootSpec[],
+    /** collectedAt in seconds. */
+    readonly nowSec: number,
+    readonly errors: ErrorLog,
+    units: Omit<UnitOptions, "nowSec"> = { protect: null, collect: false },
+  ) {
+    this.roots = specs.map((s) => new RootTally(s, { ...units, nowSec }));
+    this.links = new HardLinks(errors, (l) => this.account(l.root, l.rel, false, l.bytes, l.size, l.mtime));
+    this.bins = new TimeBins(nowSec);
+    this.bounds = this.bins.ageBounds;
+  }
+
+  /** Marks a root as existing (its own entry arrives through `entry` with rel ""). */
+  present(root: number) {
+    this.roots[root].present = true;
+  }
+
+  unreadable(root: number, relToHome: string, code: string, message: string) {
+    this.roots[root].unreadable++;
+    this.errors.add(relToHome, code, message);
+  }
+
+  /**
+   * One entry of root `root`. `rel` is relative to the root ("" for the root itself), `blocks` in 512-byte
+   * units, `mtime` in whole seconds. `inode` ("dev:ino") is only needed when `nlink` > 1.
+   */
+  entry(
+    root: number,
+    rel: string,
+    isDir: boolean,
+    blocks: number,
+    size: number,
+    mtime: number,
+    nlink: number,
+    inode: string | null,
+  ) {
+    const bytes = blocks * 512;
+    if (!isDir && nlink > 1 && !this.links.take(root, rel, bytes, size, mtime, inode!)) return;
+    this.account(root, rel, isDir, bytes, size, mtime);
+  }
+
+  /**
+   * `entry` for an entry given as its folder (relative to the root, "" for the root's children; not the root
+   * itself) and its name: the fast path of the find parser, which keeps one string per folder.
+   */
+  entryIn(
+    root: number,
+    parent: string,
+    name: string,
+    isDir: boolean,
+    blocks: number,
+    size: number,
+    mtime: number,
+    nlink: number,
+    inode: string | null,
+  ) {
+    this.entryAt(root, this.roots[root].folders.of(parent), name, isDir, blocks, size, mtime, nlink, inode);
+  }
+
+  /**
+   * The facts of root `root`'s folder `parent` (relative to the root, "" for the root's children), filled into
+   * `into` (reused) or a new object: for `entryAt`, when the caller knows which folder its next entries are in.
+   * `up`: the facts of the folder's own parent, where the caller has them (FolderFactsCache.fill).
+   */
+  folderFacts(root: number, parent: string, into: FolderFacts | null, up: FolderFacts | null = null): FolderFacts {
+    const f = into ?? emptyFacts();
+    this.roots[root].folders.fill(f, parent, up);
+    return f;
+  }
+
+  /** `entryIn` for an entry of the folder whose facts `folderFacts` gave (with the same root). */
+  entryAt(
+    root: number,
+    facts: FolderFacts,
+    name: string,
+    isDir: boolean,
+    blocks: number,
+    size: number,
+    mtime: number,
+    nlink: number,
+    inode: string | null,
+  ) {
+    if (!isDir && nlink > 1)
+      return this.entry(root, joinRel(facts.parent, name), isDir, blocks, size, mtime, nlink, inode);
+    this.accountIn(this.roots[root], facts, name, isDir, blocks * 512, size, mtime);
+  }
+
+  /** What the native scanner is told for its sums (lib/reporter/scan/native-sums.ts), from each root's rules. */
+  scannerSums(): ScannerSums {
+    return { args: sumsArgs(this.bins, LARGEST_PER_ROOT), root: (k) => rootSumsArgs(this.roots[k].needs()) };
+  }
+
+  /**
+   * A folder's sums from the native scanner (the folder whose facts `folderFacts` gave): what `entryAt` does for
+   * each of its entries, which no name test of the root tells apart and none of which is among the largest.
+   */
+  sums(root: number, f: FolderFacts, s: FolderSums) {
+    const r = this.roots[root];
+    const bins = this.bins;
+    const bytes = (s.fileBlocks + s.dirBlocks) * 512;
+    r.bytes += bytes;
+    r.apparent += s.fileSize + s.dirSize;
+    r.files += s.files;
+    r.dirs += s.dirs;
+    const c = r.cats[groupDefault(f.cat) ?? "other"];
+    c.bytes += bytes;
+    c.files += s.files;
+    for (let k = 0; k < s.bins; k++) {
+      const age = r.ages[bins.bucket[s.bin[k]]];
+      age.bytes += (s.binFileBlocks[k] + s.binDirBlocks[k]) * 512;
+      age.files += s.binFiles[k];
+    }
+    if (s.files > 0) {
+      if (s.oldest < r.oldest) r.oldest = s.oldest;
+      if (s.newest > r.newest) r.newest = s.newest;
+    }
+    if (f.d1 !== null) f.d1.bytes += bytes;
+    if (f.d2 !== null) f.d2.bytes += bytes;
+    for (let k = 0; k < f.nUnits; k++) f.units[k].bytes += bytes;
+    const targets = r.targets;
+    for (let k = 0; k < targets.length; k++) targets[k].sums(f.rec[k], bytes, s.latest, s, bins.step);
+  }
+
+  /** The roots that exist, in the order given, as the report's StorageRoot objects. */
+  finish(): StorageRoot[] {
+    this.links.settle();
+    return this.roots.filter((r) => r.present).map((r) => r.toStorageRoot());
+  }
+
+  /** A job's scan: each root's units of its targets, by root key and target id. Call after finish(). */
+  found(): Map<string, Map<string, FoundUnit[]>> {
+    return new Map(
+      this.roots
+        .filter((r) => r.present)
+        .map((r) => [r.spec.key, new Map(r.targets.map((t) => [t.target.id, t.units()]))]),
+    );
+  }
+
+  private account(root: number, rel: string, isDir: boolean, bytes: number, size: number, mtime: number) {
+    const r = this.roots[root];
+    if (rel === "") {
+      // the root's own folder
+      for (let k = 0; k < r.targets.length; k++) r.targets[k].rootEntry(bytes, mtime);
+      r.bytes += bytes;
+      r.apparent += size;
+      r.cats.other.bytes += bytes;
+      this.age(r, mtime).bytes += bytes;
+      if (isDir) r.dirs++;
+      else {
+        r.files++;
+        r.cats.other.files++;
+        this.age(r, mtime).files++;
+        if (mtime < r.oldest) r.oldest = mtime;
+        if (mtime > r.newest) r.newest = mtime;
+      }
+      return;
+    }
+    const slash = rel.lastIndexOf("/");
+    this.accountIn(
+      r,
+      r.folders.of(slash < 0 ? "" : rel.slice(0, slash)),
+      slash < 0 ? rel : rel.slice(slash + 1),
+      isDir,
+      bytes,
+      size,
+      mtime,
+    );
+  }
+
+  private age(r: RootTally, mtime: number): SizeAndCount {
+    const b = this.bounds;
+    return mtime > b[0]
+      ? r.ages["1d"]
+      : mtime > b[1]
+        ? r.ages["7d"]
+        : mtime > b[2]
+          ? r.ages["30d"]
+          : mtime > b[3]
+            ? r.ages["90d"]
+            : r.ages.older;
+  }
+
+  /** One entry `name` (not the root itself) of the folder described by `info`. */
+  private accountIn(
+    r: RootTally,
+    info: FolderFacts,
+    name: string,
+    isDir: boolean,
+    bytes: number,
+    size: number,
+    mtime: number,
+  ) {
+    r.bytes += bytes;
+    r.apparent += size;
+    const c = r.cats[testName(info.cat, name) ?? "other"];
+    c.bytes += bytes;
+    const age = this.age(r, mtime);
+    age.bytes += bytes;
+    if (isDir) r.dirs++;
+    else {
+      r.files++;
+      c.files++;
+      age.files++;
+      if (mtime < r.oldest) r.oldest = mtime;
+      if (mtime > r.newest) r.newest = mtime;
+    }
+
+    // folders at depth 1 and 2 (their whole size, like du)
+    const depth = info.depth;
+    if (info.d1 !== null) info.d1.bytes += bytes;
+    if (info.d2 !== null) info.d2.bytes += bytes;
+    if (isDir && depth <= 1) {
+      const d = r.dirSize(depth === 0 ? name : info.parent + "/" + name);
+      if (d) {
+        d.bytes += bytes;
+        d.mtime = mtime;
+      }
+    }
+
+    // sessions
+    let sessionFile = false;
+    /** The entry's path relative to the root, made once where something needs it (one string to hash). */
+    let rel: string | null = null;
+    if (info.sess !== null) {
+      if (!isDir) {
+        const kind = testName(info.sess, name);
+        if (kind === "file") {
+          sessionFile = true;
+          if (r.top.wantsIn(bytes, info, name))
+            r.top.add({ path: (rel ??= joinRel(info.parent, name)), bytes, mtime, type: "session" });
+        } else if (kind === "file+dir") {
+          sessionFile = true;
+          rel ??= joinRel(info.parent, name);
+          const u = r.unit(stemOf(rel));
+          if (u) {
+            u.filePath = rel;
+            u.bytes += bytes;
+            u.mtime = mtime;
+          }
+        }
+      }
+      const units = info.units;
+      for (let k = 0; k < info.nUnits; k++) units[k].bytes += bytes;
+      if (isDir) {
+        // the entry may be a unit folder itself
+        const fus = r.sessions.folderUnits;
+        for (let k = 0; k < fus.length; k++) {
+          const fu = fus[k];
+          if (fu.depth !== depth + 1) continue;
+          rel ??= joinRel(info.parent, name);
+          if (!fu.re.test(rel)) continue;
+          const u = r.unit(fu.kind === "dir" ? "\0" + rel : rel);
+          if (!u) continue;
+          u.bytes += bytes;
+          if (fu.kind === "dir") u.mtime = mtime;
+        }
+      }
+    }
+
+    // recipe units
+    const targets = r.targets;
+    for (let k = 0; k < targets.length; k++) targets[k].entry(info.rec[k], info.parent, name, isDir, bytes, mtime, rel);
+
+    if (depth === 0 && !isDir && r.leftoverNames !== null && r.leftoverNames.has(name)) {
+      r.leftovers.push({ path: name, bytes, apparentBytes: size, mtime });
+    }
+
+    if (!isDir && !sessionFile && r.top.wantsIn(bytes, info, name))
+      r.top.add({ path: rel ?? joinRel(info.parent, name), bytes, mtime, type: "file" });
+  }
+}

@@ -1,0 +1,57 @@
+// One report: find the roots, scan them, and put the figures together with the workspace and its volume.
+
+import crypto from "node:crypto";
+import fs from "node:fs";
+import { LIMITS, REPORT_FORMAT_VERSION } from "@/lib/report-format/constants";
+import type { Report, Volume, WorkspaceIdentity } from "@/lib/report-format/schema";
+import { withWirePath } from "@/lib/report-format/path-encoding";
+import { volumeFromStatfs } from "@/lib/report-format/volume";
+import { readProtect } from "../cleanup/protect";
+import type { Env } from "../env";
+import { REPORTER_VERSION } from "../version";
+import { readAgentRetention } from "./agent-retention";
+import { discoverRoots, type ReporterConfig } from "./roots";
+import { scanRoots, type ScannerChoice } from "./scan-roots";
+
+/** What a report is about: the home folder (its real path), the workspace, the configuration file's extra roots. */
+export type ReportScope = { home: string; identity: WorkspaceIdentity; config: ReporterConfig | null };
+
+export async function buildReport(
+  cfg: ReportScope,
+  env: Env,
+  scanner: ScannerChoice,
+  now: Date,
+  verbose: (s: string) => void,
+): Promise<Report> {
+  const started = performance.now();
+  const notes: string[] = [];
+  const specs = discoverRoots({ home: cfg.home, env, config: cfg.config, notes });
+  for (const n of notes) verbose(n);
+  const nowSec = Math.floor(now.getTime() / 1000);
+  const scan = await scanRoots(specs, nowSec, { ...scanner, home: cfg.home, protect: readProtect(cfg.home) });
+  const scanMs = Math.round((performance.now() - started) * 10) / 10;
+  verbose(`scanned ${scan.roots.length} roots with ${scan.scanner} in ${scanMs} ms`);
+  const report: Report = {
+    version: REPORT_FORMAT_VERSION,
+    id: crypto.randomUUID(),
+    collectedAt: now.toISOString(),
+    workspace: cfg.identity,
+    volume: volumeOf(cfg.home),
+    reporter: { version: REPORTER_VERSION, scanMs },
+    roots: scan.roots.slice(0, LIMITS.roots),
+    agentRetention: readAgentRetention(cfg.home, env),
+  };
+  if (scan.errors.items.length) report.errors = scan.errors.items.map(withWirePath);
+  if (scan.errors.dropped) verbose(`${scan.errors.dropped} more scan errors not listed`);
+  return report;
+}
+
+/** The volume holding `dir` as df shows it; null where statfs is missing (Node before 18.15) or fails. */
+export function volumeOf(dir: string): Volume | null {
+  if (typeof fs.statfsSync !== "function") return null;
+  try {
+    return volumeFromStatfs(fs.statfsSync(dir));
+  } catch {
+    return null;
+  }
+}

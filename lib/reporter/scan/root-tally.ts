@@ -1,0 +1,155 @@
+// One root's running figures while its entries stream in, and the report's StorageRoot made from them.
+
+import { AGE_BUCKETS, CATEGORIES, type Category } from "@/lib/report-format/constants";
+import { withWirePath } from "@/lib/report-format/path-encoding";
+import type { LeftoverEntry, StorageRoot } from "@/lib/report-format/schema";
+import type { ProtectList } from "../cleanup/protect";
+import { recipesFor } from "../cleanup/targets";
+import { UnitTally } from "../cleanup/unit-tally";
+import { FolderFactsCache } from "./folder-facts";
+import { mergeNeeds, type Needs } from "./native-sums";
+import type { RootSpec } from "./roots";
+import { CategoryMatcher, SessionMatcher } from "./rules";
+import type { DirSize, Unit } from "./sizes";
+import { TopN } from "./top-n";
+
+export const LARGEST_PER_ROOT = 20;
+/** Per root, at most this many folders and session units are sized: memory stays bounded on any tree. */
+const MAX_UNIT_KEYS = 200_000;
+
+type CategoryBreakdown = NonNullable<StorageRoot["categories"]>;
+type AgeBreakdown = NonNullable<StorageRoot["ages"]>;
+export type SizeAndCount = NonNullable<CategoryBreakdown[Category]>;
+type Leftover = Omit<LeftoverEntry, "mtime"> & { mtime: number };
+/** What the units of recipes need besides the entries: the clock, the owner's protect list, and for a job the list. */
+export type UnitOptions = { nowSec: number; protect: ProtectList | null; collect: boolean };
+
+export class RootTally {
+  bytes = 0;
+  apparent = 0;
+  files = 0;
+  dirs = 0;
+  oldest = Infinity;
+  newest = -Infinity;
+  unreadable = 0;
+  present = false;
+  readonly cats = zeros<Category>(CATEGORIES) as Required<CategoryBreakdown>;
+  readonly ages = zeros(AGE_BUCKETS) as Required<AgeBreakdown>;
+  readonly top = new TopN(LARGEST_PER_ROOT);
+  readonly dirSizes = new Map<string, DirSize>();
+  readonly units = new Map<string, Unit>();
+  readonly leftoverNames: ReadonlySet<string> | null;
+  readonly leftovers: Leftover[] = [];
+  readonly category: CategoryMatcher;
+  readonly sessions: SessionMatcher;
+  readonly folders: FolderFactsCache;
+  /** The units of each recipe that applies to the root (or of a job's target). */
+  readonly targets: UnitTally[];
+
+  constructor(
+    readonly spec: RootSpec,
+    units: UnitOptions,
+  ) {
+    this.targets = (spec.targets ?? recipesFor(spec)).map(
+      (t) => new UnitTally(t, spec.rel, units.nowSec, units.protect, units.collect),
+    );
+    this.category = new CategoryMatcher(spec.categoryRules);
+    this.sessions = new SessionMatcher(spec.sessionRules);
+    this.leftoverNames = spec.leftoverNames?.length ? new Set(spec.leftoverNames) : null;
+    this.folders = new FolderFactsCache(this);
+  }
+
+  dirSize(key: string): DirSize | null {
+    let d = this.dirSizes.get(key);
+    if (!d) {
+      if (this.dirSizes.size >= MAX_UNIT_KEYS) return null;
+      d = { bytes: 0, mtime: 0 };
+      this.dirSizes.set(key, d);
+    }
+    return d;
+  }
+
+  unit(key: string): Unit | null {
+    let u = this.units.get(key);
+    if (!u) {
+      if (this.units.size >= MAX_UNIT_KEYS) return null;
+      u = { bytes: 0, mtime: 0, filePath: null };
+      this.units.set(key, u);
+    }
+    return u;
+  }
+
+  /**
+   * What this root's figures need of the native scanner's sums: the entries its rules tell apart by name, and
+   * the folders at depth 1 and 2, sized on their own (their entries at depth 0 and 1 are folders by name).
+   */
+  needs(): Needs {
+    const own: Needs = {
+      names: [0, 1].map((depth) => ({ depth, kind: "d" as const, pre: "", suf: "", has: "" })),
+      foldBelow: 2,
+      specials: [],
+    };
+    for (const name of this.leftoverNames ?? []) own.names.push({ depth: 0, kind: "f", pre: name, suf: "", has: "" });
+    return mergeNeeds([own, this.category.needs(), this.sessions.needs(), ...this.targets.map((t) => t.needs())]);
+  }
+
+  /** The report's root. Folders and sessions join the largest entries only now, when their sizes are complete. */
+  toStorageRoot(): StorageRoot {
+    const unitFolders = new Set<string>();
+    for (const [key, u] of this.units) {
+      if (key.startsWith("\0")) {
+        const path = key.slice(1);
+        unitFolders.add(path);
+        this.top.add({ path, bytes: u.bytes, mtime: u.mtime, type: "session" });
+      } else if (u.filePath !== null) {
+        unitFolders.add(key);
+        this.top.add({ path: u.filePath, bytes: u.bytes, mtime: u.mtime, type: "session" });
+      }
+    }
+    for (const [path, d] of this.dirSizes) {
+      if (!unitFolders.has(path)) this.top.add({ path, bytes: d.bytes, mtime: d.mtime, type: "dir" });
+    }
+    const s = this.spec;
+    const root: StorageRoot = {
+      key: s.key,
+      kind: s.kind,
+      agent: s.agent,
+      path: s.rel,
+      bytes: this.bytes,
+      apparentBytes: this.apparent,
+      files: this.files,
+      dirs: this.dirs,
+      oldestMtime: this.files > 0 ? iso(this.oldest) : null,
+      newestMtime: this.files > 0 ? iso(this.newest) : null,
+      categories: nonZero(this.cats),
+      ages: nonZero(this.ages),
+      largest: this.top.result().map((c) => withWirePath({ ...c, mtime: iso(c.mtime) })),
+    };
+    if (this.leftovers.length) {
+      root.leftovers = this.leftovers
+        .sort((a, b) => (a.path < b.path ? -1 : 1))
+        .map((l) => withWirePath({ ...l, mtime: iso(l.mtime) }));
+    }
+    if (s.kind === "script-data") root.orphaned = !!s.orphaned;
+    const recipes: NonNullable<StorageRoot["recipes"]> = {};
+    for (const t of this.targets) if (t.target.id !== "custom") recipes[t.target.id] = t.usage();
+    if (this.targets.length) root.recipes = recipes;
+    if (this.unreadable) root.unreadable = this.unreadable;
+    return root;
+  }
+}
+
+function zeros<K extends string>(keys: readonly K[]): Record<K, SizeAndCount> {
+  return Object.fromEntries(keys.map((k) => [k, { bytes: 0, files: 0 }])) as Record<K, SizeAndCount>;
+}
+
+function nonZero<K extends string>(rec: Record<K, SizeAndCount>): Partial<Record<K, SizeAndCount>> {
+  const out: Partial<Record<K, SizeAndCount>> = {};
+  for (const k of Object.keys(rec) as K[]) if (rec[k].bytes > 0 || rec[k].files > 0) out[k] = rec[k];
+  return out;
+}
+
+export function iso(sec: number): string {
+  const ms = Math.min(Math.max(sec * 1000, -8.64e15), 8.64e15);
+  return new Date(ms).toISOString();
+}

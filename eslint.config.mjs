@@ -126,4 +126,32 @@ export default defineConfig([
     "screenshots/**",
     "bench-results/**",
   ]),
+  {
+    // Configuration comes from lib/config, which checks every variable once; elsewhere an unchecked read of the
+    // environment would slip past it. Programs of their own (the reporter, the scripts), Next's entry files and
+    // the tests read it themselves.
+    files: ["**/*.{ts,tsx,js,mjs,cjs}"],
+    ignores: [
+      "lib/config/**",
+      "lib/reporter/**",
+      "instrumentation.ts",
+      "proxy.ts",
+      "next.config.ts",
+      "scripts/**",
+      "tests/**",
+      "**/*.test.{ts,tsx}",
+      "**/testing.ts",
+    ],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        {
+          object: "process",
+          property: "env",
+          message:
+            "Read configuration with config() from @/lib/config: it validates every variable (lib/config/variables.ts).",
+        },
+      ],
+    },
+  },
 ]);

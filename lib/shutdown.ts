@@ -6,12 +6,7 @@
 // period of 30) the process exits anyway. A report is acknowledged only once committed, so a request cut off by
 // the bound was never acknowledged and its reporter sends it again.
 
-const DEFAULT_SHUTDOWN_TIMEOUT_SECONDS = 25;
-
-export function shutdownTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
-  const s = Number(env.STORAGE_SHUTDOWN_TIMEOUT ?? DEFAULT_SHUTDOWN_TIMEOUT_SECONDS);
-  return (Number.isFinite(s) && s > 0 ? s : DEFAULT_SHUTDOWN_TIMEOUT_SECONDS) * 1000;
-}
+import { config } from "@/lib/config";
 
 let installed = false;
 
@@ -23,11 +18,12 @@ export function installShutdownBound() {
   if (installed) return;
   installed = true;
   const stop = (signal: NodeJS.Signals) => {
-    console.log(`[app] ${signal}: finishing the requests in flight (at most ${shutdownTimeoutMs() / 1000} s)`);
+    const ms = config().shutdownTimeoutMs;
+    console.log(`[app] ${signal}: finishing the requests in flight (at most ${ms / 1000} s)`);
     setTimeout(() => {
-      console.error(`[app] requests still in flight after ${shutdownTimeoutMs() / 1000} s: exiting anyway`);
+      console.error(`[app] requests still in flight after ${ms / 1000} s: exiting anyway`);
       process.exit(1);
-    }, shutdownTimeoutMs()).unref();
+    }, ms).unref();
   };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/auth/sign-in-form";
 import { coderSignInConfigured } from "@/lib/auth/coder";
+import { config } from "@/lib/config";
 import { oidcConfigured } from "@/lib/auth/oidc";
 import { currentUser } from "@/lib/auth/page";
 import { needsSetup } from "@/lib/auth/users";
@@ -25,7 +26,7 @@ export default async function SignInPage({ searchParams }: Props) {
   return (
     <SignInForm
       next={next}
-      sso={oidcConfigured() ? process.env.OIDC_DISPLAY_NAME || "Single sign-on" : null}
+      sso={oidcConfigured() ? config().oidc.displayName : null}
       coder={coderSignInConfigured()}
       error={error}
     />

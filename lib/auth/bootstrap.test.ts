@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { resetConfigForTests } from "@/lib/config";
 import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
 import { signIn } from "./testing";
 import { bootstrapAdminFromEnv, needsSetup } from "./users";
@@ -9,10 +10,12 @@ describeEachDatabase("first admin from ADMIN_EMAIL / ADMIN_PASSWORD", (t) => {
     serveRoutesFrom(t.current);
     process.env.ADMIN_EMAIL = "Boot@Example.com";
     process.env.ADMIN_PASSWORD = password;
+    resetConfigForTests();
   });
   afterAll(() => {
     delete process.env.ADMIN_EMAIL;
     delete process.env.ADMIN_PASSWORD;
+    resetConfigForTests();
   });
 
   it("is created once, when no user exists, without logging the password", async () => {

@@ -5,9 +5,11 @@
 // TRUST_PROXY=1; then the header holds the socket address. With TRUST_PROXY=1 (a reverse proxy in front that
 // appends the client it saw) the right-most entry is that proxy's view, the only one not written by the client.
 
+import { config } from "@/lib/config";
+
 export const CLIENT_IP_HEADER = "x-storage-client-ip";
 
-export const trustProxy = () => process.env.TRUST_PROXY === "1";
+export const trustProxy = () => config().trustProxy;
 
 export function clientIp(headers: Headers): string | null {
   const chain = (headers.get("x-forwarded-for") ?? "")

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { GET as authGet, POST as authPost } from "@/app/api/auth/[...all]/route";
 import { GET as overview } from "@/app/api/v1/fleet/overview/route";
 import { GET as me } from "@/app/api/v1/me/route";
+import { resetConfigForTests } from "@/lib/config";
 import { listAudit } from "@/lib/db/queries/audit";
 import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
 import { coderOAuth2, type CoderOAuth2, type CoderUser } from "@/tests/support/coder-standin/oauth2";
@@ -50,11 +51,13 @@ beforeAll(async () => {
     CODER_OAUTH2_CLIENT_ID: app.clientId,
     CODER_OAUTH2_CLIENT_SECRET: app.clientSecret,
   });
+  resetConfigForTests();
 });
 afterAll(async () => {
   for (const k of ["BETTER_AUTH_URL", "CODER_URL", "CODER_OAUTH2_CLIENT_ID", "CODER_OAUTH2_CLIENT_SECRET"]) {
     delete process.env[k];
   }
+  resetConfigForTests();
   await coder?.close();
 });
 

@@ -2,6 +2,7 @@ import "server-only";
 import type { GenericOAuthConfig, GenericOAuthUserInfo } from "better-auth/plugins";
 import type { OAuth2Tokens } from "@better-auth/core/oauth2";
 import { z } from "zod";
+import { config } from "@/lib/config";
 import { rememberDecision, type OidcDecision } from "./oidc";
 
 // Sign in with Coder: Coder's OAuth2 provider (CODER_URL, CODER_OAUTH2_CLIENT_ID, CODER_OAUTH2_CLIENT_SECRET).
@@ -13,14 +14,8 @@ export const CODER_PROVIDER_ID = "coder";
 /** The callback path registered in Coder; Better Auth's own is /callback/coder, which app/api/auth forwards to. */
 export const CODER_CALLBACK_PATH = "/api/auth/oauth2/callback/coder";
 
-const list = (v: string | undefined, fallback: string) =>
-  (v ?? fallback)
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-
 export function coderSignInConfigured(): boolean {
-  return Boolean(process.env.CODER_URL && process.env.CODER_OAUTH2_CLIENT_ID && process.env.CODER_OAUTH2_CLIENT_SECRET);
+  return config().coder.oauth !== null;
 }
 
 /** The part of Coder's User that the sign-in reads. */
@@ -48,8 +43,7 @@ export function decideCoderAccess(user: CoderUser): OidcDecision {
   }
   if (!user.email) return { allowed: false, reason: "Your Coder account has no email address." };
   const siteRoles = user.roles.filter((r) => !r.organization_id).map((r) => r.name);
-  const adminRoles = list(process.env.CODER_ADMIN_ROLES, "owner");
-  const viewerRoles = list(process.env.CODER_VIEWER_ROLES, "auditor,user-admin,template-admin");
+  const { adminRoles, viewerRoles } = config().coder;
   const coderUsername = user.username;
   if (siteRoles.some((r) => adminRoles.includes(r))) return { allowed: true, role: "admin", coderUsername };
   if (siteRoles.some((r) => viewerRoles.includes(r))) return { allowed: true, role: "viewer", coderUsername };
@@ -83,15 +77,15 @@ async function coderMe(coderUrl: string, tokens: OAuth2Tokens): Promise<GenericO
 }
 
 export function coderProvider(): GenericOAuthConfig | null {
-  if (!coderSignInConfigured()) return null;
-  const coderUrl = process.env.CODER_URL!.replace(/\/+$/, "");
-  const base = (process.env.BETTER_AUTH_URL || process.env.APP_URL || "").replace(/\/+$/, "");
+  const { url: coderUrl, oauth } = config().coder;
+  if (!coderUrl || !oauth) return null;
+  const base = (config().appUrl ?? "").replace(/\/+$/, "");
   return {
     providerId: CODER_PROVIDER_ID,
     name: "Coder",
     discoveryUrl: `${coderUrl}/.well-known/oauth-authorization-server`,
-    clientId: process.env.CODER_OAUTH2_CLIENT_ID!,
-    clientSecret: process.env.CODER_OAUTH2_CLIENT_SECRET!,
+    clientId: oauth.clientId,
+    clientSecret: oauth.clientSecret,
     // No scopes: Coder refuses openid, and its default grants what /api/v2/users/me needs.
     scopes: [],
     pkce: true,

@@ -1,5 +1,6 @@
 import "server-only";
 import type { GenericOAuthConfig, GenericOAuthUserInfo } from "better-auth/plugins";
+import { config } from "@/lib/config";
 import type { Role } from "@/lib/validations/auth";
 
 // Single sign-on with the OpenID Connect provider Coder already uses (OIDC_ISSUER_URL, OIDC_CLIENT_ID,
@@ -7,14 +8,8 @@ import type { Role } from "@/lib/validations/auth";
 
 export const OIDC_PROVIDER_ID = "oidc";
 
-const list = (v: string | undefined) =>
-  (v ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-
 export function oidcConfigured(): boolean {
-  return Boolean(process.env.OIDC_ISSUER_URL && process.env.OIDC_CLIENT_ID && process.env.OIDC_CLIENT_SECRET);
+  return config().oidc.client !== null;
 }
 
 /** `coderUsername`: with Coder's sign-in, whose workspaces a member owns (kept on the user at every sign-in). */
@@ -27,7 +22,7 @@ export function decideOidcAccess(claims: Record<string, unknown>): OidcDecision 
   if (claims.email_verified !== true && claims.emailVerified !== true) {
     return { allowed: false, reason: `The email address ${email} is not verified at the identity provider.` };
   }
-  const domains = list(process.env.OIDC_ALLOWED_DOMAINS).map((d) => d.toLowerCase().replace(/^@/, ""));
+  const { allowedDomains: domains, groupsClaim, adminGroups, adminEmails } = config().oidc;
   const domain = email.slice(email.lastIndexOf("@") + 1);
   if (domains.length && !domains.includes(domain)) {
     return {
@@ -35,10 +30,8 @@ export function decideOidcAccess(claims: Record<string, unknown>): OidcDecision 
       reason: `Accounts in ${domain} may not sign in to this dashboard (allowed: ${domains.join(", ")}).`,
     };
   }
-  const claim = claims[process.env.OIDC_GROUPS_CLAIM || "groups"];
+  const claim = claims[groupsClaim];
   const groups = Array.isArray(claim) ? claim.map(String) : typeof claim === "string" ? claim.split(/[\s,]+/) : [];
-  const adminGroups = list(process.env.OIDC_ADMIN_GROUPS);
-  const adminEmails = list(process.env.OIDC_ADMIN_EMAILS).map((e) => e.toLowerCase());
   const isAdmin = groups.some((g) => adminGroups.includes(g)) || adminEmails.includes(email);
   return { allowed: true, role: isAdmin ? "admin" : "viewer" };
 }
@@ -60,21 +53,21 @@ export function takeOidcDecision(email: string): OidcDecision | undefined {
 let warned = false;
 
 export function oidcProvider(): GenericOAuthConfig | null {
-  if (!oidcConfigured()) return null;
-  if (!process.env.BETTER_AUTH_URL && !process.env.APP_URL && !warned) {
+  const { client, displayName, scopes } = config().oidc;
+  if (!client) return null;
+  if (!config().appUrl && !warned) {
     warned = true;
     // Next hands route handlers its own bind address, so the callback URL would name localhost.
     console.warn("[auth] single sign-on needs BETTER_AUTH_URL (the dashboard's public URL) to build its callback URL");
   }
-  const issuer = process.env.OIDC_ISSUER_URL!.replace(/\/+$/, "");
+  const issuer = client.issuerUrl.replace(/\/+$/, "");
   return {
     providerId: OIDC_PROVIDER_ID,
-    name: process.env.OIDC_DISPLAY_NAME || "Single sign-on",
+    name: displayName,
     discoveryUrl: `${issuer}/.well-known/openid-configuration`,
-    clientId: process.env.OIDC_CLIENT_ID!,
-    clientSecret: process.env.OIDC_CLIENT_SECRET!,
-    // Coder's own default; providers that send groups only on request need OIDC_SCOPES="openid,email,profile,groups".
-    scopes: list(process.env.OIDC_SCOPES).length ? list(process.env.OIDC_SCOPES) : ["openid", "email", "profile"],
+    clientId: client.clientId,
+    clientSecret: client.clientSecret,
+    scopes,
     pkce: true,
     // client_secret_basic: the method every OpenID provider must support (Better Auth would otherwise post the secret).
     authentication: "basic",

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { resetConfigForTests } from "@/lib/config";
 import { clientIp, stripUntrustedForwardedFor } from "./client-ip";
 import { decideOidcAccess } from "./oidc";
 
@@ -14,6 +15,7 @@ afterEach(() => {
     if (saved[k] === undefined) delete process.env[k];
     else process.env[k] = saved[k];
   }
+  resetConfigForTests();
 });
 
 describe("client address", () => {
@@ -22,6 +24,7 @@ describe("client address", () => {
     stripUntrustedForwardedFor(req);
     expect(req.headers["x-forwarded-for"]).toBeUndefined();
     process.env.TRUST_PROXY = "1";
+    resetConfigForTests();
     const proxied = { headers: { "x-forwarded-for": "203.0.113.9, 198.51.100.4" } as Record<string, unknown> };
     stripUntrustedForwardedFor(proxied);
     expect(proxied.headers["x-forwarded-for"]).toBe("203.0.113.9, 198.51.100.4");
@@ -36,6 +39,7 @@ describe("client address", () => {
 describe("single sign-on policy", () => {
   it("needs a verified email in an allowed domain", () => {
     process.env.OIDC_ALLOWED_DOMAINS = "example.com, @corp.example";
+    resetConfigForTests();
     expect(decideOidcAccess({ email: "a@example.com", email_verified: false })).toMatchObject({
       allowed: false,
       reason: expect.stringMatching(/not verified/),
@@ -53,6 +57,7 @@ describe("single sign-on policy", () => {
   it("makes admins from a groups claim or a list of emails", () => {
     process.env.OIDC_ADMIN_GROUPS = "storage-admins";
     process.env.OIDC_ADMIN_EMAILS = "boss@example.com";
+    resetConfigForTests();
     expect(
       decideOidcAccess({ email: "a@example.com", email_verified: true, groups: ["dev", "storage-admins"] }),
     ).toEqual({ allowed: true, role: "admin" });
@@ -65,6 +70,7 @@ describe("single sign-on policy", () => {
       role: "viewer",
     });
     process.env.OIDC_GROUPS_CLAIM = "roles";
+    resetConfigForTests();
     expect(decideOidcAccess({ email: "a@example.com", email_verified: true, roles: "storage-admins" })).toEqual({
       allowed: true,
       role: "admin",

@@ -6,6 +6,7 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { admin, genericOAuth } from "better-auth/plugins";
 import { createAccessControl } from "better-auth/plugins/access";
 import { adminAc, defaultStatements } from "better-auth/plugins/admin/access";
+import { config } from "@/lib/config";
 import { getDb, type Db } from "@/lib/db";
 import { getOrCreateSetting } from "@/lib/db/queries/settings";
 import { accounts, apiKeys, rateLimits, sessions, users, verifications } from "@/lib/db/schema";
@@ -16,7 +17,7 @@ import { oidcProvider } from "./oidc";
 import { addressedOrigins, CLIENT_IP_HEADER } from "./client-ip";
 
 /** The public URL of the app when configured; Better Auth otherwise takes it from each request. */
-export const appUrl = () => process.env.BETTER_AUTH_URL || process.env.APP_URL || undefined;
+export const appUrl = () => config().appUrl;
 
 /** Said once when the server starts (instead of Better Auth's warning from every instance): what to set. */
 export function baseUrlNotice(): string | null {
@@ -122,7 +123,7 @@ const instances = new WeakMap<Db, Promise<Auth>>();
 
 /** The secret that signs cookies: BETTER_AUTH_SECRET, or one generated at first start and kept in settings. */
 export async function authSecret(db: Db): Promise<string> {
-  const fromEnv = process.env.BETTER_AUTH_SECRET;
+  const fromEnv = config().authSecret;
   if (fromEnv) return fromEnv;
   return getOrCreateSetting(db, "auth_secret", () => randomBytes(32).toString("base64url"));
 }

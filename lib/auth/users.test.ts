@@ -10,6 +10,7 @@ import { GET as listTokens, POST as createToken } from "@/app/api/v1/tokens/rout
 import { PATCH as patchUser } from "@/app/api/v1/users/[id]/route";
 import { GET as listUsers, POST as createUser } from "@/app/api/v1/users/route";
 import { POST as authPost } from "@/app/api/auth/[...all]/route";
+import { resetConfigForTests } from "@/lib/config";
 import { describeEachDatabase, serveRoutesFrom, TEST_WHO } from "@/lib/db/testing";
 import { addressedOrigins } from "./client-ip";
 import { ACCOUNT_FAILURE_LIMIT } from "./sign-in-limit";
@@ -53,11 +54,13 @@ describeEachDatabase("users, roles and tokens", (t) => {
     expect(await needsSetup(t.current.db)).toBe(false);
     process.env.ADMIN_EMAIL = "env-admin@example.com";
     process.env.ADMIN_PASSWORD = "env-admin-password";
+    resetConfigForTests();
     try {
       expect(await bootstrapAdminFromEnv(t.current.db)).toBe("skipped");
     } finally {
       delete process.env.ADMIN_EMAIL;
       delete process.env.ADMIN_PASSWORD;
+      resetConfigForTests();
     }
     adminCookie = await signIn(admin.email, admin.password);
     expect(await (await me(req("/api/v1/me", { headers: asAdmin() }), ctx())).json()).toMatchObject({

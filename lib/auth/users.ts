@@ -3,6 +3,7 @@ import { and, asc, count, eq, ne, or, isNull, sql } from "drizzle-orm";
 import { ADMIN_CHANGES_LOCK } from "@/lib/db/advisory-locks";
 import { recordAudit, type Who } from "@/lib/db/queries/audit";
 import type { Db } from "@/lib/db/types";
+import { config } from "@/lib/config";
 import { accounts, users } from "@/lib/db/schema";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import type { CreateUserRequest, Role, SetupRequest, UpdateUserRequest } from "@/lib/validations/auth";
@@ -180,9 +181,9 @@ export async function setupFirstAdmin(db: Db, req: SetupRequest, who: Who): Prom
  * password is never logged.
  */
 export async function bootstrapAdminFromEnv(db: Db): Promise<"created" | "skipped"> {
-  const email = process.env.ADMIN_EMAIL?.trim().toLowerCase();
-  const password = process.env.ADMIN_PASSWORD;
-  if (!email || !password) return "skipped";
+  const admin = config().bootstrapAdmin;
+  if (!admin) return "skipped";
+  const { email, password } = admin;
   const [row] = await db.select({ n: count() }).from(users);
   if (row.n > 0) return "skipped";
   try {

@@ -6,6 +6,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import * as syncRoute from "@/app/api/v1/coder/sync/route";
 import { BASE, ctx, makePrincipals, type Principals } from "@/lib/auth/testing";
+import { resetConfigForTests } from "@/lib/config";
 import { createRun, queueTrashPurge } from "@/lib/db/queries/cleanup-runs";
 import { getSyncState } from "@/lib/db/queries/coder-sync";
 import { getCoverage } from "@/lib/db/queries/coverage";
@@ -212,6 +213,7 @@ describeEachDatabase("workspace sync from Coder", (t) => {
     expect(unset.status).toBe(409);
     process.env.CODER_URL = coder.url;
     process.env.CODER_SESSION_TOKEN = TOKEN;
+    resetConfigForTests();
     try {
       const res = await call({ cookie: p.admin.cookie });
       const body = await res.json();
@@ -220,6 +222,7 @@ describeEachDatabase("workspace sync from Coder", (t) => {
     } finally {
       delete process.env.CODER_URL;
       delete process.env.CODER_SESSION_TOKEN;
+      resetConfigForTests();
     }
   });
 });

@@ -1,5 +1,6 @@
 import "server-only";
 import { and, eq, isNull, ne, sql } from "drizzle-orm";
+import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { SCHEDULER_LOCK } from "@/lib/db/advisory-locks";
 import { recordAudit } from "@/lib/db/queries/audit";
@@ -12,12 +13,6 @@ import { rowsOf } from "@/lib/db/types";
 import { AppError } from "@/lib/errors";
 import { isRunaway, RUNAWAY_FACTOR } from "@/lib/cleanup/confirmation";
 import { isDue } from "@/lib/cleanup/schedule";
-
-/** How often an instance looks for due policies: STORAGE_CLEANUP_SCHEDULER_INTERVAL seconds, 300 by default. */
-export function schedulerIntervalMs(env: Record<string, string | undefined> = process.env): number {
-  const seconds = Number(env.STORAGE_CLEANUP_SCHEDULER_INTERVAL ?? 300);
-  return Number.isInteger(seconds) && seconds >= 1 && seconds <= 3600 ? seconds * 1000 : 300_000;
-}
 
 /**
  * What a due policy's turn became: its run ("run"); a dry run, because no admin confirmed its figure yet
@@ -106,9 +101,13 @@ export async function runDuePolicies(db: Db, now = new Date()): Promise<Tick> {
 
 const globalForScheduler = globalThis as unknown as { __cleanupScheduler?: ReturnType<typeof setInterval> };
 
-/** Started once per server process from instrumentation.ts; STORAGE_CLEANUP_SCHEDULER=off turns it off. */
+/**
+ * Started once per server process from instrumentation.ts; STORAGE_CLEANUP_SCHEDULER=off turns it off. It looks
+ * for due policies every STORAGE_CLEANUP_SCHEDULER_INTERVAL seconds (300 by default).
+ */
 export function startCleanupScheduler(getDb: () => Promise<Db>): void {
-  if (process.env.STORAGE_CLEANUP_SCHEDULER === "off" || globalForScheduler.__cleanupScheduler) return;
+  const { enabled, intervalMs: every } = config().cleanupScheduler;
+  if (!enabled || globalForScheduler.__cleanupScheduler) return;
   const tick = async () => {
     try {
       const { started } = await runDuePolicies(await getDb());
@@ -118,7 +117,6 @@ export function startCleanupScheduler(getDb: () => Promise<Db>): void {
       console.error(`[cleanup] scheduler tick failed: ${(err as Error).message}`);
     }
   };
-  const every = schedulerIntervalMs();
   globalForScheduler.__cleanupScheduler = setInterval(tick, every);
   globalForScheduler.__cleanupScheduler.unref?.();
   setTimeout(tick, Math.min(30_000, every)).unref?.();

@@ -1,5 +1,6 @@
 import "server-only";
 import path from "node:path";
+import { config } from "@/lib/config";
 import { openEmbedded, openPostgres, type Database } from "./open";
 
 export type { Db } from "./types";
@@ -8,7 +9,7 @@ export type { Db } from "./types";
 export function dataDir(): string {
   // A runtime folder, not a source: keep the build's file tracing out of it.
   return path.resolve(
-    /*turbopackIgnore: true*/ process.env.STORAGE_DATA_DIR ?? path.join(process.cwd(), ".data", "pglite"),
+    /*turbopackIgnore: true*/ config().database.dataDir ?? path.join(process.cwd(), ".data", "pglite"),
   );
 }
 
@@ -17,7 +18,7 @@ const globalForDb = globalThis as unknown as { __storageDb?: Promise<Database> }
 
 export function getDatabase(): Promise<Database> {
   if (!globalForDb.__storageDb) {
-    const url = process.env.DATABASE_URL;
+    const { url } = config().database;
     const opening = url ? openPostgres(url) : openEmbedded(dataDir());
     globalForDb.__storageDb = opening;
     // A failed open must not be cached: the next request tries again.

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { resetConfigForTests } from "@/lib/config";
 import { DataFolderLockedError, openEmbedded, openPostgres } from "./open";
 import { createScratchPostgres } from "./testing";
 import { getDatabase } from "./index";
@@ -47,16 +48,19 @@ describe("getDatabase", () => {
   afterEach(() => {
     if (saved === undefined) delete process.env.DATABASE_URL;
     else process.env.DATABASE_URL = saved;
+    resetConfigForTests();
     delete (globalThis as { __storageDb?: unknown }).__storageDb;
   });
 
   it("does not keep a failed open: the next call tries again", async () => {
     delete (globalThis as { __storageDb?: unknown }).__storageDb;
     process.env.DATABASE_URL = "postgres://postgres@127.0.0.1:1/none";
+    resetConfigForTests();
     await expect(getDatabase()).rejects.toThrow();
     const dir = tempDir();
     delete process.env.DATABASE_URL;
     process.env.STORAGE_DATA_DIR = dir;
+    resetConfigForTests();
     try {
       const db = await getDatabase();
       expect(db.kind).toBe("embedded");
@@ -64,6 +68,7 @@ describe("getDatabase", () => {
       await db.close();
     } finally {
       delete process.env.STORAGE_DATA_DIR;
+      resetConfigForTests();
     }
   });
 });

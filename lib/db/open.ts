@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import lockfile from "proper-lockfile";
+import { config } from "@/lib/config";
 import { MIGRATION_LOCK } from "./advisory-locks";
 import { applyFunctions } from "./functions";
 import { everyWrites, setWriters } from "./maintenance";
@@ -130,17 +131,14 @@ const CONNECT_TIMEOUT_MS = 10_000;
  * Opens a node-postgres pool against `url` and applies pending migrations, then changed function files, then
  * rewrites the kept aggregates this code computes otherwise, under an advisory lock.
  */
-export async function openPostgres(
-  url: string,
-  poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10),
-): Promise<Database> {
+export async function openPostgres(url: string, poolSize = config().database.poolSize): Promise<Database> {
   const { Pool } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
   // Bounded waits, so an outage answers 503 instead of hanging: a connection (or a free one from the pool) within
   // 10 s, a statement within DATABASE_STATEMENT_TIMEOUT seconds (30; 0 lifts it). Maintenance and migrations run
   // on a session without it (their statements may rightly take longer).
-  const statementTimeoutMs = Number(process.env.DATABASE_STATEMENT_TIMEOUT ?? 30) * 1000;
+  const { statementTimeoutMs } = config().database;
   const pool = new Pool({
     connectionString: url,
     max: poolSize,

@@ -1,6 +1,7 @@
 import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { generateToken, hashToken, sameSecret } from "@/lib/secrets/tokens";
+import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { recordAudit, type Who } from "@/lib/db/queries/audit";
 import { getOrCreateSetting } from "@/lib/db/queries/settings";
@@ -10,7 +11,7 @@ import type { EnrollResponse, WorkspaceIdentity } from "@/lib/report-format/sche
 
 /** The fleet's enrollment key: STORAGE_ENROLLMENT_KEY, or one generated at first start and kept in the database. */
 export async function getEnrollmentKey(db: Db): Promise<{ key: string; source: "environment" | "generated" }> {
-  const fromEnv = process.env.STORAGE_ENROLLMENT_KEY;
+  const fromEnv = config().enrollmentKey;
   if (fromEnv) return { key: fromEnv, source: "environment" };
   return { key: await getOrCreateSetting(db, "enrollment_key", () => generateToken("sek")), source: "generated" };
 }
@@ -107,7 +108,7 @@ export async function resetWorkspaceToken(db: Db, workspaceId: string, who: Who)
  * need the new key. A key set by STORAGE_ENROLLMENT_KEY is changed there, not here.
  */
 export async function rotateEnrollmentKey(db: Db, who: Who): Promise<void> {
-  if (process.env.STORAGE_ENROLLMENT_KEY) {
+  if (config().enrollmentKey) {
     throw new ConflictError("The enrollment key is set by STORAGE_ENROLLMENT_KEY: change it there and restart.");
   }
   const key = generateToken("sek");

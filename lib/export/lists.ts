@@ -50,12 +50,12 @@ export function workspacesExport(
   db: Db,
   scope: WorkspaceScope,
   q: WorkspaceListQuery,
-  opts: PageOptions & { now?: Date } = {},
+  opts: PageOptions & { now?: Date; coderUrl?: string | null } = {},
 ): CsvExport<WorkspaceRow> {
   return {
     filename: `workspaces-${utcDayOf(opts.now ?? new Date())}.csv`,
     columns: WORKSPACE_COLUMNS,
-    rows: workspaceExportRows(db, scope, { ...q, now: opts.now }, opts),
+    rows: workspaceExportRows(db, scope, { ...q, now: opts.now, coderUrl: opts.coderUrl }, opts),
   };
 }
 

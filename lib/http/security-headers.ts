@@ -1,9 +1,11 @@
 // The headers every answer carries (set by proxy.ts for pages and Better Auth's endpoints, by the route
 // wrapper for /api/v1), and the pages' Content-Security-Policy. No server-only code: the proxy imports this.
 
+import { config } from "@/lib/config";
+
 /** True when the dashboard's configured public URL is https: the browser is then told to stay on https. */
-export function servedOverHttps(env: NodeJS.ProcessEnv = process.env): boolean {
-  return /^https:\/\//i.test(env.BETTER_AUTH_URL || env.APP_URL || "");
+export function servedOverHttps(): boolean {
+  return /^https:\/\//i.test(config().appUrl ?? "");
 }
 
 /** A fresh, unguessable nonce for one page answer (128 random bits, base64). */

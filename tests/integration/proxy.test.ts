@@ -2,6 +2,7 @@
 // and the signed-out redirect it has always made.
 import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { resetConfigForTests } from "@/lib/config";
 import { config, proxy } from "@/proxy";
 
 const request = (path: string, cookie?: string) =>
@@ -11,7 +12,10 @@ const SESSION = "storage.session_token=abc.def";
 /** Whether Next would run the proxy for this path (the matcher is a path-to-regexp source: a regex here). */
 const matches = (path: string) => config.matcher.some((m) => new RegExp(`^${m}$`).test(path));
 
-afterEach(() => vi.unstubAllEnvs());
+afterEach(() => {
+  vi.unstubAllEnvs();
+  resetConfigForTests();
+});
 
 describe("proxy", () => {
   it("runs for every page, sign-in and setup included, and for the API; not for build assets", () => {
@@ -60,10 +64,12 @@ describe("proxy", () => {
 
   it("sends Strict-Transport-Security and upgrades requests only when the configured URL is https", () => {
     vi.stubEnv("BETTER_AUTH_URL", "https://storage.example.com");
+    resetConfigForTests();
     const res = proxy(request("/sign-in"));
     expect(res.headers.get("strict-transport-security")).toMatch(/^max-age=\d{8,}/);
     expect(res.headers.get("content-security-policy")).toContain("upgrade-insecure-requests");
     vi.stubEnv("BETTER_AUTH_URL", "http://storage.internal");
+    resetConfigForTests();
     expect(proxy(request("/sign-in")).headers.get("strict-transport-security")).toBeNull();
   });
 

@@ -10,6 +10,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resetConfigForTests } from "@/lib/config";
 import type { Database } from "@/lib/db/open";
 import { getWorkspaceDetail } from "@/lib/db/queries/workspace-detail";
 import { openMigratedEmbedded } from "@/lib/db/testing";
@@ -126,6 +127,7 @@ function spooled(): string[] {
 
 beforeAll(async () => {
   process.env.STORAGE_ENROLLMENT_KEY = KEY;
+  resetConfigForTests();
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "reporter-e2e-"));
   home = path.join(tmp, "home");
   fs.mkdirSync(path.join(home, ".claude/projects/-w"), { recursive: true });
@@ -145,6 +147,7 @@ afterAll(async () => {
   if (server) await stopServer();
   await database?.close();
   delete process.env.STORAGE_ENROLLMENT_KEY;
+  resetConfigForTests();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 

@@ -1,6 +1,7 @@
 import { HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { WorkspacesView } from "@/components/workspaces/workspaces-view";
+import { config } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { listWorkspaces } from "@/lib/db/queries/workspace-list";
 import { prefetchAll } from "@/lib/query/prefetch";
@@ -17,7 +18,10 @@ export default async function WorkspacesPage({ searchParams }: Props) {
   const { scope } = await requirePage("member");
   const state = parseWorkspaceListSearchParams(await searchParams);
   const dehydrated = await prefetchAll([
-    { queryKey: workspaceKeys.list(state), load: async () => listWorkspaces(await getDb(), scope, state) },
+    {
+      queryKey: workspaceKeys.list(state),
+      load: async () => listWorkspaces(await getDb(), scope, { ...state, coderUrl: config().coder.url }),
+    },
   ]);
   return (
     <HydrationBoundary state={dehydrated}>

@@ -1,12 +1,12 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { workspaceListQuery, type WorkspaceListQuery } from "@/lib/validations/workspaces";
+import { workspaceListQuery } from "@/lib/validations/workspaces";
 import { keysetRows, type KeyPart, type PageOptions } from "../keyset";
 import type { WorkspaceScope } from "../scope";
 import type { Db } from "../types";
 import { getRules } from "./findings";
 import { change7dColumn, change7dJoin, change7dSince } from "./change-7d";
-import { workspaceFilters } from "./workspace-list";
+import { workspaceFilters, type WorkspaceListParams } from "./workspace-list";
 import { workspaceSortKeys } from "./workspace-sort";
 import { rowColumns, toRow, type RawRow, type WorkspaceRow } from "./workspace-row";
 
@@ -16,12 +16,12 @@ import { rowColumns, toRow, type RawRow, type WorkspaceRow } from "./workspace-r
 export async function* workspaceExportRows(
   db: Db,
   scope: WorkspaceScope,
-  params: WorkspaceListQuery & { now?: Date },
+  params: WorkspaceListParams,
   opts?: PageOptions,
 ): AsyncGenerator<WorkspaceRow> {
   const p = workspaceListQuery.parse(params);
   const now = params.now ?? new Date();
-  const ctx = { now, rules: await getRules(db) };
+  const ctx = { now, rules: await getRules(db), coderUrl: params.coderUrl ?? null };
   const keys = workspaceSortKeys(p.sort, p.dir, ctx.rules);
   const where = sql.join(workspaceFilters(p, scope), sql` and `);
   const rows = keysetRows<RawRow>(

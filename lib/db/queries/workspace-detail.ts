@@ -28,7 +28,8 @@ export type { ReportHistoryRow, RootDetail, RootRef, VolumeHistoryPoint, Workspa
 
 const FORECAST_HORIZON_DAYS = 90;
 
-export type WorkspaceDetailParams = RangeParams & { now?: Date; reports?: number };
+/** `coderUrl`: Coder's access URL for the workspace's link into Coder (the caller's configuration); none without it. */
+export type WorkspaceDetailParams = RangeParams & { now?: Date; reports?: number; coderUrl?: string | null };
 
 export type WorkspaceDetail = {
   workspace: WorkspaceHead;
@@ -73,7 +74,7 @@ export async function getWorkspaceDetail(
   const now = params.now ?? new Date();
   const range = resolveRange(params, now);
   const days = eachDay(range.from, range.to);
-  const ctx = { now, rules: await getRules(db) };
+  const ctx = { now, rules: await getRules(db), coderUrl: params.coderUrl ?? null };
   // Every other panel reads by this id only once the head has found it within the scope.
   const workspace = await workspaceHead(db, scope, id, ctx);
   if (!workspace) return null;

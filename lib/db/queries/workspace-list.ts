@@ -13,7 +13,8 @@ import { numOrNull, rowColumns, toRow, type RawRow, type WorkspaceRow } from "./
 
 export const SPARKLINE_DAYS = 30;
 
-export type WorkspaceListParams = WorkspaceListQuery & { now?: Date };
+/** `coderUrl`: Coder's access URL for the rows' links into Coder (the caller's configuration); none without it. */
+export type WorkspaceListParams = WorkspaceListQuery & { now?: Date; coderUrl?: string | null };
 
 export type WorkspaceListRow = WorkspaceRow & {
   /** Daily totals aligned with `WorkspaceList.sparklineDays`: carried forward over days without a report, null before the first. */
@@ -108,7 +109,7 @@ export async function listWorkspaces(
   const sparklineDays = eachDay(addDaysTo(today, -(SPARKLINE_DAYS - 1)), today);
 
   const where = workspaceFilters(p, scope);
-  const ctx = { now, rules: await getRules(db) };
+  const ctx = { now, rules: await getRules(db), coderUrl: params.coderUrl ?? null };
   const order = sql`order by ${keysetOrder(workspaceSortKeys(p.sort, p.dir, ctx.rules))}`;
   const page = (change: SQL) => sql`select ${rowColumns(ctx)}${change}, count(*) over () as total
     from workspaces w ${p.sort === "change7d" ? change7dJoin(since, "all") : sql``}

@@ -2,7 +2,7 @@ import "server-only";
 import { differenceInMilliseconds } from "date-fns";
 import { millisecondsInDay } from "date-fns/constants";
 import { sql } from "drizzle-orm";
-import { coderUrl, coderWorkspaceHref } from "@/lib/coder/config";
+import { coderWorkspaceHref } from "@/lib/coder/config";
 import type { WorkspaceRef } from "@/lib/findings/finding";
 import type { RuleSet } from "@/lib/findings/rules";
 import { isSilent } from "@/lib/findings/silence";
@@ -11,8 +11,11 @@ import { fullThresholds, toVolume, volumeColumns, type VolumeColumns, type Volum
 
 export const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
-/** What a workspace row is read against: the instant, and the rules in effect (what full and silent mean). */
-export type RowContext = { now: Date; rules: RuleSet };
+/**
+ * What a workspace row is read against: the instant, the rules in effect (what full and silent mean), and
+ * Coder's access URL for the rows' links (null: no links), which the caller passes from the configuration.
+ */
+export type RowContext = { now: Date; rules: RuleSet; coderUrl: string | null };
 
 /** Columns of a workspace row (alias `w`), shared by the workspaces table, its export and the workspace page. */
 export const rowColumns = (ctx: RowContext) => sql`w.id, w.name, w.owner, w.template, w.agent_name,
@@ -88,8 +91,7 @@ export type CoderView = {
 
 const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
 
-export function toCoderView(r: RawRow): CoderView {
-  const base = coderUrl();
+export function toCoderView(r: RawRow, base: string | null): CoderView {
   return {
     status: r.coder_status,
     dormantAt: iso(r.coder_dormant_at),
@@ -102,7 +104,7 @@ export function toCoderView(r: RawRow): CoderView {
   };
 }
 
-export function toRow(r: RawRow, { now, rules }: RowContext): WorkspaceRow {
+export function toRow(r: RawRow, { now, rules, coderUrl }: RowContext): WorkspaceRow {
   const forecast = r.forecast_full_at === null ? null : new Date(r.forecast_full_at);
   const last = r.last_collected_at === null ? null : new Date(r.last_collected_at);
   return {
@@ -122,6 +124,6 @@ export function toRow(r: RawRow, { now, rules }: RowContext): WorkspaceRow {
     daysUntilFull: forecast ? differenceInMilliseconds(forecast, now) / millisecondsInDay : null,
     lastCollectedAt: last ? last.toISOString() : null,
     silent: r.silent,
-    coder: toCoderView(r),
+    coder: toCoderView(r, coderUrl),
   };
 }

@@ -1,6 +1,7 @@
 import { HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { WorkspaceView } from "@/components/workspace/workspace-view";
+import { config } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { getWorkspaceDetail } from "@/lib/db/queries/workspace-detail";
 import { prefetchOneOrNotFound } from "@/lib/query/prefetch";
@@ -26,7 +27,7 @@ export default async function WorkspacePage({ params, searchParams }: Props) {
   const id = decodeURIComponent(raw);
   const range = parseRange(await searchParams);
   const state = await prefetchOneOrNotFound(workspaceKeys.detail(id, range), async () =>
-    getWorkspaceDetail(await getDb(), scope, id, range),
+    getWorkspaceDetail(await getDb(), scope, id, { ...range, coderUrl: config().coder.url }),
   );
   return (
     <HydrationBoundary state={state}>

@@ -3,6 +3,7 @@
 // download carries the CSV headers and leaves an audit entry.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makePrincipals } from "@/lib/auth/testing";
+import { resetConfigForTests } from "@/lib/config";
 import { listAudit } from "@/lib/db/queries/audit";
 import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
 import { seedScenario, testNow } from "@/tests/support/reports";
@@ -27,11 +28,13 @@ describe("export routes without a database", () => {
     globalDb.__storageDb = undefined;
     // Nothing listens on port 1: every database call fails.
     process.env.DATABASE_URL = "postgres://nobody@127.0.0.1:1/none";
+    resetConfigForTests();
   });
   afterAll(() => {
     globalDb.__storageDb = undefined;
     if (saved === undefined) delete process.env.DATABASE_URL;
     else process.env.DATABASE_URL = saved;
+    resetConfigForTests();
   });
 
   it("answers 503 when the database is down, never an empty file", async () => {

@@ -1,4 +1,5 @@
 import { requireCaller } from "@/lib/auth/access";
+import { config } from "@/lib/config";
 import { listWorkspaces } from "@/lib/db/queries/workspace-list";
 import { workspaceListQuery } from "@/lib/validations/workspaces";
 import { readQuery } from "@/lib/http/request";
@@ -10,5 +11,5 @@ export const dynamic = "force-dynamic";
 export const GET = handle(async (request) => {
   const { db, caller } = await requireCaller(request, "member");
   const params = readQuery(request, workspaceListQuery);
-  return json(await listWorkspaces(db, caller.scope, params));
+  return json(await listWorkspaces(db, caller.scope, { ...params, coderUrl: config().coder.url }));
 });

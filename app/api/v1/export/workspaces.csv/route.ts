@@ -1,3 +1,4 @@
+import { config } from "@/lib/config";
 import { exportResponse } from "@/lib/export/response";
 import { workspacesExport } from "@/lib/export/lists";
 import { readQuery } from "@/lib/http/request";
@@ -12,7 +13,7 @@ export const GET = handle(async (request) => {
     request,
     async (db, scope) => {
       const q = readQuery(request, workspaceListQuery);
-      return workspacesExport(db, scope, q);
+      return workspacesExport(db, scope, q, { coderUrl: config().coder.url });
     },
     "member",
   );

@@ -7,6 +7,7 @@ import { GET as findings } from "@/app/api/v1/findings/route";
 import { PUT as putRules } from "@/app/api/v1/findings/rules/route";
 import { GET as workspace } from "@/app/api/v1/workspaces/[id]/route";
 import { GET as workspaces } from "@/app/api/v1/workspaces/route";
+import { resetConfigForTests } from "@/lib/config";
 import { GET as overview } from "./route";
 
 const req = (path: string, init?: RequestInit) => new Request(`http://localhost${path}`, init);
@@ -17,10 +18,12 @@ describe("dashboard API routes", () => {
   beforeAll(() => {
     // Nothing listens on port 1: every database call fails.
     process.env.DATABASE_URL = "postgres://nobody@127.0.0.1:1/none";
+    resetConfigForTests();
   });
   afterAll(() => {
     if (saved === undefined) delete process.env.DATABASE_URL;
     else process.env.DATABASE_URL = saved;
+    resetConfigForTests();
   });
 
   it("refuses callers without credentials with 401 before parameters, body or database", async () => {

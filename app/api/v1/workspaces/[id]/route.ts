@@ -1,4 +1,5 @@
 import { requireCaller } from "@/lib/auth/access";
+import { config } from "@/lib/config";
 import { getWorkspaceDetail } from "@/lib/db/queries/workspace-detail";
 import { NotFoundError } from "@/lib/errors";
 import { readQuery } from "@/lib/http/request";
@@ -12,7 +13,7 @@ export const GET = handle(async (request, { params }: { params: Promise<{ id: st
   const { db, caller } = await requireCaller(request, "member");
   const q = readQuery(request, workspaceDetailQuery);
   const { id } = await params;
-  const detail = await getWorkspaceDetail(db, caller.scope, id, q);
+  const detail = await getWorkspaceDetail(db, caller.scope, id, { ...q, coderUrl: config().coder.url });
   if (!detail) throw new NotFoundError(`Workspace ${id} is not enrolled.`);
   return json(detail);
 });

@@ -1,9 +1,8 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { cleanupKeys, purgeTrash } from "@/lib/query/cleanup";
+import { usePurgeTrash } from "@/lib/query/use-cleanup-mutations";
 import { useIsAdmin } from "@/components/auth/caller-context";
 import { Bytes } from "@/components/ui/bytes";
 import { Panel } from "@/components/ui/panel";
@@ -15,14 +14,7 @@ import { Panel } from "@/components/ui/panel";
  */
 export function EmptyTrash({ workspaceId, trash }: { workspaceId: string; trash: { bytes: number } | null }) {
   const [asking, setAsking] = useState(false);
-  const client = useQueryClient();
-  const purge = useMutation({
-    mutationFn: () => purgeTrash([workspaceId]),
-    onSuccess: () => {
-      setAsking(false);
-      void client.invalidateQueries({ queryKey: cleanupKeys.runs() });
-    },
-  });
+  const purge = usePurgeTrash(workspaceId, { onSuccess: () => setAsking(false) });
   if (!useIsAdmin()) return null;
   const holds = trash ? (
     <>

@@ -1,7 +1,6 @@
 "use client";
 
 import type { InfiniteData, UseInfiniteQueryResult } from "@tanstack/react-query";
-import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Fragment, useState } from "react";
@@ -10,7 +9,7 @@ import { restoreRefusal } from "@/lib/cleanup/restore";
 import type { JobRow } from "@/lib/db/queries/cleanup-run-jobs";
 import type { RunDetail, RunSummary } from "@/lib/db/queries/cleanup-views";
 import { formatCount } from "@/lib/format/numbers";
-import { restoreJob } from "@/lib/query/cleanup";
+import { useRestoreJob } from "@/lib/query/use-cleanup-mutations";
 import { RUN_JOB_SORTS, type RunJobSort, type RunJobsView } from "@/lib/validations/cleanup";
 import { useIsAdmin } from "@/components/auth/caller-context";
 import { Bytes } from "@/components/ui/bytes";
@@ -112,10 +111,7 @@ export function RunJobs({
   const isAdmin = useIsAdmin();
   const router = useRouter();
   const [open, setOpen] = useState<string | null>(null);
-  const restore = useMutation({
-    mutationFn: restoreJob,
-    onSuccess: ({ id: runId }) => router.push(`/cleanup/runs/${runId}`),
-  });
+  const restore = useRestoreJob({ onSuccess: ({ id: runId }) => router.push(`/cleanup/runs/${runId}`) });
   const jobs = query.data?.pages.flatMap((p) => p.jobs) ?? [];
   return (
     <>

@@ -1,11 +1,12 @@
 "use client";
 
-import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { SHOWN_JOB_STATES } from "@/lib/cleanup/job-states";
 import { formatCount, formatCountOf } from "@/lib/format/numbers";
-import { cancelRun, cleanupKeys, runOptions } from "@/lib/query/cleanup";
+import { runOptions } from "@/lib/query/cleanup";
+import { useCancelRun } from "@/lib/query/use-cleanup-mutations";
 import { parseRunJobsSearchParams, type RunJobsView } from "@/lib/validations/cleanup";
 import { exportPaths } from "@/lib/validations/export";
 import { useIsAdmin } from "@/components/auth/caller-context";
@@ -27,11 +28,7 @@ export function RunView({ id }: { id: string }) {
     setSearchParams({ sort: v.sort === "preview" ? null : v.sort, state: v.state ?? null }, "replace");
   const query = useInfiniteQuery(runOptions(id, view));
   const isAdmin = useIsAdmin();
-  const client = useQueryClient();
-  const cancel = useMutation({
-    mutationFn: () => cancelRun(id),
-    onSuccess: () => client.invalidateQueries({ queryKey: cleanupKeys.all }),
-  });
+  const cancel = useCancelRun(id);
   if (query.isPending) return <Skeleton height={400} />;
   if (query.isError && !query.data) return <ErrorPanel error={query.error} onRetry={() => void query.refetch()} />;
   // The first page is refetched first: its run is the newest.

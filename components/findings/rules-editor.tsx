@@ -1,13 +1,12 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import type { IgnoredOverride, Rule, Severity } from "@/lib/db/queries/findings";
 import type { ThresholdField } from "@/lib/findings/rule";
 import type { RuleUpdate } from "@/lib/findings/rules";
-import { fleetKeys } from "@/lib/query/fleet";
-import { findingKeys, putRules, rulesOptions } from "@/lib/query/findings";
-import { workspaceKeys } from "@/lib/query/workspaces";
+import { rulesOptions } from "@/lib/query/findings";
+import { useSaveRule } from "@/lib/query/use-findings-mutations";
 import { agentLabel } from "@/components/agents/agent-label";
 import { useIsAdmin } from "@/components/auth/caller-context";
 import { ErrorPanel } from "@/components/ui/error-panel";
@@ -127,19 +126,8 @@ function RuleRow({ rule, ignored, onSave, saving }: RuleRowProps) {
 
 /** The findings' thresholds, editable (PUT /api/v1/findings/rules); saving refreshes every finding shown. */
 export function RulesEditor() {
-  const client = useQueryClient();
   const query = useQuery(rulesOptions());
-  const mutation = useMutation({
-    mutationFn: (u: RuleUpdate) => putRules({ rules: [u] }),
-    onSuccess: async (data) => {
-      client.setQueryData(findingKeys.rules(), data);
-      await Promise.all([
-        client.invalidateQueries({ queryKey: findingKeys.all }),
-        client.invalidateQueries({ queryKey: fleetKeys.all }),
-        client.invalidateQueries({ queryKey: workspaceKeys.details() }),
-      ]);
-    },
-  });
+  const mutation = useSaveRule();
   return (
     <QueryView query={query}>
       {(data) => (

@@ -1,12 +1,13 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { CopyButton } from "@/components/connect/copy-button";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { Panel } from "@/components/ui/panel";
 import { QueryView } from "@/components/ui/states";
-import { adminKeys, postToken, revokeToken, tokensOptions } from "@/lib/query/admin";
+import { tokensOptions } from "@/lib/query/admin";
+import { useCreateToken, useRevokeToken } from "@/lib/query/use-admin-mutations";
 import type { AssignableRole } from "@/lib/validations/auth";
 import { ExportLink } from "@/components/ui/export-link";
 import { exportPaths } from "@/lib/validations/export";
@@ -15,18 +16,10 @@ const day = (iso: string | null) => (iso ? iso.slice(0, 10) : "—");
 
 /** API tokens for scripts: created here (shown once), listed by name and first characters, revoked at once. */
 export function TokensPanel() {
-  const client = useQueryClient();
   const query = useQuery(tokensOptions());
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
-  const refresh = () => client.invalidateQueries({ queryKey: adminKeys.tokens() });
-  const create = useMutation({
-    mutationFn: postToken,
-    onSuccess: async ({ token, info }) => {
-      setCreated({ name: info.name, token });
-      await refresh();
-    },
-  });
-  const revoke = useMutation({ mutationFn: revokeToken, onSuccess: refresh });
+  const create = useCreateToken({ onSuccess: ({ token, info }) => setCreated({ name: info.name, token }) });
+  const revoke = useRevokeToken();
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);

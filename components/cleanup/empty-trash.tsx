@@ -25,12 +25,12 @@ export function EmptyTrash({ workspaceId, trash }: { workspaceId: string; trash:
   );
   return (
     <Panel title="Cleanup trash">
-      <div className="stack" style={{ gap: 8 }} data-testid="empty-trash">
+      <div className="stack snug" data-testid="empty-trash">
         <p className="small">
           The cleanup trash {holds}: units that trash runs moved there, restorable from their run until they expire.
         </p>
         {asking ? (
-          <div className="stack" style={{ gap: 8 }} role="group" aria-label="Confirm emptying the trash">
+          <div className="stack snug" role="group" aria-label="Confirm emptying the trash">
             <p className="small">
               <strong>Emptying the trash removes every unit in it for good</strong>: no run&apos;s Restore can bring
               them back. The workspace&apos;s reporter does it when it next calls in.

@@ -215,7 +215,7 @@ function Figure({
         <strong className="nowrap">
           <Bytes value={t.bytes} estimate={t.estimate} />
         </strong>
-        <span className="muted small" style={{ display: "block" }}>
+        <span className="muted small block">
           {previewUnitsText(t.units, t.bytes)}, {choiceText(row, choice)}
         </span>
       </span>

@@ -22,7 +22,7 @@ const figureText = (p: Policy, bytes: number, workspaces: number) =>
  */
 export function PolicyStatus({ policy, lastRun }: { policy: Policy; lastRun: LastRun | null }) {
   return (
-    <div className="stack" style={{ gap: 6 }} data-testid="policy-status">
+    <div className="stack tight" data-testid="policy-status">
       {policy.dryRun ? (
         <p data-state="dry-run">A dry-run policy: its runs report what they would remove and change nothing.</p>
       ) : policy.held ? (

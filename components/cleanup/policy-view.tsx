@@ -14,6 +14,7 @@ import { RelativeTime } from "@/components/ui/time";
 import { PreviewTable } from "./preview-table";
 import { bodyOf, PolicyForm, type PolicyDraft } from "./policy-form";
 import { PolicyActions, PolicyStatus } from "./policy-status";
+import { PageHeader } from "@/components/ui/page-header";
 
 /** /cleanup/policies/new: saving queues nothing; the policy's page then asks for its figure to be confirmed. */
 /** The new-policy form; `recipe` chosen when a page linked here with one (?recipe=). */
@@ -50,10 +51,10 @@ export function PolicyView({ id }: { id: string }) {
     <QueryView query={query} height={300}>
       {({ policy, preview, lastRun }) => (
         <div className="stack">
-          <div className="page-head">
-            <div>
-              <h1>{policy.name}</h1>
-              <p className="sub">
+          <PageHeader
+            title={policy.name}
+            sub={
+              <>
                 {policy.enabled ? policy.scheduleText : "disabled"} · next run{" "}
                 {policy.held ? (
                   "held for a confirmation"
@@ -64,10 +65,10 @@ export function PolicyView({ id }: { id: string }) {
                 )}{" "}
                 · last run {policy.lastRunAt ? <RelativeTime value={policy.lastRunAt} /> : "never"} · created by{" "}
                 {policy.createdBy}
-              </p>
-            </div>
-            {isAdmin ? <PolicyActions policy={policy} preview={preview} /> : null}
-          </div>
+              </>
+            }
+            actions={isAdmin ? <PolicyActions policy={policy} preview={preview} /> : null}
+          />
           <PolicyStatus policy={policy} lastRun={lastRun} />
           <Panel title="Its next run, if it ran now">
             <PreviewTable preview={preview} />

@@ -16,6 +16,7 @@ import { Bytes } from "@/components/ui/bytes";
 import { RelativeTime } from "@/components/ui/time";
 import { JobResultDetail } from "./job-result";
 import { StateBadge, stateLabel } from "./run-text";
+import { Select } from "@/components/ui/select";
 
 const SORT_LABEL: Record<RunJobSort, string> = {
   preview: "most to free first",
@@ -70,30 +71,23 @@ export function JobsViewPicker({
 }) {
   return (
     <div className="form-row" role="group" aria-label="Which jobs, in which order">
-      <label>
-        State
-        <select
-          value={view.state ?? ""}
-          onChange={(e) => onChange({ ...view, state: (e.target.value || undefined) as ShownJobState | undefined })}
-        >
-          <option value="">any</option>
-          {SHOWN_JOB_STATES.map((s) => (
-            <option key={s} value={s}>
-              {stateLabel(s)} ({formatCount(states[s])})
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Order
-        <select value={view.sort} onChange={(e) => onChange({ ...view, sort: e.target.value as RunJobSort })}>
-          {RUN_JOB_SORTS.map((s) => (
-            <option key={s} value={s}>
-              {SORT_LABEL[s]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <Select
+        look="plain"
+        label="State"
+        value={view.state ?? ""}
+        options={[
+          { value: "", label: "any" },
+          ...SHOWN_JOB_STATES.map((s) => ({ value: s, label: `${stateLabel(s)} (${formatCount(states[s])})` })),
+        ]}
+        onValue={(v) => onChange({ ...view, state: (v || undefined) as ShownJobState | undefined })}
+      />
+      <Select
+        look="plain"
+        label="Order"
+        value={view.sort}
+        options={RUN_JOB_SORTS.map((s) => ({ value: s, label: SORT_LABEL[s] }))}
+        onValue={(v) => onChange({ ...view, sort: v as RunJobSort })}
+      />
     </div>
   );
 }

@@ -19,6 +19,7 @@ import { RelativeTime } from "@/components/ui/time";
 import { useSetSearchParams } from "@/components/ui/use-set-search-params";
 import { JobsViewPicker, RunJobs } from "./run-jobs";
 import { describeRun, paramsText, StateBadge } from "./run-text";
+import { PageHeader } from "@/components/ui/page-header";
 
 /** /cleanup/runs/[id]: a run's progress across its jobs, each job's state and result; admins cancel and restore. */
 export function RunView({ id }: { id: string }) {
@@ -40,10 +41,10 @@ export function RunView({ id }: { id: string }) {
           Showing earlier data: the last refresh failed ({query.error.message}).
         </p>
       ) : null}
-      <div className="page-head">
-        <div>
-          <h1>{describeRun(run)}</h1>
-          <p className="sub">
+      <PageHeader
+        title={describeRun(run)}
+        sub={
+          <>
             <StateBadge state={run.status} /> {paramsText(run)} · started by {run.createdBy}{" "}
             <RelativeTime value={run.createdAt} />
             {run.policyId ? (
@@ -54,14 +55,18 @@ export function RunView({ id }: { id: string }) {
             ) : null}
             {run.sourceJobId ? " · restores a job's trash" : ""}
             {run.cancelledAt ? ` · cancelled by ${run.cancelledBy}` : ""}
-          </p>
-        </div>
-        {isAdmin && (run.status === "queued" || run.status === "running") ? (
-          <button type="button" className="button" disabled={cancel.isPending} onClick={() => cancel.mutate()}>
-            Cancel run
-          </button>
-        ) : null}
-      </div>
+          </>
+        }
+        actions={
+          <>
+            {isAdmin && (run.status === "queued" || run.status === "running") ? (
+              <button type="button" className="button" disabled={cancel.isPending} onClick={() => cancel.mutate()}>
+                Cancel run
+              </button>
+            ) : null}
+          </>
+        }
+      />
       <div className="grid-4" data-testid="run-progress">
         <Stat label="Jobs finished" sub={`of ${formatCountOf(run.progress.jobs, "workspace")}`}>
           {formatCount(run.progress.finished)}

@@ -106,7 +106,7 @@ export function RetentionEditor({ retention }: { retention: Setting[] }) {
             </ul>
           ) : null}
           {problem ? (
-            <p className="critical-text small" role="alert" style={{ margin: 0 }}>
+            <p className="critical-text small m-0" role="alert">
               {problem}
             </p>
           ) : null}

@@ -31,7 +31,7 @@ export function Field({
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "onChange" | "value" | "width">;
 
 /** Widths a short input takes, in pixels: each one a class in globals.css. */
-export type InputWidth = 60 | 70 | 80 | 90 | 220;
+export type InputWidth = 60 | 70 | 80 | 90 | 110 | 220;
 
 /** A number input with its label and unit ("Older than [30] days"); `onValue` gets the raw text as typed. */
 export function NumberField({

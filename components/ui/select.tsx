@@ -20,15 +20,24 @@ export function Select({
   options: readonly SelectOption[];
   onValue?: (value: string) => void;
 }) {
+  const control = (
+    <select
+      {...select}
+      className={className && label === undefined ? className : undefined}
+      onChange={onValue ? (e) => onValue(e.target.value) : undefined}
+    >
+      {options.map((o) => (
+        <option key={o.value} value={o.value} disabled={o.disabled}>
+          {o.label}
+        </option>
+      ))}
+    </select>
+  );
+  // Without a label of its own (a toolbar's filter), the select is named by its aria-label.
+  if (label === undefined) return control;
   return (
     <Field label={label} look={look} className={className}>
-      <select {...select} onChange={onValue ? (e) => onValue(e.target.value) : undefined}>
-        {options.map((o) => (
-          <option key={o.value} value={o.value} disabled={o.disabled}>
-            {o.label}
-          </option>
-        ))}
-      </select>
+      {control}
     </Field>
   );
 }

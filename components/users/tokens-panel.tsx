@@ -9,8 +9,11 @@ import { QueryView } from "@/components/ui/states";
 import { tokensOptions } from "@/lib/query/admin";
 import { useCreateToken, useRevokeToken } from "@/lib/query/use-admin-mutations";
 import type { AssignableRole } from "@/lib/validations/auth";
+import { ASSIGNABLE_ROLES } from "./roles";
 import { ExportLink } from "@/components/ui/export-link";
 import { exportPaths } from "@/lib/validations/export";
+import { NumberField, TextField } from "@/components/ui/field";
+import { Select } from "@/components/ui/select";
 
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : "—");
 
@@ -44,21 +47,9 @@ export function TokensPanel() {
           <code>npm run token -- create|list|revoke</code>.
         </p>
         <form className="form-row" onSubmit={submit} aria-label="Create an API token">
-          <label>
-            Name
-            <input name="name" type="text" required maxLength={64} />
-          </label>
-          <label>
-            Role
-            <select name="role" defaultValue="viewer">
-              <option value="viewer">viewer</option>
-              <option value="admin">admin</option>
-            </select>
-          </label>
-          <label>
-            Expires in days (empty: never)
-            <input name="days" type="number" min={1} max={3650} />
-          </label>
+          <TextField look="plain" label="Name" name="name" required maxLength={64} />
+          <Select look="plain" label="Role" name="role" defaultValue="viewer" options={ASSIGNABLE_ROLES} />
+          <NumberField look="plain" label="Expires in days (empty: never)" name="days" min={1} max={3650} />
           <button type="submit" className="button primary" disabled={create.isPending}>
             Create token
           </button>

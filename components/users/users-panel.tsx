@@ -8,8 +8,11 @@ import { QueryView } from "@/components/ui/states";
 import { usersOptions } from "@/lib/query/admin";
 import { useChangeUser, useCreateUser } from "@/lib/query/use-admin-mutations";
 import type { AssignableRole } from "@/lib/validations/auth";
+import { ASSIGNABLE_ROLES } from "./roles";
 import { ExportLink } from "@/components/ui/export-link";
 import { exportPaths } from "@/lib/validations/export";
+import { TextField } from "@/components/ui/field";
+import { Select } from "@/components/ui/select";
 
 function CreateUserForm() {
   const [done, setDone] = useState("");
@@ -28,25 +31,17 @@ function CreateUserForm() {
   };
   return (
     <form className="form-row" onSubmit={submit} aria-label="Add a user">
-      <label>
-        Email
-        <input name="email" type="email" required />
-      </label>
-      <label>
-        Name
-        <input name="name" type="text" />
-      </label>
-      <label>
-        Role
-        <select name="role" defaultValue="viewer">
-          <option value="viewer">viewer</option>
-          <option value="admin">admin</option>
-        </select>
-      </label>
-      <label>
-        Password (empty: invite for single sign-on)
-        <input name="password" type="password" minLength={8} autoComplete="new-password" />
-      </label>
+      <TextField look="plain" label="Email" name="email" type="email" required />
+      <TextField look="plain" label="Name" name="name" />
+      <Select look="plain" label="Role" name="role" defaultValue="viewer" options={ASSIGNABLE_ROLES} />
+      <TextField
+        look="plain"
+        label="Password (empty: invite for single sign-on)"
+        name="password"
+        type="password"
+        minLength={8}
+        autoComplete="new-password"
+      />
       <button type="submit" className="button primary" disabled={create.isPending}>
         Add user
       </button>

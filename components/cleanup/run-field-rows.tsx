@@ -1,11 +1,26 @@
 "use client";
 
+import type { ComponentProps } from "react";
 import { clampTo, TRASH_DAYS } from "@/lib/cleanup/defaults";
 import type { RunDraft, ScopeKind } from "@/lib/cleanup/run-draft";
 import { CheckField, NumberField } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { Options } from "./custom-target-fields";
 import { ACTIONS, scopeKinds } from "./run-field-choices";
+
+/** A whole number kept within its setting's bounds as it is typed. */
+export function BoundedField({
+  bounds,
+  onNumber,
+  ...field
+}: Omit<ComponentProps<typeof NumberField>, "min" | "max" | "onValue"> & {
+  bounds: { min: number; max: number };
+  onNumber: (n: number) => void;
+}) {
+  return (
+    <NumberField {...field} min={bounds.min} max={bounds.max} onValue={(v) => onNumber(clampTo(bounds, Number(v)))} />
+  );
+}
 
 type RowProps = { draft: RunDraft; set: (patch: Partial<RunDraft>) => void };
 
@@ -58,15 +73,14 @@ export function ActionRow({ draft, set }: RowProps) {
         onValue={(v) => set({ action: v as RunDraft["action"] })}
       />
       {draft.action === "trash" ? (
-        <NumberField
+        <BoundedField
           label="Keep in trash"
           unit="days"
           aria-label="Trash days"
-          min={TRASH_DAYS.min}
-          max={TRASH_DAYS.max}
+          bounds={TRASH_DAYS}
           width={60}
           value={draft.trashDays}
-          onValue={(v) => set({ trashDays: clampTo(TRASH_DAYS, Number(v)) })}
+          onNumber={(trashDays) => set({ trashDays })}
         />
       ) : null}
       <CheckField

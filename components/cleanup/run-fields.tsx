@@ -2,13 +2,13 @@
 
 import { useId } from "react";
 import { RECIPES, type RecipeId } from "@/lib/catalog/recipes";
-import { clampTo, MIN_AGE_HOURS } from "@/lib/cleanup/defaults";
+import { MIN_AGE_HOURS } from "@/lib/cleanup/defaults";
 import { recipeOf, withTarget, type RunDraft } from "@/lib/cleanup/run-draft";
 import { CheckField, NumberField } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { CustomTargetFields } from "./custom-target-fields";
 import { CUSTOM, CUSTOM_HINT, LIMITS, StatusChangesText } from "./run-field-choices";
-import { ActionRow, ScopeRow } from "./run-field-rows";
+import { ActionRow, BoundedField, ScopeRow } from "./run-field-rows";
 
 /** What the form offers as the admin types: workspaces (or owners, templates) for the scope, root keys for a custom target. */
 export type RunFieldCompletion = { scope: readonly string[]; roots: readonly string[] };
@@ -55,15 +55,14 @@ export function RunFields({
         {LIMITS.map((f) => (
           <NumberField key={f.key} {...f.field} min={0} value={draft[f.key]} onValue={(v) => set({ [f.key]: v })} />
         ))}
-        <NumberField
+        <BoundedField
           label="Skip units changed within"
           unit="hours"
           aria-label="Minimum age hours"
-          min={MIN_AGE_HOURS.min}
-          max={MIN_AGE_HOURS.max}
+          bounds={MIN_AGE_HOURS}
           width={70}
           value={draft.minAgeHours}
-          onValue={(v) => set({ minAgeHours: clampTo(MIN_AGE_HOURS, Number(v)) })}
+          onNumber={(minAgeHours) => set({ minAgeHours })}
         />
       </div>
       <CheckField

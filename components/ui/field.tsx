@@ -28,58 +28,20 @@ export function Field({
   );
 }
 
-type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "onChange" | "value" | "width">;
-
 /** Widths a short input takes, in pixels: each one a class in globals.css. */
 export type InputWidth = 60 | 70 | 80 | 90 | 110 | 220;
 
-/** A number input with its label and unit ("Older than [30] days"); `onValue` gets the raw text as typed. */
-export function NumberField({
-  label,
-  unit,
-  look,
-  className,
-  width,
-  value,
-  onValue,
-  ...input
-}: FieldLook &
-  InputProps & {
-    label?: ReactNode;
-    unit?: ReactNode;
-    width?: InputWidth;
-    value?: string | number;
-    onValue?: (value: string) => void;
-  }) {
-  return (
-    <Field label={label} unit={unit} look={look} className={className}>
-      <input
-        type="number"
-        {...input}
-        value={value}
-        className={width ? `w-${width}` : undefined}
-        onChange={onValue ? (e) => onValue(e.target.value) : undefined}
-      />
-    </Field>
-  );
-}
-
-/** A text-like input (text, email, password, date, time) with its label. */
-export function TextField({
-  label,
-  unit,
-  look,
-  className,
-  width,
-  onValue,
-  ...input
-}: FieldLook &
+type TextFieldProps = FieldLook &
   Omit<InputHTMLAttributes<HTMLInputElement>, "onChange" | "width"> & {
     label?: ReactNode;
     unit?: ReactNode;
     width?: InputWidth;
+    /** The text as typed. */
     onValue?: (value: string) => void;
-  }) {
+  };
+
+/** An input (text by default; email, password, date, time) with its label and unit. */
+export function TextField({ label, unit, look, className, width, onValue, ...input }: TextFieldProps) {
   return (
     <Field label={label} unit={unit} look={look} className={className}>
       <input
@@ -90,6 +52,11 @@ export function TextField({
       />
     </Field>
   );
+}
+
+/** A number input with its label and unit ("Older than [30] days"); `onValue` gets the raw text as typed. */
+export function NumberField(props: Omit<TextFieldProps, "type">) {
+  return <TextField {...props} type="number" />;
 }
 
 /** A checkbox before its text, the whole line its label. */

@@ -21,6 +21,12 @@ const REPORTING = [
   { value: "yes", label: "Reporting" },
   { value: "no", label: "In Coder, never reported" },
 ];
+/** The selects of what Coder says (the options are the values the list's schema accepts). */
+const CODER_FILTERS = [
+  { key: "status", name: "Filter by status in Coder", options: STATUSES },
+  { key: "dormant", name: "Filter by dormancy in Coder", options: DORMANCY },
+  { key: "reporting", name: "Filter by reporting", options: REPORTING },
+] as const;
 
 export function WorkspaceFilters({
   state,
@@ -48,24 +54,15 @@ export function WorkspaceFilters({
         onTemplate={(template) => onChange({ template, page: 1 })}
       />
       <AgentFilter value={state.agent} onValue={(agent) => onChange({ agent, page: 1 })} />
-      <Select
-        aria-label="Filter by status in Coder"
-        value={state.status}
-        options={STATUSES}
-        onValue={(v) => onChange({ status: v as CoderStatus | "", page: 1 })}
-      />
-      <Select
-        aria-label="Filter by dormancy in Coder"
-        value={state.dormant}
-        options={DORMANCY}
-        onValue={(v) => onChange({ dormant: v as "true" | "false" | "", page: 1 })}
-      />
-      <Select
-        aria-label="Filter by reporting"
-        value={state.reporting}
-        options={REPORTING}
-        onValue={(v) => onChange({ reporting: v as "yes" | "no" | "", page: 1 })}
-      />
+      {CODER_FILTERS.map((f) => (
+        <Select
+          key={f.key}
+          aria-label={f.name}
+          value={state[f.key]}
+          options={f.options}
+          onValue={(v) => onChange({ [f.key]: v, page: 1 })}
+        />
+      ))}
       {filtered ? (
         <button
           type="button"

@@ -22,6 +22,7 @@ import { EmptyState, PageLoading, QueryView } from "@/components/ui/states";
 import { agentLabel } from "./agent-label";
 import { AgentCleanupLinks } from "@/components/cleanup/cleanup-link";
 import { AgentRetentionPanel } from "./agent-retention";
+import { PageHeader } from "@/components/ui/page-header";
 
 /** What each kind of root is, as a reader knows it (also read after "all": "73 roots, all the agent's own folders"). */
 const KIND_LABELS: Record<string, string> = {
@@ -177,23 +178,28 @@ export function AgentView({ agent }: { agent: string }) {
   const query = useQuery(agentDetailOptions(agent, range));
   return (
     <div className="stack">
-      <div className="page-head">
-        <div>
-          <p className="sub small">
+      <PageHeader
+        trail={
+          <>
             <Link href="/">Overview</Link> / Agents /
-          </p>
-          <h1>{agentLabel(agent)}</h1>
-          <AgentCleanupLinks agent={agent} />
-        </div>
-        <div className="spacer" />
-        <ExportLink
-          path={exportPaths.usage()}
-          params={{ ...rangeParams(range), agent }}
-          label="Usage CSV"
-          title={`Download every ${agentLabel(agent)} root's storage by day over this range as CSV`}
-        />
-        <RangePicker />
-      </div>
+          </>
+        }
+        title={agentLabel(agent)}
+        actionsAtEnd
+        actions={
+          <>
+            <ExportLink
+              path={exportPaths.usage()}
+              params={{ ...rangeParams(range), agent }}
+              label="Usage CSV"
+              title={`Download every ${agentLabel(agent)} root's storage by day over this range as CSV`}
+            />
+            <RangePicker />
+          </>
+        }
+      >
+        <AgentCleanupLinks agent={agent} />
+      </PageHeader>
       {query.isPending ? (
         <PageLoading />
       ) : (

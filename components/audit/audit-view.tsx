@@ -10,6 +10,8 @@ import { describeAuditDetails } from "@/lib/audit/describe";
 import type { AuditEntry } from "@/lib/db/queries/audit";
 import { auditOptions, type AuditFilterState } from "@/lib/query/admin";
 import { exportPaths } from "@/lib/validations/export";
+import { TextField } from "@/components/ui/field";
+import { Select } from "@/components/ui/select";
 
 /** The target by name, linked to it; as written (an email, a token's name) when it is one already. */
 function Target({ entry }: { entry: AuditEntry }) {
@@ -57,6 +59,7 @@ const ACTIONS = [
   "cleanup.policy_skipped",
   "settings.retention_changed",
 ];
+const ACTION_CHOICES = [{ value: "", label: "any" }, ...ACTIONS.map((a) => ({ value: a, label: a }))];
 
 /** The audit log, newest first, filtered by actor, action and time; more rows load by key. */
 export function AuditView() {
@@ -82,29 +85,10 @@ export function AuditView() {
     >
       <div className="stack">
         <form className="form-row" onSubmit={apply} aria-label="Filter the audit log">
-          <label>
-            Actor (email or token name)
-            <input name="actor" type="text" />
-          </label>
-          <label>
-            Action
-            <select name="action" defaultValue="">
-              <option value="">any</option>
-              {ACTIONS.map((a) => (
-                <option key={a} value={a}>
-                  {a}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            From
-            <input name="from" type="date" />
-          </label>
-          <label>
-            To
-            <input name="to" type="date" />
-          </label>
+          <TextField look="plain" label="Actor (email or token name)" name="actor" />
+          <Select look="plain" label="Action" name="action" defaultValue="" options={ACTION_CHOICES} />
+          <TextField look="plain" label="From" name="from" type="date" />
+          <TextField look="plain" label="To" name="to" type="date" />
           <button type="submit" className="button">
             Filter
           </button>

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { TextField } from "@/components/ui/field";
 
 /** Creates the first admin, then signs in as it. */
 export function SetupForm() {
@@ -54,22 +55,26 @@ export function SetupForm() {
         </p>
       ) : null}
       <form onSubmit={submit}>
-        <label>
-          Email
-          <input name="email" type="email" autoComplete="username" required />
-        </label>
-        <label>
-          Name (optional)
-          <input name="name" type="text" autoComplete="name" />
-        </label>
-        <label>
-          Password (at least 8 characters)
-          <input name="password" type="password" autoComplete="new-password" minLength={8} required />
-        </label>
-        <label>
-          Password again
-          <input name="confirm" type="password" autoComplete="new-password" minLength={8} required />
-        </label>
+        <TextField look="plain" label="Email" name="email" type="email" autoComplete="username" required />
+        <TextField look="plain" label="Name (optional)" name="name" type="text" autoComplete="name" />
+        <TextField
+          look="plain"
+          label="Password (at least 8 characters)"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          minLength={8}
+          required
+        />
+        <TextField
+          look="plain"
+          label="Password again"
+          name="confirm"
+          type="password"
+          autoComplete="new-password"
+          minLength={8}
+          required
+        />
         <button type="submit" className="button primary" disabled={busy}>
           Create admin and sign in
         </button>

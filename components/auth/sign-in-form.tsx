@@ -1,6 +1,7 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
+import { TextField } from "@/components/ui/field";
 
 type Props = { next: string; sso: string | null; coder: boolean; error?: string };
 
@@ -91,14 +92,15 @@ export function SignInForm({ next, sso, coder, error: initialError }: Props) {
       ) : null}
       {sso || coder ? <div className="auth-divider">or with a password</div> : null}
       <form onSubmit={submit}>
-        <label>
-          Email
-          <input name="email" type="email" autoComplete="username" required />
-        </label>
-        <label>
-          Password
-          <input name="password" type="password" autoComplete="current-password" required />
-        </label>
+        <TextField look="plain" label="Email" name="email" type="email" autoComplete="username" required />
+        <TextField
+          look="plain"
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+        />
         <button type="submit" className={sso || coder ? "button" : "button primary"} disabled={busy}>
           Sign in
         </button>

@@ -16,6 +16,7 @@ import { Panel } from "@/components/ui/panel";
 import { QueryView, Skeleton } from "@/components/ui/states";
 import { RelativeTime } from "@/components/ui/time";
 import { describeRun, paramsText, recipeTitle, scopeText, StateBadge, stateLabel } from "./run-text";
+import { PageHeader } from "@/components/ui/page-header";
 
 function Catalog() {
   const query = useQuery(catalogOptions());
@@ -157,7 +158,7 @@ function Policies() {
             removes.
           </p>
         ) : (
-          <div className="stack" style={{ gap: 8 }}>
+          <div className="stack snug">
             {policies
               .filter((p) => p.held)
               .map((p) => (
@@ -217,20 +218,24 @@ export function CleanupView() {
   const isAdmin = useIsAdmin();
   return (
     <div className="stack">
-      <div className="page-head">
-        <div>
-          <h1>Cleanup</h1>
-          <p className="sub">
+      <PageHeader
+        title="Cleanup"
+        sub={
+          <>
             Free space across the fleet: each workspace&apos;s reporter picks up its jobs when it calls in and acts on
             whole units only, skipping anything recent, open or protected by its owner.
-          </p>
-        </div>
-        {isAdmin ? (
-          <Link className="button primary" href="/cleanup/new">
-            New cleanup
-          </Link>
-        ) : null}
-      </div>
+          </>
+        }
+        actions={
+          <>
+            {isAdmin ? (
+              <Link className="button primary" href="/cleanup/new">
+                New cleanup
+              </Link>
+            ) : null}
+          </>
+        }
+      />
       <Panel
         title="Recipes"
         actions={

@@ -1,9 +1,8 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { cleanupKeys, purgeTrash } from "@/lib/query/cleanup";
+import { usePurgeTrash } from "@/lib/query/use-cleanup-mutations";
 import { useIsAdmin } from "@/components/auth/caller-context";
 import { Bytes } from "@/components/ui/bytes";
 import { Panel } from "@/components/ui/panel";
@@ -15,14 +14,7 @@ import { Panel } from "@/components/ui/panel";
  */
 export function EmptyTrash({ workspaceId, trash }: { workspaceId: string; trash: { bytes: number } | null }) {
   const [asking, setAsking] = useState(false);
-  const client = useQueryClient();
-  const purge = useMutation({
-    mutationFn: () => purgeTrash([workspaceId]),
-    onSuccess: () => {
-      setAsking(false);
-      void client.invalidateQueries({ queryKey: cleanupKeys.runs() });
-    },
-  });
+  const purge = usePurgeTrash(workspaceId, { onSuccess: () => setAsking(false) });
   if (!useIsAdmin()) return null;
   const holds = trash ? (
     <>
@@ -33,12 +25,12 @@ export function EmptyTrash({ workspaceId, trash }: { workspaceId: string; trash:
   );
   return (
     <Panel title="Cleanup trash">
-      <div className="stack" style={{ gap: 8 }} data-testid="empty-trash">
+      <div className="stack snug" data-testid="empty-trash">
         <p className="small">
           The cleanup trash {holds}: units that trash runs moved there, restorable from their run until they expire.
         </p>
         {asking ? (
-          <div className="stack" style={{ gap: 8 }} role="group" aria-label="Confirm emptying the trash">
+          <div className="stack snug" role="group" aria-label="Confirm emptying the trash">
             <p className="small">
               <strong>Emptying the trash removes every unit in it for good</strong>: no run&apos;s Restore can bring
               them back. The workspace&apos;s reporter does it when it next calls in.

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQueries, useQueryClient } from "@tanstack/react-query";
+import { useQueries } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
@@ -19,7 +19,8 @@ import { workspaceLabel } from "@/lib/cleanup/workspace-names";
 import type { CleanupPreview } from "@/lib/db/queries/cleanup-preview";
 import type { WorkspaceListRow } from "@/lib/db/queries/workspace-list";
 import { ApiError } from "@/lib/query/fetch-json";
-import { cleanupKeys, postRun, previewOptions } from "@/lib/query/cleanup";
+import { postRun, previewOptions } from "@/lib/query/cleanup";
+import { useQueueRuns } from "@/lib/query/use-cleanup-mutations";
 import { Bytes } from "@/components/ui/bytes";
 import { Panel } from "@/components/ui/panel";
 
@@ -39,7 +40,6 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
   const [picks, setPicks] = useState<Picks>({});
   const [queued, setQueued] = useState<Queued[]>([]);
   const router = useRouter();
-  const client = useQueryClient();
   const label = workspaceLabel(workspace);
 
   const indexed = rows.map((row, i) => ({
@@ -58,9 +58,9 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
       : [];
   });
 
-  const start = useMutation({
-    // One run per recipe picked, in turn; a refused one stops the rest (its new figure is shown to confirm again).
-    mutationFn: async () => {
+  // One run per recipe picked, in turn; a refused one stops the rest (its new figure is shown to confirm again).
+  const start = useQueueRuns(
+    async () => {
       const done: Queued[] = [];
       for (const p of picked) {
         try {
@@ -78,15 +78,16 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
       }
       return done;
     },
-    onSuccess: async (done) => {
-      await client.invalidateQueries({ queryKey: cleanupKeys.runs() });
-      if (done.length === 1) router.push(`/cleanup/runs/${done[0].id}`);
-      else {
-        setQueued(done);
-        setPicks({});
-      }
+    {
+      onSuccess: (done) => {
+        if (done.length === 1) router.push(`/cleanup/runs/${done[0].id}`);
+        else {
+          setQueued(done);
+          setPicks({});
+        }
+      },
     },
-  });
+  );
   const ready = picked.length > 0 && picked.every((p) => !p.query.isFetching && p.bytes > 0);
 
   return (
@@ -214,7 +215,7 @@ function Figure({
         <strong className="nowrap">
           <Bytes value={t.bytes} estimate={t.estimate} />
         </strong>
-        <span className="muted small" style={{ display: "block" }}>
+        <span className="muted small block">
           {previewUnitsText(t.units, t.bytes)}, {choiceText(row, choice)}
         </span>
       </span>

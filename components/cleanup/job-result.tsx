@@ -19,7 +19,7 @@ function ResultLists({ r }: { r: JobResultView }) {
     ? trashed.trashPath.slice(0, -trashed.path.length - 1)
     : null;
   return (
-    <div className="stack small" style={{ gap: 8 }} data-testid="job-result">
+    <div className="stack snug small" data-testid="job-result">
       <div>
         {r.status}: {formatCountOf(r.unitsActed, "unit")}, <Bytes value={r.bytesActed} />,{" "}
         {formatCount(r.counts.skipped)} skipped, {formatCountOf(r.counts.errors, "error")}; ran{" "}

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useDeferredValue, useState } from "react";
 import { RECIPES, type RecipeId } from "@/lib/catalog/recipes";
@@ -11,7 +11,8 @@ import { workspaceLabel } from "@/lib/cleanup/workspace-names";
 import { formatBytes } from "@/lib/format/bytes";
 import { formatCountOf } from "@/lib/format/numbers";
 import { ApiError } from "@/lib/query/fetch-json";
-import { cleanupKeys, postRun, previewOptions } from "@/lib/query/cleanup";
+import { previewOptions } from "@/lib/query/cleanup";
+import { useCreateRun } from "@/lib/query/use-cleanup-mutations";
 import { parseNewRunSearchParams } from "@/lib/validations/cleanup";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { Panel } from "@/components/ui/panel";
@@ -86,17 +87,9 @@ function RunForm({ initial, recipes }: { initial: RunDraft; recipes: RecipeId[] 
   const deferred = useDeferredValue(built.ok ? built.request : null);
   const preview = useQuery(previewOptions(deferred));
   const router = useRouter();
-  const client = useQueryClient();
   const [conflict, setConflict] = useState<string | null>(null);
-  const create = useMutation({
-    mutationFn: () => {
-      if (!built.ok) throw new Error(built.problem);
-      return postRun({ ...built.request, confirmBytes: preview.data!.total.bytes, expiresDays: DEFAULT_EXPIRES_DAYS });
-    },
-    onSuccess: async ({ id }) => {
-      await client.invalidateQueries({ queryKey: cleanupKeys.runs() });
-      router.push(`/cleanup/runs/${id}`);
-    },
+  const create = useCreateRun({
+    onSuccess: ({ id }) => router.push(`/cleanup/runs/${id}`),
     onError: (err) => {
       // The fleet changed since the preview: show the new figure and ask again.
       if (err instanceof ApiError && err.status === 409) {
@@ -151,7 +144,10 @@ function RunForm({ initial, recipes }: { initial: RunDraft; recipes: RecipeId[] 
           className="button primary"
           data-testid="confirm-run"
           disabled={!ready || !total || total.workspaces === 0 || create.isPending}
-          onClick={() => create.mutate()}
+          onClick={() =>
+            built.ok &&
+            create.mutate({ ...built.request, confirmBytes: total!.bytes, expiresDays: DEFAULT_EXPIRES_DAYS })
+          }
         >
           {total && !refusal ? confirmLabel(draft.action, draft.dryRun, total, preview.data?.unknown) : "Preview first"}
         </button>

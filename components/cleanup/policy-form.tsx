@@ -12,6 +12,8 @@ import { PreviewTable } from "./preview-table";
 import { runRequestOf, type DraftRequest, type RunDraft } from "@/lib/cleanup/run-draft";
 import { RunFields } from "./run-fields";
 import { useScopeLookup } from "./use-scope-lookup";
+import { CheckField, TextField } from "@/components/ui/field";
+import { Select } from "@/components/ui/select";
 
 export type PolicyDraft = {
   name: string;
@@ -27,6 +29,9 @@ const SCHEDULE_LABELS: Record<PolicySchedule, string> = {
   daily: "Every day",
   weekly: "Every week",
 };
+const SCHEDULES = POLICY_SCHEDULES.map((s) => ({ value: s, label: SCHEDULE_LABELS[s] }));
+/** Monday first. */
+const WEEKDAYS = [1, 2, 3, 4, 5, 6, 0].map((d) => ({ value: d, label: weekdayName(d) }));
 
 /** What the draft's run would act on if it ran now: reviewed before a new policy is saved (and audited, like any preview). */
 function DraftPreview({ request }: { request: RunRequest | null }) {
@@ -34,7 +39,7 @@ function DraftPreview({ request }: { request: RunRequest | null }) {
   const preview = useQuery(previewOptions(deferred));
   if (!deferred) return null;
   return (
-    <div className="stack" style={{ gap: 6 }} data-testid="policy-preview">
+    <div className="stack tight" data-testid="policy-preview">
       <strong>If it ran now</strong>
       {preview.isPending ? <Skeleton height={60} /> : null}
       {preview.isError ? <ErrorPanel error={preview.error} onRetry={() => void preview.refetch()} /> : null}
@@ -52,50 +57,34 @@ const minuteOf = (clock: string) => {
 function ScheduleFields({ draft, set }: { draft: PolicyDraft; set: (patch: Partial<PolicyDraft>) => void }) {
   return (
     <>
-      <label className="field">
-        Schedule
-        <select
-          aria-label="Schedule"
-          value={draft.schedule}
-          onChange={(e) => set({ schedule: e.target.value as PolicySchedule })}
-        >
-          {POLICY_SCHEDULES.map((s) => (
-            <option key={s} value={s}>
-              {SCHEDULE_LABELS[s]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <Select
+        label="Schedule"
+        aria-label="Schedule"
+        value={draft.schedule}
+        options={SCHEDULES}
+        onValue={(v) => set({ schedule: v as PolicySchedule })}
+      />
       {draft.schedule === "weekly" ? (
-        <label className="field">
-          On
-          <select
-            aria-label="Weekday"
-            value={draft.runWeekday}
-            onChange={(e) => set({ runWeekday: Number(e.target.value) })}
-          >
-            {[1, 2, 3, 4, 5, 6, 0].map((d) => (
-              <option key={d} value={d}>
-                {weekdayName(d)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Select
+          label="On"
+          aria-label="Weekday"
+          value={draft.runWeekday}
+          options={WEEKDAYS}
+          onValue={(v) => set({ runWeekday: Number(v) })}
+        />
       ) : null}
       {draft.schedule !== "off" ? (
-        <label className="field">
-          At
-          <input
-            type="time"
-            aria-label="Time (UTC)"
-            value={clockOf(draft.runAtMinute)}
-            onChange={(e) => {
-              const m = minuteOf(e.target.value);
-              if (m !== null) set({ runAtMinute: m });
-            }}
-          />
-          UTC
-        </label>
+        <TextField
+          label="At"
+          unit="UTC"
+          type="time"
+          aria-label="Time (UTC)"
+          value={clockOf(draft.runAtMinute)}
+          onValue={(v) => {
+            const m = minuteOf(v);
+            if (m !== null) set({ runAtMinute: m });
+          }}
+        />
       ) : null}
       <span className="muted small" data-testid="schedule-text">
         {describeSchedule(draft)}
@@ -126,22 +115,11 @@ export function PolicyForm({
   const lookup = useScopeLookup(draft.run);
   const built: DraftRequest = runRequestOf(draft.run, lookup.resolve);
   return (
-    <div className="stack" style={{ gap: 10 }}>
-      <fieldset className="row" disabled={disabled} style={{ border: 0, padding: 0, margin: 0 }}>
-        <label className="field">
-          Name
-          <input
-            type="text"
-            aria-label="Policy name"
-            value={draft.name}
-            onChange={(e) => set({ name: e.target.value })}
-          />
-        </label>
+    <div className="stack roomy">
+      <fieldset className="row bare-fieldset" disabled={disabled}>
+        <TextField label="Name" aria-label="Policy name" value={draft.name} onValue={(name) => set({ name })} />
         <ScheduleFields draft={draft} set={set} />
-        <label className="field">
-          <input type="checkbox" checked={draft.enabled} onChange={(e) => set({ enabled: e.target.checked })} />
-          Enabled
-        </label>
+        <CheckField checked={draft.enabled} onChecked={(enabled) => set({ enabled })} label="Enabled" />
       </fieldset>
       <RunFields
         draft={draft.run}
@@ -160,8 +138,7 @@ export function PolicyForm({
       {disabled ? null : (
         <button
           type="button"
-          className="button primary"
-          style={{ alignSelf: "flex-start" }}
+          className="button primary self-start"
           disabled={saving || !built.ok || !draft.name.trim()}
           onClick={() => built.ok && onSave(draft, built.request)}
         >

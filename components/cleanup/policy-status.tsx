@@ -1,6 +1,5 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { RUNAWAY_FACTOR } from "@/lib/cleanup/confirmation";
@@ -8,7 +7,7 @@ import type { CleanupPreview } from "@/lib/db/queries/cleanup-preview";
 import type { LastRun, Policy } from "@/lib/db/queries/cleanup-policies";
 import { formatBytes } from "@/lib/format/bytes";
 import { formatCount, formatCountOf as plural } from "@/lib/format/numbers";
-import { cleanupKeys, confirmPolicy, deletePolicy, runPolicyNow } from "@/lib/query/cleanup";
+import { useConfirmPolicy, useDeletePolicy, useRunPolicyNow } from "@/lib/query/use-cleanup-mutations";
 import { Bytes } from "@/components/ui/bytes";
 import { RelativeTime } from "@/components/ui/time";
 
@@ -23,7 +22,7 @@ const figureText = (p: Policy, bytes: number, workspaces: number) =>
  */
 export function PolicyStatus({ policy, lastRun }: { policy: Policy; lastRun: LastRun | null }) {
   return (
-    <div className="stack" style={{ gap: 6 }} data-testid="policy-status">
+    <div className="stack tight" data-testid="policy-status">
       {policy.dryRun ? (
         <p data-state="dry-run">A dry-run policy: its runs report what they would remove and change nothing.</p>
       ) : policy.held ? (
@@ -68,23 +67,10 @@ export function PolicyStatus({ policy, lastRun }: { policy: Policy; lastRun: Las
 /** Confirm (arms the schedule), Run now (one run at once), Delete: the first two state the figure they act on. */
 export function PolicyActions({ policy, preview }: { policy: Policy; preview: CleanupPreview }) {
   const router = useRouter();
-  const client = useQueryClient();
   const figure = preview.total;
-  const confirm = useMutation({
-    mutationFn: () => confirmPolicy(policy.id, figure.bytes),
-    onSuccess: () => client.invalidateQueries({ queryKey: cleanupKeys.all }),
-  });
-  const run = useMutation({
-    mutationFn: () => runPolicyNow(policy.id, figure.bytes),
-    onSuccess: ({ id }) => router.push(`/cleanup/runs/${id}`),
-  });
-  const remove = useMutation({
-    mutationFn: () => deletePolicy(policy.id),
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: cleanupKeys.policies() });
-      router.push("/cleanup");
-    },
-  });
+  const confirm = useConfirmPolicy(policy.id);
+  const run = useRunPolicyNow(policy.id, { onSuccess: ({ id }) => router.push(`/cleanup/runs/${id}`) });
+  const remove = useDeletePolicy(policy.id, { onSuccess: () => router.push("/cleanup") });
   const needsConfirmation =
     !policy.dryRun && (policy.confirmed === null || policy.held !== null) && policy.schedule !== "off";
   const text = figureText(policy, figure.bytes, figure.workspaces);
@@ -96,13 +82,13 @@ export function PolicyActions({ policy, preview }: { policy: Policy; preview: Cl
             type="button"
             className="button primary"
             disabled={confirm.isPending}
-            onClick={() => confirm.mutate()}
+            onClick={() => confirm.mutate(figure.bytes)}
           >
             Confirm: {text}, {policy.scheduleText}
           </button>
         ) : null}
         {figure.bytes > 0 ? (
-          <button type="button" className="button" disabled={run.isPending} onClick={() => run.mutate()}>
+          <button type="button" className="button" disabled={run.isPending} onClick={() => run.mutate(figure.bytes)}>
             Run now: {policy.dryRun ? `dry run of ${formatBytes(figure.bytes)}` : text}
           </button>
         ) : (

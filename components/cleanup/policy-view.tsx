@@ -1,12 +1,12 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { RECIPES, type RecipeId } from "@/lib/catalog/recipes";
-import type { RunRequest } from "@/lib/cleanup/protocol";
 import { defaultDraft, draftFrom } from "@/lib/cleanup/run-draft";
 import { DEFAULT_RUN_AT_MINUTE, DEFAULT_RUN_WEEKDAY } from "@/lib/cleanup/schedule";
-import { cleanupKeys, patchPolicy, policyOptions, postPolicy } from "@/lib/query/cleanup";
+import { policyOptions } from "@/lib/query/cleanup";
+import { useCreatePolicy, useSavePolicy } from "@/lib/query/use-cleanup-mutations";
 import { useIsAdmin } from "@/components/auth/caller-context";
 import { Panel } from "@/components/ui/panel";
 import { QueryView } from "@/components/ui/states";
@@ -14,19 +14,13 @@ import { RelativeTime } from "@/components/ui/time";
 import { PreviewTable } from "./preview-table";
 import { bodyOf, PolicyForm, type PolicyDraft } from "./policy-form";
 import { PolicyActions, PolicyStatus } from "./policy-status";
+import { PageHeader } from "@/components/ui/page-header";
 
 /** /cleanup/policies/new: saving queues nothing; the policy's page then asks for its figure to be confirmed. */
 /** The new-policy form; `recipe` chosen when a page linked here with one (?recipe=). */
 export function NewPolicy({ recipe }: { recipe?: RecipeId }) {
   const router = useRouter();
-  const client = useQueryClient();
-  const create = useMutation({
-    mutationFn: ({ d, request }: { d: PolicyDraft; request: RunRequest }) => postPolicy(bodyOf(d, request)),
-    onSuccess: async ({ policy }) => {
-      await client.invalidateQueries({ queryKey: cleanupKeys.policies() });
-      router.push(`/cleanup/policies/${policy.id}`);
-    },
-  });
+  const create = useCreatePolicy({ onSuccess: ({ policy }) => router.push(`/cleanup/policies/${policy.id}`) });
   const initial: PolicyDraft = {
     name: "",
     schedule: "weekly",
@@ -39,7 +33,7 @@ export function NewPolicy({ recipe }: { recipe?: RecipeId }) {
     <Panel title="New policy">
       <PolicyForm
         initial={initial}
-        onSave={(d, request) => create.mutate({ d, request })}
+        onSave={(d, request) => create.mutate(bodyOf(d, request))}
         saving={create.isPending}
         error={create.error?.message ?? null}
         preview
@@ -52,19 +46,15 @@ export function NewPolicy({ recipe }: { recipe?: RecipeId }) {
 export function PolicyView({ id }: { id: string }) {
   const query = useQuery(policyOptions(id));
   const isAdmin = useIsAdmin();
-  const client = useQueryClient();
-  const save = useMutation({
-    mutationFn: ({ d, request }: { d: PolicyDraft; request: RunRequest }) => patchPolicy(id, bodyOf(d, request)),
-    onSuccess: () => client.invalidateQueries({ queryKey: cleanupKeys.all }),
-  });
+  const save = useSavePolicy(id);
   return (
     <QueryView query={query} height={300}>
       {({ policy, preview, lastRun }) => (
         <div className="stack">
-          <div className="page-head">
-            <div>
-              <h1>{policy.name}</h1>
-              <p className="sub">
+          <PageHeader
+            title={policy.name}
+            sub={
+              <>
                 {policy.enabled ? policy.scheduleText : "disabled"} · next run{" "}
                 {policy.held ? (
                   "held for a confirmation"
@@ -75,10 +65,10 @@ export function PolicyView({ id }: { id: string }) {
                 )}{" "}
                 · last run {policy.lastRunAt ? <RelativeTime value={policy.lastRunAt} /> : "never"} · created by{" "}
                 {policy.createdBy}
-              </p>
-            </div>
-            {isAdmin ? <PolicyActions policy={policy} preview={preview} /> : null}
-          </div>
+              </>
+            }
+            actions={isAdmin ? <PolicyActions policy={policy} preview={preview} /> : null}
+          />
           <PolicyStatus policy={policy} lastRun={lastRun} />
           <Panel title="Its next run, if it ran now">
             <PreviewTable preview={preview} />
@@ -94,7 +84,7 @@ export function PolicyView({ id }: { id: string }) {
                 enabled: policy.enabled,
                 run: draftFrom(policy),
               }}
-              onSave={(d, request) => save.mutate({ d, request })}
+              onSave={(d, request) => save.mutate(bodyOf(d, request))}
               saving={save.isPending}
               error={save.error?.message ?? null}
               disabled={!isAdmin}

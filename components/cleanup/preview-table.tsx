@@ -8,7 +8,7 @@ import { Bytes } from "@/components/ui/bytes";
 export function PreviewTable({ preview }: { preview: CleanupPreview }) {
   const t = preview.total;
   return (
-    <div className="stack" style={{ gap: 10 }}>
+    <div className="stack roomy">
       <p data-testid="preview-total">
         {preview.unknown ? (
           <>

@@ -1,7 +1,6 @@
 "use client";
 
 import type { InfiniteData, UseInfiniteQueryResult } from "@tanstack/react-query";
-import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Fragment, useState } from "react";
@@ -10,13 +9,14 @@ import { restoreRefusal } from "@/lib/cleanup/restore";
 import type { JobRow } from "@/lib/db/queries/cleanup-run-jobs";
 import type { RunDetail, RunSummary } from "@/lib/db/queries/cleanup-views";
 import { formatCount } from "@/lib/format/numbers";
-import { restoreJob } from "@/lib/query/cleanup";
+import { useRestoreJob } from "@/lib/query/use-cleanup-mutations";
 import { RUN_JOB_SORTS, type RunJobSort, type RunJobsView } from "@/lib/validations/cleanup";
 import { useIsAdmin } from "@/components/auth/caller-context";
 import { Bytes } from "@/components/ui/bytes";
 import { RelativeTime } from "@/components/ui/time";
 import { JobResultDetail } from "./job-result";
 import { StateBadge, stateLabel } from "./run-text";
+import { Select } from "@/components/ui/select";
 
 const SORT_LABEL: Record<RunJobSort, string> = {
   preview: "most to free first",
@@ -71,30 +71,23 @@ export function JobsViewPicker({
 }) {
   return (
     <div className="form-row" role="group" aria-label="Which jobs, in which order">
-      <label>
-        State
-        <select
-          value={view.state ?? ""}
-          onChange={(e) => onChange({ ...view, state: (e.target.value || undefined) as ShownJobState | undefined })}
-        >
-          <option value="">any</option>
-          {SHOWN_JOB_STATES.map((s) => (
-            <option key={s} value={s}>
-              {stateLabel(s)} ({formatCount(states[s])})
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Order
-        <select value={view.sort} onChange={(e) => onChange({ ...view, sort: e.target.value as RunJobSort })}>
-          {RUN_JOB_SORTS.map((s) => (
-            <option key={s} value={s}>
-              {SORT_LABEL[s]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <Select
+        look="plain"
+        label="State"
+        value={view.state ?? ""}
+        options={[
+          { value: "", label: "any" },
+          ...SHOWN_JOB_STATES.map((s) => ({ value: s, label: `${stateLabel(s)} (${formatCount(states[s])})` })),
+        ]}
+        onValue={(v) => onChange({ ...view, state: (v || undefined) as ShownJobState | undefined })}
+      />
+      <Select
+        look="plain"
+        label="Order"
+        value={view.sort}
+        options={RUN_JOB_SORTS.map((s) => ({ value: s, label: SORT_LABEL[s] }))}
+        onValue={(v) => onChange({ ...view, sort: v as RunJobSort })}
+      />
     </div>
   );
 }
@@ -112,10 +105,7 @@ export function RunJobs({
   const isAdmin = useIsAdmin();
   const router = useRouter();
   const [open, setOpen] = useState<string | null>(null);
-  const restore = useMutation({
-    mutationFn: restoreJob,
-    onSuccess: ({ id: runId }) => router.push(`/cleanup/runs/${runId}`),
-  });
+  const restore = useRestoreJob({ onSuccess: ({ id: runId }) => router.push(`/cleanup/runs/${runId}`) });
   const jobs = query.data?.pages.flatMap((p) => p.jobs) ?? [];
   return (
     <>

@@ -1,11 +1,12 @@
 "use client";
 
-import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { SHOWN_JOB_STATES } from "@/lib/cleanup/job-states";
 import { formatCount, formatCountOf } from "@/lib/format/numbers";
-import { cancelRun, cleanupKeys, runOptions } from "@/lib/query/cleanup";
+import { runOptions } from "@/lib/query/cleanup";
+import { useCancelRun } from "@/lib/query/use-cleanup-mutations";
 import { parseRunJobsSearchParams, type RunJobsView } from "@/lib/validations/cleanup";
 import { exportPaths } from "@/lib/validations/export";
 import { useIsAdmin } from "@/components/auth/caller-context";
@@ -18,6 +19,7 @@ import { RelativeTime } from "@/components/ui/time";
 import { useSetSearchParams } from "@/components/ui/use-set-search-params";
 import { JobsViewPicker, RunJobs } from "./run-jobs";
 import { describeRun, paramsText, StateBadge } from "./run-text";
+import { PageHeader } from "@/components/ui/page-header";
 
 /** /cleanup/runs/[id]: a run's progress across its jobs, each job's state and result; admins cancel and restore. */
 export function RunView({ id }: { id: string }) {
@@ -27,11 +29,7 @@ export function RunView({ id }: { id: string }) {
     setSearchParams({ sort: v.sort === "preview" ? null : v.sort, state: v.state ?? null }, "replace");
   const query = useInfiniteQuery(runOptions(id, view));
   const isAdmin = useIsAdmin();
-  const client = useQueryClient();
-  const cancel = useMutation({
-    mutationFn: () => cancelRun(id),
-    onSuccess: () => client.invalidateQueries({ queryKey: cleanupKeys.all }),
-  });
+  const cancel = useCancelRun(id);
   if (query.isPending) return <Skeleton height={400} />;
   if (query.isError && !query.data) return <ErrorPanel error={query.error} onRetry={() => void query.refetch()} />;
   // The first page is refetched first: its run is the newest.
@@ -43,10 +41,10 @@ export function RunView({ id }: { id: string }) {
           Showing earlier data: the last refresh failed ({query.error.message}).
         </p>
       ) : null}
-      <div className="page-head">
-        <div>
-          <h1>{describeRun(run)}</h1>
-          <p className="sub">
+      <PageHeader
+        title={describeRun(run)}
+        sub={
+          <>
             <StateBadge state={run.status} /> {paramsText(run)} · started by {run.createdBy}{" "}
             <RelativeTime value={run.createdAt} />
             {run.policyId ? (
@@ -57,14 +55,18 @@ export function RunView({ id }: { id: string }) {
             ) : null}
             {run.sourceJobId ? " · restores a job's trash" : ""}
             {run.cancelledAt ? ` · cancelled by ${run.cancelledBy}` : ""}
-          </p>
-        </div>
-        {isAdmin && (run.status === "queued" || run.status === "running") ? (
-          <button type="button" className="button" disabled={cancel.isPending} onClick={() => cancel.mutate()}>
-            Cancel run
-          </button>
-        ) : null}
-      </div>
+          </>
+        }
+        actions={
+          <>
+            {isAdmin && (run.status === "queued" || run.status === "running") ? (
+              <button type="button" className="button" disabled={cancel.isPending} onClick={() => cancel.mutate()}>
+                Cancel run
+              </button>
+            ) : null}
+          </>
+        }
+      />
       <div className="grid-4" data-testid="run-progress">
         <Stat label="Jobs finished" sub={`of ${formatCountOf(run.progress.jobs, "workspace")}`}>
           {formatCount(run.progress.finished)}

@@ -2,6 +2,7 @@ import { Panel } from "@/components/ui/panel";
 import { CopyButton } from "./copy-button";
 import { FirstReport } from "./first-report";
 import { RotateKeyButton } from "./rotate-key-button";
+import { PageHeader } from "@/components/ui/page-header";
 
 export type ConnectInfo = {
   dashboardUrl: string;
@@ -27,15 +28,15 @@ const https = (url: string) => url.startsWith("https:");
 export function ConnectView({ info }: { info: ConnectInfo }) {
   return (
     <div className="stack">
-      <div className="page-head">
-        <div>
-          <h1>Connect workspaces</h1>
-          <p className="sub">
+      <PageHeader
+        title="Connect workspaces"
+        sub={
+          <>
             Add the reporter to your Coder templates. Each workspace enrolls with the key below, then reports its
             storage on a schedule.
-          </p>
-        </div>
-      </div>
+          </>
+        }
+      />
       <Panel title="Before you start">
         <ul className="small" data-testid="prerequisites">
           <li>
@@ -82,7 +83,7 @@ export function ConnectView({ info }: { info: ConnectInfo }) {
               </>
             }
           >
-            <code data-testid="enrollment-key" style={{ overflowWrap: "anywhere" }}>
+            <code data-testid="enrollment-key" className="wrap-anywhere">
               {info.enrollmentKey}
             </code>
             <p className="muted small">

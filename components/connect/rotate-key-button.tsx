@@ -1,17 +1,11 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import { ErrorPanel } from "@/components/ui/error-panel";
-import { fetchJson } from "@/lib/query/fetch-json";
+import { useRotateEnrollmentKey } from "@/lib/query/use-admin-mutations";
 
 /** Admins: replace the enrollment key (enrolled workspaces keep working; new ones need the new key). */
 export function RotateKeyButton() {
-  const router = useRouter();
-  const rotate = useMutation({
-    mutationFn: () => fetchJson<{ rotated: boolean }>("/api/v1/enrollment-key/rotate", { method: "POST" }),
-    onSuccess: () => router.refresh(),
-  });
+  const rotate = useRotateEnrollmentKey();
   return (
     <>
       <button

@@ -9,14 +9,16 @@ import { exportPaths } from "@/lib/validations/export";
 import { parseFindingsSearchParams, SEVERITY_OPTIONS, type FindingsState } from "@/lib/validations/findings";
 import { findingsListOptions, FINDINGS_PAGE_SIZE, rulesOptions } from "@/lib/query/findings";
 import { formatCount, formatCountOf } from "@/lib/format/numbers";
-import { AGENT_OPTIONS } from "@/components/agents/agent-label";
-import { DebouncedInput } from "@/components/ui/debounced-input";
+import { AgentFilter } from "@/components/agents/agent-filter";
+import { OwnerTemplateFilters } from "@/components/ui/owner-template-filters";
+import { Select } from "@/components/ui/select";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { ExportLink } from "@/components/ui/export-link";
 import { Panel } from "@/components/ui/panel";
 import { Skeleton } from "@/components/ui/states";
 import { useSetSearchParams } from "@/components/ui/use-set-search-params";
 import { FindingList } from "./finding-item";
+import { PageHeader } from "@/components/ui/page-header";
 
 /** "1,565 findings in 412 rows" for the severity shown (all of them when none is picked). */
 function countLine(counts: FindingCounts, severity: FindingsState["severity"]): string {
@@ -76,19 +78,23 @@ export function FindingsView() {
   const filtered = Object.keys(state).length > 0;
   return (
     <div className="stack">
-      <div className="page-head">
-        <div>
-          <h1>Findings</h1>
-          <p className="sub">
+      <PageHeader
+        title="Findings"
+        sub={
+          <>
             What needs attention across the fleet, and what to do about each. Identical findings of one workspace (its
             orphaned folders, its large sessions of one agent) are one row.
-          </p>
-        </div>
-        <div className="spacer" />
-        <Link href="/findings/rules" className="button">
-          Rules and thresholds
-        </Link>
-      </div>
+          </>
+        }
+        actionsAtEnd
+        actions={
+          <>
+            <Link href="/findings/rules" className="button">
+              Rules and thresholds
+            </Link>
+          </>
+        }
+      />
       <Panel
         title={first?.counts ? countLine(first.counts, state.severity) : "Findings"}
         actions={
@@ -99,48 +105,24 @@ export function FindingsView() {
           />
         }
       >
-        <div className="stack" style={{ gap: 10, marginBottom: 12 }}>
+        <div className="stack roomy mb-12">
           <SeverityTabs counts={first?.counts ?? null} severity={state.severity} onPick={(s) => set({ severity: s })} />
           <div className="row" role="search" aria-label="Filter the findings">
-            <select
+            <Select
               aria-label="Filter by rule"
               value={state.rule ?? ""}
-              onChange={(e) => set({ rule: e.target.value })}
-            >
-              <option value="">All rules</option>
-              {rules.data?.rules.map((r) => (
-                <option key={r.id} value={r.id}>
-                  {r.title}
-                </option>
-              ))}
-            </select>
-            <select
-              aria-label="Filter by agent"
-              value={state.agent ?? ""}
-              onChange={(e) => set({ agent: e.target.value })}
-            >
-              <option value="">All agents</option>
-              {AGENT_OPTIONS.map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.label}
-                </option>
-              ))}
-            </select>
-            <DebouncedInput
-              type="text"
-              placeholder="Owner"
-              aria-label="Filter by owner"
-              value={state.owner ?? ""}
-              onChange={setOwner}
-              style={{ width: 130 }}
+              options={[
+                { value: "", label: "All rules" },
+                ...(rules.data?.rules ?? []).map((r) => ({ value: r.id, label: r.title })),
+              ]}
+              onValue={(rule) => set({ rule })}
             />
-            <DebouncedInput
-              type="text"
-              placeholder="Template"
-              aria-label="Filter by template"
-              value={state.template ?? ""}
-              onChange={setTemplate}
-              style={{ width: 150 }}
+            <AgentFilter value={state.agent ?? ""} onValue={(agent) => set({ agent })} />
+            <OwnerTemplateFilters
+              owner={state.owner ?? ""}
+              template={state.template ?? ""}
+              onOwner={setOwner}
+              onTemplate={setTemplate}
             />
             {state.workspace ? (
               <button type="button" className="button" onClick={() => set({ workspace: undefined })}>
@@ -176,8 +158,7 @@ export function FindingsView() {
         {query.hasNextPage ? (
           <button
             type="button"
-            className="button"
-            style={{ marginTop: 12 }}
+            className="button mt-12"
             disabled={query.isFetchingNextPage}
             onClick={() => query.fetchNextPage()}
           >

@@ -1,19 +1,21 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import type { IgnoredOverride, Rule, Severity } from "@/lib/db/queries/findings";
 import type { ThresholdField } from "@/lib/findings/rule";
 import type { RuleUpdate } from "@/lib/findings/rules";
-import { fleetKeys } from "@/lib/query/fleet";
-import { findingKeys, putRules, rulesOptions } from "@/lib/query/findings";
-import { workspaceKeys } from "@/lib/query/workspaces";
+import { rulesOptions } from "@/lib/query/findings";
+import { useSaveRule } from "@/lib/query/use-findings-mutations";
 import { agentLabel } from "@/components/agents/agent-label";
 import { useIsAdmin } from "@/components/auth/caller-context";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { QueryView } from "@/components/ui/states";
+import { CheckField, NumberField } from "@/components/ui/field";
+import { Select } from "@/components/ui/select";
 
 const MIB = 1024 ** 2;
+const SEVERITIES = (["critical", "warning", "info"] as const).map((s) => ({ value: s, label: s }));
 
 /** A threshold's input: sizes in MiB (stored in bytes), the others in their own unit, with label and unit said. */
 function ThresholdInput({
@@ -28,23 +30,24 @@ function ThresholdInput({
   const inMiB = field.unit === "MiB" || field.unit === "MiB per day";
   const shown = inMiB ? Math.round((value / MIB) * 100) / 100 : value;
   return (
-    <label className="field">
-      {field.label}
-      <input
-        type="number"
-        min={field.unit === "%" ? 1 : 0}
-        max={field.unit === "%" ? 100 : undefined}
-        step={field.unit === "%" ? 1 : "any"}
-        value={shown}
-        style={{ width: 110 }}
-        onChange={(e) => {
-          const n = Number(e.target.value);
-          if (Number.isFinite(n) && n >= 0) onChange(inMiB ? Math.round(n * MIB) : n);
-        }}
-      />
-      <span className="nowrap">{field.unit}</span>
-      {field.hint ? <span className="nowrap">({field.hint})</span> : null}
-    </label>
+    <NumberField
+      label={field.label}
+      unit={
+        <>
+          <span className="nowrap">{field.unit}</span>
+          {field.hint ? <span className="nowrap">({field.hint})</span> : null}
+        </>
+      }
+      min={field.unit === "%" ? 1 : 0}
+      max={field.unit === "%" ? 100 : undefined}
+      step={field.unit === "%" ? 1 : "any"}
+      width={110}
+      value={shown}
+      onValue={(v) => {
+        const n = Number(v);
+        if (Number.isFinite(n) && n >= 0) onChange(inMiB ? Math.round(n * MIB) : n);
+      }}
+    />
   );
 }
 
@@ -61,25 +64,20 @@ function RuleRow({ rule, ignored, onSave, saving }: RuleRowProps) {
   return (
     <li>
       {/* Viewers see the thresholds but cannot edit them. */}
-      <fieldset className="finding-body" disabled={!canEdit} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+      <fieldset className="finding-body bare-fieldset" disabled={!canEdit}>
         <div className="row">
-          <label className="field" style={{ color: "var(--text)", fontSize: 14 }}>
-            <input
-              type="checkbox"
-              checked={draft.enabled}
-              onChange={(e) => setDraft({ ...draft, enabled: e.target.checked })}
-            />
-            <strong>{rule.title}</strong>
-          </label>
-          <select
+          <CheckField
+            className="field-title"
+            checked={draft.enabled}
+            onChecked={(enabled) => setDraft({ ...draft, enabled })}
+            label={<strong>{rule.title}</strong>}
+          />
+          <Select
             aria-label={`Severity of ${rule.title}`}
             value={draft.severity}
-            onChange={(e) => setDraft({ ...draft, severity: e.target.value as Severity })}
-          >
-            <option value="critical">critical</option>
-            <option value="warning">warning</option>
-            <option value="info">info</option>
-          </select>
+            options={SEVERITIES}
+            onValue={(v) => setDraft({ ...draft, severity: v as Severity })}
+          />
         </div>
         <div className="muted small">{rule.description}</div>
         {ignored ? (
@@ -127,19 +125,8 @@ function RuleRow({ rule, ignored, onSave, saving }: RuleRowProps) {
 
 /** The findings' thresholds, editable (PUT /api/v1/findings/rules); saving refreshes every finding shown. */
 export function RulesEditor() {
-  const client = useQueryClient();
   const query = useQuery(rulesOptions());
-  const mutation = useMutation({
-    mutationFn: (u: RuleUpdate) => putRules({ rules: [u] }),
-    onSuccess: async (data) => {
-      client.setQueryData(findingKeys.rules(), data);
-      await Promise.all([
-        client.invalidateQueries({ queryKey: findingKeys.all }),
-        client.invalidateQueries({ queryKey: fleetKeys.all }),
-        client.invalidateQueries({ queryKey: workspaceKeys.details() }),
-      ]);
-    },
-  });
+  const mutation = useSaveRule();
   return (
     <QueryView query={query}>
       {(data) => (

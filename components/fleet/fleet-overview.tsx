@@ -22,16 +22,17 @@ import {
 import { CoderCoverage } from "./coder-coverage";
 import { NotReporting } from "./not-reporting";
 import { FleetStats } from "./fleet-stats";
+import { PageHeader } from "@/components/ui/page-header";
 
 export function FleetOverviewView() {
   const range = parseRange(useSearchParams());
   const query = useQuery(fleetOverviewOptions(range));
   return (
     <div className="stack">
-      <div className="page-head">
-        <div>
-          <h1>Fleet overview</h1>
-          <p className="sub">
+      <PageHeader
+        title="Fleet overview"
+        sub={
+          <>
             Storage used by AI agents across every workspace
             {query.data ? (
               <>
@@ -39,17 +40,21 @@ export function FleetOverviewView() {
                 · updated <RelativeTime value={query.data.generatedAt} />
               </>
             ) : null}
-          </p>
-        </div>
-        <div className="spacer" />
-        <ExportLink
-          path={exportPaths.usage()}
-          params={rangeParams(range)}
-          label="Usage CSV"
-          title="Download every workspace's storage by root and day over this range as CSV"
-        />
-        <RangePicker />
-      </div>
+          </>
+        }
+        actionsAtEnd
+        actions={
+          <>
+            <ExportLink
+              path={exportPaths.usage()}
+              params={rangeParams(range)}
+              label="Usage CSV"
+              title="Download every workspace's storage by root and day over this range as CSV"
+            />
+            <RangePicker />
+          </>
+        }
+      />
       {query.isPending ? <PageLoading /> : null}
       {!query.isPending ? (
         <QueryView

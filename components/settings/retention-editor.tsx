@@ -1,12 +1,10 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { useIsAdmin } from "@/components/auth/caller-context";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import type { StorageSettings } from "@/lib/db/queries/storage";
-import { putRetention } from "@/lib/query/admin";
+import { useSaveRetention } from "@/lib/query/use-admin-mutations";
 import { retentionProblem, retentionUpdate, type RetentionDays } from "@/lib/validations/settings";
 
 type Setting = StorageSettings["retention"][number];
@@ -22,18 +20,11 @@ const effect = (s: Setting, days: number) =>
  */
 export function RetentionEditor({ retention }: { retention: Setting[] }) {
   const isAdmin = useIsAdmin();
-  const router = useRouter();
   const [draft, setDraft] = useState<Record<string, string>>(() =>
     Object.fromEntries(retention.map((s) => [s.id, String(s.days)])),
   );
   const [saved, setSaved] = useState("");
-  const save = useMutation({
-    mutationFn: putRetention,
-    onSuccess: () => {
-      setSaved("Saved.");
-      router.refresh();
-    },
-  });
+  const save = useSaveRetention(() => setSaved("Saved."));
   const changed = retention.filter((s) => draft[s.id].trim() !== String(s.days));
   const update = Object.fromEntries(
     changed.map((s) => [s.id, draft[s.id].trim() === "" ? Number.NaN : Number(draft[s.id])]),
@@ -115,7 +106,7 @@ export function RetentionEditor({ retention }: { retention: Setting[] }) {
             </ul>
           ) : null}
           {problem ? (
-            <p className="critical-text small" role="alert" style={{ margin: 0 }}>
+            <p className="critical-text small m-0" role="alert">
               {problem}
             </p>
           ) : null}

@@ -8,6 +8,7 @@ import { formatCount, formatCountOf } from "@/lib/format/numbers";
 import { RetentionEditor } from "./retention-editor";
 import { ExportLink } from "@/components/ui/export-link";
 import { exportPaths } from "@/lib/validations/export";
+import { PageHeader } from "@/components/ui/page-header";
 
 /** The last workspace sync from Coder, as its state was kept: when, what it found, or why it failed. */
 function CoderSyncLine({ sync }: { sync: StorageSettings["coderSync"] }) {
@@ -38,12 +39,10 @@ export function StorageView({ settings }: { settings: StorageSettings }) {
   const last = settings.lastMaintenance;
   return (
     <div className="stack">
-      <div className="page-head">
-        <div>
-          <h1>Settings</h1>
-          <p className="sub">Retention of stored data and the size of the dashboard&apos;s own database.</p>
-        </div>
-      </div>
+      <PageHeader
+        title="Settings"
+        sub={<>Retention of stored data and the size of the dashboard&apos;s own database.</>}
+      />
       <div className="grid-2">
         <Panel title="Retention">
           <RetentionEditor retention={settings.retention} />

@@ -4,6 +4,7 @@ import { subDays } from "date-fns";
 import { useSearchParams } from "next/navigation";
 import { RANGE_OPTIONS, parseRange, rangeEntries, type RangeState } from "@/lib/validations/range";
 import { useSetSearchParams } from "./use-set-search-params";
+import { TextField } from "./field";
 
 function todayUtc(): string {
   return new Date().toISOString().slice(0, 10);
@@ -40,25 +41,21 @@ export function RangePicker() {
       </div>
       {current.range === "custom" ? (
         <>
-          <label className="field">
-            From
-            <input
-              type="date"
-              value={current.from ?? ""}
-              max={current.to ?? todayUtc()}
-              onChange={(e) => e.target.value && set({ ...current, from: e.target.value })}
-            />
-          </label>
-          <label className="field">
-            To
-            <input
-              type="date"
-              value={current.to ?? ""}
-              min={current.from}
-              max={todayUtc()}
-              onChange={(e) => set({ ...current, to: e.target.value || undefined })}
-            />
-          </label>
+          <TextField
+            label="From"
+            type="date"
+            value={current.from ?? ""}
+            max={current.to ?? todayUtc()}
+            onValue={(from) => from && set({ ...current, from })}
+          />
+          <TextField
+            label="To"
+            type="date"
+            value={current.to ?? ""}
+            min={current.from}
+            max={todayUtc()}
+            onValue={(to) => set({ ...current, to: to || undefined })}
+          />
         </>
       ) : null}
     </div>

@@ -1,32 +1,28 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { CopyButton } from "@/components/connect/copy-button";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { Panel } from "@/components/ui/panel";
 import { QueryView } from "@/components/ui/states";
-import { adminKeys, postToken, revokeToken, tokensOptions } from "@/lib/query/admin";
+import { tokensOptions } from "@/lib/query/admin";
+import { useCreateToken, useRevokeToken } from "@/lib/query/use-admin-mutations";
 import type { AssignableRole } from "@/lib/validations/auth";
+import { ASSIGNABLE_ROLES } from "./roles";
 import { ExportLink } from "@/components/ui/export-link";
 import { exportPaths } from "@/lib/validations/export";
+import { NumberField, TextField } from "@/components/ui/field";
+import { Select } from "@/components/ui/select";
 
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : "—");
 
 /** API tokens for scripts: created here (shown once), listed by name and first characters, revoked at once. */
 export function TokensPanel() {
-  const client = useQueryClient();
   const query = useQuery(tokensOptions());
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
-  const refresh = () => client.invalidateQueries({ queryKey: adminKeys.tokens() });
-  const create = useMutation({
-    mutationFn: postToken,
-    onSuccess: async ({ token, info }) => {
-      setCreated({ name: info.name, token });
-      await refresh();
-    },
-  });
-  const revoke = useMutation({ mutationFn: revokeToken, onSuccess: refresh });
+  const create = useCreateToken({ onSuccess: ({ token, info }) => setCreated({ name: info.name, token }) });
+  const revoke = useRevokeToken();
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
@@ -51,21 +47,9 @@ export function TokensPanel() {
           <code>npm run token -- create|list|revoke</code>.
         </p>
         <form className="form-row" onSubmit={submit} aria-label="Create an API token">
-          <label>
-            Name
-            <input name="name" type="text" required maxLength={64} />
-          </label>
-          <label>
-            Role
-            <select name="role" defaultValue="viewer">
-              <option value="viewer">viewer</option>
-              <option value="admin">admin</option>
-            </select>
-          </label>
-          <label>
-            Expires in days (empty: never)
-            <input name="days" type="number" min={1} max={3650} />
-          </label>
+          <TextField look="plain" label="Name" name="name" required maxLength={64} />
+          <Select look="plain" label="Role" name="role" defaultValue="viewer" options={ASSIGNABLE_ROLES} />
+          <NumberField look="plain" label="Expires in days (empty: never)" name="days" min={1} max={3650} />
           <button type="submit" className="button primary" disabled={create.isPending}>
             Create token
           </button>

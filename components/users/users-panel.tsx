@@ -1,25 +1,22 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { Panel } from "@/components/ui/panel";
 import { QueryView } from "@/components/ui/states";
-import { adminKeys, patchUser, postUser, usersOptions } from "@/lib/query/admin";
+import { usersOptions } from "@/lib/query/admin";
+import { useChangeUser, useCreateUser } from "@/lib/query/use-admin-mutations";
 import type { AssignableRole } from "@/lib/validations/auth";
+import { ASSIGNABLE_ROLES } from "./roles";
 import { ExportLink } from "@/components/ui/export-link";
 import { exportPaths } from "@/lib/validations/export";
+import { TextField } from "@/components/ui/field";
+import { Select } from "@/components/ui/select";
 
 function CreateUserForm() {
-  const client = useQueryClient();
   const [done, setDone] = useState("");
-  const create = useMutation({
-    mutationFn: postUser,
-    onSuccess: async ({ user }) => {
-      setDone(`Created ${user.email} (${user.role}).`);
-      await client.invalidateQueries({ queryKey: adminKeys.users() });
-    },
-  });
+  const create = useCreateUser({ onSuccess: ({ user }) => setDone(`Created ${user.email} (${user.role}).`) });
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
@@ -34,25 +31,17 @@ function CreateUserForm() {
   };
   return (
     <form className="form-row" onSubmit={submit} aria-label="Add a user">
-      <label>
-        Email
-        <input name="email" type="email" required />
-      </label>
-      <label>
-        Name
-        <input name="name" type="text" />
-      </label>
-      <label>
-        Role
-        <select name="role" defaultValue="viewer">
-          <option value="viewer">viewer</option>
-          <option value="admin">admin</option>
-        </select>
-      </label>
-      <label>
-        Password (empty: invite for single sign-on)
-        <input name="password" type="password" minLength={8} autoComplete="new-password" />
-      </label>
+      <TextField look="plain" label="Email" name="email" type="email" required />
+      <TextField look="plain" label="Name" name="name" />
+      <Select look="plain" label="Role" name="role" defaultValue="viewer" options={ASSIGNABLE_ROLES} />
+      <TextField
+        look="plain"
+        label="Password (empty: invite for single sign-on)"
+        name="password"
+        type="password"
+        minLength={8}
+        autoComplete="new-password"
+      />
       <button type="submit" className="button primary" disabled={create.isPending}>
         Add user
       </button>
@@ -68,12 +57,8 @@ function CreateUserForm() {
 
 /** Admins manage users: add (with a password, or invited for SSO), change role, disable and enable. */
 export function UsersPanel({ myEmail }: { myEmail: string }) {
-  const client = useQueryClient();
   const query = useQuery(usersOptions());
-  const change = useMutation({
-    mutationFn: ({ id, ...body }: { id: string; role?: AssignableRole; disabled?: boolean }) => patchUser(id, body),
-    onSuccess: () => client.invalidateQueries({ queryKey: adminKeys.users() }),
-  });
+  const change = useChangeUser();
   return (
     <Panel title="Users" actions={<ExportLink path={exportPaths.users()} title="Download every user as CSV" />}>
       <div className="stack">

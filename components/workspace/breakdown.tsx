@@ -54,11 +54,7 @@ export function RootsTable({
               <td className="mono nowrap" title={r.key}>
                 <span className="swatch" style={{ background: colors.get(r.key) }} />
                 {shortRootKey(r.key)}
-                {r.orphaned ? (
-                  <span className="badge warning" style={{ marginLeft: 6 }}>
-                    orphaned
-                  </span>
-                ) : null}
+                {r.orphaned ? <span className="badge warning ml-6">orphaned</span> : null}
                 {r.leftovers.length ? (
                   <span
                     className="badge info"

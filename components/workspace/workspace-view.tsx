@@ -27,6 +27,7 @@ import { volumeRows } from "@/lib/shaping/workspace-tables";
 import { VolumeTable } from "./volume-table";
 import { UsageChart } from "./usage-chart";
 import { WorkspaceStats } from "./workspace-stats";
+import { PageHeader } from "@/components/ui/page-header";
 
 function Detail({ data, range }: { data: WorkspaceDetail; range: RangeState }) {
   const colors = rootColors(data.roots);
@@ -130,14 +131,16 @@ export function WorkspaceView({ id }: { id: string }) {
   const w = query.data?.workspace;
   return (
     <div className="stack">
-      <div className="page-head">
-        <div>
-          <p className="sub small">
+      <PageHeader
+        trail={
+          <>
             <Link href="/workspaces">Workspaces</Link> /
-          </p>
-          <h1>{w ? `${w.owner}/${w.name}` : id}</h1>
-          {w ? (
-            <p className="sub">
+          </>
+        }
+        title={w ? `${w.owner}/${w.name}` : id}
+        sub={
+          w ? (
+            <>
               {w.template ? (
                 <>
                   Template <Link href={`/workspaces?template=${encodeURIComponent(w.template)}`}>{w.template}</Link>{" "}
@@ -147,18 +150,14 @@ export function WorkspaceView({ id }: { id: string }) {
               Last report {w.lastCollectedAt ? <RelativeTime value={w.lastCollectedAt} /> : "never"} · In Coder{" "}
               <CoderStatus coder={w.coder} />
               {w.coder.deletedAt ? (
-                <span className="small muted" style={{ marginLeft: 8 }} data-testid="deleted-note">
+                <span className="small muted ml-8" data-testid="deleted-note">
                   Deleted in Coder on {w.coder.deletedAt.slice(0, 10)}: out of the fleet&apos;s totals, its history is
                   kept until retention expires it.
                 </span>
               ) : null}
-              {w.silent ? (
-                <span className="badge warning" style={{ marginLeft: 8 }}>
-                  not reporting
-                </span>
-              ) : null}
+              {w.silent ? <span className="badge warning ml-8">not reporting</span> : null}
               {w.volume?.full || w.volume?.inodesFull ? (
-                <span className="badge critical" style={{ marginLeft: 8 }} data-testid="volume-full-badge">
+                <span className="badge critical ml-8" data-testid="volume-full-badge">
                   {w.volume.full
                     ? `volume full (${w.volume.usePercent}%)`
                     : `inodes exhausted (${w.volume.inodes?.usePercent}%)`}
@@ -170,12 +169,12 @@ export function WorkspaceView({ id }: { id: string }) {
                   <FreeSpaceLink workspaceId={w.id} primary />
                 </>
               ) : null}
-            </p>
-          ) : null}
-        </div>
-        <div className="spacer" />
-        <RangePicker />
-      </div>
+            </>
+          ) : null
+        }
+        actionsAtEnd
+        actions={<RangePicker />}
+      />
       {query.isPending ? (
         <PageLoading />
       ) : (

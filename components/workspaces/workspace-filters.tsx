@@ -2,8 +2,31 @@
 
 import type { WorkspaceListState } from "@/lib/query/workspaces";
 import { CODER_STATUSES, type CoderStatus } from "@/lib/coder/status";
-import { AGENT_OPTIONS } from "@/components/agents/agent-label";
+import { AgentFilter } from "@/components/agents/agent-filter";
 import { DebouncedInput } from "@/components/ui/debounced-input";
+import { OwnerTemplateFilters } from "@/components/ui/owner-template-filters";
+import { Select } from "@/components/ui/select";
+
+const STATUSES = [
+  { value: "", label: "Any status in Coder" },
+  ...CODER_STATUSES.map((s) => ({ value: s, label: s === "deleted" ? "deleted (hidden otherwise)" : s })),
+];
+const DORMANCY = [
+  { value: "", label: "Dormant or not" },
+  { value: "true", label: "Dormant" },
+  { value: "false", label: "Not dormant" },
+];
+const REPORTING = [
+  { value: "", label: "Reporting or not" },
+  { value: "yes", label: "Reporting" },
+  { value: "no", label: "In Coder, never reported" },
+];
+/** The selects of what Coder says (the options are the values the list's schema accepts). */
+const CODER_FILTERS = [
+  { key: "status", name: "Filter by status in Coder", options: STATUSES },
+  { key: "dormant", name: "Filter by dormancy in Coder", options: DORMANCY },
+  { key: "reporting", name: "Filter by reporting", options: REPORTING },
+] as const;
 
 export function WorkspaceFilters({
   state,
@@ -22,66 +45,24 @@ export function WorkspaceFilters({
         aria-label="Search workspaces"
         value={state.q}
         onChange={(q) => onChange({ q, page: 1 })}
-        style={{ width: 260 }}
+        className="w-260"
       />
-      <DebouncedInput
-        type="text"
-        placeholder="Owner"
-        aria-label="Filter by owner"
-        value={state.owner}
-        onChange={(owner) => onChange({ owner, page: 1 })}
-        style={{ width: 130 }}
+      <OwnerTemplateFilters
+        owner={state.owner}
+        template={state.template}
+        onOwner={(owner) => onChange({ owner, page: 1 })}
+        onTemplate={(template) => onChange({ template, page: 1 })}
       />
-      <DebouncedInput
-        type="text"
-        placeholder="Template"
-        aria-label="Filter by template"
-        value={state.template}
-        onChange={(template) => onChange({ template, page: 1 })}
-        style={{ width: 150 }}
-      />
-      <select
-        aria-label="Filter by agent"
-        value={state.agent}
-        onChange={(e) => onChange({ agent: e.target.value, page: 1 })}
-      >
-        <option value="">All agents</option>
-        {AGENT_OPTIONS.map((a) => (
-          <option key={a.id} value={a.id}>
-            {a.label}
-          </option>
-        ))}
-      </select>
-      <select
-        aria-label="Filter by status in Coder"
-        value={state.status}
-        onChange={(e) => onChange({ status: e.target.value as CoderStatus | "", page: 1 })}
-      >
-        <option value="">Any status in Coder</option>
-        {CODER_STATUSES.map((s) => (
-          <option key={s} value={s}>
-            {s === "deleted" ? "deleted (hidden otherwise)" : s}
-          </option>
-        ))}
-      </select>
-      <select
-        aria-label="Filter by dormancy in Coder"
-        value={state.dormant}
-        onChange={(e) => onChange({ dormant: e.target.value as "true" | "false" | "", page: 1 })}
-      >
-        <option value="">Dormant or not</option>
-        <option value="true">Dormant</option>
-        <option value="false">Not dormant</option>
-      </select>
-      <select
-        aria-label="Filter by reporting"
-        value={state.reporting}
-        onChange={(e) => onChange({ reporting: e.target.value as "yes" | "no" | "", page: 1 })}
-      >
-        <option value="">Reporting or not</option>
-        <option value="yes">Reporting</option>
-        <option value="no">In Coder, never reported</option>
-      </select>
+      <AgentFilter value={state.agent} onValue={(agent) => onChange({ agent, page: 1 })} />
+      {CODER_FILTERS.map((f) => (
+        <Select
+          key={f.key}
+          aria-label={f.name}
+          value={state[f.key]}
+          options={f.options}
+          onValue={(v) => onChange({ [f.key]: v, page: 1 })}
+        />
+      ))}
       {filtered ? (
         <button
           type="button"

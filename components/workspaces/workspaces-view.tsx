@@ -13,6 +13,7 @@ import { QueryView } from "@/components/ui/states";
 import { useSetSearchParams } from "@/components/ui/use-set-search-params";
 import { WorkspaceFilters } from "./workspace-filters";
 import { WorkspacesTable } from "./workspaces-table";
+import { PageHeader } from "@/components/ui/page-header";
 
 export function WorkspacesView() {
   const searchParams = useSearchParams();
@@ -28,29 +29,24 @@ export function WorkspacesView() {
   const filtered = Boolean(state.q || state.owner || state.template || state.agent);
   return (
     <div className="stack">
-      <div className="page-head">
-        <div>
-          {member ? (
-            <>
-              <h1>Your workspaces</h1>
-              <p className="sub">The workspaces you own in Coder, with their storage, growth and volume forecast.</p>
-            </>
-          ) : (
-            <>
-              <h1>Workspaces</h1>
-              <p className="sub">Every workspace, with its storage, growth, volume forecast and status in Coder.</p>
-            </>
-          )}
-        </div>
-        <div className="spacer" />
-        <ExportLink
-          path={exportPaths.workspaces()}
-          params={workspaceListExportParams(state)}
-          title="Download every page of this table, filtered and sorted as shown, as CSV"
-        />
-      </div>
+      <PageHeader
+        title={member ? "Your workspaces" : "Workspaces"}
+        sub={
+          member
+            ? "The workspaces you own in Coder, with their storage, growth and volume forecast."
+            : "Every workspace, with its storage, growth, volume forecast and status in Coder."
+        }
+        actionsAtEnd
+        actions={
+          <ExportLink
+            path={exportPaths.workspaces()}
+            params={workspaceListExportParams(state)}
+            title="Download every page of this table, filtered and sorted as shown, as CSV"
+          />
+        }
+      />
       <Panel>
-        <div style={{ marginBottom: 12 }}>
+        <div className="mb-12">
           <WorkspaceFilters state={state} onChange={onChange} />
         </div>
         <QueryView

@@ -67,3 +67,7 @@ export const auditOptions = (filters: AuditFilterState) =>
       fetchJson<AuditPage>(withQuery("/api/v1/audit", { ...filters, cursor: pageParam, limit: 50 }), { signal }),
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
+
+/** Enrolled workspaces keep working; new ones need the new key. */
+export const rotateEnrollmentKey = () =>
+  fetchJson<{ rotated: boolean }>("/api/v1/enrollment-key/rotate", { method: "POST" });

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { NewRunForm } from "@/components/cleanup/new-run-form";
 import { requirePage } from "@/lib/auth/page";
 import { parseNewRunSearchParams } from "@/lib/validations/cleanup";
+import { PageHeader } from "@/components/ui/page-header";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "New cleanup" };
@@ -14,16 +15,16 @@ export default async function NewCleanupPage({ searchParams }: Props) {
   const free = parseNewRunSearchParams(await searchParams).free;
   return (
     <div className="stack">
-      <div className="page-head">
-        <div>
-          <h1>{free ? "Free space" : "New cleanup"}</h1>
-          <p className="sub">
+      <PageHeader
+        title={free ? "Free space" : "New cleanup"}
+        sub={
+          <>
             {free
               ? "What each recipe would free on this workspace. Pick the figures to act on, then confirm them."
               : "Preview what the run would free in each workspace, then confirm that figure."}
-          </p>
-        </div>
-      </div>
+          </>
+        }
+      />
       <NewRunForm />
     </div>
   );

@@ -8,6 +8,7 @@ import { getRulesView } from "@/lib/db/queries/findings";
 import { findingKeys } from "@/lib/query/findings";
 import { prefetchAll } from "@/lib/query/prefetch";
 import { requirePage } from "@/lib/auth/page";
+import { PageHeader } from "@/components/ui/page-header";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Findings rules" };
@@ -20,15 +21,15 @@ export default async function FindingRulesPage() {
   return (
     <HydrationBoundary state={dehydrated}>
       <div className="stack">
-        <div className="page-head">
-          <div>
-            <h1>Rules and thresholds</h1>
-            <p className="sub">
+        <PageHeader
+          title="Rules and thresholds"
+          sub={
+            <>
               What makes a finding: each rule, its severity and its thresholds. Admins change them here; the{" "}
               <Link href="/findings">findings</Link>, the overview and the workspace pages follow at once.
-            </p>
-          </div>
-        </div>
+            </>
+          }
+        />
         <Panel>
           <RulesEditor />
         </Panel>

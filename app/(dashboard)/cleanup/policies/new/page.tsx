@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { NewPolicy } from "@/components/cleanup/policy-view";
 import { requirePage } from "@/lib/auth/page";
 import { parseNewRunSearchParams } from "@/lib/validations/cleanup";
+import { PageHeader } from "@/components/ui/page-header";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "New cleanup policy" };
@@ -14,15 +15,15 @@ export default async function NewPolicyPage({ searchParams }: Props) {
   const { recipe } = parseNewRunSearchParams(await searchParams);
   return (
     <div className="stack">
-      <div className="page-head">
-        <div>
-          <h1>New cleanup policy</h1>
-          <p className="sub">
+      <PageHeader
+        title="New cleanup policy"
+        sub={
+          <>
             A recipe, its parameters and scope, run daily or weekly by the dashboard&apos;s scheduler. Its runs are dry
             runs, which change nothing, until an admin confirms the figure its preview shows.
-          </p>
-        </div>
-      </div>
+          </>
+        }
+      />
       <NewPolicy recipe={recipe} />
     </div>
   );

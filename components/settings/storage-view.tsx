@@ -1,3 +1,5 @@
+"use client";
+
 import type { ColumnDef } from "@tanstack/react-table";
 import type { StorageSettings } from "@/lib/db/queries/storage";
 import { Bytes } from "@/components/ui/bytes";

@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import type { ColumnDef } from "@tanstack/react-table";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { exportPaths } from "@/lib/validations/export";
@@ -16,7 +17,7 @@ import { StackedAreaChart } from "@/components/charts/lazy";
 import { Bytes } from "@/components/ui/bytes";
 import { ExportLink } from "@/components/ui/export-link";
 import { Panel, Stat } from "@/components/ui/panel";
-import { stackedTable } from "@/components/ui/stacked-table";
+import { column, DataTable } from "@/components/ui/data-table";
 import { RangePicker } from "@/components/ui/range-picker";
 import { EmptyState, PageLoading, QueryView } from "@/components/ui/states";
 import { agentLabel } from "./agent-label";
@@ -38,29 +39,24 @@ const kindLabel = (kind: string) => KIND_LABELS[kind] ?? kind;
 
 /** Where the agent's storage lies, by kind of root, largest first. */
 function KindsTable({ data }: { data: AgentDetail }) {
+  const columns: ColumnDef<AgentDetail["byKind"][number]>[] = [
+    column("kind", "Kind of root", (k) => kindLabel(k.kind).replace(/^./, (c) => c.toUpperCase())),
+    column("roots", "Roots", (k) => formatCount(k.roots), { className: "num" }),
+    column("share", "Share", (k) => formatPercent(data.total.bytes ? k.bytes / data.total.bytes : null), {
+      className: "num",
+      cellClassName: "muted",
+    }),
+    column("size", "Size", (k) => <Bytes value={k.bytes} />, { className: "num" }),
+  ];
   return (
-    <table {...stackedTable(3)} data-testid="agent-kinds">
-      <thead>
-        <tr>
-          <th>Kind of root</th>
-          <th className="num">Roots</th>
-          <th className="num">Share</th>
-          <th className="num">Size</th>
-        </tr>
-      </thead>
-      <tbody>
-        {data.byKind.map((k) => (
-          <tr key={k.kind}>
-            <td>{kindLabel(k.kind).replace(/^./, (c) => c.toUpperCase())}</td>
-            <td className="num">{formatCount(k.roots)}</td>
-            <td className="num muted">{formatPercent(data.total.bytes ? k.bytes / data.total.bytes : null)}</td>
-            <td className="num">
-              <Bytes value={k.bytes} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      data={data.byKind}
+      columns={columns}
+      rowId={(k) => k.kind}
+      testId="agent-kinds"
+      stacked={3}
+      wrap={false}
+    />
   );
 }
 

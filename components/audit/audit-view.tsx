@@ -1,11 +1,14 @@
 "use client";
 
 import { useInfiniteQuery } from "@tanstack/react-query";
+import type { ColumnDef } from "@tanstack/react-table";
 import { useState, type FormEvent } from "react";
 import Link from "next/link";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { ExportLink } from "@/components/ui/export-link";
 import { Panel } from "@/components/ui/panel";
+import { column, DataTable } from "@/components/ui/data-table";
+import { DataTableMore } from "@/components/ui/data-table-pager";
 import { describeAuditDetails } from "@/lib/audit/describe";
 import type { AuditEntry } from "@/lib/db/queries/audit";
 import { auditOptions, type AuditFilterState } from "@/lib/query/admin";
@@ -61,6 +64,24 @@ const ACTIONS = [
 ];
 const ACTION_CHOICES = [{ value: "", label: "any" }, ...ACTIONS.map((a) => ({ value: a, label: a }))];
 
+const auditColumns: ColumnDef<AuditEntry>[] = [
+  column("at", "When (UTC)", (e) => e.at.replace("T", " ").slice(0, 19), { cellClassName: "nowrap" }),
+  column("who", "Who", (e) => (
+    <>
+      {e.actorLabel ?? "—"} <span className="muted small">{e.actorType}</span>
+    </>
+  )),
+  column("action", "Action", (e) => <code>{e.action}</code>),
+  column("target", "Target", (e) => <Target entry={e} />, { cellClassName: "audit-target" }),
+  column("details", "Details", (e) => describeAuditDetails(e.action, e.details), {
+    cellClassName: "small audit-details",
+  }),
+  column("from", "From", (e) => e.ip ?? "", {
+    cellClassName: "small nowrap",
+    cell: (e) => ({ title: e.userAgent ?? undefined }),
+  }),
+];
+
 /** The audit log, newest first, filtered by actor, action and time; more rows load by key. */
 export function AuditView() {
   const [filters, setFilters] = useState<AuditFilterState>({});
@@ -94,51 +115,16 @@ export function AuditView() {
           </button>
         </form>
         {query.isError ? <ErrorPanel error={query.error} onRetry={() => query.refetch()} /> : null}
-        <div className="table-wrap">
-          <table className="table" data-testid="audit-table" aria-busy={query.isFetching}>
-            <thead>
-              <tr>
-                <th>When (UTC)</th>
-                <th>Who</th>
-                <th>Action</th>
-                <th>Target</th>
-                <th>Details</th>
-                <th>From</th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((e) => (
-                <tr key={e.id}>
-                  <td className="nowrap">{e.at.replace("T", " ").slice(0, 19)}</td>
-                  <td>
-                    {e.actorLabel ?? "—"} <span className="muted small">{e.actorType}</span>
-                  </td>
-                  <td>
-                    <code>{e.action}</code>
-                  </td>
-                  <td className="audit-target">
-                    <Target entry={e} />
-                  </td>
-                  <td className="small audit-details">{describeAuditDetails(e.action, e.details)}</td>
-                  <td className="small nowrap" title={e.userAgent ?? undefined}>
-                    {e.ip ?? ""}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        {!query.isPending && entries.length === 0 ? <p className="muted">No events match.</p> : null}
-        {query.hasNextPage ? (
-          <button
-            type="button"
-            className="button"
-            disabled={query.isFetchingNextPage}
-            onClick={() => query.fetchNextPage()}
-          >
-            Load older events
-          </button>
-        ) : null}
+        <DataTable
+          data={entries}
+          columns={auditColumns}
+          rowId={(e) => String(e.id)}
+          testId="audit-table"
+          busy={query.isFetching}
+          empty={query.isPending ? null : <p className="muted">No events match.</p>}
+          emptyUnderHeader
+        />
+        <DataTableMore query={query}>Load older events</DataTableMore>
       </div>
     </Panel>
   );

@@ -23,10 +23,16 @@ import { postRun, previewOptions } from "@/lib/query/cleanup";
 import { useQueueRuns } from "@/lib/query/use-cleanup-mutations";
 import { Bytes } from "@/components/ui/bytes";
 import { Panel } from "@/components/ui/panel";
+import { column, DataTable } from "@/components/ui/data-table";
 
 const CHOICES: readonly FreeSpaceChoice[] = ["defaults", "minimum"];
 type Picks = Partial<Record<RecipeId, FreeSpaceChoice>>;
 type Queued = { recipe: string; id: string };
+type Listed = { row: FreeSpaceRow; i: number };
+const CHOICE_HEADERS: Record<FreeSpaceChoice, string> = {
+  defaults: "At the recipe's age",
+  minimum: "At the minimum age",
+};
 
 /**
  * "Free space here": every recipe's preview on one workspace, with its defaults and with everything past the
@@ -101,41 +107,39 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
           Each recipe&apos;s preview on this workspace, from its latest report: with the recipe&apos;s own age, and with
           everything not modified in the last day. Pick one figure per recipe; each becomes a run of its own.
         </p>
-        <div className="table-wrap">
-          <table className="table" data-testid="free-space">
-            <thead>
-              <tr>
-                <th>Recipe</th>
-                <th className="num">At the recipe&apos;s age</th>
-                <th className="num">At the minimum age</th>
-              </tr>
-            </thead>
-            <tbody>
-              {listed.map(({ row, i }) => (
-                <tr key={row.recipe.id} data-recipe={row.recipe.id}>
-                  <td>
-                    <div className="cell-main">{row.recipe.title}</div>
-                    <div className="muted small">
-                      {row.runs.defaults.action === "trash" ? "to the trash" : "deleted"} ·{" "}
-                      <Link href={newRunHref({ recipe: row.recipe.id, workspace: workspace.id })}>Adjust…</Link>
-                    </div>
-                  </td>
-                  {CHOICES.map((c) => (
-                    <td key={c} className="num">
-                      <Figure
-                        row={row}
-                        choice={c}
-                        preview={previewOf(i, c).data}
-                        picked={picks[row.recipe.id] === c}
-                        onPick={(on) => setPicks({ ...picks, [row.recipe.id]: on ? c : undefined })}
-                      />
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          data={listed}
+          columns={[
+            column<Listed>("recipe", "Recipe", ({ row }) => (
+              <>
+                <div className="cell-main">{row.recipe.title}</div>
+                <div className="muted small">
+                  {row.runs.defaults.action === "trash" ? "to the trash" : "deleted"} ·{" "}
+                  <Link href={newRunHref({ recipe: row.recipe.id, workspace: workspace.id })}>Adjust…</Link>
+                </div>
+              </>
+            )),
+            ...CHOICES.map((c) =>
+              column<Listed>(
+                c,
+                CHOICE_HEADERS[c],
+                ({ row, i }) => (
+                  <Figure
+                    row={row}
+                    choice={c}
+                    preview={previewOf(i, c).data}
+                    picked={picks[row.recipe.id] === c}
+                    onPick={(on) => setPicks({ ...picks, [row.recipe.id]: on ? c : undefined })}
+                  />
+                ),
+                { className: "num" },
+              ),
+            ),
+          ]}
+          rowId={({ row }) => row.recipe.id}
+          testId="free-space"
+          rowProps={({ row }) => ({ "data-recipe": row.recipe.id })}
+        />
         {loading ? <p className="muted small">Previewing {rows.length} recipes…</p> : null}
         {!loading && listed.length === 0 ? (
           <p className="empty">

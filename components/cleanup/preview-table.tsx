@@ -1,8 +1,29 @@
+import type { ColumnDef } from "@tanstack/react-table";
 import Link from "next/link";
 import type { CleanupPreview } from "@/lib/db/queries/cleanup-preview";
 import { previewUnitsText } from "@/lib/cleanup/wording";
 import { formatCount, formatCountOf } from "@/lib/format/numbers";
 import { Bytes } from "@/components/ui/bytes";
+import { column, DataTable } from "@/components/ui/data-table";
+
+/** Per workspace; a custom target's figures are unknown until its results ("—"). */
+const previewColumns = (unknown: boolean): ColumnDef<CleanupPreview["workspaces"][number]>[] => [
+  column("workspace", "Workspace", (w) => (
+    <Link href={`/workspaces/${encodeURIComponent(w.workspaceId)}`}>
+      {w.owner}/{w.name}
+    </Link>
+  )),
+  column("roots", "Roots", (w) => w.roots.join(", "), { cellClassName: "muted small" }),
+  column(
+    "units",
+    "Units",
+    (w) => (unknown ? "—" : w.units === 0 && w.bytes > 0 ? previewUnitsText(w.units, w.bytes) : formatCount(w.units)),
+    { className: "num" },
+  ),
+  column("frees", "Frees", (w) => (unknown ? "—" : <Bytes value={w.bytes} estimate={w.estimate} />), {
+    className: "num",
+  }),
+];
 
 /** What a run would free: in total, per workspace, and the workspaces whose reporter sends no usage. */
 export function PreviewTable({ preview }: { preview: CleanupPreview }) {
@@ -63,41 +84,17 @@ export function PreviewTable({ preview }: { preview: CleanupPreview }) {
         </p>
       ) : null}
       {preview.workspaces.length ? (
-        <div className="table-wrap" style={{ maxHeight: 360, overflow: "auto" }}>
-          <table className="table" data-testid="preview-workspaces">
-            <thead>
-              <tr>
-                <th>Workspace</th>
-                <th>Roots</th>
-                <th className="num">Units</th>
-                <th className="num">Frees</th>
-              </tr>
-            </thead>
-            <tbody>
-              {preview.workspaces.map((w) => (
-                <tr key={w.workspaceId}>
-                  <td>
-                    <Link href={`/workspaces/${encodeURIComponent(w.workspaceId)}`}>
-                      {w.owner}/{w.name}
-                    </Link>
-                  </td>
-                  <td className="muted small">{w.roots.join(", ")}</td>
-                  <td className="num">
-                    {preview.unknown
-                      ? "—"
-                      : w.units === 0 && w.bytes > 0
-                        ? previewUnitsText(w.units, w.bytes)
-                        : formatCount(w.units)}
-                  </td>
-                  <td className="num">{preview.unknown ? "—" : <Bytes value={w.bytes} estimate={w.estimate} />}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        <DataTable
+          data={preview.workspaces}
+          columns={previewColumns(preview.unknown)}
+          rowId={(w) => w.workspaceId}
+          testId="preview-workspaces"
+          wrapStyle={{ maxHeight: 360, overflow: "auto" }}
+        >
           {preview.truncated ? (
             <p className="muted small">The {preview.workspaces.length} largest are listed; the total counts all.</p>
           ) : null}
-        </div>
+        </DataTable>
       ) : null}
     </div>
   );

@@ -1,9 +1,10 @@
 "use client";
 
 import type { InfiniteData, UseInfiniteQueryResult } from "@tanstack/react-query";
+import type { ColumnDef } from "@tanstack/react-table";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { Fragment, useState } from "react";
+import { useState } from "react";
 import { SHOWN_JOB_STATES, type ShownJobState } from "@/lib/cleanup/job-states";
 import { restoreRefusal } from "@/lib/cleanup/restore";
 import type { JobRow } from "@/lib/db/queries/cleanup-run-jobs";
@@ -13,6 +14,8 @@ import { useRestoreJob } from "@/lib/query/use-cleanup-mutations";
 import { RUN_JOB_SORTS, type RunJobSort, type RunJobsView } from "@/lib/validations/cleanup";
 import { useIsAdmin } from "@/components/auth/caller-context";
 import { Bytes } from "@/components/ui/bytes";
+import { column, DataTable } from "@/components/ui/data-table";
+import { DataTableMore } from "@/components/ui/data-table-pager";
 import { RelativeTime } from "@/components/ui/time";
 import { JobResultDetail } from "./job-result";
 import { StateBadge, stateLabel } from "./run-text";
@@ -58,6 +61,31 @@ function Claim({ job }: { job: JobRow }) {
     </>
   );
 }
+
+const jobColumns: ColumnDef<JobRow>[] = [
+  column("workspace", "Workspace", (j) => (
+    <Link href={`/workspaces/${encodeURIComponent(j.workspaceId)}`}>
+      {j.owner}/{j.workspaceName}
+    </Link>
+  )),
+  column("state", "State", (j) => (
+    <>
+      <StateBadge state={j.state} />
+      {j.cancelRequested && (j.state === "running" || j.state === "lapsed") ? (
+        <span className="muted small"> stopping</span>
+      ) : null}
+      {j.cancelReason ? <span className="muted small"> {j.cancelReason}</span> : null}
+    </>
+  )),
+  column("preview", "Preview", (j) => <Bytes value={j.previewBytes} />, { className: "num" }),
+  column("acted", "Acted", (j) => (j.bytesActed === null ? "—" : <Bytes value={j.bytesActed} />), { className: "num" }),
+  column("skipped", "Skipped", (j) => (j.skippedUnits === null ? "—" : formatCount(j.skippedUnits)), {
+    className: "num",
+  }),
+  column("errors", "Errors", (j) => (j.errorCount === null ? "—" : formatCount(j.errorCount)), { className: "num" }),
+  column("claimed", "Claimed", (j) => <Claim job={j} />),
+  column("finished", "Finished", (j) => (j.finishedAt ? <RelativeTime value={j.finishedAt} /> : "—")),
+];
 
 /** The view's choices: the order and the one state to show (the run's counts by state are above). */
 export function JobsViewPicker({
@@ -110,89 +138,49 @@ export function RunJobs({
   return (
     <>
       {restore.isError ? <p className="error-message">{restore.error.message}</p> : null}
-      <div className="table-wrap">
-        <table className="table" data-testid="run-jobs" aria-busy={query.isFetching}>
-          <thead>
-            <tr>
-              <th>Workspace</th>
-              <th>State</th>
-              <th className="num">Preview</th>
-              <th className="num">Acted</th>
-              <th className="num">Skipped</th>
-              <th className="num">Errors</th>
-              <th>Claimed</th>
-              <th>Finished</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {jobs.map((j) => (
-              <Fragment key={j.id}>
-                <tr data-state={j.state}>
-                  <td>
-                    <Link href={`/workspaces/${encodeURIComponent(j.workspaceId)}`}>
-                      {j.owner}/{j.workspaceName}
-                    </Link>
-                  </td>
-                  <td>
-                    <StateBadge state={j.state} />
-                    {j.cancelRequested && (j.state === "running" || j.state === "lapsed") ? (
-                      <span className="muted small"> stopping</span>
-                    ) : null}
-                    {j.cancelReason ? <span className="muted small"> {j.cancelReason}</span> : null}
-                  </td>
-                  <td className="num">
-                    <Bytes value={j.previewBytes} />
-                  </td>
-                  <td className="num">{j.bytesActed === null ? "—" : <Bytes value={j.bytesActed} />}</td>
-                  <td className="num">{j.skippedUnits === null ? "—" : formatCount(j.skippedUnits)}</td>
-                  <td className="num">{j.errorCount === null ? "—" : formatCount(j.errorCount)}</td>
-                  <td>
-                    <Claim job={j} />
-                  </td>
-                  <td>{j.finishedAt ? <RelativeTime value={j.finishedAt} /> : "—"}</td>
-                  <td className="nowrap">
-                    <button type="button" className="button" onClick={() => setOpen(open === j.id ? null : j.id)}>
-                      {open === j.id ? "Hide" : "Details"}
-                    </button>{" "}
-                    {isAdmin && restoreRefusal(run, j, new Date()) === null ? (
-                      <button
-                        type="button"
-                        className="button"
-                        disabled={restore.isPending}
-                        onClick={() => restore.mutate(j.id)}
-                      >
-                        Restore
-                      </button>
-                    ) : null}
-                  </td>
-                </tr>
-                {open === j.id ? (
-                  <tr>
-                    <td colSpan={9}>
-                      <JobResultDetail job={j} />
-                    </td>
-                  </tr>
+      <DataTable
+        data={jobs}
+        columns={[
+          ...jobColumns,
+          column<JobRow>(
+            "open",
+            "",
+            (j) => (
+              <>
+                <button type="button" className="button" onClick={() => setOpen(open === j.id ? null : j.id)}>
+                  {open === j.id ? "Hide" : "Details"}
+                </button>{" "}
+                {isAdmin && restoreRefusal(run, j, new Date()) === null ? (
+                  <button
+                    type="button"
+                    className="button"
+                    disabled={restore.isPending}
+                    onClick={() => restore.mutate(j.id)}
+                  >
+                    Restore
+                  </button>
                 ) : null}
-              </Fragment>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {jobs.length === 0 && !query.isFetching ? (
-        <p className="muted">{view.state ? `No job is ${stateLabel(view.state)}.` : "This run has no jobs."}</p>
-      ) : null}
-      {query.hasNextPage ? (
-        <button
-          type="button"
-          className="button"
-          disabled={query.isFetchingNextPage}
-          onClick={() => void query.fetchNextPage()}
-        >
-          More jobs ({formatCount(jobs.length)} of{" "}
-          {formatCount(view.state ? run.progress.states[view.state] : run.progress.jobs)} shown)
-        </button>
-      ) : null}
+              </>
+            ),
+            { cellClassName: "nowrap" },
+          ),
+        ]}
+        rowId={(j) => j.id}
+        testId="run-jobs"
+        busy={query.isFetching}
+        rowProps={(j) => ({ "data-state": j.state })}
+        rowDetail={(j) => (open === j.id ? <JobResultDetail job={j} /> : null)}
+        empty={
+          query.isFetching ? null : (
+            <p className="muted">{view.state ? `No job is ${stateLabel(view.state)}.` : "This run has no jobs."}</p>
+          )
+        }
+        emptyUnderHeader
+      />
+      <DataTableMore query={query}>
+        More jobs ({formatCount(jobs.length)} of{" "}
+        {formatCount(view.state ? run.progress.states[view.state] : run.progress.jobs)} shown)
+      </DataTableMore>
     </>
   );
 }

@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { useIsAdmin } from "@/components/auth/caller-context";
 import { ErrorPanel } from "@/components/ui/error-panel";
+import { column, DataTable } from "@/components/ui/data-table";
 import type { StorageSettings } from "@/lib/db/queries/storage";
 import { useSaveRetention } from "@/lib/query/use-admin-mutations";
 import { retentionProblem, retentionUpdate, type RetentionDays } from "@/lib/validations/settings";
@@ -47,55 +48,48 @@ export function RetentionEditor({ retention }: { retention: Setting[] }) {
 
   return (
     <form onSubmit={submit} aria-label="Retention">
-      <div className="table-wrap">
-        <table className="table" data-testid="retention-table">
-          <thead>
-            <tr>
-              <th>Data</th>
-              <th className="num">Kept (days)</th>
-              <th className="num">Default</th>
-            </tr>
-          </thead>
-          <tbody>
-            {retention.map((s) => {
+      <DataTable
+        data={retention}
+        columns={[
+          column<Setting>("data", "Data", (s) => s.label),
+          column<Setting>(
+            "days",
+            "Kept (days)",
+            (s) => {
               const error = invalid(s.id) ? `A whole number of days from ${s.minDays} to ${s.maxDays}` : null;
-              return (
-                <tr key={s.id}>
-                  <td>{s.label}</td>
-                  <td className="num">
-                    {isAdmin ? (
-                      <>
-                        <input
-                          type="number"
-                          inputMode="numeric"
-                          min={s.minDays}
-                          max={s.maxDays}
-                          step={1}
-                          required
-                          aria-label={`${s.label}, days kept`}
-                          aria-invalid={error ? true : undefined}
-                          aria-describedby={error ? `${s.id}-error` : undefined}
-                          value={draft[s.id]}
-                          onChange={(e) => edit(s.id, e.target.value)}
-                          style={{ width: 90 }}
-                        />
-                        {error ? (
-                          <div id={`${s.id}-error`} className="critical-text small">
-                            {error}
-                          </div>
-                        ) : null}
-                      </>
-                    ) : (
-                      s.days
-                    )}
-                  </td>
-                  <td className="num muted">{s.defaultDays}</td>
-                </tr>
+              return isAdmin ? (
+                <>
+                  <input
+                    type="number"
+                    inputMode="numeric"
+                    min={s.minDays}
+                    max={s.maxDays}
+                    step={1}
+                    required
+                    aria-label={`${s.label}, days kept`}
+                    aria-invalid={error ? true : undefined}
+                    aria-describedby={error ? `${s.id}-error` : undefined}
+                    value={draft[s.id]}
+                    onChange={(e) => edit(s.id, e.target.value)}
+                    style={{ width: 90 }}
+                  />
+                  {error ? (
+                    <div id={`${s.id}-error`} className="critical-text small">
+                      {error}
+                    </div>
+                  ) : null}
+                </>
+              ) : (
+                s.days
               );
-            })}
-          </tbody>
-        </table>
-      </div>
+            },
+            { className: "num" },
+          ),
+          column<Setting>("default", "Default", (s) => s.defaultDays, { className: "num", cellClassName: "muted" }),
+        ]}
+        rowId={(s) => s.id}
+        testId="retention-table"
+      />
       {isAdmin ? (
         <div className="stack" style={{ gap: 8, marginTop: 10 }}>
           {ready ? (

@@ -1,7 +1,10 @@
+"use client";
+
+import type { ColumnDef } from "@tanstack/react-table";
 import type { StorageSettings } from "@/lib/db/queries/storage";
 import { Bytes } from "@/components/ui/bytes";
 import { Panel } from "@/components/ui/panel";
-import { stackedTable } from "@/components/ui/stacked-table";
+import { column, DataTable } from "@/components/ui/data-table";
 import { RelativeTime } from "@/components/ui/time";
 import { SyncFailure } from "@/components/coder/sync-failure";
 import { formatCount, formatCountOf } from "@/lib/format/numbers";
@@ -33,6 +36,34 @@ function CoderSyncLine({ sync }: { sync: StorageSettings["coderSync"] }) {
     </p>
   );
 }
+
+const tableSizeColumns: ColumnDef<StorageSettings["tables"][number]>[] = [
+  column("table", "Table", (t) => <code>{t.table}</code>),
+  column("size", "Size", (t) => <Bytes value={t.bytes} />, { className: "num" }),
+  column(
+    "rows",
+    "Rows",
+    (t) =>
+      t.exact ? (
+        formatCount(t.rows)
+      ) : (
+        <>
+          ≈ {formatCount(t.rows)}
+          <div className="muted small">
+            {t.estimatedAt ? (
+              <>
+                estimate, analysed <RelativeTime value={t.estimatedAt} />
+              </>
+            ) : (
+              "estimate, not analysed yet"
+            )}
+          </div>
+        </>
+      ),
+    { className: "num", cell: (t) => ({ "data-exact": t.exact }) },
+  ),
+  column("partitions", "Partitions", (t) => t.partitions || "", { className: "num" }),
+];
 
 /** Settings: how long data is kept, where expired history ends, and what the product's tables take on disk. */
 export function StorageView({ settings }: { settings: StorageSettings }) {
@@ -83,47 +114,14 @@ export function StorageView({ settings }: { settings: StorageSettings }) {
           Rows are counted exactly in tables up to <Bytes value={settings.exactCountMaxBytes} />; larger tables show
           PostgreSQL&apos;s estimate from its last analysis of the table, and when that was.
         </p>
-        <table {...stackedTable(3)} data-testid="table-sizes">
-          <thead>
-            <tr>
-              <th>Table</th>
-              <th className="num">Size</th>
-              <th className="num">Rows</th>
-              <th className="num">Partitions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {settings.tables.map((t) => (
-              <tr key={t.table}>
-                <td>
-                  <code>{t.table}</code>
-                </td>
-                <td className="num">
-                  <Bytes value={t.bytes} />
-                </td>
-                <td className="num" data-exact={t.exact}>
-                  {t.exact ? (
-                    formatCount(t.rows)
-                  ) : (
-                    <>
-                      ≈ {formatCount(t.rows)}
-                      <div className="muted small">
-                        {t.estimatedAt ? (
-                          <>
-                            estimate, analysed <RelativeTime value={t.estimatedAt} />
-                          </>
-                        ) : (
-                          "estimate, not analysed yet"
-                        )}
-                      </div>
-                    </>
-                  )}
-                </td>
-                <td className="num">{t.partitions || ""}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          data={settings.tables}
+          columns={tableSizeColumns}
+          rowId={(t) => t.table}
+          testId="table-sizes"
+          stacked={3}
+          wrap={false}
+        />
       </Panel>
     </div>
   );

@@ -1,6 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import type { ColumnDef } from "@tanstack/react-table";
+import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { CopyButton } from "@/components/connect/copy-button";
 import { ErrorPanel } from "@/components/ui/error-panel";
@@ -10,12 +12,42 @@ import { tokensOptions } from "@/lib/query/admin";
 import { useCreateToken, useRevokeToken } from "@/lib/query/use-admin-mutations";
 import type { AssignableRole } from "@/lib/validations/auth";
 import { ASSIGNABLE_ROLES } from "./roles";
+import { column, DataTable } from "@/components/ui/data-table";
+import { tokensOptions } from "@/lib/query/admin";
+import type { ApiTokenInfo } from "@/lib/auth/api-tokens";
 import { ExportLink } from "@/components/ui/export-link";
 import { exportPaths } from "@/lib/validations/export";
 import { NumberField, TextField } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : "—");
+
+function tokenColumns({
+  busy,
+  onRevoke,
+}: {
+  busy: boolean;
+  onRevoke: (id: string) => void;
+}): ColumnDef<ApiTokenInfo>[] {
+  return [
+    column("name", "Name", (t) => t.name),
+    column("role", "Role", (t) => t.role),
+    column("start", "Starts with", (t) => <code>{t.start}…</code>),
+    column("createdBy", "Created by", (t) => t.createdBy ?? "—"),
+    column("created", "Created", (t) => day(t.createdAt)),
+    column("expires", "Expires", (t) => day(t.expiresAt)),
+    column("lastUsed", "Last used", (t) => day(t.lastUsedAt)),
+    column("revoke", "", (t) =>
+      t.revoked ? (
+        <span className="badge">revoked</span>
+      ) : (
+        <button type="button" className="button" disabled={busy} onClick={() => onRevoke(t.id)}>
+          Revoke
+        </button>
+      ),
+    ),
+  ];
+}
 
 /** API tokens for scripts: created here (shown once), listed by name and first characters, revoked at once. */
 export function TokensPanel() {
@@ -69,51 +101,12 @@ export function TokensPanel() {
         ) : null}
         <QueryView query={query}>
           {(data) => (
-            <div className="table-wrap">
-              <table className="table" data-testid="tokens-table">
-                <thead>
-                  <tr>
-                    <th>Name</th>
-                    <th>Role</th>
-                    <th>Starts with</th>
-                    <th>Created by</th>
-                    <th>Created</th>
-                    <th>Expires</th>
-                    <th>Last used</th>
-                    <th />
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.tokens.map((t) => (
-                    <tr key={t.id}>
-                      <td>{t.name}</td>
-                      <td>{t.role}</td>
-                      <td>
-                        <code>{t.start}…</code>
-                      </td>
-                      <td>{t.createdBy ?? "—"}</td>
-                      <td>{day(t.createdAt)}</td>
-                      <td>{day(t.expiresAt)}</td>
-                      <td>{day(t.lastUsedAt)}</td>
-                      <td>
-                        {t.revoked ? (
-                          <span className="badge">revoked</span>
-                        ) : (
-                          <button
-                            type="button"
-                            className="button"
-                            disabled={revoke.isPending}
-                            onClick={() => revoke.mutate(t.id)}
-                          >
-                            Revoke
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              data={data.tokens}
+              columns={tokenColumns({ busy: revoke.isPending, onRevoke: (id) => revoke.mutate(id) })}
+              rowId={(t) => t.id}
+              testId="tokens-table"
+            />
           )}
         </QueryView>
       </div>

@@ -1,6 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import type { ColumnDef } from "@tanstack/react-table";
+import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { Panel } from "@/components/ui/panel";
@@ -9,6 +11,9 @@ import { usersOptions } from "@/lib/query/admin";
 import { useChangeUser, useCreateUser } from "@/lib/query/use-admin-mutations";
 import type { AssignableRole } from "@/lib/validations/auth";
 import { ASSIGNABLE_ROLES } from "./roles";
+import { column, DataTable } from "@/components/ui/data-table";
+import { usersOptions } from "@/lib/query/admin";
+import type { UserInfo } from "@/lib/auth/users";
 import { ExportLink } from "@/components/ui/export-link";
 import { exportPaths } from "@/lib/validations/export";
 import { TextField } from "@/components/ui/field";
@@ -55,6 +60,57 @@ function CreateUserForm() {
   );
 }
 
+function userColumns({
+  myEmail,
+  busy,
+  onChange,
+}: {
+  myEmail: string;
+  busy: boolean;
+  onChange: (id: string, patch: { role?: AssignableRole; disabled?: boolean }) => void;
+}): ColumnDef<UserInfo>[] {
+  return [
+    column("email", "Email", (u) => (
+      <>
+        {u.email}
+        {u.email === myEmail ? <span className="muted small"> (you)</span> : null}
+      </>
+    )),
+    column("name", "Name", (u) => u.name),
+    column("role", "Role", (u) => (
+      <select
+        aria-label={`Role of ${u.email}`}
+        value={u.role}
+        disabled={busy}
+        onChange={(e) => onChange(u.id, { role: e.target.value as AssignableRole })}
+      >
+        {/* Members come from Coder's sign-in, which sets their role again at every sign-in. */}
+        {u.role === "member" ? (
+          <option value="member" disabled>
+            member (own workspaces)
+          </option>
+        ) : null}
+        <option value="viewer">viewer</option>
+        <option value="admin">admin</option>
+      </select>
+    )),
+    column("signIn", "Sign-in", (u) =>
+      u.methods.length ? u.methods.join(", ") : <span className="muted">invited</span>,
+    ),
+    column("state", "State", (u) => (u.disabled ? <span className="badge">disabled</span> : "active")),
+    column("toggle", "", (u) => (
+      <button
+        type="button"
+        className="button"
+        disabled={busy}
+        onClick={() => onChange(u.id, { disabled: !u.disabled })}
+      >
+        {u.disabled ? "Enable" : "Disable"}
+      </button>
+    )),
+  ];
+}
+
 /** Admins manage users: add (with a password, or invited for SSO), change role, disable and enable. */
 export function UsersPanel({ myEmail }: { myEmail: string }) {
   const query = useQuery(usersOptions());
@@ -66,60 +122,17 @@ export function UsersPanel({ myEmail }: { myEmail: string }) {
         {change.isError ? <ErrorPanel title="Could not change the user" error={change.error} /> : null}
         <QueryView query={query}>
           {(data) => (
-            <div className="table-wrap">
-              <table className="table" data-testid="users-table">
-                <thead>
-                  <tr>
-                    <th>Email</th>
-                    <th>Name</th>
-                    <th>Role</th>
-                    <th>Sign-in</th>
-                    <th>State</th>
-                    <th />
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.users.map((u) => (
-                    <tr key={u.id} data-email={u.email}>
-                      <td>
-                        {u.email}
-                        {u.email === myEmail ? <span className="muted small"> (you)</span> : null}
-                      </td>
-                      <td>{u.name}</td>
-                      <td>
-                        <select
-                          aria-label={`Role of ${u.email}`}
-                          value={u.role}
-                          disabled={change.isPending}
-                          onChange={(e) => change.mutate({ id: u.id, role: e.target.value as AssignableRole })}
-                        >
-                          {/* Members come from Coder's sign-in, which sets their role again at every sign-in. */}
-                          {u.role === "member" ? (
-                            <option value="member" disabled>
-                              member (own workspaces)
-                            </option>
-                          ) : null}
-                          <option value="viewer">viewer</option>
-                          <option value="admin">admin</option>
-                        </select>
-                      </td>
-                      <td>{u.methods.length ? u.methods.join(", ") : <span className="muted">invited</span>}</td>
-                      <td>{u.disabled ? <span className="badge">disabled</span> : "active"}</td>
-                      <td>
-                        <button
-                          type="button"
-                          className="button"
-                          disabled={change.isPending}
-                          onClick={() => change.mutate({ id: u.id, disabled: !u.disabled })}
-                        >
-                          {u.disabled ? "Enable" : "Disable"}
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              data={data.users}
+              columns={userColumns({
+                myEmail,
+                busy: change.isPending,
+                onChange: (id, patch) => change.mutate({ id, ...patch }),
+              })}
+              rowId={(u) => u.id}
+              testId="users-table"
+              rowProps={(u) => ({ "data-email": u.email })}
+            />
           )}
         </QueryView>
       </div>

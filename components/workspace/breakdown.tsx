@@ -1,3 +1,4 @@
+import type { ColumnDef } from "@tanstack/react-table";
 import Link from "next/link";
 import type { RootDetail } from "@/lib/db/queries/workspace-detail";
 import { formatCount, formatCountOf, formatPercent } from "@/lib/format/numbers";
@@ -5,12 +6,88 @@ import { agentLabel, hasAgentPage } from "@/components/agents/agent-label";
 import { CATEGORY_COLORS } from "@/components/charts/palette";
 import { shortRootKey } from "@/components/charts/shape";
 import { Bytes } from "@/components/ui/bytes";
-import { stackedTable } from "@/components/ui/stacked-table";
+import { column, DataTable } from "@/components/ui/data-table";
 import { RelativeTime } from "@/components/ui/time";
 import { categoryTotals } from "@/lib/shaping/workspace-tables";
 import { recipesForRoot } from "@/lib/catalog/recipe-roots";
 import { CleanupLink } from "@/components/cleanup/cleanup-link";
 import { useIsAdmin, useSignedInUser } from "@/components/auth/caller-context";
+
+function rootColumns({
+  total,
+  colors,
+  agentLinks,
+  cleanupIn,
+}: {
+  total: number;
+  colors: Map<string, string>;
+  agentLinks: boolean;
+  /** The workspace whose rows get a Clean up link; none: no such column. */
+  cleanupIn?: string;
+}): ColumnDef<RootDetail>[] {
+  const columns = [
+    column<RootDetail>(
+      "root",
+      "Root",
+      (r) => (
+        <>
+          <span className="swatch" style={{ background: colors.get(r.key) }} />
+          {shortRootKey(r.key)}
+          {r.orphaned ? <span className="badge warning ml-6">orphaned</span> : null}
+          {r.leftovers.length ? (
+            <span className="badge info ml-6" title={r.leftovers.map((l) => `${l.path} (${l.bytes} bytes)`).join(", ")}>
+              AgentAPI leftovers: {r.leftovers.length}
+            </span>
+          ) : null}
+        </>
+      ),
+      { cellClassName: "mono nowrap", cell: (r) => ({ title: r.key }) },
+    ),
+    column<RootDetail>(
+      "agent",
+      "Agent",
+      (r) =>
+        agentLinks && hasAgentPage(r.agent) ? (
+          <Link href={`/agents/${encodeURIComponent(r.agent)}`}>{agentLabel(r.agent)}</Link>
+        ) : (
+          agentLabel(r.agent)
+        ),
+      { cellClassName: "nowrap" },
+    ),
+    column<RootDetail>("path", "Path", (r) => `~/${shortRootKey(r.path)}`, {
+      className: "phone-hidden",
+      cellClassName: "mono muted",
+      cell: (r) => ({ title: `~/${r.path}` }),
+    }),
+    column<RootDetail>("size", "Size (du)", (r) => <Bytes value={r.bytes} />, {
+      className: "num",
+      header: {
+        title:
+          "Allocated bytes, as du -sB1 of the folder shows them (a file hard-linked into two roots counts once, in the first)",
+      },
+    }),
+    column<RootDetail>("share", "Share", (r) => formatPercent(total ? r.bytes / total : null), {
+      className: "num",
+      cellClassName: "muted",
+    }),
+    column<RootDetail>("files", "Files", (r) => formatCount(r.files), { className: "num" }),
+    column<RootDetail>("newest", "Newest change", (r) => <RelativeTime value={r.newestMtime} />, { className: "num" }),
+  ];
+  if (!cleanupIn) return columns;
+  return [
+    ...columns,
+    column<RootDetail>(
+      "cleanup",
+      "",
+      (r) => (
+        <CleanupLink recipe={recipesForRoot(r)[0]?.id ?? null} workspace={cleanupIn}>
+          Clean up
+        </CleanupLink>
+      ),
+      { className: "actions", header: { "aria-label": "Clean up" } },
+    ),
+  ];
+}
 
 export function RootsTable({
   roots,
@@ -27,74 +104,15 @@ export function RootsTable({
   // The Clean up links in a column of their own (every row has its cell, empty where no recipe fits), compact
   // as every button in a table: inline in the Root cell they made rows with one taller than rows without.
   const isAdmin = useIsAdmin();
-  const actions = Boolean(workspaceId) && isAdmin;
+  const cleanupIn = isAdmin ? workspaceId : undefined;
   return (
-    <div className="table-wrap">
-      <table {...stackedTable(5)} data-testid="roots-table">
-        <thead>
-          <tr>
-            <th>Root</th>
-            <th>Agent</th>
-            <th className="phone-hidden">Path</th>
-            <th
-              className="num"
-              title="Allocated bytes, as du -sB1 of the folder shows them (a file hard-linked into two roots counts once, in the first)"
-            >
-              Size (du)
-            </th>
-            <th className="num">Share</th>
-            <th className="num">Files</th>
-            <th className="num">Newest change</th>
-            {actions ? <th className="actions" aria-label="Clean up" /> : null}
-          </tr>
-        </thead>
-        <tbody>
-          {roots.map((r) => (
-            <tr key={r.key}>
-              <td className="mono nowrap" title={r.key}>
-                <span className="swatch" style={{ background: colors.get(r.key) }} />
-                {shortRootKey(r.key)}
-                {r.orphaned ? <span className="badge warning ml-6">orphaned</span> : null}
-                {r.leftovers.length ? (
-                  <span
-                    className="badge info"
-                    style={{ marginLeft: 6 }}
-                    title={r.leftovers.map((l) => `${l.path} (${l.bytes} bytes)`).join(", ")}
-                  >
-                    AgentAPI leftovers: {r.leftovers.length}
-                  </span>
-                ) : null}
-              </td>
-              <td className="nowrap">
-                {agentLinks && hasAgentPage(r.agent) ? (
-                  <Link href={`/agents/${encodeURIComponent(r.agent)}`}>{agentLabel(r.agent)}</Link>
-                ) : (
-                  agentLabel(r.agent)
-                )}
-              </td>
-              <td className="mono muted phone-hidden" title={`~/${r.path}`}>
-                ~/{shortRootKey(r.path)}
-              </td>
-              <td className="num">
-                <Bytes value={r.bytes} />
-              </td>
-              <td className="num muted">{formatPercent(total ? r.bytes / total : null)}</td>
-              <td className="num">{formatCount(r.files)}</td>
-              <td className="num">
-                <RelativeTime value={r.newestMtime} />
-              </td>
-              {actions ? (
-                <td className="actions">
-                  <CleanupLink recipe={recipesForRoot(r)[0]?.id ?? null} workspace={workspaceId}>
-                    Clean up
-                  </CleanupLink>
-                </td>
-              ) : null}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      data={roots}
+      columns={rootColumns({ total, colors, agentLinks, cleanupIn })}
+      rowId={(r) => r.key}
+      testId="roots-table"
+      stacked={5}
+    />
   );
 }
 

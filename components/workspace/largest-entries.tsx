@@ -1,50 +1,36 @@
+import type { ColumnDef } from "@tanstack/react-table";
 import type { RootDetail, WorkspaceDetail } from "@/lib/db/queries/workspace-detail";
 import { agentLabel } from "@/components/agents/agent-label";
 import { Bytes } from "@/components/ui/bytes";
-import { stackedTable } from "@/components/ui/stacked-table";
+import { column, DataTable } from "@/components/ui/data-table";
 import { RelativeTime } from "@/components/ui/time";
 import { LARGEST_SHOWN, largestEntries } from "@/lib/shaping/workspace-tables";
 
-function EntryTable({
-  rows,
-  testId,
-}: {
-  rows: { rootKey: string; agent: string; path: string; bytes: number; mtime: string; type: string }[];
-  testId: string;
-}) {
-  if (rows.length === 0) return <p className="muted small">None in the latest report.</p>;
+type Entry = { rootKey: string; agent: string; path: string; bytes: number; mtime: string; type: string };
+
+const entryColumns: ColumnDef<Entry>[] = [
+  column("path", "Path", (e) => `${e.path}${e.type === "dir" ? "/" : ""}`, {
+    cellClassName: "mono",
+    cell: () => ({ style: { overflowWrap: "anywhere" } }),
+  }),
+  column("root", "Root", (e) => agentLabel(e.agent), {
+    cellClassName: "muted small nowrap",
+    cell: (e) => ({ title: e.rootKey }),
+  }),
+  column("size", "Size", (e) => <Bytes value={e.bytes} />, { className: "num" }),
+  column("modified", "Modified", (e) => <RelativeTime value={e.mtime} />, { className: "num" }),
+];
+
+function EntryTable({ rows, testId }: { rows: Entry[]; testId: string }) {
   return (
-    <div className="table-wrap">
-      <table {...stackedTable(3)} data-testid={testId}>
-        <thead>
-          <tr>
-            <th>Path</th>
-            <th>Root</th>
-            <th className="num">Size</th>
-            <th className="num">Modified</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((e) => (
-            <tr key={`${e.rootKey}:${e.path}`}>
-              <td className="mono" style={{ overflowWrap: "anywhere" }}>
-                {e.path}
-                {e.type === "dir" ? "/" : ""}
-              </td>
-              <td className="muted small nowrap" title={e.rootKey}>
-                {agentLabel(e.agent)}
-              </td>
-              <td className="num">
-                <Bytes value={e.bytes} />
-              </td>
-              <td className="num">
-                <RelativeTime value={e.mtime} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      data={rows}
+      columns={entryColumns}
+      rowId={(e) => `${e.rootKey}:${e.path}`}
+      testId={testId}
+      stacked={3}
+      empty={<p className="muted small">None in the latest report.</p>}
+    />
   );
 }
 

@@ -15,8 +15,6 @@ import { RelativeTime } from "@/components/ui/time";
 
 const col = createColumnHelper<WorkspaceListRow>();
 
-export type ColumnMeta = { numeric?: boolean };
-
 /** df's Use% with a bar; the title carries df's own columns so the figure can be checked against df. */
 function VolumeBar({ volume }: { volume: VolumeSummary | null }) {
   if (volume === null) return <span className="muted">—</span>;
@@ -53,13 +51,13 @@ export const workspaceColumns = [
   col.accessor("totalBytes", {
     id: "total",
     header: "Total",
-    meta: { numeric: true },
+    meta: { className: "num" },
     cell: (c) => <Bytes value={c.getValue()} />,
   }),
   col.accessor("change7dBytes", {
     id: "change7d",
     header: "7 d change",
-    meta: { numeric: true },
+    meta: { className: "num" },
     cell: (c) => <Bytes value={c.getValue()} delta />,
   }),
   col.display({
@@ -88,12 +86,12 @@ export const workspaceColumns = [
   col.accessor((r) => r.volume?.usePercent ?? null, {
     id: "volumeUsed",
     header: "Use%",
-    meta: { numeric: true },
+    meta: { className: "num" },
     cell: ({ row }) => <VolumeBar volume={row.original.volume} />,
   }),
   col.accessor("daysUntilFull", {
     header: "Full in",
-    meta: { numeric: true },
+    meta: { className: "num" },
     cell: ({ row }) => {
       const d = row.original.daysUntilFull;
       // A full volume stops growing, so it has no forecast: say what it is.
@@ -119,7 +117,7 @@ export const workspaceColumns = [
   col.accessor("lastCollectedAt", {
     id: "lastReport",
     header: "Last report",
-    meta: { numeric: true },
+    meta: { className: "num" },
     cell: ({ row }) => (
       <span className={row.original.silent ? "delta up" : undefined}>
         {row.original.lastCollectedAt ? <RelativeTime value={row.original.lastCollectedAt} /> : "never"}

@@ -1,7 +1,7 @@
 "use client";
 
 import type { WorkspaceListState } from "@/lib/query/workspaces";
-import { CODER_STATUSES, type CoderStatus } from "@/lib/coder/status";
+import { CODER_STATUSES } from "@/lib/coder/status";
 import { AgentFilter } from "@/components/agents/agent-filter";
 import { DebouncedInput } from "@/components/ui/debounced-input";
 import { OwnerTemplateFilters } from "@/components/ui/owner-template-filters";

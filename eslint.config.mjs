@@ -1,6 +1,8 @@
 import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import importX from "eslint-plugin-import-x";
 
 // The layering, enforced: each folder below may not import what would break it. Type-only imports are allowed
 // where noted (they vanish at compile time, so they carry no code across the line).
@@ -13,6 +15,8 @@ const dbValueMessage =
 const appMessage =
   "app/ holds routes only; shared code lives in lib/ (URL and API parameters in lib/validations) so that nothing depends on a route file.";
 const uiMessage = "lib/db is the database layer: it knows nothing of routes or components.";
+const dbLayerMessage =
+  "lib/db holds connections, schema, migrations and queries: the domain operations that call it live in lib/services, and sign-in (lib/auth) and the Coder sync (lib/coder) call it too, never the other way. (It may read lib/coder/config, the configuration behind the links to Coder that rows carry, and the Coder API's types.)";
 
 export default defineConfig([
   ...nextVitals,
@@ -20,6 +24,13 @@ export default defineConfig([
   {
     // A leading underscore marks a parameter kept for a signature (a seam not built yet).
     rules: { "@typescript-eslint/no-unused-vars": ["warn", { argsIgnorePattern: "^_" }] },
+  },
+  {
+    // Modules that import each other, directly or round a loop, can be neither read nor loaded in layers. Type
+    // imports are exempt (they vanish at compile time).
+    plugins: { "import-x": importX },
+    settings: { "import-x/resolver-next": [createTypeScriptImportResolver()] },
+    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
   },
   {
     files: ["lib/reporter/**/*.ts"],
@@ -84,6 +95,67 @@ export default defineConfig([
           patterns: [
             { group: ["@/app", "@/app/**", "@/components", "@/components/**"], message: uiMessage },
             { regex: "^(\\.\\./)+(app|components)(/|$)", message: uiMessage },
+            // The Coder API's types name what the sync stores; its code stays out.
+            { regex: "^@/lib/coder/(?!config$)", allowTypeImports: true, message: dbLayerMessage },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The layers point one way: services call queries, never the reverse. Tests assemble layers and may cross.
+    files: ["lib/db/**/*.ts"],
+    ignores: ["lib/db/**/*.test.ts", "lib/db/testing.ts"],
+    rules: {
+      "import-x/no-restricted-paths": [
+        "error",
+        {
+          zones: [{ target: "./lib/db", from: ["./lib/services", "./lib/auth"], message: dbLayerMessage }],
+        },
+      ],
+    },
+  },
+  {
+    // Lower layers that the queries and routes call: they never call back up.
+    files: ["lib/{findings,format,shaping,report-format}/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "import-x/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            {
+              target: ["./lib/findings", "./lib/format", "./lib/shaping", "./lib/report-format"],
+              from: ["./lib/db", "./lib/services", "./lib/http"],
+              message:
+                "lib/findings, lib/format, lib/shaping and lib/report-format are called by the queries and routes, never the other way.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The reporter runs alone inside workspaces: of the dashboard's code it bundles only the report's format and
+    // the catalog (and the cleanup protocol's types, which vanish at compile time).
+    files: ["lib/reporter/**/*.ts"],
+    ignores: ["lib/reporter/**/*.test.ts", "lib/reporter/testing.ts"],
+    rules: {
+      "import-x/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            {
+              target: "./lib/reporter",
+              from: "./lib",
+              except: ["./reporter", "./report-format", "./catalog", "./cleanup/protocol.ts"],
+              message: reporterMessage,
+            },
+            {
+              target: "./lib/reporter",
+              from: ["./app", "./components", "./scripts", "./tests"],
+              message: reporterMessage,
+            },
           ],
         },
       ],

@@ -16,7 +16,7 @@ export async function register() {
   const { getDatabase, getDb } = await import("./lib/db");
   // Started whether or not the database opens now: each tick opens it if it is not open yet, so an outage at
   // start delays policies and maintenance instead of disabling them until the next restart.
-  const { startCleanupScheduler } = await import("./lib/db/cleanup-scheduler");
+  const { startCleanupScheduler } = await import("./lib/services/cleanup-scheduler");
   startCleanupScheduler(getDb);
   const { startMaintenanceSchedule } = await import("./lib/db/maintenance-schedule");
   startMaintenanceSchedule(getDatabase);

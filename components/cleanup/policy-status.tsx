@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { RUNAWAY_FACTOR } from "@/lib/cleanup/confirmation";
 import type { CleanupPreview } from "@/lib/db/queries/cleanup-preview";
-import type { LastRun, Policy } from "@/lib/db/queries/cleanup-policies";
+import type { LastRun, Policy } from "@/lib/services/cleanup-policies";
 import { formatBytes } from "@/lib/format/bytes";
 import { formatCount, formatCountOf as plural } from "@/lib/format/numbers";
 import { useConfirmPolicy, useDeletePolicy, useRunPolicyNow } from "@/lib/query/use-cleanup-mutations";

@@ -42,7 +42,7 @@ import * as usersRoute from "@/app/api/v1/users/route";
 import * as workspaceTokenRoute from "@/app/api/v1/workspaces/[id]/token/route";
 import * as workspaceRoute from "@/app/api/v1/workspaces/[id]/route";
 import * as workspacesRoute from "@/app/api/v1/workspaces/route";
-import { createPolicy } from "@/lib/db/queries/cleanup-policies";
+import { createPolicy } from "@/lib/services/cleanup-policies";
 import { apiKeys, users } from "@/lib/db/schema";
 import { describeEachDatabase, serveRoutesFrom, TEST_WHO } from "@/lib/db/testing";
 import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment/workspaces";

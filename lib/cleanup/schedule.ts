@@ -1,5 +1,5 @@
 // When a policy runs: every day, or every week on one weekday, at one time of day in UTC. Pure: the scheduler
-// (lib/db/cleanup-scheduler.ts), the policy page and the form use it. A policy's first run is its first slot after
+// (lib/services/cleanup-scheduler.ts), the policy page and the form use it. A policy's first run is its first slot after
 // it was saved, never the moment it is saved.
 import { UTCDate } from "@date-fns/utc";
 import { addDays, addWeeks, set, setDay } from "date-fns";

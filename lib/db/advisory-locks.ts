@@ -21,7 +21,7 @@ export const ADMIN_CHANGES_LOCK = 7_244_104;
 /** Session lock on the test server: one test worker at a time builds the migrated template (lib/db/testing.ts). */
 export const TEST_TEMPLATE_LOCK = 7_244_105;
 
-/** Transaction try-lock: one cleanup scheduler tick at a time across the instances (lib/db/cleanup-scheduler.ts). */
+/** Transaction try-lock: one cleanup scheduler tick at a time across the instances (lib/services/cleanup-scheduler.ts). */
 export const SCHEDULER_LOCK = 7_244_202;
 
 /**

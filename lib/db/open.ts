@@ -4,12 +4,9 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import lockfile from "proper-lockfile";
 import { config } from "@/lib/config";
+import { afterMigrate } from "./after-migrate";
 import { MIGRATION_LOCK } from "./advisory-locks";
-import { applyFunctions } from "./functions";
 import { everyWrites, setWriters } from "./maintenance";
-import { getRules } from "./queries/findings";
-import { rewriteStaleKeptRules } from "./queries/kept-findings";
-import { rewriteStaleFleetSeries } from "./queries/workspace-series";
 import * as schema from "./schema";
 import type { Db } from "./types";
 
@@ -80,9 +77,7 @@ export async function openEmbedded(dir: string, opts: { loadDataDir?: Blob } = {
     await client.waitReady;
     const db = drizzle({ client, schema }) as unknown as Db;
     await migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
-    await applyFunctions(db);
-    await rewriteStaleKeptRules(db, await getRules(db));
-    await rewriteStaleFleetSeries(db);
+    await afterMigrate(db);
     // PGlite runs no autovacuum. Without it the tables that every report updates fill with dead rows (the
     // latest table's index held 23,351 entries for 97 live rows after 14,000 reports) and the planner keeps
     // plans made for empty tables: ingest slowed from 9 to 90 ms a report and the agent page by 4x as
@@ -155,10 +150,7 @@ export async function openPostgres(url: string, poolSize = config().database.poo
       await conn.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
       const locked = drizzle({ client: conn, schema });
       await migrate(locked, { migrationsFolder: MIGRATIONS_FOLDER });
-      const db = locked as unknown as Db;
-      await applyFunctions(db);
-      await rewriteStaleKeptRules(db, await getRules(db));
-      await rewriteStaleFleetSeries(db);
+      await afterMigrate(locked as unknown as Db);
     } finally {
       await conn.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
       await conn.query("reset statement_timeout").catch(() => {});

@@ -4,7 +4,7 @@ import { listUsers, type UserInfo } from "@/lib/auth/users";
 import { policyStateText } from "@/lib/cleanup/wording";
 import { col, type CsvColumn, type CsvExport } from "@/lib/csv/columns";
 import { cleanupCatalog, type CatalogRecipe } from "@/lib/db/queries/cleanup-catalog";
-import { listPolicies, type Policy } from "@/lib/db/queries/cleanup-policies";
+import { listPolicies, type Policy } from "@/lib/services/cleanup-policies";
 import { getTableSizes, type TableSize } from "@/lib/db/queries/storage";
 import type { Db } from "@/lib/db/types";
 import { utcDayOf } from "@/lib/series";

@@ -46,7 +46,7 @@ export type FindingRule<K extends RuleId = RuleId, S extends z.ZodType = z.ZodTy
   scope: "workspace" | "root";
   /**
    * How urgent a finding is, as SQL over its row's `value` and `threshold`, larger first. The one order of
-   * findings: the page's top findings, the summary and the CSV export all sort by it (lib/findings/order.ts).
+   * findings: the page's top findings, the summary and the CSV export all sort by it (lib/db/queries/findings-order.ts).
    */
   urgency: SQL;
   /**

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { openCsvStream, type CsvStreamOptions } from "@/lib/csv/stream";
 import type { SomeCsvExport } from "@/lib/csv/columns";
-import { validate } from "./request";
+import { validate } from "@/lib/validations/validate";
 
 /**
  * Like readQuery, but a parameter given more than once arrives as an array (list filters such as

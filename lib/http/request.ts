@@ -1,7 +1,8 @@
 import { gunzipSync } from "node:zlib";
 import type { z } from "zod";
-import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from "@/lib/errors";
-import { findBadText, findReplacementCharacter } from "./text";
+import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from "@/lib/errors";
+import { findReplacementCharacter } from "@/lib/validations/text";
+import { validate } from "@/lib/validations/validate";
 
 /**
  * Reads a request body and undoes gzip. The wire bytes are counted while reading and the read stops past
@@ -84,25 +85,6 @@ function invalidUtf8(body: Buffer): BadRequestError {
 /** Validates the URL's query parameters (422 naming the parameter when one is wrong). */
 export function readQuery<S extends z.ZodType>(request: Request, schema: S): z.infer<S> {
   return validate(schema, Object.fromEntries(new URL(request.url).searchParams), "query parameters");
-}
-
-export function validate<S extends z.ZodType>(schema: S, value: unknown, what = "body"): z.infer<S> {
-  const bad = findBadText(value);
-  if (bad) {
-    const issues = [{ path: bad.path, message: bad.problem }];
-    throw new ValidationError(`In the ${what}, ${bad.path} ${bad.problem}.`, { issues }, "invalid_text");
-  }
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
-    const first = issues[0];
-    throw new ValidationError(
-      `The ${what} do${what.endsWith("s") ? "" : "es"} not match the schema: ${first ? `${first.path || "(root)"}: ${first.message}` : "invalid"}` +
-        (issues.length > 1 ? ` (and ${issues.length - 1} more)` : ""),
-      { issues },
-    );
-  }
-  return parsed.data;
 }
 
 export function bearerToken(request: Request): string | null {

@@ -8,7 +8,7 @@ import * as overviewRoute from "@/app/api/v1/fleet/overview/route";
 import * as runsRoute from "@/app/api/v1/cleanup/runs/route";
 import { BASE, ctx, makePrincipals, type Principals } from "@/lib/auth/testing";
 import { claimJobs, storeJobResult } from "@/lib/db/queries/cleanup-jobs";
-import { createRun } from "@/lib/db/queries/cleanup-runs";
+import { createRun } from "@/lib/services/cleanup-runs";
 import type { FleetOverview } from "@/lib/db/queries/fleet";
 import type { RunList } from "@/lib/db/queries/cleanup-views";
 import { describeEachDatabase, serveRoutesFrom, TEST_WHO } from "@/lib/db/testing";

@@ -9,7 +9,7 @@ import * as resultRoute from "@/app/api/v1/jobs/[id]/result/route";
 import * as reportsRoute from "@/app/api/v1/reports/route";
 import { BASE, ctx } from "@/lib/auth/testing";
 import { claimJobs } from "@/lib/db/queries/cleanup-jobs";
-import { createRun } from "@/lib/db/queries/cleanup-runs";
+import { createRun } from "@/lib/services/cleanup-runs";
 import { describeEachDatabase, serveRoutesFrom, TEST_WHO } from "@/lib/db/testing";
 import { getEnrollmentKey } from "@/lib/enrollment/workspaces";
 import { claudeRoot, doneResult, seedWorkspace, usage } from "@/tests/support/cleanup";

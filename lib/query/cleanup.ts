@@ -2,7 +2,7 @@ import { infiniteQueryOptions, keepPreviousData, queryOptions } from "@tanstack/
 import type { Catalog } from "@/lib/db/queries/cleanup-catalog";
 import type { RunRequest } from "@/lib/cleanup/protocol";
 import type { CleanupPreview } from "@/lib/db/queries/cleanup-preview";
-import type { LastRun, Policy } from "@/lib/db/queries/cleanup-policies";
+import type { LastRun, Policy } from "@/lib/services/cleanup-policies";
 import type { JobDetail } from "@/lib/db/queries/cleanup-run-jobs";
 import type { RunDetail, RunList } from "@/lib/db/queries/cleanup-views";
 import type {

@@ -1,4 +1,4 @@
-import { validate } from "@/lib/http/request";
+import { validate } from "@/lib/validations/validate";
 import { ValidationError } from "@/lib/errors";
 import { SUPPORTED_REPORT_VERSIONS } from "./constants";
 import { report, type Report } from "./schema";

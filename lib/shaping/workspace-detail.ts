@@ -1,5 +1,6 @@
 // Pure shaping of the workspace page's series: each root's daily values carried forward over days without a
 // report, the volume's used space and capacity per day, and the forecast line. No database: unit-tested alone.
+import type { AgeBreakdown, CategoryBreakdown, LargestEntry, LeftoverEntry } from "@/lib/report-format/schema";
 import { addDaysTo, fillCarryForward, utcDayOf, type Day } from "@/lib/series";
 
 export type RootRef = { key: string; agent: string; kind: string };
@@ -115,3 +116,44 @@ export function forecastLine(opts: {
   }
   return out;
 }
+
+/** The usage chart's data. */
+export type WorkspaceUsage = {
+  /** Every root that has a value in the range, largest (on the last day) first. */
+  roots: RootRef[];
+  /** One point per day of the range. */
+  points: WorkspaceUsagePoint[];
+};
+
+/** The volume chart's data. */
+export type VolumePanel = {
+  /** Used space and capacity at the end of each day of the range (carried forward; null before the first report). */
+  history: VolumeHistoryPoint[];
+  /** The least-squares fit over the last 14 days that ingest stored with the newest report. */
+  forecast: {
+    slopeBytesPerDay: number | null;
+    fullAt: string | null;
+    /** Projected used bytes per day from the last known day until full (at most 90 days ahead); empty when not growing. */
+    points: { day: Day; usedBytes: number }[];
+  };
+};
+
+export type RootDetail = RootRef & {
+  path: string;
+  /** Allocated bytes: `du -sB1` of the root's folder (a file hard-linked into two roots counts in the first). */
+  bytes: number;
+  apparentBytes: number;
+  files: number;
+  dirs: number;
+  oldestMtime: string | null;
+  newestMtime: string | null;
+  orphaned: boolean;
+  unreadable: number;
+  categories: CategoryBreakdown;
+  /** Age distribution: bytes and files per age bucket (upper bounds 1d, 7d, 30d, 90d, older). */
+  ages: AgeBreakdown;
+  largest: LargestEntry[];
+  /** AgentAPI leftovers inside the root, already counted in its figures. */
+  leftovers: LeftoverEntry[];
+  collectedAt: string;
+};

@@ -1,7 +1,7 @@
 // Pure shaping for the workspace page's tables and charts (volume + forecast rows, category totals, age rows,
 // largest entries), shared by the page and its CSV exports so both show the same rows.
-import type { RootDetail, WorkspaceDetail } from "@/lib/db/queries/workspace-detail";
-import type { VolumeSummary } from "@/lib/db/queries/volume";
+import type { VolumeSummary } from "@/lib/format/volume";
+import type { RootDetail, VolumePanel, WorkspaceUsage } from "./workspace-detail";
 import { AGE_BUCKETS, CATEGORIES } from "@/lib/report-format/constants";
 
 /** How many rows the page's largest-sessions and largest-entries tables show. */
@@ -13,7 +13,7 @@ export type VolumeRow = { day: string; used: number | null; forecast: number | n
  * The volume chart's rows: used bytes per day of the range, then the forecast's projected days. The forecast
  * starts at the last reported day (same value) so the dashed line continues the solid one without a gap.
  */
-export function volumeRows(volume: WorkspaceDetail["volume"], current: VolumeSummary | null): VolumeRow[] {
+export function volumeRows(volume: VolumePanel, current: VolumeSummary | null): VolumeRow[] {
   const capacityNow = current ? current.usedBytes + current.availBytes : null;
   const rows: VolumeRow[] = volume.history.map((h) => ({
     day: h.day,
@@ -93,8 +93,8 @@ export const SCRIPT_DATA_SERIES = "script-data";
  * The usage chart's series: every coder-script-data/<uuid>/ folder folded into one "script data" series (a
  * workspace gathers one per start, and a legend of dozens of UUIDs hides the roots that matter).
  */
-export function usageSeries(usage: WorkspaceDetail["usage"]): {
-  roots: WorkspaceDetail["usage"]["roots"];
+export function usageSeries(usage: WorkspaceUsage): {
+  roots: WorkspaceUsage["roots"];
   points: { day: string; values: Record<string, number> }[];
   folded: number;
 } {

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { createRun } from "@/lib/db/queries/cleanup-runs";
+import { createRun } from "@/lib/services/cleanup-runs";
 import { rowsOf, type Db } from "@/lib/db/types";
 import { REPORT_FORMAT_VERSION } from "@/lib/report-format/constants";
 import type { Report } from "@/lib/report-format/schema";

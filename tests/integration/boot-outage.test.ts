@@ -1,7 +1,7 @@
 // instrumentation.ts at start: a database that cannot be opened then must not keep the scheduled tasks from
 // starting (each of their ticks opens it when it can).
 import { expect, it, vi } from "vitest";
-import { startCleanupScheduler } from "@/lib/db/cleanup-scheduler";
+import { startCleanupScheduler } from "@/lib/services/cleanup-scheduler";
 import { getDatabase, getDb } from "@/lib/db";
 import { startMaintenanceSchedule } from "@/lib/db/maintenance-schedule";
 import { register } from "@/instrumentation";
@@ -16,7 +16,7 @@ vi.mock("@/lib/db", () => ({
 }));
 vi.mock("@/lib/shutdown", () => ({ installShutdownBound: vi.fn() }));
 vi.mock("@/lib/auth/client-ip", () => ({ installForwardedForGuard: vi.fn(async () => undefined) }));
-vi.mock("@/lib/db/cleanup-scheduler", () => ({ startCleanupScheduler: vi.fn() }));
+vi.mock("@/lib/services/cleanup-scheduler", () => ({ startCleanupScheduler: vi.fn() }));
 vi.mock("@/lib/db/maintenance-schedule", () => ({ startMaintenanceSchedule: vi.fn() }));
 
 it("starts the cleanup scheduler and the maintenance schedule when the database is down at start", async () => {

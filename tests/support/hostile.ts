@@ -6,7 +6,7 @@
 import { gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { z } from "zod";
-import { findBadText } from "@/lib/http/text";
+import { findBadText } from "@/lib/validations/text";
 
 /** The subset of JSON Schema that z.toJSONSchema writes for this project's schemas. */
 type JsonSchema = {

@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { effectiveRetention, retentionText, RETENTION_AGENTS } from "@/lib/catalog/retention";
 import type { AgentRetention } from "@/lib/report-format/schema";
-import { olderBytes } from "../age-buckets";
+import { olderBytes } from "@/lib/findings/age-buckets";
 import { notDeleted } from "../deleted";
 import { rowsOf, type Db } from "../types";
 

@@ -4,7 +4,7 @@ import { describeEachDatabase, TEST_WHO } from "@/lib/db/testing";
 import { enroll } from "@/tests/support/reports";
 import { rowsOf } from "../types";
 import { auditRows, listAudit, recordAudit } from "./audit";
-import { createPolicy, deletePolicy } from "./cleanup-policies";
+import { createPolicy, deletePolicy } from "@/lib/services/cleanup-policies";
 
 const POLICY = {
   recipe: "claude-code-debug" as const,

@@ -1,89 +1,16 @@
 import "server-only";
-import { count, desc, eq, inArray, sql, sum } from "drizzle-orm";
-import { changesConfirmed } from "@/lib/cleanup/confirmation";
-import { describeSchedule, nextRunAt } from "@/lib/cleanup/schedule";
-import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
-import { createPolicyRequest, type CreatePolicyRequest, type UpdatePolicyRequest } from "@/lib/validations/cleanup";
+import { and, count, desc, eq, inArray, isNull, ne, sql, sum } from "drizzle-orm";
 import { FINAL_JOB_STATES } from "@/lib/cleanup/job-states";
+import type { CreatePolicyRequest } from "@/lib/validations/cleanup";
 import { cleanupJobs, cleanupPolicies, cleanupRuns } from "../schema";
-import type { Db } from "../types";
-import { recordAudit } from "./audit";
-import { previewRun, type CleanupPreview } from "./cleanup-preview";
-import { assertConfirmed, createRun, type Who } from "./cleanup-runs";
+import { SCHEDULER_LOCK } from "../advisory-locks";
+import { rowsOf, type Db } from "../types";
 
 export type PolicyRow = typeof cleanupPolicies.$inferSelect;
+type PolicyChange = Partial<typeof cleanupPolicies.$inferInsert>;
 
-export type Policy = Omit<CreatePolicyRequest, "custom" | "recipe"> & {
-  id: string;
-  recipe: CreatePolicyRequest["recipe"] | null;
-  custom: CreatePolicyRequest["custom"] | null;
-  createdAt: string;
-  updatedAt: string;
-  createdBy: string;
-  lastRunAt: string | null;
-  lastRunId: string | null;
-  /** When the scheduler next looks at it; null when it does not run by itself. */
-  nextRunAt: string | null;
-  /** "every Monday 03:00 UTC" */
-  scheduleText: string;
-  /** The preview figure an admin confirmed for the policy as it stands; null: its scheduled runs are dry runs. */
-  confirmed: { bytes: number; workspaces: number; at: string; by: string } | null;
-  /** A scheduled run held because its preview ran far above the confirmed figure; it waits for a new one. */
-  held: { at: string; bytes: number; workspaces: number } | null;
-};
-
-/** The run request a policy stands for. */
-export function policyRequest(p: PolicyRow): CreatePolicyRequest {
-  return {
-    name: p.name,
-    schedule: p.schedule,
-    runAtMinute: p.runAtMinute,
-    runWeekday: p.runWeekday,
-    enabled: p.enabled,
-    recipe: (p.recipe ?? undefined) as CreatePolicyRequest["recipe"],
-    custom: p.custom ?? undefined,
-    params: p.params!,
-    scope: p.scope,
-    dryRun: p.dryRun,
-    action: p.action,
-    trashDays: p.trashDays,
-    minAgeHours: p.minAgeHours,
-    countStatusChanges: p.countStatusChanges,
-    expiresDays: p.expiresDays,
-  };
-}
-
-/** Whether the policy's scheduled runs may act: it only reports (dry run), or its figure was confirmed. */
-export const mayAct = (p: PolicyRow) => p.dryRun || p.confirmedBytes !== null;
-
-function toPolicy(p: PolicyRow): Policy {
-  const next = nextRunAt(p);
-  return {
-    ...policyRequest(p),
-    id: p.id,
-    recipe: policyRequest(p).recipe ?? null,
-    custom: p.custom ?? null,
-    createdAt: p.createdAt.toISOString(),
-    updatedAt: p.updatedAt.toISOString(),
-    createdBy: p.createdBy,
-    lastRunAt: p.lastRunAt?.toISOString() ?? null,
-    lastRunId: p.lastRunId,
-    nextRunAt: next?.toISOString() ?? null,
-    scheduleText: describeSchedule(p),
-    confirmed:
-      p.confirmedBytes === null
-        ? null
-        : {
-            bytes: p.confirmedBytes,
-            workspaces: p.confirmedWorkspaces ?? 0,
-            at: p.confirmedAt!.toISOString(),
-            by: p.confirmedBy ?? "",
-          },
-    held: p.heldAt ? { at: p.heldAt.toISOString(), bytes: p.heldBytes ?? 0, workspaces: p.heldWorkspaces ?? 0 } : null,
-  };
-}
-
-function columns(body: CreatePolicyRequest) {
+/** The columns a policy request sets. */
+export function policyColumns(body: CreatePolicyRequest) {
   return {
     name: body.name,
     recipe: body.recipe ?? null,
@@ -103,7 +30,8 @@ function columns(body: CreatePolicyRequest) {
   };
 }
 
-const UNCONFIRMED = {
+/** The confirmation and hold columns cleared: the policy's scheduled runs are dry runs until confirmed again. */
+export const UNCONFIRMED = {
   confirmedBytes: null,
   confirmedWorkspaces: null,
   confirmedAt: null,
@@ -113,16 +41,48 @@ const UNCONFIRMED = {
   heldWorkspaces: null,
 };
 
-export async function listPolicies(db: Db): Promise<Policy[]> {
-  const rows = await db.select().from(cleanupPolicies).orderBy(desc(cleanupPolicies.createdAt));
-  return rows.map((r) => toPolicy(r));
+export async function policyRows(db: Db): Promise<PolicyRow[]> {
+  return db.select().from(cleanupPolicies).orderBy(desc(cleanupPolicies.createdAt));
 }
 
-async function policyRow(db: Db, id: string, lock = false): Promise<PolicyRow> {
+/** One policy, locked for the caller's transaction with `lock`; undefined when there is none. */
+export async function policyRow(db: Db, id: string, lock = false): Promise<PolicyRow | undefined> {
   const q = db.select().from(cleanupPolicies).where(eq(cleanupPolicies.id, id));
   const [row] = lock ? await q.for("update") : await q;
-  if (!row) throw new NotFoundError(`No cleanup policy ${id}.`);
   return row;
+}
+
+/** Takes the scheduler's lock for the caller's transaction; false when another instance's tick holds it. */
+export async function trySchedulerLock(tx: Db): Promise<boolean> {
+  const [{ locked }] = rowsOf<{ locked: boolean }>(
+    await tx.execute(sql`select pg_try_advisory_xact_lock(${SCHEDULER_LOCK}) as locked`),
+  );
+  return locked;
+}
+
+/** The enabled, scheduled policies that no hold stops (the scheduler picks the due ones). */
+export async function scheduledPolicies(db: Db): Promise<PolicyRow[]> {
+  return db
+    .select()
+    .from(cleanupPolicies)
+    .where(and(eq(cleanupPolicies.enabled, true), ne(cleanupPolicies.schedule, "off"), isNull(cleanupPolicies.heldAt)));
+}
+
+export async function insertPolicy(db: Db, body: CreatePolicyRequest, createdBy: string): Promise<PolicyRow> {
+  const [row] = await db
+    .insert(cleanupPolicies)
+    .values({ ...policyColumns(body), createdBy })
+    .returning();
+  return row;
+}
+
+export async function setPolicy(db: Db, id: string, change: PolicyChange): Promise<PolicyRow> {
+  const [row] = await db.update(cleanupPolicies).set(change).where(eq(cleanupPolicies.id, id)).returning();
+  return row;
+}
+
+export async function deletePolicyRow(db: Db, id: string): Promise<void> {
+  await db.delete(cleanupPolicies).where(eq(cleanupPolicies.id, id));
 }
 
 /**
@@ -139,7 +99,7 @@ export type LastRun = {
   bytes: number;
 };
 
-async function lastRunOf(db: Db, runId: string | null): Promise<LastRun | null> {
+export async function lastRunOf(db: Db, runId: string | null): Promise<LastRun | null> {
   if (!runId) return null;
   const [run] = await db
     .select({ createdAt: cleanupRuns.createdAt, dryRun: cleanupRuns.dryRun })
@@ -166,150 +126,4 @@ async function lastRunOf(db: Db, runId: string | null): Promise<LastRun | null> 
     units: jobs.units ?? 0,
     bytes: jobs.bytes ?? 0,
   };
-}
-
-/** A policy, what its next run would free if it ran now, and what its last run did (or would have done). */
-export async function getPolicy(
-  db: Db,
-  id: string,
-): Promise<{ policy: Policy; preview: CleanupPreview; lastRun: LastRun | null }> {
-  const row = await policyRow(db, id);
-  return {
-    policy: toPolicy(row),
-    preview: await previewRun(db, policyRequest(row)),
-    lastRun: await lastRunOf(db, row.lastRunId),
-  };
-}
-
-/** Saves a policy, unconfirmed: nothing is queued now, and its scheduled runs are dry runs until confirmed. */
-export async function createPolicy(db: Db, body: CreatePolicyRequest, who: Who): Promise<Policy> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(cleanupPolicies)
-      .values({ ...columns(body), createdBy: who.actor.label ?? who.actor.type })
-      .returning();
-    await recordAudit(tx, {
-      actor: who.actor,
-      action: "cleanup.policy_created",
-      target: row.id,
-      details: columns(body),
-      ip: who.ip,
-      userAgent: who.userAgent,
-    });
-    return toPolicy(row);
-  });
-}
-
-/**
- * Applies a partial change; the policy that results must pass the same checks as a new one (422 otherwise). A
- * change to what it removes or how (CONFIRMED_FIELDS) drops its confirmation and any hold.
- */
-export async function updatePolicy(db: Db, id: string, patch: UpdatePolicyRequest, who: Who): Promise<Policy> {
-  return db.transaction(async (tx) => {
-    const row = await policyRow(tx, id, true);
-    const before = policyRequest(row);
-    const merged = Object.fromEntries(
-      Object.entries({ ...before, ...patch }).filter(([, v]) => v !== null && v !== undefined),
-    );
-    const parsed = createPolicyRequest.safeParse(merged);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
-      throw new ValidationError(
-        `The policy would not be valid: ${issues[0]?.path || "(root)"}: ${issues[0]?.message}`,
-        { issues },
-      );
-    }
-    const reconfirm = row.confirmedBytes !== null && changesConfirmed(before, parsed.data);
-    const [updated] = await tx
-      .update(cleanupPolicies)
-      .set({ ...columns(parsed.data), ...(reconfirm ? UNCONFIRMED : {}), updatedAt: new Date() })
-      .where(eq(cleanupPolicies.id, id))
-      .returning();
-    await recordAudit(tx, {
-      actor: who.actor,
-      action: "cleanup.policy_updated",
-      target: id,
-      details: { name: updated.name, changes: patch, confirmationDropped: reconfirm },
-      ip: who.ip,
-      userAgent: who.userAgent,
-    });
-    return toPolicy(updated);
-  });
-}
-
-export async function deletePolicy(db: Db, id: string, who: Who): Promise<void> {
-  await db.transaction(async (tx) => {
-    const row = await policyRow(tx, id, true);
-    await tx.delete(cleanupPolicies).where(eq(cleanupPolicies.id, id));
-    await recordAudit(tx, {
-      actor: who.actor,
-      action: "cleanup.policy_deleted",
-      target: id,
-      details: { name: row.name },
-      ip: who.ip,
-      userAgent: who.userAgent,
-    });
-  });
-}
-
-/**
- * An admin confirms the figure the policy's preview shows ("trash 47.2 GiB from 127 workspaces, weekly"): from
- * now on its scheduled runs act, as long as their preview stays within RUNAWAY_FACTOR of it. Clears a hold.
- */
-export async function confirmPolicy(db: Db, id: string, confirmBytes: number, who: Who): Promise<Policy> {
-  return db.transaction(async (tx) => {
-    const row = await policyRow(tx, id, true);
-    if (row.dryRun)
-      throw new ConflictError("This policy only reports what it would remove (dry run): there is nothing to confirm.");
-    const preview = await previewRun(tx, policyRequest(row), { listAll: true });
-    assertConfirmed(preview, confirmBytes);
-    const { bytes, workspaces } = preview.total;
-    if (bytes === 0) {
-      throw new ConflictError(
-        "Nothing to confirm: the policy selects nothing now. Its scheduled dry runs show what it would free.",
-      );
-    }
-    const [updated] = await tx
-      .update(cleanupPolicies)
-      .set({
-        ...UNCONFIRMED,
-        confirmedBytes: bytes,
-        confirmedWorkspaces: workspaces,
-        confirmedAt: new Date(),
-        confirmedBy: who.actor.label ?? who.actor.type,
-      })
-      .where(eq(cleanupPolicies.id, id))
-      .returning();
-    await recordAudit(tx, {
-      actor: who.actor,
-      action: "cleanup.policy_confirmed",
-      target: id,
-      details: {
-        name: row.name,
-        bytes,
-        workspaces,
-        action: row.action,
-        schedule: describeSchedule(row),
-        releasedHold: row.heldAt !== null,
-      },
-      ip: who.ip,
-      userAgent: who.userAgent,
-    });
-    return toPolicy(updated);
-  });
-}
-
-/** "Run now": one run of the policy, queued at once, for the figure the admin saw (409 when it moved). */
-export async function runPolicy(
-  db: Db,
-  id: string,
-  confirmBytes: number,
-  who: Who,
-  now = new Date(),
-): Promise<{ id: string; jobs: number }> {
-  const row = await policyRow(db, id);
-  // createRun refuses the run when the preview moved from confirmBytes.
-  const run = await createRun(db, { ...policyRequest(row), confirmBytes }, who, { policyId: id });
-  await db.update(cleanupPolicies).set({ lastRunAt: now, lastRunId: run.id }).where(eq(cleanupPolicies.id, id));
-  return run;
 }

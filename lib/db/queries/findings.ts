@@ -1,10 +1,9 @@
 import "server-only";
-import { sql, type SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { z } from "zod";
 import { findingRules } from "../schema";
 import { keysetAfter, keysetColumns, keysetOrder, keysetRows, type PageOptions, type PageParts } from "../keyset";
 import { rowsOf, type Db } from "../types";
-import { recordAudit, type Who } from "./audit";
 import {
   RULE_IDS,
   type Finding,
@@ -13,7 +12,6 @@ import {
   type RuleId,
   type Severity,
 } from "@/lib/findings/finding";
-import { GROUP_ORDER, severityRank } from "@/lib/findings/order";
 import {
   describeGroup,
   mergeRules,
@@ -29,10 +27,10 @@ import {
   findingsQuery,
   type FindingsFilters,
 } from "@/lib/validations/findings";
-import { notDeleted, ofLiveWorkspace } from "../deleted";
-import { FLEET, inScope, type WorkspaceScope } from "../scope";
-import { currentKeptRules, rewriteKeptRules } from "./kept-findings";
-import { isKept, MEMBERS, ruleRows, workspaceFilter } from "./rule-rows";
+import { FLEET, type WorkspaceScope } from "../scope";
+import { countsByRule, findingParts, liveGroupsOf, pageOfGroups } from "./finding-parts";
+import { GROUP_ORDER, severityRank } from "./findings-order";
+import { currentKeptRules } from "./kept-findings";
 
 export type { Finding, FindingGroup, IgnoredOverride, Rule, RuleId, RuleSet, Severity };
 
@@ -107,159 +105,18 @@ export async function getRulesView(db: Db): Promise<RulesResponse> {
   return { rules: RULE_IDS.map((id) => rules[id] as Rule), ignored };
 }
 
-/** Applies an admin's changes (validated by `rulesUpdateRequest`) and returns the rules page's view of them. */
-export async function updateRules(db: Db, req: RulesUpdateRequest, who: Who): Promise<RulesResponse> {
-  await db.transaction(async (tx) => {
-    // The new thresholds' findings commit with them.
-    const kept = req.rules.filter((u) => u.params !== undefined && isKept(u.id)).map((u) => u.id);
-    for (const u of req.rules) {
-      const set: Partial<typeof findingRules.$inferInsert> = { updatedAt: new Date() };
-      if (u.enabled !== undefined) set.enabled = u.enabled;
-      if (u.severity !== undefined) set.severity = u.severity;
-      if (u.params !== undefined) set.params = u.params;
-      await tx
-        .insert(findingRules)
-        .values({ id: u.id, enabled: u.enabled ?? null, severity: u.severity ?? null, params: u.params ?? null })
-        .onConflictDoUpdate({ target: findingRules.id, set });
-    }
-    if (kept.length > 0) await rewriteKeptRules(tx, await getRules(tx), kept);
-    await recordAudit(tx, {
-      ...who,
-      action: "rules.updated",
-      target: req.rules.map((r) => r.id).join(","),
-      details: { changes: req.rules },
-    });
-  });
-  return getRulesView(db);
-}
-
-/** The enabled rules a filter keeps (one rule, one severity, or all). */
-export function selectedRules(rules: RuleSet, opts: { rule?: RuleId; severity?: Severity }): RuleId[] {
-  return RULE_IDS.filter((id) => {
-    const rule = rules[id] as Rule;
-    return rule.enabled && (!opts.rule || opts.rule === id) && (!opts.severity || opts.severity === rule.severity);
-  });
-}
-
-/**
- * What the lists read: the computed findings (`live`, one row each), the kept groups of each kept rule (`kept`),
- * and the kept groups' counts by rule (`keptCounts`: rule_id, n, g).
- */
-type FindingParts = { live: SQL; kept: SQL[]; keptCounts: SQL | null };
-
-/** A typed empty set of findings: the parts' rows when none of its rules is selected. */
-const NO_FINDINGS = sql`select null::text as rule_id, null::int4 as sev, null::text as workspace_id,
-    null::text as root_key, null::text as agent, null::text as path, null::float8 as value, null::float8 as threshold,
-    null::float8 as urgency, null::text as name, null::text as owner where false`;
-
-/**
- * Every finding under the filters, from the newest data only (root_latest and workspaces, never history): the
- * kept rules' as their kept groups, one select per rule (alias-free columns rule_id, sev, workspace_id,
- * agent_key, agent, name, owner, n, total, urgency, kept: true; their members are read for a page's groups
- * only), the others computed, one row each (rule_id, sev, workspace_id, root_key, agent, path, value, threshold,
- * urgency, name, owner); null when no enabled rule is selected.
- */
-function findingParts(
-  rules: RuleSet,
-  now: Date,
-  f: FindingsFilters,
-  scope: WorkspaceScope,
-  kept: ReadonlySet<RuleId>,
-): FindingParts | null {
-  const ids = selectedRules(rules, f);
-  if (ids.length === 0) return null;
-  // The filters on the workspace (beyond its not being deleted), and the one on the finding's own agent.
-  const onWorkspace: SQL[] = [];
-  if (scope.kind !== "fleet") onWorkspace.push(inScope(scope, sql`w.owner`));
-  if (f.owner) onWorkspace.push(sql`w.owner = ${f.owner}`);
-  if (f.template) onWorkspace.push(sql`w.template = ${f.template}`);
-  const ofAgent = f.agent ? sql`f.agent = ${f.agent}` : sql`true`;
-  const filters = sql.join([notDeleted, ...onWorkspace, ofAgent], sql` and `);
-  const sev = (id: RuleId) => sql`${severityRank(rules[id].severity)}::int4`;
-  const live = ids
-    .filter((id) => !kept.has(id))
-    .map(
-      (id) => sql`select ${id}::text as rule_id, ${sev(id)} as sev, f.workspace_id, f.root_key, f.agent, f.path,
-          f.value, f.threshold, f.urgency, w.name, w.owner
-        from (${ruleRows(id, rules, now, f.workspace)}) f join workspaces w on w.id = f.workspace_id where ${filters}`,
-    );
-  const keptIds = ids.filter((id) => kept.has(id));
-  const keptOf = (id: RuleId) => sql`f.rule_id = ${id} ${workspaceFilter(sql`f.workspace_id`, f.workspace)}`;
-  return {
-    live: live.length > 0 ? sql.join(live, sql` union all `) : NO_FINDINGS,
-    kept: keptIds.map(
-      (id) => sql`select f.rule_id, ${sev(id)} as sev, f.workspace_id, f.agent_key, f.agent, w.name, w.owner, f.n,
-          f.total, f.urgency, true as kept
-        from kept_findings f join workspaces w on w.id = f.workspace_id where ${keptOf(id)} and ${filters}`,
-    ),
-    keptCounts:
-      keptIds.length > 0
-        ? keptCountsOf(sql.join(keptIds.map(keptOf), sql` or `), {
-            filters,
-            ofAgent,
-            onWorkspace: onWorkspace.length > 0,
-          })
-        : null,
-  };
-}
-
-/**
- * The kept groups' counts by rule (rule_id, n, g) of the rows `kept` selects, under `filters`. Without a filter on
- * the workspace (owner, template, a member's scope) the workspaces table only removes the deleted ones, which are
- * few: a hashed list of them instead of a join to every workspace (the fleet's counts: 27 ms instead of 80-95 ms
- * over 92,000 kept groups at 10,000 workspaces).
- */
-function keptCountsOf(kept: SQL, opts: { filters: SQL; ofAgent: SQL; onWorkspace: boolean }): SQL {
-  const [from, where] = opts.onWorkspace
-    ? [sql`kept_findings f join workspaces w on w.id = f.workspace_id`, opts.filters]
-    : [sql`kept_findings f`, sql`${ofLiveWorkspace(sql`f.workspace_id`)} and ${opts.ofAgent}`];
-  return sql`select f.rule_id, sum(f.n)::int4 as n, count(*)::int4 as g from ${from}
-    where (${kept}) and ${where} group by f.rule_id`;
-}
-
-/**
- * The computed findings `f`, and their groups (alias lg) as the lists group them: one rule, workspace and agent
- * as one, with their count, the sum of their values and their highest urgency. Scalars only: the members,
- * built as JSON or read from kept_findings, are read for one page's groups only.
- */
-const liveGroupsOf = (parts: FindingParts) => sql`f as materialized (${parts.live}),
-    lg as materialized (select f.rule_id, min(f.sev) as sev, f.workspace_id, coalesce(f.agent, '') as agent_key,
-        min(f.agent) as agent, min(f.name) as name, min(f.owner) as owner, count(*)::int4 as n,
-        sum(f.value)::float8 as total, max(f.urgency)::float8 as urgency, false as kept
-      from f group by f.rule_id, f.workspace_id, coalesce(f.agent, ''))`;
-
-/** The findings per rule and the groups per rule (rule_id, n, g): the computed groups' and the kept ones'. */
-const countsByRule = (parts: FindingParts) =>
-  sql`select lg.rule_id, sum(lg.n)::int4 as n, count(*)::int4 as g from lg group by lg.rule_id
-    ${parts.keptCounts ? sql`union all ${parts.keptCounts}` : sql``}`;
-
-/**
- * One page of groups (alias g, in GROUP_ORDER, after `page.after`, `sev` their severity rank when one is asked
- * for) with their members, the most urgent few (the first one whole); with `counts`, each row also carries the
- * counts by rule of every group, and an empty page is one row of counts alone (`rule_id` null). The page is
- * the first rows of the computed groups and of each kept rule's groups (read in order from its index: the
- * fleet's 96,000 kept groups are counted, never sorted), in order. The computed findings are read once
- * (materialized CTEs) for the groups, the page's members and the counts.
- */
-function pageOfGroups(parts: FindingParts, page: PageParts, opts: { sev?: number; counts?: boolean } = {}): SQL {
-  const sev = opts.sev === undefined ? sql`true` : sql`g.sev = ${opts.sev}`;
-  const first = (from: SQL) => sql`(select g.*${page.keyColumns} from (${from}) g where ${sev} and ${page.after}
-      order by ${page.order} limit ${page.limit})`;
-  const candidates = sql.join([first(sql`select * from lg`), ...parts.kept.map(first)], sql` union all `);
-  const groups = sql`${liveGroupsOf(parts)},
-    p as (select g.* from (${candidates}) g order by ${page.order} limit ${page.limit}),
-    m as (select f.rule_id, f.workspace_id, coalesce(f.agent, '') as agent_key, ${MEMBERS} as members
-      from f join p on not p.kept and p.rule_id = f.rule_id and p.workspace_id = f.workspace_id
-        and p.agent_key = coalesce(f.agent, '')
-      group by 1, 2, 3),
-    shown as (select g.*, coalesce(k.members, m.members) as members
-      from p g left join m using (rule_id, workspace_id, agent_key)
-        left join kept_findings k on g.kept and k.workspace_id = g.workspace_id and k.rule_id = g.rule_id
-          and k.agent_key = g.agent_key)`;
-  if (!opts.counts) return sql`with ${groups} select g.* from shown g order by ${page.order}`;
-  return sql`with ${groups},
-      c as (select coalesce(jsonb_agg(to_jsonb(x)), '[]'::jsonb) as counts from (${countsByRule(parts)}) x)
-    select g.*, c.counts from c left join shown g on true order by ${page.order}`;
+/** Stores an admin's changes to the rules (validated by `rulesUpdateRequest`), each over its stored values. */
+export async function saveRuleChanges(tx: Db, changes: RulesUpdateRequest["rules"]): Promise<void> {
+  for (const u of changes) {
+    const set: Partial<typeof findingRules.$inferInsert> = { updatedAt: new Date() };
+    if (u.enabled !== undefined) set.enabled = u.enabled;
+    if (u.severity !== undefined) set.severity = u.severity;
+    if (u.params !== undefined) set.params = u.params;
+    await tx
+      .insert(findingRules)
+      .values({ id: u.id, enabled: u.enabled ?? null, severity: u.severity ?? null, params: u.params ?? null })
+      .onConflictDoUpdate({ target: findingRules.id, set });
+  }
 }
 
 type GroupRow = {

@@ -6,7 +6,8 @@ import { runMaintenance } from "@/lib/db/maintenance-task";
 import { MIB } from "@/lib/findings/rule";
 import { at, CLAUDE_LATEST, MiB, seedScenario, send, testNow, WS_A, WS_B, WS_C } from "@/tests/support/reports";
 import { FLEET } from "../scope";
-import { getRules, listFindings, updateRules } from "./findings";
+import { getRules, listFindings } from "./findings";
+import { updateRules } from "@/lib/services/finding-rules";
 import { currentKeptRules, rewriteStaleKeptRules } from "./kept-findings";
 import { groupedRuleRows, KEPT_RULE_IDS } from "./rule-rows";
 

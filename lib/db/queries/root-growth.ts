@@ -2,7 +2,7 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { addDaysTo, utcDayOf, type Day } from "@/lib/series";
 import { KEPT_AGGREGATES_LOCK } from "../advisory-locks";
-import { agedBytes, olderBytes } from "../age-buckets";
+import { agedBytes, olderBytes } from "@/lib/findings/age-buckets";
 import { ofLiveWorkspace } from "../deleted";
 import type { Db } from "../types";
 import { workspaceFilter } from "./rule-rows";

@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { RuleSet } from "@/lib/findings/rules";
+import type { VolumeSummary } from "@/lib/format/volume";
 
 /**
  * The home volume as `df -B1` and `df -i` show it. Use% is df's own: Used ÷ (Used + Avail), rounded up, so a
@@ -8,18 +9,7 @@ import type { RuleSet } from "@/lib/findings/rules";
  * once, in the workspaces table's generated columns. Reports from reporters before 0.2 carry only Size and
  * Avail: Used is then Size − Avail and inodes are unknown.
  */
-export type VolumeSummary = {
-  sizeBytes: number;
-  usedBytes: number;
-  availBytes: number;
-  /** 0–100, rounded up as df does. */
-  usePercent: number;
-  inodes: { total: number; used: number; free: number; usePercent: number } | null;
-  /** Use% at or above the volume-full rule's threshold: nothing more can be written, whatever its growth. */
-  full: boolean;
-  /** IUse% at or above the inodes-full rule's threshold: no new file can be created. */
-  inodesFull: boolean;
-};
+export type { VolumeSummary };
 
 /**
  * Used bytes of a stored volume (the workspaces or workspace_daily row `alias`), the one reading of the rule

@@ -6,8 +6,11 @@ import {
   forecastLine,
   usageByRoot,
   volumeHistory,
+  type RootDetail,
   type RootRef,
   type VolumeHistoryPoint,
+  type VolumePanel,
+  type WorkspaceUsage,
   type WorkspaceUsagePoint,
 } from "@/lib/shaping/workspace-detail";
 import type { Db } from "../types";
@@ -19,7 +22,6 @@ import {
   volumeDays,
   workspaceHead,
   type ReportHistoryRow,
-  type RootDetail,
   type WorkspaceHead,
 } from "./workspace-panels";
 import type { WorkspaceScope } from "../scope";
@@ -34,27 +36,12 @@ export type WorkspaceDetailParams = RangeParams & { now?: Date; reports?: number
 export type WorkspaceDetail = {
   workspace: WorkspaceHead;
   range: DayRange;
-  usage: {
-    /** Every root that has a value in the range, largest (on the last day) first. */
-    roots: RootRef[];
-    /** One point per day of the range. */
-    points: WorkspaceUsagePoint[];
-  };
+  usage: WorkspaceUsage;
   /** The newest report's roots, largest first. */
   roots: RootDetail[];
   /** Largest entries of type "session" across all roots (Claude Code's largest sessions, ...), largest first. */
   largestSessions: (LargestEntry & { rootKey: string; agent: string })[];
-  volume: {
-    /** Used space and capacity at the end of each day of the range (carried forward; null before the first report). */
-    history: VolumeHistoryPoint[];
-    /** The least-squares fit over the last 14 days that ingest stored with the newest report. */
-    forecast: {
-      slopeBytesPerDay: number | null;
-      fullAt: string | null;
-      /** Projected used bytes per day from the last known day until full (at most 90 days ahead); empty when not growing. */
-      points: { day: Day; usedBytes: number }[];
-    };
-  };
+  volume: VolumePanel;
   /** Every row of the workspace's findings (identical findings grouped), most urgent first. */
   findings: FindingGroup[];
   /** Newest first. */

@@ -1,14 +1,8 @@
 import "server-only";
 import { asc, desc, eq, sql } from "drizzle-orm";
-import type {
-  AgentRetention,
-  AgeBreakdown,
-  CategoryBreakdown,
-  LargestEntry,
-  LeftoverEntry,
-} from "@/lib/report-format/schema";
+import type { AgentRetention } from "@/lib/report-format/schema";
 import { isoOrNull, type Day, type DayRange } from "@/lib/series";
-import type { RootDayValue, RootRef, VolumeDay } from "@/lib/shaping/workspace-detail";
+import type { RootDayValue, RootDetail, RootRef, VolumeDay } from "@/lib/shaping/workspace-detail";
 import { reports, rootLatest } from "../schema";
 import { inScope, type WorkspaceScope } from "../scope";
 import { rowsOf, type Db } from "../types";
@@ -139,26 +133,6 @@ export async function volumeDays(
     days: rowsOf<VolumeDayRow>(inRange).map((r) => ({ day: r.day, ...volumeDay(r) })),
   };
 }
-
-export type RootDetail = RootRef & {
-  path: string;
-  /** Allocated bytes: `du -sB1` of the root's folder (a file hard-linked into two roots counts in the first). */
-  bytes: number;
-  apparentBytes: number;
-  files: number;
-  dirs: number;
-  oldestMtime: string | null;
-  newestMtime: string | null;
-  orphaned: boolean;
-  unreadable: number;
-  categories: CategoryBreakdown;
-  /** Age distribution: bytes and files per age bucket (upper bounds 1d, 7d, 30d, 90d, older). */
-  ages: AgeBreakdown;
-  largest: LargestEntry[];
-  /** AgentAPI leftovers inside the root, already counted in its figures. */
-  leftovers: LeftoverEntry[];
-  collectedAt: string;
-};
 
 /** The newest report's roots, largest first. */
 export async function latestRoots(db: Db, id: string): Promise<RootDetail[]> {

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { agentDisplayName } from "@/lib/catalog/agents";
-import { olderBytes } from "@/lib/db/age-buckets";
+import { olderBytes } from "@/lib/findings/age-buckets";
 import {
   CLAUDE_DEFAULT_DAYS,
   GEMINI_DEFAULT_MAX_AGE,

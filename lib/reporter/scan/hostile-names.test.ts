@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findBadText } from "@/lib/http/text";
+import { findBadText } from "@/lib/validations/text";
 import { decodeName, pathBytes, wirePath } from "@/lib/report-format/path-encoding";
 import { report as reportSchema, type StorageRoot } from "@/lib/report-format/schema";
 import { du } from "../testing";

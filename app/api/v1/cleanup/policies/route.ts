@@ -1,5 +1,5 @@
 import { auditActor, requireCaller } from "@/lib/auth/access";
-import { createPolicy, listPolicies, type Policy } from "@/lib/db/queries/cleanup-policies";
+import { createPolicy, listPolicies, type Policy } from "@/lib/services/cleanup-policies";
 import { readJson } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";
 import { createPolicyRequest } from "@/lib/validations/cleanup";

@@ -1,5 +1,5 @@
 import { auditActor, requireCaller } from "@/lib/auth/access";
-import { createRun } from "@/lib/db/queries/cleanup-runs";
+import { createRun } from "@/lib/services/cleanup-runs";
 import { listRuns, type RunList } from "@/lib/db/queries/cleanup-views";
 import { readJson, readQuery } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";

@@ -1,5 +1,6 @@
 import { requireCaller } from "@/lib/auth/access";
-import { getRulesView, updateRules, type RulesResponse } from "@/lib/db/queries/findings";
+import { getRulesView, type RulesResponse } from "@/lib/db/queries/findings";
+import { updateRules } from "@/lib/services/finding-rules";
 import { rulesUpdateRequest, type RulesUpdateRequest } from "@/lib/findings/rules";
 import { readJson } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";

@@ -1,6 +1,7 @@
 import { requireWorkspace } from "@/lib/auth/access";
 import { ingestBatch } from "@/lib/ingest/batch";
-import { parseJson, readBody, validate } from "@/lib/http/request";
+import { parseJson, readBody } from "@/lib/http/request";
+import { validate } from "@/lib/validations/validate";
 import { handle, machineJson } from "@/lib/http/response";
 import { LIMITS } from "@/lib/report-format/constants";
 import { reportBatch, type ReportBatchResponse } from "@/lib/report-format/schema";

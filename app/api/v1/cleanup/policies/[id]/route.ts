@@ -1,5 +1,5 @@
 import { auditActor, requireCaller } from "@/lib/auth/access";
-import { deletePolicy, getPolicy, updatePolicy } from "@/lib/db/queries/cleanup-policies";
+import { deletePolicy, getPolicy, updatePolicy } from "@/lib/services/cleanup-policies";
 import { readJson } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";
 import { idParam, updatePolicyRequest } from "@/lib/validations/cleanup";

@@ -1,5 +1,5 @@
 import { auditActor, requireCaller } from "@/lib/auth/access";
-import { queueTrashPurge } from "@/lib/db/queries/cleanup-runs";
+import { queueTrashPurge } from "@/lib/services/cleanup-runs";
 import { readJson } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";
 import { purgeTrashRequest } from "@/lib/validations/cleanup";

@@ -1,5 +1,5 @@
 import { auditActor, requireCaller } from "@/lib/auth/access";
-import { runPolicy } from "@/lib/db/queries/cleanup-policies";
+import { runPolicy } from "@/lib/services/cleanup-policies";
 import { readJson } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";
 import { confirmPolicyRequest, idParam } from "@/lib/validations/cleanup";

@@ -1,5 +1,5 @@
 import { auditActor, requireCaller } from "@/lib/auth/access";
-import { cancelRun } from "@/lib/db/queries/cleanup-runs";
+import { cancelRun } from "@/lib/services/cleanup-runs";
 import { handle, json } from "@/lib/http/response";
 import { idParam } from "@/lib/validations/cleanup";
 

@@ -14,7 +14,8 @@ import { MiB } from "@/tests/support/reports";
 import { claudeRoot, doneResult, seedWorkspace, usage, type Enrolled, FLEET_CLAUDE_RUN } from "@/tests/support/cleanup";
 import { claimJobs, reportProgress, storeJobResult, sweepJobs } from "@/lib/db/queries/cleanup-jobs";
 import { previewRun } from "@/lib/db/queries/cleanup-preview";
-import { cancelRun, createRun, queueRestore, queueTrashPurge, type Who } from "@/lib/db/queries/cleanup-runs";
+import { cancelRun, createRun, queueRestore, queueTrashPurge } from "@/lib/services/cleanup-runs";
+import type { Who } from "@/lib/db/queries/audit";
 import { getJobDetail } from "@/lib/db/queries/cleanup-run-jobs";
 import { getRunDetail, listRuns } from "@/lib/db/queries/cleanup-views";
 

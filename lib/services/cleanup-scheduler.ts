@@ -1,18 +1,15 @@
 import "server-only";
-import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
-import { SCHEDULER_LOCK } from "@/lib/db/advisory-locks";
 import { recordAudit } from "@/lib/db/queries/audit";
 import { sweepJobs } from "@/lib/db/queries/cleanup-jobs";
-import { mayAct, policyRequest } from "@/lib/db/queries/cleanup-policies";
+import { scheduledPolicies, setPolicy, trySchedulerLock } from "@/lib/db/queries/cleanup-policies";
 import { previewRun } from "@/lib/db/queries/cleanup-preview";
-import { createRun } from "@/lib/db/queries/cleanup-runs";
-import { cleanupPolicies } from "@/lib/db/schema";
-import { rowsOf } from "@/lib/db/types";
 import { AppError } from "@/lib/errors";
 import { isRunaway, RUNAWAY_FACTOR } from "@/lib/cleanup/confirmation";
 import { isDue } from "@/lib/cleanup/schedule";
+import { createRun } from "./cleanup-runs";
+import { mayAct, policyRequest } from "./policy-view";
 
 /**
  * What a due policy's turn became: its run ("run"); a dry run, because no admin confirmed its figure yet
@@ -31,17 +28,9 @@ export type Tick = { locked: boolean; started: { policyId: string; runId: string
  */
 export async function runDuePolicies(db: Db, now = new Date()): Promise<Tick> {
   return db.transaction(async (tx) => {
-    const [{ locked }] = rowsOf<{ locked: boolean }>(
-      await tx.execute(sql`select pg_try_advisory_xact_lock(${SCHEDULER_LOCK}) as locked`),
-    );
-    if (!locked) return { locked: false, started: [] };
+    if (!(await trySchedulerLock(tx))) return { locked: false, started: [] };
     await sweepJobs(tx, now);
-    const policies = await tx
-      .select()
-      .from(cleanupPolicies)
-      .where(
-        and(eq(cleanupPolicies.enabled, true), ne(cleanupPolicies.schedule, "off"), isNull(cleanupPolicies.heldAt)),
-      );
+    const policies = await scheduledPolicies(tx);
     const started: Tick["started"] = [];
     for (const p of policies.filter((x) => isDue(x, now))) {
       const actor = { type: "system" as const, label: `policy: ${p.name}` };
@@ -52,10 +41,11 @@ export async function runDuePolicies(db: Db, now = new Date()): Promise<Tick> {
       const confirmed = { bytes: p.confirmedBytes ?? 0, workspaces: p.confirmedWorkspaces ?? 0 };
       if (outcome === "run" && !p.dryRun && isRunaway(preview.total, confirmed)) {
         outcome = "held";
-        await tx
-          .update(cleanupPolicies)
-          .set({ heldAt: now, heldBytes: preview.total.bytes, heldWorkspaces: preview.total.workspaces })
-          .where(eq(cleanupPolicies.id, p.id));
+        await setPolicy(tx, p.id, {
+          heldAt: now,
+          heldBytes: preview.total.bytes,
+          heldWorkspaces: preview.total.workspaces,
+        });
         await recordAudit(tx, {
           actor,
           action: "cleanup.policy_held",
@@ -89,10 +79,7 @@ export async function runDuePolicies(db: Db, now = new Date()): Promise<Tick> {
           });
         }
       }
-      await tx
-        .update(cleanupPolicies)
-        .set({ lastRunAt: now, lastRunId: runId ?? p.lastRunId })
-        .where(eq(cleanupPolicies.id, p.id));
+      await setPolicy(tx, p.id, { lastRunAt: now, lastRunId: runId ?? p.lastRunId });
       started.push({ policyId: p.id, runId, outcome });
     }
     return { locked: true, started };

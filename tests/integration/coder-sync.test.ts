@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import * as syncRoute from "@/app/api/v1/coder/sync/route";
 import { BASE, ctx, makePrincipals, type Principals } from "@/lib/auth/testing";
 import { resetConfigForTests } from "@/lib/config";
-import { createRun, queueTrashPurge } from "@/lib/db/queries/cleanup-runs";
+import { createRun, queueTrashPurge } from "@/lib/services/cleanup-runs";
 import { getSyncState } from "@/lib/db/queries/coder-sync";
 import { getCoverage } from "@/lib/db/queries/coverage";
 import { getFleetOverview } from "@/lib/db/queries/fleet";
@@ -21,8 +21,8 @@ import { dayAgo, enroll, MiB, at, seedScenario, send, testNow, WS_A, WS_D } from
 import { startCoderStandIn, type CoderStandIn } from "@/tests/support/coder-standin/server";
 import { coderWorkspace, coderWorkspaces, type CoderWorkspaces } from "@/tests/support/coder-standin/workspaces";
 import { processMetrics } from "@/lib/metrics/process";
-import { coderClient } from "./client";
-import { syncFromCoder } from "./sync";
+import { coderClient } from "@/lib/coder/client";
+import { syncFromCoder } from "@/lib/coder/sync";
 
 const TOKEN = "coder-sync-token";
 const WS_E = { id: "ws-e", name: "echo", owner: "erin", template: "minimal" };

@@ -7,12 +7,12 @@ import { beforeAll, expect, it } from "vitest";
 import { cleanupJobs, cleanupRuns } from "@/lib/db/schema";
 import { sweepJobs } from "@/lib/db/queries/cleanup-jobs";
 import { listRunJobs } from "@/lib/db/queries/cleanup-run-jobs";
-import { queueRestore } from "@/lib/db/queries/cleanup-runs";
+import { queueRestore } from "@/lib/services/cleanup-runs";
 import { getRun } from "@/lib/db/queries/cleanup-views";
 import { describeEachDatabase, TEST_WHO } from "@/lib/db/testing";
 import { cleanupRunsExport, RUN_COLUMNS } from "@/lib/export/cleanup";
-import { SHOWN_JOB_STATES } from "./job-states";
-import { restoreRefusal } from "./restore";
+import { SHOWN_JOB_STATES } from "@/lib/cleanup/job-states";
+import { restoreRefusal } from "@/lib/cleanup/restore";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -3,8 +3,8 @@
 // each row's key unique. The page, the overview's top findings and the CSV export all read by GROUP_ORDER, so
 // their first N agree, and the page continues by key after the last row shown (keyset, never OFFSET).
 import { sql } from "drizzle-orm";
-import type { KeyPart } from "@/lib/db/keyset";
-import { SEVERITIES, type Severity } from "./finding";
+import type { KeyPart } from "../keyset";
+import { SEVERITIES, type Severity } from "@/lib/findings/finding";
 
 /** A severity's place in the order (critical first), as the SQL sorts it. */
 export const severityRank = (s: Severity) => SEVERITIES.indexOf(s);

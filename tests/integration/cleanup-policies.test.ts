@@ -13,14 +13,14 @@ import {
   listPolicies,
   runPolicy,
   updatePolicy,
-} from "@/lib/db/queries/cleanup-policies";
-import type { Who } from "@/lib/db/queries/cleanup-runs";
+} from "@/lib/services/cleanup-policies";
+import type { Who } from "@/lib/db/queries/audit";
 import { listRuns } from "@/lib/db/queries/cleanup-views";
 import { auditLog, cleanupPolicies, cleanupRuns } from "@/lib/db/schema";
 import { describeEachDatabase } from "@/lib/db/testing";
 import { at, MiB, testNow } from "@/tests/support/reports";
 import { claudeRoot, seedWorkspace, usage } from "@/tests/support/cleanup";
-import { runDuePolicies } from "@/lib/db/cleanup-scheduler";
+import { runDuePolicies } from "@/lib/services/cleanup-scheduler";
 
 const ADMIN: Who = { actor: { type: "user", id: "u1", label: "admin@example.com" } };
 const POLICY = {

@@ -36,7 +36,11 @@ const count = new Intl.NumberFormat("en");
 const OPEN_SECONDS = 10;
 const GUESSED_REPORTS_PER_SECOND = 150;
 
-let fleet = (): Task => ({ stage: "opening the database", secondsLeft: OPEN_SECONDS });
+const demoStarted = Date.now();
+let fleet = (): Task => ({
+  stage: "opening the database",
+  secondsLeft: Math.max(1, OPEN_SECONDS - (Date.now() - demoStarted) / 1000),
+});
 
 async function seed(): Promise<void> {
   if (args.fresh) fs.rmSync(dataDir, { recursive: true, force: true });

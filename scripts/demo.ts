@@ -4,7 +4,7 @@
 //   --workspaces N   fleet size (default 150)      --days N    days of history (default 90)
 //   --port N         port (default 3000, or PORT)  --seed-only load the fleet and exit
 //   --fresh          throw away an existing demo database first
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -12,9 +12,10 @@ import { sql } from "drizzle-orm";
 import { openEmbedded } from "@/lib/db/open";
 import { DEMO_ADMIN, ensureDemoAdmin } from "@/lib/demo/admin";
 import { seedDemoFleet } from "@/lib/demo/fleet";
-import { consoleLines } from "./lib/console-lines";
-import { buildIsStale } from "./lib/next-server";
 import { rowsOf } from "@/lib/db/types";
+import { runBuild } from "./lib/demo-build";
+import { buildIsStale } from "./lib/next-server";
+import { formatSeconds, statusLine, type Task } from "./lib/status-line";
 
 const { values: args } = parseArgs({
   options: {
@@ -26,13 +27,24 @@ const { values: args } = parseArgs({
   },
 });
 const dataDir = path.resolve(process.env.STORAGE_DATA_DIR ?? path.join(process.cwd(), ".data", "demo"));
-// The seeding's progress and the build's output share the console (they run side by side): one writer keeps
-// each line whole.
-const out = consoleLines(process.stdout);
-const log = (msg: string) => out.line(`[demo] ${msg}`);
+const buildLog = path.join(process.cwd(), ".data", "demo-build.log");
+const status = statusLine(process.stdout, { prefix: "[demo] " });
+const log = (msg: string) => status.line(`[demo] ${msg}`);
+const count = new Intl.NumberFormat("en");
+// Opening a new embedded database (initdb and the migrations) on a quiet 2-core machine; loading, before its rate
+// is known.
+const OPEN_SECONDS = 10;
+const GUESSED_REPORTS_PER_SECOND = 150;
+
+const demoStarted = Date.now();
+let fleet = (): Task => ({
+  stage: "opening the database",
+  secondsLeft: Math.max(1, OPEN_SECONDS - (Date.now() - demoStarted) / 1000),
+});
 
 async function seed(): Promise<void> {
   if (args.fresh) fs.rmSync(dataDir, { recursive: true, force: true });
+  const opened = Date.now();
   const database = await openEmbedded(dataDir);
   try {
     const existing = await database.db.execute(sql`select count(*)::int as n from workspaces`);
@@ -41,15 +53,23 @@ async function seed(): Promise<void> {
       log(`${dataDir} already holds ${n} workspaces (use --fresh to start over)`);
     } else {
       const started = Date.now();
-      log(`loading ${args.workspaces} workspaces with ${args.days} days of history into ${dataDir}`);
+      let [done, total] = [0, Number(args.workspaces) * Number(args.days)];
+      fleet = () => {
+        const perSecond = done > total / 50 ? done / ((Date.now() - started) / 1000) : GUESSED_REPORTS_PER_SECOND;
+        const detail = `${count.format(done)}/${count.format(total)}`;
+        return { stage: "loading reports", detail, secondsLeft: (total - done) / perSecond };
+      };
       const result = await seedDemoFleet(database.db, {
         workspaces: Number(args.workspaces),
         days: Number(args.days),
-        onProgress: (done, total) => out.progress(`[demo] ${done}/${total} reports`, done, total),
+        onProgress: (d, t) => void ([done, total] = [d, t]),
       });
-      out.endProgress();
       const s = (Date.now() - started) / 1000;
-      log(`stored ${result.reports} reports in ${s.toFixed(1)} s (${(result.reports / s).toFixed(0)} reports/s)`);
+      log(
+        `loaded ${args.workspaces} workspaces, ${count.format(result.reports)} reports of ${args.days} days, ` +
+          `in ${formatSeconds(s)} (${(result.reports / s).toFixed(0)} reports/s; opening the database took ` +
+          `${formatSeconds((started - opened) / 1000)}) into ${dataDir}`,
+      );
     }
     if (await ensureDemoAdmin(database.db)) log(`created the demo admin ${DEMO_ADMIN.email}`);
   } finally {
@@ -57,19 +77,32 @@ async function seed(): Promise<void> {
   }
 }
 
-// Building and seeding both take a while and use different cores: run them side by side.
+// Building and loading both take a while and use different cores: they run side by side, on one status line.
 const build =
   buildIsStale() && !args["seed-only"]
-    ? new Promise<void>((resolve, reject) => {
-        log("building the app (first run, or sources changed since the last build)");
-        const child = spawn("npm", ["run", "build"], { stdio: ["ignore", "pipe", "pipe"] });
-        void out.pipe(child.stdout, "[build] ");
-        void out.pipe(child.stderr, "[build] ");
-        // "close": after the last line of its output was read.
-        child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`npm run build exited with ${code}`))));
-      })
-    : Promise.resolve();
-await Promise.all([seed(), build]);
+    ? (fs.mkdirSync(path.dirname(buildLog), { recursive: true }), runBuild(buildLog))
+    : null;
+if (build) log(`building the app (first run, or sources changed since the last build); its output: ${buildLog}`);
+const tasks: [string, () => Task][] = [["fleet", () => fleet()]];
+if (build) tasks.push(["build", build.status]);
+const started = Date.now();
+const tick = () => tasks.forEach(([name, task]) => status.update(name, task()));
+tick();
+const ticker = setInterval(tick, 1000);
+const finish = (name: string) => () => {
+  tasks.splice(
+    tasks.findIndex(([n]) => n === name),
+    1,
+  );
+  status.done(name);
+  if (name === "build") log(`built the app in ${formatSeconds((Date.now() - started) / 1000)}`);
+};
+try {
+  await Promise.all([seed().then(finish("fleet")), build?.done.then(finish("build"))]);
+} finally {
+  clearInterval(ticker);
+  status.end();
+}
 if (args["seed-only"]) process.exit(0);
 
 // The enrollment key is a secret, as in production: the Connect page shows it to admins, no log line does.

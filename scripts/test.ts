@@ -10,6 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { ensureBuild } from "./lib/next-server";
+import { testEnvironment } from "./setup/file";
 
 type Outcome = { passed: number; failed: number; skipped: number; skippedSuites: string[] };
 
@@ -71,6 +72,8 @@ function countsOf(results: string): Outcome {
   }
 }
 
+// The database server `npm run setup` found or started, for every suite (the vitest processes inherit it).
+Object.assign(process.env, testEnvironment(process.env));
 const args = process.argv.slice(2);
 let outcomes: Outcome[];
 if (args.length > 0) {

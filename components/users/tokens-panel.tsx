@@ -2,7 +2,6 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { ColumnDef } from "@tanstack/react-table";
-import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { CopyButton } from "@/components/connect/copy-button";
 import { ErrorPanel } from "@/components/ui/error-panel";
@@ -13,7 +12,6 @@ import { useCreateToken, useRevokeToken } from "@/lib/query/use-admin-mutations"
 import type { AssignableRole } from "@/lib/validations/auth";
 import { ASSIGNABLE_ROLES } from "./roles";
 import { column, DataTable } from "@/components/ui/data-table";
-import { tokensOptions } from "@/lib/query/admin";
 import type { ApiTokenInfo } from "@/lib/auth/api-tokens";
 import { ExportLink } from "@/components/ui/export-link";
 import { exportPaths } from "@/lib/validations/export";

@@ -2,7 +2,6 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { ColumnDef } from "@tanstack/react-table";
-import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { Panel } from "@/components/ui/panel";
@@ -12,7 +11,6 @@ import { useChangeUser, useCreateUser } from "@/lib/query/use-admin-mutations";
 import type { AssignableRole } from "@/lib/validations/auth";
 import { ASSIGNABLE_ROLES } from "./roles";
 import { column, DataTable } from "@/components/ui/data-table";
-import { usersOptions } from "@/lib/query/admin";
 import type { UserInfo } from "@/lib/auth/users";
 import { ExportLink } from "@/components/ui/export-link";
 import { exportPaths } from "@/lib/validations/export";

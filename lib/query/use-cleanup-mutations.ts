@@ -1,4 +1,4 @@
-import type { Policy } from "@/lib/db/queries/cleanup-policies";
+import type { Policy } from "@/lib/services/policy-view";
 import type { CreatePolicyRequest, CreateRunRequest, UpdatePolicyRequest } from "@/lib/validations/cleanup";
 import {
   cancelRun,

@@ -51,9 +51,8 @@ export class KeptRefresher {
       // committed, so look again later.
       if ((await this.refreshAll()) === null) this.again = true;
     } catch (err) {
-      // The marks stay: the next poke, or this one retried, refreshes them.
+      // The marks stay for the next poke (no retry of its own: a closed database would fail forever).
       console.error("[kept] refreshing the kept aggregates failed:", err);
-      this.again = true;
     }
   }
 

@@ -21,8 +21,10 @@ DECLARE
 BEGIN
   SELECT value::timestamptz INTO v_horizon FROM settings WHERE key = 'retention.raw_horizon';
   -- Reports of one workspace apply one at a time; rows are locked in id order so concurrent batches never deadlock.
+  -- NO KEY UPDATE: the kept aggregates' refresher, whose rows reference the workspace (a key-share lock), does
+  -- not hold a report up.
   PERFORM 1 FROM workspaces WHERE id IN (SELECT x->>'workspace' FROM jsonb_array_elements(p_reports) x) ORDER BY id
-  FOR UPDATE;
+  FOR NO KEY UPDATE;
   -- A report id is stored once, whichever workspace sends it: senders of one id queue on a lock on it (the
   -- partitioned table cannot hold a unique index on the id alone).
   PERFORM pg_advisory_xact_lock(k) FROM (
@@ -191,6 +193,14 @@ BEGIN
   FOREACH v_pos IN ARRAY v_late LOOP
     PERFORM ingest_late_report(p_reports->(v_pos - 1), p_shard);
   END LOOP;
+
+  -- The workspaces whose latest roots or history changed: their kept aggregates are rewritten after the
+  -- acknowledgement (lib/ingest/kept-refresh.ts). A new version tells a refresher that read the old mark to keep
+  -- this one; the first mark's time stays (how far behind the aggregates may be). Sorted, as the locks above.
+  INSERT INTO kept_pending (workspace_id)
+  SELECT DISTINCT x->>'workspace' FROM jsonb_array_elements(p_reports) WITH ORDINALITY AS t(x, o)
+  WHERE o = ANY(v_fast || v_late) ORDER BY 1
+  ON CONFLICT (workspace_id) DO UPDATE SET version = excluded.version;
 
   -- Workspaces whose newest report did not change were still seen.
   UPDATE workspaces w SET last_seen_at = s.received FROM (

@@ -26,7 +26,13 @@ export const SCHEDULER_LOCK = 7_244_202;
 
 /**
  * Transaction lock on the kept aggregates (kept findings, root growth: lib/db/queries/kept-findings.ts,
- * root-growth.ts): ingest takes it shared to rewrite its workspaces' rows, a rewrite for the whole fleet takes it
- * exclusive, so neither computes from what the other has not committed yet.
+ * root-growth.ts): the refresher of the workspaces ingest marked takes it shared to rewrite their rows, a rewrite
+ * for the whole fleet takes it exclusive, so neither computes from what the other has not committed yet.
  */
 export const KEPT_AGGREGATES_LOCK = 7_244_106;
+
+/**
+ * Transaction try-lock: one refresher of the marked workspaces' kept aggregates at a time across the instances
+ * (lib/db/queries/kept-pending.ts); two would rewrite the same workspace's rows at once.
+ */
+export const KEPT_REFRESH_LOCK = 7_244_107;

@@ -2,6 +2,7 @@ import "server-only";
 import type { Db } from "@/lib/db";
 import { noteWrite, writersOf } from "@/lib/db/maintenance";
 import { callIngestReports, type IngestItem, type IngestOutcome } from "@/lib/db/queries/ingest";
+import { keptRefresherFor } from "@/lib/ingest/kept-refresh";
 
 /** The fleet roll-up's rows are spread over this many shards so concurrent batches rarely wait on one row. */
 export const FLEET_SHARDS = 8;
@@ -80,6 +81,8 @@ export class IngestQueue {
         }
       }
     } finally {
+      // The batch marked its workspaces' kept aggregates (even a retried one may have stored some reports).
+      keptRefresherFor(this.db).poke();
       this.inFlight--;
       for (let i = 0; i < batch.length; i++) await noteWrite(this.db);
       // Reports that queued while every slot was busy go at once: under load batches grow by themselves.

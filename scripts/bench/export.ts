@@ -17,12 +17,12 @@ import { createUser } from "@/lib/auth/users";
 import { CONNECTION_OPTIONS, openPostgres } from "@/lib/db/open";
 import { ensurePartitions } from "@/lib/db/partitions";
 import { createScratchPostgres, serveRoutesFrom } from "@/lib/db/testing";
-import { rowsOf, type Db } from "@/lib/db/types";
+import type { Db } from "@/lib/db/types";
 import { dailyUsageRows, reportUsageRows, type UsageFilters } from "@/lib/db/queries/export-usage";
 import { formatBytes } from "@/lib/format/bytes";
-import type { SomeCsvExport } from "@/lib/csv/columns";
 import { usageExport } from "@/lib/export/usage";
 import { FLEET } from "@/lib/db/scope";
+import { copyQueries, countLines, explain, pageSql } from "./lib/export-probes";
 
 const { values: args } = parseArgs({
   options: {
@@ -88,13 +88,6 @@ async function child(url: string) {
   );
 }
 
-/** Line feeds in a chunk (indexOf: a loop over every byte in JS would cost as much as a share of the export). */
-function countLines(chunk: Uint8Array): number {
-  let n = 0;
-  for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) n++;
-  return n;
-}
-
 async function load(db: Db, from: number, to: number) {
   const ws = sql`'ws-' || lpad(i::text, 6, '0')`;
   const agent = sql`(array['claude-code','codex','gemini','goose','opencode'])[1 + r % 5]`;
@@ -115,42 +108,6 @@ async function load(db: Db, from: number, to: number) {
       from generate_series(${a}::int, ${b}::int) i, generate_series(1, ${ROOTS}::int) r, generate_series(0, ${DAYS - 1}::int) d`);
   }
   await db.execute(sql`analyze`);
-}
-
-/** The SQL of each page the reader runs, captured from a stand-in for the database. */
-async function pageSql(db: Db, rows: (spy: Db) => AsyncGenerator<unknown>, page: number): Promise<SQL> {
-  const seen: SQL[] = [];
-  const spy = { execute: (q: SQL) => (seen.push(q), db.execute(q)) } as unknown as Db;
-  const it = rows(spy);
-  while (seen.length <= page && !(await it.next()).done);
-  await it.return(undefined);
-  return seen[page];
-}
-
-/** The text of the first `n` COPY statements an export runs (read as far as their start, then cancelled). */
-async function copyQueries(exp: SomeCsvExport, n: number): Promise<string[]> {
-  const seen: string[] = [];
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const text = (args[0] as { text?: unknown }).text;
-    if (typeof text === "string" && text.startsWith("copy (")) seen.push(text);
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query;
-  try {
-    const reader = (await exp.open!(() => {})).getReader();
-    while (seen.length < n && !(await reader.read()).done);
-    await reader.cancel();
-  } finally {
-    pg.Client.prototype.query = query;
-  }
-  return seen;
-}
-
-async function explain(db: Db, label: string, q: SQL) {
-  const plan = rowsOf<{ "QUERY PLAN": string }>(
-    await db.execute(sql`explain (analyze, buffers, costs off, timing off) ${q}`),
-  );
-  console.log(`\nEXPLAIN ${label}:\n${plan.map((r) => `  ${r["QUERY PLAN"]}`).join("\n")}`);
 }
 
 /**

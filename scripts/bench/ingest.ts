@@ -15,10 +15,13 @@ import { subDays, subHours, subMinutes } from "date-fns";
 import { openPostgres } from "@/lib/db/open";
 import { createScratchPostgres } from "@/lib/db/testing";
 import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment/workspaces";
+import { keptRefresherFor } from "@/lib/ingest/kept-refresh";
 import { ingestReport } from "@/lib/ingest/report";
 import { REPORT_FORMAT_VERSION } from "@/lib/report-format/constants";
 import type { Report, StorageRoot } from "@/lib/report-format/schema";
+import { recordMeasure } from "../lib/bench-results";
 import { ensureBuild, startNext } from "../lib/next-server";
+import { keptDrained } from "./lib/kept-drained";
 
 const { values: args } = parseArgs({
   options: {
@@ -117,6 +120,9 @@ async function runIngest(label: string, env: Record<string, string>) {
         }
       }),
     );
+    // The kept aggregates are refreshed after the acknowledgements: their work counts (on Postgres, where the
+    // bench can see the marks; the embedded database is the app's alone).
+    if (env.DATABASE_URL) await keptDrained(env.DATABASE_URL);
     const seconds = (performance.now() - started) / 1000;
     // The HTTP layer's own ceiling: a route that does nothing but answer (the health check's select 1).
     next = 0;
@@ -166,6 +172,7 @@ async function runDirect(url: string) {
         }
       }),
     );
+    await keptRefresherFor(database.db).drain();
     const perSec = reports.length / ((performance.now() - started) / 1000);
     console.log(`ingest without HTTP, Postgres: ${perSec.toFixed(0)} reports/s, ${(perSec * ROOTS).toFixed(0)} rows/s`);
     return perSec * ROOTS;
@@ -241,8 +248,12 @@ try {
   console.log(
     `ratio trivial route at one report per request / COPY: ${(postgres.ceiling / copy).toFixed(2)} (HTTP's ceiling on this machine)`,
   );
-  console.log(`ratio HTTP ingest / trivial route: ${(postgres.rows / postgres.ceiling).toFixed(2)}`);
-  console.log(`ratio embedded / Postgres over HTTP: ${verdict(embedded.rows / postgres.rows, 0.4)}`);
+  console.log(
+    `ratio HTTP ingest / trivial route, Postgres: ${recordMeasure("HTTP ingest / do-nothing route, PostgreSQL", postgres.rows / postgres.ceiling, { op: ">=", target: 0.5 })}`,
+  );
+  console.log(
+    `ratio embedded / Postgres over HTTP: ${recordMeasure("embedded / PostgreSQL over HTTP", embedded.rows / postgres.rows, { op: ">=", target: 0.5 })}`,
+  );
 } finally {
   fs.rmSync(embeddedDir, { recursive: true, force: true });
   await scratch.drop();

@@ -7,34 +7,23 @@
 // about the fleet's present must at least read), `ratio <page> / floor`. The plans go to bench-results/ too.
 // --pages-only: the full fleet's pages, floor and plans only (no tenth of the history, no ingest rates).
 //   node --conditions=react-server --import tsx scripts/bench/scale.ts [--workspaces N] [--days N] [--raw-per-day N]
-import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
-import { drizzle } from "drizzle-orm/node-postgres";
 import { Pool } from "pg";
-import { getAgentDetail } from "@/lib/db/queries/agents";
-import { getFleetOverview } from "@/lib/db/queries/fleet";
-import { getRules, listFindings } from "@/lib/db/queries/findings";
-import { previewRun } from "@/lib/db/queries/cleanup-preview";
-import { getWorkspaceDetail } from "@/lib/db/queries/workspace-detail";
-import { listWorkspaces } from "@/lib/db/queries/workspace-list";
+import { getRules } from "@/lib/db/queries/findings";
 import { CONNECTION_OPTIONS, openPostgres, type Database } from "@/lib/db/open";
 import { ensurePartitions } from "@/lib/db/partitions";
-import * as schema from "@/lib/db/schema";
 import { createScratchPostgres } from "@/lib/db/testing";
 import type { Db } from "@/lib/db/types";
-import { openCsvStream } from "@/lib/csv/stream";
-import { usageExport } from "@/lib/export/usage";
-import { WORKSPACE_SORT_COLUMNS } from "@/lib/validations/workspaces";
-import { ingestReport } from "@/lib/ingest/report";
 import { addDaysTo, eachDay, median, utcDayOf } from "@/lib/series";
-import { generateFleet, rootKey, type FleetShape } from "../lib/scale-fleet";
-import { FLEET } from "@/lib/db/scope";
-import { renderMetrics } from "@/lib/metrics/scrape";
-import { rewriteKeptRules, rewriteKeptWorkspaces } from "@/lib/db/queries/kept-findings";
-import { rewriteFleetGrowth, rewriteWorkspaceGrowth } from "@/lib/db/queries/root-growth";
-import { rewriteFleetSeries, rewriteWorkspaceSeries } from "@/lib/db/queries/workspace-series";
+import { generateFleet, type FleetShape } from "../lib/scale-fleet";
+import { recordMeasure } from "../lib/bench-results";
+import { rewriteKeptRules } from "@/lib/db/queries/kept-findings";
+import { rewriteFleetGrowth } from "@/lib/db/queries/root-growth";
+import { rewriteFleetSeries } from "@/lib/db/queries/workspace-series";
+import { ingestRate } from "./lib/scale-ingest";
+import { explainPages, EXPORT_DAYS, exportRate, floors, pages, recordingDb } from "./lib/scale-pages";
 
 const { values: args } = parseArgs({
   options: {
@@ -62,12 +51,10 @@ const TENTH: FleetShape = {
   rawDays: Math.max(1, Math.round(FULL.rawDays / 10)),
 };
 const EMPTY: FleetShape = { ...FULL, days: 1, rawDays: 0 };
-const EXPORT_DAYS = 7;
 const plans: string[] = [];
 const log = (s: string) => console.log(s);
 
 type Fleet = { label: string; database: Database; explainDb: Db; pool: Pool; drop: () => Promise<void> };
-let capture: { text: string; params: unknown[] }[] | null = null;
 
 async function makeFleet(label: string, shape: FleetShape): Promise<Fleet> {
   const scratch = await createScratchPostgres();
@@ -95,11 +82,7 @@ async function makeFleet(label: string, shape: FleetShape): Promise<Fleet> {
   const [{ n: keptRows }] = (await pool.query("select count(*)::int as n from kept_findings")).rows;
   log(`  kept findings rewritten for the whole fleet in ${(performance.now() - k).toFixed(0)} ms (${keptRows} rows)`);
   // A second client on the same database whose queries are recorded, to explain them.
-  const explainDb = drizzle({
-    client: pool,
-    schema,
-    logger: { logQuery: (text, params) => capture?.push({ text, params }) },
-  }) as unknown as Db;
+  const explainDb = recordingDb(pool);
   return {
     label,
     database,
@@ -111,146 +94,6 @@ async function makeFleet(label: string, shape: FleetShape): Promise<Fleet> {
       await scratch.drop();
     },
   };
-}
-
-const now = new Date();
-// The floor: a group-by over the latest table, per agent and per workspace.
-const FLOORS = {
-  "floor: sum by agent": "select agent, sum(bytes) from root_latest group by agent",
-  "floor: sum by workspace": "select workspace_id, sum(bytes) from root_latest group by workspace_id",
-};
-const floors = (pool: Pool): Record<string, () => Promise<unknown>> =>
-  Object.fromEntries(Object.entries(FLOORS).map(([name, q]) => [name, () => pool.query(q)]));
-
-const pages = (db: Db): Record<string, () => Promise<unknown>> => ({
-  "fleet overview (90d)": () => getFleetOverview(db, { range: "90d", now }),
-  ...Object.fromEntries(
-    WORKSPACE_SORT_COLUMNS.map((sort) => [
-      `workspaces page 1 by ${sort}`,
-      () => listWorkspaces(db, FLEET, { now, sort }),
-    ]),
-  ),
-  "workspace detail 90d": () => getWorkspaceDetail(db, FLEET, "ws-004242", { range: "90d", now }),
-  "agent claude-code (90d)": () => getAgentDetail(db, "claude-code", { range: "90d", now }),
-  "findings (first page)": () => listFindings(db, FLEET, { now }),
-  // The whole exposition, text included, as GET /metrics writes it.
-  "/metrics scrape": () => renderMetrics(db, now),
-  "cleanup preview, whole fleet": () =>
-    previewRun(
-      db,
-      { recipe: "claude-code-sessions", params: { olderThanDays: 30 }, scope: { all: true }, minAgeHours: 24 },
-      { now },
-    ),
-});
-
-/** The daily usage CSV of the whole fleet over the last EXPORT_DAYS days, written as the route writes it; rows/s. */
-async function exportRate(db: Db): Promise<{ rows: number; perSec: number }> {
-  const t = performance.now();
-  const exp = usageExport(
-    db,
-    FLEET,
-    { range: "custom", from: addDaysTo(utcDayOf(now), 1 - EXPORT_DAYS), to: utcDayOf(now), granularity: "daily" },
-    { now },
-  );
-  // PostgreSQL's COPY where the route uses it, as the route does.
-  const reader = (exp.open ? await exp.open(() => {}) : await openCsvStream(exp)).getReader();
-  let lines = -1; // the header
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    for (const b of value) if (b === 10) lines++;
-  }
-  return { rows: lines, perSec: lines / ((performance.now() - t) / 1000) };
-}
-
-async function explainPages(f: Fleet) {
-  log(`\nQuery plans at full size (EXPLAIN (ANALYZE, BUFFERS)); a sequential scan of a history table is marked !!:`);
-  for (const [name, run] of Object.entries(pages(f.explainDb))) {
-    capture = [];
-    await run();
-    const queries = capture.filter((c) => !/from "?(settings|finding_rules)"?/i.test(c.text));
-    capture = null;
-    log(`\n## ${name}: ${queries.length} queries`);
-    plans.push(`## ${name}: ${queries.length} queries`);
-    for (const c of queries) {
-      const plan = (await f.pool.query(`explain (analyze, buffers) ${c.text}`, c.params)).rows.map(
-        (r) => r["QUERY PLAN"] as string,
-      );
-      const scans = plan
-        .filter((l) => /Scan|Execution Time/.test(l))
-        .map((l) => {
-          const seqHistory = /Seq Scan on (root_daily|workspace_daily|fleet_delta|reports|root_usage)/.test(l);
-          return `${seqHistory ? "!! " : "   "}${l
-            .replace(/\s+\(cost=[^)]*\)/, "")
-            .replace(/\(actual time=[\d.]+\.\./, "(time=")
-            .trim()}`;
-        });
-      plans.push(`\n${c.text}\n-- params: ${JSON.stringify(c.params)}\n${plan.join("\n")}\n`);
-      log(`- ${c.text.replace(/\s+/g, " ").slice(0, 110)}…`);
-      for (const l of scans) log(`  ${l}`);
-    }
-  }
-}
-
-/** Rows/s of ingest (16 concurrent callers, group commit) of `count` reports newer than each workspace's latest. */
-async function ingestRate(f: Fleet, count: number): Promise<number> {
-  const reports = Array.from({ length: count }, (_, j) => {
-    const i = 1 + ((j * 7919) % FULL.workspaces);
-    const ws = { id: `ws-${String(i).padStart(6, "0")}`, name: `dev-${i}`, owner: `owner-${i % 500}` };
-    return {
-      version: 1 as const,
-      id: randomUUID(),
-      collectedAt: new Date(Date.now() + 60_000 + j).toISOString(),
-      workspace: ws,
-      volume: { totalBytes: 100 * 2 ** 30, freeBytes: 40 * 2 ** 30 },
-      reporter: { version: "bench", scanMs: 100 },
-      roots: Array.from({ length: FULL.roots }, (_, k) => {
-        const agent = ["claude-code", "codex", "gemini", "goose", "opencode", "other"][k % 6];
-        return {
-          key: rootKey(agent, k),
-          kind: (["tool", "module", "legacy", "script-data"] as const)[k % 4],
-          agent,
-          path: `.r/${k}`,
-          bytes: (8 + j + k) * 2 ** 20,
-          apparentBytes: (8 + j + k) * 2 ** 20,
-          files: 100,
-          dirs: 10,
-        };
-      }),
-    };
-  });
-  let next = 0;
-  const t = performance.now();
-  await Promise.all(
-    Array.from({ length: 16 }, async () => {
-      while (next < reports.length) {
-        const r = reports[next++];
-        await ingestReport(f.database.db, r.workspace.id, r);
-      }
-    }),
-  );
-  return (count * FULL.roots) / ((performance.now() - t) / 1000);
-}
-
-/**
- * The kept aggregates' share of ingest (findings, root growth and workspace series): ms to rewrite the kept rows of the workspaces that `count` reports of
- * ingestRate go to, 16 workspaces a transaction (as ingest's group commit), one after another.
- */
-async function keptRewriteMs(f: Fleet, count: number): Promise<number> {
-  const rules = await getRules(f.database.db);
-  const ids = Array.from(
-    { length: count },
-    (_, j) => `ws-${String(1 + ((j * 7919) % FULL.workspaces)).padStart(6, "0")}`,
-  );
-  const t = performance.now();
-  for (let i = 0; i < ids.length; i += 16) {
-    await f.database.db.transaction(async (tx) => {
-      await rewriteKeptWorkspaces(tx, rules, ids.slice(i, i + 16));
-      await rewriteWorkspaceGrowth(tx, ids.slice(i, i + 16));
-      await rewriteWorkspaceSeries(tx, ids.slice(i, i + 16));
-    });
-  }
-  return performance.now() - t;
 }
 
 /** Median ms of each query, the fleets' reads interleaved (each after two warm-up reads). */
@@ -322,33 +165,24 @@ try {
     `\nAgainst the floor at ${FULL.workspaces} workspaces x ${FULL.roots} roots (${FULL.workspaces * FULL.roots} rows of root_latest), median of ${runs}: ` +
       `sum by agent ${floorMs.toFixed(1)} ms, sum by workspace ${floorWsMs.toFixed(1)} ms; target: at most 3`,
   );
+  let worst = { name: "", r: 0 };
   for (const [name, [a]] of timings) {
     if (name.startsWith("floor")) continue;
     const r = a / floorMs;
+    if (r > worst.r) worst = { name, r };
     log(
       `ratio ${name} / floor = ${r.toFixed(2)}${r <= 3 ? "" : "  (NOT met)"}   (${a.toFixed(1)} ms; against the per-workspace floor ${(a / floorWsMs).toFixed(2)})`,
     );
   }
+  log(
+    `worst page / floor (${worst.name}): ${recordMeasure(`fleet pages at ${FULL.workspaces} workspaces / floor (worst)`, worst.r, { op: "<=", target: 3 })}`,
+  );
 
-  await explainPages(full);
+  await explainPages(full, log, plans);
   fs.mkdirSync("bench-results", { recursive: true });
   const file = `bench-results/scale-plans-${FULL.workspaces}.txt`;
   fs.writeFileSync(file, `${plans.join("\n")}\n`);
   log(`\nthe plans in full: ${file}`);
-
-  {
-    // What the kept findings cost ingest, on the full fleet: the ingest of `count` reports (with them), and
-    // the rewrites of the same workspaces' kept rows alone.
-    const count = n("ingest-reports");
-    const rate = await ingestRate(full, count);
-    const ingestMs = ((count * FULL.roots) / rate) * 1000;
-    const keptMs = await keptRewriteMs(full, count);
-    log(
-      `\ningest of ${count} reports x ${FULL.roots} roots into the full fleet: ${rate.toFixed(0)} rows/s (${ingestMs.toFixed(0)} ms, 16 callers); ` +
-        `the kept aggregates' rewrites of the same workspaces alone, a transaction of 16 at a time: ${keptMs.toFixed(0)} ms ` +
-        `(${(keptMs / count).toFixed(2)} ms a report); ingest without them at most ${((count * FULL.roots) / (Math.max(1, ingestMs - keptMs) / 1000)).toFixed(0)} rows/s`,
-    );
-  }
 
   if (!pagesOnly) {
     const empty = await makeFleet("empty (no history)", EMPTY);
@@ -356,13 +190,13 @@ try {
     const count = n("ingest-reports");
     const rates = { full: [] as number[], empty: [] as number[] };
     for (let round = 0; round < 2; round++) {
-      rates.empty.push(await ingestRate(empty, count));
-      rates.full.push(await ingestRate(full, count));
+      rates.empty.push(await ingestRate(empty, FULL, count));
+      rates.full.push(await ingestRate(full, FULL, count));
     }
     const [rf, re] = [median(rates.full)!, median(rates.empty)!];
     log(`\ningest without HTTP (${count} reports x ${FULL.roots} roots, 16 callers, group commit), median of 2:`);
     log(
-      `full history ${rf.toFixed(0)} rows/s, no history ${re.toFixed(0)} rows/s: ratio ${(rf / re).toFixed(2)} (target >= 0.80${rf / re >= 0.8 ? "" : ": NOT met"})`,
+      `full history ${rf.toFixed(0)} rows/s, no history ${re.toFixed(0)} rows/s: ratio ${recordMeasure(`ingest at ${FULL.days} days of history / into an empty database`, rf / re, { op: ">=", target: 0.8 })}`,
     );
   }
 } finally {

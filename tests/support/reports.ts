@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db";
 import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment/workspaces";
+import { keptRefresherFor } from "@/lib/ingest/kept-refresh";
 import { ingestReport } from "@/lib/ingest/report";
 import type { LargestEntry, Report, StorageRoot, Volume } from "@/lib/report-format/schema";
 import { addDaysTo, utcDayOf, type Day } from "@/lib/series";
@@ -64,7 +65,10 @@ export function makeReport(
   };
 }
 
-/** Ingests a report of `ws` collected at `collectedAt` with `roots`. */
+/**
+ * Ingests a report of `ws` collected at `collectedAt` with `roots`, and waits for the kept aggregates to include it
+ * (they are refreshed after the acknowledgement), as a page read a moment later sees it.
+ */
 export async function send(
   db: Db,
   ws: WorkspaceSpec,
@@ -73,7 +77,14 @@ export async function send(
   volume?: Volume,
   extra: Partial<Report> = {},
 ) {
-  return ingestReport(db, ws.id, makeReport(ws, collectedAt, roots, volume, extra), new Date(collectedAt));
+  const result = await ingestReport(
+    db,
+    ws.id,
+    makeReport(ws, collectedAt, roots, volume, extra),
+    new Date(collectedAt),
+  );
+  await keptRefresherFor(db).drain();
+  return result;
 }
 
 export const WS_A: WorkspaceSpec = { id: "ws-a", name: "alpha", owner: "alice", template: "ai-dev" };

@@ -4,3 +4,4 @@ export * from "./findings";
 export * from "./auth";
 export * from "./audit";
 export * from "./cleanup";
+export * from "./kept-pending";

@@ -1,0 +1,112 @@
+import { sql } from "drizzle-orm";
+import { beforeAll, expect, it } from "vitest";
+import { describeEachDatabase } from "@/lib/db/testing";
+import { rowsOf, type Db } from "@/lib/db/types";
+import { getRules } from "@/lib/db/queries/findings";
+import { callIngestReports } from "@/lib/db/queries/ingest";
+import { keptPendingSince, refreshKeptPending } from "@/lib/db/queries/kept-pending";
+import { groupedRuleRows, KEPT_RULE_IDS } from "@/lib/db/queries/rule-rows";
+import { KeptRefresher } from "@/lib/ingest/kept-refresh";
+import { at, enroll, makeReport, MiB, testNow, type WorkspaceSpec } from "@/tests/support/reports";
+
+// The kept aggregates are rewritten after the acknowledgement, from the marks ingest leaves in its transaction:
+// a process that dies between the two leaves the marks, which the next refresher takes; two refreshers at once
+// (two instances) neither fail nor lose a mark; reports that keep arriving during refreshes all end up counted.
+
+const FLEET: WorkspaceSpec[] = Array.from({ length: 6 }, (_, i) => ({ id: `kr-${i}`, owner: "o" }));
+
+const json = (rows: Record<string, unknown>[]) => rows.map((r) => JSON.stringify(r)).sort();
+
+/** The kept rows against what the rules and sums compute from the latest roots now. */
+async function keptAndLive(db: Db) {
+  const rules = await getRules(db);
+  const f = sql`rule_id, workspace_id, agent_key, n, total::text, urgency::text, members`;
+  const s = sql`workspace_id, key, bytes::text, roots`;
+  return {
+    kept: {
+      findings: json(rowsOf(await db.execute(sql`select ${f} from kept_findings`))),
+      series: json(rowsOf(await db.execute(sql`select ${s} from workspace_series`))),
+    },
+    live: {
+      findings: json(rowsOf(await db.execute(sql`select ${f} from (${groupedRuleRows(KEPT_RULE_IDS, rules)}) x`))),
+      series: json(
+        rowsOf(
+          await db.execute(sql`select ${s} from (select workspace_id, case when kind = 'script-data' then 'script-data'
+            when kind = 'module' and agent = 'other' then 'modules' else agent end as key, sum(bytes)::bigint as bytes,
+            count(*)::int as roots from root_latest group by 1, 2) x`),
+        ),
+      ),
+    },
+  };
+}
+
+const marked = async (db: Db) =>
+  rowsOf<{ workspace_id: string }>(await db.execute(sql`select workspace_id from kept_pending order by 1`)).map(
+    (r) => r.workspace_id,
+  );
+
+/** Stores one report per workspace as the queue would (acknowledged) without poking any refresher. */
+async function ingestUnrefreshed(db: Db, hour: number, grow: number) {
+  const now = testNow();
+  const items = FLEET.map((ws, i) => ({
+    report: makeReport(ws, at(now, 0, hour), [
+      { key: "claude:sessions", agent: "claude-code", bytes: (600 + grow + i) * MiB },
+      { key: "acme/tool", kind: "module", agent: "other", bytes: (60 + grow + i) * MiB },
+    ]),
+    receivedAt: new Date(at(now, 0, hour)),
+  }));
+  return callIngestReports(db, items, 0);
+}
+
+describeEachDatabase("kept aggregates refreshed after the acknowledgement", (t) => {
+  beforeAll(async () => {
+    for (const ws of FLEET) await enroll(t.current.db, ws);
+  });
+
+  it("keeps the marks of a crash between acknowledgement and refresh for the next refresher", async () => {
+    const db = t.current.db;
+    expect(await ingestUnrefreshed(db, 1, 0)).toEqual(FLEET.map(() => "stored"));
+    // Acknowledged, then the process died: the marks are stored, the aggregates are behind and say so.
+    expect(await marked(db)).toEqual(FLEET.map((w) => w.id).sort());
+    expect(await keptPendingSince(db)).toBeInstanceOf(Date);
+    const behind = await keptAndLive(db);
+    expect(behind.kept.series).not.toEqual(behind.live.series);
+
+    // The next process's refresher takes them.
+    await new KeptRefresher(db).drain();
+    expect(await marked(db)).toEqual([]);
+    expect(await keptPendingSince(db)).toBeNull();
+    const after = await keptAndLive(db);
+    expect(after.kept.findings.length).toBeGreaterThan(0);
+    expect(after.kept).toEqual(after.live);
+  });
+
+  it("lets two refreshers run at once without failing, rewriting twice or losing a mark", async () => {
+    const db = t.current.db;
+    await ingestUnrefreshed(db, 2, 50);
+    const outcomes = await Promise.all([refreshKeptPending(db, 4), refreshKeptPending(db, 4)]);
+    // One pass at a time: the other steps aside (on Postgres) or follows it (the embedded database's one
+    // connection), and no workspace is rewritten by both.
+    const done = outcomes.filter((n): n is number => n !== null);
+    expect(done.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(FLEET.length);
+    await Promise.all([new KeptRefresher(db).drain(), new KeptRefresher(db).drain()]);
+    expect(await marked(db)).toEqual([]);
+    const after = await keptAndLive(db);
+    expect(after.kept).toEqual(after.live);
+  });
+
+  it("counts every report that arrives while refreshers run", async () => {
+    const db = t.current.db;
+    const a = new KeptRefresher(db, 0);
+    const b = new KeptRefresher(db, 0);
+    for (let round = 0; round < 6; round++) {
+      await ingestUnrefreshed(db, 3 + round, 100 + round * 10);
+      a.poke();
+      b.poke();
+    }
+    await Promise.all([a.drain(), b.drain()]);
+    expect(await marked(db)).toEqual([]);
+    const after = await keptAndLive(db);
+    expect(after.kept).toEqual(after.live);
+  });
+});

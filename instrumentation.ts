@@ -27,6 +27,10 @@ export async function register() {
   try {
     const database = await getDatabase();
     console.log(`[db] ready (${database.kind}: ${database.location})`);
+    // Reports acknowledged before a crash or a stop may still wait for their kept aggregates: refresh them now
+    // rather than at the next report.
+    const { keptRefresherFor } = await import("./lib/ingest/kept-refresh");
+    keptRefresherFor(database.db).poke();
     const { bootstrapAdminFromEnv } = await import("./lib/auth/users");
     await bootstrapAdminFromEnv(database.db);
   } catch (err) {

@@ -4,6 +4,7 @@ import { describeEachDatabase } from "@/lib/db/testing";
 import { rowsOf } from "@/lib/db/types";
 import { listFindings } from "@/lib/db/queries/findings";
 import { ingestReport } from "@/lib/ingest/report";
+import { keptRefresherFor } from "@/lib/ingest/kept-refresh";
 import {
   agentRetention as agentRetentionSchema,
   report as reportSchema,
@@ -163,6 +164,7 @@ describeEachDatabase("ingest stores every field of a report", (t) => {
     await ingestReport(t.current.db, WS.id, REPORT, new Date("2026-11-20T10:16:00.000Z"));
     const late = await ingestReport(t.current.db, WS.id, LATE, new Date("2026-11-20T10:17:00.000Z"));
     expect(late.newest).toBe(false);
+    await keptRefresherFor(t.current.db).drain();
   });
 
   const read = async (q: ReturnType<typeof sql>) => rowsOf<Record<string, unknown>>(await t.current.db.execute(q));

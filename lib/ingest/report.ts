@@ -37,7 +37,7 @@ export async function ingestReport(
     case "conflict":
       throw new ConflictError(`Report id ${r.id} was already used by another workspace.`);
     case "too_old":
-      // Its neighbours in raw history have expired: placing it would corrupt the roll-ups (README: retention).
+      // Its neighbours in raw history have expired: placing it would corrupt the roll-ups (docs/history.md).
       throw new ValidationError(
         `Report ${r.id} was collected at ${r.collectedAt}, before the raw history this dashboard still keeps ` +
           `(older reports expire under the raw retention setting); it was not stored.`,

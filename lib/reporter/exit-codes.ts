@@ -1,5 +1,5 @@
 // The reporter's exit codes: what the template's script (75 counts as success there) and an operator read from
-// a run. HELP and the README list them too.
+// a run. HELP and docs/reporter.md list them too.
 
 export const EXIT = {
   OK: 0,

@@ -21,6 +21,12 @@ const SERIES: SeriesSpec[] = [
   { key: "capacity", label: "Used + Avail (what can fill)", color: "var(--chart-volume)" },
 ];
 
+// The forecast dashed, the volume's size as steps (it changes when the volume is resized, not in between).
+const LINES = [
+  { dataKey: "forecast", name: "Forecast", type: "linear", strokeDasharray: "6 4", strokeWidth: 2 },
+  { dataKey: "capacity", name: "Used + Avail", type: "stepAfter", strokeWidth: 1.5 },
+] as const;
+
 /** Used space per day, the forecast continuing it as a dashed line, and Used + Avail (df: what the user can still fill; root-reserved space is neither) as the ceiling. */
 export function VolumeChart({ rows, height = 260 }: { rows: readonly VolumeChartRow[]; height?: number }) {
   const { hidden, toggle } = useHiddenSeries();
@@ -59,27 +65,16 @@ export function VolumeChart({ rows, height = 260 }: { rows: readonly VolumeChart
           isAnimationActive={false}
           dot={isolatedDot(rows, "used", "var(--accent)")}
         />
-        <Line
-          dataKey="forecast"
-          name="Forecast"
-          type="linear"
-          stroke="var(--chart-forecast)"
-          strokeDasharray="6 4"
-          strokeWidth={2}
-          dot={false}
-          hide={hidden.has("forecast")}
-          isAnimationActive={false}
-        />
-        <Line
-          dataKey="capacity"
-          name="Used + Avail"
-          type="stepAfter"
-          stroke="var(--chart-volume)"
-          strokeWidth={1.5}
-          dot={false}
-          hide={hidden.has("capacity")}
-          isAnimationActive={false}
-        />
+        {LINES.map((l) => (
+          <Line
+            key={l.dataKey}
+            {...l}
+            stroke={SERIES.find((x) => x.key === l.dataKey)!.color}
+            dot={false}
+            hide={hidden.has(l.dataKey)}
+            isAnimationActive={false}
+          />
+        ))}
       </ComposedChart>
       <ChartLegend series={SERIES} hidden={hidden} onToggle={toggle} />
     </div>

@@ -12,24 +12,23 @@ export function OwnerTemplateFilters({
   onOwner: (owner: string) => void;
   onTemplate: (template: string) => void;
 }) {
+  const filters = [
+    { name: "Owner", value: owner, onChange: onOwner, width: "w-130" },
+    { name: "Template", value: template, onChange: onTemplate, width: "w-150" },
+  ];
   return (
     <>
-      <DebouncedInput
-        type="text"
-        placeholder="Owner"
-        aria-label="Filter by owner"
-        value={owner}
-        onChange={onOwner}
-        className="w-130"
-      />
-      <DebouncedInput
-        type="text"
-        placeholder="Template"
-        aria-label="Filter by template"
-        value={template}
-        onChange={onTemplate}
-        className="w-150"
-      />
+      {filters.map((f) => (
+        <DebouncedInput
+          key={f.name}
+          type="text"
+          placeholder={f.name}
+          aria-label={`Filter by ${f.name.toLowerCase()}`}
+          value={f.value}
+          onChange={f.onChange}
+          className={f.width}
+        />
+      ))}
     </>
   );
 }

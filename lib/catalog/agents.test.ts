@@ -4,11 +4,10 @@ import {
   agentDisplayName,
   agentForLegacyFolder,
   agentForModule,
-  categoryOf,
   categoryRulesFor,
   isAgentSlug,
-  matchGlob,
 } from "./agents";
+import { categoryOf, matchGlob } from "./globs";
 
 describe("agent catalog", () => {
   it("has every agent of the design, with valid slugs and relative paths", () => {

@@ -22,6 +22,7 @@ const DISTRIBUTED: Record<string, string> = {
   workspace_agents: "workspace_id",
   workspace_series: "workspace_id",
   report_blockers: "workspace_id",
+  kept_pending: "workspace_id",
 };
 /**
  * Small tables copied to every node (reference tables), fleet_delta, and the dashboard's own state: sign-in,

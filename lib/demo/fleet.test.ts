@@ -2,7 +2,8 @@
 // every report), the roots fit in the volume's Used, Used fits in the volume, and a drop of the roots shows in
 // Used the same day (issue 18: 22 GiB of roots on a 20 GiB volume, then a 7.4 GiB drop with Used flat).
 import { expect, it } from "vitest";
-import { matchGlob, sessionRulesFor } from "@/lib/catalog/agents";
+import { sessionRulesFor } from "@/lib/catalog/agents";
+import { matchGlob } from "@/lib/catalog/globs";
 import { agentRetention } from "@/lib/report-format/schema";
 import { simulateDemoFleet } from "./fleet";
 

@@ -2,7 +2,8 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-ope
 import { z } from "zod";
 import { ROUTE_ACCESS, type RouteRule } from "@/lib/auth/route-access";
 import { errorEnvelope } from "@/lib/validations/responses";
-import { OPERATIONS, type Operation } from "./operations";
+import type { Operation } from "./operation";
+import { OPERATIONS } from "./operations";
 
 // The API's OpenAPI 3.1 description, made from the route table (paths, methods, roles) and the zod schemas the
 // routes validate with (lib/openapi/operations.ts). A route in the table without an operation is an error here,

@@ -1,10 +1,9 @@
-import type { z } from "zod";
 import { jobResult } from "@/lib/cleanup/protocol";
 import { rulesUpdateRequest } from "@/lib/findings/rules";
 import { reportBlockerRequest, reportBlockerResponse } from "@/lib/report-format/blockers";
 import { discoveryResponse, moduleVersionsResponse } from "@/lib/terraform/module";
 import { enrollRequest, report, reportBatch } from "@/lib/report-format/schema";
-import { auditFilterQuery, auditQuery } from "@/lib/validations/audit";
+import { auditQuery } from "@/lib/validations/audit";
 import { createTokenRequest, createUserRequest, setupRequest, updateUserRequest } from "@/lib/validations/auth";
 import {
   confirmPolicyRequest,
@@ -17,8 +16,7 @@ import {
   runListQuery,
   updatePolicyRequest,
 } from "@/lib/validations/cleanup";
-import { usageExportQuery } from "@/lib/validations/export";
-import { findingsFilterQuery, findingsQuery } from "@/lib/validations/findings";
+import { findingsQuery } from "@/lib/validations/findings";
 import { rangeQuery } from "@/lib/validations/range";
 import {
   enrollResponse,
@@ -29,28 +27,12 @@ import {
 } from "@/lib/validations/responses";
 import { retentionUpdate } from "@/lib/validations/settings";
 import { workspaceDetailQuery, workspaceListQuery } from "@/lib/validations/workspaces";
+import { EXPORT_OPERATIONS } from "./export-operations";
+import type { Operation } from "./operation";
 
 // What each route of lib/auth/route-access.ts takes and answers, for the OpenAPI document: the zod schemas the
 // route handlers validate with (query, body), and the response's schema where one exists in zod, else the name
 // of the TypeScript type it answers with. Keyed like the access table ("METHOD /path/[param]").
-
-export type Operation = {
-  summary: string;
-  tag: string;
-  query?: z.ZodType;
-  body?: z.ZodType;
-  /** The success status: 200 unless said (204: no body). */
-  status?: 200 | 201 | 204;
-  /** JSON unless said: a CSV download, or the Prometheus text exposition. */
-  produces?: "csv" | "prometheus";
-  response?: z.ZodType;
-  /** The TypeScript type the route answers with, where its shape has no zod schema. */
-  responseType?: string;
-  /** How a public route authenticates instead of a dashboard session or token. */
-  auth?: "workspace-token" | "enrollment-key";
-};
-
-const csv = (summary: string, query?: z.ZodType): Operation => ({ summary, tag: "export", produces: "csv", query });
 
 export const OPERATIONS: Record<string, Operation> = {
   "POST /api/v1/enroll": {
@@ -218,31 +200,7 @@ export const OPERATIONS: Record<string, Operation> = {
     responseType: "SyncOutcome",
   },
   "POST /api/v1/enrollment-key/rotate": { summary: "Rotate the fleet's enrollment key", tag: "settings" },
-  "GET /api/v1/export/usage.csv": csv("Usage per workspace, root and day (or per report)", usageExportQuery),
-  "GET /api/v1/export/workspaces.csv": csv("The workspaces table, all pages", workspaceListQuery),
-  "GET /api/v1/export/findings.csv": csv("Every row of the findings page", findingsFilterQuery),
-  "GET /api/v1/export/fleet.csv": csv("The overview's chart", rangeQuery),
-  "GET /api/v1/export/fleet/[table]": csv(
-    "One of the overview's lists: top-workspaces.csv, top-agents.csv, fastest-growing.csv, volumes-at-risk.csv, silent.csv",
-    rangeQuery,
-  ),
-  "GET /api/v1/export/agents/[agent]": csv("Every workspace with data of the agent ({agent} is e.g. codex.csv)"),
-  "GET /api/v1/export/agents/[agent]/[table]": csv(
-    "The agent page's chart, kinds or histogram: series.csv, kinds.csv, distribution.csv",
-    rangeQuery,
-  ),
-  "GET /api/v1/export/workspaces/[id]/[table]": csv(
-    "A workspace page's table or chart: roots.csv, categories.csv, sessions.csv, entries.csv, ages.csv, volume.csv, reports.csv",
-    rangeQuery,
-  ),
-  "GET /api/v1/export/audit.csv": csv("The audit log", auditFilterQuery),
-  "GET /api/v1/export/cleanup/runs.csv": csv("Every cleanup run"),
-  "GET /api/v1/export/cleanup/runs/[id]": csv("One run's outcomes ({id} is the run's id followed by .csv)"),
-  "GET /api/v1/export/cleanup/policies.csv": csv("The cleanup policies, with their schedule and state"),
-  "GET /api/v1/export/cleanup/recipes.csv": csv("The cleanup recipes, with what each would free across the fleet"),
-  "GET /api/v1/export/settings/tables.csv": csv("The database's tables with their rows and sizes (Settings)"),
-  "GET /api/v1/export/users.csv": csv("The dashboard's users and their roles"),
-  "GET /api/v1/export/tokens.csv": csv("The API tokens (names, owners, roles, use; never the secrets)"),
+  ...EXPORT_OPERATIONS,
   "GET /api/v1/cleanup/recipes": {
     summary: "Cleanup recipes, what each frees fleet-wide now",
     tag: "cleanup",

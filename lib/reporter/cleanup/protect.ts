@@ -5,7 +5,7 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { globSource } from "@/lib/catalog/agents";
+import { globSource } from "@/lib/catalog/globs";
 import { PROTECT_FILE } from "@/lib/catalog/recipes";
 
 export class ProtectList {

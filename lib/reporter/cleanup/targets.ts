@@ -4,7 +4,7 @@
 // preview and the run cannot disagree on what a unit is.
 
 import { recipesForRoot } from "@/lib/catalog/recipe-roots";
-import { globSource } from "@/lib/catalog/agents";
+import { globSource } from "@/lib/catalog/globs";
 import type { NameNeed } from "../scan/native-sums";
 import type { RootSpec } from "../scan/roots";
 import type { Target } from "./target";

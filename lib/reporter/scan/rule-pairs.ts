@@ -1,7 +1,7 @@
 // A rule's glob split for the hot loop: a test on the entry's parent folder (run once per folder) and a test on
 // the entry's name, each as data of a kind that settles most entries with a comparison or two.
 
-import { globSource } from "@/lib/catalog/agents";
+import { globSource } from "@/lib/catalog/globs";
 
 /**
  * A test on an entry's name, as data so the hot loop needs no closure calls: any name, one exact name (`s`), a

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { categoryOf, matchGlob, type CategoryRule } from "@/lib/catalog/agents";
+import type { CategoryRule } from "@/lib/catalog/agents";
+import { categoryOf, matchGlob } from "@/lib/catalog/globs";
 import { CATEGORIES } from "@/lib/report-format/constants";
 import type { NameNeed, Needs } from "./native-sums";
 import { groupDefault, testName, type Group } from "./rule-groups";

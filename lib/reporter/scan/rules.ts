@@ -3,7 +3,8 @@
 // (rule-pairs.ts), the tests that apply in a folder compiled once per distinct set (rule-sets.ts) into groups
 // that testName runs on each name (rule-groups.ts).
 
-import { globSource, type CategoryRule, type SessionRule } from "@/lib/catalog/agents";
+import type { CategoryRule, SessionRule } from "@/lib/catalog/agents";
+import { globSource } from "@/lib/catalog/globs";
 import type { Category } from "@/lib/report-format/constants";
 import type { NameNeed, Needs } from "./native-sums";
 import type { Group } from "./rule-groups";

@@ -9,6 +9,7 @@ import { GET as me } from "@/app/api/v1/me/route";
 import { DELETE as revokeToken } from "@/app/api/v1/tokens/[id]/route";
 import { POST as createToken } from "@/app/api/v1/tokens/route";
 import { PATCH as patchUser } from "@/app/api/v1/users/[id]/route";
+import { resetConfigForTests } from "@/lib/config";
 import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
 import { BASE, ctx, makePrincipals, signIn, type Principals } from "./testing";
 
@@ -22,7 +23,15 @@ const attempt = (path: string, forwardedFor: string, i: number) =>
     }),
   );
 
-afterEach(() => vi.unstubAllEnvs());
+/** Sets a variable for one test; the configuration is read again (it is kept once read). */
+const stubEnv = (name: string, value: string) => {
+  vi.stubEnv(name, value);
+  resetConfigForTests();
+};
+afterEach(() => {
+  vi.unstubAllEnvs();
+  resetConfigForTests();
+});
 
 describeEachDatabase("sign-in attacked", (t) => {
   let p: Principals;
@@ -61,7 +70,7 @@ describeEachDatabase("sign-in attacked", (t) => {
   });
 
   it("behind a trusted proxy, counts the address the proxy saw, whatever the client put before it", async () => {
-    vi.stubEnv("TRUST_PROXY", "1");
+    stubEnv("TRUST_PROXY", "1");
     const statuses = [];
     for (let i = 0; i < 11; i++)
       statuses.push((await attempt("/api/auth/sign-in/email", `10.9.8.${i}, 203.0.113.60`, i)).status);
@@ -70,7 +79,7 @@ describeEachDatabase("sign-in attacked", (t) => {
   });
 
   it("counts IPv6 spellings of one address, and the addresses of one /64, as one client", async () => {
-    vi.stubEnv("TRUST_PROXY", "1");
+    stubEnv("TRUST_PROXY", "1");
     const n = freshNet(); // e.g. 2001:db8:2:
     const [a, b, c] = n.split(":");
     const spellings = [
@@ -176,7 +185,7 @@ describeEachDatabase("sign-in attacked", (t) => {
     expect(claimed).toMatch(/HttpOnly/i);
     expect(claimed).toMatch(/SameSite=Lax/i);
     expect(claimed).not.toMatch(/;\s*Secure/i);
-    vi.stubEnv("TRUST_PROXY", "1");
+    stubEnv("TRUST_PROXY", "1");
     const proxied = await signInWith({ ...https, "x-forwarded-for": "198.51.100.202" });
     expect(proxied).toMatch(/HttpOnly/i);
     expect(proxied).toMatch(/SameSite=Lax/i);

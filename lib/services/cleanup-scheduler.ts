@@ -23,7 +23,7 @@ export type Tick = { locked: boolean; started: { policyId: string; runId: string
  * One scheduler pass: ends expired and lapsed jobs, then takes every enabled policy that is due, started by the
  * policy. A policy never removes anything before an admin confirmed its figure: until then its turn is a dry run.
  * A held policy waits for a new confirmation. Runs under a transaction-scoped advisory lock
- * (pg_try_advisory_xact_lock: released with the transaction, so a pooled connection never keeps it), so of
+ * (trySchedulerLock: released with the transaction, so a pooled connection never keeps it), so of
  * several instances ticking at once one works and the others return at once.
  */
 export async function runDuePolicies(db: Db, now = new Date()): Promise<Tick> {

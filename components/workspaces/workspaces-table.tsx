@@ -2,7 +2,7 @@
 
 import type { WorkspaceList } from "@/lib/db/queries/workspace-list";
 import type { WorkspaceSortColumn } from "@/lib/validations/workspaces";
-import type { WorkspaceListState } from "@/lib/query/workspaces";
+import type { WorkspaceListPatch, WorkspaceListState } from "@/lib/query/workspaces";
 import { defaultDir, PAGE_SIZES } from "@/lib/validations/workspaces";
 import { DataTable } from "@/components/ui/data-table";
 import { DataTablePager } from "@/components/ui/data-table-pager";
@@ -17,13 +17,16 @@ export function WorkspacesTable({
 }: {
   data: WorkspaceList;
   state: WorkspaceListState;
-  onChange: (patch: Partial<WorkspaceListState>) => void;
+  onChange: (patch: WorkspaceListPatch) => void;
   fetching: boolean;
 }) {
   const onSort = (id: string) => {
     const column = id as WorkspaceSortColumn;
-    const dir = state.sort === column ? (state.dir === "asc" ? "desc" : "asc") : defaultDir(column);
-    onChange({ sort: column, dir, page: 1 });
+    onChange((current) => ({
+      sort: column,
+      dir: current.sort === column ? (current.dir === "asc" ? "desc" : "asc") : defaultDir(column),
+      page: 1,
+    }));
   };
   return (
     <>

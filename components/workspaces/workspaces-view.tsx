@@ -5,25 +5,29 @@ import { useSearchParams } from "next/navigation";
 import { useCallback, useMemo } from "react";
 import { exportPaths, workspaceListExportParams } from "@/lib/validations/export";
 import { parseWorkspaceListSearchParams, workspaceListEntries } from "@/lib/validations/workspaces";
-import { workspaceListOptions, type WorkspaceListState } from "@/lib/query/workspaces";
+import { workspaceListOptions, type WorkspaceListPatch } from "@/lib/query/workspaces";
 import { useSignedInUser } from "@/components/auth/caller-context";
 import { ExportLink } from "@/components/ui/export-link";
 import { Panel } from "@/components/ui/panel";
 import { QueryView } from "@/components/ui/states";
-import { useSetSearchParams } from "@/components/ui/use-set-search-params";
+import { currentSearchParams, useSetSearchParams } from "@/components/ui/use-set-search-params";
 import { WorkspaceFilters } from "./workspace-filters";
 import { WorkspacesTable } from "./workspaces-table";
 import { PageHeader } from "@/components/ui/page-header";
 
 export function WorkspacesView() {
   const searchParams = useSearchParams();
-  // Parsed once per URL so onChange keeps its identity while the URL does (the filters' debounce depends on it).
+  // Parsed once per URL; onChange keeps its identity for good (the filters' debounce depends on it).
   const state = useMemo(() => parseWorkspaceListSearchParams(searchParams), [searchParams]);
   const setParams = useSetSearchParams();
   const query = useQuery(workspaceListOptions(state));
   const onChange = useCallback(
-    (patch: Partial<WorkspaceListState>) => setParams(workspaceListEntries({ ...state, ...patch })),
-    [setParams, state],
+    (patch: WorkspaceListPatch) => {
+      // From the URL as it is now, not the last render's state: a second click before the re-render builds on the first.
+      const current = parseWorkspaceListSearchParams(currentSearchParams());
+      setParams(workspaceListEntries({ ...current, ...(typeof patch === "function" ? patch(current) : patch) }));
+    },
+    [setParams],
   );
   const member = useSignedInUser()?.role === "member";
   const filtered = Boolean(state.q || state.owner || state.template || state.agent);

@@ -7,6 +7,10 @@ import { DEFAULT_LIST_STATE, type WorkspaceListState } from "@/lib/validations/w
 
 export type { WorkspaceListState };
 
+/** A change to the list's state, or one computed from the state as it is when the change applies (a sort toggle). */
+export type WorkspaceListPatch =
+  Partial<WorkspaceListState> | ((current: WorkspaceListState) => Partial<WorkspaceListState>);
+
 export const workspaceKeys = {
   all: ["workspaces"] as const,
   lists: () => [...workspaceKeys.all, "list"] as const,

@@ -34,11 +34,11 @@ export function FleetOverviewView() {
         sub={
           <>
             Storage used by AI agents across every workspace
-            {query.data ? (
-              <>
+            {query.data?.figuresAsOf ? (
+              <span title="Every report received up to this time is in the figures below">
                 {" "}
-                · updated <RelativeTime value={query.data.generatedAt} />
-              </>
+                · figures as of <RelativeTime value={query.data.figuresAsOf} />
+              </span>
             ) : null}
           </>
         }

@@ -4,7 +4,7 @@ import { describeEachDatabase } from "@/lib/db/testing";
 import { rowsOf, type Db } from "@/lib/db/types";
 import { getRules } from "@/lib/db/queries/findings";
 import { callIngestReports } from "@/lib/db/queries/ingest";
-import { keptPendingSince, refreshKeptPending } from "@/lib/db/queries/kept-pending";
+import { figuresAsOf, refreshKeptPending } from "@/lib/db/queries/kept-pending";
 import { groupedRuleRows, KEPT_RULE_IDS } from "@/lib/db/queries/rule-rows";
 import { KeptRefresher } from "@/lib/ingest/kept-refresh";
 import { at, enroll, makeReport, MiB, testNow, type WorkspaceSpec } from "@/tests/support/reports";
@@ -68,14 +68,19 @@ describeEachDatabase("kept aggregates refreshed after the acknowledgement", (t) 
     expect(await ingestUnrefreshed(db, 1, 0)).toEqual(FLEET.map(() => "stored"));
     // Acknowledged, then the process died: the marks are stored, the aggregates are behind and say so.
     expect(await marked(db)).toEqual(FLEET.map((w) => w.id).sort());
-    expect(await keptPendingSince(db)).toBeInstanceOf(Date);
+    const pendingSince = rowsOf<{ at: Date | string }>(
+      await db.execute(sql`select min(marked_at) as at from kept_pending`),
+    );
+    expect(await figuresAsOf(db)).toEqual(new Date(pendingSince[0].at));
     const behind = await keptAndLive(db);
     expect(behind.kept.series).not.toEqual(behind.live.series);
 
     // The next process's refresher takes them.
     await new KeptRefresher(db).drain();
     expect(await marked(db)).toEqual([]);
-    expect(await keptPendingSince(db)).toBeNull();
+    // Nothing waits: the figures hold every report, up to the newest one's arrival.
+    const newest = rowsOf<{ at: Date | string }>(await db.execute(sql`select max(last_seen_at) as at from workspaces`));
+    expect(await figuresAsOf(db)).toEqual(new Date(newest[0].at));
     const after = await keptAndLive(db);
     expect(after.kept.findings.length).toBeGreaterThan(0);
     expect(after.kept).toEqual(after.live);

@@ -21,6 +21,7 @@ import {
 } from "./fleet-lists";
 import { fleetSeries, type FleetSeries, type Growth } from "./fleet-series";
 import { clampToRollups, getHorizons } from "./retention";
+import { figuresAsOf } from "./kept-pending";
 import { growthSinceDay } from "./root-growth";
 
 export type FleetOverviewParams = RangeParams & { now?: Date; limit?: number };
@@ -28,6 +29,8 @@ export type FleetOverviewParams = RangeParams & { now?: Date; limit?: number };
 export type FleetOverview = {
   range: DayRange;
   generatedAt: string;
+  /** The figures hold every report received up to this time (kept aggregates refresh just after ingest); null before any report. */
+  figuresAsOf: string | null;
   total: FleetTotals;
   /** Change of the fleet level (from the fleet roll-up) over the last 1, 7 and 30 days, ending today (UTC). */
   growth: { d1: Growth; d7: Growth; d30: Growth };
@@ -69,7 +72,7 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
   const range = clampToRollups(resolveRange(params, now), horizons.rollups);
   const today = utcDayOf(now);
   const fillingDays = fillingDaysOf(rules);
-  const [chart, total, largest, agents, growing, atRisk, silent, findings, coverage, coderSync, notReporting] =
+  const [chart, total, largest, agents, growing, atRisk, silent, findings, coverage, coderSync, notReporting, asOf] =
     await Promise.all([
       fleetSeries(db, range, today),
       fleetTotals(db),
@@ -82,10 +85,12 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
       getCoverage(db),
       getSyncState(db),
       notReportingWorkspaces(db, limit),
+      figuresAsOf(db),
     ]);
   return {
     range,
     generatedAt: now.toISOString(),
+    figuresAsOf: asOf?.toISOString() ?? null,
     total,
     growth: chart.growth,
     series: chart.series,

@@ -49,12 +49,14 @@ export async function refreshKeptPending(db: Db, limit = REFRESH_BATCH): Promise
 }
 
 /**
- * How far the kept aggregates may be behind: the time of the oldest report not in them yet (every report stored
- * before it is), or null when they hold every stored report.
+ * The time the fleet's figures hold every report up to: while marks wait, the oldest mark's (every report stored
+ * before it is in the kept aggregates, later ones may not be yet); else the newest report's arrival. Null before
+ * the first report. Pages show it as "figures as of …", so a lag of the refresh is visible, never silent.
  */
-export async function keptPendingSince(db: Db): Promise<Date | null> {
-  const [row] = rowsOf<{ since: string | Date | null }>(
-    await db.execute(sql`select min(marked_at) as since from kept_pending`),
+export async function figuresAsOf(db: Db): Promise<Date | null> {
+  const [row] = rowsOf<{ at: string | Date | null }>(
+    await db.execute(sql`select coalesce((select min(marked_at) from kept_pending),
+      (select max(last_seen_at) from workspaces)) as at`),
   );
-  return row?.since == null ? null : new Date(row.since);
+  return row?.at == null ? null : new Date(row.at);
 }

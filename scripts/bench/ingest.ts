@@ -22,6 +22,7 @@ import type { Report, StorageRoot } from "@/lib/report-format/schema";
 import { recordMeasure } from "../lib/bench-results";
 import { ensureBuild, startNext } from "../lib/next-server";
 import { keptDrained } from "./lib/kept-drained";
+import { sampleKeptLag } from "./lib/kept-lag";
 
 const { values: args } = parseArgs({
   options: {
@@ -109,6 +110,7 @@ async function runIngest(label: string, env: Record<string, string>) {
     for (const b of warm) await send(b);
     let next = 0;
     const latencies: number[] = [];
+    const lag = env.DATABASE_URL ? sampleKeptLag(env.DATABASE_URL) : null;
     const started = performance.now();
     await Promise.all(
       Array.from({ length: CLIENTS }, async () => {
@@ -124,6 +126,7 @@ async function runIngest(label: string, env: Record<string, string>) {
     // bench can see the marks; the embedded database is the app's alone).
     if (env.DATABASE_URL) await keptDrained(env.DATABASE_URL);
     const seconds = (performance.now() - started) / 1000;
+    const lagSeconds = (await lag?.stop()) ?? null;
     // The HTTP layer's own ceiling: a route that does nothing but answer (the health check's select 1).
     next = 0;
     const pings = 3000;
@@ -144,7 +147,7 @@ async function runIngest(label: string, env: Record<string, string>) {
       `ingest over HTTP, ${label}: ${bodies.length} reports x ${ROOTS} roots, ${CLIENTS} clients: ` +
         `${reportsPerSec.toFixed(0)} reports/s, ${(reportsPerSec * ROOTS).toFixed(0)} rows/s, p50 ${p(0.5)} ms, p99 ${p(0.99)} ms`,
     );
-    return { rows: reportsPerSec * ROOTS, ceiling: pingsPerSec * ROOTS };
+    return { rows: reportsPerSec * ROOTS, ceiling: pingsPerSec * ROOTS, lagSeconds };
   } finally {
     await server.stop();
   }
@@ -230,7 +233,7 @@ const key = `sek_bench_${randomUUID()}`;
 const embeddedDir = fs.mkdtempSync(path.join(os.tmpdir(), "ingest-bench-"));
 const scratch = await createScratchPostgres();
 try {
-  const none = { rows: NaN, ceiling: NaN };
+  const none = { rows: NaN, ceiling: NaN, lagSeconds: null };
   const embedded =
     args.only === "postgres"
       ? none
@@ -251,6 +254,10 @@ try {
   console.log(
     `ratio HTTP ingest / trivial route, Postgres: ${recordMeasure("HTTP ingest / do-nothing route, PostgreSQL", postgres.rows / postgres.ceiling, { op: ">=", target: 0.5 })}`,
   );
+  if (postgres.lagSeconds !== null)
+    console.log(
+      `figures behind ingest at full load, seconds (worst "figures as of" lag): ${recordMeasure("figures' lag behind ingest at full load, s", postgres.lagSeconds, { op: "<=", target: 10 })}`,
+    );
   console.log(
     `ratio embedded / Postgres over HTTP: ${recordMeasure("embedded / PostgreSQL over HTTP", embedded.rows / postgres.rows, { op: ">=", target: 0.5 })}`,
   );

@@ -24,6 +24,7 @@ export default defineConfig({
             "scripts/**/*.test.ts",
           ],
           environment: "node",
+          setupFiles: ["tests/support/fresh-config.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

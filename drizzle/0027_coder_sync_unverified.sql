@@ -1,0 +1,1 @@
+ALTER TABLE "coder_sync_state" ADD COLUMN "unverified" jsonb DEFAULT '[]'::jsonb NOT NULL;

@@ -7,6 +7,7 @@ import { eq } from "drizzle-orm";
 import { requestOrigin } from "./client-ip";
 import { ACCOUNT_FAILURE_LIMIT, accountLocked, clearFailures, recordFailure } from "./sign-in-limit";
 import { takeOidcDecision } from "./oidc";
+import { CODER_PROVIDER_ID } from "./coder";
 
 // Better Auth's request hooks: the per-account sign-in limit, and the audit of sign-ins (good and failed) and
 // sign-outs. Also the OIDC policy, applied when the user and the session are made in the callback.
@@ -95,11 +96,38 @@ function refuse(reason: string): never {
 }
 
 /**
+ * A Coder account row as Better Auth would write it, without Coder's tokens: they were read once, for the user,
+ * and revoked; a full API key of a Coder owner is never kept in the database.
+ */
+function withoutCoderTokens<T extends { providerId?: string }>(account: T) {
+  if (account.providerId !== CODER_PROVIDER_ID) return undefined;
+  return {
+    data: {
+      ...account,
+      accessToken: null,
+      refreshToken: null,
+      idToken: null,
+      accessTokenExpiresAt: null,
+      refreshTokenExpiresAt: null,
+    },
+  };
+}
+
+/**
  * The OIDC policy at the two moments Better Auth writes during a callback: a new user gets the role the claims
- * give (or is never created), and every sign-in (new session) re-applies the role or refuses.
+ * give (or is never created), and every sign-in (new session) re-applies the role or refuses. And Coder's tokens,
+ * dropped before an account row is written.
  */
 export function authDatabaseHooks(db: Db) {
   return {
+    account: {
+      create: {
+        before: async (account: { providerId?: string } & Record<string, unknown>) => withoutCoderTokens(account),
+      },
+      update: {
+        before: async (account: { providerId?: string } & Record<string, unknown>) => withoutCoderTokens(account),
+      },
+    },
     user: {
       create: {
         before: async (

@@ -24,6 +24,21 @@ export function coderSignInConfigured(): boolean {
   return config().coder.oauth !== null;
 }
 
+/**
+ * Why Coder would refuse the dashboard's callback URL, or null: Coder takes an http:// redirect URI only on a
+ * loopback host (codersdk.ValidateRedirectURIScheme: localhost, 127.0.0.1, ::1); anywhere else it must be https.
+ */
+export function coderCallbackProblem(appUrl: string | null | undefined): string | null {
+  if (!appUrl) return null;
+  const url = new URL(appUrl);
+  if (url.protocol === "https:" || ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname.toLowerCase()))
+    return null;
+  return (
+    `[auth] Sign in with Coder: Coder accepts an http:// callback URL only on localhost, 127.0.0.1 or ::1, and ` +
+    `BETTER_AUTH_URL is ${url.origin}: serve the dashboard over https and set BETTER_AUTH_URL to its https URL.`
+  );
+}
+
 /** The part of Coder's User that the sign-in reads. */
 export const coderUser = z.object({
   id: z.string().min(1),

@@ -12,7 +12,7 @@ import { getOrCreateSetting } from "@/lib/db/queries/settings";
 import { accounts, apiKeys, rateLimits, sessions, users, verifications } from "@/lib/db/schema";
 import { authLog } from "./auth-log";
 import { authDatabaseHooks, authHooks } from "./hooks";
-import { coderProvider, coderSignInConfigured } from "./coder";
+import { coderCallbackProblem, coderProvider, coderSignInConfigured } from "./coder";
 import { coderDiscovery, type CoderDiscovery } from "./coder-discovery";
 import { oidcProvider } from "./oidc";
 import { addressedOrigins, CLIENT_IP_HEADER } from "./client-ip";
@@ -20,9 +20,12 @@ import { addressedOrigins, CLIENT_IP_HEADER } from "./client-ip";
 /** The public URL of the app when configured; Better Auth otherwise takes it from each request. */
 export const appUrl = () => config().appUrl;
 
-/** Said once when the server starts (instead of Better Auth's warning from every instance): what to set. */
+/**
+ * Said once when the server starts (instead of Better Auth's warning from every instance): what to set, or a callback
+ * URL that Coder would refuse.
+ */
 export function baseUrlNotice(): string | null {
-  if (appUrl()) return null;
+  if (appUrl()) return coderSignInConfigured() ? coderCallbackProblem(appUrl()) : null;
   return (
     "[auth] BETTER_AUTH_URL is not set: sign-in uses each request's own origin, which is enough behind one address " +
     "over http. Single sign-on (its callback URL) and Secure cookies need it: set BETTER_AUTH_URL (or APP_URL) to " +

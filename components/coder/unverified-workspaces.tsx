@@ -4,14 +4,13 @@ import { formatCount as n } from "@/lib/format/numbers";
 
 /**
  * The workspaces the last sync could not check in Coder (Coder refused to show them by id), each with Coder's reason:
- * they stay as they were, neither updated nor deleted, until a sync can read them.
+ * they stay as they were, neither updated nor deleted, until a sync can read them. The sync keeps the first 100.
  */
-export function UnverifiedWorkspaces({ list }: { list: UnverifiedWorkspace[] }) {
+export function UnverifiedWorkspaces({ count, list }: { count: number; list: UnverifiedWorkspace[] }) {
   return (
     <details className="small" data-testid="coder-unverified">
       <summary>
-        {n(list.length)} {list.length === 1 ? "workspace" : "workspaces"} could not be checked in Coder; kept as they
-        were
+        {n(count)} {count === 1 ? "workspace" : "workspaces"} could not be checked in Coder; kept as they were
       </summary>
       <ul className="list">
         {list.map((w) => (
@@ -25,6 +24,7 @@ export function UnverifiedWorkspaces({ list }: { list: UnverifiedWorkspace[] }) 
           </li>
         ))}
       </ul>
+      {count > list.length ? <p className="muted">{n(count - list.length)} more not shown.</p> : null}
     </details>
   );
 }

@@ -60,7 +60,7 @@ export function CoderCoverage({
           </span>
         ) : null}
       </p>
-      {sync?.unverified.length ? <UnverifiedWorkspaces list={sync.unverified} /> : null}
+      {sync?.unverifiedCount ? <UnverifiedWorkspaces count={sync.unverifiedCount} list={sync.unverified} /> : null}
     </>
   );
 }

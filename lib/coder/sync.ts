@@ -19,6 +19,8 @@ import type { UnverifiedWorkspace } from "./unverified";
 // leaves the workspace as it was, named with the reason in the sync's state.
 
 const PAGE_SIZE = 100;
+/** The unverified workspaces a sync keeps by name (the pages show them; the count says how many there were). */
+const UNVERIFIED_KEPT = 100;
 /** Up to this many deletions at once are taken whatever the share of the fleet (a small deployment). */
 const MAX_DELETED_AT_ONCE = 10;
 
@@ -26,6 +28,8 @@ export type SyncOutcome = SyncCounts & {
   error: string | null;
   startedAt: string;
   finishedAt: string;
+  /** The workspaces Coder would not show by id (the first 100, by owner and name), and how many there were. */
+  unverifiedCount: number;
   unverified: UnverifiedWorkspace[];
 };
 
@@ -99,15 +103,29 @@ export async function syncFromCoder(
     error = (err as Error).message || String(err);
   }
   const finishedAt = now();
+  const first = unverified.slice(0, UNVERIFIED_KEPT);
   try {
-    await recordSyncState(db, { startedAt, finishedAt, counts, error, unverified });
+    await recordSyncState(db, {
+      startedAt,
+      finishedAt,
+      counts,
+      error,
+      unverified: { count: unverified.length, first },
+    });
   } catch (err) {
     error ??= `could not record the sync: ${(err as Error).message}`;
   }
   // For /metrics: the errors counted, and the time of the last sync that went through (alerts read both).
   if (error) recordSyncError();
   else recordSyncSuccess(finishedAt);
-  return { ...counts, error, unverified, startedAt: startedAt.toISOString(), finishedAt: finishedAt.toISOString() };
+  return {
+    ...counts,
+    error,
+    unverifiedCount: unverified.length,
+    unverified: first,
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+  };
 }
 
 const globalForSync = globalThis as unknown as {

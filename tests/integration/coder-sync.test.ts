@@ -164,6 +164,7 @@ describeEachDatabase("workspace sync from Coder", (t) => {
 
   it("keeps a workspace Coder answers 403 or 400 for, and names it with the reason", async () => {
     const state = await getSyncState(t.current.db);
+    expect(state?.unverifiedCount).toBe(2);
     expect(state?.unverified).toEqual([
       { id: SECRET.id, name: SECRET.name, owner: "eve", reason: "not_readable" },
       { id: HAND_SET.id, name: HAND_SET.name, owner: "hal", reason: "not_coder_id" },

@@ -24,7 +24,8 @@ export type CoderSyncState = SyncCounts & {
   finishedAt: string | null;
   succeededAt: string | null;
   error: string | null;
-  /** What the last sync that went through could not check in Coder. */
+  /** How many workspaces the last sync that went through could not check in Coder, and the first of them. */
+  unverifiedCount: number;
   unverified: UnverifiedWorkspace[];
 };
 
@@ -151,7 +152,13 @@ export async function applyCoderSync(
 /** Stores the outcome of a sync (counts, or the error that stopped it), keeping the last success's time. */
 export async function recordSyncState(
   db: Db,
-  s: { startedAt: Date; finishedAt: Date; counts: SyncCounts; error: string | null; unverified: UnverifiedWorkspace[] },
+  s: {
+    startedAt: Date;
+    finishedAt: Date;
+    counts: SyncCounts;
+    error: string | null;
+    unverified: { count: number; first: UnverifiedWorkspace[] };
+  },
 ): Promise<void> {
   const values = {
     id: STATE_ID,
@@ -159,7 +166,9 @@ export async function recordSyncState(
     finishedAt: s.finishedAt,
     ...s.counts,
     error: s.error,
-    ...(s.error === null ? { succeededAt: s.finishedAt, unverified: s.unverified } : {}),
+    ...(s.error === null
+      ? { succeededAt: s.finishedAt, unverifiedCount: s.unverified.count, unverified: s.unverified.first }
+      : {}),
   };
   await db.insert(coderSyncState).values(values).onConflictDoUpdate({ target: coderSyncState.id, set: values });
 }
@@ -178,6 +187,7 @@ export async function getSyncState(db: Db): Promise<CoderSyncState | null> {
     deleted: r.deleted,
     jobsCancelled: r.jobsCancelled,
     error: r.error,
+    unverifiedCount: r.unverifiedCount,
     unverified: r.unverified,
   };
 }

@@ -109,7 +109,8 @@ export const coderSyncState = pgTable("coder_sync_state", {
   deleted: integer("deleted").notNull().default(0),
   jobsCancelled: integer("jobs_cancelled").notNull().default(0),
   error: text("error"),
-  /** The last sync that went through: the workspaces it could not check in Coder, each with the reason. */
+  /** The last sync that went through: how many workspaces it could not check in Coder, and the first of them. */
+  unverifiedCount: integer("unverified_count").notNull().default(0),
   unverified: jsonb("unverified").$type<UnverifiedWorkspace[]>().notNull().default([]),
 });
 

@@ -95,7 +95,10 @@ describeEachDatabase("sign in with Coder, the provider turned on later", (t) => 
 
   it("is refused while Coder's provider is off, and works once it is on, without a restart", async () => {
     const off = await startCoderSignIn();
-    expect(off.start.status).not.toBe(200);
+    expect(off.start.status).toBe(503);
+    expect(await off.start.json()).toMatchObject({
+      message: expect.stringMatching(/^Coder's OAuth2 provider does not answer yet/),
+    });
     oauth.setProviderEnabled(true);
     // Asked again no sooner than the backoff says (at most 30 s): a minute later the provider is found.
     vi.useFakeTimers({ toFake: ["Date"] });

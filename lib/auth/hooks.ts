@@ -14,6 +14,10 @@ import { CODER_PROVIDER_ID } from "./coder";
 
 type HookCtx = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
 
+const CODER_PROVIDER_OFF =
+  "Coder's OAuth2 provider does not answer yet (a Coder admin turns it on with CODER_OAUTH2_PROVIDER_ENABLE=true); " +
+  "try again in a minute.";
+
 const origin = (ctx: HookCtx) => requestOrigin(ctx.headers ?? new Headers());
 const attemptedEmail = (ctx: HookCtx) =>
   typeof ctx.body?.email === "string" ? ctx.body.email.trim().toLowerCase() : "";
@@ -27,6 +31,12 @@ const callbackMethod = (ctx: { params?: unknown } | null | undefined) => {
 export function authHooks(db: Db) {
   return {
     before: createAuthMiddleware(async (ctx) => {
+      // Coder's provider not (yet) discovered: said in the product's words, not Better Auth's "Provider not found".
+      if (ctx.path === "/sign-in/social" && ctx.body?.provider === CODER_PROVIDER_ID) {
+        if (!ctx.context.socialProviders.some((p) => p.id === CODER_PROVIDER_ID)) {
+          throw new APIError("SERVICE_UNAVAILABLE", { code: "coder_provider_off", message: CODER_PROVIDER_OFF });
+        }
+      }
       if (ctx.path === "/sign-in/email") {
         const email = attemptedEmail(ctx);
         if (email && (await accountLocked(db, email))) {
@@ -56,6 +66,7 @@ export function authHooks(db: Db) {
     }),
     after: createAuthMiddleware(async (ctx) => {
       const session = ctx.context.newSession;
+
       if (ctx.path === "/sign-in/email") {
         const email = attemptedEmail(ctx);
         if (session) {

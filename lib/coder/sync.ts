@@ -49,8 +49,8 @@ async function listAll(client: CoderClient, pageSize: number): Promise<CoderWork
 }
 
 /** When a deleted workspace was deleted: its delete build's end, else the sync's start (never in the future). */
-function deletedAt(w: CoderWorkspace | null, startedAt: Date): Date {
-  const done = w?.latest_build.job?.completed_at;
+function deletedAt(w: CoderWorkspace, startedAt: Date): Date {
+  const done = w.latest_build.job?.completed_at;
   const at = done ? new Date(done) : null;
   return at && !Number.isNaN(at.getTime()) && at <= startedAt ? at : startedAt;
 }

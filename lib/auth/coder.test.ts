@@ -1,21 +1,25 @@
 // Sign in with Coder through Better Auth's generic OAuth against the Coder stand-in, on both databases: the
-// authorization code flow with PKCE, Coder's roles read at every sign-in, and the users Coder's answer refuses.
+// authorization code flow with PKCE and Coder's consent page, the client's secret in the form, user:read asked for,
+// Coder's roles read at every sign-in, the token revoked once read and never stored, a dormant user signed in, a
+// suspended one refused with the product's message, and an email alone never joining an existing account.
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { GET as authGet, POST as authPost } from "@/app/api/auth/[...all]/route";
 import { GET as overview } from "@/app/api/v1/fleet/overview/route";
-import { GET as me } from "@/app/api/v1/me/route";
 import { resetConfigForTests } from "@/lib/config";
 import { listAudit } from "@/lib/db/queries/audit";
+import { accounts, users as userRows } from "@/lib/db/schema";
 import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
 import { coderOAuth2, type CoderOAuth2, type CoderUser } from "@/tests/support/coder-standin/oauth2";
 import { startCoderStandIn, type CoderStandIn } from "@/tests/support/coder-standin/server";
 import { createUser } from "./users";
-import { BASE, cookieHeader, ctx, signIn, someAddress } from "./testing";
+import { BASE, ctx, signIn } from "./testing";
+import { roleOf, signInWithCoder as trip } from "./coder-testing";
+import { resetCoderDiscoveryForTests } from "./coder-discovery";
 import { TEST_WHO } from "@/lib/db/testing";
 import { signInErrorMessage } from "@/lib/validations/auth";
 
 const app = {
-  clientId: "dashboard",
+  clientId: "3f0c2b8e-5d1a-4e7f-9a6b-2c4d8e1f0a93",
   clientSecret: "coder-app-secret",
   redirectUri: `${BASE}/api/auth/oauth2/callback/coder`,
 };
@@ -36,12 +40,15 @@ const users = [
   person("mia", "active", []),
   person("sam", "suspended", [site("owner")]),
   person("dora", "dormant", [site("auditor")]),
+  // Her Coder address is the address of a password account here (a Coder user admin can set any address).
+  { ...person("mallory", "active", [site("owner")]), email: "pat@example.com" },
 ];
 
 let coder: CoderStandIn;
 let oauth: CoderOAuth2;
 
 beforeAll(async () => {
+  resetCoderDiscoveryForTests();
   oauth = coderOAuth2({ app, users });
   coder = await startCoderStandIn([oauth.handler]);
   // Read when Better Auth is made for each database (after this).
@@ -61,47 +68,39 @@ afterAll(async () => {
   await coder?.close();
 });
 
-/** The browser's trip: the dashboard, Coder's consent as `username`, the callback. Where it ends, and the cookie. */
-async function signInWithCoder(username: string) {
-  const address = someAddress();
-  const start = await authPost(
-    new Request(`${BASE}/api/auth/sign-in/social`, {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: BASE, "x-forwarded-for": address },
-      body: JSON.stringify({ provider: "coder", callbackURL: "/", errorCallbackURL: "/sign-in" }),
-    }),
-  );
-  expect(start.status, await start.clone().text()).toBe(200);
-  const authorize = new URL(((await start.json()) as { url: string }).url);
-  oauth.signInAs(username);
-  const consent = await fetch(authorize, { redirect: "manual" });
-  expect(consent.status).toBe(302);
-  const callback = new URL(consent.headers.get("location")!);
-  const done = await authGet(
-    new Request(callback, { headers: { cookie: cookieHeader(start), "x-forwarded-for": address } }),
-  );
-  expect(done.status).toBe(302);
-  return { authorize, callback, location: new URL(done.headers.get("location")!, BASE), cookie: cookieHeader(done) };
-}
-
-async function roleOf(cookie: string) {
-  const res = await me(new Request(`${BASE}/api/v1/me`, { headers: { cookie } }), ctx());
-  return res.status === 200 ? ((await res.json()) as { role: string; label: string }) : null;
-}
+const signInWithCoder = (username: string) => trip(oauth, username);
 
 describeEachDatabase("sign in with Coder", (t) => {
   beforeAll(() => serveRoutesFrom(t.current));
 
-  it("asks Coder for a code with PKCE S256, no openid, at the registered callback URI", async () => {
+  it("asks Coder for a code with PKCE S256 and user:read, at the registered callback URI, the secret in the form", async () => {
     const { authorize, callback } = await signInWithCoder("olivia");
     expect(authorize.origin + authorize.pathname).toBe(`${coder.url}/oauth2/authorize`);
     expect(authorize.searchParams.get("code_challenge_method")).toBe("S256");
     expect(authorize.searchParams.get("code_challenge")).toBeTruthy();
-    expect(authorize.searchParams.get("scope") ?? "").not.toMatch(/openid/);
+    // Coder's discovery document names user:read: the narrowest scope that reads /users/me, not coder:all.
+    expect(authorize.searchParams.get("scope")).toBe("user:read");
     expect(authorize.searchParams.get("redirect_uri")).toBe(app.redirectUri);
     expect(callback.pathname).toBe("/api/auth/oauth2/callback/coder");
-    // The stand-in refuses a wrong or missing verifier: the exchange succeeding proves the right one was sent.
-    expect(oauth.tokenRequests.at(-1)).toEqual({ grantType: "authorization_code" });
+    // The stand-in refuses a wrong or missing verifier and any unknown parameter: the exchange succeeding proves
+    // the right ones were sent, with client_secret_post (what every release accepts).
+    expect(oauth.tokenRequests.at(-1)).toEqual({
+      grantType: "authorization_code",
+      clientAuth: "post",
+      scope: "user:read",
+    });
+  });
+
+  it("revokes Coder's token once the user is read, and keeps no Coder token in the database", async () => {
+    await signInWithCoder("olivia");
+    await signInWithCoder("arthur");
+    expect(oauth.liveAccessTokens()).toEqual([]);
+    const rows = await t.current.db.select().from(accounts).where(eq(accounts.providerId, "coder"));
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    for (const r of rows) {
+      expect(r).toMatchObject({ accessToken: null, refreshToken: null, idToken: null });
+      expect(r.accountId).toMatch(/^id-/);
+    }
   });
 
   it("makes a Coder owner an admin, a site-wide auditor a viewer", async () => {
@@ -127,17 +126,48 @@ describeEachDatabase("sign in with Coder", (t) => {
     }
   });
 
-  it("refuses suspended and dormant Coder users", async () => {
+  it("signs in a dormant Coder user (Coder makes them active), and refuses a suspended one with its own message", async () => {
+    const dormant = await signInWithCoder("dora");
+    expect(dormant.location.pathname).toBe("/");
+    expect(await roleOf(dormant.cookie)).toMatchObject({ role: "viewer", label: "dora@example.com" });
     const suspended = await signInWithCoder("sam");
     expect(suspended.location.pathname).toBe("/sign-in");
-    // Coder itself refuses a suspended user's token: the sign-in page explains the provider's refusal.
-    const error = suspended.location.searchParams.get("error");
-    expect(signInErrorMessage(error, null)).toMatch(/suspended Coder account/);
+    // Coder itself refuses a suspended user's token: the sign-in page says so in the product's words.
+    const q = suspended.location.searchParams;
+    expect(signInErrorMessage(q.get("error"), q.get("error_description"))).toBe(
+      "This is a suspended Coder account: ask a Coder admin to reactivate it, then sign in again.",
+    );
     expect(await roleOf(suspended.cookie)).toBeNull();
-    const dormant = await signInWithCoder("dora");
-    expect(dormant.location.pathname).toBe("/sign-in");
-    expect(dormant.location.searchParams.get("error_description") ?? "").toMatch(/dormant/);
-    expect(await roleOf(dormant.cookie)).toBeNull();
+    expect(oauth.liveAccessTokens()).toEqual([]);
+  });
+
+  it("never joins a Coder sign-in to an existing account by its email alone", async () => {
+    await createUser(t.current.db, { email: "pat@example.com", password: "pat-password-123", role: "admin" }, TEST_WHO);
+    const mallory = await signInWithCoder("mallory");
+    expect(mallory.location.pathname).toBe("/sign-in");
+    const q = mallory.location.searchParams;
+    expect(q.get("error")).toBe("account_not_linked");
+    expect(signInErrorMessage(q.get("error"), q.get("error_description"))).toMatch(/already exists here/);
+    expect(await roleOf(mallory.cookie)).toBeNull();
+    const [pat] = await t.current.db.select().from(userRows).where(eq(userRows.email, "pat@example.com"));
+    const linked = await t.current.db.select().from(accounts).where(eq(accounts.userId, pat.id));
+    expect(linked.map((a) => a.providerId)).toEqual(["credential"]);
+    expect(await roleOf(await signIn("pat@example.com", "pat-password-123"))).toMatchObject({ role: "admin" });
+  });
+
+  it("joins a Coder sign-in to its account by the Coder user id, whatever the address", async () => {
+    const arthur = users.find((u) => u.username === "arthur")!;
+    const first = await signInWithCoder("arthur");
+    const before = await roleOf(first.cookie);
+    arthur.email = "arthur.new@example.com";
+    try {
+      const again = await signInWithCoder("arthur");
+      expect(await roleOf(again.cookie)).toMatchObject({ role: before!.role, label: "arthur.new@example.com" });
+      const rows = await t.current.db.select().from(accounts).where(eq(accounts.accountId, arthur.id));
+      expect(rows).toHaveLength(1);
+    } finally {
+      arthur.email = "arthur@example.com";
+    }
   });
 
   it("reads the role again at every sign-in", async () => {

@@ -7,11 +7,16 @@ import { eq } from "drizzle-orm";
 import { requestOrigin } from "./client-ip";
 import { ACCOUNT_FAILURE_LIMIT, accountLocked, clearFailures, recordFailure } from "./sign-in-limit";
 import { takeOidcDecision } from "./oidc";
+import { CODER_PROVIDER_ID } from "./coder";
 
 // Better Auth's request hooks: the per-account sign-in limit, and the audit of sign-ins (good and failed) and
 // sign-outs. Also the OIDC policy, applied when the user and the session are made in the callback.
 
 type HookCtx = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+
+const CODER_PROVIDER_OFF =
+  "Coder's OAuth2 provider does not answer yet (a Coder admin turns it on with CODER_OAUTH2_PROVIDER_ENABLE=true); " +
+  "try again in a minute.";
 
 const origin = (ctx: HookCtx) => requestOrigin(ctx.headers ?? new Headers());
 const attemptedEmail = (ctx: HookCtx) =>
@@ -26,6 +31,12 @@ const callbackMethod = (ctx: { params?: unknown } | null | undefined) => {
 export function authHooks(db: Db) {
   return {
     before: createAuthMiddleware(async (ctx) => {
+      // Coder's provider not (yet) discovered: said in the product's words, not Better Auth's "Provider not found".
+      if (ctx.path === "/sign-in/social" && ctx.body?.provider === CODER_PROVIDER_ID) {
+        if (!ctx.context.socialProviders.some((p) => p.id === CODER_PROVIDER_ID)) {
+          throw new APIError("SERVICE_UNAVAILABLE", { code: "coder_provider_off", message: CODER_PROVIDER_OFF });
+        }
+      }
       if (ctx.path === "/sign-in/email") {
         const email = attemptedEmail(ctx);
         if (email && (await accountLocked(db, email))) {
@@ -55,6 +66,7 @@ export function authHooks(db: Db) {
     }),
     after: createAuthMiddleware(async (ctx) => {
       const session = ctx.context.newSession;
+
       if (ctx.path === "/sign-in/email") {
         const email = attemptedEmail(ctx);
         if (session) {
@@ -95,11 +107,38 @@ function refuse(reason: string): never {
 }
 
 /**
+ * A Coder account row as Better Auth would write it, without Coder's tokens: they were read once, for the user,
+ * and revoked; a full API key of a Coder owner is never kept in the database.
+ */
+function withoutCoderTokens<T extends { providerId?: string }>(account: T) {
+  if (account.providerId !== CODER_PROVIDER_ID) return undefined;
+  return {
+    data: {
+      ...account,
+      accessToken: null,
+      refreshToken: null,
+      idToken: null,
+      accessTokenExpiresAt: null,
+      refreshTokenExpiresAt: null,
+    },
+  };
+}
+
+/**
  * The OIDC policy at the two moments Better Auth writes during a callback: a new user gets the role the claims
- * give (or is never created), and every sign-in (new session) re-applies the role or refuses.
+ * give (or is never created), and every sign-in (new session) re-applies the role or refuses. And Coder's tokens,
+ * dropped before an account row is written.
  */
 export function authDatabaseHooks(db: Db) {
   return {
+    account: {
+      create: {
+        before: async (account: { providerId?: string } & Record<string, unknown>) => withoutCoderTokens(account),
+      },
+      update: {
+        before: async (account: { providerId?: string } & Record<string, unknown>) => withoutCoderTokens(account),
+      },
+    },
     user: {
       create: {
         before: async (

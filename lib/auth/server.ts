@@ -12,16 +12,20 @@ import { getOrCreateSetting } from "@/lib/db/queries/settings";
 import { accounts, apiKeys, rateLimits, sessions, users, verifications } from "@/lib/db/schema";
 import { authLog } from "./auth-log";
 import { authDatabaseHooks, authHooks } from "./hooks";
-import { coderProvider } from "./coder";
+import { coderCallbackProblem, coderProvider, coderSignInConfigured } from "./coder";
+import { coderDiscovery, type CoderDiscovery } from "./coder-discovery";
 import { oidcProvider } from "./oidc";
 import { addressedOrigins, CLIENT_IP_HEADER } from "./client-ip";
 
 /** The public URL of the app when configured; Better Auth otherwise takes it from each request. */
 export const appUrl = () => config().appUrl;
 
-/** Said once when the server starts (instead of Better Auth's warning from every instance): what to set. */
+/**
+ * Said once when the server starts (instead of Better Auth's warning from every instance): what to set, or a callback
+ * URL that Coder would refuse.
+ */
 export function baseUrlNotice(): string | null {
-  if (appUrl()) return null;
+  if (appUrl()) return coderSignInConfigured() ? coderCallbackProblem(appUrl()) : null;
   return (
     "[auth] BETTER_AUTH_URL is not set: sign-in uses each request's own origin, which is enough behind one address " +
     "over http. Single sign-on (its callback URL) and Secure cookies need it: set BETTER_AUTH_URL (or APP_URL) to " +
@@ -34,10 +38,10 @@ const ac = createAccessControl(defaultStatements);
 export const API_TOKEN_PREFIX = "sdt_";
 const DAY = 24 * 60 * 60;
 
-function createAuth(db: Db, secret: string) {
+function createAuth(db: Db, secret: string, coderFound: CoderDiscovery | null) {
   const url = appUrl();
   const oidc = oidcProvider();
-  const coder = coderProvider();
+  const coder = coderProvider(coderFound);
   const providers = [oidc, coder].filter((p) => p !== null);
   return betterAuth({
     appName: "Workspace storage",
@@ -70,7 +74,9 @@ function createAuth(db: Db, secret: string) {
     // Every request reads the session from the database (no cookie cache): a disabled user or a changed role
     // takes effect on the very next request.
     session: { expiresIn: 7 * DAY, updateAge: DAY, cookieCache: { enabled: false } },
-    account: { accountLinking: { enabled: true, trustedProviders: providers.map((p) => p.providerId) } },
+    // An OIDC sign-in with a verified email links to the account of that email. Coder is not trusted so: it keeps no
+    // verified flag (its user info says unverified), so only the Coder user id links (the account kept under it).
+    account: { accountLinking: { enabled: true, trustedProviders: oidc ? [oidc.providerId] : [] } },
     rateLimit: {
       enabled: true,
       // Shared by every app instance on one PostgreSQL; per address and path.
@@ -118,8 +124,10 @@ function createAuth(db: Db, secret: string) {
 
 export type Auth = ReturnType<typeof createAuth>;
 
-// One Better Auth instance per database (tests swap databases; the app has one), made once.
-const instances = new WeakMap<Db, Promise<Auth>>();
+// One Better Auth instance per database (tests swap databases; the app has one), made once, and made again when
+// Coder's provider, missing when it was made, is discovered later.
+type Made = { auth: Auth; withCoder: boolean };
+const instances = new WeakMap<Db, Promise<Made>>();
 
 /** The secret that signs cookies: BETTER_AUTH_SECRET, or one generated at first start and kept in settings. */
 export async function authSecret(db: Db): Promise<string> {
@@ -128,13 +136,26 @@ export async function authSecret(db: Db): Promise<string> {
   return getOrCreateSetting(db, "auth_secret", () => randomBytes(32).toString("base64url"));
 }
 
+/** Coder's discovery document when Coder sign-in is configured (null until Coder's provider answers). */
+async function discoverCoder(): Promise<CoderDiscovery | null> {
+  const coderUrl = config().coder.url;
+  return coderSignInConfigured() && coderUrl ? coderDiscovery(coderUrl) : null;
+}
+
+async function make(database: Db): Promise<Made> {
+  const [secret, found] = await Promise.all([authSecret(database), discoverCoder()]);
+  return { auth: createAuth(database, secret, found), withCoder: found !== null };
+}
+
 export async function getAuth(db?: Db): Promise<Auth> {
   const database = db ?? (await getDb());
-  let auth = instances.get(database);
-  if (!auth) {
-    auth = authSecret(database).then((secret) => createAuth(database, secret));
-    instances.set(database, auth);
-    auth.catch(() => instances.delete(database));
+  let made = instances.get(database);
+  // Made without Coder: asked again on demand (lib/auth/coder-discovery.ts keeps the backoff).
+  if (made && !(await made).withCoder && coderSignInConfigured() && (await discoverCoder())) made = undefined;
+  if (!made) {
+    made = make(database);
+    instances.set(database, made);
+    made.catch(() => instances.delete(database));
   }
-  return auth;
+  return (await made).auth;
 }

@@ -1,8 +1,10 @@
 // A client of Coder's REST API for the workspace sync: the workspace list (offset pages) and one workspace by id.
 // Every request carries the session token (Coder-Session-Token), has a timeout, is retried with exponential
-// backoff when Coder or the network fails (5xx, 429, a timeout, a refused connection) and never when Coder refused
-// the request itself (any other 4xx); requests run at most `concurrency` at once and at most `perSecond` a second,
-// so a sync of thousands of workspaces never floods the deployment.
+// backoff when Coder or the network fails (5xx, a timeout, a refused connection) and never when Coder refused the
+// request itself (any other 4xx). Coder's rate limit (429, a one-minute window) is waited out as its Retry-After
+// (else X-Ratelimit-Reset) says, as long as the wait ends before `deadline` (the sync's next tick); requests run at
+// most `concurrency` at once and at most `perSecond` a second, so a sync of thousands of workspaces never floods
+// the deployment.
 import pLimit from "p-limit";
 import pRetry, { AbortError } from "p-retry";
 import pThrottle from "p-throttle";
@@ -23,6 +25,8 @@ export const coderWorkspaceSchema = z.object({
     status: z.string(),
     transition: z.string().optional(),
     created_at: z.string().optional(),
+    /** The build's provisioner job; a delete build's `completed_at` is when the workspace was deleted. */
+    job: z.object({ completed_at: z.string().nullish() }).partial().optional(),
   }),
   last_used_at: z.string().nullish(),
   dormant_at: z.string().nullish(),
@@ -56,14 +60,26 @@ export type CoderClientOptions = {
   backoffMs?: number;
   concurrency?: number;
   perSecond?: number;
+  /** Epoch ms after which a rate limit is not waited out (the request fails with 429 instead). */
+  deadline?: number;
 };
+
+/**
+ * What Coder answers for one workspace looked up by id: the workspace, or why not. Gone: 404 (never had it, or the
+ * token may not read it) or 410 (deleted). Not readable: 403, the token reads the workspace but not its template
+ * (coderd/workspaces.go). Not a Coder id: 400 "Invalid UUID" (coderd/httpmw).
+ */
+export type WorkspaceLookup =
+  { kind: "found"; workspace: CoderWorkspace } | { kind: "gone" } | { kind: "not_readable" } | { kind: "not_coder_id" };
 
 export type CoderClient = {
   /** One page of the workspace list (`q` in Coder's search syntax). */
   listWorkspaces: (p: { q?: string; limit: number; offset: number }) => Promise<z.infer<typeof listSchema>>;
-  /** One workspace, deleted ones too (with include_deleted); null when Coder never had it (404) or it is gone (410). */
-  getWorkspace: (id: string, opts?: { includeDeleted?: boolean }) => Promise<CoderWorkspace | null>;
+  /** One workspace, deleted ones too (with include_deleted), or why Coder does not show it. */
+  lookupWorkspace: (id: string, opts?: { includeDeleted?: boolean }) => Promise<WorkspaceLookup>;
 };
+
+type Answer = { status: number; body?: unknown; message?: string };
 
 /** Coder's error body as one line: "message: detail", or the validations' details. */
 async function errorText(res: Response): Promise<string> {
@@ -78,15 +94,41 @@ async function errorText(res: Response): Promise<string> {
   }
 }
 
-const retriable = (status: number) => status >= 500 || status === 429;
+const retriable = (status: number) => status >= 500;
+/** Coder's window when a 429 names no time. */
+const RATE_WINDOW_MS = 60_000;
+
+/** Coder's 429: how long it asks the client to wait. */
+class RateLimited extends Error {
+  constructor(readonly waitMs: number) {
+    super(`rate limited by Coder for ${Math.ceil(waitMs / 1000)} s`);
+  }
+}
+
+/** The wait a 429 asks for: Retry-After (seconds or a date), else X-Ratelimit-Reset (epoch seconds), else a window. */
+export function rateLimitWait(headers: Headers, now = Date.now()): number {
+  const after = headers.get("retry-after");
+  if (after !== null) {
+    const seconds = Number(after);
+    if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+    const at = Date.parse(after);
+    if (!Number.isNaN(at)) return Math.max(0, at - now);
+  }
+  const reset = Number(headers.get("x-ratelimit-reset") ?? Number.NaN);
+  if (Number.isFinite(reset) && reset > 0) return Math.max(0, reset * 1000 - now);
+  return RATE_WINDOW_MS;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function coderClient(opts: CoderClientOptions): CoderClient {
   const { url, token, timeoutMs = 15_000, retries = 3, backoffMs = 500, concurrency = 4, perSecond = 10 } = opts;
+  const deadline = opts.deadline ?? Date.now() + RATE_WINDOW_MS;
   const limit = pLimit(concurrency);
   const throttle = pThrottle({ limit: perSecond, interval: 1000 });
 
-  /** One GET, answered as JSON, or null for the statuses in `absent`. */
-  const once = throttle(async (path: string, absent: number[]): Promise<unknown> => {
+  /** One GET: the JSON body, or for a status in `expected` that status and Coder's message. */
+  const once = throttle(async (path: string, expected: number[]): Promise<Answer> => {
     let res: Response;
     try {
       res = await fetch(`${url}${path}`, {
@@ -97,39 +139,58 @@ export function coderClient(opts: CoderClientOptions): CoderClient {
       const e = err as Error;
       throw new CoderApiError(0, e.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : e.message);
     }
-    if (absent.includes(res.status)) {
+    if (expected.includes(res.status)) return { status: res.status, message: await errorText(res) };
+    if (res.status === 429) {
       await res.body?.cancel();
-      return null;
+      throw new AbortError(new RateLimited(rateLimitWait(res.headers)));
     }
     if (!res.ok) {
       const error = new CoderApiError(res.status, `${res.status} ${await errorText(res)}`);
       if (retriable(res.status)) throw error;
       throw new AbortError(error);
     }
-    return res.json();
+    return { status: res.status, body: await res.json() };
   });
 
-  const get = (path: string, absent: number[] = []) =>
-    limit(() =>
-      pRetry(() => once(path, absent), {
-        retries,
-        minTimeout: backoffMs,
-        factor: 2,
-        randomize: true,
-      }),
-    );
+  const attempt = (path: string, expected: number[]) =>
+    pRetry(() => once(path, expected), { retries, minTimeout: backoffMs, factor: 2, randomize: true });
+
+  /** A GET with its retries; a rate limit is waited out while the wait ends before the deadline. */
+  const get = (path: string, expected: number[] = []) =>
+    limit(async () => {
+      for (;;) {
+        try {
+          return await attempt(path, expected);
+        } catch (err) {
+          if (!(err instanceof RateLimited)) throw err;
+          if (Date.now() + err.waitMs > deadline) {
+            throw new CoderApiError(
+              429,
+              `429 ${err.message}, which ends after this sync's schedule; the next sync tries again`,
+            );
+          }
+          await sleep(err.waitMs);
+        }
+      }
+    });
 
   return {
     async listWorkspaces({ q = "", limit: n, offset }) {
       const params = new URLSearchParams({ q, limit: String(n), offset: String(offset) });
-      return listSchema.parse(await get(`/api/v2/workspaces?${params}`));
+      return listSchema.parse((await get(`/api/v2/workspaces?${params}`)).body);
     },
-    async getWorkspace(id, { includeDeleted = false } = {}) {
+    async lookupWorkspace(id, { includeDeleted = false } = {}) {
       const query = includeDeleted ? "?include_deleted=true" : "";
       // Coder's source answers 410 Gone for a deleted workspace asked for without include_deleted; its API
       // reference says 404: both mean that Coder has no such workspace to show.
-      const body = await get(`/api/v2/workspaces/${encodeURIComponent(id)}${query}`, [404, 410]);
-      return body === null ? null : coderWorkspaceSchema.parse(body);
+      const answer = await get(`/api/v2/workspaces/${encodeURIComponent(id)}${query}`, [400, 403, 404, 410]);
+      if (answer.status === 404 || answer.status === 410) return { kind: "gone" };
+      if (answer.status === 403) return { kind: "not_readable" };
+      if (answer.status === 400) {
+        if (/^Invalid UUID/i.test(answer.message ?? "")) return { kind: "not_coder_id" };
+        throw new CoderApiError(400, `400 ${answer.message}`);
+      }
+      return { kind: "found", workspace: coderWorkspaceSchema.parse(answer.body) };
     },
   };
 }

@@ -3,34 +3,56 @@ import type { Db } from "@/lib/db";
 import {
   applyCoderSync,
   recordSyncState,
-  unlistedWorkspaceIds,
+  unlistedWorkspaces,
   type Deletion,
   type SyncCounts,
 } from "@/lib/db/queries/coder-sync";
 import { recordSyncError, recordSyncSuccess } from "@/lib/metrics/coder-sync";
 import { coderClient, type CoderClient, type CoderWorkspace } from "./client";
 import type { CoderSyncConfig } from "./config";
+import type { UnverifiedWorkspace } from "./unverified";
 
 // The workspace sync: Coder's view of every workspace, read from its REST API, stored beside the reports. It pages
 // through the workspace list, then looks up each workspace the dashboard knows that Coder no longer lists (with
-// include_deleted=true: a deleted one answers with status "deleted", one Coder never had 404; both are deleted).
+// include_deleted=true: a deleted one answers with status "deleted", one Coder never had 404; both are deleted). A
+// lookup Coder refuses for this workspace alone (403: the token cannot read its template; 400: not a Coder id)
+// leaves the workspace as it was, named with the reason in the sync's state.
 
 const PAGE_SIZE = 100;
+/** The unverified workspaces a sync keeps by name (the pages show them; the count says how many there were). */
+const UNVERIFIED_KEPT = 100;
 /** Up to this many deletions at once are taken whatever the share of the fleet (a small deployment). */
 const MAX_DELETED_AT_ONCE = 10;
 
-export type SyncOutcome = SyncCounts & { error: string | null; startedAt: string; finishedAt: string };
+export type SyncOutcome = SyncCounts & {
+  error: string | null;
+  startedAt: string;
+  finishedAt: string;
+  /** The workspaces Coder would not show by id (the first 100, by owner and name), and how many there were. */
+  unverifiedCount: number;
+  unverified: UnverifiedWorkspace[];
+};
 
-/** Every workspace Coder lists, page by page (offset paging; a workspace that moved between pages is kept once). */
+/**
+ * Every workspace Coder lists, page by page (offset paging; a workspace that moved between pages is kept once).
+ * Coder leaves out of a page the rows whose template the token cannot read while `count` still has them, so a page
+ * may be short or empty before the end: the offset moves by the page size until it reaches the count.
+ */
 async function listAll(client: CoderClient, pageSize: number): Promise<CoderWorkspace[]> {
   const byId = new Map<string, CoderWorkspace>();
-  for (let offset = 0; ;) {
+  for (let offset = 0; ; offset += pageSize) {
     const page = await client.listWorkspaces({ limit: pageSize, offset });
     for (const w of page.workspaces) byId.set(w.id, w);
-    offset += page.workspaces.length;
-    if (page.workspaces.length === 0 || offset >= page.count) break;
+    if (offset + pageSize >= page.count) break;
   }
   return [...byId.values()];
+}
+
+/** When a deleted workspace was deleted: its delete build's end, else the sync's start (never in the future). */
+function deletedAt(w: CoderWorkspace, startedAt: Date): Date {
+  const done = w.latest_build.job?.completed_at;
+  const at = done ? new Date(done) : null;
+  return at && !Number.isNaN(at.getTime()) && at <= startedAt ? at : startedAt;
 }
 
 /**
@@ -40,29 +62,34 @@ async function listAll(client: CoderClient, pageSize: number): Promise<CoderWork
  */
 export async function syncFromCoder(
   db: Db,
-  config: Pick<CoderSyncConfig, "url" | "token">,
+  config: Pick<CoderSyncConfig, "url" | "token"> & { intervalMs?: number },
   opts: { client?: CoderClient; pageSize?: number; now?: () => Date } = {},
 ): Promise<SyncOutcome> {
   const now = opts.now ?? (() => new Date());
   const startedAt = now();
-  const client = opts.client ?? coderClient({ url: config.url, token: config.token });
+  // A rate limit is waited out only while the wait ends before the next tick.
+  const deadline = Date.now() + (config.intervalMs ?? 60_000);
+  const client = opts.client ?? coderClient({ url: config.url, token: config.token, deadline });
   const counts: SyncCounts = { listed: 0, added: 0, updated: 0, deleted: 0, jobsCancelled: 0 };
+  const unverified: UnverifiedWorkspace[] = [];
   let error: string | null = null;
   try {
     const listed = await listAll(client, opts.pageSize ?? PAGE_SIZE);
     counts.listed = listed.length;
-    const unlisted = await unlistedWorkspaceIds(db, new Set(listed.map((w) => w.id)));
+    const unlisted = await unlistedWorkspaces(db, new Set(listed.map((w) => w.id)));
     const seen = [...listed];
     const deletions: Deletion[] = [];
     await Promise.all(
-      unlisted.map(async (id) => {
-        const w = await client.getWorkspace(id, { includeDeleted: true });
-        if (w === null || w.latest_build.status === "deleted") {
-          const built = w?.latest_build.created_at ? new Date(w.latest_build.created_at) : null;
-          deletions.push({ id, at: built && built <= startedAt ? built : startedAt });
-        } else seen.push(w); // listed meanwhile, or outside the list's view: still Coder's
+      unlisted.map(async (known) => {
+        const found = await client.lookupWorkspace(known.id, { includeDeleted: true });
+        if (found.kind === "gone") deletions.push({ id: known.id, at: startedAt });
+        else if (found.kind !== "found") unverified.push({ ...known, reason: found.kind });
+        else if (found.workspace.latest_build.status === "deleted") {
+          deletions.push({ id: known.id, at: deletedAt(found.workspace, startedAt) });
+        } else seen.push(found.workspace); // listed meanwhile, or outside the list's view: still Coder's
       }),
     );
+    unverified.sort((a, b) => a.owner.localeCompare(b.owner) || a.name.localeCompare(b.name));
     // Coder answers 404 for a workspace the token may not read, as for one it never had: a token that reads only
     // some workspaces would have every other one marked deleted. Most of the fleet gone at once is refused.
     const known = unlisted.length + listed.length;
@@ -76,15 +103,29 @@ export async function syncFromCoder(
     error = (err as Error).message || String(err);
   }
   const finishedAt = now();
+  const first = unverified.slice(0, UNVERIFIED_KEPT);
   try {
-    await recordSyncState(db, { startedAt, finishedAt, counts, error });
+    await recordSyncState(db, {
+      startedAt,
+      finishedAt,
+      counts,
+      error,
+      unverified: { count: unverified.length, first },
+    });
   } catch (err) {
     error ??= `could not record the sync: ${(err as Error).message}`;
   }
   // For /metrics: the errors counted, and the time of the last sync that went through (alerts read both).
   if (error) recordSyncError();
   else recordSyncSuccess(finishedAt);
-  return { ...counts, error, startedAt: startedAt.toISOString(), finishedAt: finishedAt.toISOString() };
+  return {
+    ...counts,
+    error,
+    unverifiedCount: unverified.length,
+    unverified: first,
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+  };
 }
 
 const globalForSync = globalThis as unknown as {
@@ -96,7 +137,10 @@ const globalForSync = globalThis as unknown as {
  * The sync of this process: a sync already under way (the scheduler's, or another request's) is joined rather
  * than started twice.
  */
-export function syncOnce(db: Db, config: Pick<CoderSyncConfig, "url" | "token">): Promise<SyncOutcome> {
+export function syncOnce(
+  db: Db,
+  config: Pick<CoderSyncConfig, "url" | "token"> & { intervalMs?: number },
+): Promise<SyncOutcome> {
   globalForSync.__coderSyncRunning ??= syncFromCoder(db, config).finally(() => {
     globalForSync.__coderSyncRunning = undefined;
   });

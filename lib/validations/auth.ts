@@ -64,9 +64,10 @@ export function safeNextPath(value: unknown, fallback = "/"): string {
 
 // Better Auth's callback errors that a person can act on, by code.
 const SIGN_IN_ERRORS: Record<string, string> = {
-  unable_to_get_user_info:
-    "The sign-in provider did not hand over your account. Coder refuses a suspended Coder account: ask a Coder " +
-    "admin to reactivate it.",
+  unable_to_get_user_info: "The sign-in provider did not hand over your account; try again, or ask an admin.",
+  account_not_linked:
+    "An account with this email address already exists here. Sign in with its password: a Coder sign-in joins an " +
+    "account only by its Coder user.",
 };
 
 /**

@@ -1,10 +1,10 @@
-// Sign in with Coder through the browser against the Coder stand-in: the dashboard's button, Coder's consent
-// (given at once for the user the test picks), the callback at the URI registered in Coder, and the role Coder's
+// Sign in with Coder through the browser against the Coder stand-in: the dashboard's button, Coder's consent page
+// (Allow, as the user the test picks), the callback at the URI registered in Coder, and the role Coder's
 // roles give; a suspended user refused with a message; the stand-in refusing a wrong PKCE verifier.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { freePort } from "../../scripts/lib/next-server";
-import { coderOAuth2, type CoderOAuth2, type CoderUser } from "../support/coder-standin/oauth2";
+import { coderOAuth2, consent, type CoderOAuth2, type CoderUser } from "../support/coder-standin/oauth2";
 import { startCoderStandIn, type CoderStandIn } from "../support/coder-standin/server";
 import { launchChromium } from "./chromium";
 import { startDashboard, type Dashboard } from "./server";
@@ -31,7 +31,7 @@ beforeAll(async () => {
   const appPort = await freePort();
   const appUrl = `http://127.0.0.1:${appPort}`;
   client = {
-    clientId: "storage-dashboard",
+    clientId: "5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d",
     clientSecret: "coder-secret-4f1e",
     redirectUri: `${appUrl}/api/auth/oauth2/callback/coder`,
   };
@@ -74,6 +74,9 @@ async function coderSignIn(username: string, startAt = "/workspaces") {
   await page.goto(`${app.url}${startAt}`, { waitUntil: "networkidle" });
   await page.waitForSelector("html[data-hydrated]", { state: "attached" });
   await page.getByRole("button", { name: "Sign in with Coder" }).click();
+  // Coder's consent page: the person allows the dashboard.
+  await page.waitForURL((u) => u.origin === coder.url, { timeout: 20_000 });
+  await page.getByRole("button", { name: "Allow" }).click();
   // Back from Coder: on a page of the dashboard, or on the sign-in page with the callback's error.
   await page.waitForURL(
     (u) =>
@@ -164,8 +167,8 @@ describe("sign in with Coder", () => {
     // here, without the verifier the dashboard keeps.
     let code = "";
     await page.route(`${coder.url}/oauth2/authorize**`, async (route) => {
-      const consent = await fetch(route.request().url(), { redirect: "manual" });
-      code = new URL(consent.headers.get("location")!).searchParams.get("code") ?? "";
+      const approved = await consent(route.request().url());
+      code = new URL(approved.headers.get("location")!).searchParams.get("code") ?? "";
       await route.abort();
     });
     await page.goto(`${app.url}/sign-in`, { waitUntil: "networkidle" });

@@ -1,6 +1,7 @@
 // The workspace sync through the built app against the Coder stand-in: the sync at start meets Coder down (the
 // overview still answers and says so), an admin's POST /api/v1/coder/sync then reads Coder, and the pages show each
-// workspace's status in Coder with a link to it, and the overview's coverage line.
+// workspace's status in Coder with a link to it, and the overview's coverage line with the workspace Coder would not
+// show the sync's token (its template is not readable) and why.
 import fs from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright-core";
@@ -83,7 +84,12 @@ it("syncs on an admin's request, then shows each workspace's Coder status and li
       dormant_at: new Date(Date.now() - 5 * 86_400_000).toISOString(),
     }),
   );
-  api.workspaces.set(third.id, coderWorkspace({ id: third.id, name: third.name, owner_name: third.owner }));
+  // On a template the sync's token cannot read: Coder leaves it out of the list and answers 403 for it.
+  api.workspaces.set(
+    third.id,
+    coderWorkspace({ id: third.id, name: third.name, owner_name: third.owner, template_id: "tpl-secret" }),
+  );
+  api.unreadableTemplates.add("tpl-secret");
   for (const id of ["c-never-1", "c-never-2"])
     api.workspaces.set(id, coderWorkspace({ id, name: id, owner_name: "zoe" }));
   api.failNext(503, 0);
@@ -91,7 +97,8 @@ it("syncs on an admin's request, then shows each workspace's Coder status and li
   const res = await admin.request.post(`${app.url}/api/v1/coder/sync`);
   const body = await res.json();
   expect(res.status(), JSON.stringify(body)).toBe(200);
-  expect(body).toMatchObject({ listed: 5, added: 2, deleted: 0, error: null });
+  expect(body).toMatchObject({ listed: 4, added: 2, deleted: 0, error: null });
+  expect(body.unverified).toEqual([{ id: third.id, name: third.name, owner: third.owner, reason: "not_readable" }]);
 
   const page = await admin.newPage();
   await page.goto(`${app.url}/workspaces?sort=name&dir=asc`, { waitUntil: "networkidle" });
@@ -107,8 +114,12 @@ it("syncs on an admin's request, then shows each workspace's Coder status and li
 
   await page.goto(`${app.url}/`, { waitUntil: "networkidle" });
   const coverage = page.getByTestId("coder-coverage");
-  await expect.poll(() => coverage.innerText()).toContain("3 of 5 Coder workspaces report; 2 don't");
+  await expect.poll(() => coverage.innerText()).toContain("2 of 4 Coder workspaces report; 2 don't");
   expect(await coverage.innerText()).toMatch(/Synced from Coder/);
+  const unverified = page.getByTestId("coder-unverified");
+  expect(await unverified.innerText()).toContain("1 workspace could not be checked in Coder");
+  await unverified.locator("summary").click();
+  expect(await unverified.getByTestId("coder-unverified-reason").innerText()).toMatch(/^Coder answers 403/);
   await shot(page, "overview");
   // The missing ones, as a list and as the workspaces export under the same filter.
   await page.getByTestId("coverage-missing").click();

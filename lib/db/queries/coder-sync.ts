@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { CoderWorkspace } from "@/lib/coder/client";
+import type { UnverifiedWorkspace } from "@/lib/coder/unverified";
 import { WAITING_JOB_STATES } from "@/lib/cleanup/job-states";
 import { cleanupJobs, coderSyncState, workspaces } from "../schema";
 import type { Db } from "../types";
@@ -12,7 +13,7 @@ import { recordAudit, type Who } from "./audit";
 const STATE_ID = "coder";
 const UPSERT_BATCH = 500;
 
-/** A workspace deleted in Coder, and when: the delete build's time when Coder says, else when the sync saw it. */
+/** A workspace deleted in Coder, and when: when its delete build finished where Coder says, else when the sync saw it. */
 export type Deletion = { id: string; at: Date };
 
 /** Counts of one sync, as stored and as POST /api/v1/coder/sync answers them. */
@@ -23,6 +24,9 @@ export type CoderSyncState = SyncCounts & {
   finishedAt: string | null;
   succeededAt: string | null;
   error: string | null;
+  /** How many workspaces the last sync that went through could not check in Coder, and the first of them. */
+  unverifiedCount: number;
+  unverified: UnverifiedWorkspace[];
 };
 
 const ts = (v: string | null | undefined) => (v ? new Date(v) : null);
@@ -43,10 +47,16 @@ function coderColumns(w: CoderWorkspace, now: Date) {
   };
 }
 
-/** Ids of the workspaces not deleted that Coder's list did not have: each is looked up in Coder. */
-export async function unlistedWorkspaceIds(db: Db, listed: ReadonlySet<string>): Promise<string[]> {
-  const rows = await db.select({ id: workspaces.id }).from(workspaces).where(isNull(workspaces.deletedAt));
-  return rows.map((r) => r.id).filter((id) => !listed.has(id));
+/** The workspaces not deleted that Coder's list did not have (id, name, owner): each is looked up in Coder. */
+export async function unlistedWorkspaces(
+  db: Db,
+  listed: ReadonlySet<string>,
+): Promise<{ id: string; name: string; owner: string }[]> {
+  const rows = await db
+    .select({ id: workspaces.id, name: workspaces.name, owner: workspaces.owner })
+    .from(workspaces)
+    .where(isNull(workspaces.deletedAt));
+  return rows.filter((r) => !listed.has(r.id));
 }
 
 /**
@@ -142,7 +152,13 @@ export async function applyCoderSync(
 /** Stores the outcome of a sync (counts, or the error that stopped it), keeping the last success's time. */
 export async function recordSyncState(
   db: Db,
-  s: { startedAt: Date; finishedAt: Date; counts: SyncCounts; error: string | null },
+  s: {
+    startedAt: Date;
+    finishedAt: Date;
+    counts: SyncCounts;
+    error: string | null;
+    unverified: { count: number; first: UnverifiedWorkspace[] };
+  },
 ): Promise<void> {
   const values = {
     id: STATE_ID,
@@ -150,7 +166,9 @@ export async function recordSyncState(
     finishedAt: s.finishedAt,
     ...s.counts,
     error: s.error,
-    ...(s.error === null ? { succeededAt: s.finishedAt } : {}),
+    ...(s.error === null
+      ? { succeededAt: s.finishedAt, unverifiedCount: s.unverified.count, unverified: s.unverified.first }
+      : {}),
   };
   await db.insert(coderSyncState).values(values).onConflictDoUpdate({ target: coderSyncState.id, set: values });
 }
@@ -169,5 +187,7 @@ export async function getSyncState(db: Db): Promise<CoderSyncState | null> {
     deleted: r.deleted,
     jobsCancelled: r.jobsCancelled,
     error: r.error,
+    unverifiedCount: r.unverifiedCount,
+    unverified: r.unverified,
   };
 }

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { AgentRetention } from "@/lib/report-format/schema";
+import type { UnverifiedWorkspace } from "@/lib/coder/unverified";
 import {
   bigint,
   boolean,
@@ -108,6 +109,9 @@ export const coderSyncState = pgTable("coder_sync_state", {
   deleted: integer("deleted").notNull().default(0),
   jobsCancelled: integer("jobs_cancelled").notNull().default(0),
   error: text("error"),
+  /** The last sync that went through: how many workspaces it could not check in Coder, and the first of them. */
+  unverifiedCount: integer("unverified_count").notNull().default(0),
+  unverified: jsonb("unverified").$type<UnverifiedWorkspace[]>().notNull().default([]),
 });
 
 /** One token per workspace, stored as a SHA-256 hash: tokens are 256 random bits, so a slow hash adds nothing. */

@@ -2,8 +2,12 @@
 // describe them: GET /api/v2/workspaces?q=&limit=&offset= answers { workspaces, count } with offset paging and
 // Coder's search syntax (key:value terms, a bare term is the name or owner/name, an unknown key is refused with
 // 400 and Coder's { message, validations }); GET /api/v2/workspaces/{id} answers 410 Gone for a deleted workspace
-// unless include_deleted=true, and 404 for an id Coder never had. Both need a session token (Coder-Session-Token
-// or Authorization: Bearer), 401 without. Tests can make it fail: a status for the next N requests, or a delay.
+// unless include_deleted=true, 404 for an id Coder never had, 400 "Invalid UUID" for an id that is not a UUID
+// (httpmw.ParseUUIDParam) and 403 for a workspace whose template the caller cannot read (coderd/workspaces.go). The
+// list leaves out the rows whose template the caller cannot read while its `count` still has them, and orders as
+// coderd/database/queries/workspaces.sql does: workspaces whose latest build started them first, then by owner and
+// name. Both need a session token (Coder-Session-Token or Authorization: Bearer), 401 without. Tests can make it
+// fail: a status for the next N requests, Coder's rate limit (429 with Retry-After or X-Ratelimit-Reset), or a delay.
 import type http from "node:http";
 import { sendCoderError, sendJson, type CoderHandler } from "./server";
 
@@ -32,7 +36,12 @@ export type CoderWorkspace = {
   template_name: string;
   template_display_name: string;
   outdated: boolean;
-  latest_build: { status: CoderBuildStatus; transition: "start" | "stop" | "delete" };
+  latest_build: {
+    status: CoderBuildStatus;
+    transition: "start" | "stop" | "delete";
+    /** The build's provisioner job: `completed_at` is when the build finished. */
+    job?: { completed_at: string | null };
+  };
   last_used_at: string;
   dormant_at: string | null;
   deleting_at: string | null;
@@ -69,8 +78,12 @@ export type CoderWorkspaces = {
   handler: CoderHandler;
   /** The deployment's workspaces, deleted ones included (changed in place by tests). */
   workspaces: Map<string, CoderWorkspace>;
-  /** Marks a workspace deleted, as a delete build that succeeded does. */
-  remove: (id: string) => void;
+  /** Marks a workspace deleted, as a delete build that succeeded (at `completedAt`) does. */
+  remove: (id: string, completedAt?: string) => void;
+  /** Template ids the session token cannot read (a custom role with workspace read but no template read). */
+  unreadableTemplates: Set<string>;
+  /** The next `times` workspace requests answer Coder's 429, with these headers (Retry-After, X-Ratelimit-Reset). */
+  rateLimitNext: (times: number, headers: Record<string, string>) => void;
   /** The next `times` workspace requests answer `status` (500, 503, ...) with Coder's error shape. */
   failNext: (status: number, times?: number) => void;
   /** Every workspace request waits this long before answering (a timeout, for a client with a shorter one). */
@@ -102,6 +115,7 @@ const SEARCH_KEYS = new Set([
 ]);
 
 type Validation = { field: string; detail: string };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Splits on `delim` outside double quotes, as Coder's splitQueryParameterByDelimiter does. */
 function splitOutsideQuotes(s: string, delim: string, keepQuotes: boolean): string[] {
@@ -212,7 +226,9 @@ export function coderWorkspaces(options: { tokens: string[]; workspaces?: CoderW
   const workspaces = new Map((options.workspaces ?? []).map((w) => [w.id, w]));
   const tokens = new Set(options.tokens);
   const requests: string[] = [];
+  const unreadableTemplates = new Set<string>();
   let failure: { status: number; times: number } | null = null;
+  let limited: { times: number; headers: Record<string, string> } | null = null;
   let delay = 0;
 
   function list(res: http.ServerResponse, url: URL) {
@@ -225,16 +241,26 @@ export function coderWorkspaces(options: { tokens: string[]; workspaces?: CoderW
     if ("errors" in parsed) {
       return sendJson(res, 400, { message: "Invalid workspace search query.", validations: parsed.errors });
     }
-    // Coder orders by owner, then name; the count is every match, whatever the page.
+    // Started workspaces first, then by owner and name; the count is every match, whatever the page.
+    const started = (w: CoderWorkspace) =>
+      w.latest_build.transition === "start" && w.latest_build.status === "running" ? 0 : 1;
     const all = [...workspaces.values()]
       .filter((w) => !w.deleted && matches(w, parsed.values))
-      .sort((a, b) => a.owner_name.localeCompare(b.owner_name) || a.name.localeCompare(b.name));
+      .sort(
+        (a, b) =>
+          started(a) - started(b) ||
+          a.owner_name.toLowerCase().localeCompare(b.owner_name.toLowerCase()) ||
+          a.name.toLowerCase().localeCompare(b.name.toLowerCase()),
+      );
     const from = offset as number;
     const page = (limit as number) > 0 ? all.slice(from, from + (limit as number)) : all.slice(from);
-    sendJson(res, 200, { workspaces: page.map(publicShape), count: all.length });
+    // Rows whose template the caller cannot read are dropped from the page after the query (convertWorkspaces).
+    const readable = page.filter((w) => !unreadableTemplates.has(w.template_id));
+    sendJson(res, 200, { workspaces: readable.map(publicShape), count: all.length });
   }
 
   function one(res: http.ServerResponse, url: URL, id: string) {
+    if (!UUID.test(id)) return sendCoderError(res, 400, `Invalid UUID "${id}".`, `invalid UUID length: ${id.length}`);
     const w = workspaces.get(id);
     if (!w) return sendCoderError(res, 404, "Resource not found or you do not have access to this resource");
     const raw = url.searchParams.get("include_deleted");
@@ -248,6 +274,14 @@ export function coderWorkspaces(options: { tokens: string[]; workspaces?: CoderW
         `Workspace "${id}" was deleted, you can view this workspace by specifying '?include_deleted=true' and trying again.`,
       );
     }
+    if (unreadableTemplates.has(w.template_id)) {
+      return sendCoderError(
+        res,
+        403,
+        "Forbidden.",
+        "You don't have permission to view this content. If you believe this is a mistake, please contact your administrator or try signing in with different credentials.",
+      );
+    }
     sendJson(res, 200, publicShape(w));
   }
 
@@ -258,6 +292,12 @@ export function coderWorkspaces(options: { tokens: string[]; workspaces?: CoderW
     requests.push(`${url.pathname}${url.search}`);
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     if (res.destroyed) return true;
+    if (limited && limited.times > 0) {
+      limited.times -= 1;
+      res.writeHead(429, { "content-type": "application/json", ...limited.headers });
+      res.end(JSON.stringify({ message: "You've been rate limited for sending more than 512 requests in 1m0s." }));
+      return true;
+    }
     if (failure && failure.times > 0) {
       failure.times -= 1;
       sendCoderError(res, failure.status, "An internal error occurred.", "injected by the test");
@@ -274,10 +314,13 @@ export function coderWorkspaces(options: { tokens: string[]; workspaces?: CoderW
   return {
     handler,
     workspaces,
-    remove: (id) => {
+    remove: (id, completedAt = new Date().toISOString()) => {
       const w = workspaces.get(id);
-      if (w) workspaces.set(id, { ...w, deleted: true, latest_build: { status: "deleted", transition: "delete" } });
+      const build = { status: "deleted", transition: "delete", job: { completed_at: completedAt } } as const;
+      if (w) workspaces.set(id, { ...w, deleted: true, latest_build: build });
     },
+    unreadableTemplates,
+    rateLimitNext: (times, headers) => (limited = { times, headers }),
     failNext: (status, times = 1) => (failure = { status, times }),
     delayMs: (ms) => (delay = ms),
     requests,

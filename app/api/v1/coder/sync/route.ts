@@ -7,8 +7,8 @@ import { handle, json } from "@/lib/http/response";
 export const dynamic = "force-dynamic";
 
 /**
- * POST /api/v1/coder/sync → the sync's counts `{ listed, added, updated, deleted, jobsCancelled, startedAt,
- * finishedAt, error: null }`, once it is done (a sync under way is joined). Admin only. 409 when CODER_URL or
+ * POST /api/v1/coder/sync → the sync's counts `{ listed, added, updated, deleted, jobsCancelled, unverified,
+ * startedAt, finishedAt, error: null }`, once it is done (a sync under way is joined). Admin only. 409 when CODER_URL or
  * CODER_SESSION_TOKEN is unset; 502 with the counts in `details` when Coder could not be read (the error is also
  * kept as the last sync's, which the pages show).
  */

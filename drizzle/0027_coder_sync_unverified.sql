@@ -1,0 +1,2 @@
+ALTER TABLE "coder_sync_state" ADD COLUMN "unverified_count" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "coder_sync_state" ADD COLUMN "unverified" jsonb DEFAULT '[]'::jsonb NOT NULL;

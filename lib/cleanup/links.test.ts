@@ -18,7 +18,7 @@ describe("cleanup links", () => {
     expect(recipeForFinding({ ruleId: "volume-full" })).toBeNull();
   });
   it("finds the recipes of an agent", () => {
-    expect(recipesForAgent("codex")).toEqual(["codex-rollouts"]);
+    expect(recipesForAgent("codex")).toEqual(["codex-rollouts", "codex-archived-sessions", "codex-releases"]);
   });
   it("builds the new-run form's URL", () => {
     expect(newRunHref({ recipe: "codex-rollouts", workspace: "w 1" })).toBe(

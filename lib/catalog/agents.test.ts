@@ -33,8 +33,12 @@ describe("agent catalog", () => {
       expect(isAgentSlug(a.id)).toBe(true);
       expect(a.displayName.length).toBeGreaterThan(0);
       for (const p of a.dataPaths) {
-        expect(p.path.startsWith("/")).toBe(false);
-        expect(p.path.split("/")).not.toContain("..");
+        // a folder without a place in the home exists only where its variable names it
+        expect(p.path ?? p.env, p.key).toBeTruthy();
+        for (const rel of [p.path ?? "", p.envSubpath ?? ""]) {
+          expect(rel.startsWith("/")).toBe(false);
+          expect(rel.split("/")).not.toContain("..");
+        }
         expect(p.key).toMatch(/^[A-Za-z0-9][A-Za-z0-9._:/@-]*$/);
       }
     }

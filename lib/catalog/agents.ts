@@ -1,221 +1,23 @@
 // The built-in catalog of AI coding agents and where they keep their data. Plain data and small pure
-// functions, no Node imports: the reporter bundles it and the dashboard imports it for display names.
+// functions, no Node imports: the reporter bundles it and the dashboard imports it for display names. The
+// agents themselves are in lib/catalog/agent-data/, one file per agent with several folders.
 //
 // Rules hold globs (lib/catalog/globs.ts says how they match); the first rule that matches a path decides its
 // category.
 
-import type { Category } from "@/lib/report-format/constants";
+import { CLAUDE_CODE } from "./agent-data/claude-code";
+import { CLI_AGENTS } from "./agent-data/cli-agents";
+import { CODEX } from "./agent-data/codex";
+import { GEMINI } from "./agent-data/gemini";
+import { NEWER_AGENTS } from "./agent-data/newer-agents";
+import { OPENCODE } from "./agent-data/opencode";
+import type { Agent, AgentDataPath, CategoryRule, SessionRule } from "./agent-types";
 
-export type CategoryRule = { glob: string; category: Category };
-
-/**
- * What makes a "session" in the largest-entries list:
- * - "file": a file matching `glob` is one session;
- * - "file+dir": a file matching `glob` plus the folder beside it named like the file without its extension
- *   (Claude Code: `<uuid>.jsonl` + `<uuid>/`), counted together;
- * - "dir": a folder matching `glob` with everything inside it.
- * "file+dir" and "dir" globs must not contain `**` (the unit sits at a fixed depth).
- */
-export type SessionRule = { glob: string; unit: "file" | "file+dir" | "dir" };
-
-export type AgentDataPath = {
-  /** Root key in reports, e.g. "claude-code:data". */
-  key: string;
-  /** Relative to the home folder. */
-  path: string;
-  /** Environment variable that moves the folder (absolute path, or relative to home). */
-  env?: string;
-};
-
-export type Agent = {
-  /** Lowercase slug used in reports. */
-  id: string;
-  displayName: string;
-  /** The agent's own data folders (tool data roots). May be empty (Aider writes into the working folder). */
-  dataPaths: AgentDataPath[];
-  /** Module names in `~/.coder-modules/<namespace>/<module>/` that belong to this agent. */
-  modules: string[];
-  /** Other names the agent goes by in legacy `~/.<name>-module/` folders. */
-  aliases: string[];
-  /** Category rules for the agent's data folders (tried before the generic rules). */
-  categories: CategoryRule[];
-  sessions: SessionRule[];
-  /** Minimum storage it needs (MB), for "bloated" thresholds. */
-  typicalMb: number;
-  note?: string;
-};
+export type { Agent, AgentDataPath, CategoryRule, SessionRule } from "./agent-types";
 
 export const OTHER_AGENT = "other";
 
-export const AGENTS: readonly Agent[] = [
-  {
-    id: "claude-code",
-    displayName: "Claude Code",
-    dataPaths: [
-      { key: "claude-code:data", path: ".claude", env: "CLAUDE_CONFIG_DIR" },
-      { key: "claude-code:config", path: ".claude.json" },
-    ],
-    modules: ["claude-code"],
-    aliases: ["claude"],
-    categories: [
-      { glob: "projects/**", category: "sessions" },
-      { glob: "history.jsonl", category: "sessions" },
-      { glob: "file-history/**", category: "sessions" },
-      { glob: "todos/**", category: "sessions" },
-      { glob: "debug/**", category: "logs" },
-      { glob: "shell-snapshots/**", category: "caches" },
-      { glob: "statsig/**", category: "caches" },
-      { glob: "plugins/**", category: "caches" },
-    ],
-    sessions: [{ glob: "projects/*/*.jsonl", unit: "file+dir" }],
-    typicalMb: 100,
-  },
-  {
-    id: "codex",
-    displayName: "Codex",
-    dataPaths: [{ key: "codex:data", path: ".codex", env: "CODEX_HOME" }],
-    modules: ["codex"],
-    aliases: [],
-    categories: [
-      { glob: "sessions/**", category: "sessions" },
-      { glob: "archived_sessions/**", category: "sessions" },
-      { glob: "history.jsonl", category: "sessions" },
-      { glob: "log/**", category: "logs" },
-    ],
-    sessions: [
-      { glob: "sessions/**/rollout-*", unit: "file" },
-      { glob: "archived_sessions/**/rollout-*", unit: "file" },
-    ],
-    typicalMb: 50,
-  },
-  {
-    id: "gemini",
-    displayName: "Gemini CLI",
-    dataPaths: [{ key: "gemini:data", path: ".gemini" }],
-    modules: ["gemini", "gemini-cli"],
-    aliases: [],
-    categories: [
-      { glob: "tmp/*/chats/**", category: "sessions" },
-      { glob: "tmp/*/logs.json", category: "logs" },
-      { glob: "data/**", category: "sessions" },
-      { glob: "tmp/**", category: "caches" },
-    ],
-    sessions: [{ glob: "tmp/*/chats/session-*", unit: "file" }],
-    typicalMb: 200,
-  },
-  {
-    id: "goose",
-    displayName: "Goose",
-    dataPaths: [
-      { key: "goose:data", path: ".local/share/goose" },
-      { key: "goose:state", path: ".local/state/goose" },
-    ],
-    modules: ["goose"],
-    aliases: [],
-    categories: [
-      { glob: "sessions/**", category: "sessions" },
-      { glob: "logs/**", category: "logs" },
-    ],
-    sessions: [],
-    typicalMb: 50,
-  },
-  {
-    id: "opencode",
-    displayName: "OpenCode",
-    dataPaths: [{ key: "opencode:data", path: ".local/share/opencode" }],
-    modules: ["opencode"],
-    aliases: [],
-    categories: [
-      { glob: "storage/**", category: "sessions" },
-      { glob: "log/**", category: "logs" },
-      { glob: "snapshot/**", category: "caches" },
-      { glob: "tool-output/**", category: "caches" },
-      { glob: "bin/**", category: "caches" },
-    ],
-    sessions: [],
-    typicalMb: 50,
-  },
-  {
-    id: "copilot",
-    displayName: "Copilot CLI",
-    dataPaths: [{ key: "copilot:data", path: ".copilot" }],
-    modules: ["copilot", "copilot-cli", "github-copilot"],
-    aliases: [],
-    categories: [
-      { glob: "session-state/**", category: "sessions" },
-      { glob: "logs/**", category: "logs" },
-    ],
-    sessions: [{ glob: "session-state/*", unit: "dir" }],
-    typicalMb: 50,
-  },
-  {
-    id: "kiro",
-    displayName: "Kiro",
-    dataPaths: [
-      { key: "kiro:data", path: ".kiro" },
-      { key: "kiro:cli", path: ".local/share/kiro-cli" },
-    ],
-    modules: ["kiro", "kiro-cli"],
-    aliases: [],
-    categories: [
-      { glob: "sessions/**", category: "sessions" },
-      { glob: "logs/**", category: "logs" },
-    ],
-    sessions: [],
-    typicalMb: 50,
-  },
-  {
-    id: "amazon-q",
-    displayName: "Amazon Q",
-    dataPaths: [{ key: "amazon-q:data", path: ".local/share/amazon-q" }],
-    modules: ["amazon-q"],
-    aliases: ["amazonq", "q"],
-    categories: [{ glob: "logs/**", category: "logs" }],
-    sessions: [],
-    typicalMb: 50,
-  },
-  {
-    id: "cursor",
-    displayName: "Cursor CLI",
-    dataPaths: [{ key: "cursor:data", path: ".cursor" }],
-    modules: ["cursor-cli"],
-    aliases: ["cursor"],
-    categories: [{ glob: "chats/**", category: "sessions" }],
-    sessions: [{ glob: "chats/*/*", unit: "dir" }],
-    typicalMb: 50,
-  },
-  {
-    id: "aider",
-    displayName: "Aider",
-    dataPaths: [],
-    modules: ["aider"],
-    aliases: [],
-    categories: [],
-    sessions: [],
-    typicalMb: 50,
-    note: "Aider writes .aider.chat.history.md into each working folder: no fixed folder to scan (report only its module folder).",
-  },
-  {
-    id: "auggie",
-    displayName: "Auggie",
-    dataPaths: [{ key: "auggie:data", path: ".augment" }],
-    modules: ["auggie"],
-    aliases: ["augment"],
-    categories: [],
-    sessions: [],
-    typicalMb: 50,
-  },
-  {
-    id: "amp",
-    displayName: "Amp",
-    dataPaths: [{ key: "amp:data", path: ".config/amp" }],
-    modules: ["amp", "sourcegraph-amp"],
-    aliases: [],
-    categories: [],
-    sessions: [],
-    typicalMb: 50,
-  },
-];
+export const AGENTS: readonly Agent[] = [CLAUDE_CODE, CODEX, GEMINI, OPENCODE, ...CLI_AGENTS, ...NEWER_AGENTS];
 
 /** Rules applied to every root after the agent's own: file types and conventional folder names. */
 export const GENERIC_CATEGORY_RULES: readonly CategoryRule[] = [
@@ -254,14 +56,24 @@ export function isAgentSlug(s: string): boolean {
   return /^[a-z0-9][a-z0-9._-]*$/.test(s) && s.length <= 100;
 }
 
-/** Category rules for a root: databases first, then the agent's own (tool data) or the module layout's, then generic. */
-export function categoryRulesFor(kind: string, agentId: string): CategoryRule[] {
-  const own = kind === "tool" ? (agentById(agentId)?.categories ?? []) : kind === "module" ? MODULE_CATEGORY_RULES : [];
+/** The catalog's entry for a tool root's key ("claude-code:mcp-logs"), if any. */
+export function dataPathByKey(agentId: string, key: string | undefined): AgentDataPath | undefined {
+  return key === undefined ? undefined : agentById(agentId)?.dataPaths.find((p) => p.key === key);
+}
+
+/**
+ * Category rules for a root: databases first, then its own (a tool root's data path's, else its agent's; the
+ * module layout's for a module), then generic.
+ */
+export function categoryRulesFor(kind: string, agentId: string, key?: string): CategoryRule[] {
+  const tool = () => dataPathByKey(agentId, key)?.categories ?? agentById(agentId)?.categories ?? [];
+  const own = kind === "tool" ? tool() : kind === "module" ? MODULE_CATEGORY_RULES : [];
   // a database is a database wherever it sits (Goose's sessions.db is not a "session" file)
   const dbs = GENERIC_CATEGORY_RULES.filter((r) => r.category === "databases");
   return [...dbs, ...own, ...GENERIC_CATEGORY_RULES.filter((r) => r.category !== "databases")];
 }
 
-export function sessionRulesFor(kind: string, agentId: string): SessionRule[] {
-  return kind === "tool" ? (agentById(agentId)?.sessions ?? []) : [];
+export function sessionRulesFor(kind: string, agentId: string, key?: string): SessionRule[] {
+  if (kind !== "tool") return [];
+  return dataPathByKey(agentId, key)?.sessions ?? agentById(agentId)?.sessions ?? [];
 }

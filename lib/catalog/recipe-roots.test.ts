@@ -22,9 +22,35 @@ const CASES: Case[] = [
   { key: "my.org/agent_x", kind: "module", path: ".coder-modules/my.org/agent_x", recipes: MODULE },
   { key: "coder/storage-reporter", kind: "module", path: REPORTER_DIR, recipes: [] },
   { key: "claude-code:data", kind: "tool", path: ".claude", recipes: CLAUDE },
-  { key: "codex:data", kind: "tool", path: ".codex", recipes: ["codex-rollouts"] },
+  {
+    key: "claude-code:mcp-logs",
+    kind: "tool",
+    path: ".cache/claude-cli-nodejs",
+    recipes: ["claude-code-mcp-logs"],
+  },
+  {
+    key: "claude-code:versions",
+    kind: "tool",
+    path: ".local/share/claude/versions",
+    recipes: ["claude-code-versions"],
+  },
+  {
+    key: "codex:data",
+    kind: "tool",
+    path: ".codex",
+    recipes: ["codex-rollouts", "codex-archived-sessions", "codex-releases"],
+  },
+  {
+    key: "opencode:data",
+    kind: "tool",
+    path: ".local/share/opencode",
+    recipes: ["opencode-logs", "opencode-tool-output", "opencode-snapshots"],
+  },
+  { key: "copilot:data", kind: "tool", path: ".copilot", recipes: ["copilot-sessions", "copilot-versions"] },
   { key: "goose:data", kind: "tool", path: ".config/goose", recipes: [] },
-  { key: "legacy:claude", kind: "legacy", path: ".claude-module", recipes: [] },
+  // AgentAPI's files in the legacy layout of the same modules
+  { key: "legacy:claude-module", kind: "legacy", path: ".claude-module", recipes: ["agentapi-leftovers"] },
+  { key: "legacy:codex-module", kind: "legacy", path: ".codex-module", recipes: ["agentapi-leftovers"] },
   {
     key: "script-data:0b7c",
     kind: "script-data",
@@ -69,8 +95,9 @@ describeEachDatabase("the preview's roots", (t) => {
   it("selects for each recipe the roots the reporter acts on, and a custom rule's root where the reporter may clean", async () => {
     const db = t.current.db;
     const collectedAt = new Date(Date.now() - 3_600_000).toISOString();
-    // Every root reports usage for every recipe, so that only the preview's choice of roots decides.
-    const everyRecipe = Object.fromEntries(RECIPE_IDS.map((id) => [id, usage({ 30: [1, MiB] })]));
+    // Every root reports usage for every recipe (two units: a recipe may always keep its newest), so that only
+    // the preview's choice of roots decides.
+    const everyRecipe = Object.fromEntries(RECIPE_IDS.map((id) => [id, usage({ 30: [2, 2 * MiB] })]));
     for (const [i, c] of CASES.entries()) {
       await seedWorkspace(db, { id: `ws-${i}`, owner: "o" }, collectedAt, [
         {

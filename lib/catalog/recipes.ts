@@ -1,17 +1,27 @@
 // The built-in cleanup recipes: which root each acts on and what one unit is. Plain data, no imports with
 // runtime code: the reporter bundles this file (it finds and acts on the units) and the dashboard shows it
-// (catalog, previews, policies). Globs follow lib/catalog/agents.ts (relative to the recipe's root).
+// (catalog, previews, policies). Globs follow lib/catalog/agents.ts (relative to the recipe's root). The
+// recipes for old releases and for the 2026 bloat are in lib/catalog/recipe-data/.
+
+import { BLOAT_RECIPES } from "./recipe-data/bloat";
+import { INSTALL_RECIPES } from "./recipe-data/installs";
 
 export const RECIPE_IDS = [
   "claude-code-sessions",
   "claude-code-debug",
   "claude-code-file-history",
+  "claude-code-mcp-logs",
+  "claude-code-versions",
   "codex-rollouts",
+  "codex-archived-sessions",
+  "codex-releases",
   "gemini-chats",
   "copilot-sessions",
   "cursor-chats",
   "opencode-logs",
   "opencode-tool-output",
+  "opencode-snapshots",
+  "copilot-versions",
   "module-logs",
   "orphaned-script-data",
   "agentapi-leftovers",
@@ -44,6 +54,10 @@ export type Recipe = {
   defaultOlderThanDays: number;
   /** Only roots flagged orphaned in the report (coder-script-data folders but the current one). */
   orphanedOnly?: boolean;
+  /** The newest units a job always keeps, whatever its parameters say (old releases: never the newest). */
+  keepNewestAtLeast?: number;
+  /** Programs (process names) while any of which runs nothing is acted on: they use the units unopened. */
+  notWhileRunning?: string[];
 };
 
 export const RECIPES: readonly Recipe[] = [
@@ -173,13 +187,17 @@ export const RECIPES: readonly Recipe[] = [
     id: "agentapi-leftovers",
     agent: "other",
     title: "AgentAPI leftovers",
-    description: "agentapi-state.json and agentapi.pid left in module folders after the modules dropped AgentAPI.",
-    roots: ["*/*"],
+    description:
+      "agentapi-state.json and agentapi.pid left in module folders (and legacy ~/.<name>-module/ folders) after the modules dropped AgentAPI; never while AgentAPI runs or a module started it since the workspace started.",
+    roots: ["*/*", "legacy:*"],
     unit: "file",
     glob: "agentapi{-state.json,.pid}",
     defaultAction: "delete",
     defaultOlderThanDays: 1,
+    notWhileRunning: ["agentapi"],
   },
+  ...BLOAT_RECIPES,
+  ...INSTALL_RECIPES,
 ];
 
 /** Agents whose data has no unit that can be deleted safely on its own: the catalog offers nothing for them. */
@@ -193,11 +211,21 @@ export const NO_SAFE_UNIT: readonly { agent: string; reason: string }[] = [
   { agent: "amazon-q", reason: "Its SQLite database is never deleted in part." },
   {
     agent: "opencode",
-    reason: "opencode.db (and -wal/-shm) is never deleted; only log/ and tool-output/ have recipes.",
+    reason: "opencode.db (and -wal/-shm) is never deleted; only log/, tool-output/ and snapshot/ have recipes.",
   },
-  { agent: "codex", reason: "Codex's *.sqlite state is never deleted; only rollouts have a recipe." },
+  {
+    agent: "codex",
+    reason:
+      "Codex's *.sqlite state and logs are never deleted; rollouts, archived sessions and old releases have recipes.",
+  },
   { agent: "aider", reason: "Aider writes into the working folder: report only." },
 ];
+
+/** A job's parameters with the recipe's floor applied: a recipe that always keeps its newest units keeps them. */
+export function withRecipeFloor<P extends { keepNewest?: number }>(recipe: RecipeId | null | undefined, params: P): P {
+  const floor = RECIPES.find((r) => r.id === recipe)?.keepNewestAtLeast;
+  return floor === undefined ? params : { ...params, keepNewest: Math.max(params.keepNewest ?? 0, floor) };
+}
 
 /**
  * Age steps (days) at which reports count each recipe's units and bytes, so a preview of "older than N days",

@@ -35,6 +35,8 @@ export type EffectiveRetention = {
   source?: string;
 };
 
+/** A setting read from a file outside the home: the system's (/etc), which applies to every user. */
+const system = (source: string | undefined) => (source?.startsWith("/") ? ", system settings" : "");
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 const keeps = (days: number) => (days === 0 ? "keeps nothing" : `keeps ${plural(days, "day")}`);
 
@@ -95,7 +97,7 @@ export function effectiveRetention(
         days,
         known: true,
         summary: days === null ? "no retention" : keeps(days),
-        setting: `${s?.maxAge ? `sessionRetention.maxAge ${maxAge}` : `sessionRetention.maxAge not set: default ${maxAge}`}${count}, active project only`,
+        setting: `${s?.maxAge ? `sessionRetention.maxAge ${maxAge}` : `sessionRetention.maxAge not set: default ${maxAge}`}${count}${system(source)}, active project only`,
         source,
       };
     }
@@ -103,7 +105,7 @@ export function effectiveRetention(
       const s = settings?.codex;
       const cap =
         s?.state === "set" && s.historyMaxBytes !== undefined
-          ? `history.max_bytes ${s.historyMaxBytes} caps history.jsonl only`
+          ? `history.max_bytes ${s.historyMaxBytes} caps history.jsonl only${system(s.source)}`
           : s?.state === "unreadable"
             ? `config.toml unreadable: ${s.reason ?? ""}`
             : "no setting limits session rollouts";
@@ -140,8 +142,8 @@ export const CLAUDE_MODULE = "registry.coder.com/coder/claude-code/coder";
 
 const ADVICE: Record<string, string> = {
   "claude-code": `Set cleanupPeriodDays for every workspace of the template with the claude-code module's managed_settings input (${CLAUDE_MODULE}, e.g. managed_settings = { cleanupPeriodDays = ${RETENTION_COMPARE_DAYS} }): it writes /etc/claude-code/managed-settings.d/10-coder.json, which users cannot override, and Claude Code applies it at its next start. Until then, a cleanup policy with the Claude Code sessions recipe removes the old sessions.`,
-  gemini: `Turn session retention on in the template: general.sessionRetention = {"enabled": true, "maxAge": "${GEMINI_DEFAULT_MAX_AGE}"} in ~/.gemini/settings.json (Gemini CLI cleans the active project only), or add a cleanup policy with the Gemini CLI chats recipe.`,
-  codex: `Codex cannot limit its session rollouts itself: add a cleanup policy with the Codex rollouts recipe (rollouts older than ${RETENTION_COMPARE_DAYS} days).`,
+  gemini: `Turn session retention on for the whole template: general.sessionRetention = {"enabled": true, "maxAge": "${GEMINI_DEFAULT_MAX_AGE}"} in /etc/gemini-cli/settings.json, which overrides each user's ~/.gemini/settings.json (Gemini CLI cleans the active project only), or add a cleanup policy with the Gemini CLI chats recipe.`,
+  codex: `Codex cannot limit its session rollouts itself (/etc/codex/config.toml and ~/.codex/config.toml cap history.jsonl only): add a cleanup policy with the Codex rollouts recipe (rollouts older than ${RETENTION_COMPARE_DAYS} days), and the Codex archived sessions recipe for archived_sessions/.`,
   opencode:
     "OpenCode cannot limit its sessions itself, and they live in its database, which no cleanup splits: delete old sessions from OpenCode; a cleanup policy with the OpenCode logs recipe keeps log/ in check.",
   goose:

@@ -15,10 +15,20 @@ describe("cleanup links", () => {
       "module-logs",
     );
     expect(recipeForFinding({ ruleId: "root-oversize", agent: "goose", rootKey: "goose:data" })).toBeNull();
+    // a root of the agent's own besides its data: the recipe that acts on that root, or none
+    expect(recipeForFinding({ ruleId: "root-oversize", agent: "claude-code", rootKey: "claude-code:mcp-logs" })).toBe(
+      "claude-code-mcp-logs",
+    );
+    expect(recipeForFinding({ ruleId: "root-oversize", agent: "claude-code", rootKey: "claude-code:versions" })).toBe(
+      "claude-code-versions",
+    );
+    expect(
+      recipeForFinding({ ruleId: "root-oversize", agent: "claude-code", rootKey: "claude-code:config" }),
+    ).toBeNull();
     expect(recipeForFinding({ ruleId: "volume-full" })).toBeNull();
   });
   it("finds the recipes of an agent", () => {
-    expect(recipesForAgent("codex")).toEqual(["codex-rollouts"]);
+    expect(recipesForAgent("codex")).toEqual(["codex-rollouts", "codex-archived-sessions", "codex-releases"]);
   });
   it("builds the new-run form's URL", () => {
     expect(newRunHref({ recipe: "codex-rollouts", workspace: "w 1" })).toBe(

@@ -32,9 +32,15 @@ export function recipeForFinding(f: {
     case "agent-retention":
       return f.agent ? (SESSION_RECIPES[f.agent] ?? null) : null;
     case "root-oversize":
-    case "large-session":
-      if (f.rootKey && MODULE_LOGS.roots.some((p) => rootPatternMatches(p, f.rootKey!))) return "module-logs";
-      return f.agent ? (SESSION_RECIPES[f.agent] ?? null) : null;
+    case "large-session": {
+      const session = f.agent ? SESSION_RECIPES[f.agent] : undefined;
+      const key = f.rootKey;
+      if (!key) return session ?? null;
+      if (MODULE_LOGS.roots.some((p) => rootPatternMatches(p, key))) return "module-logs";
+      // the agent's recipe for that very root: its sessions', or one of a root of its own (MCP logs, releases)
+      const acting = RECIPES.filter((r) => r.agent === f.agent && r.roots.some((p) => rootPatternMatches(p, key)));
+      return acting.find((r) => r.id === session)?.id ?? acting[0]?.id ?? null;
+    }
     default:
       return null;
   }

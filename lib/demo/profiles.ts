@@ -1,5 +1,6 @@
 // The demo fleet's cast: owners, templates and projects its workspaces are named from, and the folders each
 // agent fills, with how fast and with what.
+import { claudeExtras } from "./agent-extras";
 import type { Random } from "./random";
 import { MiB, type RootProfile } from "./roots";
 
@@ -70,6 +71,7 @@ export function agentProfiles(rnd: Random, heavy: number): RootProfile[] {
         growthDays: rnd.int(5, 20),
       });
     }
+    roots.push(...claudeExtras(rnd, heavy));
   }
   if (rnd.chance(0.45)) {
     roots.push({
@@ -81,7 +83,7 @@ export function agentProfiles(rnd: Random, heavy: number): RootProfile[] {
       fileBytes: 2 * MiB,
       burstChance: 0.03,
       burstBytes: 1.5 * GiB,
-      mix: { sessions: 0.9, databases: 0.05, logs: 0.05 },
+      mix: { sessions: 0.86, caches: 0.04, databases: 0.05, logs: 0.05 },
     });
   }
   if (rnd.chance(0.5)) {
@@ -128,7 +130,7 @@ export function agentProfiles(rnd: Random, heavy: number): RootProfile[] {
       path: ".copilot",
       dailyBytes: 5 * MiB,
       fileBytes: 2 * MiB,
-      mix: { sessions: 0.85, databases: 0.15 },
+      mix: { sessions: 0.8, caches: 0.05, databases: 0.15 },
     });
   }
   if (rnd.chance(0.1)) {

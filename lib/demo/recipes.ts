@@ -5,8 +5,12 @@ import { RECIPE_AGE_STEPS_DAYS, type RecipeId } from "@/lib/catalog/recipes";
 import type { Category, RootKind } from "@/lib/report-format/constants";
 import type { RecipeUsage } from "@/lib/report-format/schema";
 
-/** Which of a root's contents a recipe counts: deposits of some categories, its leftovers, or the whole folder as one unit. */
-type Source = Category[] | "leftovers" | "whole";
+/**
+ * Which of a root's contents a recipe counts: deposits of some categories, its leftovers, or the whole folder as
+ * one unit; `{of, every}`: every `every`-th deposit of those categories (one recipe's share of a folder another
+ * recipe shares, such as Codex's archived rollouts beside its live ones), or with `every` negative the others.
+ */
+type Source = Category[] | "leftovers" | "whole" | { of: Category[]; every: number };
 
 function sourcesFor(key: string, kind: RootKind): [RecipeId, Source][] {
   switch (key) {
@@ -17,17 +21,29 @@ function sourcesFor(key: string, kind: RootKind): [RecipeId, Source][] {
         ["claude-code-file-history", ["other"]],
       ];
     case "codex:data":
-      return [["codex-rollouts", ["sessions"]]];
+      return [
+        ["codex-rollouts", { of: ["sessions"], every: -10 }],
+        ["codex-archived-sessions", { of: ["sessions"], every: 10 }],
+        ["codex-releases", ["caches"]],
+      ];
+    case "claude-code:mcp-logs":
+      return [["claude-code-mcp-logs", ["logs"]]];
+    case "claude-code:versions":
+      return [["claude-code-versions", ["caches"]]];
     case "gemini:data":
       return [["gemini-chats", ["sessions"]]];
     case "copilot:data":
-      return [["copilot-sessions", ["sessions"]]];
+      return [
+        ["copilot-sessions", ["sessions"]],
+        ["copilot-versions", ["caches"]],
+      ];
     case "cursor:data":
       return [["cursor-chats", ["sessions"]]];
     case "opencode:data":
       return [
         ["opencode-logs", ["logs"]],
-        ["opencode-tool-output", ["caches"]],
+        ["opencode-tool-output", { of: ["caches"], every: -3 }],
+        ["opencode-snapshots", { of: ["caches"], every: 3 }],
       ];
   }
   if (kind === "module")
@@ -72,7 +88,13 @@ export function demoRecipeUsage(
       // A current script-data folder is never a unit: only orphaned ones are.
       if (root.orphaned && bytes > 0) add(now - newest, 1, bytes);
     } else {
-      for (const d of deposits) if (source.includes(d.category)) add(now - d.at, d.files, d.bytes);
+      const { of, every } = Array.isArray(source) ? { of: source, every: 0 } : source;
+      let n = 0;
+      for (const d of deposits) {
+        if (!of.includes(d.category)) continue;
+        const mine = every === 0 || (n++ % Math.abs(every) === Math.abs(every) - 1) === every > 0;
+        if (mine) add(now - d.at, d.files, d.bytes);
+      }
     }
     const units = byAge.reduce((s, [u]) => s + u, 0);
     const bytes = byAge.reduce((s, [, b]) => s + b, 0);

@@ -19,6 +19,7 @@ export const RULE_IDS = [
   "unused-storage",
   "auto-deletion",
   "agent-retention",
+  "growing-file",
 ] as const;
 export type RuleId = (typeof RULE_IDS)[number];
 

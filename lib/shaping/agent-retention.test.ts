@@ -44,6 +44,17 @@ describe("retentionRows", () => {
     ]);
   });
 
+  it("says when a setting comes from the system's settings in /etc", () => {
+    const rows = retentionRows([root("gemini:data", "gemini"), root("codex:data", "codex")], {
+      gemini: { state: "set", source: "/etc/gemini-cli/settings.json", enabled: true, maxAge: "7d" },
+      codex: { state: "set", source: "/etc/codex/config.toml", historyMaxBytes: 4096 },
+    });
+    expect(rows.map((r) => retentionText(r.retention))).toEqual([
+      "keeps 7 days (sessionRetention.maxAge 7d, system settings, active project only)",
+      "no retention (history.max_bytes 4096 caps history.jsonl only, system settings)",
+    ]);
+  });
+
   it("falls back to the defaults when a setting is absent, and says so when it is unknown", () => {
     const roots = [root("claude-code:data", "claude-code"), root("gemini:data", "gemini")];
     expect(retentionRows(roots, {}).map((r) => retentionText(r.retention))).toEqual([

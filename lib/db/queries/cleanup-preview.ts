@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, inArray, isNull, like, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
-import { RECIPES, REPORTER_DIR, type Recipe, type RecipeId } from "@/lib/catalog/recipes";
+import { RECIPES, REPORTER_DIR, withRecipeFloor, type Recipe, type RecipeId } from "@/lib/catalog/recipes";
 import { rootPatternPrefix, rootPatternRegex, UNCLEANABLE_KINDS } from "@/lib/catalog/recipe-roots";
 import { MIN_AGE_HOURS } from "@/lib/cleanup/defaults";
 import { previewFromUsage } from "@/lib/cleanup/preview";
@@ -131,7 +131,7 @@ export async function previewRun(
     w.hasUsage = true;
     const p = previewFromUsage(
       usage,
-      { ...request.params, minAgeHours: request.minAgeHours },
+      { ...withRecipeFloor(request.recipe, request.params), minAgeHours: request.minAgeHours },
       { collectedAt: r.collectedAt, now },
     );
     w.units += p.units;

@@ -18,6 +18,7 @@ import { agentRetention } from "./agent-retention";
 import { claudeDebugHistory } from "./claude-debug-history";
 import { dormantStorage } from "./dormant-storage";
 import { fastGrowth } from "./fast-growth";
+import { growingFile } from "./growing-file";
 import { inodesFull } from "./inodes-full";
 import { largeSession } from "./large-session";
 import { orphanedScriptData } from "./orphaned-script-data";
@@ -46,6 +47,7 @@ export const RULES = {
   "unused-storage": unusedStorage,
   "auto-deletion": autoDeletion,
   "agent-retention": agentRetention,
+  "growing-file": growingFile,
 } satisfies { [K in RuleId]: FindingRule<K> };
 
 export type RuleParams = { [K in RuleId]: z.infer<(typeof RULES)[K]["params"]> };

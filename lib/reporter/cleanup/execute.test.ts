@@ -50,6 +50,7 @@ function run(j: ClaimedJob, extra: Partial<ExecuteContext> = {}) {
     now,
     protect: readProtect(home),
     progress: async () => false,
+    guardFacts: () => ({ home, running: new Set(["bash", "node"]), startSec: nowSec - 3600 }),
     ...extra,
   });
 }
@@ -119,6 +120,29 @@ const EXPECTED: Record<RecipeId, string[]> = {
   "agentapi-leftovers": [
     ".coder-modules/coder/claude-code/agentapi-state.json",
     ".coder-modules/coder/claude-code/agentapi.pid",
+    ".claude-module/agentapi-state.json",
+    ".claude-module/agentapi.pid",
+    ".codex-module/agentapi.pid",
+  ],
+  "claude-code-mcp-logs": [
+    ".cache/claude-cli-nodejs/-work-app/mcp-logs-github/2026-11-01T10-00-00-000Z.jsonl",
+    ".cache/claude-cli-nodejs/-work-app/mcp-logs-ide/2026-10-01T10-00-00-000Z.jsonl",
+  ],
+  // every release but the newest, though all are older than 7 days
+  "claude-code-versions": [".local/share/claude/versions/2.1.204", ".local/share/claude/versions/2.1.205"],
+  "codex-releases": [
+    ".codex/packages/standalone/releases/0.148.0-x86_64-unknown-linux-musl",
+    ".codex/packages/standalone/releases/0.148.0-x86_64-unknown-linux-musl/bin",
+    ".codex/packages/standalone/releases/0.148.0-x86_64-unknown-linux-musl/bin/codex",
+  ],
+  "copilot-versions": [".copilot/pkg/universal/1.0.31", ".copilot/pkg/universal/1.0.31/index.js"],
+  "codex-archived-sessions": [".codex/archived_sessions/rollout-2026-09-01T10-00-00-9f8e.jsonl"],
+  "opencode-snapshots": [
+    ".local/share/opencode/snapshot/4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+    ".local/share/opencode/snapshot/4b825dc642cb6eb9a060e54bf8d69288fbee4904/HEAD",
+    ".local/share/opencode/snapshot/4b825dc642cb6eb9a060e54bf8d69288fbee4904/objects",
+    ".local/share/opencode/snapshot/4b825dc642cb6eb9a060e54bf8d69288fbee4904/objects/pack",
+    ".local/share/opencode/snapshot/4b825dc642cb6eb9a060e54bf8d69288fbee4904/objects/pack/pack-1.pack",
   ],
 };
 
@@ -143,6 +167,8 @@ describe("each recipe acts on exactly its units", () => {
         ".local/share/goose/sessions/sessions.db-shm",
         ".codex/state_5.sqlite",
         ".codex/state_5.sqlite-wal",
+        ".codex/logs_2.sqlite",
+        ".codex/logs_2.sqlite-wal",
         ".local/share/opencode/opencode.db-wal",
         ".copilot/session-state/cs3/session.db-wal",
         ".cursor/chats/h1/chat4/store.db",
@@ -151,6 +177,41 @@ describe("each recipe acts on exactly its units", () => {
       }
     });
   }
+
+  it("never acts while a program that uses the units runs, or a module still starts AgentAPI", async () => {
+    const before = snapshot(home);
+    const facts =
+      (running: string[], startSec = nowSec - 3600) =>
+      () => ({ home, running: new Set(running), startSec });
+    const busy = await run(job({ recipe: "opencode-snapshots" }), { guardFacts: facts(["opencode"]) });
+    expect(busy.units).toEqual([]);
+    expect(busy.skipped.map((x) => x.reason)).toEqual(["open", "open"]);
+    expect(busy.logTail.join("\n")).toMatch(/opencode is running/);
+    const agentapi = await run(job({ recipe: "agentapi-leftovers" }), { guardFacts: facts(["agentapi"]) });
+    expect(agentapi.units).toEqual([]);
+    // the module's start script wrote its log since the workspace started: the state file is still in use
+    put(home, ".claude-module/agentapi-start.log", 200, 0, nowSec);
+    const inUse = await run(job({ recipe: "agentapi-leftovers" }), { guardFacts: facts([]) });
+    expect(inUse.units).toEqual([]);
+    expect(inUse.logTail.join("\n")).toMatch(/\.claude-module started AgentAPI/);
+    expect(diff(before, snapshot(home)).gone).toEqual([]);
+    // a log from before this start is a leftover's too
+    const later = await run(job({ recipe: "agentapi-leftovers" }), { guardFacts: facts([], nowSec + 60) });
+    expect(later.units.length).toBe(5);
+  });
+
+  it("keeps the newest release whatever the parameters say", async () => {
+    const res = await run(job({ recipe: "claude-code-versions", params: { olderThanDays: 7, keepNewest: 0 } }));
+    expect(res.units.map((u) => u.path)).toEqual([
+      ".local/share/claude/versions/2.1.204",
+      ".local/share/claude/versions/2.1.205",
+    ]);
+    expect(res.skipped).toContainEqual({
+      path: ".local/share/claude/versions/2.1.207",
+      bytes: expect.any(Number),
+      reason: "kept",
+    });
+  });
 
   it("a dry run touches nothing and lists exactly what the real run then removes", async () => {
     const before = snapshot(home);
@@ -318,8 +379,13 @@ describe("custom rules and refusals", () => {
       job({ custom: { rootKey: "copilot:data", glob: "**", unit: "file" }, params: { olderThanDays: 7 } }),
     );
     const { gone } = diff(before, snapshot(home));
-    expect(gone).toEqual([".copilot/session-state/cs40/events.jsonl"]); // session.db and its -wal stay
-    expect(res.units).toHaveLength(1);
+    // session.db and its -wal stay
+    expect(gone).toEqual([
+      ".copilot/pkg/universal/1.0.31/index.js",
+      ".copilot/pkg/universal/1.0.34/index.js",
+      ".copilot/session-state/cs40/events.jsonl",
+    ]);
+    expect(res.units).toHaveLength(3);
     const own = await run(
       job({ custom: { rootKey: "coder/storage-reporter", glob: "**", unit: "file" }, params: { olderThanDays: 0 } }),
     );

@@ -6,11 +6,12 @@
 
 import path from "node:path";
 import type { ClaimedJob, JobResult } from "@/lib/cleanup/protocol";
-import { TRASH_DIR } from "@/lib/catalog/recipes";
+import { RECIPES, TRASH_DIR, withRecipeFloor } from "@/lib/catalog/recipes";
 import { Refused, checkParents, difference, measure, removeTree, type RootHandle } from "./fs-safe";
 import type { CleanupLog } from "./log";
 import { readOpenFiles, type OpenFiles } from "./open-files";
 import { capJob, plan } from "./plan";
+import { recipeBlocked, runningPrograms, workspaceStartSec, type GuardFacts } from "./recipe-guards";
 import type { ProtectList } from "./protect";
 import { moveIn, openJobTrash, writeManifest, type Manifest } from "./trash";
 import { findJobUnits, jobTarget, type FindOptions, type JobUnit } from "./units";
@@ -39,6 +40,8 @@ export type ExecuteContext = Omit<FindOptions, "nowSec" | "protect"> & {
   /** Test seam: runs between planning and acting. */
   afterPlan?: (units: readonly JobUnit[]) => void | Promise<void>;
   openFiles?: () => OpenFiles;
+  /** Test seam: the running programs and the workspace's start that recipe-guards.ts reads from /proc. */
+  guardFacts?: () => GuardFacts;
 };
 
 const PROGRESS_EVERY_UNITS = 25;
@@ -69,10 +72,24 @@ export async function runCleanup(job: ClaimedJob, ctx: ExecuteContext): Promise<
   out.errors.push(...found.errors);
   out.skipped.push(...found.refused);
 
+  const facts = ctx.guardFacts?.() ?? { home: ctx.home, running: runningPrograms(), startSec: workspaceStartSec() };
+  const blocked = recipeBlocked(
+    RECIPES.find((r) => r.id === job.recipe),
+    facts,
+  );
+  if (blocked) {
+    for (const u of found.roots.flatMap((r) => r.units))
+      out.skipped.push({ path: u.path, bytes: u.bytes, reason: "open" });
+    ctx.log.write(job.id, "skipped-open", "", 0, blocked);
+    out.logTail = ctx.log.lines();
+    return finish("done");
+  }
+
   // plan each root (a cap is per root), then the job's caps over all of them
+  const params = withRecipeFloor(job.recipe, job.params);
   const chosen: JobUnit[] = [];
   for (const r of found.roots) {
-    const p = plan(r.units, { params: job.params, nowSec, minAgeHours: job.minAgeHours });
+    const p = plan(r.units, { params, nowSec, minAgeHours: job.minAgeHours });
     chosen.push(...p.selected);
     for (const s of p.skipped) out.skipped.push({ path: s.unit.path, bytes: s.unit.bytes, reason: s.reason });
   }

@@ -99,10 +99,61 @@ export function buildCleanupHome(home: string, outside: string, nowSec: number) 
   p(".coder-modules/coder/claude-code/agentapi-state.json", 900, 30);
   p(".coder-modules/coder/claude-code/agentapi.pid", 6, 30);
   p(".coder-modules/coder/claude-code/scripts/start.sh", 700, 100);
+  p(".claude-module/agentapi-state.json", 900, 30); // the legacy layout of the same module
+  p(".claude-module/agentapi.pid", 6, 30);
+  p(".codex-module/agentapi.pid", 6, 30);
+  p(".codex-module/install.log", 300, 30);
+  build2026Trees(p, home, nowSec);
   p(".coder/coder-script-data/old-1/state", 700, 10);
   ageTree(path.join(home, ".coder/coder-script-data/old-1"), 10, nowSec);
   p(".coder/coder-script-data/current/state", 500, 10);
   ageTree(path.join(home, ".coder/coder-script-data/current"), 10, nowSec);
+}
+
+/**
+ * The bloat the agents' own trackers reported in 2026, shaped as each agent writes it: Claude Code's MCP logs
+ * and releases, Codex's archived rollouts and standalone releases, Copilot's releases, OpenCode's snapshots.
+ */
+function build2026Trees(p: (rel: string, bytes: number, ageDays: number) => void, home: string, nowSec: number) {
+  const mcp = ".cache/claude-cli-nodejs/-work-app";
+  p(`${mcp}/mcp-logs-github/2026-11-25T10-00-00-000Z.jsonl`, 3000, 2);
+  p(`${mcp}/mcp-logs-github/2026-11-01T10-00-00-000Z.jsonl`, 9000, 26);
+  p(`${mcp}/mcp-logs-ide/2026-10-01T10-00-00-000Z.jsonl`, 5000, 57);
+  p(`${mcp}/mcp-logs-ide/notes.txt`, 100, 57); // not a log file of the server
+  [
+    ["2.1.204", 30],
+    ["2.1.205", 20],
+    ["2.1.207", 10],
+  ].forEach(([v, a]) => p(`.local/share/claude/versions/${v}`, 7000, a as number));
+  const rel = ".codex/packages/standalone/releases";
+  [
+    ["0.148.0-x86_64-unknown-linux-musl", 40],
+    ["0.149.1-x86_64-unknown-linux-musl", 9],
+  ].forEach(([v, a]) => {
+    p(`${rel}/${v}/bin/codex`, 6000, a as number);
+    ageTree(path.join(home, rel, v as string), a as number, nowSec);
+  });
+  fs.symlinkSync("releases/0.149.1-x86_64-unknown-linux-musl", path.join(home, ".codex/packages/standalone/current"));
+  p(".codex/archived_sessions/rollout-2026-11-20T10-00-00-0a1b.jsonl", 4000, 3);
+  p(".codex/archived_sessions/rollout-2026-09-01T10-00-00-9f8e.jsonl", 4000, 60);
+  p(".codex/log/codex-tui.log", 5000, 1);
+  p(".codex/logs_2.sqlite", 8192, 1);
+  p(".codex/logs_2.sqlite-wal", 4096, 1);
+  [
+    ["1.0.31", 30],
+    ["1.0.34", 9],
+  ].forEach(([v, a]) => {
+    p(`.copilot/pkg/universal/${v}/index.js`, 5000, a as number);
+    ageTree(path.join(home, ".copilot/pkg/universal", v as string), a as number, nowSec);
+  });
+  [
+    ["4b825dc642cb6eb9a060e54bf8d69288fbee4904", 30],
+    ["9daeafb9864cf43055ae93beb0afd6c7d144bfa4", 2],
+  ].forEach(([h, a]) => {
+    p(`.local/share/opencode/snapshot/${h}/HEAD`, 30, a as number);
+    p(`.local/share/opencode/snapshot/${h}/objects/pack/pack-1.pack`, 9000, a as number);
+    ageTree(path.join(home, ".local/share/opencode/snapshot", h as string), a as number, nowSec);
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -23,6 +23,23 @@ describe("open and locked files", () => {
       expect(readOpenFiles().has(st2.dev, st2.ino)).toBe(false);
     } finally {
       child.kill("SIGKILL");
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("sees the program file of a running process: an old release still in use is not removed", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "open-files-"));
+    const release = path.join(dir, "2.1.205"); // as Claude Code names its release binaries
+    fs.copyFileSync(execFileSync("sh", ["-c", "command -v sleep"], { encoding: "utf8" }).trim(), release);
+    fs.chmodSync(release, 0o755);
+    const child = spawn(release, ["30"], { stdio: "ignore" });
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      const st = fs.statSync(release, { bigint: true });
+      expect(readOpenFiles().has(st.dev, st.ino)).toBe(true);
+    } finally {
+      child.kill("SIGKILL");
+      await new Promise((r) => child.once("exit", r));
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

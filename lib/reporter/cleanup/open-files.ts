@@ -1,6 +1,6 @@
 // Files that a process holds open or has locked, read once per job from /proc: every readable
 // /proc/<pid>/fd/* (the workspace user's own processes; stat follows the link to the open file, deleted or
-// not) and each process's working folder, matched by device and inode; and /proc/locks, matched by inode
+// not), each process's working folder and program file, matched by device and inode; and /proc/locks, matched by inode
 // (its device numbers are not always st_dev's, e.g. on overlay file systems, so any device counts).
 
 import fs from "node:fs";
@@ -40,6 +40,7 @@ export function readOpenFiles(proc = "/proc"): OpenFiles {
     }
     for (const fd of fds) note(`${proc}/${pid}/fd/${fd}`);
     note(`${proc}/${pid}/cwd`);
+    note(`${proc}/${pid}/exe`); // a running program's file: an old release still in use is not old
   }
   try {
     for (const line of fs.readFileSync(`${proc}/locks`, "utf8").split("\n")) {

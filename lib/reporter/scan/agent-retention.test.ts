@@ -4,14 +4,15 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { agentRetention as agentRetentionSchema } from "@/lib/report-format/schema";
-import { readAgentRetention } from "./agent-retention";
+import { readAgentRetention, type SystemSettings } from "./agent-retention";
 
-// Real files in a temp home (and a temp folder standing in for /etc/claude-code): valid settings, absent ones,
+// Real files in a temp home (and a temp folder standing in for /etc): valid settings, absent ones,
 // malformed JSON and TOML, values the agents would refuse, and files that cannot be read.
 
 let tmp: string;
 let home: string;
 let managed: string;
+let system: SystemSettings;
 
 const put = (file: string, text: string) => {
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -19,7 +20,7 @@ const put = (file: string, text: string) => {
 };
 const h = (p: string) => path.join(home, p);
 const read = (env: Record<string, string> = {}) => {
-  const r = readAgentRetention(home, env, managed);
+  const r = readAgentRetention(home, env, system);
   agentRetentionSchema.parse(r); // what the reporter sends is what the server accepts
   return r;
 };
@@ -27,7 +28,12 @@ const read = (env: Record<string, string> = {}) => {
 beforeEach(() => {
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "agent-retention-")));
   home = path.join(tmp, "home");
-  managed = path.join(tmp, "etc-claude-code");
+  managed = path.join(tmp, "etc/claude-code");
+  system = {
+    claudeManagedDir: managed,
+    codexConfig: path.join(tmp, "etc/codex/config.toml"),
+    geminiSettings: path.join(tmp, "etc/gemini-cli/settings.json"),
+  };
   fs.mkdirSync(home);
 });
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -108,6 +114,39 @@ describe("readAgentRetention", () => {
     });
   });
 
+  it("lets Gemini CLI's system settings override the user's key by key, and follows GEMINI_CLI_HOME", () => {
+    put(
+      path.join(tmp, "gem/.gemini/settings.json"),
+      '{"general": {"sessionRetention": {"enabled": true, "maxAge": "90d"}}}',
+    );
+    const env = { GEMINI_CLI_HOME: path.join(tmp, "gem") };
+    expect(read(env).gemini).toEqual({
+      state: "set",
+      source: path.join(tmp, "gem/.gemini/settings.json"),
+      enabled: true,
+      maxAge: "90d",
+    });
+    put(system.geminiSettings, '{"general": {"sessionRetention": {"maxAge": "14d", "maxCount": 20}}}');
+    expect(read(env).gemini).toEqual({
+      state: "set",
+      source: system.geminiSettings,
+      enabled: true, // the user's, which the system file leaves alone
+      maxAge: "14d",
+      maxCount: 20,
+    });
+    put(system.geminiSettings, '{"general": {"sessionRetention": {"maxAge": 14}}}');
+    expect(read(env).gemini).toMatchObject({ state: "unreadable", source: system.geminiSettings });
+  });
+
+  it("reads Codex's system configuration under the user's", () => {
+    put(system.codexConfig, "[history]\nmax_bytes = 4096\n");
+    expect(read().codex).toEqual({ state: "set", source: system.codexConfig, historyMaxBytes: 4096 });
+    put(h(".codex/config.toml"), 'model = "o3"\n'); // the user's file without the key: the system's applies
+    expect(read().codex).toEqual({ state: "set", source: system.codexConfig, historyMaxBytes: 4096 });
+    put(h(".codex/config.toml"), "[history]\nmax_bytes = 1024\n");
+    expect(read().codex).toEqual({ state: "set", source: ".codex/config.toml", historyMaxBytes: 1024 });
+  });
+
   it("reports malformed JSON and TOML with the position, never the text", () => {
     put(h(".claude/settings.json"), '{\n  "cleanupPeriodDays": 90,\n  "secretKey": "sk-live-1234" oops\n}');
     put(h(".gemini/settings.json"), '{"general": {"sessionRetention": {"maxAge": }}}');
@@ -184,7 +223,7 @@ describe("readAgentRetention", () => {
       for (const d of [tmp, home, h(".claude"), h(".codex")]) fs.chmodSync(d, 0o755);
       const script = `process.setgid(65534); process.setuid(65534);
         const { readAgentRetention } = await import(${JSON.stringify(path.resolve("lib/reporter/scan/agent-retention.ts"))});
-        process.stdout.write(JSON.stringify(readAgentRetention(${JSON.stringify(home)}, {}, ${JSON.stringify(managed)})));`;
+        process.stdout.write(JSON.stringify(readAgentRetention(${JSON.stringify(home)}, {}, ${JSON.stringify(system)})));`;
       const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
         encoding: "utf8",
         env: { ...process.env, HOME: "/tmp" },

@@ -130,49 +130,77 @@ function claudeRetention(home: string, env: Env, managedDir: string): ClaudeRete
   return firstUnreadable ?? { state: "absent" };
 }
 
-function geminiRetention(home: string): NonNullable<AgentRetention["gemini"]> {
-  const file = path.join(home, ".gemini", "settings.json");
-  const source = shown(home, file);
+type GeminiRetention = NonNullable<AgentRetention["gemini"]>;
+type GeminiKeys = Pick<GeminiRetention, "enabled" | "maxAge" | "maxCount" | "minRetention">;
+type GeminiFound = { state: "absent" } | { state: "unreadable"; reason: string } | { state: "keys"; keys: GeminiKeys };
+
+/** general.sessionRetention of one Gemini CLI settings file: its keys, absent, or why it is unreadable. */
+function geminiFile(file: string): GeminiFound {
   const found = readSettings(file, "jsonc");
-  if (found.state === "absent") return { state: "absent" };
-  if (found.state === "unreadable") return { state: "unreadable", source, reason: found.reason };
+  if (found.state !== "read") return found;
   const general = found.value.general;
   const r = isObject(general) ? general.sessionRetention : undefined;
   if (r === undefined) return { state: "absent" };
-  if (!isObject(r)) return { state: "unreadable", source, reason: "general.sessionRetention is not an object" };
+  if (!isObject(r)) return { state: "unreadable", reason: "general.sessionRetention is not an object" };
   const bad = (key: string, what: string) => ({
     state: "unreadable" as const,
-    source,
     reason: `general.sessionRetention.${key} is not ${what}`,
   });
   if (r.enabled !== undefined && typeof r.enabled !== "boolean") return bad("enabled", "true or false");
   if (r.maxAge !== undefined && !duration(r.maxAge)) return bad("maxAge", 'a duration such as "30d"');
   if (r.maxCount !== undefined && !wholeNumber(r.maxCount)) return bad("maxCount", "a whole number");
   if (r.minRetention !== undefined && !duration(r.minRetention)) return bad("minRetention", 'a duration such as "1d"');
-  return {
-    state: "set",
-    source,
+  const keys: GeminiKeys = {
     ...(r.enabled !== undefined ? { enabled: r.enabled } : {}),
     ...(r.maxAge !== undefined ? { maxAge: r.maxAge } : {}),
     ...(r.maxCount !== undefined ? { maxCount: r.maxCount } : {}),
     ...(r.minRetention !== undefined ? { minRetention: r.minRetention } : {}),
   };
+  return { state: "keys", keys };
 }
 
-function codexRetention(home: string, env: Env): NonNullable<AgentRetention["codex"]> {
+/**
+ * Gemini CLI's general.sessionRetention: the system settings (/etc/gemini-cli/settings.json, or
+ * $GEMINI_CLI_SYSTEM_SETTINGS_PATH) override the user's ($GEMINI_CLI_HOME/.gemini/settings.json) key by key,
+ * as Gemini CLI merges them. The source named is the system file when it sets any key.
+ */
+function geminiRetention(home: string, env: Env, systemFile: string): GeminiRetention {
+  const geminiHome = env.GEMINI_CLI_HOME ? path.resolve(home, env.GEMINI_CLI_HOME) : home;
+  const userFile = path.join(geminiHome, ".gemini", "settings.json");
+  const sysFile = env.GEMINI_CLI_SYSTEM_SETTINGS_PATH || systemFile;
+  const sys = geminiFile(sysFile);
+  if (sys.state === "unreadable") return { state: "unreadable", source: shown(home, sysFile), reason: sys.reason };
+  const user = geminiFile(userFile);
+  if (user.state === "unreadable") return { state: "unreadable", source: shown(home, userFile), reason: user.reason };
+  if (sys.state === "absent" && user.state === "absent") return { state: "absent" };
+  return {
+    state: "set",
+    source: shown(home, sys.state === "keys" ? sysFile : userFile),
+    ...(user.state === "keys" ? user.keys : {}),
+    ...(sys.state === "keys" ? sys.keys : {}),
+  };
+}
+
+/**
+ * Codex's [history] max_bytes: $CODEX_HOME/config.toml, layered over the system's /etc/codex/config.toml (the
+ * user's key wins; the system's applies where the user's file does not set it).
+ */
+function codexRetention(home: string, env: Env, systemFile: string): NonNullable<AgentRetention["codex"]> {
   const codexHome = env.CODEX_HOME ? path.resolve(home, env.CODEX_HOME) : path.join(home, ".codex");
-  const file = path.join(codexHome, "config.toml");
-  const source = shown(home, file);
-  const found = readSettings(file, "toml");
-  if (found.state === "absent") return { state: "absent" };
-  if (found.state === "unreadable") return { state: "unreadable", source, reason: found.reason };
-  const history = found.value.history;
-  const max = isObject(history) ? history.max_bytes : undefined;
-  if (max === undefined) return { state: "absent" };
-  // smol-toml reads integers past 2^53 as BigInt: no history file is that large, so it is refused as one.
-  if (!wholeNumber(max))
-    return { state: "unreadable", source, reason: "history.max_bytes is not a whole number of bytes" };
-  return { state: "set", source, historyMaxBytes: max };
+  for (const file of [path.join(codexHome, "config.toml"), systemFile]) {
+    const source = shown(home, file);
+    const found = readSettings(file, "toml");
+    if (found.state === "absent") continue;
+    if (found.state === "unreadable") return { state: "unreadable", source, reason: found.reason };
+    const history = found.value.history;
+    const max = isObject(history) ? history.max_bytes : undefined;
+    if (max === undefined) continue;
+    // smol-toml reads integers past 2^53 as BigInt: no history file is that large, so it is refused as one.
+    if (!wholeNumber(max))
+      return { state: "unreadable", source, reason: "history.max_bytes is not a whole number of bytes" };
+    return { state: "set", source, historyMaxBytes: max };
+  }
+  return { state: "absent" };
 }
 
 function opencodeRetention(home: string, env: Env): NonNullable<AgentRetention["opencode"]> {
@@ -193,12 +221,28 @@ function opencodeRetention(home: string, env: Env): NonNullable<AgentRetention["
   return { state: "absent" };
 }
 
+/** The agents' system-wide settings files on Linux (a test passes its own). */
+export type SystemSettings = {
+  /** Claude Code's managed settings: managed-settings.json, then managed-settings.d/*.json. */
+  claudeManagedDir: string;
+  /** Codex's system configuration, under the user's. */
+  codexConfig: string;
+  /** Gemini CLI's system settings, over the user's. */
+  geminiSettings: string;
+};
+
+export const SYSTEM_SETTINGS: SystemSettings = {
+  claudeManagedDir: CLAUDE_MANAGED_DIR,
+  codexConfig: "/etc/codex/config.toml",
+  geminiSettings: "/etc/gemini-cli/settings.json",
+};
+
 /** Every agent's retention setting as the report carries it. */
-export function readAgentRetention(home: string, env: Env, managedDir = CLAUDE_MANAGED_DIR): AgentRetention {
+export function readAgentRetention(home: string, env: Env, system = SYSTEM_SETTINGS): AgentRetention {
   return {
-    "claude-code": claudeRetention(home, env, managedDir),
-    gemini: geminiRetention(home),
-    codex: codexRetention(home, env),
+    "claude-code": claudeRetention(home, env, system.claudeManagedDir),
+    gemini: geminiRetention(home, env, system.geminiSettings),
+    codex: codexRetention(home, env, system.codexConfig),
     opencode: opencodeRetention(home, env),
   };
 }

@@ -11,6 +11,7 @@ import {
   categoryRulesFor,
   isAgentSlug,
   sessionRulesFor,
+  type AgentDataPath,
   type CategoryRule,
   type SessionRule,
 } from "@/lib/catalog/agents";
@@ -77,6 +78,17 @@ function exists(abs: string): boolean {
   }
 }
 
+/**
+ * Where an agent's folder is: where its variable moves it (relative to home, or absolute; the agent's folder
+ * inside it when the variable names a base folder such as XDG_DATA_HOME), else its place in the home folder;
+ * null for a folder that exists only where a variable names it and that variable is unset.
+ */
+export function dataPathAbs(home: string, env: Env, dp: AgentDataPath): string | null {
+  const moved = dp.env ? env[dp.env] : undefined;
+  if (moved) return path.resolve(home, moved, dp.envSubpath ?? "");
+  return dp.path === undefined ? null : path.join(home, dp.path);
+}
+
 /** Makes a name usable inside a root key. */
 function keyPart(s: string): string {
   const t = s.replace(/[^A-Za-z0-9._@-]/g, "_");
@@ -125,8 +137,8 @@ export function discoverRoots(opts: DiscoverOptions): RootSpec[] {
       agent,
       abs,
       rel: abs.slice(home.length + 1),
-      categoryRules: categoryRulesFor(kind, agent),
-      sessionRules: sessionRulesFor(kind, agent),
+      categoryRules: categoryRulesFor(kind, agent, key),
+      sessionRules: sessionRulesFor(kind, agent, key),
       ...extra,
     });
   };
@@ -147,9 +159,8 @@ export function discoverRoots(opts: DiscoverOptions): RootSpec[] {
   // agents' own folders
   for (const a of AGENTS) {
     for (const dp of a.dataPaths) {
-      const override = dp.env ? env[dp.env] : undefined;
-      const abs = override ? path.resolve(home, override) : path.join(home, dp.path);
-      add(dp.key, "tool", a.id, abs);
+      const abs = dataPathAbs(home, env, dp);
+      if (abs) add(dp.key, "tool", a.id, abs);
     }
   }
 

@@ -2,7 +2,7 @@
 // folders, the rest of the home by kind, what lies outside the home, and what no walk can see. The lines add
 // up to df's Used; the reserved blocks (Size − Used − Avail) are explained beside them, never in them.
 
-import type { HomeKind } from "@/lib/catalog/home-kinds";
+import { HOME_KINDS, type HomeKind } from "@/lib/catalog/home-kinds";
 import type { VolumeSummary } from "@/lib/format/volume";
 import type { HomeUsage } from "@/lib/report-format/home";
 
@@ -33,7 +33,7 @@ export function fleetSplitOf(h: HomeUsage): FleetHomeSplit {
 }
 
 export function homeSplit(volume: VolumeSummary | null, h: HomeUsage): HomeSplit {
-  const kinds = Object.entries(h.kinds) as [HomeKind, number][];
+  const kinds = HOME_KINDS.filter((k) => h.kinds[k]).map((k): [HomeKind, number] => [k, h.kinds[k]!]);
   const lines: HomeLine[] = [
     { key: "agents", label: "Agents' folders", bytes: h.roots.agents },
     { key: "modules", label: "Modules' folders", bytes: h.roots.modules },

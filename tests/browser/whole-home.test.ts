@@ -37,8 +37,7 @@ it("explains a full workspace's Used line by line, and the fleet's homes on the 
   expect(labels.some((t) => t.startsWith("Outside the home"))).toBe(true);
   await expect(page.getByTestId("home-largest").locator("tbody tr").count()).resolves.toBeGreaterThan(3);
   fs.mkdirSync(SHOTS, { recursive: true });
-  await page.locator("#home").scrollIntoViewIfNeeded();
-  await page.locator("#home").screenshot({ path: path.join(SHOTS, "whole-home-workspace.png") });
+  await page.screenshot({ path: path.join(SHOTS, "whole-home-workspace.png"), fullPage: true });
   expect(errors).toEqual([]);
   await context.close();
 

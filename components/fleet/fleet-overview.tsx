@@ -22,6 +22,7 @@ import {
 import { CoderCoverage } from "./coder-coverage";
 import { NotReporting } from "./not-reporting";
 import { FleetStats } from "./fleet-stats";
+import { FleetHomePanel } from "./fleet-home";
 import { PageHeader } from "@/components/ui/page-header";
 
 export function FleetOverviewView() {
@@ -72,6 +73,7 @@ export function FleetOverviewView() {
                 <SilentWorkspaces silent={data.silent} />
                 <FindingsSummaryPanel findings={data.findings} />
               </div>
+              <FleetHomePanel home={data.home} />
               <Panel
                 title="Fleet storage by agent"
                 actions={<ExportLink path={exportPaths.fleet("series")} params={rangeParams(range)} />}

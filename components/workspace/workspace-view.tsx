@@ -24,6 +24,7 @@ import { CategoryBreakdown, RootsTable } from "./breakdown";
 import { LargestEntries, LargestSessions } from "./largest-entries";
 import { ReportHistory } from "./report-history";
 import { volumeRows } from "@/lib/shaping/workspace-tables";
+import { HomePanel } from "./home-panel";
 import { VolumeTable } from "./volume-table";
 import { UsageChart } from "./usage-chart";
 import { WorkspaceStats } from "./workspace-stats";
@@ -73,6 +74,7 @@ function Detail({ data, range }: { data: WorkspaceDetail; range: RangeState }) {
           <CategoryBreakdown roots={data.roots} />
         </Panel>
       </div>
+      <HomePanel home={data.workspace.home} volume={data.workspace.volume} />
       <Panel title="By root (latest report)" actions={table("roots")}>
         <RootsTable roots={data.roots} colors={colors} workspaceId={data.workspace.id} />
       </Panel>

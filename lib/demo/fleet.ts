@@ -7,6 +7,7 @@ import { REPORT_FORMAT_VERSION } from "@/lib/report-format/constants";
 import { parseReport } from "@/lib/report-format/parse";
 import type { AgentRetention, Report, WorkspaceIdentity } from "@/lib/report-format/schema";
 import { createRandom, type Random } from "./random";
+import { demoHome, drawHomeShape, metadataBytes, type HomeShape } from "./home";
 import { demoRetention } from "./retention";
 import { agentProfiles, GiB, OWNERS, PROJECTS, scriptData, TEMPLATES } from "./profiles";
 import { SimulatedRoot, type Room } from "./roots";
@@ -45,6 +46,8 @@ type SimWorkspace = {
   activity: number;
   /** The agents' own retention settings its reports carry. */
   agentRetention?: AgentRetention;
+  /** What its home holds besides the roots (lib/demo/home.ts). */
+  homeShape?: HomeShape;
 };
 
 function makeWorkspace(rnd: Random, i: number, days: number): SimWorkspace {
@@ -139,6 +142,13 @@ function buildReport(rnd: Random, ws: SimWorkspace, at: number): Report {
     reporter: { version: "0.3.0-demo", scanMs: Math.round(rnd.between(80, 900)) },
     roots,
     agentRetention: ws.agentRetention,
+    home:
+      ws.homeShape &&
+      demoHome(ws.homeShape, roots, {
+        bytes: ws.baseUsed,
+        inodes: ws.baseInodes,
+        metadata: metadataBytes(ws.volumeTotal),
+      }),
   };
 }
 
@@ -162,6 +172,8 @@ export function simulateDemoFleet(opts: DemoOptions): DemoFleet {
   // Drawn apart, so that the settings do not change the simulated fleet.
   const settingsRnd = createRandom((opts.seed ?? 42) ^ 0x2f6e2b13);
   for (const ws of fleet) ws.agentRetention = demoRetention(settingsRnd, ws.identity.template);
+  const homeRnd = createRandom((opts.seed ?? 42) ^ 0x1b873593);
+  for (const ws of fleet) ws.homeShape = drawHomeShape(homeRnd);
   // Workspaces that exist from the first day already hold weeks of data from before it.
   for (const ws of fleet) {
     if (ws.startDay > 0) continue;

@@ -2,28 +2,16 @@ import { millisecondsInDay } from "date-fns/constants";
 import { z } from "zod";
 import { RECIPE_AGE_STEPS_DAYS, RECIPE_IDS } from "@/lib/catalog/recipes";
 import { AGE_BUCKETS, CATEGORIES, LIMITS, REPORT_FORMAT_VERSION, RETENTION_STATES, ROOT_KINDS } from "./constants";
-import { ESCAPED } from "./path-encoding";
+import { HOME_USAGE_FIELD } from "./home";
+import { pathEncoding, relativePath } from "./wire-path";
+
+export { pathEncoding, relativePath };
 
 const count = z.number().int().nonnegative().max(LIMITS.maxCount);
 const bytes = z.number().int().nonnegative().max(LIMITS.maxBytes);
 // XFS and others report very large inode totals: allow any exact integer.
 const inodeCount = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const timestamp = z.iso.datetime({ offset: true });
-
-/** A path relative to a base folder: never absolute, never climbing out with "..". */
-export const relativePath = z
-  .string()
-  .min(1)
-  .max(LIMITS.pathLength)
-  .refine((p) => !p.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(p), "must be relative, not absolute")
-  .refine((p) => !p.split(/[\\/]/).includes(".."), "must not contain '..'")
-  .refine((p) => !p.includes("\0"), "must not contain NUL");
-
-/**
- * Beside a path: "escaped" when the name's bytes are not all UTF-8. Each byte that is not part of valid UTF-8 is
- * then written `\xHH` and each backslash of the name `\\` (lib/report-format/path-encoding.ts). Absent: plain UTF-8.
- */
-export const pathEncoding = z.literal(ESCAPED).optional();
 
 const slug = z
   .string()
@@ -218,6 +206,7 @@ export const report = z
     errors: z.array(scanError).max(LIMITS.errors).optional(),
     /** The agents' own retention settings; absent from reports of reporters that do not read them. */
     agentRetention: agentRetention.optional(),
+    ...HOME_USAGE_FIELD,
   })
   .strict()
   .superRefine((r, ctx) => {

@@ -11,6 +11,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { formatBytes } from "@/lib/format/bytes";
+import { NODE_FLAGS, REPORTER_ENV, TIME, median, timed } from "./lib/reporter-process";
 // @ts-expect-error plain .mjs build script
 import { buildReporter } from "../build-reporter.mjs";
 
@@ -18,7 +19,6 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const KEEP = process.env.BENCH_KEEP ? path.resolve(process.env.BENCH_KEEP) : null;
 const tmp = KEEP ?? fs.mkdtempSync(path.join(os.tmpdir(), "reporter-bench-"));
 if (KEEP) fs.mkdirSync(KEEP, { recursive: true });
-const TIME = fs.existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
 
 function fileSizes(i: number): Buffer {
   return Buffer.alloc((i * 37) % 3000, 120);
@@ -70,47 +70,6 @@ function claudeTree(root: string) {
   fs.writeFileSync(path.join(root, "history.jsonl"), fileSizes(999));
   return n + 5000 + 4;
 }
-
-/** Wall time; CPU time (user + system, the command's children included: find); peak RSS of its largest process. */
-type Run = { ms: number; cpuMs: number | null; rssKb: number | null };
-
-function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): Run {
-  const t0 = process.hrtime.bigint();
-  const r = TIME
-    ? spawnSync(TIME, ["-f", "%U %S %M", cmd, ...args], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8", env })
-    : spawnSync(cmd, args, { stdio: ["ignore", "ignore", "ignore"], env });
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}: ${r.stderr ?? ""}`);
-  const [user, sys, rss] = TIME ? String(r.stderr).trim().split("\n").pop()!.split(" ").map(Number) : [];
-  return {
-    ms,
-    cpuMs: Number.isFinite(user + sys) ? (user + sys) * 1000 : null,
-    rssKb: Number.isFinite(rss) ? rss : null,
-  };
-}
-
-const RUN_SCRIPT = fs.readFileSync(path.join(process.cwd(), "deploy/coder/scripts/run.sh.tftpl"), "utf8");
-/** Node's flags as the registry module's script runs the reporter (`"$NODE" <flags> "$REPORTER"`). */
-const NODE_FLAGS = (() => {
-  const m = /"\$NODE"((?: --[\w-]+=\S+)*) "\$REPORTER"/.exec(RUN_SCRIPT);
-  if (!m) throw new Error('deploy/coder/scripts/run.sh.tftpl: no `"$NODE" ... "$REPORTER"` line');
-  return m[1].trim().split(" ").filter(Boolean);
-})();
-/**
- * The environment as the script gives it to the reporter: the variables it unsets (`env -u NAME`) are handed
- * over in the reporter's own (NODE_EXTRA_CA_CERTS: Node reads that file at every start, the reporter only when
- * it sends).
- */
-const REPORTER_ENV = (() => {
-  const env = { ...process.env };
-  for (const [, name] of RUN_SCRIPT.matchAll(/\benv -u (\w+)/g)) {
-    if (name === "NODE_EXTRA_CA_CERTS" && env[name]) env.STORAGE_REPORTER_EXTRA_CA_CERTS = env[name];
-    delete env[name];
-  }
-  return env;
-})();
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function dropCaches(): string | null {
   try {

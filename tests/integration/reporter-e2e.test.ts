@@ -207,5 +207,10 @@ describe("reporter against a running dashboard", () => {
     expect(mod.bytes).toBe(du(path.join(home, ".coder-modules/coder/claude-code")));
     expect(mod.leftovers.map((l) => [l.path, l.apparentBytes])).toEqual([["agentapi-state.json", 900]]);
     expect(detail.roots.some((x) => x.kind === "leftover")).toBe(false);
+    // The whole home is du -sxB1 ~, but for the reporter's own folder, which the run changes (its lock file).
+    const own = ".coder-modules/coder/storage-reporter";
+    const ownRoots = detail.roots.filter((x) => x.path === own || x.path.startsWith(own + "/"));
+    const h = detail.workspace.home!;
+    expect(h.bytes - ownRoots.reduce((s, x) => s + x.bytes, 0)).toBe(du(home) - du(path.join(home, own)));
   });
 });

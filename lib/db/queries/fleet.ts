@@ -19,6 +19,7 @@ import {
   type TopWorkspace,
   type VolumeAtRisk,
 } from "./fleet-lists";
+import { fleetHomeSplit, type FleetHome } from "./fleet-home";
 import { fleetSeries, type FleetSeries, type Growth } from "./fleet-series";
 import { clampToRollups, getHorizons } from "./retention";
 import { figuresAsOf } from "./kept-pending";
@@ -54,6 +55,8 @@ export type FleetOverview = {
   coderSync: CoderSyncState | null;
   /** Workspaces that do not report, with the reason their module gave (the first `limit`, and how many). */
   notReporting: { total: number; workspaces: NotReportingWorkspace[] };
+  /** What fills the fleet's homes (agents, modules, caches, projects, other). */
+  home: FleetHome;
 };
 
 const fillingDaysOf = (rules: RuleSet) =>
@@ -72,7 +75,7 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
   const range = clampToRollups(resolveRange(params, now), horizons.rollups);
   const today = utcDayOf(now);
   const fillingDays = fillingDaysOf(rules);
-  const [chart, total, largest, agents, growing, atRisk, silent, findings, coverage, coderSync, notReporting, asOf] =
+  const [chart, total, largest, agents, growing, atRisk, silent, findings, coverage, coderSync, notReporting, home, asOf] =
     await Promise.all([
       fleetSeries(db, range, today),
       fleetTotals(db),
@@ -85,6 +88,7 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
       getCoverage(db),
       getSyncState(db),
       notReportingWorkspaces(db, limit),
+      fleetHomeSplit(db),
       figuresAsOf(db),
     ]);
   return {
@@ -104,5 +108,6 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
     coverage,
     coderSync,
     notReporting,
+    home,
   };
 }

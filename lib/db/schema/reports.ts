@@ -14,6 +14,7 @@ import {
   uuid,
   boolean,
 } from "drizzle-orm/pg-core";
+import type { HomeUsage } from "@/lib/report-format/home";
 import type {
   AgentRetention,
   AgeBreakdown,
@@ -62,6 +63,8 @@ export const reports = pgTable(
     errors: jsonb("errors").$type<ScanErrors>().notNull().default([]),
     /** The agents' own retention settings as the report carried them; null from reporters that do not read them. */
     agentRetention: jsonb("agent_retention").$type<AgentRetention>(),
+    /** The whole home as the report measured it; null from reporters that do not measure it. */
+    home: jsonb("home").$type<HomeUsage>(),
   },
   (t) => [
     // Also a workspace's reports in time order: previous and next report, the report history list, and the

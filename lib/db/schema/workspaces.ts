@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import type { HomeUsage } from "@/lib/report-format/home";
 import type { AgentRetention } from "@/lib/report-format/schema";
 import type { UnverifiedWorkspace } from "@/lib/coder/unverified";
 import {
@@ -79,6 +80,8 @@ export const workspaces = pgTable(
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
     /** The agents' own retention settings from the newest report; null when its reporter does not read them. */
     agentRetention: jsonb("agent_retention").$type<AgentRetention>(),
+    /** The whole home from the newest report (where the volume's bytes go); null when its reporter does not measure it. */
+    home: jsonb("home").$type<HomeUsage>(),
   },
   (t) => [
     index("workspaces_owner_idx").on(t.owner),

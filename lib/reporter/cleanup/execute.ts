@@ -7,7 +7,7 @@
 import path from "node:path";
 import type { ClaimedJob, JobResult } from "@/lib/cleanup/protocol";
 import { RECIPES, TRASH_DIR, withRecipeFloor } from "@/lib/catalog/recipes";
-import { Refused, checkParents, difference, measure, removeTree, type RootHandle } from "./fs-safe";
+import { Refused, checkParents, difference, makeFolderWritable, measure, removeTree, type RootHandle } from "./fs-safe";
 import type { CleanupLog } from "./log";
 import { readOpenFiles, type OpenFiles } from "./open-files";
 import { capJob, plan } from "./plan";
@@ -228,6 +228,8 @@ function recheck(u: JobUnit, open: OpenFiles): { reason: "changed" | "outside-ro
 /** Moves the unit into the job's trash folder (one rename per top); a delete then removes it from there. */
 function act(job: ClaimedJob, u: JobUnit, trash: RootHandle, home: string) {
   for (const t of u.topsInRoot) checkParents(u.root, t); // once more, right before the rename
+  // a read-only folder (Go's module cache) cannot move into the trash to be deleted: only a delete changes its mode
+  if (job.action === "delete") for (const t of u.topsInRoot) makeFolderWritable(path.join(u.root.abs, t));
   if (trash.dev !== u.root.dev) {
     // (a trash job never gets here) no staging on another file system: remove in place, entry by entry
     return removeAll(

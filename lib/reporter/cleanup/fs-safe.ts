@@ -152,8 +152,30 @@ export function difference(before: Measured, now: Measured): string | null {
 }
 
 /**
+ * Gives the folder `abs` its owner's write and search bits where it lacks them (Go's module cache is 0555), so
+ * that its entries can be removed and it can be renamed into another folder (which rewrites its `..`). Through a
+ * descriptor opened without following a link: a folder swapped for a link meanwhile is never touched.
+ */
+export function makeWritable(abs: string, mode: number) {
+  if ((mode & 0o300) === 0o300) return;
+  const fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW);
+  try {
+    fs.fchmodSync(fd, (mode & 0o7777) | 0o300);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** makeWritable for `abs` where it is a folder (lstat: a link is left alone). */
+export function makeFolderWritable(abs: string) {
+  const st = lstat(abs);
+  if (st?.isDirectory()) makeWritable(abs, Number(st.mode));
+}
+
+/**
  * Removes a tree bottom-up without following links (a link is unlinked, its target untouched), staying on
- * device `dev`. Returns how many entries could not be removed, with the first error.
+ * device `dev`; read-only folders are made writable first. Returns how many entries could not be removed, with
+ * the first error.
  */
 export function removeTree(abs: string, dev: bigint): { remaining: number; error: string | null } {
   let remaining = 0;
@@ -168,6 +190,7 @@ export function removeTree(abs: string, dev: bigint): { remaining: number; error
     }
     try {
       if (st.isDirectory()) {
+        makeWritable(p, Number(st.mode));
         let ok = true;
         for (const name of fs.readdirSync(p)) ok = walk(path.join(p, name)) && ok;
         if (!ok) {

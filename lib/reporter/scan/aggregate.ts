@@ -141,15 +141,23 @@ export class Aggregator {
     }
     if (f.d1 !== null) f.d1.bytes += bytes;
     if (f.d2 !== null) f.d2.bytes += bytes;
+    if (f.d3 !== null) f.d3.bytes += bytes;
+    if (f.deps !== null) f.deps.bytes += bytes;
+    if (f.copy !== null) f.copy.bytes += bytes;
     for (let k = 0; k < f.nUnits; k++) f.units[k].bytes += bytes;
     const targets = r.targets;
     for (let k = 0; k < targets.length; k++) targets[k].sums(f.rec[k], bytes, s.latest, s, bins.step);
   }
 
-  /** The roots that exist, in the order given, as the report's StorageRoot objects. */
+  /** The roots that exist, in the order given, as the report's StorageRoot objects (the whole home is not one). */
   finish(): StorageRoot[] {
     this.links.settle();
-    return this.roots.filter((r) => r.present).map((r) => r.toStorageRoot());
+    return this.roots.filter((r) => r.present && !r.spec.wholeHome).map((r) => r.toStorageRoot());
+  }
+
+  /** The whole home's tally (home-usage.ts), where it was measured; after finish(). */
+  wholeHome(): RootTally | null {
+    return this.roots.find((r) => r.present && r.spec.wholeHome) ?? null;
   }
 
   /** A job's scan: each root's units of its targets, by root key and target id. Call after finish(). */
@@ -230,11 +238,15 @@ export class Aggregator {
       if (mtime > r.newest) r.newest = mtime;
     }
 
-    // folders at depth 1 and 2 (their whole size, like du)
+    // folders at depth 1 and 2, the whole home's to 3 (their whole size, like du)
     const depth = info.depth;
     if (info.d1 !== null) info.d1.bytes += bytes;
     if (info.d2 !== null) info.d2.bytes += bytes;
-    if (isDir && depth <= 1) {
+    if (info.d3 !== null) info.d3.bytes += bytes;
+    if (info.deps !== null) info.deps.bytes += bytes;
+    if (info.copy !== null) info.copy.bytes += bytes;
+    if (isDir && r.home !== null) r.home.dirEntry(info, info.parent, name, bytes);
+    if (isDir && depth < r.sizedDepth) {
       const d = r.dirSize(depth === 0 ? name : info.parent + "/" + name);
       if (d) {
         d.bytes += bytes;

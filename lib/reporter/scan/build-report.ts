@@ -10,6 +10,7 @@ import { readProtect } from "../cleanup/protect";
 import type { Env } from "../env";
 import { REPORTER_VERSION } from "../version";
 import { readAgentRetention } from "./agent-retention";
+import { homeUsage, wholeHomeSpec } from "./home-usage";
 import { discoverRoots, type ReporterConfig } from "./roots";
 import { scanRoots, type ScannerChoice } from "./scan-roots";
 
@@ -28,7 +29,12 @@ export async function buildReport(
   const specs = discoverRoots({ home: cfg.home, env, config: cfg.config, notes });
   for (const n of notes) verbose(n);
   const nowSec = Math.floor(now.getTime() / 1000);
-  const scan = await scanRoots(specs, nowSec, { ...scanner, home: cfg.home, protect: readProtect(cfg.home) });
+  // the whole home last, so that every root is left out of it: the same walk measures both
+  const scan = await scanRoots([...specs, wholeHomeSpec(cfg.home)], nowSec, {
+    ...scanner,
+    home: cfg.home,
+    protect: readProtect(cfg.home),
+  });
   const scanMs = Math.round((performance.now() - started) * 10) / 10;
   verbose(`scanned ${scan.roots.length} roots with ${scan.scanner} in ${scanMs} ms`);
   const report: Report = {
@@ -41,6 +47,7 @@ export async function buildReport(
     roots: scan.roots.slice(0, LIMITS.roots),
     agentRetention: readAgentRetention(cfg.home, env),
   };
+  if (scan.home) report.home = homeUsage(cfg.home, scan.home, report.roots, specs);
   if (scan.errors.items.length) report.errors = scan.errors.items.map(withWirePath);
   if (scan.errors.dropped) verbose(`${scan.errors.dropped} more scan errors not listed`);
   return report;

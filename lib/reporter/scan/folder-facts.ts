@@ -1,9 +1,10 @@
 // What the entries of one folder have in common, worked out once per folder rather than once per entry: which
-// category and session rules can apply there, and the depth-1 and depth-2 folders and session folders whose
+// category and session rules can apply there, and the folders at depth 1 to 3 and session folders whose
 // sizes its entries add to.
 
 import type { Category } from "@/lib/report-format/constants";
 import type { TargetFolder, UnitTally } from "../cleanup/unit-tally";
+import type { HomeFacts, HomeTally } from "./home-tally";
 import { within } from "./paths";
 import type { Group } from "./rule-groups";
 import type { CategoryMatcher, SessionMatcher, SessionUnitKind } from "./rules";
@@ -15,31 +16,36 @@ export type FolderFactsSource = {
   readonly category: CategoryMatcher;
   readonly sessions: SessionMatcher;
   readonly targets: readonly UnitTally[];
+  /** Folders this many segments deep and less are sized on their own (2; the whole home: 3). */
+  readonly sizedDepth: number;
+  readonly home: HomeTally | null;
   dirSize(key: string): DirSize | null;
   unit(key: string): Unit | null;
 };
 
 /** The shared facts of the folder `parent` (relative to the root, "" for the root itself). */
-export type FolderFacts = TieCache & {
-  /** Segments in parent (0 for the root itself). */
-  depth: number;
-  cat: Group<Category>[];
-  sess: Group<SessionUnitKind>[] | null;
-  /** The folders at depth 1 and 2 that hold the entries (null when parent is not that deep). */
-  d1: DirSize | null;
-  d2: DirSize | null;
-  /** Session folder units that hold the entries. */
-  units: Unit[];
-  /**
-   * How many of `units` hold the entries (the rest are left from an earlier folder: emptying the array would
-   * let V8 drop its storage and allocate it again for the next folder).
-   */
-  nUnits: number;
-  /** Per target of the root (recipe units): what its entries need. */
-  rec: TargetFolder[];
-  /** For the least-recently-used replacement. */
-  used: number;
-};
+export type FolderFacts = TieCache &
+  HomeFacts & {
+    /** Segments in parent (0 for the root itself). */
+    depth: number;
+    cat: Group<Category>[];
+    sess: Group<SessionUnitKind>[] | null;
+    /** The folders at depth 1, 2 and 3 that hold the entries (null when parent is not that deep, or not sized). */
+    d1: DirSize | null;
+    d2: DirSize | null;
+    d3: DirSize | null;
+    /** Session folder units that hold the entries. */
+    units: Unit[];
+    /**
+     * How many of `units` hold the entries (the rest are left from an earlier folder: emptying the array would
+     * let V8 drop its storage and allocate it again for the next folder).
+     */
+    nUnits: number;
+    /** Per target of the root (recipe units): what its entries need. */
+    rec: TargetFolder[];
+    /** For the least-recently-used replacement. */
+    used: number;
+  };
 
 const SLOTS = 24;
 export const emptyFacts = (): FolderFacts => ({
@@ -49,6 +55,10 @@ export const emptyFacts = (): FolderFacts => ({
   sess: null,
   d1: null,
   d2: null,
+  d3: null,
+  deps: null,
+  copy: null,
+  known: false,
   units: [],
   nUnits: 0,
   rec: [],
@@ -79,6 +89,8 @@ export class FolderFactsCache {
   private d1: DirSize | null = null;
   private d2Key = "\0";
   private d2: DirSize | null = null;
+  private d3Key = "\0";
+  private d3: DirSize | null = null;
   private readonly unitKeys: string[] = [];
   private readonly unitOf: (Unit | null)[] = [];
 
@@ -117,11 +129,13 @@ export class FolderFactsCache {
     let depth = 0;
     let i1 = -1;
     let i2 = -1;
+    let i3 = -1;
     if (parent !== "") {
       depth = 1;
       for (let i = parent.indexOf("/"); i >= 0; i = parent.indexOf("/", i + 1)) {
         if (depth === 1) i1 = i;
         else if (depth === 2) i2 = i;
+        else if (depth === 3) i3 = i;
         depth++;
       }
     }
@@ -158,6 +172,12 @@ export class FolderFactsCache {
       this.d2Key = i2 < 0 ? parent : parent.slice(0, i2);
       this.d2 = r.dirSize(this.d2Key);
     }
+    const sized3 = r.sizedDepth >= 3 && depth >= 3;
+    if (sized3 && !within(parent, this.d3Key)) {
+      this.d3Key = i3 < 0 ? parent : parent.slice(0, i3);
+      this.d3 = r.dirSize(this.d3Key);
+    }
+    if (r.home !== null) r.home.fill(info, parent);
     info.parent = parent;
     info.depth = depth;
     info.cat = up !== null && r.category.inherits(depth, own) ? up.cat : r.category.groupsFor(parent, depth);
@@ -168,6 +188,7 @@ export class FolderFactsCache {
         : r.sessions.groupsFor(parent, depth);
     info.d1 = depth >= 1 ? this.d1 : null;
     info.d2 = depth >= 2 ? this.d2 : null;
+    info.d3 = sized3 ? this.d3 : null;
     info.tieVersion = -1;
     info.tieCmp = 0;
     info.tieTail = "";

@@ -6,7 +6,9 @@ import type { LeftoverEntry, StorageRoot } from "@/lib/report-format/schema";
 import type { ProtectList } from "../cleanup/protect";
 import { recipesFor } from "../cleanup/targets";
 import { UnitTally } from "../cleanup/unit-tally";
+import { PROJECT_DEP_NAMES, SELF_NESTING_NAMES } from "@/lib/catalog/home-kinds";
 import { FolderFactsCache } from "./folder-facts";
+import { HomeTally } from "./home-tally";
 import { mergeNeeds, type Needs } from "./native-sums";
 import type { RootSpec } from "./roots";
 import { CategoryMatcher, SessionMatcher } from "./rules";
@@ -45,6 +47,9 @@ export class RootTally {
   readonly folders: FolderFactsCache;
   /** The units of each recipe that applies to the root (or of a job's target). */
   readonly targets: UnitTally[];
+  /** The whole home's root sizes its folders three levels deep and keeps what home-tally.ts adds. */
+  readonly sizedDepth: number;
+  readonly home: HomeTally | null;
 
   constructor(
     readonly spec: RootSpec,
@@ -56,6 +61,8 @@ export class RootTally {
     this.category = new CategoryMatcher(spec.categoryRules);
     this.sessions = new SessionMatcher(spec.sessionRules);
     this.leftoverNames = spec.leftoverNames?.length ? new Set(spec.leftoverNames) : null;
+    this.sizedDepth = spec.wholeHome ? 3 : 2;
+    this.home = spec.wholeHome ? new HomeTally() : null;
     this.folders = new FolderFactsCache(this);
   }
 
@@ -81,14 +88,22 @@ export class RootTally {
 
   /**
    * What this root's figures need of the native scanner's sums: the entries its rules tell apart by name, and
-   * the folders at depth 1 and 2, sized on their own (their entries at depth 0 and 1 are folders by name).
+   * the folders at depth 1 and 2 (the whole home's to 3), sized on their own (their entries at the depth above
+   * are folders by name); the whole home's also the folders home-tally.ts counts, at any depth.
    */
   needs(): Needs {
+    const depths = Array.from({ length: this.sizedDepth }, (_, depth) => depth);
     const own: Needs = {
-      names: [0, 1].map((depth) => ({ depth, kind: "d" as const, pre: "", suf: "", has: "" })),
-      foldBelow: 2,
+      names: depths.map((depth) => ({ depth, kind: "d" as const, pre: "", suf: "", has: "" })),
+      foldBelow: this.sizedDepth,
       specials: [],
     };
+    if (this.home !== null) {
+      for (const pre of [...PROJECT_DEP_NAMES, ...SELF_NESTING_NAMES]) {
+        own.names.push({ depth: -1, kind: "d", pre, suf: "", has: "" });
+        own.specials.push(pre);
+      }
+    }
     for (const name of this.leftoverNames ?? []) own.names.push({ depth: 0, kind: "f", pre: name, suf: "", has: "" });
     return mergeNeeds([own, this.category.needs(), this.sessions.needs(), ...this.targets.map((t) => t.needs())]);
   }

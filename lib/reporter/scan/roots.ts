@@ -39,6 +39,8 @@ export type RootSpec = {
   leftoverNames?: readonly string[];
   categoryRules: readonly CategoryRule[];
   sessionRules: readonly SessionRule[];
+  /** The whole home (build-report.ts): measured last, with every other root left out of it. */
+  wholeHome?: boolean;
   /** The units to count (default: the recipes that apply to the root); a job sets its own target. */
   targets?: Target[];
 };

@@ -23,6 +23,7 @@ import type { ScanContext } from "./context";
 import { ErrorLog } from "./errors";
 import { FindUnusable, type ScanProgram } from "./find-process";
 import { isInside } from "./paths";
+import type { RootTally } from "./root-tally";
 import type { RootSpec } from "./roots";
 import { defaultParallelism, walkFind } from "./walk-find";
 import { walkNode } from "./walk-node";
@@ -58,6 +59,8 @@ export type ScanResult = {
   errors: ErrorLog;
   /** With `collect`: units by root key and target id. */
   found: Map<string, Map<string, FoundUnit[]>>;
+  /** The whole home's tally, where a spec was the whole home (home-usage.ts). */
+  home: RootTally | null;
 };
 
 /** Roots that lie strictly inside another root: measured on their own and skipped by the outer root. */
@@ -107,5 +110,5 @@ export async function scanRoots(specs: readonly RootSpec[], nowSec: number, opts
 
 function finished(ctx: ScanContext, scanner: ScanResult["scanner"]): ScanResult {
   const roots = ctx.agg.finish();
-  return { roots, scanner, errors: ctx.agg.errors, found: ctx.agg.found() };
+  return { roots, scanner, errors: ctx.agg.errors, found: ctx.agg.found(), home: ctx.agg.wholeHome() };
 }

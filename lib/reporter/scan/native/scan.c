@@ -214,11 +214,16 @@ static int openDir(int dirfd, const char *name, const char *shown) {
 }
 
 static char **prunes;
+static size_t *pruneLens;
 static int pruneCount;
 
-static int pruned(const char *path) {
+/**
+ * Whether the path of length n is one given with -p. Lengths first: the whole home's walk leaves out every root
+ * inside it, and most entries differ from each only after the home's own path.
+ */
+static int pruned(const char *path, size_t n) {
   for (int k = 0; k < pruneCount; k++)
-    if (strcmp(prunes[k], path) == 0) return 1;
+    if (pruneLens[k] == n && memcmp(prunes[k], path, n) == 0) return 1;
   return 0;
 }
 
@@ -570,7 +575,7 @@ static void walk(int fd, size_t len, dev_t dev, int what, int foldable) {
       reserve(len + nlen + 2);
       path[len] = '/';
       memcpy(path + len + 1, name, nlen + 1);
-      if (pruneCount && pruned(path)) continue;
+      if (pruneCount && pruned(path, len + 1 + nlen)) continue;
       if (what == SHARE && !mine(name)) continue; // another process's share
       struct stat st;
       if (statAt(fd, name, &st) != 0) {
@@ -678,12 +683,13 @@ static int readTest(char *s, struct nameTest *t) {
 
 int main(int argc, char **argv) {
   prunes = calloc((size_t)argc, sizeof *prunes);
+  pruneLens = calloc((size_t)argc, sizeof *pruneLens);
   specials = allSpecials = calloc((size_t)argc, sizeof *allSpecials);
   tests = allTests = calloc((size_t)argc, sizeof *allTests);
   bySuffix = calloc((size_t)argc, sizeof *bySuffix);
   byPrefix = calloc((size_t)argc, sizeof *byPrefix);
   byNothing = calloc((size_t)argc, sizeof *byNothing);
-  if (!prunes || !allSpecials || !allTests || !bySuffix || !byPrefix || !byNothing) return 4;
+  if (!prunes || !pruneLens || !allSpecials || !allTests || !bySuffix || !byPrefix || !byNothing) return 4;
   int tn = 0, gn = 0;
   for (int k = 1; k < argc; k += 2) {
     if (k + 1 >= argc || argv[k][0] != '-' || !argv[k][1] || !strchr("pdsktenmglr", argv[k][1]) || argv[k][2])
@@ -691,7 +697,10 @@ int main(int argc, char **argv) {
     const char *v = argv[k + 1];
     long x;
     switch (argv[k][1]) {
-      case 'p': prunes[pruneCount++] = argv[k + 1]; break;
+      case 'p':
+        pruneLens[pruneCount] = strlen(argv[k + 1]);
+        prunes[pruneCount++] = argv[k + 1];
+        break;
       case 'k': if (!share(v)) return 2; break;
       case 't': if (!readBounds(v)) return 2; break;
       case 'e': if (!readTest(argv[k + 1], &allTests[tn++])) return 2; break;
@@ -732,7 +741,7 @@ int main(int argc, char **argv) {
     reserve(len + 1);
     memcpy(path, point, len + 1);
     put("S", 2);
-    if (pruneCount && pruned(path)) continue;
+    if (pruneCount && pruned(path, len)) continue;
     struct stat st;
     if (statAt(AT_FDCWD, path, &st) != 0) {
       if (errno != ENOENT && !quietAbout(what)) complain(path, errno);

@@ -1,0 +1,2 @@
+ALTER TABLE "workspaces" ADD COLUMN "home" jsonb;--> statement-breakpoint
+ALTER TABLE "reports" ADD COLUMN "home" jsonb;

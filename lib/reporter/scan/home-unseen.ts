@@ -1,0 +1,83 @@
+// What a one-device walk of the home cannot count, measured where it can be: the mounts inside the home (their
+// own volumes, by statfs), and files deleted but still held open by a process (from /proc, the workspace
+// user's own processes). Files hidden under a mount point and the file system's own metadata stay unmeasurable
+// without root: the dashboard names them as what remains of the volume's Used.
+
+import fs from "node:fs";
+import { isInside } from "./paths";
+
+export type HomeMount = { path: string; fsType: string; totalBytes: number; usedBytes: number };
+
+/** Unescapes a mountinfo path field (`\040` for a space). */
+const unescape = (s: string) => s.replace(/\\([0-7]{3})/g, (_, o) => String.fromCharCode(parseInt(o, 8)));
+
+/** The mounts strictly inside `home` (real path), with their file system type and df's Size and Used. */
+export function mountsUnder(home: string, mountinfo = "/proc/self/mountinfo"): HomeMount[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(mountinfo, "utf8");
+  } catch {
+    return [];
+  }
+  const out = new Map<string, HomeMount>();
+  for (const line of text.split("\n")) {
+    const f = line.split(" ");
+    const dash = f.indexOf("-", 6);
+    if (f.length < 5 || dash < 0) continue;
+    const at = unescape(f[4]);
+    if (!isInside(at, home)) continue;
+    const mount: HomeMount = {
+      path: at.slice(home.length + 1),
+      fsType: f[dash + 1] ?? "",
+      totalBytes: 0,
+      usedBytes: 0,
+    };
+    try {
+      const s = fs.statfsSync(at);
+      mount.totalBytes = s.blocks * s.bsize;
+      mount.usedBytes = Math.max(0, (s.blocks - s.bfree) * s.bsize);
+    } catch {
+      /* not ours to read: listed without figures */
+    }
+    out.set(at, mount); // a later mount on the same point hides the earlier one
+  }
+  return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+export type DeletedOpen = { files: number; bytes: number };
+
+/**
+ * Files on the device `dev` that were deleted while a process still holds them open: their blocks stay used
+ * until the last descriptor closes, and no walk finds them. Each inode once.
+ */
+export function deletedButOpen(dev: number, proc = "/proc"): DeletedOpen {
+  const seen = new Set<number>();
+  let bytes = 0;
+  let pids: string[] = [];
+  try {
+    pids = fs.readdirSync(proc).filter((n) => /^\d+$/.test(n));
+  } catch {
+    return { files: 0, bytes: 0 };
+  }
+  for (const pid of pids) {
+    let fds: string[];
+    try {
+      fds = fs.readdirSync(`${proc}/${pid}/fd`);
+    } catch {
+      continue; // another user's process, or gone
+    }
+    for (const fd of fds) {
+      const p = `${proc}/${pid}/fd/${fd}`;
+      try {
+        if (!fs.readlinkSync(p).endsWith(" (deleted)")) continue;
+        const st = fs.statSync(p);
+        if (st.dev !== dev || st.nlink !== 0 || !st.isFile() || seen.has(st.ino)) continue;
+        seen.add(st.ino);
+        bytes += st.blocks * 512;
+      } catch {
+        /* closed meanwhile */
+      }
+    }
+  }
+  return { files: seen.size, bytes };
+}

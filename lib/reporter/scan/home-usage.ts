@@ -1,0 +1,99 @@
+// The whole home, measured in the same walk as the roots: the home is one more root, the last, with every
+// other root inside it left out (nested roots are), so that the roots on the home's device and this rest add
+// up to `du -sxB1 ~` (one device, each hard link once, in the first root that holds it).
+
+import fs from "node:fs";
+import { HOME_KIND_PATHS, HOME_LARGEST, HOME_LARGEST_SHARE, homeKindOf, type HomeKind } from "@/lib/catalog/home-kinds";
+import { OTHER_AGENT, categoryRulesFor } from "@/lib/catalog/agents";
+import type { RootKind } from "@/lib/report-format/constants";
+import type { HomeFolder, HomeUsage } from "@/lib/report-format/home";
+import { LIMITS } from "@/lib/report-format/constants";
+import { withWirePath } from "@/lib/report-format/path-encoding";
+import type { StorageRoot } from "@/lib/report-format/schema";
+import { deletedButOpen, mountsUnder } from "./home-unseen";
+import type { RootTally } from "./root-tally";
+import type { RootSpec } from "./roots";
+
+/** The whole home as a root (never in the report's roots): no recipe applies to it. */
+export function wholeHomeSpec(home: string): RootSpec {
+  return {
+    key: "home",
+    kind: "custom",
+    agent: OTHER_AGENT,
+    abs: home,
+    rel: "",
+    wholeHome: true,
+    categoryRules: categoryRulesFor("custom", OTHER_AGENT),
+    sessionRules: [],
+    targets: [],
+  };
+}
+
+const MODULE_KINDS: ReadonlySet<RootKind> = new Set(["module", "legacy", "script-data"]);
+
+function deviceOf(abs: string): number | null {
+  try {
+    return fs.lstatSync(abs).dev;
+  } catch {
+    return null;
+  }
+}
+
+/** The report's `home` from the home's tally and the roots (in report order) whose specs are `specs`. */
+export function homeUsage(home: string, tally: RootTally, roots: readonly StorageRoot[], specs: readonly RootSpec[]) {
+  const dev = deviceOf(home);
+  const byKey = new Map(specs.map((s) => [s.key, s]));
+  const split = { agents: 0, modules: 0, other: 0 };
+  let apparentBytes = tally.apparent;
+  let files = tally.files;
+  let dirs = tally.dirs;
+  for (const r of roots) {
+    const spec = byKey.get(r.key);
+    // a root on another device (a mount inside the home) is not in du -x's figure: the mounts list shows it
+    if (!spec || deviceOf(spec.abs) !== dev) continue;
+    split[r.kind === "tool" ? "agents" : MODULE_KINDS.has(r.kind) ? "modules" : "other"] += r.bytes;
+    apparentBytes += r.apparentBytes;
+    files += r.files;
+    dirs += r.dirs;
+  }
+  const bytes = split.agents + split.modules + split.other + tally.bytes;
+  const kinds: Partial<Record<HomeKind, number>> = {};
+  for (const [path, kind] of Object.entries(HOME_KIND_PATHS)) {
+    const d = tally.dirSizes.get(path);
+    if (d) kinds[kind] = (kinds[kind] ?? 0) + d.bytes;
+  }
+  if (tally.home!.deps.bytes > 0) kinds["project-deps"] = tally.home!.deps.bytes;
+  const floor = bytes * HOME_LARGEST_SHARE;
+  const largest: HomeFolder[] = [...tally.dirSizes]
+    .filter(([, d]) => d.bytes > floor)
+    .sort((a, b) => b[1].bytes - a[1].bytes || (a[0] < b[0] ? -1 : 1))
+    .slice(0, HOME_LARGEST)
+    .map(([path, d]) => {
+      const kind = homeKindOf(path);
+      return withWirePath(kind ? { path, bytes: d.bytes, kind } : { path, bytes: d.bytes });
+    });
+  const usage: HomeUsage = {
+    bytes,
+    apparentBytes,
+    files,
+    dirs,
+    roots: split,
+    rest: tally.bytes,
+    kinds,
+    largest,
+  };
+  const copies = [...tally.home!.copies]
+    .filter(([, c]) => c.bytes > 0)
+    .sort((a, b) => b[1].bytes - a[1].bytes)
+    .slice(0, LIMITS.largestEntries)
+    .map(([path, c]) => withWirePath({ path, bytes: c.bytes }));
+  if (copies.length) usage.nestedCopies = copies;
+  const mounts = mountsUnder(home).slice(0, LIMITS.largestEntries);
+  if (mounts.length) usage.mounts = mounts;
+  if (dev !== null) {
+    const open = deletedButOpen(dev);
+    if (open.files) usage.deletedOpen = open;
+  }
+  if (tally.unreadable) usage.unreadable = tally.unreadable;
+  return usage;
+}

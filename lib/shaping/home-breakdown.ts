@@ -1,0 +1,70 @@
+// Where a volume's Used bytes go, line by line, from the newest report's whole home: the agents' and modules'
+// folders, the rest of the home by kind, what lies outside the home, and what no walk can see. The lines add
+// up to df's Used; the reserved blocks (Size − Used − Avail) are explained beside them, never in them.
+
+import { HOME_KINDS, type HomeKind } from "@/lib/catalog/home-kinds";
+import type { VolumeSummary } from "@/lib/format/volume";
+import type { HomeUsage } from "@/lib/report-format/home";
+
+export type HomeLineKey = "agents" | "modules" | "roots" | HomeKind | "rest" | "deleted-open" | "outside";
+export type HomeLine = { key: HomeLineKey; label: string; bytes: number; note?: string };
+export type HomeSplit = { used: number | null; lines: HomeLine[]; reserved: number | null };
+
+export const HOME_KIND_LABELS: Record<HomeKind, string> = {
+  "package-cache": "Package caches",
+  "project-deps": "Project dependencies",
+  containers: "Container storage",
+  "ide-server": "IDE servers",
+};
+
+/** The fleet overview's split of a home: agents / modules / caches / projects / other (the home's total). */
+export type FleetHomeSplit = { agents: number; modules: number; caches: number; projects: number; other: number };
+
+export function fleetSplitOf(h: HomeUsage): FleetHomeSplit {
+  const caches = h.kinds["package-cache"] ?? 0;
+  const projects = h.kinds["project-deps"] ?? 0;
+  return {
+    agents: h.roots.agents,
+    modules: h.roots.modules,
+    caches,
+    projects,
+    other: h.bytes - h.roots.agents - h.roots.modules - caches - projects,
+  };
+}
+
+export function homeSplit(volume: VolumeSummary | null, h: HomeUsage): HomeSplit {
+  const kinds = HOME_KINDS.filter((k) => h.kinds[k]).map((k): [HomeKind, number] => [k, h.kinds[k]!]);
+  const lines: HomeLine[] = [
+    { key: "agents", label: "Agents' folders", bytes: h.roots.agents },
+    { key: "modules", label: "Modules' folders", bytes: h.roots.modules },
+    { key: "roots", label: "Other measured folders", bytes: h.roots.other, note: "custom roots, cleanup trash" },
+    ...kinds.map(([k, bytes]) => ({ key: k, label: HOME_KIND_LABELS[k], bytes })),
+    {
+      key: "rest",
+      label: "Rest of the home",
+      bytes: h.rest - kinds.reduce((s, [, b]) => s + b, 0),
+      note: "its largest folders are listed below",
+    },
+  ];
+  const open = h.deletedOpen?.bytes ?? 0;
+  if (open > 0)
+    lines.push({
+      key: "deleted-open",
+      label: "Deleted but still open",
+      bytes: open,
+      note: `${h.deletedOpen!.files} file(s) a process still holds: freed when it closes them`,
+    });
+  if (volume) {
+    lines.push({
+      key: "outside",
+      label: "Outside the home, and what no walk sees",
+      bytes: Math.max(0, volume.usedBytes - h.bytes - open),
+      note: "files elsewhere on the volume, files hidden under a mount point, the file system's own metadata",
+    });
+  }
+  return {
+    used: volume ? volume.usedBytes : null,
+    lines: lines.filter((l) => l.bytes > 0 || l.key === "agents"),
+    reserved: volume ? Math.max(0, volume.sizeBytes - volume.usedBytes - volume.availBytes) : null,
+  };
+}

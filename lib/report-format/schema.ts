@@ -3,6 +3,7 @@ import { z } from "zod";
 import { RECIPE_AGE_STEPS_DAYS, RECIPE_IDS } from "@/lib/catalog/recipes";
 import { AGE_BUCKETS, CATEGORIES, LIMITS, REPORT_FORMAT_VERSION, RETENTION_STATES, ROOT_KINDS } from "./constants";
 import { ESCAPED } from "./path-encoding";
+import { persistence } from "./persistence";
 
 const count = z.number().int().nonnegative().max(LIMITS.maxCount);
 const bytes = z.number().int().nonnegative().max(LIMITS.maxBytes);
@@ -218,6 +219,8 @@ export const report = z
     errors: z.array(scanError).max(LIMITS.errors).optional(),
     /** The agents' own retention settings; absent from reports of reporters that do not read them. */
     agentRetention: agentRetention.optional(),
+    /** Where the home and each root live and whether that survives a restart; absent from older reporters. */
+    persistence: persistence.optional(),
   })
   .strict()
   .superRefine((r, ctx) => {

@@ -10,6 +10,7 @@ import { readProtect } from "../cleanup/protect";
 import type { Env } from "../env";
 import { REPORTER_VERSION } from "../version";
 import { readAgentRetention } from "./agent-retention";
+import { reportPersistence } from "./persistence";
 import { discoverRoots, type ReporterConfig } from "./roots";
 import { scanRoots, type ScannerChoice } from "./scan-roots";
 
@@ -41,6 +42,7 @@ export async function buildReport(
     roots: scan.roots.slice(0, LIMITS.roots),
     agentRetention: readAgentRetention(cfg.home, env),
   };
+  report.persistence = reportPersistence(cfg.home, specs, report.roots);
   if (scan.errors.items.length) report.errors = scan.errors.items.map(withWirePath);
   if (scan.errors.dropped) verbose(`${scan.errors.dropped} more scan errors not listed`);
   return report;

@@ -19,6 +19,12 @@ export const RULE_IDS = [
   "unused-storage",
   "auto-deletion",
   "agent-retention",
+  "home-not-persistent",
+  "agent-sessions-lost",
+  "agent-data-lost",
+  "script-data-in-use",
+  "below-agent-minimum",
+  "agentapi-state",
 ] as const;
 export type RuleId = (typeof RULE_IDS)[number];
 

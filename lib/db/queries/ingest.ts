@@ -28,6 +28,7 @@ export async function callIngestReports(db: Db, items: IngestItem[], shard: numb
     volume: r.volume ?? null,
     errors: r.errors ?? [],
     agentRetention: r.agentRetention, // left out when absent: stored as SQL null, not JSON null
+    persistence: r.persistence, // likewise
     roots: r.roots,
     name: r.workspace.name,
     owner: r.workspace.owner,

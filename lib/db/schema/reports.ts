@@ -24,6 +24,7 @@ import type {
   ScanError,
 } from "@/lib/report-format/schema";
 import type { RecipeId } from "@/lib/catalog/recipes";
+import type { Persistence } from "@/lib/report-format/persistence";
 import { workspaces } from "./workspaces";
 
 const big = (name: string) => bigint(name, { mode: "number" });
@@ -62,6 +63,8 @@ export const reports = pgTable(
     errors: jsonb("errors").$type<ScanErrors>().notNull().default([]),
     /** The agents' own retention settings as the report carried them; null from reporters that do not read them. */
     agentRetention: jsonb("agent_retention").$type<AgentRetention>(),
+    /** Where the home and each root live and whether that survives a restart; null from older reporters. */
+    persistence: jsonb("persistence").$type<Persistence>(),
   },
   (t) => [
     // Also a workspace's reports in time order: previous and next report, the report history list, and the

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import type { Persistence } from "@/lib/report-format/persistence";
 import type { AgentRetention } from "@/lib/report-format/schema";
 import {
   bigint,
@@ -78,6 +79,8 @@ export const workspaces = pgTable(
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
     /** The agents' own retention settings from the newest report; null when its reporter does not read them. */
     agentRetention: jsonb("agent_retention").$type<AgentRetention>(),
+    /** Where the home and each root live and whether that survives a restart; null from older reporters. */
+    persistence: jsonb("persistence").$type<Persistence>(),
   },
   (t) => [
     index("workspaces_owner_idx").on(t.owner),

@@ -1,5 +1,6 @@
 import "server-only";
 import { asc, desc, eq, sql } from "drizzle-orm";
+import type { Persistence } from "@/lib/report-format/persistence";
 import type { AgentRetention } from "@/lib/report-format/schema";
 import { isoOrNull, type Day, type DayRange } from "@/lib/series";
 import type { RootDayValue, RootDetail, RootRef, VolumeDay } from "@/lib/shaping/workspace-detail";
@@ -18,6 +19,8 @@ export type WorkspaceHead = WorkspaceRow & {
   lastReportId: string | null;
   /** The agents' own retention settings from the newest report; null when its reporter does not read them. */
   agentRetention: AgentRetention | null;
+  /** Where the home and each root live, from the newest report; null when its reporter does not say. */
+  persistence: Persistence | null;
 };
 
 type WorkspaceHeadRow = RawRow & {
@@ -25,6 +28,7 @@ type WorkspaceHeadRow = RawRow & {
   last_seen_at: Date | string | null;
   last_report_id: string | null;
   agent_retention: AgentRetention | null;
+  persistence: Persistence | null;
 };
 
 /**
@@ -39,7 +43,7 @@ export async function workspaceHead(
 ): Promise<WorkspaceHead | null> {
   const [head] = rowsOf<WorkspaceHeadRow>(
     await db.execute(sql`select ${rowColumns(ctx)}, ${change7dColumn}, w.first_seen_at, w.last_seen_at, w.last_report_id,
-      w.agent_retention from workspaces w ${change7dJoin(change7dSince(ctx.now), "few")} where w.id = ${id} and ${inScope(scope, sql`w.owner`)}`),
+      w.agent_retention, w.persistence from workspaces w ${change7dJoin(change7dSince(ctx.now), "few")} where w.id = ${id} and ${inScope(scope, sql`w.owner`)}`),
   );
   if (!head) return null;
   return {
@@ -48,6 +52,7 @@ export async function workspaceHead(
     lastSeenAt: isoOrNull(head.last_seen_at),
     lastReportId: head.last_report_id,
     agentRetention: head.agent_retention,
+    persistence: head.persistence,
   };
 }
 

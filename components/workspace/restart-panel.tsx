@@ -109,9 +109,9 @@ export function RestartPanel({
             <DataTable data={agents} columns={columns} rowId={(a) => a.agent} testId="restart-agents" stacked={3} />
           ) : null}
           {off.length ? (
-            <ul className="small" data-testid="restart-off-volume">
+            <div className="small" data-testid="restart-off-volume">
               {off.map(([key, p]) => (
-                <li key={key}>
+                <div key={key}>
                   <span className="mono">{key}</span> <Verdict verdict={p.verdict} />{" "}
                   {p.link ? (
                     <>
@@ -122,9 +122,9 @@ export function RestartPanel({
                   <span className="muted">
                     {p.reason} ({mountText(p)})
                   </span>
-                </li>
+                </div>
               ))}
-            </ul>
+            </div>
           ) : null}
         </div>
       ) : (

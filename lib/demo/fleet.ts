@@ -7,6 +7,7 @@ import { REPORT_FORMAT_VERSION } from "@/lib/report-format/constants";
 import { parseReport } from "@/lib/report-format/parse";
 import type { AgentRetention, Report, WorkspaceIdentity } from "@/lib/report-format/schema";
 import { createRandom, type Random } from "./random";
+import { assignRestartTemplates, demoPersistence } from "./persistence";
 import { demoRetention } from "./retention";
 import { agentProfiles, GiB, OWNERS, PROJECTS, scriptData, TEMPLATES } from "./profiles";
 import { SimulatedRoot, type Room } from "./roots";
@@ -139,6 +140,7 @@ function buildReport(rnd: Random, ws: SimWorkspace, at: number): Report {
     reporter: { version: "0.3.0-demo", scanMs: Math.round(rnd.between(80, 900)) },
     roots,
     agentRetention: ws.agentRetention,
+    persistence: demoPersistence(ws.identity, roots),
   };
 }
 
@@ -162,6 +164,9 @@ export function simulateDemoFleet(opts: DemoOptions): DemoFleet {
   // Drawn apart, so that the settings do not change the simulated fleet.
   const settingsRnd = createRandom((opts.seed ?? 42) ^ 0x2f6e2b13);
   for (const ws of fleet) ws.agentRetention = demoRetention(settingsRnd, ws.identity.template);
+  assignRestartTemplates(
+    fleet.map((ws) => ({ identity: ws.identity, hasCodex: ws.roots.some((r) => r.profile.key === "codex:data") })),
+  );
   // Workspaces that exist from the first day already hold weeks of data from before it.
   for (const ws of fleet) {
     if (ws.startDay > 0) continue;

@@ -8,9 +8,14 @@ export type Mount = { id: number; root: string; mountPoint: string; fsType: stri
 
 export const MOUNTINFO = "/proc/self/mountinfo";
 
-const unescape = (s: string) => s.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
+/** A field of mountinfo read as Latin-1 (one char a byte), its octal escapes undone, then decoded as UTF-8. */
+const unescape = (s: string) =>
+  Buffer.from(
+    s.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8))),
+    "latin1",
+  ).toString("utf8");
 
-/** The mounts in mountinfo's order (a later mount over the same point hides an earlier one). */
+/** The mounts in mountinfo's order (a later mount over the same point hides an earlier one); `text` as Latin-1. */
 export function parseMountinfo(text: string): Mount[] {
   const out: Mount[] = [];
   for (const line of text.split("\n")) {
@@ -31,7 +36,7 @@ export function parseMountinfo(text: string): Mount[] {
 /** The mounts of this process; null where mountinfo cannot be read (not Linux, no /proc). */
 export function readMounts(file = MOUNTINFO): Mount[] | null {
   try {
-    return parseMountinfo(fs.readFileSync(file, "utf8"));
+    return parseMountinfo(fs.readFileSync(file, "latin1"));
   } catch {
     return null;
   }

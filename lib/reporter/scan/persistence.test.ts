@@ -39,6 +39,7 @@ describe("mountinfo as Kubernetes and Docker write it", () => {
     `4 1 8:1 /var/lib/docker/volumes/${"a".repeat(64)}/_data /home/coder/.codex rw - ext4 /dev/sda1 rw`,
     "5 1 8:1 /var/lib/docker/volumes/coder-abc-home/_data /home/dev rw - ext4 /dev/sda1 rw",
     "6 1 8:1 /srv/with\\040space /home/coder/odd\\040name rw - xfs /dev/sdc rw",
+    "7 1 8:1 / /home/coder/caf\\303\\251 rw - xfs /dev/sdd rw",
   ].join("\n");
   const mounts = parseMountinfo(text);
   const home = mountOf(mounts, "/home/coder")!;
@@ -47,6 +48,7 @@ describe("mountinfo as Kubernetes and Docker write it", () => {
   it("reads the fields and undoes the octal escapes", () => {
     expect(mounts[5]).toMatchObject({ mountPoint: "/home/coder/odd name", root: "/srv/with space", fsType: "xfs" });
     expect(mountOf(mounts, "/home/coder/odd name/x")!.id).toBe(6);
+    expect(mounts[6].mountPoint).toBe("/home/coder/café"); // escaped bytes are UTF-8
   });
 
   it("a claimed volume at the home persists; emptyDir and anonymous volumes do not", () => {

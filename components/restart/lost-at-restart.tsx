@@ -33,7 +33,7 @@ const columns: ColumnDef<AtRiskWorkspace>[] = [
       <div className="small">
         {w.lost.map((l) => (
           <div key={l.key}>
-            <span className={l.sessionBytes > 0 ? "badge critical" : "badge warning"}>{agentLabel(l.agent)}</span>{" "}
+            <span className={l.sessions ? "badge critical" : "badge warning"}>{agentLabel(l.agent)}</span>{" "}
             <span className="mono">{l.key}</span> <span className="muted">on {l.where}</span>
           </div>
         ))}

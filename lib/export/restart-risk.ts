@@ -23,6 +23,7 @@ export const RESTART_RISK_COLUMNS: CsvColumn<Row>[] = [
   col("where", "text", (r) => r.root?.where),
   col("bytes", "integer", (r) => (r.root ? Number(r.root.bytes) : null)),
   col("session_bytes", "integer", (r) => (r.root ? Number(r.root.sessionBytes) : null)),
+  col("holds_sessions", "boolean", (r) => r.root?.sessions),
 ];
 
 export async function restartRiskExport(db: Db, scope: WorkspaceScope, now = new Date()): Promise<CsvExport<Row>> {

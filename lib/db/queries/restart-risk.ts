@@ -1,5 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
+import { holdsSessions } from "@/lib/findings/rules/agent-data-lost";
 import { inScope, type WorkspaceScope } from "../scope";
 import { rowsOf, type Db } from "../types";
 
@@ -8,7 +9,15 @@ import { rowsOf, type Db } from "../types";
 // on the page, since the cause is nearly always the template.
 
 /** One folder lost at a restart. */
-export type LostRoot = { key: string; agent: string; bytes: number; sessionBytes: number; where: string };
+export type LostRoot = {
+  key: string;
+  agent: string;
+  bytes: number;
+  sessionBytes: number;
+  /** It holds sessions: measured, or an agent's session folder linked elsewhere (not measured behind the link). */
+  sessions: boolean;
+  where: string;
+};
 
 export type AtRiskWorkspace = {
   id: string;
@@ -59,7 +68,8 @@ export async function getRestartRisk(db: Db, scope: WorkspaceScope): Promise<Res
       from workspaces w
       left join lateral (
         select jsonb_agg(jsonb_build_object('key', r.root_key, 'agent', r.agent, 'bytes', r.bytes,
-            'sessionBytes', coalesce((r.categories -> 'sessions' ->> 'bytes')::bigint, 0), 'where', ${where})
+            'sessionBytes', coalesce((r.categories -> 'sessions' ->> 'bytes')::bigint, 0),
+            'sessions', ${holdsSessions}, 'where', ${where})
           order by r.bytes desc, r.root_key) as list
         from root_latest r
         where r.workspace_id = w.id and r.kind in ('tool', 'module', 'legacy', 'custom')

@@ -67,18 +67,22 @@ const CASES: Case[] = [
     ws: { id: "codex-on-ram", owner: "cid", template: "codex-ram" },
     roots: [
       { key: "codex:data", agent: "codex", bytes: 500 * MiB, categories: sessions, newestMtime: hours(1) },
-      { key: "gemini:data", agent: "gemini", bytes: 2 * MiB, categories: { other: { bytes: 2 * MiB, files: 3 } } },
+      // A link is not followed: the report counts the link alone, yet behind it is Gemini's session folder.
+      { key: "gemini:data", agent: "gemini", bytes: 0, files: 1, categories: { other: { bytes: 0, files: 1 } } },
+      { key: "amp:data", agent: "amp", bytes: 2 * MiB, categories: { other: { bytes: 2 * MiB, files: 3 } } },
     ],
     persistence: {
       home: on(PVC),
       roots: {
         "codex:data": lost(tmpfs("/home/coder/.codex")),
         "gemini:data": lost(tmpfs("/tmp"), { path: ".gemini", target: "/tmp/gemini" }),
+        "amp:data": lost(tmpfs("/home/coder/.config/amp")),
       },
     },
     expected: [
-      ["agent-data-lost", "gemini:data", ".gemini → /tmp/gemini"],
+      ["agent-data-lost", "amp:data", "tmpfs at /home/coder/.config/amp"],
       ["agent-sessions-lost", "codex:data", "tmpfs at /home/coder/.codex"],
+      ["agent-sessions-lost", "gemini:data", ".gemini → /tmp/gemini"],
     ],
   },
   {
@@ -171,7 +175,11 @@ describeEachDatabase("the restart findings", (t) => {
       action: expect.stringContaining("template docker-no-home"),
     });
     const s = await listFindings(t.current.db, FLEET, { now, rule: "agent-sessions-lost" });
-    expect(s.findings[0]).toMatchObject({ severity: "critical", message: expect.stringContaining("Codex") });
+    const byAgent = Object.fromEntries(s.findings.map((f) => [f.agent, f]));
+    expect(byAgent.codex).toMatchObject({ severity: "critical", message: expect.stringContaining("500 MiB") });
+    expect(byAgent.gemini.message).toBe(
+      "Gemini CLI's gemini:data lives on .gemini → /tmp/gemini, lost at every stop (behind a link, not measured, sessions included).",
+    );
     const d = await listFindings(t.current.db, FLEET, { now, rule: "agent-data-lost" });
     expect(d.findings[0].severity).toBe("warning");
     const m = await listFindings(t.current.db, FLEET, { now, rule: "below-agent-minimum" });

@@ -8,6 +8,7 @@ const LINKS = [
   { href: "/", label: "Overview" },
   { href: "/workspaces", label: "Workspaces" },
   { href: "/findings", label: "Findings" },
+  { href: "/restart", label: "Lost at restart" },
   { href: "/cleanup", label: "Cleanup" },
   { href: "/connect", label: "Connect workspaces" },
   { href: "/settings", label: "Settings" },

@@ -23,6 +23,7 @@ import { AgentRetentionTable } from "./agent-retention";
 import { CategoryBreakdown, RootsTable } from "./breakdown";
 import { LargestEntries, LargestSessions } from "./largest-entries";
 import { ReportHistory } from "./report-history";
+import { RestartPanel } from "./restart-panel";
 import { volumeRows } from "@/lib/shaping/workspace-tables";
 import { HomePanel } from "./home-panel";
 import { VolumeTable } from "./volume-table";
@@ -90,6 +91,11 @@ function Detail({ data, range }: { data: WorkspaceDetail; range: RangeState }) {
         <AgeChart roots={data.roots} />
         <AgentRetentionTable roots={data.roots} settings={data.workspace.agentRetention} />
       </Panel>
+      <RestartPanel
+        persistence={data.workspace.persistence}
+        roots={data.roots}
+        freeBytes={data.workspace.volume?.availBytes ?? null}
+      />
       <Panel
         title={`Findings (${data.findings.reduce((n, f) => n + f.count, 0)})`}
         id="findings"

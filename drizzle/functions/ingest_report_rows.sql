@@ -5,14 +5,14 @@ CREATE OR REPLACE FUNCTION ingest_report_rows(p_reports jsonb, p_positions int[]
 BEGIN
   INSERT INTO reports (id, workspace_id, collected_at, received_at, reporter_version, scan_ms, total_bytes, root_count,
     volume_total_bytes, volume_free_bytes, volume_used_bytes, volume_inodes_total, volume_inodes_used,
-    volume_inodes_free, errors, agent_retention, home)
+    volume_inodes_free, errors, agent_retention, home, persistence)
   SELECT (x->>'id')::uuid, x->>'workspace', (x->>'collectedAt')::timestamptz, (x->>'receivedAt')::timestamptz,
     x->>'reporterVersion', (x->>'scanMs')::real,
     (SELECT coalesce(sum((e->>'bytes')::bigint), 0) FROM jsonb_array_elements(x->'roots') e), jsonb_array_length(x->'roots'),
     (x->'volume'->>'totalBytes')::bigint, (x->'volume'->>'freeBytes')::bigint, (x->'volume'->>'usedBytes')::bigint,
     (x->'volume'->'inodes'->>'total')::bigint, (x->'volume'->'inodes'->>'used')::bigint,
     (x->'volume'->'inodes'->>'free')::bigint, coalesce(x->'errors', '[]'::jsonb), x->'agentRetention',
-    x->'home'
+    x->'home', x->'persistence'
   FROM jsonb_array_elements(p_reports) WITH ORDINALITY AS t(x, o) WHERE o = ANY(p_positions);
 END
 $$;

@@ -27,6 +27,7 @@ import * as rotateRoute from "@/app/api/v1/enrollment-key/rotate/route";
 import * as findingsRoute from "@/app/api/v1/findings/route";
 import * as rulesRoute from "@/app/api/v1/findings/rules/route";
 import * as overviewRoute from "@/app/api/v1/fleet/overview/route";
+import * as restartRoute from "@/app/api/v1/fleet/restart/route";
 import * as healthRoute from "@/app/api/v1/health/route";
 import * as openapiRoute from "@/app/api/v1/openapi.json/route";
 import * as metricsRoute from "@/app/metrics/route";
@@ -54,6 +55,7 @@ import { createUser } from "./users";
 import * as exportUsageRoute from "@/app/api/v1/export/usage.csv/route";
 import * as exportWorkspacesRoute from "@/app/api/v1/export/workspaces.csv/route";
 import * as exportFindingsRoute from "@/app/api/v1/export/findings.csv/route";
+import * as exportRestartRoute from "@/app/api/v1/export/restart.csv/route";
 import * as exportFleetRoute from "@/app/api/v1/export/fleet.csv/route";
 import * as exportFleetTableRoute from "@/app/api/v1/export/fleet/[table]/route";
 import * as exportAgentRoute from "@/app/api/v1/export/agents/[agent]/route";
@@ -140,6 +142,7 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
   "GET /api/v1/me": { module: meRoute, example: { url: "/api/v1/me" } },
   "GET /api/v1/admins": { module: adminsRoute, example: { url: "/api/v1/admins" } },
   "GET /api/v1/fleet/overview": { module: overviewRoute, example: { url: "/api/v1/fleet/overview" } },
+  "GET /api/v1/fleet/restart": { module: restartRoute, example: { url: "/api/v1/fleet/restart" } },
   "GET /api/v1/workspaces": { module: workspacesRoute, example: { url: "/api/v1/workspaces" } },
   "GET /api/v1/workspaces/[id]": {
     module: workspaceRoute,
@@ -197,6 +200,7 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
     example: { url: "/api/v1/export/workspaces.csv" },
   },
   "GET /api/v1/export/findings.csv": { module: exportFindingsRoute, example: { url: "/api/v1/export/findings.csv" } },
+  "GET /api/v1/export/restart.csv": { module: exportRestartRoute, example: { url: "/api/v1/export/restart.csv" } },
   "GET /api/v1/export/fleet.csv": { module: exportFleetRoute, example: { url: "/api/v1/export/fleet.csv" } },
   "GET /api/v1/export/fleet/[table]": {
     module: exportFleetTableRoute,

@@ -4,7 +4,8 @@
 import { expect, it } from "vitest";
 import { sessionRulesFor } from "@/lib/catalog/agents";
 import { matchGlob } from "@/lib/catalog/globs";
-import { agentRetention } from "@/lib/report-format/schema";
+import { parseReport } from "@/lib/report-format/parse";
+import { agentRetention, type Report } from "@/lib/report-format/schema";
 import { simulateDemoFleet } from "./fleet";
 
 it("keeps the roots within Used, Used within the volume, and moves Used with the roots", () => {
@@ -79,4 +80,24 @@ it("carries the agents' own retention settings in every report, each case somewh
     "opencode absent",
     "opencode set",
   ]);
+});
+
+it("has a template whose workspaces lose their home and one whose Codex folder sits on a RAM disk", () => {
+  const fleet = simulateDemoFleet({ workspaces: 60, days: 3, now: new Date("2026-03-01T12:00:00Z") });
+  const last = new Map<string, Report>();
+  for (const report of fleet.reports()) last.set(report.workspace.id, parseReport(report));
+  const byTemplate = (t: string) => [...last.values()].filter((r) => r.workspace.template === t);
+  const ephemeral = byTemplate("docker-ephemeral");
+  expect(ephemeral.length).toBeGreaterThanOrEqual(3);
+  for (const r of ephemeral)
+    expect(r.persistence?.home).toMatchObject({ verdict: "not-persistent", mount: { fsType: "overlay" } });
+  const ram = byTemplate("codex-ramdisk");
+  expect(ram.length).toBeGreaterThanOrEqual(2);
+  for (const r of ram) {
+    expect(r.persistence?.home.verdict).toBe("persistent");
+    expect(r.persistence?.roots["codex:data"]).toMatchObject({ verdict: "not-persistent", link: { path: ".codex" } });
+  }
+  // The rest of the fleet keeps its homes.
+  const rest = [...last.values()].filter((r) => !["docker-ephemeral", "codex-ramdisk"].includes(r.workspace.template!));
+  expect(rest.every((r) => r.persistence?.home.verdict === "persistent")).toBe(true);
 });

@@ -8,6 +8,7 @@ import { parseReport } from "@/lib/report-format/parse";
 import type { AgentRetention, Report, WorkspaceIdentity } from "@/lib/report-format/schema";
 import { createRandom, type Random } from "./random";
 import { demoHome, drawHomeShape, metadataBytes, type HomeShape } from "./home";
+import { assignRestartTemplates, demoPersistence } from "./persistence";
 import { demoRetention } from "./retention";
 import { agentProfiles, GiB, OWNERS, PROJECTS, scriptData, TEMPLATES } from "./profiles";
 import { SimulatedRoot, type Room } from "./roots";
@@ -149,6 +150,7 @@ function buildReport(rnd: Random, ws: SimWorkspace, at: number): Report {
         inodes: ws.baseInodes,
         metadata: metadataBytes(ws.volumeTotal),
       }),
+    persistence: demoPersistence(ws.identity, roots),
   };
 }
 
@@ -174,6 +176,9 @@ export function simulateDemoFleet(opts: DemoOptions): DemoFleet {
   for (const ws of fleet) ws.agentRetention = demoRetention(settingsRnd, ws.identity.template);
   const homeRnd = createRandom((opts.seed ?? 42) ^ 0x1b873593);
   for (const ws of fleet) ws.homeShape = drawHomeShape(homeRnd);
+  assignRestartTemplates(
+    fleet.map((ws) => ({ identity: ws.identity, hasCodex: ws.roots.some((r) => r.profile.key === "codex:data") })),
+  );
   // Workspaces that exist from the first day already hold weeks of data from before it.
   for (const ws of fleet) {
     if (ws.startDay > 0) continue;

@@ -20,6 +20,12 @@ export const RULE_IDS = [
   "auto-deletion",
   "agent-retention",
   "growing-file",
+  "home-not-persistent",
+  "agent-sessions-lost",
+  "agent-data-lost",
+  "script-data-in-use",
+  "below-agent-minimum",
+  "agentapi-state",
 ] as const;
 export type RuleId = (typeof RULE_IDS)[number];
 

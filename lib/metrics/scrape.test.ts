@@ -31,6 +31,7 @@ const COUNTS = new Set([
   "coder_storage_workspaces_silent",
   "coder_storage_findings",
   "coder_storage_cleanup_jobs",
+  "coder_storage_workspaces_lost_at_restart",
 ]);
 
 const RUN = {

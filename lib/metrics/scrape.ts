@@ -4,6 +4,7 @@ import { SHOWN_JOB_STATES } from "@/lib/cleanup/job-states";
 import type { Db } from "@/lib/db";
 import { getFleetMetrics, type FleetMetrics } from "@/lib/db/queries/metrics";
 import { processMetrics } from "./process";
+import { restartRegistry } from "./restart";
 
 // The exposition of GET /metrics: the fleet's figures, read from the database at each scrape into a registry of
 // their own (so a workspace or agent that is gone leaves no stale series behind), then this process's counters.
@@ -99,5 +100,5 @@ function fleetRegistry(m: FleetMetrics): Registry {
 /** The whole exposition, as text. */
 export async function renderMetrics(db: Db, now: Date = new Date()): Promise<string> {
   const fleet = fleetRegistry(await getFleetMetrics(db, now));
-  return Registry.merge([fleet, processMetrics().registry]).metrics();
+  return Registry.merge([fleet, await restartRegistry(db), processMetrics().registry]).metrics();
 }

@@ -10,6 +10,7 @@ export const EXPORT_OPERATIONS: Record<string, Operation> = {
   "GET /api/v1/export/usage.csv": csv("Usage per workspace, root and day (or per report)", usageExportQuery),
   "GET /api/v1/export/workspaces.csv": csv("The workspaces table, all pages", workspaceListQuery),
   "GET /api/v1/export/findings.csv": csv("Every row of the findings page", findingsFilterQuery),
+  "GET /api/v1/export/restart.csv": csv("The lost-at-restart page: every folder lost at a restart, by template"),
   "GET /api/v1/export/fleet.csv": csv("The overview's chart", rangeQuery),
   "GET /api/v1/export/fleet/[table]": csv(
     "One of the overview's lists: top-workspaces.csv, top-agents.csv, fastest-growing.csv, volumes-at-risk.csv, silent.csv",

@@ -122,6 +122,11 @@ export const OPERATIONS: Record<string, Operation> = {
     query: rangeQuery,
     responseType: "FleetOverview",
   },
+  "GET /api/v1/fleet/restart": {
+    summary: "The workspaces that lose agent data at a restart, grouped by template",
+    tag: "fleet",
+    responseType: "RestartRisk",
+  },
   "GET /api/v1/workspaces": {
     summary: "Workspaces, paged, sorted and filtered",
     tag: "workspaces",

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { RECIPE_AGE_STEPS_DAYS, RECIPE_IDS } from "@/lib/catalog/recipes";
 import { AGE_BUCKETS, CATEGORIES, LIMITS, REPORT_FORMAT_VERSION, RETENTION_STATES, ROOT_KINDS } from "./constants";
 import { HOME_USAGE_FIELD } from "./home";
+import { persistence } from "./persistence";
 import { pathEncoding, relativePath } from "./wire-path";
 
 export { pathEncoding, relativePath };
@@ -207,6 +208,8 @@ export const report = z
     /** The agents' own retention settings; absent from reports of reporters that do not read them. */
     agentRetention: agentRetention.optional(),
     ...HOME_USAGE_FIELD,
+    /** Where the home and each root live and whether that survives a restart; absent from older reporters. */
+    persistence: persistence.optional(),
   })
   .strict()
   .superRefine((r, ctx) => {

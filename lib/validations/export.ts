@@ -69,6 +69,7 @@ export const exportPaths = {
   usage: () => `${EXPORT_BASE}/usage.csv`,
   workspaces: () => `${EXPORT_BASE}/workspaces.csv`,
   findings: () => `${EXPORT_BASE}/findings.csv`,
+  restart: () => `${EXPORT_BASE}/restart.csv`,
   fleet: (table: FleetTable) => (table === "series" ? `${EXPORT_BASE}/fleet.csv` : `${EXPORT_BASE}/fleet/${table}.csv`),
   agent: (agent: string, table: AgentTable = "workspaces") =>
     table === "workspaces"

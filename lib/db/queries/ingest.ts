@@ -29,6 +29,7 @@ export async function callIngestReports(db: Db, items: IngestItem[], shard: numb
     errors: r.errors ?? [],
     agentRetention: r.agentRetention, // left out when absent: stored as SQL null, not JSON null
     home: r.home, // the same
+    persistence: r.persistence, // likewise
     roots: r.roots,
     name: r.workspace.name,
     owner: r.workspace.owner,

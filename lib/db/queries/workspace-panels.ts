@@ -1,6 +1,7 @@
 import "server-only";
 import { asc, desc, eq, sql } from "drizzle-orm";
 import type { HomeUsage } from "@/lib/report-format/home";
+import type { Persistence } from "@/lib/report-format/persistence";
 import type { AgentRetention } from "@/lib/report-format/schema";
 import { isoOrNull, type Day, type DayRange } from "@/lib/series";
 import type { RootDayValue, RootDetail, RootRef, VolumeDay } from "@/lib/shaping/workspace-detail";
@@ -21,6 +22,8 @@ export type WorkspaceHead = WorkspaceRow & {
   agentRetention: AgentRetention | null;
   /** The whole home from the newest report; null when its reporter does not measure it. */
   home: HomeUsage | null;
+  /** Where the home and each root live, from the newest report; null when its reporter does not say. */
+  persistence: Persistence | null;
 };
 
 type WorkspaceHeadRow = RawRow & {
@@ -29,6 +32,7 @@ type WorkspaceHeadRow = RawRow & {
   last_report_id: string | null;
   agent_retention: AgentRetention | null;
   home: HomeUsage | null;
+  persistence: Persistence | null;
 };
 
 /**
@@ -43,7 +47,7 @@ export async function workspaceHead(
 ): Promise<WorkspaceHead | null> {
   const [head] = rowsOf<WorkspaceHeadRow>(
     await db.execute(sql`select ${rowColumns(ctx)}, ${change7dColumn}, w.first_seen_at, w.last_seen_at, w.last_report_id,
-      w.agent_retention, w.home from workspaces w ${change7dJoin(change7dSince(ctx.now), "few")} where w.id = ${id} and ${inScope(scope, sql`w.owner`)}`),
+      w.agent_retention, w.home, w.persistence from workspaces w ${change7dJoin(change7dSince(ctx.now), "few")} where w.id = ${id} and ${inScope(scope, sql`w.owner`)}`),
   );
   if (!head) return null;
   return {
@@ -53,6 +57,7 @@ export async function workspaceHead(
     lastReportId: head.last_report_id,
     agentRetention: head.agent_retention,
     home: typeof head.home === "string" ? (JSON.parse(head.home) as HomeUsage) : head.home,
+    persistence: head.persistence,
   };
 }
 

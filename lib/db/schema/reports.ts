@@ -25,6 +25,7 @@ import type {
   ScanError,
 } from "@/lib/report-format/schema";
 import type { RecipeId } from "@/lib/catalog/recipes";
+import type { Persistence } from "@/lib/report-format/persistence";
 import { workspaces } from "./workspaces";
 
 const big = (name: string) => bigint(name, { mode: "number" });
@@ -65,6 +66,8 @@ export const reports = pgTable(
     agentRetention: jsonb("agent_retention").$type<AgentRetention>(),
     /** The whole home as the report measured it; null from reporters that do not measure it. */
     home: jsonb("home").$type<HomeUsage>(),
+    /** Where the home and each root live and whether that survives a restart; null from older reporters. */
+    persistence: jsonb("persistence").$type<Persistence>(),
   },
   (t) => [
     // Also a workspace's reports in time order: previous and next report, the report history list, and the

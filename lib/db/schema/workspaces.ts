@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { HomeUsage } from "@/lib/report-format/home";
+import type { Persistence } from "@/lib/report-format/persistence";
 import type { AgentRetention } from "@/lib/report-format/schema";
 import type { UnverifiedWorkspace } from "@/lib/coder/unverified";
 import {
@@ -82,6 +83,8 @@ export const workspaces = pgTable(
     agentRetention: jsonb("agent_retention").$type<AgentRetention>(),
     /** The whole home from the newest report (where the volume's bytes go); null when its reporter does not measure it. */
     home: jsonb("home").$type<HomeUsage>(),
+    /** Where the home and each root live and whether that survives a restart; null from older reporters. */
+    persistence: jsonb("persistence").$type<Persistence>(),
   },
   (t) => [
     index("workspaces_owner_idx").on(t.owner),

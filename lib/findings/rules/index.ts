@@ -15,6 +15,7 @@ import type { FindingRule, ThresholdField } from "../rule";
 import { agentapiLeftover } from "./agentapi-leftover";
 import { autoDeletion } from "./auto-deletion";
 import { agentRetention } from "./agent-retention";
+import { restartRules } from "./restart";
 import { claudeDebugHistory } from "./claude-debug-history";
 import { dormantStorage } from "./dormant-storage";
 import { fastGrowth } from "./fast-growth";
@@ -48,6 +49,7 @@ export const RULES = {
   "auto-deletion": autoDeletion,
   "agent-retention": agentRetention,
   "growing-file": growingFile,
+  ...restartRules,
 } satisfies { [K in RuleId]: FindingRule<K> };
 
 export type RuleParams = { [K in RuleId]: z.infer<(typeof RULES)[K]["params"]> };

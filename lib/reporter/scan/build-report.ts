@@ -11,6 +11,7 @@ import type { Env } from "../env";
 import { REPORTER_VERSION } from "../version";
 import { readAgentRetention } from "./agent-retention";
 import { homeUsage, wholeHomeSpec } from "./home-usage";
+import { reportPersistence } from "./persistence";
 import { discoverRoots, type ReporterConfig } from "./roots";
 import { scanRoots, type ScannerChoice } from "./scan-roots";
 
@@ -48,6 +49,7 @@ export async function buildReport(
     agentRetention: readAgentRetention(cfg.home, env),
   };
   if (scan.home) report.home = homeUsage(cfg.home, scan.home, report.roots, specs);
+  report.persistence = reportPersistence(cfg.home, specs, report.roots);
   if (scan.errors.items.length) report.errors = scan.errors.items.map(withWirePath);
   if (scan.errors.dropped) verbose(`${scan.errors.dropped} more scan errors not listed`);
   return report;

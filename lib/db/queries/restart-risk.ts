@@ -1,0 +1,107 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { holdsSessions } from "@/lib/findings/rules/agent-data-lost";
+import { inScope, type WorkspaceScope } from "../scope";
+import { rowsOf, type Db } from "../types";
+
+// The workspaces that lose agent data at a restart, from the newest report's persistence facts: those whose home
+// is not on a persistent volume, and those with an agent's folder on storage lost at a stop. Grouped by template
+// on the page, since the cause is nearly always the template.
+
+/** One folder lost at a restart. */
+export type LostRoot = {
+  key: string;
+  agent: string;
+  bytes: number;
+  sessionBytes: number;
+  /** It holds sessions: measured, or an agent's session folder linked elsewhere (not measured behind the link). */
+  sessions: boolean;
+  where: string;
+};
+
+export type AtRiskWorkspace = {
+  id: string;
+  name: string;
+  owner: string;
+  template: string | null;
+  /** The home itself is lost (everything under it is). */
+  homeLost: boolean;
+  /** Where the home lives: "overlay at /", and why it is or is not kept. */
+  home: string | null;
+  homeReason: string | null;
+  /** The agents' folders lost (all of them when the home is). */
+  lost: LostRoot[];
+  lostBytes: number;
+  lostSessionBytes: number;
+};
+
+export type TemplateRisk = { template: string | null; workspaces: number; atRisk: AtRiskWorkspace[] };
+export type RestartRisk = { templates: TemplateRisk[]; atRisk: number; reporting: number };
+
+type Row = {
+  id: string;
+  name: string;
+  owner: string;
+  template: string | null;
+  home_lost: boolean;
+  home: string | null;
+  home_reason: string | null;
+  lost: LostRoot[] | string | null;
+  at_risk: boolean;
+};
+
+const placed = sql`(w.persistence -> 'roots' -> r.root_key)`;
+const where = sql`coalesce(${placed} -> 'link' ->> 'path' || ' → ' || (${placed} -> 'link' ->> 'target'),
+  (${placed} -> 'mount' ->> 'fsType') || ' at ' || (${placed} -> 'mount' ->> 'mountPoint'))`;
+
+/**
+ * Every workspace that reports persistence facts (in the scope, not deleted), whether it is at risk and why; one
+ * read of the workspaces and their latest roots. The fleet is read whole: it is the denominator of each template.
+ */
+export async function getRestartRisk(db: Db, scope: WorkspaceScope): Promise<RestartRisk> {
+  const rows = rowsOf<Row>(
+    await db.execute(sql`select w.id, w.name, w.owner, w.template,
+        coalesce(w.persistence -> 'home' ->> 'verdict' = 'not-persistent', false) as home_lost,
+        (w.persistence -> 'home' -> 'mount' ->> 'fsType') || ' at ' || (w.persistence -> 'home' -> 'mount' ->> 'mountPoint') as home,
+        w.persistence -> 'home' ->> 'reason' as home_reason, lost.list as lost,
+        (w.persistence -> 'home' ->> 'verdict' = 'not-persistent' or lost.list is not null) as at_risk
+      from workspaces w
+      left join lateral (
+        select jsonb_agg(jsonb_build_object('key', r.root_key, 'agent', r.agent, 'bytes', r.bytes,
+            'sessionBytes', coalesce((r.categories -> 'sessions' ->> 'bytes')::bigint, 0),
+            'sessions', ${holdsSessions}, 'where', ${where})
+          order by r.bytes desc, r.root_key) as list
+        from root_latest r
+        where r.workspace_id = w.id and r.kind in ('tool', 'module', 'legacy', 'custom')
+          and ${placed} ->> 'verdict' = 'not-persistent'
+      ) lost on true
+      where w.persistence is not null and w.deleted_at is null and ${inScope(scope, sql`w.owner`)}
+      order by w.template nulls last, w.name, w.id`),
+  );
+  const byTemplate = new Map<string | null, TemplateRisk>();
+  let atRisk = 0;
+  for (const r of rows) {
+    const t = byTemplate.get(r.template) ?? { template: r.template, workspaces: 0, atRisk: [] };
+    byTemplate.set(r.template, t);
+    t.workspaces++;
+    if (!r.at_risk) continue;
+    atRisk++;
+    const lost = ((typeof r.lost === "string" ? JSON.parse(r.lost) : r.lost) ?? []) as LostRoot[];
+    t.atRisk.push({
+      id: r.id,
+      name: r.name,
+      owner: r.owner,
+      template: r.template,
+      homeLost: r.home_lost,
+      home: r.home,
+      homeReason: r.home_reason,
+      lost,
+      lostBytes: lost.reduce((n, l) => n + Number(l.bytes), 0),
+      lostSessionBytes: lost.reduce((n, l) => n + Number(l.sessionBytes), 0),
+    });
+  }
+  const templates = [...byTemplate.values()]
+    .filter((t) => t.atRisk.length)
+    .sort((a, b) => b.atRisk.length - a.atRisk.length || (a.template ?? "").localeCompare(b.template ?? ""));
+  return { templates, atRisk, reporting: rows.length };
+}

@@ -51,7 +51,7 @@ export const workspaceColumns = [
   col.accessor("totalBytes", {
     id: "total",
     header: "Total",
-    meta: { className: "num" },
+    meta: { className: "num phone-first" },
     cell: (c) => <Bytes value={c.getValue()} />,
   }),
   col.accessor("change7dBytes", {
@@ -86,12 +86,12 @@ export const workspaceColumns = [
   col.accessor((r) => r.volume?.usePercent ?? null, {
     id: "volumeUsed",
     header: "Use%",
-    meta: { className: "num" },
+    meta: { className: "num phone-first" },
     cell: ({ row }) => <VolumeBar volume={row.original.volume} />,
   }),
   col.accessor("daysUntilFull", {
     header: "Full in",
-    meta: { className: "num" },
+    meta: { className: "num phone-first" },
     cell: ({ row }) => {
       const d = row.original.daysUntilFull;
       // A full volume stops growing, so it has no forecast: say what it is.

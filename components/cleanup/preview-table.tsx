@@ -108,6 +108,7 @@ export function PreviewTable({
           columns={previewColumns(preview.unknown)}
           rowId={(w) => w.workspaceId}
           testId="preview-workspaces"
+          stacked={3}
           wrapStyle={{ maxHeight: 360, overflow: "auto" }}
         >
           {preview.truncated ? (

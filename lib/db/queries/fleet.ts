@@ -1,6 +1,7 @@
 import "server-only";
 import type { RuleSet } from "@/lib/findings/rules";
 import { resolveRange, utcDayOf, type DayRange, type RangeParams } from "@/lib/series";
+import { countVolumesAtRisk } from "./volumes-at-risk";
 import type { Db } from "../types";
 import { getSyncState, type CoderSyncState } from "./coder-sync";
 import { getCoverage, notReportingWorkspaces, type Coverage, type NotReportingWorkspace } from "./coverage";
@@ -41,6 +42,8 @@ export type FleetOverview = {
    * forecast to fill within the volume-filling rule's days, soonest first.
    */
   volumesAtRisk: VolumeAtRisk[];
+  /** How many volumes are at risk in all (the list holds the first `limit`): the overview's "+N more". */
+  volumesAtRiskTotal: number;
   /** The volume-filling rule's horizon in days (what "filling soon" means), null when the rule is off. */
   fillingDays: number | null;
   silent: SilentWorkspaces;
@@ -93,6 +96,7 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
     topAgents: agents,
     fastestGrowingRoots: growing,
     volumesAtRisk: atRisk,
+    volumesAtRiskTotal: await countVolumesAtRisk(db, rules, now, fillingDays),
     fillingDays,
     silent,
     findings,

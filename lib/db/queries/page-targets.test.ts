@@ -8,7 +8,9 @@ describeEachDatabase("the record a page names", (t) => {
   beforeAll(async () => {
     const ws = { id: "pt-a", owner: "alice" };
     await enroll(t.current.db, ws);
-    await send(t.current.db, ws, testNow(), [{ key: "legacy:widget", agent: "widget-cli", bytes: 1 * MiB }]);
+    await send(t.current.db, ws, testNow().toISOString(), [
+      { key: "legacy:widget", agent: "widget-cli", bytes: 1 * MiB },
+    ]);
   });
 
   it("finds a workspace within the caller's scope only", async () => {

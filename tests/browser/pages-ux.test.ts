@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatBytesDelta } from "@/lib/format/bytes";
 import { ADMIN, signInAs, startHarness, type Harness, type StorageState } from "./harness";
 
 const SHOTS = "screenshots";
@@ -285,5 +286,40 @@ describe("volumes at risk", () => {
     await shots(page, "at-risk");
     expect(overview.errors).toEqual([]);
     await overview.context.close();
+  });
+});
+
+describe("growth as a figure", () => {
+  it("states an agent's change over the picked range, equal to its chart's first and last points", async () => {
+    const { page, context, errors } = await open(admin, "/agents/claude-code?range=7d");
+    const stat = page.getByTestId("agent-range-change");
+    const expected = async (range: string) => {
+      const res = await page.request.get(`${site}/api/v1/agents/claude-code?range=${range}`);
+      const series = ((await res.json()) as { series: { day: string; bytes: number }[] }).series;
+      const [first, last] = [series[0], series.at(-1)!];
+      return { value: formatBytesDelta(last.bytes - first.bytes), first: first.day, last: last.day };
+    };
+    const seen: string[] = [];
+    for (const [range, label] of [
+      ["7d", "7 d"],
+      ["90d", "90 d"],
+    ] as const) {
+      if (range !== "7d")
+        await page.getByRole("group", { name: "Time range" }).getByRole("button", { name: label }).click();
+      await page.waitForURL((u) => u.searchParams.get("range") === range);
+      const want = await expected(range);
+      await stat
+        .locator(".stat-sub")
+        .filter({ hasText: `on ${want.first} to` })
+        .waitFor();
+      await expect(stat.locator(".stat-value").textContent()).resolves.toBe(want.value);
+      await expect(stat.locator(".stat-sub").textContent()).resolves.toContain(`on ${want.last}`);
+      seen.push(`${want.value} from ${want.first}`);
+    }
+    // The figure follows the picker: another baseline day, another figure.
+    expect(new Set(seen).size).toBe(2);
+    await shots(page, "agent-growth");
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });

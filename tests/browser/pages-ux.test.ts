@@ -322,4 +322,18 @@ describe("growth as a figure", () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it("states the fleet's change over the picked range on the overview, equal to its chart's ends", async () => {
+    for (const range of ["7d", "90d"]) {
+      const { page, context } = await open(admin, `/?range=${range}`);
+      const res = await page.request.get(`${site}/api/v1/fleet/overview?range=${range}`);
+      const points = ((await res.json()) as { series: { points: { day: string; total: number }[] } }).series.points;
+      const stat = page.getByTestId("fleet-range-change");
+      await expect(stat.locator(".stat-value").textContent()).resolves.toBe(
+        formatBytesDelta(points.at(-1)!.total - points[0].total),
+      );
+      await expect(stat.locator(".stat-sub").textContent()).resolves.toContain(`on ${points[0].day} to`);
+      await context.close();
+    }
+  });
 });

@@ -35,9 +35,9 @@ export function TopWorkspaces({ rows }: { rows: FleetOverview["topWorkspaces"] }
             <Link className="grow" href={wsHref(w.id)}>
               {w.owner}/{w.name}
             </Link>
-            <span className="muted small">{agentLabel(w.largestAgent)}</span>
-            <Link href={wsHref(w.id)} className="num">
-              <Bytes value={w.totalBytes} />
+            <span className="muted small">largest: {agentLabel(w.largestAgent)}</span>
+            <Link href={wsHref(w.id)} className="num" title="The workspace's total, every root and the rest of home">
+              <Bytes value={w.totalBytes} /> total
             </Link>
           </li>
         ))}

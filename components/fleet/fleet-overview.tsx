@@ -37,7 +37,7 @@ export function FleetOverviewView() {
             {query.data ? (
               <>
                 {" "}
-                · updated <RelativeTime value={query.data.generatedAt} />
+                · newest report <RelativeTime value={query.data.latestReportAt} />
               </>
             ) : null}
           </>

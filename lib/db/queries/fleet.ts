@@ -1,6 +1,7 @@
 import "server-only";
 import type { RuleSet } from "@/lib/findings/rules";
 import { resolveRange, utcDayOf, type DayRange, type RangeParams } from "@/lib/series";
+import { latestReportAt } from "./latest-report";
 import { countVolumesAtRisk } from "./volumes-at-risk";
 import type { Db } from "../types";
 import { getSyncState, type CoderSyncState } from "./coder-sync";
@@ -44,6 +45,8 @@ export type FleetOverview = {
   volumesAtRisk: VolumeAtRisk[];
   /** How many volumes are at risk in all (the list holds the first `limit`): the overview's "+N more". */
   volumesAtRiskTotal: number;
+  /** When the newest report was collected: the time of the data, not of the page. */
+  latestReportAt: string | null;
   /** The volume-filling rule's horizon in days (what "filling soon" means), null when the rule is off. */
   fillingDays: number | null;
   silent: SilentWorkspaces;
@@ -97,6 +100,7 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
     fastestGrowingRoots: growing,
     volumesAtRisk: atRisk,
     volumesAtRiskTotal: await countVolumesAtRisk(db, rules, now, fillingDays),
+    latestReportAt: await latestReportAt(db),
     fillingDays,
     silent,
     findings,

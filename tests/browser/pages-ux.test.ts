@@ -193,7 +193,8 @@ describe("a viewer", () => {
 
 /**
  * Words and figures that a line break cuts in two, in `main`: each word (a run of characters without spaces) is
- * measured with a Range; one cut in two has line boxes at two heights. Code and paths may wrap where they must.
+ * measured with a Range; one cut in two has line boxes at two heights. Code, and tokens longer than a figure or
+ * a word (paths, setting names over 16 characters), may wrap where they must.
  */
 async function brokenWords(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -204,7 +205,7 @@ async function brokenWords(page: Page): Promise<string[]> {
       if (el.closest("code, pre, svg, .recharts-wrapper, [hidden]") || el.offsetParent === null) continue;
       const text = node.textContent ?? "";
       for (const m of text.matchAll(/\S+/g)) {
-        if (m[0].length > 24) continue;
+        if (m[0].length > 16) continue;
         const range = document.createRange();
         range.setStart(node, m.index);
         range.setEnd(node, m.index + m[0].length);

@@ -18,6 +18,7 @@ import { Bytes } from "@/components/ui/bytes";
 import { ExportLink } from "@/components/ui/export-link";
 import { Panel, Stat } from "@/components/ui/panel";
 import { column, DataTable } from "@/components/ui/data-table";
+import { RangeChangeStat } from "@/components/ui/range-change-stat";
 import { RangePicker } from "@/components/ui/range-picker";
 import { EmptyState, PageLoading, QueryView } from "@/components/ui/states";
 import { agentLabel } from "./agent-label";
@@ -86,6 +87,11 @@ function Detail({ data }: { data: AgentDetail }) {
         <Stat label="Workspaces" href={wsLink} sub="with data of this agent">
           {formatCount(data.total.workspaces)}
         </Stat>
+        <RangeChangeStat
+          label={`Change over ${data.range.key === "custom" ? "the range" : data.range.key.replace("d", " days")}`}
+          series={rows}
+          testId="agent-range-change"
+        />
         <Stat
           label="Median growth"
           href={`${wsLink}&sort=change7d`}

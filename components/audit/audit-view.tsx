@@ -120,6 +120,7 @@ export function AuditView() {
           columns={auditColumns}
           rowId={(e) => String(e.id)}
           testId="audit-table"
+          stacked={3}
           busy={query.isFetching}
           empty={query.isPending ? null : <p className="muted">No events match.</p>}
           emptyUnderHeader

@@ -61,6 +61,7 @@ export function BytesTooltip({
   series,
   showTotal = true,
   formatLabel = formatDayLong,
+  inSeriesOrder = false,
 }: {
   active?: boolean;
   payload?: readonly TooltipEntry[];
@@ -68,13 +69,16 @@ export function BytesTooltip({
   series: readonly SeriesSpec[];
   showTotal?: boolean;
   formatLabel?: (label: string) => string;
+  /** Rows in the series' own order (age steps, youngest first), not largest first. */
+  inSeriesOrder?: boolean;
 }) {
   if (!active || !payload?.length) return null;
   const byKey = new Map(series.map((s) => [s.key, s]));
+  const position = new Map(series.map((s, i) => [s.key, i]));
   const rows = payload
     .filter((p) => typeof p.value === "number")
     .map((p) => ({ key: String(p.dataKey), value: p.value as number, spec: byKey.get(String(p.dataKey)) }))
-    .sort((a, b) => b.value - a.value);
+    .sort((a, b) => (inSeriesOrder ? (position.get(a.key) ?? 0) - (position.get(b.key) ?? 0) : b.value - a.value));
   const total = rows.reduce((s, r) => s + r.value, 0);
   return (
     <div className="chart-tooltip">

@@ -23,11 +23,18 @@ export function HistogramChart({
         responsive
         style={{ width: "100%", height }}
         data={rows as HistogramRow[]}
-        margin={{ top: 8, right: 12, bottom: 0, left: 0 }}
+        margin={{ top: 8, right: 12, bottom: 0, left: 4 }}
       >
         <CartesianGrid {...gridProps} />
         <XAxis dataKey="label" {...axisStyle} interval={0} angle={-30} textAnchor="end" height={58} />
-        <YAxis {...axisStyle} axisLine={false} allowDecimals={false} width={40} />
+        <YAxis
+          {...axisStyle}
+          axisLine={false}
+          allowDecimals={false}
+          width={48}
+          // the axis says what it counts: "workspaces", up its side
+          label={{ value: unit, angle: -90, position: "insideLeft", fill: "var(--axis)", fontSize: 11, dy: 30 }}
+        />
         <Tooltip
           cursor={{ fill: "var(--surface-2)" }}
           content={(p) =>

@@ -23,4 +23,17 @@ describe("palette", () => {
     expect(c.get("coder/claude-code")).not.toBe(AGENT_COLORS["claude-code"]);
     expect(c.get("codex:data")).toBe(AGENT_COLORS.codex);
   });
+  it("keeps every two agents' colors apart", () => {
+    const rgb = (h: string) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
+    const agents = Object.entries(AGENT_COLORS).filter(
+      ([k]) => !["modules", "script-data", "orphaned-script-data", "leftover", "main", "other"].includes(k),
+    );
+    for (const [i, [a, ca]] of agents.entries()) {
+      for (const [b, cb] of agents.slice(i + 1)) {
+        const d = Math.hypot(...rgb(ca).map((x, k) => x - rgb(cb)[k]));
+        // Gemini and Copilot, Codex and Cursor were 45 apart.
+        expect(d, `${a} and ${b}`).toBeGreaterThan(55);
+      }
+    }
+  });
 });

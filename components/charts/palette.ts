@@ -1,5 +1,6 @@
 // One color per agent slug, the same on every chart and in both themes (mid-tone hues readable on light and
-// dark backgrounds). Unknown slugs get a stable color from a hash of the slug.
+// dark backgrounds), no two agents so close that a stacked chart cannot tell them apart (Copilot was Gemini's
+// blue, Cursor Codex's teal). Unknown slugs get a stable color from a hash of the slug.
 
 export const AGENT_COLORS: Record<string, string> = {
   "claude-code": "#d97757",
@@ -7,10 +8,10 @@ export const AGENT_COLORS: Record<string, string> = {
   gemini: "#4285f4",
   goose: "#a855f7",
   opencode: "#eab308",
-  copilot: "#6366f1",
+  copilot: "#c026d3",
   kiro: "#f43f5e",
   "amazon-q": "#f97316",
-  cursor: "#14b8a6",
+  cursor: "#854d0e",
   aider: "#84cc16",
   auggie: "#ec4899",
   amp: "#0ea5e9",

@@ -56,7 +56,8 @@ export function StackedAreaChart({
             stackId="1"
             stroke={s.color}
             fill={s.color}
-            fillOpacity={0.55}
+            // near solid, so a fill is the colour of its legend swatch (stacked areas never cover each other)
+            fillOpacity={0.85}
             strokeWidth={1.2}
             hide={hidden.has(s.key)}
             isAnimationActive={false}

@@ -4,7 +4,10 @@ import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
 import { bytesTicks, stackedMax } from "./shape";
 import { BytesTooltip, ChartLegend, axisStyle, bytesAxisProps, useHiddenSeries, type SeriesSpec } from "./chart-parts";
 
-/** Horizontal stacked bars of bytes: one bar per category (e.g. root), one segment per series (e.g. age). */
+/**
+ * Horizontal stacked bars of bytes: one bar per category (e.g. root), one segment per series (e.g. age); the
+ * tooltip lists the segments in the series' order, as the bar draws them.
+ */
 export function StackedBarChart({
   rows,
   categoryKey,
@@ -56,6 +59,7 @@ export function StackedBarChart({
               label={p.label}
               series={series}
               formatLabel={(l) => l}
+              inSeriesOrder
             />
           )}
         />

@@ -1,5 +1,6 @@
 import type { ColumnDef } from "@tanstack/react-table";
 import Link from "next/link";
+import { progressSummary } from "@/lib/cleanup/run-progress";
 import { SUMMARY_JOB_STATES } from "@/lib/cleanup/job-states";
 import { newRunHref } from "@/lib/cleanup/links";
 import { policyStateText } from "@/lib/cleanup/wording";
@@ -75,10 +76,12 @@ export const runColumns: ColumnDef<Run>[] = [
     (r) => (
       <>
         <div className="bar">
-          <span style={{ width: `${r.progress.jobs ? (100 * r.progress.finished) / r.progress.jobs : 0}%` }} />
+          <span style={{ width: `${100 * progressSummary(r.status, r.progress).share}%` }} />
         </div>
         <span className="muted small">
-          {formatCount(r.progress.finished)}/{formatCountOf(r.progress.jobs, "job")}
+          {r.status === "cancelled"
+            ? `${formatCount(progressSummary(r.status, r.progress).count)} of ${formatCountOf(r.progress.jobs, "job")} ran`
+            : `${formatCount(r.progress.finished)}/${formatCountOf(r.progress.jobs, "job")}`}
           {SUMMARY_JOB_STATES.filter((s) => r.progress.states[s])
             .map((s) => ` · ${formatCount(r.progress.states[s])} ${stateLabel(s)}`)
             .join("")}

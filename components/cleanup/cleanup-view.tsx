@@ -43,6 +43,7 @@ function Runs() {
         columns={runColumns}
         rowId={(r) => r.id}
         testId="runs"
+        stacked={3}
         loading={query.isPending}
         loadingHeight={200}
         empty={<p className="muted">No cleanup has run yet.</p>}

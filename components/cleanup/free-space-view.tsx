@@ -37,11 +37,14 @@ const CHOICE_HEADERS: Record<FreeSpaceChoice, string> = {
 /**
  * "Free space here": every recipe's preview on one workspace, with its defaults and with everything past the
  * minimum age, largest first. The admin picks one figure per recipe and starts those runs; the button states
- * their figure, and each run is confirmed with its own preview total, as any run is.
+ * their figure, and each run is confirmed with its own preview total, as any run is. The workspace was picked
+ * by name, so it is previewed even when silent (the preview's table flags it).
  */
 export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
   const rows = useMemo(() => freeSpaceRows(workspace.id), [workspace.id]);
-  const previews = useQueries({ queries: rows.flatMap((r) => CHOICES.map((c) => previewOptions(r.runs[c]))) });
+  const previews = useQueries({
+    queries: rows.flatMap((r) => CHOICES.map((c) => previewOptions({ ...r.runs[c], includeSilent: true }))),
+  });
   const previewOf = (i: number, c: FreeSpaceChoice) => previews[i * CHOICES.length + CHOICES.indexOf(c)];
   const [picks, setPicks] = useState<Picks>({});
   const [queued, setQueued] = useState<Queued[]>([]);
@@ -72,6 +75,7 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
         try {
           const run = await postRun({
             ...p.row.runs[p.choice],
+            includeSilent: true,
             confirmBytes: p.bytes,
             expiresDays: DEFAULT_EXPIRES_DAYS,
           });

@@ -4,12 +4,11 @@ import { useQuery } from "@tanstack/react-query";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useDeferredValue, useState } from "react";
 import { RECIPES, type RecipeId } from "@/lib/catalog/recipes";
+import { confirmGate } from "@/lib/cleanup/confirm-gate";
 import { recipesForAgent } from "@/lib/cleanup/links";
 import { runRequestOf, defaultDraft, type RunDraft } from "@/lib/cleanup/run-draft";
 import { DEFAULT_EXPIRES_DAYS } from "@/lib/cleanup/types";
 import { workspaceLabel } from "@/lib/cleanup/workspace-names";
-import { formatBytes } from "@/lib/format/bytes";
-import { formatCountOf } from "@/lib/format/numbers";
 import { ApiError } from "@/lib/query/fetch-json";
 import { previewOptions } from "@/lib/query/cleanup";
 import { useCreateRun } from "@/lib/query/use-cleanup-mutations";
@@ -18,28 +17,13 @@ import { ErrorPanel } from "@/components/ui/error-panel";
 import { Panel } from "@/components/ui/panel";
 import { Skeleton } from "@/components/ui/states";
 import { FreeSpaceView } from "./free-space-view";
+import { ConfirmRunDialog } from "./confirm-run-dialog";
+import { OverlapWarning } from "./overlap-warning";
 import { PreviewTable } from "./preview-table";
+import { confirmLabel, runConsequence, scopeText } from "./run-text";
 import { RunFields } from "./run-fields";
 import { useScopeLookup } from "./use-scope-lookup";
 import { useWorkspaceRef } from "./use-workspace-ref";
-
-/**
- * The label of the confirm button: the action and the preview's own figures ("Delete 4.2 GiB from 37
- * workspaces"). A custom target has no figure before it runs (reports do not measure its glob): the button
- * says so rather than "0 B".
- */
-export function confirmLabel(
-  action: "delete" | "trash",
-  dryRun: boolean,
-  total: { bytes: number; workspaces: number },
-  unknown = false,
-): string {
-  const verb = dryRun ? "Dry run over" : action === "delete" ? "Delete" : "Trash";
-  const where = formatCountOf(total.workspaces, "workspace");
-  return unknown
-    ? `${verb} what matches in ${where} (sizes come with the results)`
-    : `${verb} ${formatBytes(total.bytes)} from ${where}`;
-}
 
 /**
  * /cleanup/new: recipe, parameters and scope from the URL, the preview per workspace, and the confirmation.
@@ -84,16 +68,19 @@ function RunForm({ initial, recipes }: { initial: RunDraft; recipes: RecipeId[] 
   const [draft, setDraft] = useState(initial);
   const lookup = useScopeLookup(draft);
   const built = runRequestOf(draft, lookup.resolve);
-  const deferred = useDeferredValue(built.ok ? built.request : null);
+  const [includeSilent, setIncludeSilent] = useState(false);
+  const deferred = useDeferredValue(built.ok ? { ...built.request, includeSilent } : null);
   const preview = useQuery(previewOptions(deferred));
   const router = useRouter();
   const [conflict, setConflict] = useState<string | null>(null);
+  const [asking, setAsking] = useState(false);
   const create = useCreateRun({
     onSuccess: ({ id }) => router.push(`/cleanup/runs/${id}`),
     onError: (err) => {
       // The fleet changed since the preview: show the new figure and ask again.
       if (err instanceof ApiError && err.status === 409) {
         setConflict(err.message);
+        setAsking(false);
         void preview.refetch();
       }
     },
@@ -102,6 +89,13 @@ function RunForm({ initial, recipes }: { initial: RunDraft; recipes: RecipeId[] 
   const total = preview.data?.total;
   // A request the server's schema refuses (a glob that could leave its root) is the form's problem to show, not an outage.
   const refusal = preview.error instanceof ApiError && preview.error.status === 422 ? preview.error.message : null;
+  const listed = preview.data?.workspaces ?? [];
+  const one = total?.workspaces === 1 && listed[0] ? `${listed[0].owner}/${listed[0].name}` : undefined;
+  const gate = confirmGate({ dryRun: draft.dryRun, bytes: total?.bytes ?? 0, workspaces: total?.workspaces ?? 0 }, one);
+  const send = () =>
+    built.ok &&
+    create.mutate({ ...built.request, includeSilent, confirmBytes: total!.bytes, expiresDays: DEFAULT_EXPIRES_DAYS });
+  const label = total && !refusal ? confirmLabel(draft.action, draft.dryRun, total, preview.data?.unknown) : null;
   return (
     <div className="stack">
       <Panel title="What to clean up">
@@ -131,7 +125,8 @@ function RunForm({ initial, recipes }: { initial: RunDraft; recipes: RecipeId[] 
         {preview.isError && !refusal ? (
           <ErrorPanel error={preview.error} onRetry={() => void preview.refetch()} />
         ) : null}
-        {preview.data && !refusal ? <PreviewTable preview={preview.data} /> : null}
+        {preview.data && !refusal ? <PreviewTable preview={preview.data} onIncludeSilent={setIncludeSilent} /> : null}
+        {preview.data && !refusal ? <OverlapWarning runs={preview.data.overlapping} /> : null}
       </Panel>
       <div className="row">
         {conflict ? (
@@ -144,13 +139,26 @@ function RunForm({ initial, recipes }: { initial: RunDraft; recipes: RecipeId[] 
           className="button primary"
           data-testid="confirm-run"
           disabled={!ready || !total || total.workspaces === 0 || create.isPending}
-          onClick={() =>
-            built.ok &&
-            create.mutate({ ...built.request, confirmBytes: total!.bytes, expiresDays: DEFAULT_EXPIRES_DAYS })
-          }
+          onClick={() => (gate.kind === "none" ? send() : setAsking(true))}
         >
-          {total && !refusal ? confirmLabel(draft.action, draft.dryRun, total, preview.data?.unknown) : "Preview first"}
+          {label ?? "Preview first"}
         </button>
+        {asking && label && built.ok && preview.data ? (
+          <ConfirmRunDialog
+            title={label}
+            scope={scopeText(
+              built.request.scope,
+              Object.fromEntries(listed.map((w) => [w.workspaceId, { name: w.name, owner: w.owner }])),
+            )}
+            consequence={runConsequence(draft.action, draft.trashDays)}
+            gate={gate}
+            overlapping={preview.data.overlapping}
+            pending={create.isPending}
+            error={create.isError && !conflict ? create.error.message : null}
+            onConfirm={send}
+            onClose={() => setAsking(false)}
+          />
+        ) : null}
         <span className="muted small">
           Jobs wait for each workspace&apos;s reporter to call in (every 30 minutes while it runs) and expire after{" "}
           {DEFAULT_EXPIRES_DAYS} days.

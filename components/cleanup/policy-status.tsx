@@ -2,6 +2,8 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { confirmGate } from "@/lib/cleanup/confirm-gate";
 import { RUNAWAY_FACTOR } from "@/lib/cleanup/confirmation";
 import type { CleanupPreview } from "@/lib/db/queries/cleanup-preview";
 import type { LastRun, Policy } from "@/lib/services/cleanup-policies";
@@ -10,6 +12,8 @@ import { formatCount, formatCountOf as plural } from "@/lib/format/numbers";
 import { useConfirmPolicy, useDeletePolicy, useRunPolicyNow } from "@/lib/query/use-cleanup-mutations";
 import { Bytes } from "@/components/ui/bytes";
 import { RelativeTime } from "@/components/ui/time";
+import { ConfirmRunDialog } from "./confirm-run-dialog";
+import { confirmLabel, runConsequence, scopeText } from "./run-text";
 
 const verbOf = (p: Policy) => (p.action === "delete" ? "delete" : "trash");
 /** "trash 47.2 GiB from 127 workspaces" */
@@ -74,6 +78,9 @@ export function PolicyActions({ policy, preview }: { policy: Policy; preview: Cl
   const needsConfirmation =
     !policy.dryRun && (policy.confirmed === null || policy.held !== null) && policy.schedule !== "off";
   const text = figureText(policy, figure.bytes, figure.workspaces);
+  const [asking, setAsking] = useState(false);
+  const one = figure.workspaces === 1 && preview.workspaces[0] ? preview.workspaces[0] : null;
+  const gate = confirmGate({ dryRun: policy.dryRun, ...figure }, one ? `${one.owner}/${one.name}` : undefined);
   return (
     <div className="stack" style={{ gap: 6, alignItems: "flex-end" }}>
       <div className="row">
@@ -88,7 +95,13 @@ export function PolicyActions({ policy, preview }: { policy: Policy; preview: Cl
           </button>
         ) : null}
         {figure.bytes > 0 ? (
-          <button type="button" className="button" disabled={run.isPending} onClick={() => run.mutate(figure.bytes)}>
+          <button
+            type="button"
+            className="button"
+            data-testid="run-policy-now"
+            disabled={run.isPending}
+            onClick={() => (gate.kind === "none" ? run.mutate(figure.bytes) : setAsking(true))}
+          >
             Run now: {policy.dryRun ? `dry run of ${formatBytes(figure.bytes)}` : text}
           </button>
         ) : (
@@ -105,6 +118,25 @@ export function PolicyActions({ policy, preview }: { policy: Policy; preview: Cl
           Delete policy
         </button>
       </div>
+      {figure.bytes > 0 ? (
+        <span className="muted small" data-testid="run-now-note">
+          {policy.dryRun
+            ? "Run now queues one dry run at once; it changes nothing."
+            : `Run now queues one real run at once, after its own confirmation of this figure; it does not confirm the schedule${needsConfirmation ? ", whose runs stay dry runs until confirmed" : ""}.`}
+        </span>
+      ) : null}
+      {asking ? (
+        <ConfirmRunDialog
+          title={confirmLabel(verbOf(policy), false, figure, policy.custom !== null)}
+          scope={scopeText(policy.scope)}
+          consequence={runConsequence(verbOf(policy), policy.trashDays)}
+          gate={gate}
+          pending={run.isPending}
+          error={run.error?.message}
+          onConfirm={() => run.mutate(figure.bytes)}
+          onClose={() => setAsking(false)}
+        />
+      ) : null}
       {[confirm.error, run.error, remove.error].map((e, i) =>
         e ? (
           <span key={i} className="error-message" role="alert">

@@ -5,13 +5,22 @@ import { previewUnitsText } from "@/lib/cleanup/wording";
 import { formatCount, formatCountOf } from "@/lib/format/numbers";
 import { Bytes } from "@/components/ui/bytes";
 import { column, DataTable } from "@/components/ui/data-table";
+import { SilentNote } from "./silent-note";
 
 /** Per workspace; a custom target's figures are unknown until its results ("—"). */
 const previewColumns = (unknown: boolean): ColumnDef<CleanupPreview["workspaces"][number]>[] => [
   column("workspace", "Workspace", (w) => (
-    <Link href={`/workspaces/${encodeURIComponent(w.workspaceId)}`}>
-      {w.owner}/{w.name}
-    </Link>
+    <>
+      <Link href={`/workspaces/${encodeURIComponent(w.workspaceId)}`}>
+        {w.owner}/{w.name}
+      </Link>
+      {w.silent ? (
+        <>
+          {" "}
+          <span className="badge warning">silent</span>
+        </>
+      ) : null}
+    </>
   )),
   column("roots", "Roots", (w) => w.roots.join(", "), { cellClassName: "muted small" }),
   column(
@@ -25,8 +34,17 @@ const previewColumns = (unknown: boolean): ColumnDef<CleanupPreview["workspaces"
   }),
 ];
 
-/** What a run would free: in total, per workspace, and the workspaces whose reporter sends no usage. */
-export function PreviewTable({ preview }: { preview: CleanupPreview }) {
+/**
+ * What a run would free: in total, per workspace, the silent workspaces (left out unless `onIncludeSilent` lets
+ * the admin take them in), and the workspaces whose reporter sends no usage.
+ */
+export function PreviewTable({
+  preview,
+  onIncludeSilent,
+}: {
+  preview: CleanupPreview;
+  onIncludeSilent?: (include: boolean) => void;
+}) {
   const t = preview.total;
   return (
     <div className="stack roomy">
@@ -71,6 +89,7 @@ export function PreviewTable({ preview }: { preview: CleanupPreview }) {
           </span>
         ) : null}
       </p>
+      <SilentNote silent={preview.silent} onInclude={onIncludeSilent} />
       {preview.withoutUsage.count ? (
         <p className="muted small" data-testid="without-usage">
           {formatCountOf(preview.withoutUsage.count, "workspace")} in scope{" "}
@@ -89,6 +108,7 @@ export function PreviewTable({ preview }: { preview: CleanupPreview }) {
           columns={previewColumns(preview.unknown)}
           rowId={(w) => w.workspaceId}
           testId="preview-workspaces"
+          stacked={3}
           wrapStyle={{ maxHeight: 360, overflow: "auto" }}
         >
           {preview.truncated ? (

@@ -167,6 +167,7 @@ export function RunJobs({
         ]}
         rowId={(j) => j.id}
         testId="run-jobs"
+        stacked={3}
         busy={query.isFetching}
         rowProps={(j) => ({ "data-state": j.state })}
         rowDetail={(j) => (open === j.id ? <JobResultDetail job={j} /> : null)}

@@ -73,3 +73,28 @@ export function paramsText(run: {
   const verb = run.kind && run.kind !== "cleanup" ? "" : run.dryRun ? "dry run" : run.action;
   return [verb, parts.join(", "), scopeText(run.scope, run.scopeWorkspaces)].filter(Boolean).join(" · ");
 }
+
+/** What a real run does to what it selects, said before it is confirmed. */
+export function runConsequence(action: "delete" | "trash", trashDays: number): string {
+  return action === "delete"
+    ? "Each workspace's reporter deletes the selected units for good when it next calls in: nothing can bring them back."
+    : `Each workspace's reporter moves the selected units into the workspace's trash when it next calls in; the run's Restore brings them back for ${formatCountOf(trashDays, "day")}, then they are removed.`;
+}
+
+/**
+ * The label of the confirm button: the action and the preview's own figures ("Delete 4.2 GiB from 37
+ * workspaces"). A custom target has no figure before it runs (reports do not measure its glob): the button
+ * says so rather than "0 B".
+ */
+export function confirmLabel(
+  action: "delete" | "trash",
+  dryRun: boolean,
+  total: { bytes: number; workspaces: number },
+  unknown = false,
+): string {
+  const verb = dryRun ? "Dry run over" : action === "delete" ? "Delete" : "Trash";
+  const where = formatCountOf(total.workspaces, "workspace");
+  return unknown
+    ? `${verb} what matches in ${where} (sizes come with the results)`
+    : `${verb} ${formatBytes(total.bytes)} from ${where}`;
+}

@@ -4,6 +4,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { SHOWN_JOB_STATES } from "@/lib/cleanup/job-states";
+import { progressSummary } from "@/lib/cleanup/run-progress";
 import { formatCount, formatCountOf } from "@/lib/format/numbers";
 import { runOptions } from "@/lib/query/cleanup";
 import { useCancelRun } from "@/lib/query/use-cleanup-mutations";
@@ -17,8 +18,10 @@ import { Panel, Stat } from "@/components/ui/panel";
 import { Skeleton } from "@/components/ui/states";
 import { RelativeTime } from "@/components/ui/time";
 import { useSetSearchParams } from "@/components/ui/use-set-search-params";
+import { PromoteDryRun } from "./promote-dry-run";
 import { JobsViewPicker, RunJobs } from "./run-jobs";
 import { describeRun, paramsText, StateBadge } from "./run-text";
+import { WaitingNote } from "./waiting-note";
 import { PageHeader } from "@/components/ui/page-header";
 
 /** /cleanup/runs/[id]: a run's progress across its jobs, each job's state and result; admins cancel and restore. */
@@ -34,6 +37,7 @@ export function RunView({ id }: { id: string }) {
   if (query.isError && !query.data) return <ErrorPanel error={query.error} onRetry={() => void query.refetch()} />;
   // The first page is refetched first: its run is the newest.
   const run = query.data.pages[0].run;
+  const summary = progressSummary(run.status, run.progress);
   return (
     <div className="stack">
       {query.isError ? (
@@ -59,6 +63,7 @@ export function RunView({ id }: { id: string }) {
         }
         actions={
           <>
+            <PromoteDryRun run={run} />
             {isAdmin && (run.status === "queued" || run.status === "running") ? (
               <button type="button" className="button" disabled={cancel.isPending} onClick={() => cancel.mutate()}>
                 Cancel run
@@ -67,9 +72,13 @@ export function RunView({ id }: { id: string }) {
           </>
         }
       />
+      <WaitingNote waiting={query.data.pages[0].waiting} status={run.status} />
       <div className="grid-4" data-testid="run-progress">
-        <Stat label="Jobs finished" sub={`of ${formatCountOf(run.progress.jobs, "workspace")}`}>
-          {formatCount(run.progress.finished)}
+        <Stat
+          label={run.status === "cancelled" ? "Jobs run before the cancel" : "Jobs finished"}
+          sub={`of ${formatCountOf(run.progress.jobs, "workspace")}${run.status === "cancelled" ? ` · ${formatCount(run.progress.states.cancelled)} cancelled` : ""}`}
+        >
+          {formatCount(summary.count)}
         </Stat>
         <Stat
           label={run.dryRun ? "Would free" : "Freed so far"}
@@ -88,8 +97,8 @@ export function RunView({ id }: { id: string }) {
           {formatCount(run.workspacesWithoutUsage)}
         </Stat>
       </div>
-      <div className="bar" aria-label="progress">
-        <span style={{ width: `${run.progress.jobs ? (100 * run.progress.finished) / run.progress.jobs : 0}%` }} />
+      <div className="bar" aria-label={`progress: ${summary.text}`}>
+        <span style={{ width: `${100 * summary.share}%` }} />
       </div>
       <p className="row small" data-testid="run-states">
         {/* a lapsed lease is shown only while there is one: the scheduler's next sweep ends it */}

@@ -20,21 +20,33 @@ function details(c: CoderView): string {
   return parts.filter(Boolean).join(" · ");
 }
 
+/** A badge whose details open on a tap (a phone shows no title), and show on hover as before. */
+function TapDetails({ summary, className, text }: { summary: string; className: string; text: string }) {
+  if (!text) return <span className={className}>{summary}</span>;
+  return (
+    <details className="tap-details">
+      <summary className={className} title={text}>
+        {summary}
+      </summary>
+      <span className="muted small">{text}</span>
+    </details>
+  );
+}
+
 /**
- * A workspace's status in Coder (dormant and deleted said first) with a link to its page there; "—" before a sync
- * described it. The link is there whenever CODER_URL is set.
+ * A workspace's status in Coder (dormant and deleted said first) with a link to its page there; "not synced"
+ * before a sync described it. The link is there whenever CODER_URL is set.
  */
 export function CoderStatus({ coder, showLink = true }: { coder: CoderView; showLink?: boolean }) {
   const label = coderStateLabel({ coderStatus: coder.status, dormantAt: coder.dormantAt });
   return (
     <span className="nowrap" data-testid="coder-status">
       {label ? (
-        <span className={TONE[label] ?? "badge"} title={details(coder)}>
-          {label}
-        </span>
+        <TapDetails summary={label} className={TONE[label] ?? "badge"} text={details(coder)} />
       ) : (
-        <span className="muted" title="No workspace sync from Coder has described it">
-          —
+        // Said, not only in a title: a phone shows no title.
+        <span className="muted small" title="No workspace sync from Coder has described it">
+          not synced
         </span>
       )}
       {showLink && coder.href && !coder.deletedAt ? (

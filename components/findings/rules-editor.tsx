@@ -127,10 +127,16 @@ function RuleRow({ rule, ignored, onSave, saving }: RuleRowProps) {
 export function RulesEditor() {
   const query = useQuery(rulesOptions());
   const mutation = useSaveRule();
+  const canEdit = useIsAdmin();
   return (
     <QueryView query={query}>
       {(data) => (
         <>
+          {canEdit ? null : (
+            <p className="notice small" data-testid="rules-read-only">
+              Read-only: the rules in effect, as an admin set them. Only admins change them.
+            </p>
+          )}
           {mutation.isError ? <ErrorPanel title="Could not save the rule" error={mutation.error} /> : null}
           <ul className="list findings" data-testid="rules-editor">
             {data.rules.map((r) => (

@@ -1,7 +1,8 @@
 import Link from "next/link";
 import type { FleetOverview } from "@/lib/db/queries/fleet";
-import { formatCountOf, formatDays } from "@/lib/format/numbers";
+import { formatCount, formatCountOf } from "@/lib/format/numbers";
 import { exportPaths } from "@/lib/validations/export";
+import { fullInText } from "@/lib/format/full-in";
 import { dfSummary } from "@/lib/format/volume";
 import { agentLabel, hasAgentPage } from "@/components/agents/agent-label";
 import { agentColor } from "@/components/charts/palette";
@@ -34,9 +35,9 @@ export function TopWorkspaces({ rows }: { rows: FleetOverview["topWorkspaces"] }
             <Link className="grow" href={wsHref(w.id)}>
               {w.owner}/{w.name}
             </Link>
-            <span className="muted small">{agentLabel(w.largestAgent)}</span>
-            <Link href={wsHref(w.id)} className="num">
-              <Bytes value={w.totalBytes} />
+            <span className="muted small">largest: {agentLabel(w.largestAgent)}</span>
+            <Link href={wsHref(w.id)} className="num" title="The workspace's total, every root and the rest of home">
+              <Bytes value={w.totalBytes} /> total
             </Link>
           </li>
         ))}
@@ -114,9 +115,12 @@ export function FastestGrowing({ rows }: { rows: FleetOverview["fastestGrowingRo
 
 export function VolumesAtRisk({
   rows,
+  total,
   fillingDays,
 }: {
   rows: FleetOverview["volumesAtRisk"];
+  /** Every volume at risk; the list holds the first few. */
+  total: number;
   fillingDays: number | null;
 }) {
   const title =
@@ -127,7 +131,9 @@ export function VolumesAtRisk({
       actions={
         <>
           <ExportLink path={exportPaths.fleet("volumes-at-risk")} />
-          <Link href="/workspaces?sort=volumeUsed&dir=desc">Fullest volumes →</Link>
+          <Link href="/volumes" data-testid="at-risk-link">
+            All {formatCount(total)} at risk →
+          </Link>
         </>
       }
     >
@@ -136,7 +142,7 @@ export function VolumesAtRisk({
       ) : null}
       <ul className="list" data-testid="volumes-at-risk">
         {rows.map((r) => {
-          const full = r.volume.full || r.volume.inodesFull;
+          const text = fullInText(r.volume, r.daysUntilFull);
           return (
             <li key={r.workspace.id}>
               <Link className="grow" href={wsHref(r.workspace.id)}>
@@ -149,12 +155,17 @@ export function VolumesAtRisk({
                 · <Bytes value={r.volume.availBytes} /> avail
               </span>
               <span className="num badge critical" title={r.forecastFullAt ?? undefined}>
-                {full ? (r.volume.full ? "full" : "no inodes") : formatDays(r.daysUntilFull)}
+                {text}
               </span>
             </li>
           );
         })}
       </ul>
+      {total > rows.length ? (
+        <p className="small">
+          <Link href="/volumes">+{formatCount(total - rows.length)} more</Link>
+        </p>
+      ) : null}
     </Panel>
   );
 }

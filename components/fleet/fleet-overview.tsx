@@ -69,7 +69,11 @@ export function FleetOverviewView() {
               <CoderCoverage coverage={data.coverage} sync={data.coderSync} />
               <NotReporting list={data.notReporting} />
               <div className="grid-3">
-                <VolumesAtRisk rows={data.volumesAtRisk} fillingDays={data.fillingDays} />
+                <VolumesAtRisk
+                  rows={data.volumesAtRisk}
+                  total={data.volumesAtRiskTotal}
+                  fillingDays={data.fillingDays}
+                />
                 <SilentWorkspaces silent={data.silent} />
                 <FindingsSummaryPanel findings={data.findings} />
               </div>

@@ -2,6 +2,7 @@ import type { FleetOverview } from "@/lib/db/queries/fleet";
 import { formatCountOf, formatPercent } from "@/lib/format/numbers";
 import { Bytes } from "@/components/ui/bytes";
 import { Stat } from "@/components/ui/panel";
+import { RangeChangeStat } from "@/components/ui/range-change-stat";
 
 function GrowthStat({ label, growth }: { label: string; growth: FleetOverview["growth"]["d1"] }) {
   return (
@@ -29,7 +30,12 @@ export function FleetStats({ data }: { data: FleetOverview }) {
       </Stat>
       <GrowthStat label="Growth 24 h" growth={data.growth.d1} />
       <GrowthStat label="Growth 7 d" growth={data.growth.d7} />
-      <GrowthStat label="Growth 30 d" growth={data.growth.d30} />
+      {/* The picked range's change, from the chart's own first and last points: one baseline day for both. */}
+      <RangeChangeStat
+        label={`Change over ${data.range.key === "custom" ? "the range" : data.range.key.replace("d", " days")}`}
+        series={data.series.points.map((p) => ({ day: p.day, bytes: p.total }))}
+        testId="fleet-range-change"
+      />
     </div>
   );
 }

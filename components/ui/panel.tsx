@@ -34,11 +34,13 @@ export function Stat({
   children,
   href,
   sub,
+  testId,
 }: {
   label: string;
   children: ReactNode;
   href?: string;
   sub?: ReactNode;
+  testId?: string;
 }) {
   const body = (
     <>
@@ -48,10 +50,12 @@ export function Stat({
     </>
   );
   return href ? (
-    <Link className="stat" href={href}>
+    <Link className="stat" href={href} data-testid={testId}>
       {body}
     </Link>
   ) : (
-    <div className="stat">{body}</div>
+    <div className="stat" data-testid={testId}>
+      {body}
+    </div>
   );
 }

@@ -129,6 +129,7 @@ export function UsersPanel({ myEmail }: { myEmail: string }) {
               })}
               rowId={(u) => u.id}
               testId="users-table"
+              stacked={3}
               rowProps={(u) => ({ "data-email": u.email })}
             />
           )}

@@ -5,6 +5,7 @@ import Link from "next/link";
 import type { VolumeSummary } from "@/lib/db/queries/volume";
 import type { WorkspaceListRow } from "@/lib/db/queries/workspace-list";
 import { formatDays, formatPercent } from "@/lib/format/numbers";
+import { fullInText } from "@/lib/format/full-in";
 import { dfSummary } from "@/lib/format/volume";
 import { agentLabel } from "@/components/agents/agent-label";
 import { agentColor } from "@/components/charts/palette";
@@ -51,7 +52,7 @@ export const workspaceColumns = [
   col.accessor("totalBytes", {
     id: "total",
     header: "Total",
-    meta: { className: "num" },
+    meta: { className: "num phone-first" },
     cell: (c) => <Bytes value={c.getValue()} />,
   }),
   col.accessor("change7dBytes", {
@@ -86,24 +87,25 @@ export const workspaceColumns = [
   col.accessor((r) => r.volume?.usePercent ?? null, {
     id: "volumeUsed",
     header: "Use%",
-    meta: { className: "num" },
+    meta: { className: "num phone-first" },
     cell: ({ row }) => <VolumeBar volume={row.original.volume} />,
   }),
   col.accessor("daysUntilFull", {
     header: "Full in",
-    meta: { className: "num" },
+    meta: { className: "num phone-first" },
     cell: ({ row }) => {
       const d = row.original.daysUntilFull;
-      // A full volume stops growing, so it has no forecast: say what it is.
+      // "full" only with no space left; past the full rule's threshold with space left, what is left.
       const v = row.original.volume;
-      if (v?.full || v?.inodesFull) return <span className="badge critical">{v.full ? "full" : "no inodes"}</span>;
-      if (d === null) return <span className="muted">—</span>;
+      const text = v ? fullInText(v, d) : d === null ? "—" : formatDays(d);
+      if (text === "—") return <span className="muted">—</span>;
+      const critical = text === "full" || text === "no inodes" || v?.full || v?.inodesFull || (d !== null && d <= 7);
       return (
         <span
-          className={d <= 7 ? "badge critical" : d <= 30 ? "badge warning" : undefined}
+          className={critical ? "badge critical" : d !== null && d <= 30 ? "badge warning" : undefined}
           title={row.original.forecastFullAt ?? undefined}
         >
-          {formatDays(d)}
+          {text}
         </span>
       );
     },

@@ -35,6 +35,7 @@ export function WorkspacesTable({
         columns={workspaceColumns}
         rowId={(r) => r.id}
         testId="workspaces-table"
+        stacked={3}
         busy={fetching}
         stale={fetching}
         sorting={{ column: state.sort, dir: state.dir, onSort }}

@@ -28,6 +28,7 @@ import * as findingsRoute from "@/app/api/v1/findings/route";
 import * as rulesRoute from "@/app/api/v1/findings/rules/route";
 import * as overviewRoute from "@/app/api/v1/fleet/overview/route";
 import * as restartRoute from "@/app/api/v1/fleet/restart/route";
+import * as atRiskRoute from "@/app/api/v1/volumes/at-risk/route";
 import * as healthRoute from "@/app/api/v1/health/route";
 import * as openapiRoute from "@/app/api/v1/openapi.json/route";
 import * as metricsRoute from "@/app/metrics/route";
@@ -143,6 +144,7 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
   "GET /api/v1/admins": { module: adminsRoute, example: { url: "/api/v1/admins" } },
   "GET /api/v1/fleet/overview": { module: overviewRoute, example: { url: "/api/v1/fleet/overview" } },
   "GET /api/v1/fleet/restart": { module: restartRoute, example: { url: "/api/v1/fleet/restart" } },
+  "GET /api/v1/volumes/at-risk": { module: atRiskRoute, example: { url: "/api/v1/volumes/at-risk?days=7" } },
   "GET /api/v1/workspaces": { module: workspacesRoute, example: { url: "/api/v1/workspaces" } },
   "GET /api/v1/workspaces/[id]": {
     module: workspaceRoute,

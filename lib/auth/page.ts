@@ -1,8 +1,10 @@
 import "server-only";
 import { headers } from "next/headers";
-import { forbidden, redirect } from "next/navigation";
+import { forbidden, notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { getDb } from "@/lib/db";
+import { pageTargetExists } from "@/lib/db/queries/page-targets";
+import { pageTarget } from "@/lib/validations/page-targets";
 import { hasRole, type Role } from "@/lib/validations/auth";
 import { sessionCaller } from "./access";
 import type { Caller } from "./caller";
@@ -30,4 +32,23 @@ export async function requirePage(needed?: Role): Promise<PageCaller> {
   if (!caller) redirect(path && path !== "/" ? `/sign-in?next=${encodeURIComponent(path)}` : "/sign-in");
   if (!hasRole(caller.role, needed ?? pageRole(path ?? "/"))) forbidden();
   return caller;
+}
+
+/**
+ * The layout's 404: the record this path names (a workspace, agent, run or policy) is looked up before the page
+ * streams, since a page's own notFound() comes after the loading boundary has sent 200.
+ */
+export async function requireKnownTarget(caller: PageCaller): Promise<void> {
+  const target = pageTarget((await headers()).get(PATH_HEADER) ?? "/");
+  if (target && !(await pageTargetExists(await getDb(), caller.scope, target))) notFound();
+}
+
+/**
+ * The signed-in user for a page drawn outside the dashboard's layout (403, 404), or null. The request's headers
+ * are read first: a build's prerender stops there, before any database is opened.
+ */
+export async function shellUser(): Promise<{ email: string; name: string; role: Role } | null> {
+  await headers();
+  const caller = await currentUser();
+  return caller && { email: caller.label, name: caller.name, role: caller.role };
 }

@@ -69,6 +69,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   { method: "GET", path: "/api/v1/admins", access: "member", why: "whom to ask for what only admins may do" },
   { method: "GET", path: "/api/v1/fleet/overview", access: "viewer" },
   { method: "GET", path: "/api/v1/fleet/restart", access: "viewer" },
+  { method: "GET", path: "/api/v1/volumes/at-risk", access: "viewer" },
   { method: "GET", path: "/api/v1/workspaces", access: "member" },
   { method: "GET", path: "/api/v1/workspaces/[id]", access: "member" },
   { method: "DELETE", path: "/api/v1/workspaces/[id]/token", access: "admin" },

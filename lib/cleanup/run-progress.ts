@@ -42,3 +42,21 @@ export function runStatus(cancelled: boolean, progress: Pick<RunProgress, "state
         ? "running"
         : "queued";
 }
+
+/**
+ * What a run's progress says in one phrase and its bar: "12 of 73 jobs finished" while it goes; for a cancelled
+ * run, the jobs that ran (done or failed) before the cancel, so a cancel that stopped 73 waiting jobs does not
+ * read as "73 of 73 finished".
+ */
+export function progressSummary(
+  status: RunStatus,
+  p: Pick<RunProgress, "states" | "jobs" | "finished">,
+): { count: number; text: string; share: number } {
+  const count = status === "cancelled" ? p.states.done + p.states.failed : p.finished;
+  const of = `of ${p.jobs} ${p.jobs === 1 ? "job" : "jobs"}`;
+  const text =
+    status === "cancelled"
+      ? `cancelled: ${count} ${of} ran, ${p.states.cancelled} cancelled`
+      : `${count} ${of} finished`;
+  return { count, text, share: p.jobs ? count / p.jobs : 0 };
+}

@@ -26,6 +26,7 @@ import {
   jobResultResponse,
 } from "@/lib/validations/responses";
 import { retentionUpdate } from "@/lib/validations/settings";
+import { atRiskQuery } from "@/lib/validations/volumes";
 import { workspaceDetailQuery, workspaceListQuery } from "@/lib/validations/workspaces";
 import { EXPORT_OPERATIONS } from "./export-operations";
 import type { Operation } from "./operation";
@@ -126,6 +127,12 @@ export const OPERATIONS: Record<string, Operation> = {
     summary: "The workspaces that lose agent data at a restart, grouped by template",
     tag: "fleet",
     responseType: "RestartRisk",
+  },
+  "GET /api/v1/volumes/at-risk": {
+    summary: "Volumes full or filling within N days, fewest days first, paged by key, with their growing roots",
+    tag: "fleet",
+    query: atRiskQuery,
+    responseType: "AtRiskPage",
   },
   "GET /api/v1/workspaces": {
     summary: "Workspaces, paged, sorted and filtered",

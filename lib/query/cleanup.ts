@@ -1,13 +1,14 @@
 import { infiniteQueryOptions, keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { Catalog } from "@/lib/db/queries/cleanup-catalog";
-import type { RunRequest } from "@/lib/cleanup/protocol";
 import type { CleanupPreview } from "@/lib/db/queries/cleanup-preview";
+import type { PreviewAnswer } from "@/lib/db/queries/cleanup-overlap";
 import type { LastRun, Policy } from "@/lib/services/cleanup-policies";
 import type { JobDetail } from "@/lib/db/queries/cleanup-run-jobs";
 import type { RunDetail, RunList } from "@/lib/db/queries/cleanup-views";
 import type {
   CreatePolicyRequest,
   CreateRunRequest,
+  PreviewRequest,
   RunJobsView,
   UpdatePolicyRequest,
 } from "@/lib/validations/cleanup";
@@ -72,11 +73,11 @@ export const jobOptions = (id: string) =>
     refetchInterval: (q) => (q.state.data?.result ? false : LIVE_MS),
   });
 
-export const previewOptions = (body: RunRequest | null) =>
+export const previewOptions = (body: PreviewRequest | null) =>
   queryOptions({
     queryKey: cleanupKeys.preview(body),
     queryFn: ({ signal }) =>
-      fetchJson<CleanupPreview>("/api/v1/cleanup/preview", { method: "POST", body: JSON.stringify(body), signal }),
+      fetchJson<PreviewAnswer>("/api/v1/cleanup/preview", { method: "POST", body: JSON.stringify(body), signal }),
     enabled: body !== null,
     placeholderData: keepPreviousData,
     refetchInterval: false,

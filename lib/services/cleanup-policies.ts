@@ -19,7 +19,7 @@ import { previewRun, type CleanupPreview } from "@/lib/db/queries/cleanup-previe
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
 import { createPolicyRequest, type CreatePolicyRequest, type UpdatePolicyRequest } from "@/lib/validations/cleanup";
 import { assertConfirmed, createRun } from "./cleanup-runs";
-import { policyRequest, toPolicy, type Policy } from "./policy-view";
+import { POLICY_PREVIEW, policyRequest, toPolicy, type Policy } from "./policy-view";
 
 export type { LastRun, Policy };
 
@@ -41,7 +41,7 @@ export async function getPolicy(
   const row = await policyRow(db, id);
   return {
     policy: toPolicy(row),
-    preview: await previewRun(db, policyRequest(row)),
+    preview: await previewRun(db, policyRequest(row), POLICY_PREVIEW),
     lastRun: await lastRunOf(db, row.lastRunId),
   };
 }
@@ -123,7 +123,7 @@ export async function confirmPolicy(db: Db, id: string, confirmBytes: number, wh
     const row = await policyRow(tx, id, true);
     if (row.dryRun)
       throw new ConflictError("This policy only reports what it would remove (dry run): there is nothing to confirm.");
-    const preview = await previewRun(tx, policyRequest(row), { listAll: true });
+    const preview = await previewRun(tx, policyRequest(row), { ...POLICY_PREVIEW, listAll: true });
     assertConfirmed(preview, confirmBytes);
     const { bytes, workspaces } = preview.total;
     if (bytes === 0) {
@@ -167,7 +167,7 @@ export async function runPolicy(
 ): Promise<{ id: string; jobs: number }> {
   const row = await policyRow(db, id);
   // createRun refuses the run when the preview moved from confirmBytes.
-  const run = await createRun(db, { ...policyRequest(row), confirmBytes }, who, { policyId: id });
+  const run = await createRun(db, { ...policyRequest(row), ...POLICY_PREVIEW, confirmBytes }, who, { policyId: id });
   await setPolicy(db, id, { lastRunAt: now, lastRunId: run.id });
   return run;
 }

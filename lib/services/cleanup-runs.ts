@@ -20,7 +20,7 @@ function scopeSummary(scope: RunRequest["scope"]) {
   return values.length <= 5 ? `${kind}: ${values.join(", ")}` : `${kind}: ${values.length}`;
 }
 
-export type StartRun = RunRequest & { confirmBytes?: number; expiresDays?: number };
+export type StartRun = RunRequest & { confirmBytes?: number; expiresDays?: number; includeSilent?: boolean };
 
 /**
  * Refuses (409) a preview that moved by more than the tolerance from the figure the admin confirmed: a run, a
@@ -49,7 +49,8 @@ export async function createRun(
   opts: { policyId?: string; preview?: CleanupPreview; audit?: Record<string, unknown> } = {},
 ) {
   if ("workspaceIds" in request.scope) await refuseDeletedWorkspaces(db, request.scope.workspaceIds);
-  const preview = opts.preview ?? (await previewRun(db, request, { listAll: true }));
+  const preview =
+    opts.preview ?? (await previewRun(db, request, { listAll: true, includeSilent: request.includeSilent }));
   const bytes = preview.total.bytes;
   if (request.confirmBytes !== undefined) assertConfirmed(preview, request.confirmBytes);
   if (preview.workspaces.length === 0) {
@@ -96,6 +97,7 @@ export async function createRun(
         scope: scopeSummary(request.scope),
         dryRun: request.dryRun,
         action,
+        includeSilent: request.includeSilent ?? false,
         confirmBytes: request.confirmBytes ?? null,
         previewBytes: bytes,
         policyId: opts.policyId ?? null,

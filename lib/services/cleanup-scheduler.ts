@@ -9,7 +9,7 @@ import { AppError } from "@/lib/errors";
 import { isRunaway, RUNAWAY_FACTOR } from "@/lib/cleanup/confirmation";
 import { isDue } from "@/lib/cleanup/schedule";
 import { createRun } from "./cleanup-runs";
-import { mayAct, policyRequest } from "./policy-view";
+import { mayAct, POLICY_PREVIEW, policyRequest } from "./policy-view";
 
 /**
  * What a due policy's turn became: its run ("run"); a dry run, because no admin confirmed its figure yet
@@ -35,7 +35,7 @@ export async function runDuePolicies(db: Db, now = new Date()): Promise<Tick> {
     for (const p of policies.filter((x) => isDue(x, now))) {
       const actor = { type: "system" as const, label: `policy: ${p.name}` };
       const request = policyRequest(p);
-      const preview = await previewRun(tx, request, { listAll: true, now });
+      const preview = await previewRun(tx, request, { ...POLICY_PREVIEW, listAll: true, now });
       let runId: string | null = null;
       let outcome: Outcome = mayAct(p) ? "run" : "dry-run";
       const confirmed = { bytes: p.confirmedBytes ?? 0, workspaces: p.confirmedWorkspaces ?? 0 };

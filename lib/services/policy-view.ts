@@ -24,6 +24,12 @@ export type Policy = Omit<CreatePolicyRequest, "custom" | "recipe"> & {
   held: { at: string; bytes: number; workspaces: number } | null;
 };
 
+/**
+ * A policy's previews and runs take silent workspaces in, as they always did: a scheduled run's job waits for its
+ * workspace's reporter (or expires) and the next turn tries again; the policy's preview flags them.
+ */
+export const POLICY_PREVIEW = { includeSilent: true } as const;
+
 /** The run request a policy stands for. */
 export function policyRequest(p: PolicyRow): CreatePolicyRequest {
   return {

@@ -11,11 +11,16 @@ import { toGetter, type SearchParamsInput } from "./search-params";
 
 const expiresDays = z.number().int().min(1).max(90).default(DEFAULT_EXPIRES_DAYS);
 
+/** Workspaces silent past the silent-workspace rule are left out of a run unless it asks for them (absent: out). */
+const includeSilent = z.boolean().optional();
+
 /** POST /api/v1/cleanup/preview: the body of a run. */
-export const previewRequest = runRequest;
+export const previewRequest = runRequest.safeExtend({ includeSilent });
+export type PreviewRequest = z.infer<typeof previewRequest>;
 
 /** POST /api/v1/cleanup/runs: a run, and the preview total the admin confirmed. */
 export const createRunRequest = runRequest.safeExtend({
+  includeSilent,
   confirmBytes: z.number().int().nonnegative(),
   /** Days a job waits for its workspace's reporter before it expires. */
   expiresDays,

@@ -93,6 +93,10 @@ describe("cleanup", () => {
     const total = (await page.getByTestId("preview-total").locator("strong").textContent())?.trim();
     expect(label).toContain(total);
     await confirm.click();
+    // The second step states the same figure; only its own button sends the run.
+    const dialog = page.getByTestId("confirm-dialog");
+    await expect(dialog.getByRole("heading").textContent()).resolves.toBe(`${label}?`);
+    await dialog.getByTestId("confirm-run-final").click();
     await page.waitForURL((u) => /^\/cleanup\/runs\/[0-9a-f-]{36}$/.test(u.pathname));
     runPath = new URL(page.url()).pathname;
     await page.locator('[data-testid="run-jobs"] tbody tr[data-state="queued"]').first().waitFor();

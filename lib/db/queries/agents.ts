@@ -22,7 +22,7 @@ import {
 } from "@/lib/series";
 
 /** Agents the reporter's catalog knows have a page even before any data. */
-const isKnownAgent = (slug: string) => slug === OTHER_AGENT || agentById(slug) !== undefined;
+export const isKnownAgent = (slug: string) => slug === OTHER_AGENT || agentById(slug) !== undefined;
 
 export type AgentDetailParams = RangeParams & { now?: Date; limit?: number };
 

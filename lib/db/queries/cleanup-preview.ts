@@ -8,7 +8,9 @@ import type { RunRequest, Scope } from "@/lib/cleanup/protocol";
 import type { RecipeUsage } from "@/lib/report-format/schema";
 import { rootLatest, workspaces } from "../schema";
 import type { Db } from "../types";
+import { silentHours } from "@/lib/findings/rules";
 import { refuseDeletedWorkspaces } from "./cleanup-deleted";
+import { getRules } from "./findings";
 
 export type WorkspacePreview = {
   workspaceId: string;
@@ -21,6 +23,8 @@ export type WorkspacePreview = {
   estimate: boolean;
   protectedUnits: number;
   protectedBytes: number;
+  /** No report for longer than the silent-workspace rule allows: its job would wait for a reporter that is away. */
+  silent: boolean;
 };
 
 export type CleanupPreview = {
@@ -38,6 +42,11 @@ export type CleanupPreview = {
   zeroWorkspaces: number;
   /** In scope with the root, but their reporter sends no recipe usage (before 0.3): no job is queued for them. */
   withoutUsage: { count: number; workspaces: { workspaceId: string; name: string; owner: string }[] };
+  /**
+   * Silent workspaces with something to act on, left out of the run unless it asks for them (includeSilent), so a
+   * run is not queued for workspaces whose reporter is away; `included` says whether they count in the total.
+   */
+  silent: { count: number; bytes: number; hours: number; included: boolean; workspaces: WorkspacePreview[] };
   /** A custom target has no usage in reports: its figures are unknown and every workspace with the root gets a job. */
   unknown: boolean;
   truncated: boolean;
@@ -83,7 +92,7 @@ export function scopeMatch(scope: Scope): SQL | undefined {
 export async function previewRun(
   db: Db,
   request: Pick<RunRequest, "recipe" | "custom" | "params" | "scope" | "minAgeHours">,
-  opts: { listAll?: boolean; now?: Date; refuseDeleted?: boolean } = {},
+  opts: { listAll?: boolean; now?: Date; refuseDeleted?: boolean; includeSilent?: boolean; silentHours?: number } = {},
 ): Promise<CleanupPreview> {
   // An admin's preview of a scope that names a workspace deleted in Coder is refused, as its run would be.
   if (opts.refuseDeleted && "workspaceIds" in request.scope)
@@ -91,6 +100,8 @@ export async function previewRun(
   // Reports age while they wait: a unit 29 days old in yesterday's report is 30 days old now.
   const now = opts.now ?? new Date();
   const recipe = request.recipe ? RECIPES.find((r) => r.id === request.recipe)! : null;
+  const hours = opts.silentHours ?? silentHours(await getRules(db));
+  const quietSince = now.getTime() - hours * 3600_000;
   const rows = await db
     .select({
       workspaceId: rootLatest.workspaceId,
@@ -99,6 +110,8 @@ export async function previewRun(
       collectedAt: rootLatest.collectedAt,
       name: workspaces.name,
       owner: workspaces.owner,
+      // enrollment stands for the report a workspace never sent, as the silent-workspace rule counts it
+      lastSeen: sql<Date | string>`coalesce(${workspaces.lastCollectedAt}, ${workspaces.firstSeenAt})`,
       usage: recipe ? sql<RecipeUsage | null>`${rootLatest.recipes} -> ${recipe.id}` : sql<null>`null`,
       // Reporters before 0.3 send no recipe usage at all; 0.3 sends an entry for every recipe of the root.
       hasUsage: sql<boolean>`${rootLatest.recipes} <> '{}'::jsonb`,
@@ -120,6 +133,7 @@ export async function previewRun(
       estimate: false,
       protectedUnits: 0,
       protectedBytes: 0,
+      silent: new Date(r.lastSeen).getTime() < quietSince,
       hasUsage: false,
     };
     byWorkspace.set(r.workspaceId, w);
@@ -142,7 +156,9 @@ export async function previewRun(
   }
 
   const all = [...byWorkspace.values()];
-  const acting = recipe ? all.filter((w) => w.hasUsage && w.bytes > 0) : all;
+  const selecting = recipe ? all.filter((w) => w.hasUsage && w.bytes > 0) : all;
+  const silent = selecting.filter((w) => w.silent);
+  const acting = opts.includeSilent ? selecting : selecting.filter((w) => !w.silent);
   const without = recipe ? all.filter((w) => !w.hasUsage) : [];
   acting.sort((a, b) => b.bytes - a.bytes || a.workspaceId.localeCompare(b.workspaceId));
   const strip = ({ hasUsage: _h, ...w }: WorkspacePreview & { hasUsage: boolean }): WorkspacePreview => w;
@@ -157,10 +173,17 @@ export async function previewRun(
       protectedUnits: counted.reduce((s, w) => s + w.protectedUnits, 0),
       protectedBytes: counted.reduce((s, w) => s + w.protectedBytes, 0),
     },
-    zeroWorkspaces: recipe ? counted.length - acting.length : 0,
+    zeroWorkspaces: recipe ? counted.length - selecting.length : 0,
     withoutUsage: {
       count: without.length,
       workspaces: without.slice(0, LISTED).map(({ workspaceId, name, owner }) => ({ workspaceId, name, owner })),
+    },
+    silent: {
+      count: silent.length,
+      bytes: silent.reduce((n, w) => n + w.bytes, 0),
+      hours,
+      included: opts.includeSilent === true,
+      workspaces: silent.slice(0, LISTED).map(strip),
     },
     unknown: !recipe,
     truncated: !opts.listAll && acting.length > LISTED,
@@ -172,13 +195,18 @@ export async function fleetFreeable(
   db: Db,
 ): Promise<Record<RecipeId, { bytes: number; workspaces: number; estimate: boolean }>> {
   const out = {} as Record<RecipeId, { bytes: number; workspaces: number; estimate: boolean }>;
+  const hours = silentHours(await getRules(db));
   for (const r of RECIPES) {
-    const p = await previewRun(db, {
-      recipe: r.id,
-      params: { olderThanDays: r.defaultOlderThanDays },
-      scope: { all: true },
-      minAgeHours: MIN_AGE_HOURS.default,
-    });
+    const p = await previewRun(
+      db,
+      {
+        recipe: r.id,
+        params: { olderThanDays: r.defaultOlderThanDays },
+        scope: { all: true },
+        minAgeHours: MIN_AGE_HOURS.default,
+      },
+      { silentHours: hours },
+    );
     out[r.id] = { bytes: p.total.bytes, workspaces: p.total.workspaces, estimate: p.total.estimate };
   }
   return out;

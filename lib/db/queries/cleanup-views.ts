@@ -10,6 +10,8 @@ import { DEFAULT_PAGE_SIZE, type PageOptions } from "../keyset";
 import type { Db } from "../types";
 import { shownJobState } from "./cleanup-job-state";
 import { listRunJobs, type RunJobsPage } from "./cleanup-run-jobs";
+import type { WaitingReporters } from "@/lib/cleanup/waiting";
+import { waitingReporters } from "./cleanup-waiting";
 
 // Runs as the pages show them. Reads only: jobs past their expiry or lease are shown as such (see
 // shownJobState) and left for the scheduler's sweep to end.
@@ -25,6 +27,7 @@ export type RunSummary = {
   action: "delete" | "trash";
   trashDays: number;
   minAgeHours: number;
+  countStatusChanges: boolean;
   expiresDays: number;
   sourceJobId: string | null;
   policyId: string | null;
@@ -43,7 +46,7 @@ export type RunSummary = {
 };
 
 /** A run and the first page of its jobs (the API's answer; later pages carry the run again, as it is now). */
-export type RunDetail = { run: RunSummary } & RunJobsPage;
+export type RunDetail = { run: RunSummary; waiting: WaitingReporters } & RunJobsPage;
 export type RunList = { runs: RunSummary[]; nextCursor: string | null };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -125,6 +128,7 @@ function summarize(
     action: run.action,
     trashDays: run.trashDays,
     minAgeHours: run.minAgeHours,
+    countStatusChanges: run.countStatusChanges,
     expiresDays: run.expiresDays,
     sourceJobId: run.sourceJobId,
     policyId: run.policyId,
@@ -212,11 +216,14 @@ export async function getRunDetail(
 ): Promise<RunDetail | null> {
   const run = await getRun(db, runId, now);
   if (!run) return null;
-  const jobs = await listRunJobs(
-    db,
-    runId,
-    { sort: page.sort ?? "preview", state: page.state, cursor: page.cursor, limit: page.limit ?? RUN_JOBS_PAGE },
-    now,
-  );
-  return { run, ...jobs };
+  const [jobs, waiting] = await Promise.all([
+    listRunJobs(
+      db,
+      runId,
+      { sort: page.sort ?? "preview", state: page.state, cursor: page.cursor, limit: page.limit ?? RUN_JOBS_PAGE },
+      now,
+    ),
+    waitingReporters(db, runId, now),
+  ]);
+  return { run, waiting, ...jobs };
 }

@@ -9,6 +9,7 @@ import { isSilent, silenceExpected } from "@/lib/findings/silence";
 import { silentHours } from "@/lib/findings/rules";
 import { daysBetween, isoOrNull, type Day } from "@/lib/series";
 import { notDeleted } from "../deleted";
+import { atRiskOrder } from "./volumes-at-risk";
 import { workspaces } from "../schema";
 import { rowsOf, type Db } from "../types";
 import type { FleetSeriesKey } from "./fleet-series";
@@ -171,8 +172,9 @@ type VolumeAtRiskRow = VolumeColumns & {
 };
 
 /**
- * Volumes that are full (df Use% or IUse% at the full rules' thresholds) first, fullest first; then volumes
- * forecast to fill within `fillingDays` (the volume-filling rule's, null when it is off), soonest first.
+ * Volumes that are full (df Use% or IUse% at the full rules' thresholds) first, least free space first; then
+ * volumes forecast to fill within `fillingDays` (the volume-filling rule's, null when it is off), soonest first:
+ * the at-risk page's order (volumes-at-risk.ts).
  */
 export async function volumesAtRisk(
   db: Db,
@@ -189,7 +191,7 @@ export async function volumesAtRisk(
     await db.execute(sql`select w.id, w.name, w.owner, w.forecast_full_at, ${volumeColumns},
         w.growth_bytes_per_day::float8 as growth_bytes_per_day, ${isFull} as is_full
       from workspaces w where (${isFull} or (${filling})) and ${notDeleted}
-      order by ${isFull} desc, greatest(w.volume_used_pct, coalesce(w.volume_inodes_used_pct, 0)) desc, w.forecast_full_at, w.id
+      order by ${atRiskOrder(isFull)}
       limit ${opts.limit}`),
   );
   return rows.flatMap((r) => {

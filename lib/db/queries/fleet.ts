@@ -1,6 +1,7 @@
 import "server-only";
 import type { RuleSet } from "@/lib/findings/rules";
 import { resolveRange, utcDayOf, type DayRange, type RangeParams } from "@/lib/series";
+import { countVolumesAtRisk } from "./volumes-at-risk";
 import type { Db } from "../types";
 import { getSyncState, type CoderSyncState } from "./coder-sync";
 import { getCoverage, notReportingWorkspaces, type Coverage, type NotReportingWorkspace } from "./coverage";
@@ -45,6 +46,8 @@ export type FleetOverview = {
    * forecast to fill within the volume-filling rule's days, soonest first.
    */
   volumesAtRisk: VolumeAtRisk[];
+  /** How many volumes are at risk in all (the list holds the first `limit`): the overview's "+N more". */
+  volumesAtRiskTotal: number;
   /** The volume-filling rule's horizon in days (what "filling soon" means), null when the rule is off. */
   fillingDays: number | null;
   silent: SilentWorkspaces;
@@ -75,22 +78,37 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
   const range = clampToRollups(resolveRange(params, now), horizons.rollups);
   const today = utcDayOf(now);
   const fillingDays = fillingDaysOf(rules);
-  const [chart, total, largest, agents, growing, atRisk, silent, findings, coverage, coderSync, notReporting, home, asOf] =
-    await Promise.all([
-      fleetSeries(db, range, today),
-      fleetTotals(db),
-      topWorkspaces(db, limit),
-      topAgents(db, limit),
-      fastestGrowingRoots(db, growthSinceDay(now), limit),
-      volumesAtRisk(db, { rules, now, fillingDays, limit }),
-      silentWorkspaces(db, { rules, now, limit }),
-      getFindingsSummary(db, { now, rules }),
-      getCoverage(db),
-      getSyncState(db),
-      notReportingWorkspaces(db, limit),
-      fleetHomeSplit(db),
-      figuresAsOf(db),
-    ]);
+  const [
+    chart,
+    total,
+    largest,
+    agents,
+    growing,
+    atRisk,
+    silent,
+    findings,
+    coverage,
+    coderSync,
+    notReporting,
+    home,
+    asOf,
+    atRiskTotal,
+  ] = await Promise.all([
+    fleetSeries(db, range, today),
+    fleetTotals(db),
+    topWorkspaces(db, limit),
+    topAgents(db, limit),
+    fastestGrowingRoots(db, growthSinceDay(now), limit),
+    volumesAtRisk(db, { rules, now, fillingDays, limit }),
+    silentWorkspaces(db, { rules, now, limit }),
+    getFindingsSummary(db, { now, rules }),
+    getCoverage(db),
+    getSyncState(db),
+    notReportingWorkspaces(db, limit),
+    fleetHomeSplit(db),
+    figuresAsOf(db),
+    countVolumesAtRisk(db, rules, now, fillingDays),
+  ]);
   return {
     range,
     generatedAt: now.toISOString(),
@@ -102,6 +120,7 @@ export async function getFleetOverview(db: Db, params: FleetOverviewParams = {})
     topAgents: agents,
     fastestGrowingRoots: growing,
     volumesAtRisk: atRisk,
+    volumesAtRiskTotal: atRiskTotal,
     fillingDays,
     silent,
     findings,

@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { KEPT_REFRESH_LOCK } from "../advisory-locks";
+import { notDeleted } from "../deleted";
 import { rowsOf, type Db } from "../types";
 import { getRules } from "./findings";
 import { lockKeptShared, rewriteKeptWorkspaces } from "./kept-findings";
@@ -50,13 +51,13 @@ export async function refreshKeptPending(db: Db, limit = REFRESH_BATCH): Promise
 
 /**
  * The time the fleet's figures hold every report up to: while marks wait, the oldest mark's (every report stored
- * before it is in the kept aggregates, later ones may not be yet); else the newest report's arrival. Null before
+ * before it is in the kept aggregates, later ones may not be yet); else the newest report's arrival (of a workspace not deleted). Null before
  * the first report. Pages show it as "figures as of …", so a lag of the refresh is visible, never silent.
  */
 export async function figuresAsOf(db: Db): Promise<Date | null> {
   const [row] = rowsOf<{ at: string | Date | null }>(
     await db.execute(sql`select coalesce((select min(marked_at) from kept_pending),
-      (select max(last_seen_at) from workspaces)) as at`),
+      (select max(w.last_seen_at) from workspaces w where ${notDeleted})) as at`),
   );
   return row?.at == null ? null : new Date(row.at);
 }

@@ -95,7 +95,7 @@ export async function syncFromCoder(
     const known = unlisted.length + listed.length;
     if (deletions.length > MAX_DELETED_AT_ONCE && deletions.length * 2 > known) {
       throw new Error(
-        `Coder no longer shows ${deletions.length} of the ${known} workspaces known here; none was marked deleted. Does CODER_SESSION_TOKEN belong to a user who can read every workspace (a Template Admin or an Owner; an Auditor cannot)?`,
+        `Coder no longer shows ${deletions.length} of the ${known} workspaces known here; none was marked deleted. Does CODER_SESSION_TOKEN belong to a user who can read every workspace, dormant ones included (a Template Admin or an Owner; an Auditor cannot)?`,
       );
     }
     Object.assign(counts, await applyCoderSync(db, seen, deletions, startedAt));

@@ -20,8 +20,6 @@ export const CURRENT_RELEASE: CoderRelease = {
   bearer: true,
   revoke: true,
 };
-/** A release of late 2025: scopes and revocation, no Basic client authentication. */
-export const BEFORE_BASIC_AUTH: CoderRelease = { ...CURRENT_RELEASE, basicClientAuth: false };
 /** A release of early 2025: none of the additions. */
 export const EARLY_2025: CoderRelease = {
   basicClientAuth: false,

@@ -53,6 +53,12 @@ function Templates({ data }: { data: RestartRisk }) {
           <Panel
             key={t.template ?? ""}
             title={`${t.template ?? "No template"}: ${t.atRisk.length} of ${t.workspaces} workspaces`}
+            actions={
+              <ExportLink
+                path={exportPaths.restart()}
+                params={t.template === null ? undefined : { template: t.template }}
+              />
+            }
           >
             <p className="small">
               {home === t.atRisk.length

@@ -2,11 +2,13 @@ import type { ColumnDef } from "@tanstack/react-table";
 import { agentLabel } from "@/components/agents/agent-label";
 import { Bytes } from "@/components/ui/bytes";
 import { column, DataTable } from "@/components/ui/data-table";
+import { ExportLink } from "@/components/ui/export-link";
 import { Panel } from "@/components/ui/panel";
 import { SUPPORT_LABELS } from "@/lib/catalog/compatibility";
 import type { RootDetail } from "@/lib/db/queries/workspace-detail";
 import type { Persistence, PersistenceVerdict, Placement } from "@/lib/report-format/persistence";
 import { restartReadiness, type AgentReadiness } from "@/lib/shaping/restart-readiness";
+import { exportPaths } from "@/lib/validations/export";
 
 const VERDICT: Record<PersistenceVerdict, { label: string; className: string }> = {
   persistent: { label: "survives", className: "badge info" },
@@ -83,10 +85,12 @@ const columns: ColumnDef<AgentReadiness>[] = [
  * home's volume.
  */
 export function RestartPanel({
+  workspaceId,
   persistence,
   roots,
   freeBytes,
 }: {
+  workspaceId: string;
   persistence: Persistence | null;
   roots: readonly RootDetail[];
   freeBytes: number | null;
@@ -96,7 +100,17 @@ export function RestartPanel({
     ? Object.entries(persistence.roots).filter(([, p]) => p.link || (p.mount && !p.mount.homeVolume))
     : [];
   return (
-    <Panel title="Survives a restart?" id="restart">
+    <Panel
+      title="Survives a restart?"
+      id="restart"
+      actions={
+        <ExportLink
+          path={exportPaths.restart()}
+          params={{ workspace: workspaceId }}
+          title="Download the folders this workspace loses at a restart as CSV"
+        />
+      }
+    >
       {persistence ? (
         <div className="stack" data-testid="restart-panel">
           <p>
@@ -106,7 +120,7 @@ export function RestartPanel({
             </span>
           </p>
           {agents.length ? (
-            <DataTable data={agents} columns={columns} rowId={(a) => a.agent} testId="restart-agents" stacked={3} />
+            <DataTable data={agents} columns={columns} rowId={(a) => a.agent} testId="restart-agents" stacked={2} />
           ) : null}
           {off.length ? (
             <div className="small" data-testid="restart-off-volume">

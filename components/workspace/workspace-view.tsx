@@ -92,6 +92,7 @@ function Detail({ data, range }: { data: WorkspaceDetail; range: RangeState }) {
         <AgentRetentionTable roots={data.roots} settings={data.workspace.agentRetention} />
       </Panel>
       <RestartPanel
+        workspaceId={id}
         persistence={data.workspace.persistence}
         roots={data.roots}
         freeBytes={data.workspace.volume?.availBytes ?? null}

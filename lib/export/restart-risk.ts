@@ -4,6 +4,7 @@ import { getRestartRisk, type AtRiskWorkspace, type LostRoot } from "@/lib/db/qu
 import type { WorkspaceScope } from "@/lib/db/scope";
 import type { Db } from "@/lib/db/types";
 import { utcDayOf } from "@/lib/series";
+import type { RestartFilter } from "@/lib/validations/restart";
 
 // The "Lost at restart" page as CSV: a row per folder lost (a workspace whose home is lost but whose report names
 // no agent folder gets one row of its own), read by the same function as the page, with exact byte counts.
@@ -26,8 +27,13 @@ export const RESTART_RISK_COLUMNS: CsvColumn<Row>[] = [
   col("holds_sessions", "boolean", (r) => r.root?.sessions),
 ];
 
-export async function restartRiskExport(db: Db, scope: WorkspaceScope, now = new Date()): Promise<CsvExport<Row>> {
-  const risk = await getRestartRisk(db, scope);
+export async function restartRiskExport(
+  db: Db,
+  scope: WorkspaceScope,
+  filter: RestartFilter = {},
+  now = new Date(),
+): Promise<CsvExport<Row>> {
+  const risk = await getRestartRisk(db, scope, filter);
   const rows = risk.templates.flatMap<Row>((t) =>
     t.atRisk.flatMap<Row>((ws) => (ws.lost.length ? ws.lost.map((root) => ({ ws, root })) : [{ ws, root: null }])),
   );

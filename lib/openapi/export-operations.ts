@@ -2,6 +2,7 @@ import { auditFilterQuery } from "@/lib/validations/audit";
 import { usageExportQuery } from "@/lib/validations/export";
 import { findingsFilterQuery } from "@/lib/validations/findings";
 import { rangeQuery } from "@/lib/validations/range";
+import { restartExportQuery } from "@/lib/validations/restart";
 import { workspaceListQuery } from "@/lib/validations/workspaces";
 import { csv, type Operation } from "./operation";
 
@@ -10,7 +11,10 @@ export const EXPORT_OPERATIONS: Record<string, Operation> = {
   "GET /api/v1/export/usage.csv": csv("Usage per workspace, root and day (or per report)", usageExportQuery),
   "GET /api/v1/export/workspaces.csv": csv("The workspaces table, all pages", workspaceListQuery),
   "GET /api/v1/export/findings.csv": csv("Every row of the findings page", findingsFilterQuery),
-  "GET /api/v1/export/restart.csv": csv("The lost-at-restart page: every folder lost at a restart, by template"),
+  "GET /api/v1/export/restart.csv": csv(
+    "The lost-at-restart page: every folder lost at a restart, by template",
+    restartExportQuery,
+  ),
   "GET /api/v1/export/fleet.csv": csv("The overview's chart", rangeQuery),
   "GET /api/v1/export/fleet/[table]": csv(
     "One of the overview's lists: top-workspaces.csv, top-agents.csv, fastest-growing.csv, volumes-at-risk.csv, silent.csv",

@@ -17,6 +17,7 @@ export const PAGES: PageSpec[] = [
   { name: "Codex", path: () => "/agents/codex" },
   { name: "findings", path: () => "/findings", shot: "findings" },
   { name: "findings' rules", path: () => "/findings/rules", shot: "rules" },
+  { name: "lost at restart", path: () => "/restart" },
   { name: "cleanup", path: () => "/cleanup" },
   { name: "a run", path: () => `/cleanup/runs/${pageObjects.run}` },
   { name: "a policy", path: () => `/cleanup/policies/${pageObjects.policy}` },

@@ -99,7 +99,7 @@ describeEachDatabase("the lost-at-restart view", (t) => {
   });
 
   it("exports a row per folder lost, read back with an independent parser", async () => {
-    const exp = await restartRiskExport(t.current.db, FLEET, now);
+    const exp = await restartRiskExport(t.current.db, FLEET, {}, now);
     const rows = parse(await new Response(await openCsvStream(exp)).text(), { columns: true }) as Record<
       string,
       string
@@ -111,6 +111,13 @@ describeEachDatabase("the lost-at-restart view", (t) => {
       ["docker-no-home", "d2", "true", "claude-code:data", "overlay at /", String(30 * MiB), String(20 * MiB)],
       ["codex-ram", "r1", "false", "codex:data", "tmpfs at /home/coder/.codex", String(50 * MiB), String(40 * MiB)],
     ]);
+  });
+
+  it("narrows to one template or one workspace", async () => {
+    const one = await getRestartRisk(t.current.db, FLEET, { template: "codex-ram" });
+    expect(one.templates.map((g) => [g.template, g.workspaces, g.atRisk.length])).toEqual([["codex-ram", 2, 1]]);
+    const ws = await getRestartRisk(t.current.db, FLEET, { workspace: "d2" });
+    expect(ws.templates.flatMap((g) => g.atRisk.map((w) => w.id))).toEqual(["d2"]);
   });
 
   it("counts the workspaces at risk per template for Prometheus", async () => {

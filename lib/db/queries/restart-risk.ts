@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { holdsSessions } from "@/lib/findings/rules/agent-data-lost";
+import type { RestartFilter } from "@/lib/validations/restart";
 import { inScope, type WorkspaceScope } from "../scope";
 import { rowsOf, type Db } from "../types";
 
@@ -56,9 +57,17 @@ const where = sql`coalesce(${placed} -> 'link' ->> 'path' || ' → ' || (${place
 
 /**
  * Every workspace that reports persistence facts (in the scope, not deleted), whether it is at risk and why; one
- * read of the workspaces and their latest roots. The fleet is read whole: it is the denominator of each template.
+ * read of the workspaces and their latest roots (or of one template's, or one workspace's). The fleet is read
+ * whole: it is the denominator of each template.
  */
-export async function getRestartRisk(db: Db, scope: WorkspaceScope): Promise<RestartRisk> {
+export async function getRestartRisk(db: Db, scope: WorkspaceScope, filter: RestartFilter = {}): Promise<RestartRisk> {
+  const only = sql.join(
+    [
+      filter.template === undefined ? sql`` : sql`and coalesce(w.template, '') = ${filter.template}`,
+      filter.workspace === undefined ? sql`` : sql`and w.id = ${filter.workspace}`,
+    ],
+    sql` `,
+  );
   const rows = rowsOf<Row>(
     await db.execute(sql`select w.id, w.name, w.owner, w.template,
         coalesce(w.persistence -> 'home' ->> 'verdict' = 'not-persistent', false) as home_lost,
@@ -75,7 +84,7 @@ export async function getRestartRisk(db: Db, scope: WorkspaceScope): Promise<Res
         where r.workspace_id = w.id and r.kind in ('tool', 'module', 'legacy', 'custom')
           and ${placed} ->> 'verdict' = 'not-persistent'
       ) lost on true
-      where w.persistence is not null and w.deleted_at is null and ${inScope(scope, sql`w.owner`)}
+      where w.persistence is not null and w.deleted_at is null and ${inScope(scope, sql`w.owner`)} ${only}
       order by w.template nulls last, w.name, w.id`),
   );
   const byTemplate = new Map<string | null, TemplateRisk>();

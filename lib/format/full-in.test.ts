@@ -30,6 +30,10 @@ describe("fullInText", () => {
     expect(
       fullInText(volume({ inodesFull: true, inodes: { total: 10, used: 10, free: 0, usePercent: 100 } }), null),
     ).toBe("no inodes");
+    // past the inodes threshold, the inodes left, not the bytes' forecast of a year
+    expect(
+      fullInText(volume({ inodesFull: true, inodes: { total: 1e6, used: 97e4, free: 3e4, usePercent: 97 } }), 400),
+    ).toBe("30,000 inodes left");
     expect(fullInText(volume({}), 40)).toBe("40 days");
     expect(fullInText(volume({}), null)).toBe("—");
   });

@@ -197,7 +197,7 @@ describe("full volumes", () => {
     // The table shows them so: its first rows say full (or out of inodes, or what is left past the threshold).
     const cells = page.locator('[data-testid="workspaces-table"] tbody tr');
     const first = await cells.first().textContent();
-    expect(first).toMatch(/full|no inodes|iB left/);
+    expect(first).toMatch(/full|no inodes|iB left|inodes left/);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -204,7 +204,8 @@ async function brokenWords(page: Page): Promise<string[]> {
       const el = node.parentElement!;
       if (el.closest("code, pre, svg, .recharts-wrapper, [hidden]") || el.offsetParent === null) continue;
       const text = node.textContent ?? "";
-      for (const m of text.matchAll(/\S+/g)) {
+      // a word ends at a space, and may break after a hyphen or a slash ("claude-", "code:data")
+      for (const m of text.matchAll(/[^\s\-/]+[-/]?/g)) {
         if (m[0].length > 16) continue;
         const range = document.createRange();
         range.setStart(node, m.index);

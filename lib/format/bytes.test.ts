@@ -11,7 +11,13 @@ describe("formatBytes", () => {
     expect(formatBytes(1536)).toBe("1.5 KiB");
     expect(formatBytes(3 * GiB)).toBe("3 GiB");
     expect(formatBytes(0)).toBe("0 B");
-    expect(formatBytes(1023)).toBe("1023 B");
+    expect(formatBytes(999)).toBe("999 B");
+  });
+  it("writes four digits of a unit in the next one, so no figure reads larger than a bigger one beside it", () => {
+    expect(formatBytes(1002 * MiB)).toBe("0.979 GiB");
+    expect(formatBytes(1023)).toBe("0.999 KiB");
+    expect(formatBytes(1000 * GiB)).toBe("0.977 TiB");
+    expect(formatBytesDelta(-1010 * MiB)).toBe("−0.986 GiB");
   });
   // The figures of issue 18, which truncation showed as "18.9 GiB", "14 GiB" and "1 TiB".
   it("rounds to three significant digits instead of cutting off", () => {

@@ -9,7 +9,20 @@ const known = (bytes: MaybeBytes): bytes is number => bytes !== null && bytes !=
  * "14.1 GiB". That is pretty-bytes' default; its fraction-digit options truncate ("18.9 GiB"), so none is passed,
  * and the screen says what a CSV's exact bytes round to.
  */
-const magnitude = (bytes: number) => prettyBytes(Math.abs(bytes), { binary: true });
+const UNITS = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+
+/**
+ * Four digits ("1002 MiB", between 1000 and 1023 of a unit) read as larger than "1.03 GiB" beside them: those
+ * are written in the next unit, to three significant digits ("0.979 GiB").
+ */
+function magnitude(bytes: number): string {
+  const abs = Math.abs(bytes);
+  const text = prettyBytes(abs, { binary: true });
+  const [figure, unit] = text.split(" ");
+  const i = UNITS.indexOf(unit);
+  if (Number(figure) < 1000 || i < 0 || i === UNITS.length - 1) return text;
+  return `${Number((abs / 1024 ** (i + 1)).toPrecision(3))} ${UNITS[i + 1]}`;
+}
 
 /** A size: "1.5 KiB", "14.1 GiB", "1.07 TiB". Null/undefined/NaN become "—". */
 export function formatBytes(bytes: MaybeBytes): string {

@@ -1,6 +1,9 @@
 /** "42%" from a 0..1 ratio; "—" when unknown. */
 export function formatPercent(ratio: number | null | undefined, digits = 0): string {
   if (ratio === null || ratio === undefined || !Number.isFinite(ratio)) return "—";
+  // Something that rounds to 0 is not nothing: a 102 MiB folder's share of a large home is "<1%", not "0%".
+  const smallest = 10 ** -digits;
+  if (ratio > 0 && ratio * 100 < smallest / 2) return `<${smallest}%`;
   return `${(ratio * 100).toFixed(digits)}%`;
 }
 

@@ -83,7 +83,7 @@ function Detail({ data, range }: { data: WorkspaceDetail; range: RangeState }) {
         <Panel title="Largest sessions" actions={table("sessions")}>
           <LargestSessions sessions={data.largestSessions} />
         </Panel>
-        <Panel title="Largest entries" actions={table("entries")}>
+        <Panel title="Largest other files and folders" actions={table("entries")}>
           <LargestEntries roots={data.roots} />
         </Panel>
       </div>

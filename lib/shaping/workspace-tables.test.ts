@@ -66,12 +66,19 @@ describe("ageRows and largestEntries", () => {
       ]),
     ).toEqual([{ root: "a", "1d": 1, "7d": 0, "30d": 0, "90d": 0, older: 2 }]);
   });
-  it("merges entries across roots", () => {
+  it("merges entries across roots, leaving the sessions to their own table", () => {
     const rows = largestEntries([
       { key: "a", agent: "codex", largest: [{ path: "x", bytes: 5, mtime: "t", type: "file" }] },
-      { key: "b", agent: "gemini", largest: [{ path: "y", bytes: 9, mtime: "t", type: "session" }] },
+      {
+        key: "b",
+        agent: "gemini",
+        largest: [
+          { path: "y", bytes: 9, mtime: "t", type: "session" },
+          { path: "z", bytes: 7, mtime: "t", type: "dir" },
+        ],
+      },
     ]);
-    expect(rows.map((r) => `${r.rootKey}:${r.path}`)).toEqual(["b:y", "a:x"]);
+    expect(rows.map((r) => `${r.rootKey}:${r.path}`)).toEqual(["b:z", "a:x"]);
   });
 });
 

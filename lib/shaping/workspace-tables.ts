@@ -69,13 +69,17 @@ export function ageRows(roots: readonly Pick<RootDetail, "key" | "ages" | "bytes
 
 export type LargestRow = { rootKey: string; agent: string; path: string; bytes: number; mtime: string; type: string };
 
-/** The largest entries across roots, largest first. */
+/**
+ * The largest entries across roots that are not sessions, largest first: sessions have a table of their own, and
+ * the same rows in both read as two findings.
+ */
 export function largestEntries(
   roots: readonly Pick<RootDetail, "key" | "agent" | "largest">[],
   limit = 15,
 ): LargestRow[] {
   const all: LargestRow[] = [];
-  for (const r of roots) for (const e of r.largest ?? []) all.push({ rootKey: r.key, agent: r.agent, ...e });
+  for (const r of roots)
+    for (const e of r.largest ?? []) if (e.type !== "session") all.push({ rootKey: r.key, agent: r.agent, ...e });
   return all.sort((a, b) => b.bytes - a.bytes).slice(0, limit);
 }
 

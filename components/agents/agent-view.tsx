@@ -113,6 +113,7 @@ function Detail({ data }: { data: AgentDetail }) {
                   have no age
                 </>
               ) : null}
+              . Counted per file: a 30-day cleanup takes a session only when all of it is that old, so it frees less.
             </>
           }
         >

@@ -162,7 +162,8 @@ export type VolumeAtRisk = {
   growthBytesPerDay: number | null;
 };
 
-type VolumeAtRiskRow = VolumeColumns & {
+/** A volume at risk as the database answers it (the overview's list and the at-risk page read the same columns). */
+export type VolumeAtRiskRow = VolumeColumns & {
   id: string;
   name: string;
   owner: string;

@@ -8,8 +8,9 @@ import { encodeAtRiskCursor } from "@/lib/validations/volumes";
 import { notDeleted } from "../deleted";
 import { keysetAfter, type KeyPart } from "../keyset";
 import { rowsOf, type Db } from "../types";
+import type { VolumeAtRiskRow } from "./fleet-lists";
 import { growthSinceDay, grownRoots } from "./root-growth";
-import { fullCondition, fullThresholds, toVolume, volumeColumns, type VolumeColumns } from "./volume";
+import { fullCondition, fullThresholds, toVolume, volumeColumns } from "./volume";
 
 // Every volume that is full or will be within N days, in one order for the overview's list and the at-risk page:
 // full ones first (0 days), then by the forecast day they fill; within a day, least free space first.
@@ -74,13 +75,7 @@ export type AtRiskPage = {
   next: string | null;
 };
 
-type Row = VolumeColumns & {
-  id: string;
-  name: string;
-  owner: string;
-  forecast_full_at: Date | string | null;
-  growth_bytes_per_day: number | null;
-  is_full: boolean;
+type Row = VolumeAtRiskRow & {
   k0: string;
   k1: string;
   k2: string;

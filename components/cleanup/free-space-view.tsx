@@ -12,6 +12,7 @@ import {
   type FreeSpaceChoice,
   type FreeSpaceRow,
 } from "@/lib/cleanup/free-space";
+import { confirmGate } from "@/lib/cleanup/confirm-gate";
 import { newRunHref } from "@/lib/cleanup/links";
 import { DEFAULT_EXPIRES_DAYS } from "@/lib/cleanup/types";
 import { previewUnitsText } from "@/lib/cleanup/wording";
@@ -24,6 +25,8 @@ import { useQueueRuns } from "@/lib/query/use-cleanup-mutations";
 import { Bytes } from "@/components/ui/bytes";
 import { Panel } from "@/components/ui/panel";
 import { column, DataTable } from "@/components/ui/data-table";
+import { ConfirmRunDialog } from "./confirm-run-dialog";
+import { runConsequence } from "./run-text";
 
 const CHOICES: readonly FreeSpaceChoice[] = ["defaults", "minimum"];
 type Picks = Partial<Record<RecipeId, FreeSpaceChoice>>;
@@ -37,8 +40,9 @@ const CHOICE_HEADERS: Record<FreeSpaceChoice, string> = {
 /**
  * "Free space here": every recipe's preview on one workspace, with its defaults and with everything past the
  * minimum age, largest first. The admin picks one figure per recipe and starts those runs; the button states
- * their figure, and each run is confirmed with its own preview total, as any run is. The workspace was picked
- * by name, so it is previewed even when silent (the preview's table flags it).
+ * their figure and opens the same second step as any real run (typing the workspace's name above 10 GiB), and
+ * each run is confirmed with its own preview total. The workspace was picked by name, so it is previewed even
+ * when silent (the preview's table flags it).
  */
 export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
   const rows = useMemo(() => freeSpaceRows(workspace.id), [workspace.id]);
@@ -48,6 +52,7 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
   const previewOf = (i: number, c: FreeSpaceChoice) => previews[i * CHOICES.length + CHOICES.indexOf(c)];
   const [picks, setPicks] = useState<Picks>({});
   const [queued, setQueued] = useState<Queued[]>([]);
+  const [asking, setAsking] = useState(false);
   const router = useRouter();
   const label = workspaceLabel(workspace);
 
@@ -90,6 +95,7 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
     },
     {
       onSuccess: (done) => {
+        setAsking(false);
         if (done.length === 1) router.push(`/cleanup/runs/${done[0].id}`);
         else {
           setQueued(done);
@@ -99,6 +105,8 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
     },
   );
   const ready = picked.length > 0 && picked.every((p) => !p.query.isFetching && p.bytes > 0);
+  const pickedBytes = picked.reduce((sum, p) => sum + p.bytes, 0);
+  const consequences = [...new Set(picked.map((p) => runConsequence(p.action, p.row.runs[p.choice].trashDays)))];
 
   return (
     <div className="stack">
@@ -165,14 +173,26 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
           className="button primary"
           data-testid="confirm-free"
           disabled={!ready || start.isPending}
-          onClick={() => start.mutate()}
+          onClick={() => setAsking(true)}
         >
           {freeSpaceLabel(picked, label)}
         </button>
+        {asking && ready ? (
+          <ConfirmRunDialog
+            title={freeSpaceLabel(picked, label)}
+            scope={label}
+            consequence={consequences.join(" ")}
+            gate={confirmGate({ dryRun: false, bytes: pickedBytes, workspaces: 1 }, workspace.name)}
+            pending={start.isPending}
+            error={start.isError ? start.error.message : null}
+            onConfirm={() => start.mutate()}
+            onClose={() => setAsking(false)}
+          />
+        ) : null}
         <span className="muted small">
           Jobs wait for the workspace&apos;s reporter to call in and expire after {DEFAULT_EXPIRES_DAYS} days.
         </span>
-        {start.isError ? (
+        {start.isError && !asking ? (
           <p className="error-message" role="alert">
             {start.error.message}
           </p>

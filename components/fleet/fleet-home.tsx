@@ -1,15 +1,18 @@
 import { Bytes } from "@/components/ui/bytes";
+import { ExportLink } from "@/components/ui/export-link";
 import { Panel } from "@/components/ui/panel";
 import { formatCount, formatPercent } from "@/lib/format/numbers";
 import type { FleetHome } from "@/lib/db/queries/fleet-home";
+import { FLEET_HOME_PARTS } from "@/lib/shaping/home-breakdown";
+import { exportPaths } from "@/lib/validations/export";
 
-const PARTS = [
-  ["agents", "Agents"],
-  ["modules", "Modules"],
-  ["caches", "Package caches"],
-  ["projects", "Project dependencies"],
-  ["other", "Other"],
-] as const;
+const LABELS: Record<(typeof FLEET_HOME_PARTS)[number], string> = {
+  agents: "Agents",
+  modules: "Modules",
+  caches: "Package caches",
+  projects: "Project dependencies",
+  other: "Other",
+};
 
 /**
  * Whether agents, caches or projects fill the fleet's homes: each workspace's whole home (du -sx ~) from its
@@ -18,13 +21,13 @@ const PARTS = [
 export function FleetHomePanel({ home }: { home: FleetHome }) {
   if (home.workspaces === 0) return null;
   return (
-    <Panel title="What fills the homes">
+    <Panel title="What fills the homes" actions={<ExportLink path={exportPaths.fleet("homes")} />}>
       <div className="table-wrap">
         <table className="table" data-testid="fleet-home-split">
           <tbody>
-            {PARTS.map(([key, label]) => (
+            {FLEET_HOME_PARTS.map((key) => (
               <tr key={key}>
-                <td>{label}</td>
+                <td>{LABELS[key]}</td>
                 <td className="num">
                   <Bytes value={home[key]} />
                 </td>

@@ -1,4 +1,5 @@
 import type { ColumnDef } from "@tanstack/react-table";
+import type { ReactNode } from "react";
 import { Bytes } from "@/components/ui/bytes";
 import { column, DataTable } from "@/components/ui/data-table";
 import { Panel } from "@/components/ui/panel";
@@ -39,12 +40,21 @@ function folderColumns(of: number): ColumnDef<HomeFolder>[] {
  * Where the volume's Used bytes go: the newest report's whole home (du -sx ~, in the walk that measures the
  * roots) split into agents, modules, the rest by kind, and what lies outside the home or no walk can see.
  */
-export function HomePanel({ home, volume }: { home: HomeUsage | null; volume: VolumeSummary | null }) {
+export function HomePanel({
+  home,
+  volume,
+  exports,
+}: {
+  home: HomeUsage | null;
+  volume: VolumeSummary | null;
+  /** The CSV links of its two tables: the lines, then the largest folders. */
+  exports: ReactNode;
+}) {
   if (!home) return null;
   const split = homeSplit(volume, home);
   const total = split.used ?? home.bytes;
   return (
-    <Panel title={`Where the ${formatBytes(total)} go`} id="home">
+    <Panel title={`Where the ${formatBytes(total)} go`} id="home" actions={exports}>
       <p className="muted small">
         The home holds <Bytes value={home.bytes} /> as <code>du -sx ~</code> counts it (one device, each hard link once)
         {volume ? (

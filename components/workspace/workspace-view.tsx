@@ -75,7 +75,20 @@ function Detail({ data, range }: { data: WorkspaceDetail; range: RangeState }) {
           <CategoryBreakdown roots={data.roots} />
         </Panel>
       </div>
-      <HomePanel home={data.workspace.home} volume={data.workspace.volume} />
+      <HomePanel
+        home={data.workspace.home}
+        volume={data.workspace.volume}
+        exports={
+          <>
+            {table("home")}
+            <ExportLink
+              path={exportPaths.workspace(id, "home-folders")}
+              label="Folders CSV"
+              title="Download the largest folders as CSV"
+            />
+          </>
+        }
+      />
       <Panel title="By root (latest report)" actions={table("roots")}>
         <RootsTable roots={data.roots} colors={colors} workspaceId={data.workspace.id} />
       </Panel>

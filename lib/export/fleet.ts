@@ -3,6 +3,7 @@ import { col, csvTable, type CsvColumn, type CsvTable, type SomeCsvExport } from
 import { getFleetOverview, type FleetOverview } from "@/lib/db/queries/fleet";
 import type { Db } from "@/lib/db/types";
 import type { RangeParams } from "@/lib/series";
+import { FLEET_HOME_PARTS } from "@/lib/shaping/home-breakdown";
 import type { FleetTable } from "@/lib/validations/export";
 
 // The fleet overview's chart and lists, exported as the page shows them (same range, the same top 10): the
@@ -84,6 +85,19 @@ const TABLES: { [T in FleetTable]: (o: Overview) => CsvTable } = {
       col("reason_at", "time", (r) => r.reportedAt),
       col("last_report_at", "time", (r) => r.lastCollectedAt),
     ]),
+  // What fills the homes: each part of the measured homes, then what their volumes hold outside them.
+  homes: (o) =>
+    csvTable(
+      [
+        ...FLEET_HOME_PARTS.map((part) => ({ part, bytes: o.home[part] })),
+        { part: "outside-homes", bytes: o.home.outside },
+      ],
+      [
+        col("part", "text", (r) => r.part),
+        col("bytes", "integer", (r) => r.bytes),
+        col("workspaces", "integer", () => o.home.workspaces),
+      ],
+    ),
 };
 
 export async function fleetExport(

@@ -14,6 +14,7 @@ import {
   largestEntries,
   volumeRows,
 } from "@/lib/shaping/workspace-tables";
+import { homeSplit } from "@/lib/shaping/home-breakdown";
 import type { AgentTable, WorkspaceTable } from "@/lib/validations/export";
 import type { WorkspaceScope } from "@/lib/db/scope";
 
@@ -116,6 +117,20 @@ const WORKSPACE_TABLES: { [T in WorkspaceTable]: (d: WorkspaceDetail) => CsvTabl
       col("scan_ms", "number", (r) => r.scanMs),
       col("errors", "integer", (r) => r.errorCount),
       col("reporter_version", "text", (r) => r.reporterVersion),
+    ]),
+  // The "where the bytes go" panel: its lines, and the home's largest folders (none from reporters that do not
+  // measure the home).
+  home: (d) =>
+    csvTable(d.workspace.home ? homeSplit(d.workspace.volume, d.workspace.home).lines : [], [
+      col("part", "text", (r) => r.key),
+      col("label", "text", (r) => r.label),
+      col("bytes", "integer", (r) => r.bytes),
+    ]),
+  "home-folders": (d) =>
+    csvTable(d.workspace.home?.largest ?? [], [
+      col("path", "text", (r) => r.path),
+      col("kind", "text", (r) => r.kind ?? null),
+      col("bytes", "integer", (r) => r.bytes),
     ]),
 };
 

@@ -20,6 +20,15 @@ export const HOME_KIND_LABELS: Record<HomeKind, string> = {
 /** The fleet overview's split of a home: agents / modules / caches / projects / other (the home's total). */
 export type FleetHomeSplit = { agents: number; modules: number; caches: number; projects: number; other: number };
 
+/** The fleet split's parts, in the order the overview lists them. */
+export const FLEET_HOME_PARTS = [
+  "agents",
+  "modules",
+  "caches",
+  "projects",
+  "other",
+] as const satisfies readonly (keyof FleetHomeSplit)[];
+
 export function fleetSplitOf(h: HomeUsage): FleetHomeSplit {
   const caches = h.kinds["package-cache"] ?? 0;
   const projects = h.kinds["project-deps"] ?? 0;

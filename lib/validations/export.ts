@@ -50,9 +50,20 @@ export const FLEET_TABLES = [
   "volumes-at-risk",
   "silent",
   "not-reporting",
+  "homes",
 ] as const;
 export const AGENT_TABLES = ["workspaces", "series", "kinds", "distribution"] as const;
-export const WORKSPACE_TABLES = ["roots", "categories", "sessions", "entries", "ages", "volume", "reports"] as const;
+export const WORKSPACE_TABLES = [
+  "roots",
+  "categories",
+  "sessions",
+  "entries",
+  "ages",
+  "volume",
+  "reports",
+  "home",
+  "home-folders",
+] as const;
 export type FleetTable = (typeof FLEET_TABLES)[number];
 export type AgentTable = (typeof AGENT_TABLES)[number];
 export type WorkspaceTable = (typeof WORKSPACE_TABLES)[number];

@@ -91,8 +91,26 @@ describe("from the problem to the fix", () => {
     expect(label).toBe(
       `${label.startsWith("Trash") ? "Trash" : "Delete"} ${figure.replace(/^≈ /, "")} on ${full.label}`,
     );
+    // The second step: a dialog with the figure and the workspace, and nothing sent until it is confirmed.
+    const posts: string[] = [];
+    page.on("request", (r) => {
+      if (r.method() === "POST" && new URL(r.url()).pathname === "/api/v1/cleanup/runs") posts.push(r.url());
+    });
     await page.getByTestId("confirm-free").click();
+    const dialog = page.getByTestId("confirm-dialog");
+    await expect(dialog.getByRole("heading").textContent()).resolves.toBe(`${label}?`);
+    await expect(dialog.textContent()).resolves.toContain(`Scope: ${full.label}`);
+    const final = dialog.getByTestId("confirm-run-final");
+    const typed = dialog.getByRole("textbox");
+    if ((await typed.count()) > 0) {
+      // Over 10 GiB: the workspace's name, typed, before the button answers.
+      await expect(final.isDisabled()).resolves.toBe(true);
+      await typed.fill((await dialog.locator("label code").textContent())!);
+    }
+    expect(posts).toEqual([]);
+    await final.click();
     await expect(queuedWorkspaces(page)).resolves.toEqual([full.label]);
+    expect(posts).toHaveLength(1);
     expect(errors).toEqual([]);
     await page.close();
   });

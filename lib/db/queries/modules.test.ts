@@ -3,6 +3,8 @@ import { describeEachDatabase } from "@/lib/db/testing";
 import { rangeChange } from "@/lib/shaping/range-change";
 import { eachDay, utcDayOf } from "@/lib/series";
 import { at, dayAgo, enroll, MiB, send, testNow, type RootSpec, type WorkspaceSpec } from "@/tests/support/reports";
+import { openCsvStream } from "@/lib/csv/stream";
+import { moduleExport } from "@/lib/export/pages";
 import { getModuleDetail, moduleExists } from "./modules";
 
 const M1: WorkspaceSpec = { id: "mod-1", name: "one", owner: "alice", template: "ai-dev" };
@@ -82,5 +84,14 @@ describeEachDatabase("getModuleDetail", (t) => {
     await expect(moduleExists(db, "coder/no-such-module")).resolves.toBe(false);
     await expect(moduleExists(db, "codex:data")).resolves.toBe(false);
     expect(await getModuleDetail(db, "coder/no-such-module", { now })).toBeNull();
+  });
+
+  it("exports the chart's series as CSV, day by day, and 404 for an unknown module", async () => {
+    const db = t.current.db;
+    const m = (await getModuleDetail(db, KEY, { range: "7d", now }))!;
+    const exp = await moduleExport(db, KEY, { range: "7d" }, now);
+    const text = await new Response(await openCsvStream(exp)).text();
+    expect(text.split("\r\n").slice(0, -1)).toEqual(["day,bytes", ...m.series.map((p) => `${p.day},${p.bytes}`)]);
+    await expect(moduleExport(db, "coder/no-such-module", {}, now)).rejects.toMatchObject({ status: 404 });
   });
 });

@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { FleetOverview } from "@/lib/db/queries/fleet";
 import { formatCount, formatCountOf } from "@/lib/format/numbers";
 import { exportPaths } from "@/lib/validations/export";
+import { modulePath } from "@/lib/validations/modules";
 import { fullInText } from "@/lib/format/full-in";
 import { dfSummary } from "@/lib/format/volume";
 import { agentLabel, hasAgentPage } from "@/components/agents/agent-label";
@@ -98,8 +99,14 @@ export function FastestGrowing({ rows }: { rows: FleetOverview["fastestGrowingRo
               title={`${r.workspace.owner}/${r.workspace.name} · ${r.rootKey}`}
             >
               <span className="swatch" style={{ background: agentColor(r.agent) }} />
-              {r.workspace.name} <span className="muted mono">{r.rootKey}</span>
+              {r.workspace.name} {r.kind === "module" ? null : <span className="muted mono">{r.rootKey}</span>}
             </Link>
+            {/* a module's folder links to its fleet page */}
+            {r.kind === "module" ? (
+              <Link className="muted mono small" href={modulePath(r.rootKey)}>
+                {r.rootKey}
+              </Link>
+            ) : null}
             <span className="num small muted">
               <Bytes value={r.growthBytesPerDay} perDay />
             </span>

@@ -9,6 +9,7 @@ import { Bytes } from "@/components/ui/bytes";
 import { column, DataTable } from "@/components/ui/data-table";
 import { RelativeTime } from "@/components/ui/time";
 import { categoryTotals } from "@/lib/shaping/workspace-tables";
+import { modulePath } from "@/lib/validations/modules";
 import { recipesForRoot } from "@/lib/catalog/recipe-roots";
 import { CleanupLink } from "@/components/cleanup/cleanup-link";
 import { useIsAdmin, useSignedInUser } from "@/components/auth/caller-context";
@@ -32,7 +33,12 @@ function rootColumns({
       (r) => (
         <>
           <span className="swatch" style={{ background: colors.get(r.key) }} />
-          {shortRootKey(r.key)}
+          {/* a module's folder has a fleet page, which (like an agent's) a viewer may open */}
+          {agentLinks && r.kind === "module" ? (
+            <Link href={modulePath(r.key)}>{shortRootKey(r.key)}</Link>
+          ) : (
+            shortRootKey(r.key)
+          )}
           {r.orphaned ? <span className="badge warning ml-6">orphaned</span> : null}
           {r.leftovers.length ? (
             <span className="badge info ml-6" title={r.leftovers.map((l) => `${l.path} (${l.bytes} bytes)`).join(", ")}>

@@ -12,6 +12,7 @@ import { Panel } from "@/components/ui/panel";
 import { QueryView } from "@/components/ui/states";
 import { currentSearchParams, useSetSearchParams } from "@/components/ui/use-set-search-params";
 import { WorkspaceFilters } from "./workspace-filters";
+import { SetGrowthLine } from "./set-growth";
 import { WorkspacesTable } from "./workspaces-table";
 import { PageHeader } from "@/components/ui/page-header";
 
@@ -53,6 +54,14 @@ export function WorkspacesView() {
         <div className="mb-12">
           <WorkspaceFilters state={state} onChange={onChange} />
         </div>
+        {query.data?.growth ? (
+          <SetGrowthLine
+            growth={query.data.growth}
+            of={[state.template && `Template ${state.template}`, state.owner && `Owner ${state.owner}`]
+              .filter(Boolean)
+              .join(", ")}
+          />
+        ) : null}
         <QueryView
           query={query}
           height={400}

@@ -61,6 +61,8 @@ import * as exportFleetRoute from "@/app/api/v1/export/fleet.csv/route";
 import * as exportFleetTableRoute from "@/app/api/v1/export/fleet/[table]/route";
 import * as exportAgentRoute from "@/app/api/v1/export/agents/[agent]/route";
 import * as exportAgentTableRoute from "@/app/api/v1/export/agents/[agent]/[table]/route";
+import * as exportModuleRoute from "@/app/api/v1/export/modules/[namespace]/[module]/route";
+import * as moduleRoute from "@/app/api/v1/modules/[namespace]/[module]/route";
 import * as exportWorkspaceTableRoute from "@/app/api/v1/export/workspaces/[id]/[table]/route";
 import * as exportAuditRoute from "@/app/api/v1/export/audit.csv/route";
 import * as storageSettingsRoute from "@/app/api/v1/settings/storage/route";
@@ -158,6 +160,10 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
     module: agentRoute,
     example: { url: "/api/v1/agents/codex", params: { agent: "codex" } },
   },
+  "GET /api/v1/modules/[namespace]/[module]": {
+    module: moduleRoute,
+    example: { url: "/api/v1/modules/coder/codex", params: { namespace: "coder", module: "codex" } },
+  },
   "GET /api/v1/findings": { module: findingsRoute, example: { url: "/api/v1/findings" } },
   "GET /api/v1/findings/rules": { module: rulesRoute, example: { url: "/api/v1/findings/rules" } },
   "PUT /api/v1/findings/rules": {
@@ -215,6 +221,10 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
   "GET /api/v1/export/agents/[agent]/[table]": {
     module: exportAgentTableRoute,
     example: { url: "/api/v1/export/agents/codex/series.csv", params: { agent: "codex", table: "series.csv" } },
+  },
+  "GET /api/v1/export/modules/[namespace]/[module]": {
+    module: exportModuleRoute,
+    example: { url: "/api/v1/export/modules/coder/codex.csv", params: { namespace: "coder", module: "codex.csv" } },
   },
   "GET /api/v1/export/workspaces/[id]/[table]": {
     module: exportWorkspaceTableRoute,

@@ -1,6 +1,7 @@
 import "server-only";
 import { col, csvTable, type CsvTable, type SomeCsvExport } from "@/lib/csv/columns";
 import { getAgentDetail, type AgentDetail } from "@/lib/db/queries/agents";
+import { getModuleDetail } from "@/lib/db/queries/modules";
 import { getWorkspaceDetail, type WorkspaceDetail } from "@/lib/db/queries/workspace-detail";
 import type { Db } from "@/lib/db/types";
 import { NotFoundError } from "@/lib/errors";
@@ -54,6 +55,16 @@ export async function agentExport(
   if (!detail) throw new NotFoundError(`No agent "${agent}" is known or has reported data.`);
   const span = table === "series" ? `${detail.range.from}-${detail.range.to}` : detail.range.to;
   return { filename: `agent-${agent}-${table}-${span}.csv`, ...AGENT_TABLES[table](detail) };
+}
+
+/** The module page's chart: the module's fleet total per day of the range. */
+export async function moduleExport(db: Db, key: string, range: RangeParams, now = new Date()): Promise<SomeCsvExport> {
+  const detail = await getModuleDetail(db, key, { ...range, now });
+  if (!detail) throw new NotFoundError(`No workspace holds or has held the module "${key}".`);
+  return {
+    filename: `module-${key.replace("/", "-")}-series-${detail.range.from}-${detail.range.to}.csv`,
+    ...csvTable(detail.series, [col("day", "day", (r) => r.day), col("bytes", "integer", (r) => r.bytes)]),
+  };
 }
 
 const entryColumns = <

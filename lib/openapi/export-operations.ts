@@ -25,6 +25,10 @@ export const EXPORT_OPERATIONS: Record<string, Operation> = {
     "The agent page's chart, kinds or histogram: series.csv, kinds.csv, distribution.csv",
     rangeQuery,
   ),
+  "GET /api/v1/export/modules/[namespace]/[module]": csv(
+    "The module page's chart ({module} is e.g. claude-code.csv)",
+    rangeQuery,
+  ),
   "GET /api/v1/export/workspaces/[id]/[table]": csv(
     "A workspace page's table or chart: roots.csv, categories.csv, sessions.csv, entries.csv, ages.csv, volume.csv, reports.csv",
     rangeQuery,

@@ -156,6 +156,12 @@ export const OPERATIONS: Record<string, Operation> = {
     query: rangeQuery,
     responseType: "AgentDetail",
   },
+  "GET /api/v1/modules/[namespace]/[module]": {
+    summary: "One module's folder (~/.coder-modules/<namespace>/<module>) across the fleet",
+    tag: "fleet",
+    query: rangeQuery,
+    responseType: "ModuleDetail",
+  },
   "GET /api/v1/findings": {
     summary: "Findings, most urgent first, a page at a time (keyset)",
     tag: "findings",

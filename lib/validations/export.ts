@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { modulePath } from "./modules";
 import { rangeQuery } from "./range";
 import { workspaceListEntries, type WorkspaceListState } from "./workspaces";
 
@@ -86,6 +87,8 @@ export const exportPaths = {
     table === "workspaces"
       ? `${EXPORT_BASE}/agents/${encodeURIComponent(agent)}.csv`
       : `${EXPORT_BASE}/agents/${encodeURIComponent(agent)}/${table}.csv`,
+  /** The module page's chart; `key` is the module root's key, "<namespace>/<module>". */
+  module: (key: string) => `${EXPORT_BASE}${modulePath(key)}.csv`,
   workspace: (id: string, table: WorkspaceTable) => `${EXPORT_BASE}/workspaces/${encodeURIComponent(id)}/${table}.csv`,
   cleanupRuns: () => `${EXPORT_BASE}/cleanup/runs.csv`,
   cleanupRun: (id: string) => `${EXPORT_BASE}/cleanup/runs/${encodeURIComponent(id)}.csv`,

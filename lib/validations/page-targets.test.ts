@@ -9,6 +9,7 @@ describe("pageTarget", () => {
     expect(pageTarget("/agents/claude-code")).toEqual({ kind: "agent", id: "claude-code" });
     expect(pageTarget(`/cleanup/runs/${RUN}?state=queued`)).toEqual({ kind: "run", id: RUN });
     expect(pageTarget(`/cleanup/policies/${RUN}`)).toEqual({ kind: "policy", id: RUN });
+    expect(pageTarget("/modules/coder/claude-code?range=7d")).toEqual({ kind: "module", id: "coder/claude-code" });
   });
 
   it("names nothing for lists, forms and the overview", () => {
@@ -20,5 +21,7 @@ describe("pageTarget", () => {
   it("takes an id that cannot be one as unknown", () => {
     expect(pageTarget("/cleanup/runs/not-a-uuid")).toEqual({ kind: "invalid" });
     expect(pageTarget("/workspaces/%E0%A4%A")).toEqual({ kind: "invalid" });
+    expect(pageTarget("/modules/coder/a%2Fb")).toEqual({ kind: "invalid" });
+    expect(pageTarget("/modules/coder/%20x")).toEqual({ kind: "invalid" });
   });
 });

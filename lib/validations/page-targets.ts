@@ -2,19 +2,23 @@
 // page streams, so an unknown id is a real 404 (a page's own notFound() comes after the loading boundary has
 // sent 200). Ids that cannot be one (a run id that is no UUID) are unknown without a lookup.
 import { z } from "zod";
+import { moduleKey } from "./modules";
 
 export type PageTarget =
   | { kind: "workspace"; id: string }
   | { kind: "agent"; id: string }
   | { kind: "run"; id: string }
   | { kind: "policy"; id: string }
+  | { kind: "module"; id: string }
   | { kind: "invalid" };
 
-const PATTERNS: [RegExp, "workspace" | "agent" | "run" | "policy"][] = [
+const PATTERNS: [RegExp, "workspace" | "agent" | "run" | "policy" | "module"][] = [
   [/^\/workspaces\/([^/]+)\/?$/, "workspace"],
   [/^\/agents\/([^/]+)\/?$/, "agent"],
   [/^\/cleanup\/runs\/([^/]+)\/?$/, "run"],
   [/^\/cleanup\/policies\/(?!new\/?$)([^/]+)\/?$/, "policy"],
+  // a module root's key, "<namespace>/<module>"
+  [/^\/modules\/([^/]+\/[^/]+)\/?$/, "module"],
 ];
 
 const uuid = z.uuid();
@@ -32,6 +36,10 @@ export function pageTarget(path: string): PageTarget | null {
       return { kind: "invalid" };
     }
     if ((kind === "run" || kind === "policy") && !uuid.safeParse(id).success) return { kind: "invalid" };
+    if (kind === "module") {
+      const [namespace, module] = id.split("/");
+      if (moduleKey(namespace, module ?? "") !== id) return { kind: "invalid" };
+    }
     return { kind, id };
   }
   return null;

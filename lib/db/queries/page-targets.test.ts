@@ -10,6 +10,7 @@ describeEachDatabase("the record a page names", (t) => {
     await enroll(t.current.db, ws);
     await send(t.current.db, ws, testNow().toISOString(), [
       { key: "legacy:widget", agent: "widget-cli", bytes: 1 * MiB },
+      { key: "coder/widget", kind: "module", agent: "other", bytes: 1 * MiB },
     ]);
   });
 
@@ -26,6 +27,13 @@ describeEachDatabase("the record a page names", (t) => {
     await expect(pageTargetExists(db, FLEET, { kind: "agent", id: "claude-code" })).resolves.toBe(true);
     await expect(pageTargetExists(db, FLEET, { kind: "agent", id: "widget-cli" })).resolves.toBe(true);
     await expect(pageTargetExists(db, FLEET, { kind: "agent", id: "no-such-agent" })).resolves.toBe(false);
+  });
+
+  it("finds a module a workspace holds, and no other", async () => {
+    const db = t.current.db;
+    await expect(pageTargetExists(db, FLEET, { kind: "module", id: "coder/widget" })).resolves.toBe(true);
+    await expect(pageTargetExists(db, FLEET, { kind: "module", id: "coder/none" })).resolves.toBe(false);
+    await expect(pageTargetExists(db, FLEET, { kind: "module", id: "legacy:widget" })).resolves.toBe(false);
   });
 
   it("finds no run or policy that was never made, and no invalid id", async () => {

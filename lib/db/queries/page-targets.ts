@@ -4,6 +4,7 @@ import type { PageTarget } from "@/lib/validations/page-targets";
 import { inScope, type WorkspaceScope } from "../scope";
 import { rowsOf, type Db } from "../types";
 import { isKnownAgent } from "./agents";
+import { moduleExists } from "./modules";
 
 /**
  * Whether the record a page names exists for this caller, by one primary-key or index probe: a workspace within
@@ -12,6 +13,7 @@ import { isKnownAgent } from "./agents";
 export async function pageTargetExists(db: Db, scope: WorkspaceScope, target: PageTarget): Promise<boolean> {
   if (target.kind === "invalid") return false;
   if (target.kind === "agent" && isKnownAgent(target.id)) return true;
+  if (target.kind === "module") return moduleExists(db, target.id);
   const id = target.id;
   const probe = {
     workspace: sql`select 1 from workspaces w where w.id = ${id} and ${inScope(scope, sql`w.owner`)}`,

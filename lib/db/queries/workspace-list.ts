@@ -9,6 +9,7 @@ import { getRules } from "./findings";
 import { keysetOrder } from "../keyset";
 import { change7dColumn, change7dJoin, change7dSince } from "./change-7d";
 import { workspaceSortKeys } from "./workspace-sort";
+import { workspaceSetGrowth, type WorkspaceSetGrowth } from "./workspace-set-growth";
 import { numOrNull, rowColumns, toRow, type RawRow, type WorkspaceRow } from "./workspace-row";
 
 export const SPARKLINE_DAYS = 30;
@@ -31,6 +32,8 @@ export type WorkspaceList = {
   dir: "asc" | "desc";
   /** The last 30 days (UTC), oldest first. */
   sparklineDays: Day[];
+  /** The filtered set's growth over 30 days, when the list is filtered by owner or template. */
+  growth: WorkspaceSetGrowth | null;
 };
 
 /** Daily totals of `ids` over `days`, carried forward from the last total before the first day. */
@@ -145,5 +148,6 @@ export async function listWorkspaces(
     sort: p.sort,
     dir: p.dir,
     sparklineDays,
+    growth: p.owner || p.template ? await workspaceSetGrowth(db, where, now) : null,
   };
 }

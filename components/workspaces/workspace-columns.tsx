@@ -73,13 +73,16 @@ export const workspaceColumns = [
     header: "Largest agent",
     cell: ({ row }) =>
       row.original.largestAgent ? (
-        <span className="nowrap">
-          <span className="swatch" style={{ background: agentColor(row.original.largestAgent) }} />
-          {agentLabel(row.original.largestAgent)}{" "}
-          <span className="muted small">
+        // The figure may go under the name: on a desk the table must fit beside eleven columns.
+        <>
+          <span className="nowrap">
+            <span className="swatch" style={{ background: agentColor(row.original.largestAgent) }} />
+            {agentLabel(row.original.largestAgent)}
+          </span>{" "}
+          <span className="muted small nowrap">
             <Bytes value={row.original.largestAgentBytes} />
           </span>
-        </span>
+        </>
       ) : (
         <span className="muted">—</span>
       ),

@@ -4,7 +4,6 @@
 // started is found on a later sign-in, without a restart.
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
-import { resetConfigForTests } from "@/lib/config";
 import { accounts } from "@/lib/db/schema";
 import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
 import { coderOAuth2, type CoderOAuth2 } from "@/tests/support/coder-standin/oauth2";
@@ -12,6 +11,7 @@ import { CURRENT_RELEASE, EARLY_2025 } from "@/tests/support/coder-standin/relea
 import { startCoderStandIn, type CoderStandIn } from "@/tests/support/coder-standin/server";
 import { BASE } from "./testing";
 import { roleOf, signInWithCoder, startCoderSignIn } from "./coder-testing";
+import { unpointSignInAtCoder, pointSignInAtCoder } from "@/tests/support/coder-sign-in-env";
 import { resetCoderDiscoveryForTests } from "./coder-discovery";
 
 const app = {
@@ -19,7 +19,6 @@ const app = {
   clientSecret: "coder-app-secret-2",
   redirectUri: `${BASE}/api/auth/oauth2/callback/coder`,
 };
-const ENV = ["BETTER_AUTH_URL", "CODER_URL", "CODER_OAUTH2_CLIENT_ID", "CODER_OAUTH2_CLIENT_SECRET"];
 
 let coder: CoderStandIn;
 let oauth: CoderOAuth2;
@@ -39,17 +38,10 @@ beforeAll(async () => {
     ],
   });
   coder = await startCoderStandIn([oauth.handler]);
-  Object.assign(process.env, {
-    BETTER_AUTH_URL: BASE,
-    CODER_URL: coder.url,
-    CODER_OAUTH2_CLIENT_ID: app.clientId,
-    CODER_OAUTH2_CLIENT_SECRET: app.clientSecret,
-  });
-  resetConfigForTests();
+  pointSignInAtCoder(coder.url, app);
 });
 afterAll(async () => {
-  for (const k of ENV) delete process.env[k];
-  resetConfigForTests();
+  unpointSignInAtCoder();
   await coder?.close();
 });
 afterEach(() => vi.useRealTimers());

@@ -5,7 +5,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { GET as overview } from "@/app/api/v1/fleet/overview/route";
-import { resetConfigForTests } from "@/lib/config";
 import { listAudit } from "@/lib/db/queries/audit";
 import { accounts, users as userRows } from "@/lib/db/schema";
 import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
@@ -14,6 +13,7 @@ import { startCoderStandIn, type CoderStandIn } from "@/tests/support/coder-stan
 import { createUser } from "./users";
 import { BASE, ctx, signIn } from "./testing";
 import { roleOf, signInWithCoder as trip } from "./coder-testing";
+import { unpointSignInAtCoder, pointSignInAtCoder } from "@/tests/support/coder-sign-in-env";
 import { resetCoderDiscoveryForTests } from "./coder-discovery";
 import { TEST_WHO } from "@/lib/db/testing";
 import { signInErrorMessage } from "@/lib/validations/auth";
@@ -51,20 +51,10 @@ beforeAll(async () => {
   resetCoderDiscoveryForTests();
   oauth = coderOAuth2({ app, users });
   coder = await startCoderStandIn([oauth.handler]);
-  // Read when Better Auth is made for each database (after this).
-  Object.assign(process.env, {
-    BETTER_AUTH_URL: BASE,
-    CODER_URL: coder.url,
-    CODER_OAUTH2_CLIENT_ID: app.clientId,
-    CODER_OAUTH2_CLIENT_SECRET: app.clientSecret,
-  });
-  resetConfigForTests();
+  pointSignInAtCoder(coder.url, app);
 });
 afterAll(async () => {
-  for (const k of ["BETTER_AUTH_URL", "CODER_URL", "CODER_OAUTH2_CLIENT_ID", "CODER_OAUTH2_CLIENT_SECRET"]) {
-    delete process.env[k];
-  }
-  resetConfigForTests();
+  unpointSignInAtCoder();
   await coder?.close();
 });
 

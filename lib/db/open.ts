@@ -6,6 +6,7 @@ import lockfile from "proper-lockfile";
 import { config } from "@/lib/config";
 import { afterMigrate } from "./after-migrate";
 import { MIGRATION_LOCK } from "./advisory-locks";
+import { runBeforeClose } from "./before-close";
 import { everyWrites, setWriters } from "./maintenance";
 import * as schema from "./schema";
 import type { Db } from "./types";
@@ -103,6 +104,7 @@ export async function openEmbedded(dir: string, opts: { loadDataDir?: Blob } = {
       session: (fn) => fn(db),
       dumpDataDir: () => client.dumpDataDir("none"),
       async close() {
+        await runBeforeClose(db);
         await client.close();
         await release?.();
       },
@@ -179,7 +181,10 @@ export async function openPostgres(url: string, poolSize = config().database.poo
         );
       }
     },
-    close: () => pool.end(),
+    async close() {
+      await runBeforeClose(db);
+      await pool.end();
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 import { gunzipSync } from "node:zlib";
 import type { z } from "zod";
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from "@/lib/errors";
-import { findReplacementCharacter } from "@/lib/validations/text";
+import { findReplacementCharacter, parseJsonText } from "@/lib/validations/text";
 import { validate } from "@/lib/validations/validate";
 
 /**
@@ -58,7 +58,7 @@ export function parseJson(body: Buffer, request: Request): unknown {
     throw invalidUtf8(body);
   }
   try {
-    return JSON.parse(text);
+    return parseJsonText(text);
   } catch (err) {
     throw new BadRequestError(`The body is not valid JSON: ${(err as Error).message}`, undefined, "malformed_json");
   }

@@ -1,12 +1,13 @@
 import { sql } from "drizzle-orm";
-import { beforeAll, expect, it } from "vitest";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { openPostgres } from "@/lib/db/open";
+import { createScratchPostgres, describeEachDatabase, openMigratedEmbedded } from "@/lib/db/testing";
 import { rowsOf, type Db } from "@/lib/db/types";
 import { getRules } from "@/lib/db/queries/findings";
 import { callIngestReports } from "@/lib/db/queries/ingest";
 import { figuresAsOf, refreshKeptPending } from "@/lib/db/queries/kept-pending";
 import { groupedRuleRows, KEPT_RULE_IDS } from "@/lib/db/queries/rule-rows";
-import { KeptRefresher } from "@/lib/ingest/kept-refresh";
+import { KeptRefresher, keptRefresherFor, REFRESH_DELAY_MS } from "@/lib/ingest/kept-refresh";
 import { at, enroll, makeReport, MiB, testNow, type WorkspaceSpec } from "@/tests/support/reports";
 
 // The kept aggregates are rewritten after the acknowledgement, from the marks ingest leaves in its transaction:
@@ -114,4 +115,32 @@ describeEachDatabase("kept aggregates refreshed after the acknowledgement", (t) 
     const after = await keptAndLive(db);
     expect(after.kept).toEqual(after.live);
   });
+});
+
+describe("a refresher stops when its database closes", () => {
+  // A pass scheduled by the last batch used to fire after close(): "Cannot use a pool after calling end".
+  it.each(["embedded", "postgres"] as const)(
+    "%s: no pass after close, and the marks stay for the next process",
+    async (kind) => {
+      const scratch = kind === "postgres" ? await createScratchPostgres({ migrated: true }) : null;
+      const database = scratch ? await openPostgres(scratch.url, 2) : await openMigratedEmbedded();
+      const failures = vi.spyOn(console, "error");
+      try {
+        for (const ws of FLEET) await enroll(database.db, ws);
+        await ingestUnrefreshed(database.db, 1, 0);
+        keptRefresherFor(database.db).poke();
+        await database.close();
+        await new Promise((r) => setTimeout(r, REFRESH_DELAY_MS * 3));
+        expect(failures.mock.calls.filter(([m]) => String(m).startsWith("[kept]"))).toEqual([]);
+        if (scratch) {
+          const again = await openPostgres(scratch.url, 1);
+          expect(await marked(again.db)).toEqual(FLEET.map((w) => w.id).sort());
+          await again.close();
+        }
+      } finally {
+        failures.mockRestore();
+        await scratch?.drop();
+      }
+    },
+  );
 });

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Db } from "@/lib/db";
+import { beforeClose } from "@/lib/db/before-close";
 import { REFRESH_BATCH, refreshKeptPending } from "@/lib/db/queries/kept-pending";
 
 /**
@@ -18,6 +19,7 @@ export class KeptRefresher {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
+  private closed = false;
 
   constructor(
     private readonly db: Db,
@@ -26,6 +28,7 @@ export class KeptRefresher {
 
   /** Something was marked: refresh soon. */
   poke(): void {
+    if (this.closed) return;
     if (this.running) this.again = true;
     else this.schedule(this.delayMs);
   }
@@ -38,11 +41,19 @@ export class KeptRefresher {
         this.running = null;
         if (this.again) {
           this.again = false;
-          this.schedule(this.delayMs);
+          if (!this.closed) this.schedule(this.delayMs);
         }
       });
     }, ms);
     this.timer.unref();
+  }
+
+  /** The database is closing: no pass starts again, and the one under way ends first (the marks stay). */
+  async stop(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
   }
 
   private async pass(): Promise<void> {
@@ -63,7 +74,7 @@ export class KeptRefresher {
       const n = await refreshKeptPending(this.db);
       if (n === null) return null;
       total += n;
-      if (n < REFRESH_BATCH) return total;
+      if (n < REFRESH_BATCH || this.closed) return total;
     }
   }
 
@@ -87,8 +98,10 @@ const refreshers = new WeakMap<object, KeptRefresher>();
 export function keptRefresherFor(db: Db): KeptRefresher {
   let r = refreshers.get(db);
   if (!r) {
-    r = new KeptRefresher(db);
-    refreshers.set(db, r);
+    const refresher = new KeptRefresher(db);
+    refreshers.set(db, refresher);
+    beforeClose(db, () => refresher.stop());
+    r = refresher;
   }
   return r;
 }

@@ -115,6 +115,7 @@ export async function claimJobs(db: Db, workspaceId: string, now = new Date()): 
         countStatusChanges: run.countStatusChanges,
         limits: jobLimits(job, run.custom !== null),
         sourceJobId: job.sourceJobId,
+        truncate: run.target ?? null,
       });
     }
     await recordAudit(tx, {
@@ -212,6 +213,13 @@ export async function storeJobResult(db: Db, workspaceId: string, jobId: string,
         bytesActed: result.bytesActed,
         skipped: result.skipped.length,
         errors: result.errors.length,
+        // a truncation's file and what it freed, or why it was refused, in the entry itself: nothing else keeps it
+        ...(job.kind === "truncate"
+          ? {
+              truncated: result.units.map((u) => ({ path: u.path, bytesFreed: u.bytes })),
+              refused: result.skipped.map((u) => ({ path: u.path, reason: u.reason })),
+            }
+          : {}),
       },
     });
     return { jobId, state: result.status, stored: true };

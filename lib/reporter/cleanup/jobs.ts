@@ -14,6 +14,7 @@ import { emptyOutcome, runCleanup, type ExecuteContext, type JobOutcome } from "
 import { CleanupLog } from "./log";
 import { readProtect } from "./protect";
 import { JOB_ID_RE, purgeFolder, readManifest, jobTrash, restoreFolder, sweepTrash, trashRoot } from "./trash";
+import { truncateLog } from "./truncate";
 
 export type JobContext = {
   server: string;
@@ -76,11 +77,7 @@ export async function runCleanupJobs(ctx: JobContext): Promise<number> {
     ctx.log(
       `job ${job.id} (${job.kind}${job.dryRun ? ", dry run" : ""}): ${outcome.status}, ${outcome.unitsActed} units, ${outcome.bytesActed} bytes, ${outcome.skipped.length} skipped, ${outcome.errors.length} errors`,
     );
-    removed ||=
-      !job.dryRun &&
-      outcome.units.some(
-        (u) => u.action === "deleted" || u.action === "trashed" || u.action === "purged" || u.action === "restored",
-      );
+    removed ||= !job.dryRun && outcome.units.some((u) => !u.action.startsWith("would-"));
     await sendResult(ctx, job, { ...outcome, leaseToken: job.leaseToken });
   }
   if (removed) {
@@ -151,6 +148,8 @@ async function runJob(ctx: JobContext, job: ClaimedJob, log: CleanupLog): Promis
     if (job.kind === "restore") {
       if (!job.sourceJobId) throw new Error("a restore job needs sourceJobId");
       r = restoreFolder(ctx.home, job.sourceJobId, job.dryRun, log);
+    } else if (job.kind === "truncate") {
+      r = truncateLog(job, { home: ctx.home, env: ctx.env, config: ctx.config, log });
     } else {
       r = purgeTrash(ctx.home, job.sourceJobId, job.dryRun, log);
     }

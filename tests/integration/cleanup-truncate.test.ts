@@ -10,6 +10,7 @@ import { BASE, ctx, makePrincipals, type Principals } from "@/lib/auth/testing";
 import type { ClaimedJob, JobResult } from "@/lib/cleanup/protocol";
 import { auditLog, cleanupJobs, cleanupRuns } from "@/lib/db/schema";
 import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
+import { auditTargets } from "@/lib/db/queries/audit-targets";
 import { getRunDetail } from "@/lib/db/queries/cleanup-views";
 import type { LargestEntry } from "@/lib/report-format/schema";
 import { seedWorkspace, type Enrolled } from "@/tests/support/cleanup";
@@ -88,6 +89,10 @@ describeEachDatabase("truncating a log", (t) => {
     const [queued] = await db.select().from(auditLog).where(eq(auditLog.action, "cleanup.truncate_queued"));
     expect(queued).toMatchObject({ target: id, actorLabel: `admin-truncate` });
     expect(queued.details).toMatchObject({ workspaceId: "tr-a", path: "log/codex-tui.log", bytes: 50 * GiB });
+    expect((await auditTargets(db, [queued])).get(queued.id)).toMatchObject({
+      label: expect.stringMatching(/^run: truncate a log, /),
+      href: `/cleanup/runs/${id}`,
+    });
     const detail = (await getRunDetail(db, id))!;
     expect(detail.run).toMatchObject({
       kind: "truncate",

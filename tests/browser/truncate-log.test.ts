@@ -1,0 +1,106 @@
+// A growing log's finding offers Truncate to an admin: the button only opens a dialog that states the file and
+// its size and that the trash cannot hold it; the request goes from the dialog's own button and its run opens.
+// On a dashboard of its own: the growing-file rule's size is lowered to 1 MiB so that the demo fleet's logs
+// show, which would change every other file's findings.
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN, signInAs, startHarness, type Harness } from "./harness";
+
+let h: Harness;
+/** Browsed as localhost, as cleanup.test.ts explains: a mutation from the page is then same-origin by both measures. */
+let site = "";
+let admin: BrowserContext;
+
+beforeAll(async () => {
+  h = await startHarness({ own: true });
+  site = h.base.replace("//127.0.0.1:", "//localhost:");
+  admin = await h.browser.newContext({
+    viewport: { width: 1440, height: 900 },
+    storageState: await signInAs(h.browser, site, ADMIN),
+  });
+});
+
+afterAll(async () => {
+  await admin?.close();
+  await h?.close();
+});
+
+async function open(page: Page, pathname: string) {
+  await page.goto(`${site}${pathname}`, { waitUntil: "networkidle" });
+  await page.waitForSelector("html[data-hydrated]", { state: "attached", timeout: 15_000 });
+}
+
+describe("truncating a growing log", () => {
+  it("states the file and its figure, and sends nothing before the dialog's own button", async () => {
+    const page = await admin.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await open(page, "/findings/rules");
+    const lowered = await page.evaluate(async () => {
+      const r = await fetch("/api/v1/findings/rules", {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ rules: [{ id: "growing-file", params: { bytes: 1024 ** 2, bytesPerDay: 1024 ** 3 } }] }),
+      });
+      return r.status;
+    });
+    expect(lowered).toBe(200);
+
+    await open(page, "/findings?rule=growing-file");
+    const finding = page
+      .getByTestId("finding")
+      .filter({ has: page.getByTestId("truncate-log") })
+      .first();
+    const message = (await finding.locator(".finding-body > div").first().textContent()) ?? "";
+    // "… · logs/1a2b3c4d in claude-code:data is 3.1 MiB: one log file that only grows, …"
+    const [, file, figure] = /([^·]+ in \S+) is ([\d.,]+ \S+?)(?:,|:)/.exec(message)!.map((s) => s.trim());
+    const posts: string[] = [];
+    page.on("request", (r) => {
+      if (r.method() === "POST" && new URL(r.url()).pathname === "/api/v1/cleanup/truncate") posts.push(r.url());
+    });
+    await finding.getByTestId("truncate-log").first().click();
+    const dialog = page.getByTestId("confirm-dialog");
+    await expect(dialog.getByRole("heading").textContent()).resolves.toBe(`Truncate ${file}, ${figure}?`);
+    await expect(dialog.textContent()).resolves.toContain("This cannot be undone; the trash cannot hold it.");
+    const final = dialog.getByTestId("confirm-run-final");
+    await expect(final.textContent()).resolves.toBe(`Truncate ${file}, ${figure}`);
+    // going back sends nothing either
+    await dialog.getByRole("button", { name: "Go back" }).click();
+    await finding.getByTestId("truncate-log").first().click();
+    expect(posts).toEqual([]);
+
+    await final.click();
+    await page.waitForURL((u) => /^\/cleanup\/runs\/[0-9a-f-]{36}$/.test(u.pathname));
+    await page.getByRole("heading", { name: `Truncate: ${file}` }).waitFor();
+    await page.locator('[data-testid="run-jobs"] tbody tr[data-state="queued"]').first().waitFor();
+    expect(posts).toHaveLength(1);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("shows a viewer no Truncate button on the same findings", async () => {
+    const viewer = { email: "tess@example.com", password: "tess-viewer-password" };
+    const page = await admin.newPage();
+    await open(page, "/users");
+    const created = await page.evaluate(async (v) => {
+      const r = await fetch("/api/v1/users", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ ...v, role: "viewer" }),
+      });
+      return r.status;
+    }, viewer);
+    expect(created).toBe(201);
+    await page.close();
+    const asViewer = await h.browser.newContext({
+      viewport: { width: 1440, height: 900 },
+      storageState: await signInAs(h.browser, site, viewer),
+    });
+    const seen = await asViewer.newPage();
+    await open(seen, "/findings?rule=growing-file");
+    await seen.getByTestId("finding").first().waitFor();
+    await expect(seen.getByTestId("user-role").textContent()).resolves.toBe("viewer");
+    await expect(seen.getByTestId("truncate-log").count()).resolves.toBe(0);
+    await asViewer.close();
+  });
+});

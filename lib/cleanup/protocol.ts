@@ -85,6 +85,15 @@ export type TruncateTarget = z.infer<typeof truncateTarget>;
 
 export const JOB_KINDS = ["cleanup", "restore", "purge-trash", "truncate"] as const;
 
+/**
+ * Kinds a reporter acts on only when its claim names them: a reporter from before a kind would take a job of it
+ * for another kind (reporters before truncate ran any kind they did not know as purge-trash).
+ */
+export const NAMED_JOB_KINDS: readonly (typeof JOB_KINDS)[number][] = ["truncate"];
+
+/** Body of POST /api/v1/jobs/claim: the kinds this reporter knows (absent or empty from older reporters: `{}`). */
+export const claimRequest = z.object({ kinds: z.array(z.enum(JOB_KINDS)).max(JOB_KINDS.length).optional() }).strict();
+
 /** What a reporter receives when it claims its workspace's jobs (POST /api/v1/jobs/claim, workspace token). */
 export type ClaimedJob = {
   id: string;

@@ -1,4 +1,4 @@
-import { jobResult } from "@/lib/cleanup/protocol";
+import { claimRequest, jobResult } from "@/lib/cleanup/protocol";
 import { rulesUpdateRequest } from "@/lib/findings/rules";
 import { reportBlockerRequest, reportBlockerResponse } from "@/lib/report-format/blockers";
 import { discoveryResponse, moduleVersionsResponse } from "@/lib/terraform/module";
@@ -84,8 +84,9 @@ export const OPERATIONS: Record<string, Operation> = {
     auth: "workspace-token",
   },
   "POST /api/v1/jobs/claim": {
-    summary: "Claim this workspace's waiting cleanup jobs, each with a new lease",
+    summary: "Claim this workspace's waiting cleanup jobs, each with a new lease (truncate ones only when named)",
     tag: "workspaces (reporter)",
+    body: claimRequest,
     responseType: "{ jobs: ClaimedJob[] }",
     auth: "workspace-token",
   },

@@ -16,6 +16,9 @@ import { readProtect } from "./protect";
 import { JOB_ID_RE, purgeFolder, readManifest, jobTrash, restoreFolder, sweepTrash, trashRoot } from "./trash";
 import { truncateLog } from "./truncate";
 
+/** The job kinds this reporter acts on, named in its claim: the dashboard hands out no other (truncate needs it). */
+const KNOWN_KINDS: ClaimedJob["kind"][] = ["cleanup", "restore", "purge-trash", "truncate"];
+
 export type JobContext = {
   server: string;
   token: string;
@@ -55,7 +58,7 @@ function post(ctx: JobContext, route: string, body: unknown, retry = true): Prom
 export async function runCleanupJobs(ctx: JobContext): Promise<number> {
   let claimed: HttpResult;
   try {
-    claimed = await post(ctx, "claim", {});
+    claimed = await post(ctx, "claim", { kinds: KNOWN_KINDS });
   } catch (err) {
     if (!(err instanceof NetworkError)) throw err;
     ctx.log(`cannot claim cleanup jobs: ${err.message}`);
@@ -150,8 +153,10 @@ async function runJob(ctx: JobContext, job: ClaimedJob, log: CleanupLog): Promis
       r = restoreFolder(ctx.home, job.sourceJobId, job.dryRun, log);
     } else if (job.kind === "truncate") {
       r = truncateLog(job, { home: ctx.home, env: ctx.env, config: ctx.config, log });
-    } else {
+    } else if (job.kind === "purge-trash") {
       r = purgeTrash(ctx.home, job.sourceJobId, job.dryRun, log);
+    } else {
+      throw new Error(`unknown job kind ${JSON.stringify(job.kind)}: nothing done`);
     }
     const out = { ...empty, ...r, skipped: r.skipped ?? [] };
     out.unitsActed = out.units.length;

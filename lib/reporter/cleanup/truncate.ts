@@ -11,7 +11,7 @@ import { truncateRefusal } from "@/lib/catalog/truncatable";
 import type { Env } from "../env";
 import { joinRel } from "../scan/paths";
 import { discoverRoots, type ReporterConfig } from "../scan/roots";
-import { Refused, checkParents, openRoot } from "./fs-safe";
+import { Refused, checkParents, openRoot, type RootHandle } from "./fs-safe";
 import type { JobOutcome } from "./execute";
 import type { CleanupLog } from "./log";
 import { readOpenFiles, type OpenFiles } from "./open-files";
@@ -49,7 +49,7 @@ export function truncateLog(job: ClaimedJob, ctx: TruncateContext): Outcome {
     return out;
   };
   let fd: number;
-  let root;
+  let root: RootHandle;
   try {
     root = openRoot(spec.abs);
     checkParents(root, t.path);

@@ -4,6 +4,9 @@
 // show, which would change every other file's findings.
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { truncateRefusal } from "@/lib/catalog/truncatable";
+import type { FindingGroup } from "@/lib/findings/finding";
+import { formatBytes } from "@/lib/format/bytes";
 import { ADMIN, signInAs, startHarness, type Harness } from "./harness";
 
 let h: Harness;
@@ -47,13 +50,17 @@ describe("truncating a growing log", () => {
     expect(lowered).toBe(200);
 
     await open(page, "/findings?rule=growing-file");
-    const finding = page
-      .getByTestId("finding")
-      .filter({ has: page.getByTestId("truncate-log") })
-      .first();
-    const message = (await finding.locator(".finding-body > div").first().textContent()) ?? "";
-    // "… · logs/1a2b3c4d in claude-code:data is 3.1 MiB: one log file that only grows, …"
-    const [, file, figure] = /([^·]+ in \S+) is ([\d.,]+ \S+?)(?:,|:)/.exec(message)!.map((s) => s.trim());
+    // The first row's first log, from the list the page shows (one row: the finding; several: its members).
+    const first = await page.evaluate(async () => {
+      const r = await fetch("/api/v1/findings?rule=growing-file");
+      return ((await r.json()) as { findings: FindingGroup[] }).findings[0];
+    });
+    const log = (first.count === 1 ? [first] : first.members).find((m) => m.path && !truncateRefusal(m.path))!;
+    const file = `${log.path} in ${log.rootKey}`;
+    const figure = formatBytes(first.count === 1 ? first.value : log.value);
+    const finding = page.getByTestId("finding").first();
+    if (first.count > 1) await finding.getByTestId("finding-members").locator("summary").click();
+    await expect(finding.textContent()).resolves.toContain(figure);
     const posts: string[] = [];
     page.on("request", (r) => {
       if (r.method() === "POST" && new URL(r.url()).pathname === "/api/v1/cleanup/truncate") posts.push(r.url());

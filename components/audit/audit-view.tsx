@@ -54,6 +54,7 @@ const ACTIONS = [
   "cleanup.jobs_expired",
   "cleanup.restore_queued",
   "cleanup.trash_purge_queued",
+  "cleanup.truncate_queued",
   "cleanup.policy_created",
   "cleanup.policy_updated",
   "cleanup.policy_deleted",

@@ -30,9 +30,13 @@ export function recipeTitle(id: string | null | undefined): string {
   return RECIPES.find((r) => r.id === id)?.title ?? id ?? "custom target";
 }
 
-export function describeRun(run: Pick<RunSummary, "kind" | "recipe" | "custom">): string {
+/** Where a truncated file is: its path in its root ("log/codex-tui.log in codex:data"). */
+export const truncatedFile = (t: { rootKey: string; path: string }) => `${t.path} in ${t.rootKey}`;
+
+export function describeRun(run: Pick<RunSummary, "kind" | "recipe" | "custom" | "target">): string {
   if (run.kind === "restore") return `Restore: ${recipeTitle(run.recipe)}`;
   if (run.kind === "purge-trash") return "Empty the trash";
+  if (run.kind === "truncate") return `Truncate: ${run.target ? truncatedFile(run.target) : "a log file"}`;
   return run.custom ? `Custom: ${run.custom.glob} in ${run.custom.rootKey}` : recipeTitle(run.recipe);
 }
 

@@ -6,6 +6,7 @@ import { offersFreeSpace } from "@/lib/cleanup/free-space";
 import { Bytes } from "@/components/ui/bytes";
 import { CleanupLink, PolicyLink } from "@/components/cleanup/cleanup-link";
 import { FreeSpaceLink } from "@/components/cleanup/free-space-link";
+import { TruncateLog } from "./truncate-log";
 
 /** The findings a row groups, most urgent first: where each is and, for sizes, how large. */
 function Members({ finding }: { finding: FindingGroup }) {
@@ -22,6 +23,12 @@ function Members({ finding }: { finding: FindingGroup }) {
               <>
                 {" "}
                 <Bytes value={m.value} />
+              </>
+            ) : null}
+            {f.ruleId === "growing-file" ? (
+              <>
+                {" "}
+                <TruncateLog workspace={f.workspace} rootKey={m.rootKey} path={m.path} bytes={m.value} />
               </>
             ) : null}
           </li>
@@ -61,6 +68,9 @@ export function FindingItem({ finding, showWorkspace = true }: { finding: Findin
           </CleanupLink>
           {offersFreeSpace(f.ruleId) ? <FreeSpaceLink workspaceId={f.workspace.id} /> : null}
           {f.ruleId === "agent-retention" ? <PolicyLink recipe={recipeForFinding(f)} /> : null}
+          {f.ruleId === "growing-file" && f.count === 1 ? (
+            <TruncateLog workspace={f.workspace} rootKey={f.rootKey} path={f.path} bytes={f.value} />
+          ) : null}
         </div>
       </div>
     </li>

@@ -19,6 +19,7 @@ import * as cleanupCancelRoute from "@/app/api/v1/cleanup/runs/[id]/cancel/route
 import * as cleanupRunRoute from "@/app/api/v1/cleanup/runs/[id]/route";
 import * as cleanupRunsRoute from "@/app/api/v1/cleanup/runs/route";
 import * as cleanupPurgeRoute from "@/app/api/v1/cleanup/trash/purge/route";
+import * as cleanupTruncateRoute from "@/app/api/v1/cleanup/truncate/route";
 import * as jobProgressRoute from "@/app/api/v1/jobs/[id]/progress/route";
 import * as jobResultRoute from "@/app/api/v1/jobs/[id]/result/route";
 import * as jobClaimRoute from "@/app/api/v1/jobs/claim/route";
@@ -282,6 +283,13 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
   "POST /api/v1/cleanup/trash/purge": {
     module: cleanupPurgeRoute,
     example: { url: "/api/v1/cleanup/trash/purge", body: () => ({ workspaceIds: [WS] }) },
+  },
+  "POST /api/v1/cleanup/truncate": {
+    module: cleanupTruncateRoute,
+    example: {
+      url: "/api/v1/cleanup/truncate",
+      body: () => ({ workspaceId: WS, rootKey: "claude-code:data", path: "debug/latest.log", confirmBytes: 1 }),
+    },
   },
   "GET /api/v1/cleanup/policies": { module: cleanupPoliciesRoute, example: { url: "/api/v1/cleanup/policies" } },
   "POST /api/v1/cleanup/policies": {

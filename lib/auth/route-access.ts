@@ -117,6 +117,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   { method: "GET", path: "/api/v1/cleanup/jobs/[id]", access: "viewer" },
   { method: "POST", path: "/api/v1/cleanup/jobs/[id]/restore", access: "admin" },
   { method: "POST", path: "/api/v1/cleanup/trash/purge", access: "admin" },
+  { method: "POST", path: "/api/v1/cleanup/truncate", access: "admin" },
   { method: "GET", path: "/api/v1/cleanup/policies", access: "viewer" },
   { method: "POST", path: "/api/v1/cleanup/policies", access: "admin" },
   { method: "GET", path: "/api/v1/cleanup/policies/[id]", access: "viewer" },

@@ -76,7 +76,23 @@ export const runRequest = runRequestFields.refine((r) => (r.recipe === undefined
 });
 export type RunRequest = z.infer<typeof runRequest>;
 
-export const JOB_KINDS = ["cleanup", "restore", "purge-trash"] as const;
+/**
+ * The one file a truncate run empties: a log of the workspace's latest report, where it lies (its root's report
+ * key and its path in that root, exact, never a glob) and the size the admin confirmed.
+ */
+export const truncateTarget = z.object({ rootKey: z.string().min(1).max(200), path: relativePath, bytes }).strict();
+export type TruncateTarget = z.infer<typeof truncateTarget>;
+
+export const JOB_KINDS = ["cleanup", "restore", "purge-trash", "truncate"] as const;
+
+/**
+ * Kinds a reporter acts on only when its claim names them: a reporter from before a kind would take a job of it
+ * for another kind (reporters before truncate ran any kind they did not know as purge-trash).
+ */
+export const NAMED_JOB_KINDS: readonly (typeof JOB_KINDS)[number][] = ["truncate"];
+
+/** Body of POST /api/v1/jobs/claim: the kinds this reporter knows (absent or empty from older reporters: `{}`). */
+export const claimRequest = z.object({ kinds: z.array(z.enum(JOB_KINDS)).max(JOB_KINDS.length).optional() }).strict();
 
 /** What a reporter receives when it claims its workspace's jobs (POST /api/v1/jobs/claim, workspace token). */
 export type ClaimedJob = {
@@ -103,6 +119,8 @@ export type ClaimedJob = {
   };
   /** restore / purge-trash: the cleanup job whose trashed units to act on. */
   sourceJobId: string | null;
+  /** truncate: the file to empty. Absent from older dashboards (which have no truncate jobs). */
+  truncate?: TruncateTarget | null;
 };
 export const SKIP_REASONS = [
   "recent", // a file of the unit was modified within minAgeHours
@@ -120,8 +138,8 @@ const unitOutcome = z
     /** Relative to home. */
     path: relativePath,
     bytes,
-    /** deleted / trashed / restored / purged, or would-* in a dry run. */
-    action: z.enum(["deleted", "trashed", "restored", "purged", "would-delete", "would-trash"]),
+    /** deleted / trashed / restored / purged / truncated (bytes: what it freed), or would-* in a dry run. */
+    action: z.enum(["deleted", "trashed", "restored", "purged", "truncated", "would-delete", "would-trash"]),
     /** Where a trashed unit went, relative to home. */
     trashPath: relativePath.optional(),
     newestMtime: z.iso.datetime({ offset: true }).optional(),

@@ -113,6 +113,7 @@ describeEachDatabase("cleanup exports", (t) => {
       kind: "cleanup",
       recipe: "claude-code-sessions",
       custom: "",
+      target: "",
       params: '{"olderThanDays":30}',
       trash_days: "7",
       min_age_hours: "24",

@@ -12,7 +12,7 @@ import { utcDayOf } from "@/lib/series";
 
 // The Cleanup pages as CSV: the runs list (every run, not the pages shown) and one run's outcomes.
 
-/** JSON as one cell (the custom rule, parameters and scope): what the run was asked, exactly. */
+/** JSON as one cell (the custom rule, a truncated file, parameters and scope): what the run was asked, exactly. */
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
 /** A run as the runs list and the run's page show it (RunSummary), one row each. */
@@ -23,6 +23,7 @@ export const RUN_COLUMNS: CsvColumn<RunSummary>[] = [
   col("kind", "text", (r) => r.kind),
   col("recipe", "text", (r) => r.recipe),
   col("custom", "text", (r) => json(r.custom)),
+  col("target", "text", (r) => json(r.target)),
   col("params", "text", (r) => json(r.params)),
   col("scope", "text", (r) => json(r.scope)),
   col("dry_run", "boolean", (r) => r.dryRun),

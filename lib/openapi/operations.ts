@@ -1,4 +1,4 @@
-import { jobResult } from "@/lib/cleanup/protocol";
+import { claimRequest, jobResult } from "@/lib/cleanup/protocol";
 import { rulesUpdateRequest } from "@/lib/findings/rules";
 import { reportBlockerRequest, reportBlockerResponse } from "@/lib/report-format/blockers";
 import { discoveryResponse, moduleVersionsResponse } from "@/lib/terraform/module";
@@ -12,6 +12,7 @@ import {
   previewRequest,
   progressRequest,
   purgeTrashRequest,
+  truncateRequest,
   runJobsQuery,
   runListQuery,
   updatePolicyRequest,
@@ -83,8 +84,9 @@ export const OPERATIONS: Record<string, Operation> = {
     auth: "workspace-token",
   },
   "POST /api/v1/jobs/claim": {
-    summary: "Claim this workspace's waiting cleanup jobs, each with a new lease",
+    summary: "Claim this workspace's waiting cleanup jobs, each with a new lease (truncate ones only when named)",
     tag: "workspaces (reporter)",
+    body: claimRequest,
     responseType: "{ jobs: ClaimedJob[] }",
     auth: "workspace-token",
   },
@@ -260,6 +262,12 @@ export const OPERATIONS: Record<string, Operation> = {
     summary: "Queue purge-trash jobs",
     tag: "cleanup",
     body: purgeTrashRequest,
+    status: 201,
+  },
+  "POST /api/v1/cleanup/truncate": {
+    summary: "Queue the truncation of one log file (never a database); 409 when its size moved by over 10 %",
+    tag: "cleanup",
+    body: truncateRequest,
     status: 201,
   },
   "GET /api/v1/cleanup/policies": { summary: "Cleanup policies", tag: "cleanup" },

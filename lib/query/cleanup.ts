@@ -10,6 +10,7 @@ import type {
   CreateRunRequest,
   PreviewRequest,
   RunJobsView,
+  TruncateRequest,
   UpdatePolicyRequest,
 } from "@/lib/validations/cleanup";
 import { fetchJson, withQuery } from "./fetch-json";
@@ -112,6 +113,8 @@ export const restoreJob = (id: string) =>
   post<{ id: string; jobs: number }>(`/api/v1/cleanup/jobs/${encodeURIComponent(id)}/restore`);
 export const purgeTrash = (workspaceIds: string[]) =>
   post<{ id: string; jobs: number }>("/api/v1/cleanup/trash/purge", { workspaceIds });
+export const truncateLog = (body: TruncateRequest) =>
+  post<{ id: string; jobs: number }>("/api/v1/cleanup/truncate", body);
 export const postPolicy = (body: CreatePolicyRequest) => post<{ policy: Policy }>("/api/v1/cleanup/policies", body);
 export const patchPolicy = (id: string, body: UpdatePolicyRequest) =>
   fetchJson<{ policy: Policy }>(`/api/v1/cleanup/policies/${encodeURIComponent(id)}`, {

@@ -1,5 +1,10 @@
 import type { Policy } from "@/lib/services/policy-view";
-import type { CreatePolicyRequest, CreateRunRequest, UpdatePolicyRequest } from "@/lib/validations/cleanup";
+import type {
+  CreatePolicyRequest,
+  CreateRunRequest,
+  TruncateRequest,
+  UpdatePolicyRequest,
+} from "@/lib/validations/cleanup";
 import {
   cancelRun,
   cleanupKeys,
@@ -11,6 +16,7 @@ import {
   purgeTrash,
   restoreJob,
   runPolicyNow,
+  truncateLog,
 } from "./cleanup";
 import { useInvalidatingMutation, type MutationCallbacks } from "./use-invalidating-mutation";
 
@@ -36,6 +42,10 @@ export const useRestoreJob = (callbacks?: MutationCallbacks<Queued, string>) => 
 
 export const usePurgeTrash = (workspaceId: string, callbacks?: MutationCallbacks<Queued, void>) =>
   useQueueRuns(() => purgeTrash([workspaceId]), callbacks);
+
+/** Truncating a log is a run of its own, of one job. */
+export const useTruncateLog = (callbacks?: MutationCallbacks<Queued, TruncateRequest>) =>
+  useQueueRuns(truncateLog, callbacks);
 
 export const useCancelRun = (id: string) => useInvalidatingMutation(() => cancelRun(id), ALL);
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { RECIPE_IDS } from "@/lib/catalog/recipes";
 import { SHOWN_JOB_STATES } from "@/lib/cleanup/job-states";
-import { runRequest, runRequestFields } from "@/lib/cleanup/protocol";
+import { runRequest, runRequestFields, truncateTarget } from "@/lib/cleanup/protocol";
 import { DEFAULT_RUN_AT_MINUTE, DEFAULT_RUN_WEEKDAY } from "@/lib/cleanup/schedule";
 import { DEFAULT_EXPIRES_DAYS, POLICY_SCHEDULES } from "@/lib/cleanup/types";
 import { NotFoundError } from "@/lib/errors";
@@ -31,6 +31,16 @@ export type CreateRunRequest = z.infer<typeof createRunRequest>;
 export const purgeTrashRequest = z
   .object({ workspaceIds: z.array(z.string().min(1).max(100)).min(1).max(10_000) })
   .strict();
+
+/**
+ * POST /api/v1/cleanup/truncate: one log file of one workspace's latest report, and the size the admin saw in
+ * the confirmation (`confirmBytes`).
+ */
+export const truncateRequest = truncateTarget
+  .omit({ bytes: true })
+  .extend({ workspaceId: z.string().min(1).max(100), confirmBytes: z.number().int().nonnegative() })
+  .strict();
+export type TruncateRequest = z.infer<typeof truncateRequest>;
 
 /** POST /api/v1/jobs/{id}/progress */
 export const progressRequest = z.object({ leaseToken: z.string().min(1).max(200) }).strict();

@@ -170,6 +170,31 @@ describe("cleanup jobs through the built reporter", () => {
     expect(fs.readdirSync(path.join(home, TRASH_DIR))).toEqual([]);
   });
 
+  it("a truncate job empties the log its report listed, and the fresh report shows the drop", async () => {
+    const log = path.join(home, ".codex/log/codex-tui.log");
+    fs.mkdirSync(path.dirname(log), { recursive: true });
+    fs.writeFileSync(log, Buffer.alloc(8 * 1024 ** 2, "a line of the TUI's log\n"));
+    const codex = (r: Report) => r.roots.find((x) => x.key === "codex:data")!;
+    const listed = (r: Report) => codex(r).largest?.find((e) => e.path === "log/codex-tui.log");
+    const j = job({
+      kind: "truncate",
+      recipe: null,
+      params: null,
+      truncate: { rootKey: "codex:data", path: "log/codex-tui.log", bytes: 8 * 1024 ** 2 },
+    });
+    queued = [j];
+    const r = await run();
+    expect(r.code, r.stderr).toBe(0);
+    // the path the server is given is the one the report lists, relative to the root
+    expect(listed(reports[0])).toMatchObject({ type: "file", bytes: 8 * 1024 ** 2 });
+    const res = results[0].body as ReturnType<typeof jobResult.parse>;
+    expect(res).toMatchObject({ status: "done", unitsActed: 1, bytesActed: 8 * 1024 ** 2 });
+    expect(res.units).toEqual([{ path: ".codex/log/codex-tui.log", bytes: 8 * 1024 ** 2, action: "truncated" }]);
+    expect(fs.statSync(log).size).toBe(0);
+    expect(reports).toHaveLength(2);
+    expect(codex(reports[0]).bytes - codex(reports[1]).bytes).toBe(res.bytesActed);
+  });
+
   it("a stale lease (409) is logged and the result dropped; the local log keeps what was done", async () => {
     mode.result = "stale";
     const j = job({ recipe: "claude-code-debug" });

@@ -22,6 +22,7 @@ function kindOf(action: string): Kind | null {
     action === "cleanup.run_cancelled" ||
     action === "cleanup.restore_queued" ||
     action === "cleanup.trash_purge_queued" ||
+    action === "cleanup.truncate_queued" ||
     action === "cleanup.jobs_expired"
   )
     return "run";
@@ -31,10 +32,16 @@ function kindOf(action: string): Kind | null {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const recipeTitle = (id: string | null) => RECIPES.find((r) => r.id === id)?.title ?? id;
 
+/** Runs that are not a recipe's or a custom rule's, by kind. */
+const KIND_LABEL: Record<string, string> = {
+  restore: "restore",
+  "purge-trash": "trash purge",
+  truncate: "truncate a log",
+};
+
 /** A run as people tell runs apart: what it cleans (or restores), and when it was made. */
 function runLabel(r: { kind: string; recipe: string | null; created: string }): string {
-  const what =
-    r.kind === "restore" ? "restore" : r.kind === "cleanup" ? (recipeTitle(r.recipe) ?? "custom rule") : "trash purge";
+  const what = r.kind === "cleanup" ? (recipeTitle(r.recipe) ?? "custom rule") : (KIND_LABEL[r.kind] ?? r.kind);
   return `run: ${what}, ${r.created.slice(0, 16).replace("T", " ")} UTC`;
 }
 

@@ -1,7 +1,8 @@
 import "server-only";
-import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, notInArray, sql } from "drizzle-orm";
 import { generateToken, hashToken } from "@/lib/secrets/tokens";
-import type { ClaimedJob, JobResult, RecipeParams } from "@/lib/cleanup/protocol";
+import { NAMED_JOB_KINDS, type ClaimedJob, type JobResult, type RecipeParams } from "@/lib/cleanup/protocol";
+import type { JobKind } from "@/lib/cleanup/types";
 import type { RecipeId } from "@/lib/catalog/recipes";
 import { RESULT_JOB_STATES, WAITING_JOB_STATES } from "@/lib/cleanup/job-states";
 import { jobLimits, leaseEnd } from "@/lib/cleanup/leases";
@@ -73,16 +74,29 @@ async function workspaceActor(db: Db, workspaceId: string): Promise<AuditActor> 
 /**
  * A reporter calling in takes its workspace's waiting jobs (queued, or interrupted and so claimable again):
  * each gets a new lease token (stored hashed; the old one is refused from then on) and runs until the lease
- * runs out unless progress calls extend it.
+ * runs out unless progress calls extend it. Jobs of a kind that must be named (NAMED_JOB_KINDS) go only to a
+ * reporter that names it in `kinds`; others wait for one (or expire).
  */
-export async function claimJobs(db: Db, workspaceId: string, now = new Date()): Promise<ClaimedJob[]> {
+export async function claimJobs(
+  db: Db,
+  workspaceId: string,
+  now = new Date(),
+  kinds: readonly JobKind[] = [],
+): Promise<ClaimedJob[]> {
+  const unknown = NAMED_JOB_KINDS.filter((k) => !kinds.includes(k));
   return db.transaction(async (tx) => {
     await sweepJobs(tx, now, workspaceId);
     const waiting = await tx
       .select({ job: cleanupJobs, run: cleanupRuns })
       .from(cleanupJobs)
       .innerJoin(cleanupRuns, eq(cleanupRuns.id, cleanupJobs.runId))
-      .where(and(eq(cleanupJobs.workspaceId, workspaceId), inArray(cleanupJobs.state, [...WAITING_JOB_STATES])))
+      .where(
+        and(
+          eq(cleanupJobs.workspaceId, workspaceId),
+          inArray(cleanupJobs.state, [...WAITING_JOB_STATES]),
+          unknown.length ? notInArray(cleanupJobs.kind, unknown) : undefined,
+        ),
+      )
       .orderBy(asc(cleanupJobs.createdAt))
       .for("update", { of: cleanupJobs, skipLocked: true });
     if (waiting.length === 0) return [];
@@ -115,6 +129,7 @@ export async function claimJobs(db: Db, workspaceId: string, now = new Date()): 
         countStatusChanges: run.countStatusChanges,
         limits: jobLimits(job, run.custom !== null),
         sourceJobId: job.sourceJobId,
+        truncate: run.target ?? null,
       });
     }
     await recordAudit(tx, {
@@ -212,6 +227,13 @@ export async function storeJobResult(db: Db, workspaceId: string, jobId: string,
         bytesActed: result.bytesActed,
         skipped: result.skipped.length,
         errors: result.errors.length,
+        // a truncation's file and what it freed, or why it was refused, in the entry itself: nothing else keeps it
+        ...(job.kind === "truncate"
+          ? {
+              truncated: result.units.map((u) => ({ path: u.path, bytesFreed: u.bytes })),
+              refused: result.skipped.map((u) => ({ path: u.path, reason: u.reason })),
+            }
+          : {}),
       },
     });
     return { jobId, state: result.status, stored: true };

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import type { ShownJobState } from "@/lib/cleanup/job-states";
-import type { RecipeParams, Scope } from "@/lib/cleanup/protocol";
+import type { RecipeParams, Scope, TruncateTarget } from "@/lib/cleanup/protocol";
 import { progressFrom, runStatus, type RunProgress, type RunStatus } from "@/lib/cleanup/run-progress";
 import { SCOPE_NAMED, type CustomTarget, type JobKind } from "@/lib/cleanup/types";
 import { encodeRunCursor, RUN_JOBS_PAGE, type RunJobsQuery } from "@/lib/validations/cleanup";
@@ -21,6 +21,8 @@ export type RunSummary = {
   kind: JobKind;
   recipe: string | null;
   custom: CustomTarget | null;
+  /** A truncate run's file. */
+  target: TruncateTarget | null;
   params: RecipeParams | null;
   scope: Scope;
   dryRun: boolean;
@@ -122,6 +124,7 @@ function summarize(
     kind: run.kind,
     recipe: run.recipe,
     custom: run.custom,
+    target: run.target,
     params: run.params,
     scope: run.scope,
     dryRun: run.dryRun,

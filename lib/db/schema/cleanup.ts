@@ -1,5 +1,5 @@
 import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import type { JobResult, RecipeParams, Scope } from "@/lib/cleanup/protocol";
+import type { JobResult, RecipeParams, Scope, TruncateTarget } from "@/lib/cleanup/protocol";
 import type { JobState } from "@/lib/cleanup/job-states";
 import type { CustomTarget, JobKind, PolicySchedule } from "@/lib/cleanup/types";
 import { workspaces } from "./workspaces";
@@ -32,6 +32,8 @@ export const cleanupRuns = pgTable(
     ...requestColumns,
     /** restore: the cleanup job whose trashed units come back. */
     sourceJobId: uuid("source_job_id"),
+    /** truncate: the one log file emptied (no recipe, no parameters). */
+    target: jsonb("target").$type<TruncateTarget>(),
     policyId: uuid("policy_id"),
     createdAt: tz("created_at").notNull().defaultNow(),
     createdByType: text("created_by_type").notNull(),

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { agentDisplayName } from "@/lib/catalog/agents";
+import { DATABASE_PATH, LOG_PATTERN } from "@/lib/catalog/truncatable";
 import { formatBytes } from "@/lib/format/bytes";
 import { bytes, defineRule, GIB, MIB, num } from "../rule";
 
@@ -9,10 +10,8 @@ import { bytes, defineRule, GIB, MIB, num } from "../rule";
 // written every day, so it is a finding of its own. Read from the largest entries the reports list (files at
 // any depth), and for growth, the same file in the newest report of 7 to 14 days before the latest.
 
-/** Logs (a logs/, log/, debug/ or mcp-logs-* folder, or *.log) and SQLite files with their write-ahead log. */
-const LOG_OR_DATABASE = String.raw`(^|/)(logs?|debug|mcp-logs-[^/]*)/|\.log(\.[0-9]+)?$|\.(sqlite[0-9]*|db[0-9]?)(-wal)?$`;
-/** A database (or its write-ahead log): never truncated, never deleted in part. */
-export const DATABASE_PATH = /\.(sqlite[0-9]*|db[0-9]?)(-wal|-shm|-journal)?$/;
+/** Logs and SQLite files with their write-ahead log. */
+const LOG_OR_DATABASE = LOG_PATTERN + String.raw`|\.(sqlite[0-9]*|db[0-9]?)(-wal)?$`;
 
 /**
  * A log or database file of at least `bytes`, or growing by at least `bytesPerDay` over 7 days or more.
@@ -68,7 +67,7 @@ export const growingFile = defineRule({
       message: `${f.path} in ${f.rootKey} is ${formatBytes(f.value)}${grows}: one ${db ? "database" : "log"} file that only grows, which no age rule reaches.`,
       action: db
         ? `A database is never truncated nor deleted in part: stop ${agent} and run VACUUM on it (sqlite3 <file> 'VACUUM;', which also checkpoints its -wal), or delete old data from inside ${agent}.`
-        : `Truncate it while ${agent} is stopped (a file a process still holds open keeps its blocks), and lower the log level that writes it; older log files of the same kind go with a cleanup policy.`,
+        : `Truncate it (the reporter refuses while ${agent} or any process holds it open: an open file keeps its blocks), and lower the log level that writes it; older log files of the same kind go with a cleanup policy.`,
     };
   },
 });

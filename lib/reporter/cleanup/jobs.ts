@@ -14,6 +14,10 @@ import { emptyOutcome, runCleanup, type ExecuteContext, type JobOutcome } from "
 import { CleanupLog } from "./log";
 import { readProtect } from "./protect";
 import { JOB_ID_RE, purgeFolder, readManifest, jobTrash, restoreFolder, sweepTrash, trashRoot } from "./trash";
+import { truncateLog } from "./truncate";
+
+/** The job kinds this reporter acts on, named in its claim: the dashboard hands out no other (truncate needs it). */
+const KNOWN_KINDS: ClaimedJob["kind"][] = ["cleanup", "restore", "purge-trash", "truncate"];
 
 export type JobContext = {
   server: string;
@@ -54,7 +58,7 @@ function post(ctx: JobContext, route: string, body: unknown, retry = true): Prom
 export async function runCleanupJobs(ctx: JobContext): Promise<number> {
   let claimed: HttpResult;
   try {
-    claimed = await post(ctx, "claim", {});
+    claimed = await post(ctx, "claim", { kinds: KNOWN_KINDS });
   } catch (err) {
     if (!(err instanceof NetworkError)) throw err;
     ctx.log(`cannot claim cleanup jobs: ${err.message}`);
@@ -76,11 +80,7 @@ export async function runCleanupJobs(ctx: JobContext): Promise<number> {
     ctx.log(
       `job ${job.id} (${job.kind}${job.dryRun ? ", dry run" : ""}): ${outcome.status}, ${outcome.unitsActed} units, ${outcome.bytesActed} bytes, ${outcome.skipped.length} skipped, ${outcome.errors.length} errors`,
     );
-    removed ||=
-      !job.dryRun &&
-      outcome.units.some(
-        (u) => u.action === "deleted" || u.action === "trashed" || u.action === "purged" || u.action === "restored",
-      );
+    removed ||= !job.dryRun && outcome.units.some((u) => !u.action.startsWith("would-"));
     await sendResult(ctx, job, { ...outcome, leaseToken: job.leaseToken });
   }
   if (removed) {
@@ -151,8 +151,12 @@ async function runJob(ctx: JobContext, job: ClaimedJob, log: CleanupLog): Promis
     if (job.kind === "restore") {
       if (!job.sourceJobId) throw new Error("a restore job needs sourceJobId");
       r = restoreFolder(ctx.home, job.sourceJobId, job.dryRun, log);
-    } else {
+    } else if (job.kind === "truncate") {
+      r = truncateLog(job, { home: ctx.home, env: ctx.env, config: ctx.config, log });
+    } else if (job.kind === "purge-trash") {
       r = purgeTrash(ctx.home, job.sourceJobId, job.dryRun, log);
+    } else {
+      throw new Error(`unknown job kind ${JSON.stringify(job.kind)}: nothing done`);
     }
     const out = { ...empty, ...r, skipped: r.skipped ?? [] };
     out.unitsActed = out.units.length;

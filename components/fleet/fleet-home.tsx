@@ -1,4 +1,6 @@
+import type { ColumnDef } from "@tanstack/react-table";
 import { Bytes } from "@/components/ui/bytes";
+import { column, DataTable } from "@/components/ui/data-table";
 import { ExportLink } from "@/components/ui/export-link";
 import { Panel } from "@/components/ui/panel";
 import { formatCount, formatPercent } from "@/lib/format/numbers";
@@ -6,13 +8,38 @@ import type { FleetHome } from "@/lib/db/queries/fleet-home";
 import { FLEET_HOME_PARTS } from "@/lib/shaping/home-breakdown";
 import { exportPaths } from "@/lib/validations/export";
 
-const LABELS: Record<(typeof FLEET_HOME_PARTS)[number], string> = {
+type Part = (typeof FLEET_HOME_PARTS)[number];
+
+const LABELS: Record<Part, string> = {
   agents: "Agents",
   modules: "Modules",
   caches: "Package caches",
   projects: "Project dependencies",
   other: "Other",
 };
+
+function partColumns(home: FleetHome): ColumnDef<Part>[] {
+  const share = (key: Part) => (home.home > 0 ? home[key] / home.home : null);
+  return [
+    column("what", "What", (key) => LABELS[key]),
+    column("bytes", "Size", (key) => <Bytes value={home[key]} />, { className: "num" }),
+    column("share", "Share", (key) => formatPercent(share(key)), { className: "num", cellClassName: "muted" }),
+    column(
+      "bar",
+      "",
+      (key) => (
+        <span className="bar" style={{ display: "block" }}>
+          <span style={{ width: `${(share(key) ?? 0) * 100}%` }} />
+        </span>
+      ),
+      {
+        className: "phone-hidden",
+        header: { "aria-label": "Share as a bar" },
+        cell: () => ({ style: { width: "50%" } }),
+      },
+    ),
+  ];
+}
 
 /**
  * Whether agents, caches or projects fill the fleet's homes: each workspace's whole home (du -sx ~) from its
@@ -22,26 +49,7 @@ export function FleetHomePanel({ home }: { home: FleetHome }) {
   if (home.workspaces === 0) return null;
   return (
     <Panel title="What fills the homes" actions={<ExportLink path={exportPaths.fleet("homes")} />}>
-      <div className="table-wrap">
-        <table className="table" data-testid="fleet-home-split">
-          <tbody>
-            {FLEET_HOME_PARTS.map((key) => (
-              <tr key={key}>
-                <td>{LABELS[key]}</td>
-                <td className="num">
-                  <Bytes value={home[key]} />
-                </td>
-                <td className="num muted">{formatPercent(home.home > 0 ? home[key] / home.home : null)}</td>
-                <td className="phone-hidden" style={{ width: "50%" }}>
-                  <span className="bar" style={{ display: "block" }}>
-                    <span style={{ width: `${home.home > 0 ? (home[key] / home.home) * 100 : 0}%` }} />
-                  </span>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable data={FLEET_HOME_PARTS} columns={partColumns(home)} rowId={(key) => key} testId="fleet-home-split" />
       <p className="muted small">
         {formatCount(home.workspaces)} workspace(s) whose reporter measures the whole home: <Bytes value={home.home} />{" "}
         in their homes, and <Bytes value={home.outside} /> of their volumes&apos; Used outside them.

@@ -6,6 +6,7 @@ import { stackedTable } from "@/components/ui/stacked-table";
 /**
  * The home volume in df's own columns (df -B1 and df -i), so an admin can hold it against df on the workspace.
  * Use% is Used ÷ (Used + Avail) rounded up, as df computes it: space reserved for root is in neither.
+ * A plain <table>, not DataTable: with no inode count reported, its Inodes row is one cell across four columns.
  */
 export function VolumeTable({ volume }: { volume: VolumeSummary }) {
   const i = volume.inodes;

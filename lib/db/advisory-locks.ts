@@ -36,3 +36,6 @@ export const KEPT_AGGREGATES_LOCK = 7_244_106;
  * (lib/db/queries/kept-pending.ts); two would rewrite the same workspace's rows at once.
  */
 export const KEPT_REFRESH_LOCK = 7_244_107;
+
+/** The locks taken with a try (lib/db/try-lock.ts): the caller skips its work when another instance holds one. */
+export type TryLock = typeof MAINTENANCE_LOCK | typeof SCHEDULER_LOCK | typeof KEPT_REFRESH_LOCK;

@@ -27,6 +27,7 @@ export async function applyFunctions(db: Db, folder = FUNCTIONS_FOLDER): Promise
   await db.execute(sql`create schema if not exists drizzle`);
   await db.execute(sql`create table if not exists drizzle.function_checksums (
     name text primary key, checksum text not null, applied_at timestamptz not null default now())`);
+  // The migrator's own bookkeeping table, outside the app's schema (made just above): SQL through db.execute.
   const applied = new Map(
     rowsOf<{ name: string; checksum: string }>(
       await db.execute(sql`select name, checksum from drizzle.function_checksums`),

@@ -117,6 +117,7 @@ async function* keysetPages<R>(
   };
   let next = read(null);
   for (;;) {
+    // Each page is SQL its caller composed (columns, keyset condition, order): the caller types its rows.
     const rows = rowsOf<R>(await next);
     const full = rows.length === limit;
     if (full) {

@@ -6,10 +6,13 @@ import { MAINTENANCE_LOCK } from "./advisory-locks";
 import type { Database } from "./open";
 import { ensurePartitions, expirePartitions } from "./partitions";
 import { getRules } from "./queries/findings";
+import { getSetting } from "./queries/settings";
 import { rewriteKeptRules } from "./queries/kept-findings";
 import { rewriteFleetGrowth } from "./queries/root-growth";
 import { rewriteFleetSeries } from "./queries/workspace-series";
 import { advanceHorizon, getRetention, HORIZON_KEYS } from "./queries/retention";
+import { settings } from "./schema";
+import { tryAdvisoryLock } from "./try-lock";
 import { rowsOf, type Db } from "./types";
 
 /** Partitions are created this many days ahead, so a missed run or two never leaves a day without one. */
@@ -48,16 +51,16 @@ export async function runMaintenance(database: Database, opts: MaintenanceOption
   running.add(database);
   try {
     return await database.session(async (db) => {
-      const [lock] = rowsOf<{ got: boolean }>(
-        await db.execute(sql`select pg_try_advisory_lock(${MAINTENANCE_LOCK}) as got`),
-      );
-      if (!lock.got) return { ran: false, reason: "another instance is running it" };
+      if (!(await tryAdvisoryLock(db, MAINTENANCE_LOCK, "session")))
+        return { ran: false, reason: "another instance is running it" };
       try {
         const result = await maintain(db, opts);
         if (database.kind === "embedded")
           await db.execute(sql`vacuum (analyze) root_daily, workspace_daily, fleet_delta`);
-        await db.execute(sql`insert into settings (key, value) values (${LAST_RUN_KEY}, ${JSON.stringify(result)})
-          on conflict (key) do update set value = excluded.value, updated_at = now()`);
+        await db
+          .insert(settings)
+          .values({ key: LAST_RUN_KEY, value: JSON.stringify(result) })
+          .onConflictDoUpdate({ target: settings.key, set: { value: sql`excluded.value`, updatedAt: sql`now()` } });
         return result;
       } finally {
         await db.execute(sql`select pg_advisory_unlock(${MAINTENANCE_LOCK})`);
@@ -121,6 +124,10 @@ async function maintain(db: Db, opts: MaintenanceOptions): Promise<MaintenanceRe
   };
 }
 
+// The deletes below stay SQL through db.execute: each counts its rows in the database (a roll-up table's expiry
+// may be millions of rows, which `returning` through the query builder would carry to the app), and the registry
+// tables' expiry names its table and column at run time.
+
 /**
  * Deletes daily roll-ups before `horizon`. The fleet roll-up is a series of changes whose running sum is the
  * level: the expired changes are folded into one baseline row per (agent, kind, shard) on the day before the
@@ -165,6 +172,6 @@ async function expireTable(db: Db, table: string, column: string, before: Date):
 
 /** The last run's result, as the settings page shows it. */
 export async function lastMaintenance(db: Db): Promise<MaintenanceResult | null> {
-  const rows = rowsOf<{ value: string }>(await db.execute(sql`select value from settings where key = ${LAST_RUN_KEY}`));
-  return rows[0] ? (JSON.parse(rows[0].value) as MaintenanceResult) : null;
+  const value = await getSetting(db, LAST_RUN_KEY);
+  return value === null ? null : (JSON.parse(value) as MaintenanceResult);
 }

@@ -17,6 +17,8 @@ const LOCK_TIMEOUT = sql.raw(`set local lock_timeout = '5s'`);
 
 export type Partition = { table: HistoryTable; name: string; day: Day };
 
+// Partitions are catalog and DDL work (pg_inherits, the default partitions, tables named at run time), which no
+// schema table describes: these statements stay SQL through db.execute.
 export async function listPartitions(db: Db): Promise<Partition[]> {
   const rows = rowsOf<{ parent: HistoryTable; name: string }>(
     await db.execute(sql`select p.relname as parent, c.relname as name from pg_inherits i

@@ -22,6 +22,8 @@ export type RetentionShare = {
  */
 export async function retentionShares(db: Db, agent: string): Promise<RetentionShare[]> {
   if (!(RETENTION_AGENTS as readonly string[]).includes(agent)) return [];
+  // SQL through db.execute: it groups by an expression holding a parameter (the agent), which only `group by 1, 2`
+  // names (the query builder repeats the expression, a second parameter Postgres cannot match to the first).
   const rows = rowsOf<{ setting: unknown; reported: boolean; workspaces: number; older: number }>(
     await db.execute(sql`select w.agent_retention -> ${agent}::text as setting, w.agent_retention is not null as reported,
         count(*)::int as workspaces, sum(${olderBytes(sql`r.ages`)})::float8 as older

@@ -1,11 +1,11 @@
 import "server-only";
 import { agentById, OTHER_AGENT } from "@/lib/catalog/agents";
-import { sql, type SQL } from "drizzle-orm";
+import { and, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
 import { ofLiveWorkspace } from "../deleted";
+import { fleetDelta, workspaces } from "../schema";
 import { rowsOf, type Db } from "../types";
 import { retentionShares, type RetentionShare } from "./agent-retention";
 import { agentRows, growthSinceDay, notKeptFor } from "./root-growth";
-import { workspaceFilter } from "./rule-rows";
 import { clampToRollups, getHorizons } from "./retention";
 import type { WorkspaceRef } from "@/lib/findings/finding";
 import {
@@ -99,10 +99,19 @@ export async function getAgentDetail(
   const range = clampToRollups(resolveRange(params, now), (await getHorizons(db)).rollups);
   const sinceDay = growthSinceDay(now);
 
-  const [sums, deltas, retention] = await Promise.all([
+  const deltaDay = sql<Day>`to_char(${fleetDelta.day}, 'YYYY-MM-DD')`;
+  // The sums are agentSums' SQL, shared with the kept growth (root-growth.ts): db.execute, typed by SumRow.
+  const [sums, deltaRows, retention] = await Promise.all([
     db.execute(agentSums(agent, sinceDay)),
-    db.execute(sql`select to_char(day, 'YYYY-MM-DD') as day, sum(bytes)::float8 as bytes, sum(roots)::int as roots
-      from fleet_delta where agent = ${agent} and day > ${range.from}::date group by 1`),
+    db
+      .select({
+        day: deltaDay,
+        bytes: sql<number>`sum(${fleetDelta.bytes})::float8`,
+        roots: sql<number>`sum(${fleetDelta.roots})::int`,
+      })
+      .from(fleetDelta)
+      .where(and(eq(fleetDelta.agent, agent), gt(fleetDelta.day, range.from)))
+      .groupBy(deltaDay),
     retentionShares(db, agent),
   ]);
   const rows = rowsOf<SumRow>(sums);
@@ -110,7 +119,6 @@ export async function getAgentDetail(
   const all = rows.find((r) => r.workspace_id === null && r.kind === null);
 
   const ws = perWorkspace.map((r) => ({ id: r.workspace_id!, bytes: Number(r.bytes), roots: Number(r.roots) }));
-  const deltaRows = rowsOf<{ day: Day; bytes: number; roots: number }>(deltas);
   if (ws.length === 0 && deltaRows.length === 0 && !isKnownAgent(agent)) return null;
 
   // The level on the range's first day is the level now (root_latest) minus every delta after it; then the
@@ -134,14 +142,15 @@ export async function getAgentDetail(
   ws.sort((x, y) => y.bytes - x.bytes || x.id.localeCompare(y.id));
   const largest = ws.slice(0, limit);
   const names = largest.length
-    ? rowsOf<{ id: string; name: string; owner: string }>(
-        await db.execute(
-          sql`select w.id, w.name, w.owner from workspaces w where true ${workspaceFilter(
-            sql`w.id`,
+    ? await db
+        .select({ id: workspaces.id, name: workspaces.name, owner: workspaces.owner })
+        .from(workspaces)
+        .where(
+          inArray(
+            workspaces.id,
             largest.map((w) => w.id),
-          )}`,
-        ),
-      )
+          ),
+        )
     : [];
   const nameOf = new Map(names.map((n) => [n.id, n]));
 

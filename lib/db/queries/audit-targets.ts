@@ -1,7 +1,9 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { RECIPES } from "@/lib/catalog/recipes";
-import { rowsOf, type Db } from "../types";
+import { cleanupJobs, cleanupPolicies, cleanupRuns, workspaces } from "../schema";
+import type { Db } from "../types";
 
 // An audit entry's target by name: the log keeps the id it was written with (a workspace id, a policy, run or
 // job UUID), and the page and the CSV show what it names today (owner/workspace, the policy's name, the run's
@@ -54,45 +56,56 @@ export async function auditTargets(db: Db, entries: readonly Entry[]): Promise<M
     const kind = kindOf(e.action);
     if (kind && e.target && (kind === "workspace" || UUID.test(e.target))) ids[kind].add(e.target);
   }
-  const list = (k: Kind) => sql.param([...ids[k]]);
-  const [workspaces, policies, runs, jobs] = await Promise.all([
+  // One array parameter a kind (`= any`), however many entries the page holds.
+  const among = (column: AnyPgColumn, k: Kind, type: "text" | "uuid") =>
+    sql`${column} = any(${sql.param([...ids[k]])}::${sql.raw(type)}[])`;
+  const created = sql<string>`to_char(${cleanupRuns.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI')`;
+  const [named, policies, runs, jobs] = await Promise.all([
     ids.workspace.size
-      ? db.execute(sql`select id, owner, name from workspaces where id = any(${list("workspace")}::text[])`)
-      : null,
+      ? db
+          .select({ id: workspaces.id, owner: workspaces.owner, name: workspaces.name })
+          .from(workspaces)
+          .where(among(workspaces.id, "workspace", "text"))
+      : [],
     ids.policy.size
-      ? db.execute(sql`select id::text, name from cleanup_policies where id = any(${list("policy")}::uuid[])`)
-      : null,
+      ? db
+          .select({ id: cleanupPolicies.id, name: cleanupPolicies.name })
+          .from(cleanupPolicies)
+          .where(among(cleanupPolicies.id, "policy", "uuid"))
+      : [],
     ids.run.size
-      ? db.execute(sql`select id::text, kind, recipe, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI') as created
-          from cleanup_runs where id = any(${list("run")}::uuid[])`)
-      : null,
+      ? db
+          .select({ id: cleanupRuns.id, kind: cleanupRuns.kind, recipe: cleanupRuns.recipe, created })
+          .from(cleanupRuns)
+          .where(among(cleanupRuns.id, "run", "uuid"))
+      : [],
     ids.job.size
-      ? db.execute(sql`select j.id::text, j.run_id::text as run_id, w.owner, w.name, r.kind, r.recipe,
-            to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI') as created
-          from cleanup_jobs j join cleanup_runs r on r.id = j.run_id join workspaces w on w.id = j.workspace_id
-          where j.id = any(${list("job")}::uuid[])`)
-      : null,
+      ? db
+          .select({
+            id: cleanupJobs.id,
+            runId: cleanupJobs.runId,
+            owner: workspaces.owner,
+            name: workspaces.name,
+            kind: cleanupRuns.kind,
+            recipe: cleanupRuns.recipe,
+            created,
+          })
+          .from(cleanupJobs)
+          .innerJoin(cleanupRuns, eq(cleanupRuns.id, cleanupJobs.runId))
+          .innerJoin(workspaces, eq(workspaces.id, cleanupJobs.workspaceId))
+          .where(among(cleanupJobs.id, "job", "uuid"))
+      : [],
   ]);
   const found = new Map<string, AuditTarget>();
-  for (const w of rowsOf<{ id: string; owner: string; name: string }>(workspaces ?? { rows: [] }))
+  for (const w of named)
     found.set(`workspace:${w.id}`, { label: `${w.owner}/${w.name}`, href: `/workspaces/${encodeURIComponent(w.id)}` });
-  for (const p of rowsOf<{ id: string; name: string }>(policies ?? { rows: [] }))
+  for (const p of policies)
     found.set(`policy:${p.id}`, { label: `policy “${p.name}”`, href: `/cleanup/policies/${p.id}` });
-  for (const r of rowsOf<{ id: string; kind: string; recipe: string | null; created: string }>(runs ?? { rows: [] }))
-    found.set(`run:${r.id}`, { label: runLabel(r), href: `/cleanup/runs/${r.id}` });
-  type JobRow = {
-    id: string;
-    run_id: string;
-    owner: string;
-    name: string;
-    kind: string;
-    recipe: string | null;
-    created: string;
-  };
-  for (const j of rowsOf<JobRow>(jobs ?? { rows: [] }))
+  for (const r of runs) found.set(`run:${r.id}`, { label: runLabel(r), href: `/cleanup/runs/${r.id}` });
+  for (const j of jobs)
     found.set(`job:${j.id}`, {
       label: `${j.owner}/${j.name}'s job in ${runLabel(j)}`,
-      href: `/cleanup/runs/${j.run_id}`,
+      href: `/cleanup/runs/${j.runId}`,
     });
 
   const out = new Map<number, AuditTarget>();

@@ -20,6 +20,7 @@ export async function carriedLevels(
   range: Pick<DayRange, "from" | "to">,
 ): Promise<{ day: Day; bytes: number }[]> {
   const { from, to } = range;
+  // A CTE over a set given as SQL, carried forward per workspace by a lateral join: SQL through db.execute.
   const deltas = rowsOf<{ day: Day; bytes: number }>(
     await db.execute(sql`with ws as (${workspaces}),
       r as (

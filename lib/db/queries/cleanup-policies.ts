@@ -4,7 +4,8 @@ import { FINAL_JOB_STATES } from "@/lib/cleanup/job-states";
 import type { CreatePolicyRequest } from "@/lib/validations/cleanup";
 import { cleanupJobs, cleanupPolicies, cleanupRuns } from "../schema";
 import { SCHEDULER_LOCK } from "../advisory-locks";
-import { rowsOf, type Db } from "../types";
+import { tryAdvisoryLock } from "../try-lock";
+import type { Db } from "../types";
 
 export type PolicyRow = typeof cleanupPolicies.$inferSelect;
 type PolicyChange = Partial<typeof cleanupPolicies.$inferInsert>;
@@ -54,10 +55,7 @@ export async function policyRow(db: Db, id: string, lock = false): Promise<Polic
 
 /** Takes the scheduler's lock for the caller's transaction; false when another instance's tick holds it. */
 export async function trySchedulerLock(tx: Db): Promise<boolean> {
-  const [{ locked }] = rowsOf<{ locked: boolean }>(
-    await tx.execute(sql`select pg_try_advisory_xact_lock(${SCHEDULER_LOCK}) as locked`),
-  );
-  return locked;
+  return tryAdvisoryLock(tx, SCHEDULER_LOCK, "transaction");
 }
 
 /** The enabled, scheduled policies that no hold stops (the scheduler picks the due ones). */

@@ -58,6 +58,7 @@ const SECTIONS = {
  * the whole list for every slice).
  */
 async function resultSlice(db: Db, jobId: string, list: keyof typeof SECTIONS, from: number, to: number) {
+  // jsonb_path_query is a set-returning function: SQL through db.execute.
   const rows = rowsOf<{ e: Record<string, unknown> }>(
     await db.execute(sql`select x.e from cleanup_job_results r,
       jsonb_path_query(r.${sql.identifier(list)}, '$[$from to $to]', jsonb_build_object('from', ${from}::int, 'to', ${to}::int))

@@ -13,7 +13,8 @@ import {
 } from "../copy-csv";
 import { inScope, type WorkspaceScope } from "../scope";
 import { keysetRows, type KeyPart, type PageOptions, type PageParts } from "../keyset";
-import { rowsOf, type Db } from "../types";
+import { workspaces } from "../schema";
+import type { Db } from "../types";
 
 export type UsageFilters = {
   /** Whose workspaces: a member's export holds only their own. */
@@ -73,9 +74,11 @@ async function* eachWorkspace<T>(db: Db, f: UsageFilters, read: (f: UsageFilters
     yield read(f);
     return;
   }
-  const ids = rowsOf<{ id: string }>(
-    await db.execute(sql`select id from workspaces where id = any(${sql.param(f.workspaces)}::text[]) order by id`),
-  );
+  const ids = await db
+    .select({ id: workspaces.id })
+    .from(workspaces)
+    .where(sql`${workspaces.id} = any(${sql.param(f.workspaces)}::text[])`)
+    .orderBy(workspaces.id);
   for (const { id } of ids) yield read({ ...f, workspaces: [id] });
 }
 

@@ -187,6 +187,7 @@ export async function countFindings(
   const rules = params.rules ?? (await getRules(db));
   const parts = findingParts(rules, params.now ?? new Date(), f, scope, await currentKeptRules(db, rules));
   if (!parts) return toCounts(rules, NO_COUNTS);
+  // The findings' counts and pages are CTEs composed from each rule's SQL (ruleRows), read through db.execute.
   const found = rowsOf<CountRow>(await db.execute(sql`with ${liveGroupsOf(parts)} ${countsByRule(parts)}`));
   return toCounts(rules, found);
 }

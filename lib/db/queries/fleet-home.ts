@@ -1,7 +1,8 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { and, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import type { FleetHomeSplit } from "@/lib/shaping/home-breakdown";
-import { rowsOf, type Db } from "../types";
+import { workspaces } from "../schema";
+import type { Db } from "../types";
 
 /**
  * What fills the fleet's homes, from each workspace's newest report: agents, modules, package caches, project
@@ -11,17 +12,21 @@ import { rowsOf, type Db } from "../types";
 export type FleetHome = FleetHomeSplit & { workspaces: number; home: number; outside: number };
 
 export async function fleetHomeSplit(db: Db): Promise<FleetHome> {
-  const [r] = rowsOf<Record<keyof FleetHome, number | string | null>>(
-    await db.execute(sql`select count(*)::int as workspaces,
-      coalesce(sum((home->>'bytes')::float8), 0) as home,
-      coalesce(sum((home->'roots'->>'agents')::float8), 0) as agents,
-      coalesce(sum((home->'roots'->>'modules')::float8), 0) as modules,
-      coalesce(sum((home->'kinds'->>'package-cache')::float8), 0) as caches,
-      coalesce(sum((home->'kinds'->>'project-deps')::float8), 0) as projects,
-      coalesce(sum(greatest(0, volume_used_bytes - (home->>'bytes')::float8)), 0) as outside
-      from workspaces where deleted_at is null and home is not null`),
-  );
-  const n = (k: keyof FleetHome) => Number(r[k] ?? 0);
+  const home = workspaces.home;
+  const total = (value: SQL) => sql<number | string | null>`coalesce(sum(${value}), 0)`;
+  const [r] = await db
+    .select({
+      workspaces: sql<number>`count(*)::int`,
+      home: total(sql`(${home}->>'bytes')::float8`),
+      agents: total(sql`(${home}->'roots'->>'agents')::float8`),
+      modules: total(sql`(${home}->'roots'->>'modules')::float8`),
+      caches: total(sql`(${home}->'kinds'->>'package-cache')::float8`),
+      projects: total(sql`(${home}->'kinds'->>'project-deps')::float8`),
+      outside: total(sql`greatest(0, ${workspaces.volumeUsedBytes} - (${home}->>'bytes')::float8)`),
+    })
+    .from(workspaces)
+    .where(and(isNull(workspaces.deletedAt), isNotNull(home)));
+  const n = (k: keyof typeof r) => Number(r[k] ?? 0);
   const split = { agents: n("agents"), modules: n("modules"), caches: n("caches"), projects: n("projects") };
   return {
     workspaces: n("workspaces"),

@@ -88,6 +88,8 @@ export async function topWorkspaces(db: Db, limit: number): Promise<TopWorkspace
 export type TopAgent = { agent: FleetSeriesKey; bytes: number; workspaces: number; roots: number };
 
 /** The largest series of the fleet chart now: grouped as the chart groups them, so each has one name on the page. */
+// The fleet pages' lists below read the kept series (seriesNow), the kept growth and the volume columns as
+// composed SQL, the queries the scale bench measures: they stay SQL through db.execute.
 export async function topAgents(db: Db, limit: number): Promise<TopAgent[]> {
   const rows = rowsOf<{ key: string; bytes: number; workspaces: number; roots: number }>(
     await db.execute(sql`select key, bytes, workspaces, roots from (${await seriesNow(db)}) s

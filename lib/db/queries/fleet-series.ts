@@ -56,6 +56,7 @@ export async function fleetSeries(
   const before = addDaysTo(first, -1);
   // Levels now per series key (root_latest), and the deltas after `before`: the level on a day D is the level
   // now minus every delta after D. Neither read grows with the length of history.
+  // The fleet chart's read, measured by the scale bench: a union over the kept series' SQL, through db.execute.
   const rows = rowsOf<LevelOrDeltaRow>(
     await db.execute(sql`select key, null as day, bytes from (${await seriesNow(db)}) x
       union all

@@ -2,6 +2,8 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { KEPT_REFRESH_LOCK } from "../advisory-locks";
 import { notDeleted } from "../deleted";
+import { keptPending } from "../schema";
+import { tryAdvisoryLock } from "../try-lock";
 import { rowsOf, type Db } from "../types";
 import { getRules } from "./findings";
 import { lockKeptShared, rewriteKeptWorkspaces } from "./kept-findings";
@@ -24,16 +26,14 @@ export const REFRESH_BATCH = 256;
  */
 export async function refreshKeptPending(db: Db, limit = REFRESH_BATCH): Promise<number | null> {
   return db.transaction(async (tx) => {
-    const [lock] = rowsOf<{ ok: boolean }>(
-      await tx.execute(sql`select pg_try_advisory_xact_lock(${KEPT_REFRESH_LOCK}) as ok`),
-    );
-    if (!lock.ok) return null;
-    const marks = rowsOf<{ workspace_id: string; version: string }>(
-      await tx.execute(sql`select workspace_id, version::text from kept_pending order by marked_at, workspace_id
-        limit ${limit}`),
-    );
+    if (!(await tryAdvisoryLock(tx, KEPT_REFRESH_LOCK, "transaction"))) return null;
+    const marks = await tx
+      .select({ workspaceId: keptPending.workspaceId, version: sql<string>`${keptPending.version}::text` })
+      .from(keptPending)
+      .orderBy(keptPending.markedAt, keptPending.workspaceId)
+      .limit(limit);
     if (marks.length === 0) return 0;
-    const ids = marks.map((m) => m.workspace_id);
+    const ids = marks.map((m) => m.workspaceId);
     await lockKeptShared(tx);
     await rewriteKeptWorkspaces(tx, await getRules(tx), ids);
     await rewriteWorkspaceSeries(tx, ids);
@@ -55,6 +55,7 @@ export async function refreshKeptPending(db: Db, limit = REFRESH_BATCH): Promise
  * the first report. Pages show it as "figures as of …", so a lag of the refresh is visible, never silent.
  */
 export async function figuresAsOf(db: Db): Promise<Date | null> {
+  // One statement of two subqueries and no table of its own (the query builder needs one): read in one snapshot.
   const [row] = rowsOf<{ at: string | Date | null }>(
     await db.execute(sql`select coalesce((select min(marked_at) from kept_pending),
       (select max(w.last_seen_at) from workspaces w where ${notDeleted})) as at`),

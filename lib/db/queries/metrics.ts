@@ -1,10 +1,11 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { and, eq, isNotNull, not, sql } from "drizzle-orm";
 import type { ShownJobState } from "@/lib/cleanup/job-states";
 import { silentHours } from "@/lib/findings/rules";
 import { isSilent } from "@/lib/findings/silence";
-import { notDeleted } from "../deleted";
+import { notDeleted, workspacesAsW } from "../deleted";
 import { FLEET } from "../scope";
+import { cleanupJobs as jobs, cleanupRuns } from "../schema";
 import { rowsOf, type Db } from "../types";
 import { shownJobState } from "./cleanup-job-state";
 import { countFindings, getRules, type FindingCounts } from "./findings";
@@ -44,6 +45,8 @@ export type FleetMetrics = {
  * The fleet chart's series now (the overview's top agents, all of them), from the kept series of each workspace
  * (workspace-series.ts).
  */
+// Through db.execute: the fleet chart's series now (seriesNow) is SQL shared with the chart, and a job's shown
+// state holds a parameter (now), which only `group by 1` can name (a repeated expression is a second parameter).
 async function agentBytes(db: Db) {
   const rows = rowsOf<{ agent: string; bytes: number }>(
     await db.execute(sql`select key as agent, bytes from (${await seriesNow(db)}) s`),
@@ -53,11 +56,19 @@ async function agentBytes(db: Db) {
 
 async function templateCounts(db: Db, hours: number, now: Date): Promise<TemplateCounts[]> {
   const silent = isSilent(hours, sql`${now.toISOString()}::timestamptz`);
-  const rows = rowsOf<{ template: string; workspaces: number; reporting: number; silent: number }>(
-    await db.execute(sql`select coalesce(w.template, '') as template, count(*)::int as workspaces,
-        count(w.last_collected_at)::int as reporting, (count(*) filter (where ${silent}))::int as silent
-      from workspaces w where ${notDeleted} group by 1 order by 1`),
-  );
+  const w = workspacesAsW;
+  const template = sql<string>`coalesce(${w.template}, '')`;
+  const rows = await db
+    .select({
+      template,
+      workspaces: sql<number>`count(*)::int`,
+      reporting: sql<number>`count(${w.lastCollectedAt})::int`,
+      silent: sql<number>`(count(*) filter (where ${silent}))::int`,
+    })
+    .from(w)
+    .where(notDeleted)
+    .groupBy(template)
+    .orderBy(template);
   return rows.map((r) => ({
     template: r.template,
     workspaces: Number(r.workspaces),
@@ -70,12 +81,15 @@ async function cleanupJobs(db: Db, now: Date) {
   const [states, freed] = await Promise.all([
     db.execute(sql`select ${shownJobState("j", now)} as state, count(*)::int as jobs
       from cleanup_jobs j group by 1 order by 1`),
-    db.execute(sql`select coalesce(sum(j.bytes_acted), 0)::float8 as bytes
-      from cleanup_jobs j join cleanup_runs r on r.id = j.run_id where not r.dry_run`),
+    db
+      .select({ bytes: sql<number>`coalesce(sum(${jobs.bytesActed}), 0)::float8` })
+      .from(jobs)
+      .innerJoin(cleanupRuns, eq(cleanupRuns.id, jobs.runId))
+      .where(not(cleanupRuns.dryRun)),
   ]);
   return {
     jobs: rowsOf<{ state: ShownJobState; jobs: number }>(states).map((r) => ({ state: r.state, jobs: Number(r.jobs) })),
-    freedBytes: Number(rowsOf<{ bytes: number }>(freed)[0].bytes),
+    freedBytes: Number(freed[0].bytes),
   };
 }
 
@@ -84,20 +98,19 @@ async function cleanupJobs(db: Db, now: Date) {
  * where a name was reused (a workspace deleted and made again), the one that reported last.
  */
 async function volumes(db: Db): Promise<VolumeReading[]> {
-  const rows = rowsOf<{
-    name: string;
-    owner: string;
-    used: number;
-    avail: number;
-    iused: number | null;
-    ifree: number | null;
-  }>(
-    await db.execute(sql`select distinct on (w.owner, w.name) w.name, w.owner, ${volumeUsed("w")}::float8 as used,
-        w.volume_free_bytes::float8 as avail, w.volume_inodes_used::float8 as iused,
-        w.volume_inodes_free::float8 as ifree
-      from workspaces w where ${notDeleted} and w.volume_free_bytes is not null and ${volumeUsed("w")} is not null
-      order by w.owner, w.name, w.last_collected_at desc nulls last, w.id`),
-  );
+  const w = workspacesAsW;
+  const rows = await db
+    .selectDistinctOn([w.owner, w.name], {
+      name: w.name,
+      owner: w.owner,
+      used: sql<number>`${volumeUsed("w")}::float8`,
+      avail: sql<number>`${w.volumeFreeBytes}::float8`,
+      iused: sql<number | null>`${w.volumeInodesUsed}::float8`,
+      ifree: sql<number | null>`${w.volumeInodesFree}::float8`,
+    })
+    .from(w)
+    .where(and(notDeleted, isNotNull(w.volumeFreeBytes), sql`${volumeUsed("w")} is not null`))
+    .orderBy(w.owner, w.name, sql`${w.lastCollectedAt} desc nulls last`, w.id);
   return rows.map((r) => {
     const [iused, ifree] = [r.iused === null ? null : Number(r.iused), r.ifree === null ? null : Number(r.ifree)];
     return {

@@ -1,9 +1,10 @@
 import "server-only";
-import { sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { resolveRange, type Day, type DayRange, type RangeParams } from "@/lib/series";
 import type { WorkspaceRef } from "@/lib/findings/finding";
 import { OTHER_AGENT } from "@/lib/catalog/agents";
-import { notDeleted } from "../deleted";
+import { notDeleted, workspacesAsW } from "../deleted";
+import { rootLatest } from "../schema";
 import { rowsOf, type Db } from "../types";
 import { carriedLevels } from "./carried-levels";
 import { clampToRollups, getHorizons } from "./retention";
@@ -31,6 +32,7 @@ export const moduleWorkspaces = (key: string): SQL =>
 
 /** A module's page exists while a live workspace holds it now or has held it within the roll-ups. */
 export async function moduleExists(db: Db, key: string): Promise<boolean> {
+  // Two exists probes in one statement of no table (the query builder needs one): SQL through db.execute.
   const [row] = rowsOf<{ found: boolean }>(
     await db.execute(sql`select exists (select 1 from root_latest l join workspaces w on w.id = l.workspace_id
       where l.root_key = ${key} and l.kind = 'module' and ${notDeleted}) or exists (${moduleWorkspaces(key)}) as found`),
@@ -48,26 +50,36 @@ export async function getModuleDetail(
   const range = clampToRollups(resolveRange(params, params.now ?? new Date()), (await getHorizons(db)).rollups);
   const value = sql`coalesce((select rd.bytes from root_daily rd
     where rd.day = r.day and rd.workspace_id = r.id and rd.root_key = ${key} and rd.kind = 'module'), 0)`;
+  const l = rootLatest;
+  const w = workspacesAsW;
   const [series, held] = await Promise.all([
     carriedLevels(db, moduleWorkspaces(key), value, range),
-    db.execute(sql`select w.id, w.name, w.owner, l.agent, l.path, l.bytes::float8 as bytes,
-        l.collected_at as collected_at
-      from root_latest l join workspaces w on w.id = l.workspace_id
-      where l.root_key = ${key} and l.kind = 'module' and ${notDeleted}
-      order by l.bytes desc, w.id`),
+    db
+      .select({
+        id: w.id,
+        name: w.name,
+        owner: w.owner,
+        agent: l.agent,
+        path: l.path,
+        bytes: sql<number>`${l.bytes}::float8`,
+        collectedAt: l.collectedAt,
+      })
+      .from(l)
+      .innerJoin(w, eq(w.id, l.workspaceId))
+      .where(and(eq(l.rootKey, key), eq(l.kind, "module"), notDeleted))
+      .orderBy(desc(l.bytes), w.id),
   ]);
-  const rows = rowsOf<WorkspaceRef & { agent: string; path: string; bytes: number; collected_at: Date | string }>(held);
-  const workspaces = rows.map((r) => ({
+  const workspaces = held.map((r) => ({
     id: r.id,
     name: r.name,
     owner: r.owner,
     bytes: Number(r.bytes),
     path: r.path,
-    collectedAt: new Date(r.collected_at).toISOString(),
+    collectedAt: r.collectedAt.toISOString(),
   }));
   return {
     module: key,
-    agent: rows[0]?.agent ?? OTHER_AGENT,
+    agent: held[0]?.agent ?? OTHER_AGENT,
     range,
     total: { bytes: workspaces.reduce((s, w) => s + w.bytes, 0), workspaces: workspaces.length },
     series,

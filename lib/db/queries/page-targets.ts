@@ -1,8 +1,10 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { unionAll } from "drizzle-orm/pg-core";
 import type { PageTarget } from "@/lib/validations/page-targets";
 import { inScope, type WorkspaceScope } from "../scope";
-import { rowsOf, type Db } from "../types";
+import { cleanupPolicies, cleanupRuns, fleetDelta, rootLatest, workspaces } from "../schema";
+import type { Db } from "../types";
 import { isKnownAgent } from "./agents";
 import { moduleExists } from "./modules";
 
@@ -15,12 +17,20 @@ export async function pageTargetExists(db: Db, scope: WorkspaceScope, target: Pa
   if (target.kind === "agent" && isKnownAgent(target.id)) return true;
   if (target.kind === "module") return moduleExists(db, target.id);
   const id = target.id;
+  const one = { one: sql<number>`1` };
   const probe = {
-    workspace: sql`select 1 from workspaces w where w.id = ${id} and ${inScope(scope, sql`w.owner`)}`,
-    agent: sql`select 1 from root_latest where agent = ${id} union all select 1 from fleet_delta where agent = ${id}`,
-    run: sql`select 1 from cleanup_runs where id = ${id}::uuid`,
-    policy: sql`select 1 from cleanup_policies where id = ${id}::uuid`,
+    workspace: () =>
+      db
+        .select(one)
+        .from(workspaces)
+        .where(and(eq(workspaces.id, id), inScope(scope, workspaces.owner))),
+    agent: () =>
+      unionAll(
+        db.select(one).from(rootLatest).where(eq(rootLatest.agent, id)),
+        db.select(one).from(fleetDelta).where(eq(fleetDelta.agent, id)),
+      ),
+    run: () => db.select(one).from(cleanupRuns).where(eq(cleanupRuns.id, id)),
+    policy: () => db.select(one).from(cleanupPolicies).where(eq(cleanupPolicies.id, id)),
   }[target.kind];
-  const [row] = rowsOf<{ found: boolean }>(await db.execute(sql`select exists (${probe}) as found`));
-  return row?.found === true;
+  return (await probe().limit(1)).length > 0;
 }

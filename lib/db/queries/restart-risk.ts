@@ -68,6 +68,7 @@ export async function getRestartRisk(db: Db, scope: WorkspaceScope, filter: Rest
     ],
     sql` `,
   );
+  // A lateral jsonb_agg per workspace (the roots a restart loses) over jsonb facts: SQL through db.execute.
   const rows = rowsOf<Row>(
     await db.execute(sql`select w.id, w.name, w.owner, w.template,
         coalesce(w.persistence -> 'home' ->> 'verdict' = 'not-persistent', false) as home_lost,

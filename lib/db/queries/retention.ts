@@ -1,5 +1,5 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { inArray, like, sql } from "drizzle-orm";
 import { ValidationError } from "@/lib/errors";
 import { daysBetween, type Day } from "@/lib/series";
 import {
@@ -10,7 +10,8 @@ import {
 } from "@/lib/validations/settings";
 import { RETENTION_SETTINGS_LOCK } from "../advisory-locks";
 import { recordAudit, type Who } from "./audit";
-import { rowsOf, type Db } from "../types";
+import { settings } from "../schema";
+import type { Db } from "../types";
 
 /**
  * Where expired history ends, written by the maintenance task when it expires: raw reports collected before
@@ -22,9 +23,10 @@ export const HORIZON_KEYS = { raw: "retention.raw_horizon", rollups: "retention.
 export type Horizons = { raw: string | null; rollups: Day | null };
 
 export async function getRetention(db: Db): Promise<RetentionDays> {
-  const rows = rowsOf<{ key: string; value: string }>(
-    await db.execute(sql`select key, value from settings where key like 'retention.%'`),
-  );
+  const rows = await db
+    .select({ key: settings.key, value: settings.value })
+    .from(settings)
+    .where(like(settings.key, "retention.%"));
   const stored = new Map(rows.map((r) => [r.key, Number(r.value)]));
   return Object.fromEntries(
     RETENTION_SETTINGS.map((s) => [s.id, Number.isInteger(stored.get(s.key)) ? stored.get(s.key)! : s.defaultDays]),
@@ -45,8 +47,10 @@ export async function updateRetention(db: Db, update: RetentionUpdate, who: Who)
     for (const s of RETENTION_SETTINGS) {
       const days = update[s.id];
       if (days === undefined) continue;
-      await tx.execute(sql`insert into settings (key, value) values (${s.key}, ${String(days)})
-        on conflict (key) do update set value = excluded.value, updated_at = now()`);
+      await tx
+        .insert(settings)
+        .values({ key: s.key, value: String(days) })
+        .onConflictDoUpdate({ target: settings.key, set: { value: sql`excluded.value`, updatedAt: sql`now()` } });
     }
     await recordAudit(tx, { ...who, action: "settings.retention_changed", details: { ...update } });
     return next;
@@ -54,9 +58,10 @@ export async function updateRetention(db: Db, update: RetentionUpdate, who: Who)
 }
 
 export async function getHorizons(db: Db): Promise<Horizons> {
-  const rows = rowsOf<{ key: string; value: string }>(
-    await db.execute(sql`select key, value from settings where key in (${HORIZON_KEYS.raw}, ${HORIZON_KEYS.rollups})`),
-  );
+  const rows = await db
+    .select({ key: settings.key, value: settings.value })
+    .from(settings)
+    .where(inArray(settings.key, [HORIZON_KEYS.raw, HORIZON_KEYS.rollups]));
   const get = (k: string) => rows.find((r) => r.key === k)?.value ?? null;
   return { raw: get(HORIZON_KEYS.raw), rollups: get(HORIZON_KEYS.rollups) as Day | null };
 }
@@ -69,12 +74,17 @@ export async function advanceHorizon(
   cast: "timestamptz" | "date",
 ): Promise<string> {
   const castSql = sql.raw(cast);
-  const [row] = rowsOf<{ value: string }>(
-    await db.execute(sql`insert into settings (key, value) values (${key}, ${value})
-      on conflict (key) do update set updated_at = now(),
-        value = case when settings.value::${castSql} < excluded.value::${castSql} then excluded.value else settings.value end
-      returning value`),
-  );
+  const [row] = await db
+    .insert(settings)
+    .values({ key, value })
+    .onConflictDoUpdate({
+      target: settings.key,
+      set: {
+        updatedAt: sql`now()`,
+        value: sql`case when settings.value::${castSql} < excluded.value::${castSql} then excluded.value else settings.value end`,
+      },
+    })
+    .returning({ value: settings.value });
   return row.value;
 }
 

@@ -43,6 +43,8 @@ export type StorageSettings = {
 
 /** The product's own tables and their sizes, largest first (partitions counted under their parent). */
 export async function getTableSizes(db: Db, exactCountMaxBytes = EXACT_COUNT_MAX_BYTES): Promise<TableSize[]> {
+  // The catalog's sizes (pg_class, pg_total_relation_size) and exact counts of tables named at run time: SQL through
+  // db.execute.
   // reltuples is -1 until a table's first ANALYZE: such a table (or partition) makes the estimate unknown.
   const tables = rowsOf<{
     name: string;

@@ -5,7 +5,7 @@ import { millisecondsInDay } from "date-fns/constants";
 import type { RuleSet } from "@/lib/findings/rules";
 import type { VolumeSummary } from "@/lib/format/volume";
 import { encodeAtRiskCursor } from "@/lib/validations/volumes";
-import { notDeleted } from "../deleted";
+import { notDeleted, workspacesAsW } from "../deleted";
 import { keysetAfter, type KeyPart } from "../keyset";
 import { rowsOf, type Db } from "../types";
 import type { VolumeAtRiskRow } from "./fleet-lists";
@@ -45,9 +45,10 @@ export function atRiskCondition(rules: RuleSet, now: Date, days: number | null) 
 /** How many volumes are at risk within `days` (the overview's "+N more"). */
 export async function countVolumesAtRisk(db: Db, rules: RuleSet, now: Date, days: number | null): Promise<number> {
   const { where } = atRiskCondition(rules, now, days);
-  const [row] = rowsOf<{ n: number }>(
-    await db.execute(sql`select count(*)::int as n from workspaces w where ${where}`),
-  );
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(workspacesAsW)
+    .where(where);
   return row.n;
 }
 
@@ -82,6 +83,8 @@ type Row = VolumeAtRiskRow & {
 };
 
 /** One page of the volumes at risk within `days`, after `after` (the previous page's `next`). */
+// The page and its growing roots are SQL composed from the volume and growth fragments the overview shares (keyset
+// order, a window per workspace): they stay SQL through db.execute.
 export async function volumesAtRiskPage(
   db: Db,
   opts: { rules: RuleSet; now: Date; days: number; limit: number; after?: string[] | null },

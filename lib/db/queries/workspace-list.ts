@@ -2,7 +2,7 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { addDaysTo, eachDay, fillCarryForward, utcDayOf, type Day } from "@/lib/series";
 import { workspaceListQuery, type WorkspaceListQuery, type WorkspaceSortColumn } from "@/lib/validations/workspaces";
-import { notDeleted } from "../deleted";
+import { notDeleted, workspacesAsW } from "../deleted";
 import { inScope, type WorkspaceScope } from "../scope";
 import { rowsOf, type Db } from "../types";
 import { getRules } from "./findings";
@@ -42,6 +42,7 @@ async function dailyTotals(db: Db, ids: string[], days: Day[]): Promise<Map<stri
   if (ids.length === 0) return out;
   const from = days[0];
   const to = days[days.length - 1];
+  // unnest is a set-returning function (one start value per workspace): SQL through db.execute.
   const rows = rowsOf<{ id: string; day: Day | null; bytes: number | null }>(
     await db.execute(sql`select workspace_id as id, to_char(day, 'YYYY-MM-DD') as day, bytes::float8 as bytes
         from workspace_daily where workspace_id = any(${sql.param(ids)}::text[]) and day between ${from}::date and ${to}::date
@@ -119,6 +120,7 @@ export async function listWorkspaces(
     where ${sql.join(where, sql` and `)} ${order} limit ${p.pageSize} offset ${(p.page - 1) * p.pageSize}`;
   // The 7-day change needs a lookup per workspace: read for every workspace only when the table is sorted by
   // it, else for the page's rows once they are chosen.
+  // The page is SQL composed from the row columns, filters and sort keys the export shares: db.execute.
   const rows = rowsOf<RawRow & { total: number }>(
     await db.execute(
       p.sort === "change7d"
@@ -128,9 +130,10 @@ export async function listWorkspaces(
   );
   let total = rows.length ? Number(rows[0].total) : 0;
   if (rows.length === 0 && p.page > 1) {
-    const c = rowsOf<{ n: number }>(
-      await db.execute(sql`select count(*)::int as n from workspaces w where ${sql.join(where, sql` and `)}`),
-    );
+    const c = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(workspacesAsW)
+      .where(sql.join(where, sql` and `));
     total = Number(c[0].n);
   }
   const spark = await dailyTotals(

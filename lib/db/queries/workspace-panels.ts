@@ -1,11 +1,11 @@
 import "server-only";
-import { asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, between, desc, eq, lt, sql } from "drizzle-orm";
 import type { HomeUsage } from "@/lib/report-format/home";
 import type { Persistence } from "@/lib/report-format/persistence";
 import type { AgentRetention } from "@/lib/report-format/schema";
 import { isoOrNull, type Day, type DayRange } from "@/lib/series";
 import type { RootDayValue, RootDetail, RootRef, VolumeDay } from "@/lib/shaping/workspace-detail";
-import { reports, rootLatest } from "../schema";
+import { reports, rootLatest, workspaceDaily } from "../schema";
 import { inScope, type WorkspaceScope } from "../scope";
 import { rowsOf, type Db } from "../types";
 import { change7dColumn, change7dJoin, change7dSince } from "./change-7d";
@@ -45,6 +45,8 @@ export async function workspaceHead(
   id: string,
   ctx: RowContext,
 ): Promise<WorkspaceHead | null> {
+  // The head and the roots' days below are SQL composed from the list's row columns and the 7-day change (and a
+  // CTE whose cost was measured): they stay SQL through db.execute.
   const [head] = rowsOf<WorkspaceHeadRow>(
     await db.execute(sql`select ${rowColumns(ctx)}, ${change7dColumn}, w.first_seen_at, w.last_seen_at, w.last_report_id,
       w.agent_retention, w.home, w.persistence from workspaces w ${change7dJoin(change7dSince(ctx.now), "few")} where w.id = ${id} and ${inScope(scope, sql`w.owner`)}`),
@@ -120,9 +122,12 @@ export async function rootDays(db: Db, id: string, range: DayRange): Promise<Roo
   };
 }
 
-type VolumeDayRow = { day: Day; used: number | null; avail: number | null };
+type VolumeDayRow = { used: number | null; avail: number | null };
 
-const volumeDayColumns = sql`${volumeUsed("workspace_daily")}::float8 as used, volume_free_bytes::float8 as avail`;
+const volumeDayColumns = {
+  used: sql<number | null>`${volumeUsed("workspace_daily")}::float8`,
+  avail: sql<number | null>`${workspaceDaily.volumeFreeBytes}::float8`,
+};
 const volumeDay = (r: VolumeDayRow) => ({ usedBytes: numOrNull(r.used), availBytes: numOrNull(r.avail) });
 
 /** The volume's used and available space on each day of the range that has a report, and on the last day before it. */
@@ -131,16 +136,23 @@ export async function volumeDays(
   id: string,
   range: DayRange,
 ): Promise<{ start: Omit<VolumeDay, "day"> | null; days: VolumeDay[] }> {
+  const d = workspaceDaily;
   const [inRange, before] = await Promise.all([
-    db.execute(sql`select to_char(day, 'YYYY-MM-DD') as day, ${volumeDayColumns}
-      from workspace_daily where workspace_id = ${id} and day between ${range.from}::date and ${range.to}::date`),
-    db.execute(sql`select ${volumeDayColumns}
-      from workspace_daily where workspace_id = ${id} and day < ${range.from}::date order by day desc limit 1`),
+    db
+      .select({ day: sql<Day>`to_char(${d.day}, 'YYYY-MM-DD')`, ...volumeDayColumns })
+      .from(d)
+      .where(and(eq(d.workspaceId, id), between(d.day, range.from, range.to))),
+    db
+      .select(volumeDayColumns)
+      .from(d)
+      .where(and(eq(d.workspaceId, id), lt(d.day, range.from)))
+      .orderBy(desc(d.day))
+      .limit(1),
   ]);
-  const start = rowsOf<VolumeDayRow>(before)[0];
+  const start = before[0];
   return {
     start: start ? volumeDay(start) : null,
-    days: rowsOf<VolumeDayRow>(inRange).map((r) => ({ day: r.day, ...volumeDay(r) })),
+    days: inRange.map((r) => ({ day: r.day, ...volumeDay(r) })),
   };
 }
 

@@ -18,6 +18,7 @@ export async function workspaceSetGrowth(db: Db, where: SQL[], now: Date): Promi
   const range = clampToRollups(resolveRange({ range: "30d" }, now), (await getHorizons(db)).rollups);
   const ids = sql`select w.id from workspaces w where ${sql.join(where, sql` and `)}`;
   const value = sql`(select wd.bytes from workspace_daily wd where wd.day = r.day and wd.workspace_id = r.id)`;
+  // Counts a set given as SQL (the caller's filter), the one carriedLevels sums: SQL through db.execute.
   const [series, count] = await Promise.all([
     carriedLevels(db, ids, value, range),
     db.execute(sql`select count(*)::int as n from (${ids}) s`),

@@ -4,7 +4,7 @@
 
 import type { StorageRoot } from "@/lib/report-format/schema";
 import { stemOf } from "../cleanup/targets";
-import type { FoundUnit } from "../cleanup/unit-tally";
+import type { FoundUnit } from "../cleanup/unit-counts";
 import type { ErrorLog } from "./errors";
 import { emptyFacts, type FolderFacts } from "./folder-facts";
 import { HardLinks } from "./hard-links";

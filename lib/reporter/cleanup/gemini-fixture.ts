@@ -16,9 +16,11 @@ const STILL_LOGGING = id("d4e5f6a7", 4);
 const ORPHAN = id("e5f6a7b8", 5);
 /** In another project folder, 60 days old: a chat from an older release (.json) and its log. */
 const OTHER = id("c3d4e5f6", 6);
+/** Two sessions whose ids share their first 8 characters, 40 and 2 days old: one unit, 2 days old. */
+const TWINS = [id("f0f0f0f0", 7), id("f0f0f0f0", 8)];
 
-const chat = (project: string, sid: string, ext: string) =>
-  `${project}/chats/session-2026-09-01T10-00-${sid.slice(0, 8)}.${ext}`;
+const chat = (project: string, sid: string, ext: string, time = "2026-09-01T10-00") =>
+  `${project}/chats/session-${time}-${sid.slice(0, 8)}.${ext}`;
 
 /** Every entry (relative to home) of the old session's unit, folders and files. */
 export const OLD_SESSION_ENTRIES = [
@@ -88,6 +90,9 @@ export function buildGeminiData(
   p(chat(P, STILL_LOGGING, "jsonl"), 8000, 40);
   p(`${P}/logs/session-${STILL_LOGGING}.jsonl`, 3000, 1);
   p(`${P}/logs/session-${ORPHAN}.jsonl`, 2000, 90);
+  p(chat(P, TWINS[0], "jsonl", "2026-09-02T10-00"), 4000, 40);
+  p(`${P}/logs/session-${TWINS[0]}.jsonl`, 1000, 40);
+  p(chat(P, TWINS[1], "jsonl", "2026-11-25T10-00"), 4000, 2);
   p(`${P}/tool-outputs/loose-output.txt`, 1000, 90); // from releases that kept no folder per session
   p(`${P}/logs.json`, 600, 90);
   p(`${P}/shell_history`, 300, 90);

@@ -6,7 +6,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RECIPE_AGE_STEPS_DAYS } from "@/lib/catalog/recipes";
+import { GEMINI_SESSION_PARTS } from "@/lib/catalog/recipe-data/session-parts";
+import { RECIPE_AGE_STEPS_DAYS, RECIPES } from "@/lib/catalog/recipes";
 import { compiledScanner, du } from "../testing";
 import { discoverRoots, type RootSpec } from "../scan/roots";
 import { scanRoots } from "../scan/scan-roots";
@@ -15,6 +16,8 @@ import { ENV, ageTree, job, put, snapshot } from "./fixtures";
 import { GEMINI_PROJECT, OLD_SESSION_ENTRIES, OLD_SESSION_TOPS, buildGeminiData } from "./gemini-fixture";
 import { CleanupLog } from "./log";
 import { readProtect } from "./protect";
+import { targetProblem } from "./targets";
+import { jobTarget } from "./units";
 import type { FoundUnit } from "./unit-counts";
 
 let tmp: string;
@@ -65,9 +68,17 @@ describe.each(["find", "node", "native"] as const)("scanner %s", (mode) => {
   it("takes a session's chats, logs, tool outputs, temporary folders and subagents as one unit", () => {
     const old = units.find((u) => u.tops.length > 1 && u.tops[0] === inRoot(OLD_SESSION_TOPS[0]));
     expect(old?.tops).toEqual(OLD_SESSION_TOPS.map(inRoot));
-    // four sessions: the old one, the young one, the one still logging, the other project's; the orphan log is none's
-    expect(units.length).toBe(4);
-    expect(usage.units).toBe(4);
+    // five units: the old session, the young one, the one still logging, the twins, the other project's; the
+    // orphan log is none's
+    expect(units.length).toBe(5);
+    expect(usage.units).toBe(5);
+    const twins = units.find((u) => u.path.endsWith("-f0f0f0f0.jsonl"))!;
+    expect(twins.tops.map((t) => path.basename(t))).toEqual([
+      "session-2026-09-02T10-00-f0f0f0f0.jsonl",
+      "session-2026-11-25T10-00-f0f0f0f0.jsonl",
+      expect.stringMatching(/^session-f0f0f0f0-.*\.jsonl$/),
+    ]);
+    expect(Math.round((nowSec - twins.mtime) / 86_400)).toBe(2); // the younger twin's age: the job keeps both
     expect(usage.bytes).toBe(units.reduce((s, u) => s + u.bytes, 0));
   });
 
@@ -114,5 +125,21 @@ describe("a job on sessions older than 7 days", () => {
       expect.stringMatching(/^session-2026-09-01T10-00-c3d4e5f6\.json$/),
       expect.stringMatching(/^session-c3d4e5f6-.*\.jsonl$/),
     ]);
+  });
+});
+
+describe("a file+parts target", () => {
+  it("is every built-in recipe's that has parts, and refused where shape and parts disagree", () => {
+    for (const r of RECIPES)
+      expect({ id: r.id, target: typeof jobTarget({ recipe: r.id, custom: null }) }).toEqual({
+        id: r.id,
+        target: "object",
+      });
+    const parts = GEMINI_SESSION_PARTS;
+    expect(targetProblem({ id: "custom", unit: "file+parts", glob: "tmp/*/chats/session-*" })).toMatch(/parts/);
+    expect(targetProblem({ id: "custom", unit: "file", glob: "tmp/*/chats/session-*", parts })).toMatch(/parts/);
+    // the file must sit in a folder of its project folder: parts are found beside it there
+    expect(targetProblem({ id: "custom", unit: "file+parts", glob: "tmp/*/session-*", parts })).toMatch(/project/);
+    expect(targetProblem({ id: "custom", unit: "file+parts", glob: "tmp/*/chats/session-*", parts })).toBeNull();
   });
 });

@@ -54,6 +54,12 @@ export type Recipe = {
   glob: string;
   /** Where a "file+parts" unit's other parts are. */
   parts?: SessionParts;
+  /**
+   * The reporter release from which reports count the units as they are now, and what earlier ones counted:
+   * their figure is not what a job of the newer reporter would act on, so previews and runs leave such
+   * workspaces out until their reporter is updated.
+   */
+  unitsSince?: { version: string; earlier: string };
   /** Conversations go to the trash first; logs and debug output are deleted. */
   defaultAction: "trash" | "delete";
   defaultOlderThanDays: number;
@@ -120,6 +126,7 @@ export const RECIPES: readonly Recipe[] = [
     unit: "file+parts",
     glob: "tmp/*/chats/session-*",
     parts: GEMINI_SESSION_PARTS,
+    unitsSince: { version: "0.5.0", earlier: "counts Gemini sessions as chat files only" },
     defaultAction: "trash",
     defaultOlderThanDays: 30,
   },

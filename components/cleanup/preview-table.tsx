@@ -102,6 +102,17 @@ export function PreviewTable({
           {preview.withoutUsage.count > 10 ? ", …" : ""}
         </p>
       ) : null}
+      {preview.outdated.count ? (
+        <p className="muted small" data-testid="outdated-reporter">
+          {formatCountOf(preview.outdated.count, "workspace")} in scope {preview.outdated.count === 1 ? "is" : "are"}{" "}
+          left out, no job is queued for {preview.outdated.count === 1 ? "it" : "them"}:{" "}
+          {preview.outdated.workspaces
+            .slice(0, 10)
+            .map((w) => `${w.owner}/${w.name} (${w.reason})`)
+            .join("; ")}
+          {preview.outdated.count > 10 ? "; …" : ""}
+        </p>
+      ) : null}
       {preview.workspaces.length ? (
         <DataTable
           data={preview.workspaces}

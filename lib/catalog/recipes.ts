@@ -5,6 +5,7 @@
 
 import { BLOAT_RECIPES } from "./recipe-data/bloat";
 import { INSTALL_RECIPES } from "./recipe-data/installs";
+import { GEMINI_SESSION_PARTS, type SessionParts } from "./recipe-data/session-parts";
 
 export const RECIPE_IDS = [
   "claude-code-sessions",
@@ -33,9 +34,11 @@ export type RecipeId = (typeof RECIPE_IDS)[number];
  * - "file": one file matching `glob`;
  * - "file+dir": a file matching `glob` and the folder beside it named like the file without its extension
  *   (a Claude Code session: `<uuid>.jsonl` and `<uuid>/`);
- * - "dir": a folder matching `glob` with everything inside it.
+ * - "dir": a folder matching `glob` with everything inside it;
+ * - "file+parts": a file matching `glob` and the entries named by its session's id elsewhere in its project
+ *   folder (`parts`: a Gemini CLI session's chat, log, tool outputs and subagent folder).
  */
-export type UnitShape = "file" | "file+dir" | "dir";
+export type UnitShape = "file" | "file+dir" | "dir" | "file+parts";
 
 export type Recipe = {
   id: RecipeId;
@@ -49,6 +52,14 @@ export type Recipe = {
   roots: string[];
   unit: UnitShape;
   glob: string;
+  /** Where a "file+parts" unit's other parts are. */
+  parts?: SessionParts;
+  /**
+   * The reporter release from which reports count the units as they are now, and what earlier ones counted:
+   * their figure is not what a job of the newer reporter would act on, so previews and runs leave such
+   * workspaces out until their reporter is updated.
+   */
+  unitsSince?: { version: string; earlier: string };
   /** Conversations go to the trash first; logs and debug output are deleted. */
   defaultAction: "trash" | "delete";
   defaultOlderThanDays: number;
@@ -108,11 +119,14 @@ export const RECIPES: readonly Recipe[] = [
   {
     id: "gemini-chats",
     agent: "gemini",
-    title: "Gemini CLI chats",
-    description: "Chat files in tmp/<project>/chats/.",
+    title: "Gemini CLI sessions",
+    description:
+      "A chat in tmp/<project>/chats/ with its log, tool outputs, temporary folder and subagents' chats, together, as Gemini CLI's own cleanup removes them.",
     roots: ["gemini:data"],
-    unit: "file",
+    unit: "file+parts",
     glob: "tmp/*/chats/session-*",
+    parts: GEMINI_SESSION_PARTS,
+    unitsSince: { version: "0.5.0", earlier: "counts Gemini sessions as chat files only" },
     defaultAction: "trash",
     defaultOlderThanDays: 30,
   },

@@ -142,7 +142,7 @@ export const CLAUDE_MODULE = "registry.coder.com/coder/claude-code/coder";
 
 const ADVICE: Record<string, string> = {
   "claude-code": `Set cleanupPeriodDays for every workspace of the template with the claude-code module's managed_settings input (${CLAUDE_MODULE}, e.g. managed_settings = { cleanupPeriodDays = ${RETENTION_COMPARE_DAYS} }): it writes /etc/claude-code/managed-settings.d/10-coder.json, which users cannot override, and Claude Code applies it at its next start. Until then, a cleanup policy with the Claude Code sessions recipe removes the old sessions.`,
-  gemini: `Turn session retention on for the whole template: general.sessionRetention = {"enabled": true, "maxAge": "${GEMINI_DEFAULT_MAX_AGE}"} in /etc/gemini-cli/settings.json, which overrides each user's ~/.gemini/settings.json (Gemini CLI cleans the active project only), or add a cleanup policy with the Gemini CLI chats recipe.`,
+  gemini: `Turn session retention on for the whole template: general.sessionRetention = {"enabled": true, "maxAge": "${GEMINI_DEFAULT_MAX_AGE}"} in /etc/gemini-cli/settings.json, which overrides each user's ~/.gemini/settings.json (Gemini CLI cleans the active project only), or add a cleanup policy with the Gemini CLI sessions recipe.`,
   codex: `Codex cannot limit its session rollouts itself (/etc/codex/config.toml and ~/.codex/config.toml cap history.jsonl only): add a cleanup policy with the Codex rollouts recipe (rollouts older than ${RETENTION_COMPARE_DAYS} days), and the Codex archived sessions recipe for archived_sessions/.`,
   opencode:
     "OpenCode cannot limit its sessions itself, and they live in its database, which no cleanup splits: delete old sessions from OpenCode; a cleanup policy with the OpenCode logs recipe keeps log/ in check.",

@@ -5,6 +5,7 @@ import { ingestReport } from "@/lib/ingest/report";
 import { keptRefresherFor } from "@/lib/ingest/kept-refresh";
 import { REPORT_FORMAT_VERSION } from "@/lib/report-format/constants";
 import { parseReport } from "@/lib/report-format/parse";
+import { REPORTER_VERSION } from "@/lib/reporter/version";
 import type { AgentRetention, Report, WorkspaceIdentity } from "@/lib/report-format/schema";
 import { createRandom, type Random } from "./random";
 import { demoHome, drawHomeShape, metadataBytes, type HomeShape } from "./home";
@@ -140,7 +141,9 @@ function buildReport(rnd: Random, ws: SimWorkspace, at: number): Report {
       freeBytes: capacity(ws) - used,
       inodes: { total: ws.inodesTotal, used: inodesUsed, free: ws.inodesTotal - inodesUsed },
     },
-    reporter: { version: "0.3.0-demo", scanMs: Math.round(rnd.between(80, 900)) },
+    // Today's reporter (build metadata marks it, and orders as the release): a recipe whose units changed leaves
+    // out workspaces counted by an older one.
+    reporter: { version: `${REPORTER_VERSION}+demo`, scanMs: Math.round(rnd.between(80, 900)) },
     roots,
     agentRetention: ws.agentRetention,
     home:

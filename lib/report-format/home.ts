@@ -1,6 +1,6 @@
 // The whole home in a report: its total as `du -sxB1 ~` prints it, split into the agents' roots, the modules'
 // roots, the other roots and the rest, the rest's largest folders by kind, and what a one-device walk cannot
-// count (mounts inside the home, files deleted but still open, unreadable folders). Reporters that do not
+// count (mounts inside the home and what they hide, files deleted but still open, unreadable folders). Reporters that do not
 // measure the home send none: the field is optional.
 
 import { z } from "zod";
@@ -48,6 +48,11 @@ export const homeUsage = z
       )
       .max(LIMITS.largestEntries)
       .optional(),
+    /**
+     * du -sxB1 of what lies on the home's volume under the mount points inside the home (files written into a
+     * folder before a volume was mounted on it). Reporters running as root measure it; absent: not measured.
+     */
+    hiddenUnderMounts: bytes.optional(),
     /** Files on the home's volume deleted but still open: used blocks that no walk finds. */
     deletedOpen: z.object({ files: count, bytes }).strict().optional(),
     /** Folders of the rest the reporter may not read (their contents are in no figure; named in `errors`). */

@@ -54,9 +54,14 @@ export async function createRun(
   const bytes = preview.total.bytes;
   if (request.confirmBytes !== undefined) assertConfirmed(preview, request.confirmBytes);
   if (preview.workspaces.length === 0) {
-    throw new ConflictError("Nothing to clean up: no workspace in this scope has anything these parameters select.", {
-      previewBytes: bytes,
-    });
+    const [first] = preview.outdated.workspaces;
+    const left = first
+      ? ` ${formatCountOf(preview.outdated.count, "workspace")} left out: ${first.owner}/${first.name}: ${first.reason}.`
+      : "";
+    throw new ConflictError(
+      `Nothing to clean up: no workspace in this scope has anything these parameters select.${left}`,
+      { previewBytes: bytes, outdated: preview.outdated.count },
+    );
   }
   const recipe = request.recipe ? RECIPES.find((r) => r.id === request.recipe) : undefined;
   const action = request.action ?? recipe?.defaultAction ?? "trash";

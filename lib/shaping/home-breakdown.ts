@@ -1,12 +1,15 @@
 // Where a volume's Used bytes go, line by line, from the newest report's whole home: the agents' and modules'
-// folders, the rest of the home by kind, what lies outside the home, and what no walk can see. The lines add
-// up to df's Used; the reserved blocks (Size − Used − Avail) are explained beside them, never in them.
+// folders, the rest of the home by kind, files deleted but still open, files hidden under the mount points
+// inside the home (measured by a reporter running as root), and what is left: files outside the home and the
+// file system's own metadata, named with whatever the reporter could not measure. The lines add up to df's
+// Used; the reserved blocks (Size − Used − Avail) are explained beside them, never in them.
 
 import { HOME_KINDS, type HomeKind } from "@/lib/catalog/home-kinds";
 import type { VolumeSummary } from "@/lib/format/volume";
 import type { HomeUsage } from "@/lib/report-format/home";
 
-export type HomeLineKey = "agents" | "modules" | "roots" | HomeKind | "rest" | "deleted-open" | "outside";
+export type HomeLineKey =
+  "agents" | "modules" | "roots" | HomeKind | "rest" | "deleted-open" | "hidden-under-mounts" | "outside";
 export type HomeLine = { key: HomeLineKey; label: string; bytes: number; note?: string };
 export type HomeSplit = { used: number | null; lines: HomeLine[]; reserved: number | null };
 
@@ -41,6 +44,23 @@ export function fleetSplitOf(h: HomeUsage): FleetHomeSplit {
   };
 }
 
+const mountNames = (h: HomeUsage) => (h.mounts ?? []).map((m) => `~/${m.path}`).join(", ") || "a mount point";
+
+/** What remains of Used, named part by part: what no reporter can measure, and what this one did not. */
+function outsideLine(h: HomeUsage): Omit<HomeLine, "bytes"> {
+  const unmeasured = h.mounts?.length && h.hiddenUnderMounts === undefined;
+  const parts = [
+    "files elsewhere on the volume",
+    unmeasured && `files hidden under ${mountNames(h)} (measured only by a reporter running as root)`,
+    "the file system's own metadata (inode tables, journal)",
+  ];
+  return {
+    key: "outside",
+    label: unmeasured ? "Outside the home, and what no walk sees" : "Outside the home, and file system metadata",
+    note: parts.filter(Boolean).join(", "),
+  };
+}
+
 export function homeSplit(volume: VolumeSummary | null, h: HomeUsage): HomeSplit {
   const kinds = HOME_KINDS.filter((k) => h.kinds[k]).map((k): [HomeKind, number] => [k, h.kinds[k]!]);
   const lines: HomeLine[] = [
@@ -63,14 +83,15 @@ export function homeSplit(volume: VolumeSummary | null, h: HomeUsage): HomeSplit
       bytes: open,
       note: `${h.deletedOpen!.files} file(s) a process still holds: freed when it closes them`,
     });
-  if (volume) {
+  const hidden = h.hiddenUnderMounts ?? 0;
+  if (hidden > 0)
     lines.push({
-      key: "outside",
-      label: "Outside the home, and what no walk sees",
-      bytes: Math.max(0, volume.usedBytes - h.bytes - open),
-      note: "files elsewhere on the volume, files hidden under a mount point, the file system's own metadata",
+      key: "hidden-under-mounts",
+      label: "Hidden under mount points",
+      bytes: hidden,
+      note: `written into ${mountNames(h)} before a volume was mounted there: freed by removing them from under the mount`,
     });
-  }
+  if (volume) lines.push({ ...outsideLine(h), bytes: Math.max(0, volume.usedBytes - h.bytes - open - hidden) });
   return {
     used: volume ? volume.usedBytes : null,
     lines: lines.filter((l) => l.bytes > 0 || l.key === "agents"),

@@ -165,7 +165,8 @@ describe("cleanup jobs through the built reporter", () => {
     const r = await run();
     expect(r.code, r.stderr).toBe(0);
     const res = results[2].body as { units: { action: string }[]; unitsActed: number };
-    expect(res.unitsActed).toBe(3);
+    // two Codex rollouts; three Gemini sessions (one of them spread over five folders, trashed as one unit)
+    expect(res.unitsActed).toBe(5);
     expect(res.units.every((u) => u.action === "purged")).toBe(true);
     expect(fs.readdirSync(path.join(home, TRASH_DIR))).toEqual([]);
   });

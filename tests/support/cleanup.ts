@@ -36,12 +36,13 @@ export function claudeRoot(sessions: RecipeUsage | null, bytes = 500 * MiB): Roo
 
 export type Enrolled = WorkspaceSpec & { token: string };
 
-/** Enrolls `ws` (keeping its token) and ingests one report with `roots` collected `collectedAt`. */
+/** Enrolls `ws` (keeping its token) and ingests one report with `roots` collected `collectedAt`, sent by `version`. */
 export async function seedWorkspace(
   db: Db,
   ws: WorkspaceSpec,
   collectedAt: string,
   roots: RootSpec[],
+  version = "0.3.0-test",
 ): Promise<Enrolled> {
   const { key } = await getEnrollmentKey(db);
   const { token } = await enrollWorkspace(
@@ -50,7 +51,7 @@ export async function seedWorkspace(
     key,
     null,
   );
-  await send(db, ws, collectedAt, roots, undefined, { reporter: { version: "0.3.0-test", scanMs: 10 } });
+  await send(db, ws, collectedAt, roots, undefined, { reporter: { version, scanMs: 10 } });
   return { ...ws, token };
 }
 

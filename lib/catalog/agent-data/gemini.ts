@@ -1,8 +1,9 @@
-// Gemini CLI's folder. GEMINI_CLI_HOME replaces the home folder for it (packages/core/src/utils/paths.ts), so
-// its data is then $GEMINI_CLI_HOME/.gemini. Per project, tmp/<project_hash>/ holds chats/session-*.json(l),
-// logs/session-<id>.jsonl (logs, not caches: they are matched before the tmp/** rule), tool-outputs/ and
-// subagent folders; Gemini's own cleanup deletes a session with its log, tool outputs and subagent folder
-// (packages/core/src/utils/sessionOperations.ts).
+// Gemini CLI's folder. GEMINI_CLI_HOME replaces the home folder for it, so its data is then
+// $GEMINI_CLI_HOME/.gemini. Per project, tmp/<project_hash>/ holds chats/session-*.json(l) (and chats/<session
+// id>/ with its subagents' chats), logs/session-<id>.jsonl (logs, not caches: they are matched before the tmp/**
+// rule), tool-outputs/session-<id>/ and the session's own temporary folder <id>/; Gemini CLI's own cleanup
+// deletes a session with all of them (the layout, and the recipe that takes them together:
+// recipe-data/session-parts.ts).
 import type { Agent } from "../agent-types";
 
 export const GEMINI: Agent = {

@@ -4,9 +4,10 @@ import { RECIPES, REPORTER_DIR, withRecipeFloor, type Recipe, type RecipeId } fr
 import { rootPatternPrefix, rootPatternRegex, UNCLEANABLE_KINDS } from "@/lib/catalog/recipe-roots";
 import { MIN_AGE_HOURS } from "@/lib/cleanup/defaults";
 import { previewFromUsage } from "@/lib/cleanup/preview";
+import { outdatedUnitsReason } from "@/lib/cleanup/reporter-units";
 import type { RunRequest, Scope } from "@/lib/cleanup/protocol";
 import type { RecipeUsage } from "@/lib/report-format/schema";
-import { rootLatest, workspaces } from "../schema";
+import { reports, rootLatest, workspaces } from "../schema";
 import type { Db } from "../types";
 import { silentHours } from "@/lib/findings/rules";
 import { refuseDeletedWorkspaces } from "./cleanup-deleted";
@@ -42,6 +43,11 @@ export type CleanupPreview = {
   zeroWorkspaces: number;
   /** In scope with the root, but their reporter sends no recipe usage (before 0.3): no job is queued for them. */
   withoutUsage: { count: number; workspaces: { workspaceId: string; name: string; owner: string }[] };
+  /**
+   * In scope with usage, but counted by a reporter older than the recipe's `unitsSince`: their figure is smaller
+   * than what their reporter's job would act on once updated, so no job is queued for them; `reason` says why.
+   */
+  outdated: { count: number; workspaces: { workspaceId: string; name: string; owner: string; reason: string }[] };
   /**
    * Silent workspaces with something to act on, left out of the run unless it asks for them (includeSilent), so a
    * run is not queued for workspaces whose reporter is away; `included` says whether they count in the total.
@@ -115,13 +121,21 @@ export async function previewRun(
       usage: recipe ? sql<RecipeUsage | null>`${rootLatest.recipes} -> ${recipe.id}` : sql<null>`null`,
       // Reporters before 0.3 send no recipe usage at all; 0.3 sends an entry for every recipe of the root.
       hasUsage: sql<boolean>`${rootLatest.recipes} <> '{}'::jsonb`,
+      // The release that counted this root's units, from its report (by that table's key); only where it matters.
+      reporterVersion: recipe?.unitsSince
+        ? sql<
+            string | null
+          >`(select ${reports.reporterVersion} from ${reports} where ${reports.workspaceId} = ${rootLatest.workspaceId}
+            and ${reports.collectedAt} = ${rootLatest.collectedAt} and ${reports.id} = ${rootLatest.reportId})`
+        : sql<null>`null`,
     })
     .from(rootLatest)
     .innerJoin(workspaces, eq(workspaces.id, rootLatest.workspaceId))
     // Workspaces deleted in Coder are out of every scope (a scope naming one is refused: cleanup-deleted.ts).
     .where(and(runRoots(recipe, request.custom?.rootKey), scopeMatch(request.scope), isNull(workspaces.deletedAt)));
 
-  const byWorkspace = new Map<string, WorkspacePreview & { hasUsage: boolean }>();
+  type Tally = WorkspacePreview & { hasUsage: boolean; outdated: string | null };
+  const byWorkspace = new Map<string, Tally>();
   for (const r of rows) {
     const w = byWorkspace.get(r.workspaceId) ?? {
       workspaceId: r.workspaceId,
@@ -135,6 +149,7 @@ export async function previewRun(
       protectedBytes: 0,
       silent: new Date(r.lastSeen).getTime() < quietSince,
       hasUsage: false,
+      outdated: null,
     };
     byWorkspace.set(r.workspaceId, w);
     w.roots.push(r.rootKey);
@@ -143,6 +158,7 @@ export async function previewRun(
       r.usage ?? (r.hasUsage ? { units: 0, bytes: 0, protectedUnits: 0, protectedBytes: 0, byAge: [] } : null);
     if (!usage) continue;
     w.hasUsage = true;
+    w.outdated ??= outdatedUnitsReason(recipe, r.reporterVersion);
     const p = previewFromUsage(
       usage,
       { ...withRecipeFloor(request.recipe, request.params), minAgeHours: request.minAgeHours },
@@ -155,13 +171,14 @@ export async function previewRun(
     w.protectedBytes += p.protectedBytes;
   }
 
-  const all = [...byWorkspace.values()];
+  const outdated = [...byWorkspace.values()].filter((w) => w.outdated);
+  const all = [...byWorkspace.values()].filter((w) => !w.outdated);
   const selecting = recipe ? all.filter((w) => w.hasUsage && w.bytes > 0) : all;
   const silent = selecting.filter((w) => w.silent);
   const acting = opts.includeSilent ? selecting : selecting.filter((w) => !w.silent);
   const without = recipe ? all.filter((w) => !w.hasUsage) : [];
   acting.sort((a, b) => b.bytes - a.bytes || a.workspaceId.localeCompare(b.workspaceId));
-  const strip = ({ hasUsage: _h, ...w }: WorkspacePreview & { hasUsage: boolean }): WorkspacePreview => w;
+  const strip = ({ hasUsage: _h, outdated: _o, ...w }: Tally): WorkspacePreview => w;
   const counted = recipe ? all.filter((w) => w.hasUsage) : all;
   return {
     workspaces: (opts.listAll ? acting : acting.slice(0, LISTED)).map(strip),
@@ -177,6 +194,12 @@ export async function previewRun(
     withoutUsage: {
       count: without.length,
       workspaces: without.slice(0, LISTED).map(({ workspaceId, name, owner }) => ({ workspaceId, name, owner })),
+    },
+    outdated: {
+      count: outdated.length,
+      workspaces: outdated
+        .slice(0, LISTED)
+        .map(({ workspaceId, name, owner, outdated: reason }) => ({ workspaceId, name, owner, reason: reason! })),
     },
     silent: {
       count: silent.length,

@@ -21,6 +21,7 @@ import {
   put,
   snapshot,
 } from "./fixtures";
+import { OLD_SESSION_ENTRIES, OTHER_SESSION_ENTRIES } from "./gemini-fixture";
 import { CleanupLog } from "./log";
 import { readProtect } from "./protect";
 
@@ -105,7 +106,8 @@ const EXPECTED: Record<RecipeId, string[]> = {
     ".codex/sessions/2025/01/01/rollout-2025-01-01T00-00-05-45.jsonl",
     ".codex/sessions/2025/01/03/rollout-2025-01-01T00-00-00-200.jsonl",
   ],
-  "gemini-chats": [".gemini/tmp/abc123/chats/session-35.json"],
+  // the old session whole, in five folders, with its subagent's parts; nothing of the young ones, nor orphans
+  "gemini-chats": [".gemini/tmp/abc123/chats/session-35.json", ...OLD_SESSION_ENTRIES, ...OTHER_SESSION_ENTRIES],
   "copilot-sessions": [
     ".copilot/session-state/cs40",
     ".copilot/session-state/cs40/events.jsonl",

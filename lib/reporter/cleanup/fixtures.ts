@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { ClaimedJob } from "@/lib/cleanup/protocol";
 import { DAY_S } from "../testing";
+import { buildGeminiData } from "./gemini-fixture";
 
 const uuid = (n: number) => `${String(n).padStart(8, "0")}-aaaa-4bbb-8ccc-${String(n).padStart(12, "0")}`;
 export const SESSION = (n: number) => uuid(n);
@@ -76,6 +77,7 @@ export function buildCleanupHome(home: string, outside: string, nowSec: number) 
   p(".codex/state_5.sqlite-wal", 4096, 200);
   [2, 35].forEach((a) => p(`.gemini/tmp/abc123/chats/session-${a}.json`, 3000, a));
   p(".gemini/tmp/abc123/logs.json", 500, 100);
+  buildGeminiData(p, (rel, a) => ageTree(path.join(home, rel), a, nowSec));
   [3, 40].forEach((a) => {
     p(`.copilot/session-state/cs${a}/events.jsonl`, 3000, a);
     p(`.copilot/session-state/cs${a}/session.db`, 8192, a);

@@ -15,6 +15,7 @@ export function recipesFor(spec: Pick<RootSpec, "key" | "kind" | "orphaned" | "r
     id: r.id,
     unit: r.unit,
     glob: r.glob,
+    ...(r.parts && { parts: r.parts }),
   }));
 }
 
@@ -45,6 +46,9 @@ export function targetProblem(t: Target): string | null {
   if (t.unit !== "file" && t.glob.includes("**")) return `"${t.unit}" units need a fixed depth: ${t.glob} has "**"`;
   if (t.glob === "." && t.unit !== "dir") return `"." is the root itself: only a "dir" unit`;
   if (t.glob !== "." && segs.includes(".")) return `glob ${t.glob} has a "." segment`;
+  if ((t.unit === "file+parts") !== (t.parts !== undefined)) return `only a "file+parts" unit has parts`;
+  if (t.parts && segs.length !== t.parts.projectDepth + 2)
+    return `glob ${t.glob}: the file of a "file+parts" unit sits in a folder of its project folder`;
   return null;
 }
 

@@ -6,35 +6,16 @@
 import type { RecipeUsage } from "@/lib/report-format/schema";
 import { mergeNeeds, noNeeds, type FolderSums, type Needs } from "../scan/native-sums";
 import { joinRel, within } from "../scan/paths";
-import { groupDefault, testName, type Group } from "../scan/rule-groups";
+import { groupDefault, testName } from "../scan/rule-groups";
 import { GlobMatcher } from "../scan/rules";
-import { AGE_STEP_COUNT, ageStep } from "./age-steps";
 import type { ProtectList } from "./protect";
 import type { Target } from "./target";
 import { DATABASE_FILE, DATABASE_NAME_NEEDS, companionGlob, stemOf, topFolderRegex, unitDepth } from "./targets";
-
-/** A unit as the scan saw it: paths relative to the root, allocated bytes, newest mtime (seconds). */
-export type FoundUnit = {
-  /** The unit's path: the file, the folder, or (file+dir) the file. */
-  path: string;
-  /** What is acted on: the file, the folder, or the file and its folder. */
-  tops: string[];
-  bytes: number;
-  mtime: number;
-};
+import type { Holder, TargetFolder } from "./target-folder";
+import { UnitCounts, type FoundUnit } from "./unit-counts";
 
 /** A unit being summed: a folder unit, or a file+dir unit whose file may not have been seen yet. */
 type Acc = { bytes: number; mtime: number; file: string | null; dir: boolean };
-
-/** What one folder's entries need for one target (kept in FolderFacts, filled once per folder). */
-export type TargetFolder = {
-  /** The unit that holds every entry of the folder (inside a unit folder), else null. */
-  holder: Acc | null;
-  /** Name tests for files of the folder that are units (or a file+dir unit's file). */
-  files: Group<true>[] | null;
-  /** Name tests for folders of the folder that are unit folders (or companion folders). */
-  dirs: Group<true>[] | null;
-};
 
 const MAX_UNITS = 200_000;
 
@@ -44,12 +25,8 @@ export class UnitTally {
   private readonly fileMatch: GlobMatcher | null;
   private readonly dirMatch: GlobMatcher | null;
   private readonly accs = new Map<string, Acc>();
-  /** [units, bytes] by age step; "file" units are counted as they arrive (no map needed). */
-  private readonly byAge: [number, number][] = Array.from({ length: AGE_STEP_COUNT }, () => [0, 0] as [number, number]);
-  private protectedUnits = 0;
-  private protectedBytes = 0;
-  /** Every unit, only when collecting for a job. */
-  private readonly list: FoundUnit[] | null;
+  /** "file" units are counted as they arrive (no map needed). */
+  private readonly counts: UnitCounts;
   /** Units not counted because the map was full (memory stays bounded). */
   dropped = 0;
   /**
@@ -62,11 +39,12 @@ export class UnitTally {
   constructor(
     readonly target: Target,
     /** The root's path relative to home (protect globs are relative to home). */
-    private readonly rootRel: string,
-    private readonly nowSec: number,
-    private readonly protect: ProtectList | null,
+    rootRel: string,
+    nowSec: number,
+    protect: ProtectList | null,
     collect: boolean,
   ) {
+    this.counts = new UnitCounts(rootRel, nowSec, protect, collect);
     this.depth = unitDepth(target);
     this.topRe = topFolderRegex(target);
     this.fileMatch = target.unit === "dir" ? null : new GlobMatcher(target.glob);
@@ -78,7 +56,6 @@ export class UnitTally {
           : target.unit === "file+dir"
             ? new GlobMatcher(companionGlob(target))
             : null;
-    this.list = collect ? [] : null;
   }
 
   /**
@@ -89,6 +66,7 @@ export class UnitTally {
     f.holder = null;
     f.files = null;
     f.dirs = null;
+    f.parts = null;
     if (this.target.glob === ".") {
       f.holder = this.acc("");
       return;
@@ -127,9 +105,8 @@ export class UnitTally {
     const out = noNeeds();
     if (this.target.glob === ".") return out;
     if (this.topRe !== null) out.foldBelow = this.depth;
-    const named = this.list !== null || (this.protect !== null && !this.protect.empty);
     const parts = [
-      this.fileMatch?.needs(this.target.unit !== "file" || named, "f"),
+      this.fileMatch?.needs(this.target.unit !== "file" || this.counts.named, "f"),
       this.fileMatch && { ...noNeeds(), names: DATABASE_NAME_NEEDS },
       this.dirMatch?.needs(true, "d"),
     ];
@@ -143,13 +120,8 @@ export class UnitTally {
   sums(f: TargetFolder, bytes: number, latest: number, s: FolderSums, stepOf: readonly number[]) {
     if (f.holder !== null) return this.add(f.holder, bytes, latest);
     if (this.target.unit !== "file" || f.files === null || groupDefault(f.files) === null) return;
-    for (let k = 0; k < s.bins; k++) {
-      const files = s.binFiles[k];
-      if (files === 0) continue;
-      const b = this.byAge[stepOf[s.bin[k]]];
-      b[0] += files;
-      b[1] += s.binFileBlocks[k] * 512;
-    }
+    for (let k = 0; k < s.bins; k++)
+      if (s.binFiles[k] !== 0) this.counts.addFiles(stepOf[s.bin[k]], s.binFiles[k], s.binFileBlocks[k] * 512);
   }
 
   /** The root's own folder entry (only "." units hold it). */
@@ -176,7 +148,7 @@ export class UnitTally {
       }
     } else if (f.files !== null && testName(f.files, name) !== null && !DATABASE_FILE.test(name)) {
       rel ??= joinRel(parent, name);
-      if (this.target.unit === "file") this.count({ path: rel, tops: [rel], bytes, mtime });
+      if (this.target.unit === "file") this.counts.count({ path: rel, tops: [rel], bytes, mtime });
       else {
         const a = this.acc(stemOf(rel));
         if (a !== null) {
@@ -190,23 +162,13 @@ export class UnitTally {
   /** The report's usage; folder units and file+dir units are complete only now. */
   usage(): RecipeUsage {
     this.settle();
-    const units = this.byAge.reduce((s, b) => s + b[0], 0);
-    const bytes = this.byAge.reduce((s, b) => s + b[1], 0);
-    let last = this.byAge.length;
-    while (last > 0 && this.byAge[last - 1][0] === 0) last--;
-    return {
-      units,
-      bytes,
-      protectedUnits: this.protectedUnits,
-      protectedBytes: this.protectedBytes,
-      byAge: this.byAge.slice(0, last),
-    };
+    return this.counts.usage();
   }
 
   /** Every unit (protected ones too), for a job's plan. Needs `collect`. */
   units(): FoundUnit[] {
     this.settle();
-    return this.list ?? [];
+    return this.counts.list ?? [];
   }
 
   private settled = false;
@@ -214,27 +176,11 @@ export class UnitTally {
     if (this.settled) return;
     this.settled = true;
     for (const [key, a] of this.accs) {
-      if (this.target.unit === "dir") this.count({ path: key, tops: [key], bytes: a.bytes, mtime: a.mtime });
+      if (this.target.unit === "dir") this.counts.count({ path: key, tops: [key], bytes: a.bytes, mtime: a.mtime });
       else if (a.file !== null)
-        this.count({ path: a.file, tops: a.dir ? [a.file, key] : [a.file], bytes: a.bytes, mtime: a.mtime });
+        this.counts.count({ path: a.file, tops: a.dir ? [a.file, key] : [a.file], bytes: a.bytes, mtime: a.mtime });
     }
     this.accs.clear();
-  }
-
-  private count(u: FoundUnit) {
-    this.list?.push(u);
-    if (
-      this.protect !== null &&
-      !this.protect.empty &&
-      this.protect.covers(u.tops.map((t) => joinRel(this.rootRel, t)))
-    ) {
-      this.protectedUnits++;
-      this.protectedBytes += u.bytes;
-      return;
-    }
-    const b = this.byAge[ageStep(this.nowSec - u.mtime)];
-    b[0]++;
-    b[1] += u.bytes;
   }
 
   private acc(key: string): Acc | null {
@@ -250,7 +196,7 @@ export class UnitTally {
     return a;
   }
 
-  private add(a: Acc | null, bytes: number, mtime: number) {
+  private add(a: Holder | null, bytes: number, mtime: number) {
     if (a === null) return;
     a.bytes += bytes;
     if (mtime > a.mtime) a.mtime = mtime;

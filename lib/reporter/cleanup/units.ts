@@ -54,7 +54,7 @@ export function jobTarget(job: Pick<ClaimedJob, "recipe" | "custom">): Target | 
   let t: Target | null = null;
   if (job.recipe) {
     const r = RECIPES.find((x) => x.id === job.recipe);
-    if (r) t = { id: r.id as RecipeId, unit: r.unit, glob: r.glob };
+    if (r) t = { id: r.id as RecipeId, unit: r.unit, glob: r.glob, ...(r.parts && { parts: r.parts }) };
   } else if (job.custom) t = { id: "custom", unit: job.custom.unit, glob: job.custom.glob };
   if (!t) return `unknown recipe ${job.recipe ?? "(none)"}`;
   return targetProblem(t) ?? t;

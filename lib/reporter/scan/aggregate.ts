@@ -3,7 +3,7 @@
 // and both scanners give identical results.
 
 import type { StorageRoot } from "@/lib/report-format/schema";
-import type { FoundUnit } from "../cleanup/unit-tally";
+import type { FoundUnit } from "../cleanup/unit-counts";
 import type { ErrorLog } from "./errors";
 import { emptyFacts, type FolderFacts } from "./folder-facts";
 import { HardLinks } from "./hard-links";

@@ -3,7 +3,8 @@
 // sizes its entries add to.
 
 import type { Category } from "@/lib/report-format/constants";
-import type { TargetFolder, UnitTally } from "../cleanup/unit-tally";
+import { emptyTargetFolder, type TargetFolder } from "../cleanup/target-folder";
+import type { TargetTally } from "../cleanup/target-tally";
 import type { HomeFacts, HomeTally } from "./home-tally";
 import { within } from "./paths";
 import type { Group } from "./rule-groups";
@@ -15,7 +16,7 @@ import type { TieCache } from "./top-n";
 export type FolderFactsSource = {
   readonly category: CategoryMatcher;
   readonly sessions: SessionMatcher;
-  readonly targets: readonly UnitTally[];
+  readonly targets: readonly TargetTally[];
   /** Folders this many segments deep and less are sized on their own (2; the whole home: 3). */
   readonly sizedDepth: number;
   readonly home: HomeTally | null;
@@ -161,7 +162,7 @@ export class FolderFactsCache {
     const own = up !== null ? parent.slice(parent.lastIndexOf("/") + 1) : "";
     const targets = r.targets;
     for (let k = 0; k < targets.length; k++) {
-      const f = info.rec[k] ?? (info.rec[k] = { holder: null, files: null, dirs: null });
+      const f = info.rec[k] ?? (info.rec[k] = emptyTargetFolder());
       targets[k].fillFolder(f, parent, depth, up !== null ? up.rec[k] : null, own);
     }
     if (depth >= 1 && !within(parent, this.d1Key)) {

@@ -1,8 +1,10 @@
 // What a one-device walk of the home cannot count, measured where it can be: the mounts inside the home (their
-// own volumes, by statfs), and files deleted but still held open by a process (from /proc, the workspace
-// user's own processes). Files hidden under a mount point and the file system's own metadata stay unmeasurable
-// without root: the dashboard names them as what remains of the volume's Used.
+// own volumes, by statfs), files deleted but still held open by a process (from /proc, the workspace user's own
+// processes), and, as root only, the files hidden under the mount points inside the home. The file system's
+// own metadata stays unmeasurable: the dashboard names it, with what the reporter could not measure, as what
+// remains of the volume's Used.
 
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { isInside } from "./paths";
 
@@ -80,4 +82,53 @@ export function deletedButOpen(dev: number, proc = "/proc"): DeletedOpen {
     }
   }
   return { files: seen.size, bytes };
+}
+
+/**
+ * Make a bind mount of the home without its submounts, where each mount point shows the folder under it, and
+ * size those folders as `du -sxB1` does. In a mount namespace of its own (unshare), which goes with the
+ * process: nothing else on the machine sees the bind mount.
+ */
+const UNDER_MOUNTS_SCRIPT = `d=$(mktemp -d) || exit 1
+mount --bind -- "$1" "$d" || { rmdir "$d"; exit 1; }
+shift
+cd "$d" && du -sxB1 -- "$@"
+cd / && umount "$d" && rmdir "$d"`;
+
+/**
+ * Bytes of the home's volume hidden under the mount points inside the home: what a folder held before a volume
+ * was mounted on it (the folder itself too), which neither the walk nor du -x sees. Only root may look under a
+ * mount; null otherwise, or when the look fails.
+ */
+export function hiddenUnderMounts(home: string, mounts: readonly HomeMount[]): number | null {
+  if (process.getuid?.() !== 0) return null;
+  // a mount inside another one hides what lies on that one's volume, not the home's
+  const outer = mounts.filter((m) => !mounts.some((o) => o !== m && isInside(m.path, o.path)));
+  if (outer.length === 0) return 0;
+  const r = spawnSync(
+    "unshare",
+    [
+      "--mount",
+      "--propagation",
+      "private",
+      "--",
+      "sh",
+      "-c",
+      UNDER_MOUNTS_SCRIPT,
+      "sh",
+      home,
+      ...outer.map((m) => m.path),
+    ],
+    { encoding: "utf8", timeout: 120_000, stdio: ["ignore", "pipe", "ignore"] },
+  );
+  if (r.status !== 0 || r.error) return null;
+  const lines = r.stdout.trim().split("\n");
+  if (lines.length !== outer.length) return null;
+  let bytes = 0;
+  for (const line of lines) {
+    const n = Number(line.slice(0, line.indexOf("\t")));
+    if (!Number.isSafeInteger(n) || n < 0) return null;
+    bytes += n;
+  }
+  return bytes;
 }

@@ -1,4 +1,5 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { once } from "node:events";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -60,9 +61,9 @@ afterAll(() => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-async function reportOf(mode: (typeof MODES)[number]) {
+async function reportOf(mode: (typeof MODES)[number], at = home) {
   const identity = { id: "w", name: "w", owner: "o" };
-  const r = await buildReport({ home, identity, config: null }, env(), { mode, native }, NOW, () => {});
+  const r = await buildReport({ home: at, identity, config: null }, env(), { mode, native }, NOW, () => {});
   return reportSchema.parse(r);
 }
 
@@ -175,6 +176,65 @@ describe.skipIf(!canMountTmpfs())("a mount inside the home", () => {
     } finally {
       execFileSync("umount", [mnt]);
       fs.rmdirSync(mnt);
+    }
+  });
+});
+
+describe.skipIf(!canMountTmpfs())("what no walk sees (needs root: a tmpfs of its own, a look under a mount)", () => {
+  it("counts a file deleted but held open, to the byte, as the part of df's Used it is", async () => {
+    // a volume of its own: every other process's deleted files are on other devices
+    const vol = path.join(tmp, "vol");
+    fs.mkdirSync(vol);
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=64m", "none", vol]);
+    const held = path.join(vol, "src/held.log");
+    write(path.join(vol, "src/kept.txt"), 200_000);
+    write(held, 3_000_000);
+    const allocated = fs.statSync(held).blocks * 512;
+    const holder = spawn("sh", ["-c", 'exec 3<"$0"; rm -- "$0"; echo held; exec sleep 600', held], {
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    try {
+      await once(holder.stdout, "data");
+      expect(fs.existsSync(held)).toBe(false);
+      for (const mode of MODES) {
+        const r = await reportOf(mode, vol);
+        expect({ mode, open: r.home!.deletedOpen }).toEqual({ mode, open: { files: 1, bytes: allocated } });
+      }
+      const dfUsed = () =>
+        Number(execFileSync("df", ["-B1", "--output=used", vol], { encoding: "utf8" }).trim().split("\n")[1]);
+      const open = await reportOf("find", vol);
+      const usedOpen = dfUsed();
+      expect(open.volume?.usedBytes).toBe(usedOpen);
+      holder.kill();
+      await once(holder, "exit");
+      const closed = await reportOf("find", vol);
+      expect(closed.home!.deletedOpen).toBeUndefined();
+      // df's Used fell by the file's blocks when the process closed it: the line was that part of Used, no more
+      expect(usedOpen - dfUsed()).toBe(allocated);
+      expect(open.home!.bytes).toBe(closed.home!.bytes);
+    } finally {
+      holder.kill();
+      execFileSync("umount", [vol]);
+      fs.rmdirSync(vol);
+    }
+  });
+
+  it("measures what a mount inside the home hides, as du -sx saw it before the mount", async () => {
+    const mnt = path.join(home, "hidden-under");
+    write(path.join(mnt, "written-before-the-mount.bin"), 1_500_000);
+    const before = du([mnt]).get(mnt)!;
+    const total = du([home]).get(home)!;
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=8m", "none", mnt]);
+    try {
+      for (const mode of MODES) {
+        const { home: h } = await reportOf(mode);
+        expect({ mode, hidden: h!.hiddenUnderMounts }).toEqual({ mode, hidden: before });
+        // the walk no longer counts the folder: its bytes moved from the home's total to the hidden line
+        expect({ mode, bytes: h!.bytes }).toEqual({ mode, bytes: total - before });
+      }
+    } finally {
+      execFileSync("umount", [mnt]);
+      fs.rmSync(mnt, { recursive: true });
     }
   });
 });

@@ -10,7 +10,7 @@ import type { HomeFolder, HomeUsage } from "@/lib/report-format/home";
 import { LIMITS } from "@/lib/report-format/constants";
 import { withWirePath } from "@/lib/report-format/path-encoding";
 import type { StorageRoot } from "@/lib/report-format/schema";
-import { deletedButOpen, mountsUnder } from "./home-unseen";
+import { deletedButOpen, hiddenUnderMounts, mountsUnder } from "./home-unseen";
 import type { RootTally } from "./root-tally";
 import type { RootSpec } from "./roots";
 
@@ -88,8 +88,11 @@ export function homeUsage(home: string, tally: RootTally, roots: readonly Storag
     .slice(0, LIMITS.largestEntries)
     .map(([path, c]) => withWirePath({ path, bytes: c.bytes }));
   if (copies.length) usage.nestedCopies = copies;
-  const mounts = mountsUnder(home).slice(0, LIMITS.largestEntries);
+  const all = mountsUnder(home);
+  const mounts = all.slice(0, LIMITS.largestEntries);
   if (mounts.length) usage.mounts = mounts;
+  const hidden = all.length ? hiddenUnderMounts(home, all) : null;
+  if (hidden !== null) usage.hiddenUnderMounts = hidden;
   if (dev !== null) {
     const open = deletedButOpen(dev);
     if (open.files) usage.deletedOpen = open;

@@ -5,7 +5,7 @@ import { withWirePath } from "@/lib/report-format/path-encoding";
 import type { LeftoverEntry, StorageRoot } from "@/lib/report-format/schema";
 import type { ProtectList } from "../cleanup/protect";
 import { recipesFor } from "../cleanup/targets";
-import { UnitTally } from "../cleanup/unit-tally";
+import { targetTally, type TargetTally } from "../cleanup/target-tally";
 import { PROJECT_DEP_NAMES, SELF_NESTING_NAMES } from "@/lib/catalog/home-kinds";
 import { FolderFactsCache } from "./folder-facts";
 import { HomeTally } from "./home-tally";
@@ -46,7 +46,7 @@ export class RootTally {
   readonly sessions: SessionMatcher;
   readonly folders: FolderFactsCache;
   /** The units of each recipe that applies to the root (or of a job's target). */
-  readonly targets: UnitTally[];
+  readonly targets: TargetTally[];
   /** The whole home's root sizes its folders three levels deep and keeps what home-tally.ts adds. */
   readonly sizedDepth: number;
   readonly home: HomeTally | null;
@@ -55,8 +55,8 @@ export class RootTally {
     readonly spec: RootSpec,
     units: UnitOptions,
   ) {
-    this.targets = (spec.targets ?? recipesFor(spec)).map(
-      (t) => new UnitTally(t, spec.rel, units.nowSec, units.protect, units.collect),
+    this.targets = (spec.targets ?? recipesFor(spec)).map((t) =>
+      targetTally(t, spec.rel, units.nowSec, units.protect, units.collect),
     );
     this.category = new CategoryMatcher(spec.categoryRules);
     this.sessions = new SessionMatcher(spec.sessionRules);

@@ -17,7 +17,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { StorageRoot } from "@/lib/report-format/schema";
 import type { ProtectList } from "../cleanup/protect";
-import type { FoundUnit } from "../cleanup/unit-tally";
+import type { FoundUnit } from "../cleanup/unit-counts";
 import { Aggregator } from "./aggregate";
 import type { ScanContext } from "./context";
 import { ErrorLog } from "./errors";

@@ -8,6 +8,7 @@ import { parseReport } from "@/lib/report-format/parse";
 import type { AgentRetention, Report, WorkspaceIdentity } from "@/lib/report-format/schema";
 import { createRandom, type Random } from "./random";
 import { demoHome, drawHomeShape, metadataBytes, type HomeShape } from "./home";
+import { demoCacheRoots } from "./package-caches";
 import { assignRestartTemplates, demoPersistence } from "./persistence";
 import { demoRetention } from "./retention";
 import { agentProfiles, GiB, OWNERS, PROJECTS, scriptData, TEMPLATES } from "./profiles";
@@ -129,6 +130,10 @@ function buildReport(rnd: Random, ws: SimWorkspace, at: number): Report {
   // Used is the roots and the rest of the home, so it moves with the roots, and they never exceed it.
   const used = ws.baseUsed + roots.reduce((s, r) => s + r.bytes, 0);
   const inodesUsed = ws.baseInodes + roots.reduce((s, r) => s + r.files + r.dirs, 0);
+  const rest = { bytes: ws.baseUsed, inodes: ws.baseInodes, metadata: metadataBytes(ws.volumeTotal) };
+  const home = ws.homeShape && demoHome(ws.homeShape, roots, rest);
+  // the caches lie in the rest of the home (baseUsed): roots of their own, counted in Used once
+  const caches = home ? demoCacheRoots(ws.homeShape!, home, ws.identity.id, at) : [];
   return {
     version: REPORT_FORMAT_VERSION,
     id: rnd.uuid(),
@@ -140,16 +145,10 @@ function buildReport(rnd: Random, ws: SimWorkspace, at: number): Report {
       freeBytes: capacity(ws) - used,
       inodes: { total: ws.inodesTotal, used: inodesUsed, free: ws.inodesTotal - inodesUsed },
     },
-    reporter: { version: "0.3.0-demo", scanMs: Math.round(rnd.between(80, 900)) },
-    roots,
+    reporter: { version: "0.5.0-demo", scanMs: Math.round(rnd.between(80, 900)) },
+    roots: [...roots, ...caches],
     agentRetention: ws.agentRetention,
-    home:
-      ws.homeShape &&
-      demoHome(ws.homeShape, roots, {
-        bytes: ws.baseUsed,
-        inodes: ws.baseInodes,
-        metadata: metadataBytes(ws.volumeTotal),
-      }),
+    home,
     persistence: demoPersistence(ws.identity, roots),
   };
 }

@@ -30,7 +30,7 @@ export class Aggregator {
     units: Omit<UnitOptions, "nowSec"> = { protect: null, collect: false },
   ) {
     this.roots = specs.map((s) => new RootTally(s, { ...units, nowSec }));
-    this.links = new HardLinks(errors, (l) => this.account(l.root, l.rel, false, l.bytes, l.size, l.mtime));
+    this.links = new HardLinks(errors, (l) => this.account(l.root, l.rel, false, l.bytes, l.size, l.mtime, true));
     this.bins = new TimeBins(nowSec);
     this.bounds = this.bins.ageBounds;
   }
@@ -60,8 +60,11 @@ export class Aggregator {
     inode: string | null,
   ) {
     const bytes = blocks * 512;
-    if (!isDir && nlink > 1 && !this.links.take(root, rel, bytes, size, mtime, inode!)) return;
-    this.account(root, rel, isDir, bytes, size, mtime);
+    const linked = !isDir && nlink > 1;
+    // every link counts towards the recipes' units (unit-tally.ts), the first only towards the root's figures
+    if (linked) this.roots[root].link(rel, bytes, mtime, nlink, inode!);
+    if (linked && !this.links.take(root, rel, bytes, size, mtime, inode!)) return;
+    this.account(root, rel, isDir, bytes, size, mtime, linked);
   }
 
   /**
@@ -107,7 +110,7 @@ export class Aggregator {
   ) {
     if (!isDir && nlink > 1)
       return this.entry(root, joinRel(facts.parent, name), isDir, blocks, size, mtime, nlink, inode);
-    this.accountIn(this.roots[root], facts, name, isDir, blocks * 512, size, mtime);
+    this.accountIn(this.roots[root], facts, name, isDir, blocks * 512, size, mtime, false);
   }
 
   /** What the native scanner is told for its sums (lib/reporter/scan/native-sums.ts), from each root's rules. */
@@ -169,11 +172,20 @@ export class Aggregator {
     );
   }
 
-  private account(root: number, rel: string, isDir: boolean, bytes: number, size: number, mtime: number) {
+  /** `linked`: a file with more than one link, which the recipes' units counted already (RootTally.link). */
+  private account(
+    root: number,
+    rel: string,
+    isDir: boolean,
+    bytes: number,
+    size: number,
+    mtime: number,
+    linked: boolean,
+  ) {
     const r = this.roots[root];
     if (rel === "") {
       // the root's own folder
-      for (let k = 0; k < r.targets.length; k++) r.targets[k].rootEntry(bytes, mtime);
+      if (!linked) for (let k = 0; k < r.targets.length; k++) r.targets[k].rootEntry(bytes, mtime);
       r.bytes += bytes;
       r.apparent += size;
       r.cats.other.bytes += bytes;
@@ -197,6 +209,7 @@ export class Aggregator {
       bytes,
       size,
       mtime,
+      linked,
     );
   }
 
@@ -222,6 +235,7 @@ export class Aggregator {
     bytes: number,
     size: number,
     mtime: number,
+    linked: boolean,
   ) {
     r.bytes += bytes;
     r.apparent += size;
@@ -296,7 +310,9 @@ export class Aggregator {
 
     // recipe units
     const targets = r.targets;
-    for (let k = 0; k < targets.length; k++) targets[k].entry(info.rec[k], info.parent, name, isDir, bytes, mtime, rel);
+    if (!linked)
+      for (let k = 0; k < targets.length; k++)
+        targets[k].entry(info.rec[k], info.parent, name, isDir, bytes, mtime, rel);
 
     if (depth === 0 && !isDir && r.leftoverNames !== null && r.leftoverNames.has(name)) {
       r.leftovers.push({ path: name, bytes, apparentBytes: size, mtime });

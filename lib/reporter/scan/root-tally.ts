@@ -76,6 +76,15 @@ export class RootTally {
     return d;
   }
 
+  /** One link of a file with `nlink` > 1 links: what deleting a unit would free depends on where the others are. */
+  link(rel: string, bytes: number, mtime: number, nlink: number, inode: string) {
+    if (rel === "" || this.targets.length === 0) return;
+    const slash = rel.lastIndexOf("/");
+    const f = this.folders.of(slash < 0 ? "" : rel.slice(0, slash));
+    for (let k = 0; k < this.targets.length; k++)
+      this.targets[k].link(f.rec[k], f.parent, rel.slice(slash + 1), bytes, mtime, nlink, inode);
+  }
+
   unit(key: string): Unit | null {
     let u = this.units.get(key);
     if (!u) {

@@ -10,9 +10,9 @@ import { emptyFacts, type FolderFacts } from "./folder-facts";
 import { HardLinks } from "./hard-links";
 import { rootSumsArgs, sumsArgs, TimeBins, type FolderSums, type ScannerSums } from "./native-sums";
 import { joinRel } from "./paths";
-import { LARGEST_PER_ROOT, RootTally, type SizeAndCount, type UnitOptions } from "./root-tally";
+import { LARGEST_PER_ROOT, RootTally, type UnitOptions } from "./root-tally";
 import type { RootSpec } from "./roots";
-import { groupDefault, testName } from "./rule-groups";
+import { testName } from "./rule-groups";
 
 export class Aggregator {
   private readonly roots: RootTally[];
@@ -123,33 +123,7 @@ export class Aggregator {
    * each of its entries, which no name test of the root tells apart and none of which is among the largest.
    */
   sums(root: number, f: FolderFacts, s: FolderSums) {
-    const r = this.roots[root];
-    const bins = this.bins;
-    const bytes = (s.fileBlocks + s.dirBlocks) * 512;
-    r.bytes += bytes;
-    r.apparent += s.fileSize + s.dirSize;
-    r.files += s.files;
-    r.dirs += s.dirs;
-    const c = r.cats[groupDefault(f.cat) ?? "other"];
-    c.bytes += bytes;
-    c.files += s.files;
-    for (let k = 0; k < s.bins; k++) {
-      const age = r.ages[bins.bucket[s.bin[k]]];
-      age.bytes += (s.binFileBlocks[k] + s.binDirBlocks[k]) * 512;
-      age.files += s.binFiles[k];
-    }
-    if (s.files > 0) {
-      if (s.oldest < r.oldest) r.oldest = s.oldest;
-      if (s.newest > r.newest) r.newest = s.newest;
-    }
-    if (f.d1 !== null) f.d1.bytes += bytes;
-    if (f.d2 !== null) f.d2.bytes += bytes;
-    if (f.d3 !== null) f.d3.bytes += bytes;
-    if (f.deps !== null) f.deps.bytes += bytes;
-    if (f.copy !== null) f.copy.bytes += bytes;
-    for (let k = 0; k < f.nUnits; k++) f.units[k].bytes += bytes;
-    const targets = r.targets;
-    for (let k = 0; k < targets.length; k++) targets[k].sums(f.rec[k], bytes, s.latest, s, bins.step);
+    this.roots[root].addSums(f, s, this.bins);
   }
 
   /** The roots that exist, in the order given, as the report's StorageRoot objects (the whole home is not one). */
@@ -189,12 +163,12 @@ export class Aggregator {
       r.bytes += bytes;
       r.apparent += size;
       r.cats.other.bytes += bytes;
-      this.age(r, mtime).bytes += bytes;
+      r.age(mtime, this.bounds).bytes += bytes;
       if (isDir) r.dirs++;
       else {
         r.files++;
         r.cats.other.files++;
-        this.age(r, mtime).files++;
+        r.age(mtime, this.bounds).files++;
         if (mtime < r.oldest) r.oldest = mtime;
         if (mtime > r.newest) r.newest = mtime;
       }
@@ -213,19 +187,6 @@ export class Aggregator {
     );
   }
 
-  private age(r: RootTally, mtime: number): SizeAndCount {
-    const b = this.bounds;
-    return mtime > b[0]
-      ? r.ages["1d"]
-      : mtime > b[1]
-        ? r.ages["7d"]
-        : mtime > b[2]
-          ? r.ages["30d"]
-          : mtime > b[3]
-            ? r.ages["90d"]
-            : r.ages.older;
-  }
-
   /** One entry `name` (not the root itself) of the folder described by `info`. */
   private accountIn(
     r: RootTally,
@@ -241,7 +202,7 @@ export class Aggregator {
     r.apparent += size;
     const c = r.cats[testName(info.cat, name) ?? "other"];
     c.bytes += bytes;
-    const age = this.age(r, mtime);
+    const age = r.age(mtime, this.bounds);
     age.bytes += bytes;
     if (isDir) r.dirs++;
     else {

@@ -5,6 +5,8 @@ const SERIES_LABELS: Record<string, string> = {
   modules: "Modules",
   // Every coder-script-data folder, the current one and the orphaned ones.
   "script-data": "Script data",
+  // Package caches (npm, pip, Go, Cargo, Maven, Gradle, Yarn, pnpm): roots of their own, no agent's.
+  "package-cache": "Package caches",
   other: "Other",
 };
 

@@ -106,7 +106,9 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
   );
   const ready = picked.length > 0 && picked.every((p) => !p.query.isFetching && p.bytes > 0);
   const pickedBytes = picked.reduce((sum, p) => sum + p.bytes, 0);
-  const consequences = [...new Set(picked.map((p) => runConsequence(p.action, p.row.runs[p.choice].trashDays)))];
+  const consequences = [
+    ...new Set(picked.map((p) => runConsequence(p.action, p.row.runs[p.choice].trashDays, p.row.recipe.id))),
+  ];
 
   return (
     <div className="stack">
@@ -126,8 +128,12 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
               <>
                 <div className="cell-main">{row.recipe.title}</div>
                 <div className="muted small">
-                  {row.runs.defaults.action === "trash" ? "to the trash" : "deleted"} ·{" "}
-                  <Link href={newRunHref({ recipe: row.recipe.id, workspace: workspace.id })}>Adjust…</Link>
+                  {row.runs.defaults.action === "trash"
+                    ? "to the trash"
+                    : row.recipe.deleteOnly
+                      ? "deleted, never to the trash"
+                      : "deleted"}{" "}
+                  · <Link href={newRunHref({ recipe: row.recipe.id, workspace: workspace.id })}>Adjust…</Link>
                 </div>
               </>
             )),

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useDeferredValue, useState } from "react";
-import { RECIPES, type RecipeId } from "@/lib/catalog/recipes";
+import { RECIPES, deleteOnly, type RecipeId } from "@/lib/catalog/recipes";
 import { confirmGate } from "@/lib/cleanup/confirm-gate";
 import { recipesForAgent } from "@/lib/cleanup/links";
 import { runRequestOf, defaultDraft, type RunDraft } from "@/lib/cleanup/run-draft";
@@ -20,7 +20,7 @@ import { FreeSpaceView } from "./free-space-view";
 import { ConfirmRunDialog } from "./confirm-run-dialog";
 import { OverlapWarning } from "./overlap-warning";
 import { PreviewTable } from "./preview-table";
-import { confirmLabel, runConsequence, scopeText } from "./run-text";
+import { DELETE_ONLY_TEXT, confirmLabel, runConsequence, scopeText } from "./run-text";
 import { RunFields } from "./run-fields";
 import { useScopeLookup } from "./use-scope-lookup";
 import { useWorkspaceRef } from "./use-workspace-ref";
@@ -127,6 +127,11 @@ function RunForm({ initial, recipes }: { initial: RunDraft; recipes: RecipeId[] 
         ) : null}
         {preview.data && !refusal ? <PreviewTable preview={preview.data} onIncludeSilent={setIncludeSilent} /> : null}
         {preview.data && !refusal ? <OverlapWarning runs={preview.data.overlapping} /> : null}
+        {draft.target === "recipe" && deleteOnly(draft.recipe) ? (
+          <p className="muted" data-testid="delete-only">
+            {DELETE_ONLY_TEXT}
+          </p>
+        ) : null}
       </Panel>
       <div className="row">
         {conflict ? (
@@ -150,7 +155,7 @@ function RunForm({ initial, recipes }: { initial: RunDraft; recipes: RecipeId[] 
               built.request.scope,
               Object.fromEntries(listed.map((w) => [w.workspaceId, { name: w.name, owner: w.owner }])),
             )}
-            consequence={runConsequence(draft.action, draft.trashDays)}
+            consequence={runConsequence(draft.action, draft.trashDays, draft.target === "recipe" ? draft.recipe : null)}
             gate={gate}
             overlapping={preview.data.overlapping}
             pending={create.isPending}

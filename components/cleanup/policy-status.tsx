@@ -129,7 +129,7 @@ export function PolicyActions({ policy, preview }: { policy: Policy; preview: Cl
         <ConfirmRunDialog
           title={confirmLabel(verbOf(policy), false, figure, policy.custom !== null)}
           scope={scopeText(policy.scope)}
-          consequence={runConsequence(verbOf(policy), policy.trashDays)}
+          consequence={runConsequence(verbOf(policy), policy.trashDays, policy.recipe)}
           gate={gate}
           pending={run.isPending}
           error={run.error?.message}

@@ -32,7 +32,7 @@ export function PromoteDryRun({ run }: { run: RunSummary }) {
         <ConfirmRunDialog
           title={label}
           scope={scopeText(run.scope, run.scopeWorkspaces)}
-          consequence={runConsequence(run.action, run.trashDays)}
+          consequence={runConsequence(run.action, run.trashDays, run.recipe)}
           gate={confirmGate({ dryRun: false, ...total }, one)}
           pending={create.isPending}
           error={create.isError ? create.error.message : null}

@@ -1,6 +1,7 @@
 "use client";
 
 import type { ComponentProps } from "react";
+import { deleteOnly } from "@/lib/catalog/recipes";
 import { clampTo, TRASH_DAYS } from "@/lib/cleanup/defaults";
 import type { RunDraft, ScopeKind } from "@/lib/cleanup/run-draft";
 import { CheckField, NumberField } from "@/components/ui/field";
@@ -69,7 +70,9 @@ export function ActionRow({ draft, set }: RowProps) {
         label="Action"
         aria-label="Action"
         value={draft.action}
-        options={ACTIONS}
+        options={
+          draft.target === "recipe" && deleteOnly(draft.recipe) ? ACTIONS.filter((a) => a.value === "delete") : ACTIONS
+        }
         onValue={(v) => set({ action: v as RunDraft["action"] })}
       />
       {draft.action === "trash" ? (

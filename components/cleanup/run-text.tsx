@@ -1,4 +1,4 @@
-import { RECIPES } from "@/lib/catalog/recipes";
+import { RECIPES, deleteOnly, type RecipeId } from "@/lib/catalog/recipes";
 import type { RecipeParams, Scope } from "@/lib/cleanup/protocol";
 import { SCOPE_NAMED } from "@/lib/cleanup/types";
 import type { RunSummary } from "@/lib/db/queries/cleanup-views";
@@ -78,8 +78,14 @@ export function paramsText(run: {
   return [verb, parts.join(", "), scopeText(run.scope, run.scopeWorkspaces)].filter(Boolean).join(" · ");
 }
 
+/** What a recipe that only deletes (package caches) says in its preview and its confirmation. */
+export const DELETE_ONLY_TEXT =
+  "Deleted for good, never moved to the trash: a cache in the trash would free nothing until the trash expires. The tool downloads or builds what it needs again. The figure counts only files no other folder links (a pnpm store's files linked into node_modules free nothing).";
+
 /** What a real run does to what it selects, said before it is confirmed. */
-export function runConsequence(action: "delete" | "trash", trashDays: number): string {
+export function runConsequence(action: "delete" | "trash", trashDays: number, recipe?: string | null): string {
+  if (action === "delete" && deleteOnly(recipe as RecipeId | null | undefined))
+    return `Each workspace's reporter deletes the selected units when it next calls in. ${DELETE_ONLY_TEXT}`;
   return action === "delete"
     ? "Each workspace's reporter deletes the selected units for good when it next calls in: nothing can bring them back."
     : `Each workspace's reporter moves the selected units into the workspace's trash when it next calls in; the run's Restore brings them back for ${formatCountOf(trashDays, "day")}, then they are removed.`;

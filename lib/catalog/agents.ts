@@ -32,6 +32,9 @@ export const GENERIC_CATEGORY_RULES: readonly CategoryRule[] = [
 /** Rules for `~/.coder-modules/<namespace>/<module>/` folders (registry's module data layout). */
 export const MODULE_CATEGORY_RULES: readonly CategoryRule[] = [{ glob: "logs/**", category: "logs" }];
 
+/** A package cache's root (kind "package-cache") is a cache throughout. */
+const PACKAGE_CACHE_RULES: readonly CategoryRule[] = [{ glob: "**", category: "caches" }];
+
 export function agentById(id: string): Agent | undefined {
   return AGENTS.find((a) => a.id === id);
 }
@@ -67,7 +70,14 @@ export function dataPathByKey(agentId: string, key: string | undefined): AgentDa
  */
 export function categoryRulesFor(kind: string, agentId: string, key?: string): CategoryRule[] {
   const tool = () => dataPathByKey(agentId, key)?.categories ?? agentById(agentId)?.categories ?? [];
-  const own = kind === "tool" ? tool() : kind === "module" ? MODULE_CATEGORY_RULES : [];
+  const own =
+    kind === "tool"
+      ? tool()
+      : kind === "module"
+        ? MODULE_CATEGORY_RULES
+        : kind === "package-cache"
+          ? PACKAGE_CACHE_RULES
+          : [];
   // a database is a database wherever it sits (Goose's sessions.db is not a "session" file)
   const dbs = GENERIC_CATEGORY_RULES.filter((r) => r.category === "databases");
   return [...dbs, ...own, ...GENERIC_CATEGORY_RULES.filter((r) => r.category !== "databases")];

@@ -9,6 +9,7 @@ import type { RootKind } from "@/lib/report-format/constants";
 import { recipesFor } from "@/lib/reporter/cleanup/targets";
 import { seedWorkspace, usage } from "@/tests/support/cleanup";
 import { MiB } from "@/tests/support/reports";
+import { PACKAGE_CACHES } from "./recipe-data/caches";
 import { cleanable, recipesForRoot, type RootFacts } from "./recipe-roots";
 import { RECIPE_IDS, RECIPES, REPORTER_DIR, type RecipeId } from "./recipes";
 
@@ -63,6 +64,8 @@ const CASES: Case[] = [
   { key: "script-data:a:b", kind: "script-data", path: ".coder-script-data/a:b", orphaned: true, recipes: [] },
   { key: "team:cache/logs", kind: "tool", path: ".team-cache/logs", recipes: [] },
   { key: "coder/a/b", kind: "module", path: ".coder-modules/coder/a/b", recipes: [] },
+  // Package caches: each root its own recipe, and only its own.
+  ...PACKAGE_CACHES.map((c) => ({ key: c.key, kind: "package-cache" as const, path: c.path, recipes: [c.recipe] })),
   // An admin's custom root that looks like a module's, and the trash: no recipe.
   { key: "team/cache", kind: "custom", path: "cache", recipes: [] },
   { key: "trash:coder", kind: "trash", path: `${REPORTER_DIR}/trash`, recipes: [] },

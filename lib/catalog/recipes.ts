@@ -1,9 +1,10 @@
 // The built-in cleanup recipes: which root each acts on and what one unit is. Plain data, no imports with
 // runtime code: the reporter bundles this file (it finds and acts on the units) and the dashboard shows it
 // (catalog, previews, policies). Globs follow lib/catalog/agents.ts (relative to the recipe's root). The
-// recipes for old releases and for the 2026 bloat are in lib/catalog/recipe-data/.
+// recipes for old releases, for the 2026 bloat and for package caches are in lib/catalog/recipe-data/.
 
 import { BLOAT_RECIPES } from "./recipe-data/bloat";
+import { CACHE_RECIPE_IDS, CACHE_RECIPES } from "./recipe-data/caches";
 import { INSTALL_RECIPES } from "./recipe-data/installs";
 import { GEMINI_SESSION_PARTS, type SessionParts } from "./recipe-data/session-parts";
 
@@ -26,6 +27,7 @@ export const RECIPE_IDS = [
   "module-logs",
   "orphaned-script-data",
   "agentapi-leftovers",
+  ...CACHE_RECIPE_IDS,
 ] as const;
 export type RecipeId = (typeof RECIPE_IDS)[number];
 
@@ -62,6 +64,11 @@ export type Recipe = {
   unitsSince?: { version: string; earlier: string };
   /** Conversations go to the trash first; logs and debug output are deleted. */
   defaultAction: "trash" | "delete";
+  /**
+   * Never to the trash (a run asking for it is refused): a package cache in the trash would free nothing until
+   * the trash expires, and the tool fills it again meanwhile.
+   */
+  deleteOnly?: boolean;
   defaultOlderThanDays: number;
   /** Only roots flagged orphaned in the report (coder-script-data folders but the current one). */
   orphanedOnly?: boolean;
@@ -212,7 +219,12 @@ export const RECIPES: readonly Recipe[] = [
   },
   ...BLOAT_RECIPES,
   ...INSTALL_RECIPES,
+  ...CACHE_RECIPES,
 ];
+
+/** Whether a recipe's units are only ever deleted (see Recipe.deleteOnly). */
+export const deleteOnly = (recipe: RecipeId | null | undefined) =>
+  RECIPES.find((r) => r.id === recipe)?.deleteOnly === true;
 
 /** Agents whose data has no unit that can be deleted safely on its own: the catalog offers nothing for them. */
 export const NO_SAFE_UNIT: readonly { agent: string; reason: string }[] = [

@@ -142,3 +142,18 @@ describe("scopeTokens", () => {
     expect(scopeTokens(" a,b  c, a,,")).toEqual(["a", "b", "c"]);
   });
 });
+
+describe("a package cache's draft", () => {
+  it("deletes, and the protocol refuses the same run asking for the trash, saying why", () => {
+    const built = request(defaultDraft("pnpm-store"));
+    expect(built).toMatchObject({ recipe: "pnpm-store", action: "delete", params: { olderThanDays: 1 } });
+    expect(runRequest.safeParse(built).success).toBe(true);
+    const trashed = runRequest.safeParse({ ...built, action: "trash" });
+    expect(trashed.success).toBe(false);
+    expect(trashed.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([
+      ["action", expect.stringContaining("only ever deleted")],
+    ]);
+    // a recipe that may be trashed still may
+    expect(runRequest.safeParse({ ...request(defaultDraft("codex-rollouts")), action: "trash" }).success).toBe(true);
+  });
+});

@@ -9,6 +9,7 @@ import { REPORTER_VERSION } from "@/lib/reporter/version";
 import type { AgentRetention, Report, WorkspaceIdentity } from "@/lib/report-format/schema";
 import { createRandom, type Random } from "./random";
 import { demoHome, drawHomeShape, metadataBytes, type HomeShape } from "./home";
+import { demoCacheRoots } from "./package-caches";
 import { assignRestartTemplates, demoPersistence } from "./persistence";
 import { demoRetention } from "./retention";
 import { agentProfiles, GiB, OWNERS, PROJECTS, scriptData, TEMPLATES } from "./profiles";
@@ -130,6 +131,10 @@ function buildReport(rnd: Random, ws: SimWorkspace, at: number): Report {
   // Used is the roots and the rest of the home, so it moves with the roots, and they never exceed it.
   const used = ws.baseUsed + roots.reduce((s, r) => s + r.bytes, 0);
   const inodesUsed = ws.baseInodes + roots.reduce((s, r) => s + r.files + r.dirs, 0);
+  const rest = { bytes: ws.baseUsed, inodes: ws.baseInodes, metadata: metadataBytes(ws.volumeTotal) };
+  const home = ws.homeShape && demoHome(ws.homeShape, roots, rest);
+  // the caches lie in the rest of the home (baseUsed): roots of their own, counted in Used once
+  const caches = home ? demoCacheRoots(ws.homeShape!, home, ws.identity.id, at) : [];
   return {
     version: REPORT_FORMAT_VERSION,
     id: rnd.uuid(),
@@ -144,15 +149,9 @@ function buildReport(rnd: Random, ws: SimWorkspace, at: number): Report {
     // Today's reporter (build metadata marks it, and orders as the release): a recipe whose units changed leaves
     // out workspaces counted by an older one.
     reporter: { version: `${REPORTER_VERSION}+demo`, scanMs: Math.round(rnd.between(80, 900)) },
-    roots,
+    roots: [...roots, ...caches],
     agentRetention: ws.agentRetention,
-    home:
-      ws.homeShape &&
-      demoHome(ws.homeShape, roots, {
-        bytes: ws.baseUsed,
-        inodes: ws.baseInodes,
-        metadata: metadataBytes(ws.volumeTotal),
-      }),
+    home,
     persistence: demoPersistence(ws.identity, roots),
   };
 }

@@ -29,6 +29,10 @@ export function drawHomeShape(rnd: Random): HomeShape {
     { path: ".vscode-server", kind: "ide-server", share: rnd.between(0.03, 0.12) },
     { path: ".local/share/containers", kind: "containers", share: rnd.chance(0.25) ? rnd.between(0.05, 0.2) : 0 },
     { path: "Downloads", share: rnd.between(0, 0.05) },
+    { path: ".cargo/registry", kind: "package-cache", share: rnd.chance(0.2) ? rnd.between(0.02, 0.08) : 0 },
+    { path: ".gradle/caches", kind: "package-cache", share: rnd.chance(0.15) ? rnd.between(0.03, 0.1) : 0 },
+    { path: ".cache/yarn", kind: "package-cache", share: rnd.chance(0.2) ? rnd.between(0.01, 0.05) : 0 },
+    { path: ".local/share/pnpm/store", kind: "package-cache", share: rnd.chance(0.2) ? rnd.between(0.02, 0.1) : 0 },
   ];
   const sum = weights.reduce((s, p) => s + p.share, 0) + 0.04; // the rest of the home's small files
   return {
@@ -37,6 +41,10 @@ export function drawHomeShape(rnd: Random): HomeShape {
     openFiles: rnd.chance(0.1) ? rnd.int(1, 3) : 0,
   };
 }
+
+/** The rest's folders with their bytes, in a home whose rest (what the walk counts besides the roots) is `rest`. */
+export const restParts = (shape: HomeShape, rest: number) =>
+  shape.parts.map((p) => ({ ...p, bytes: Math.floor((rest * p.share) / 4096) * 4096 }));
 
 /** The file system's own share of Used that no walk sees (the journal and the like): a fixed part of the volume. */
 export const metadataBytes = (volumeTotal: number) => Math.round(volumeTotal * 0.004);
@@ -51,15 +59,15 @@ export function demoHome(
   rest: { bytes: number; inodes: number; metadata: number },
 ): HomeUsage {
   const split = { agents: 0, modules: 0, other: 0 };
-  for (const r of roots)
+  // package caches are roots of their own (package-caches.ts) yet the rest's in the split, as the reporter has it
+  for (const r of roots.filter((x) => x.kind !== "package-cache"))
     split[r.kind === "tool" ? "agents" : r.kind === "custom" || r.kind === "trash" ? "other" : "modules"] += r.bytes;
   const deleted = shape.openFiles ? Math.min(Math.round(rest.bytes * 0.02), 512 * 1024 ** 2) : 0;
   const homeRest = Math.max(0, rest.bytes - rest.metadata - deleted);
   const folders = new Map<string, number>();
   const kinds: Partial<Record<HomeKind, number>> = {};
   const kindOf = new Map<string, HomeKind>();
-  for (const p of shape.parts) {
-    const bytes = Math.floor((homeRest * p.share) / 4096) * 4096;
+  for (const { bytes, ...p } of restParts(shape, homeRest)) {
     if (p.kind) {
       kinds[p.kind] = (kinds[p.kind] ?? 0) + bytes;
       kindOf.set(p.path, p.kind);

@@ -4,8 +4,20 @@
 export const REPORT_FORMAT_VERSION = 1 as const;
 export const SUPPORTED_REPORT_VERSIONS: readonly number[] = [1];
 
-/** "leftover": AgentAPI files sent as roots by reporters before 0.2. "trash": the reporter's cleanup trash. */
-export const ROOT_KINDS = ["module", "tool", "legacy", "script-data", "leftover", "custom", "trash"] as const;
+/**
+ * "leftover": AgentAPI files sent as roots by reporters before 0.2. "trash": the reporter's cleanup trash.
+ * "package-cache": a tool's package cache (lib/catalog/recipe-data/caches.ts), sent by reporters 0.5 and later.
+ */
+export const ROOT_KINDS = [
+  "module",
+  "tool",
+  "legacy",
+  "script-data",
+  "leftover",
+  "custom",
+  "trash",
+  "package-cache",
+] as const;
 export const CATEGORIES = ["sessions", "logs", "databases", "caches", "other"] as const;
 
 /** Age buckets by modification time, relative to the report's collectedAt. Upper bounds in days. */

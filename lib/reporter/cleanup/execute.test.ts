@@ -6,6 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CACHE_RECIPE_IDS } from "@/lib/catalog/recipe-data/caches";
 import { PROTECT_FILE, RECIPES, TRASH_DIR, type RecipeId } from "@/lib/catalog/recipes";
 import type { ClaimedJob } from "@/lib/cleanup/protocol";
 import { runCleanup, type ExecuteContext } from "./execute";
@@ -25,6 +26,7 @@ import { OLD_SESSION_ENTRIES, OTHER_SESSION_ENTRIES } from "./gemini-fixture";
 import { CleanupLog } from "./log";
 import { readProtect } from "./protect";
 
+type CacheRecipeId = (typeof CACHE_RECIPE_IDS)[number];
 let tmp: string;
 let home: string;
 let outside: string;
@@ -77,8 +79,9 @@ const sessionEntries = (n: number) => [
   `${P}/${SESSION(n)}/tool-results/r1.txt`,
 ];
 
-/** What each recipe with olderThanDays 7 must remove: every entry, nothing else. */
+/** What each recipe with olderThanDays 7 must remove: every entry, nothing else (no package cache here). */
 const EXPECTED: Record<RecipeId, string[]> = {
+  ...(Object.fromEntries(CACHE_RECIPE_IDS.map((id) => [id, [] as string[]])) as Record<CacheRecipeId, string[]>),
   "claude-code-sessions": [
     ...[3, 4, 6].flatMap(sessionEntries), // 20, 40, 100 days (10 days: session 2 too)
     ...sessionEntries(2),

@@ -6,7 +6,7 @@
 
 import path from "node:path";
 import type { ClaimedJob, JobResult } from "@/lib/cleanup/protocol";
-import { RECIPES, TRASH_DIR, withRecipeFloor } from "@/lib/catalog/recipes";
+import { RECIPES, TRASH_DIR, deleteOnly, withRecipeFloor } from "@/lib/catalog/recipes";
 import { Refused, checkParents, difference, makeFolderWritable, measure, removeTree, type RootHandle } from "./fs-safe";
 import type { CleanupLog } from "./log";
 import { readOpenFiles, type OpenFiles } from "./open-files";
@@ -62,8 +62,16 @@ export async function runCleanup(job: ClaimedJob, ctx: ExecuteContext): Promise<
     return out;
   };
   const target = jobTarget(job);
-  if (typeof target === "string" || !job.params) {
-    out.errors.push({ path: "", message: typeof target === "string" ? target : "a cleanup job needs params" });
+  const refusal =
+    typeof target === "string"
+      ? target
+      : !job.params
+        ? "a cleanup job needs params"
+        : job.action === "trash" && deleteOnly(job.recipe)
+          ? `${job.recipe} is only ever deleted (the trash would free nothing): a job to trash it is refused`
+          : null;
+  if (refusal !== null || typeof target === "string" || !job.params) {
+    out.errors.push({ path: "", message: refusal ?? "" });
     ctx.log.write(job.id, "refused", "", 0, out.errors[0].message);
     return finish("failed");
   }

@@ -86,11 +86,16 @@ export function checkParents(root: RootHandle, rel: string) {
   }
 }
 
-/** Measures a unit's top entries and everything below them, without following any link. */
+/**
+ * Measures a unit's top entries and everything below them, without following any link. Its bytes are what
+ * deleting it frees: a file with more than one link counts once, and only when every link of it is inside
+ * the unit (the report's figure counts the same, unit-tally.ts).
+ */
 export function measure(root: RootHandle, tops: readonly string[]): Measured {
   const entries: UnitEntry[] = [];
   const kinds: UnitEntry["kind"][] = [];
-  const seen = new Set<string>();
+  /** Files with more than one link: their bytes, link count and links found here. */
+  const linked = new Map<string, { bytes: number; nlink: bigint; found: bigint }>();
   let bytes = 0;
   let newest = -Infinity;
   let newestChange = -Infinity;
@@ -106,9 +111,13 @@ export function measure(root: RootHandle, tops: readonly string[]): Measured {
       mtimeNs: st.mtimeNs,
       ctimeNs: st.ctimeNs,
     };
-    const key = `${st.dev}:${st.ino}`;
-    if (e.kind === "dir" || st.nlink === 1n || !seen.has(key)) bytes += e.bytes;
-    if (st.nlink > 1n) seen.add(key);
+    if (e.kind === "dir" || st.nlink === 1n) bytes += e.bytes;
+    else {
+      const key = `${st.dev}:${st.ino}`;
+      const l = linked.get(key);
+      if (l) l.found++;
+      else linked.set(key, { bytes: e.bytes, nlink: st.nlink, found: 1n });
+    }
     newest = Math.max(newest, Number(st.mtimeNs / 1_000_000_000n));
     newestChange = Math.max(newestChange, Number(st.ctimeNs / 1_000_000_000n));
     if (e.kind === "dir") {
@@ -126,6 +135,7 @@ export function measure(root: RootHandle, tops: readonly string[]): Measured {
     if (!st) throw new Refused("gone", `${top} is gone`);
     kinds.push(visit(top, st));
   }
+  for (const l of linked.values()) if (l.found >= l.nlink) bytes += l.bytes;
   return { entries, kinds, bytes, newest, newestChange };
 }
 

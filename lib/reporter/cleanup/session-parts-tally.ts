@@ -141,6 +141,14 @@ export class SessionPartsTally {
     if (m !== null) add(this.part(p.project, rel, m.id, m.rule), bytes, mtime);
   }
 
+  /**
+   * One link of a file with more than one link: a session's files are not hard-linked elsewhere in practice, so
+   * such a file counts with no bytes (what deleting it frees is never overstated) and its time.
+   */
+  link(f: TargetFolder, parent: string, name: string, _bytes: number, mtime: number) {
+    this.entry(f, parent, name, false, 0, mtime);
+  }
+
   usage(): RecipeUsage {
     this.settle();
     return this.counts.usage();

@@ -3,8 +3,14 @@
 
 import type { Group } from "../scan/rule-groups";
 
-/** A folder holding every entry below it in one sum (a unit's folder, or a part of one). */
-export type Holder = { bytes: number; mtime: number };
+/** A file with more than one link, by "dev:ino": its bytes, its link count and the links found in one unit. */
+export type LinkedFile = { bytes: number; nlink: number; found: number };
+
+/**
+ * A folder holding every entry below it in one sum (a unit's folder, or a part of one). `links`: its files with
+ * more than one link, whose bytes count once every link was found inside it (unit-tally.ts).
+ */
+export type Holder = { bytes: number; mtime: number; links?: Map<string, LinkedFile> | null };
 
 /** A folder of a "file+parts" unit's project folder (the project folder itself too). */
 export type PartsFolder = {

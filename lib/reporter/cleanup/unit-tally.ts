@@ -11,13 +11,18 @@ import { GlobMatcher } from "../scan/rules";
 import type { ProtectList } from "./protect";
 import type { Target } from "./target";
 import { DATABASE_FILE, DATABASE_NAME_NEEDS, companionGlob, stemOf, topFolderRegex, unitDepth } from "./targets";
-import type { Holder, TargetFolder } from "./target-folder";
+import type { Holder, LinkedFile, TargetFolder } from "./target-folder";
 import { UnitCounts, type FoundUnit } from "./unit-counts";
 
-/** A unit being summed: a folder unit, or a file+dir unit whose file may not have been seen yet. */
-type Acc = { bytes: number; mtime: number; file: string | null; dir: boolean };
+/**
+ * A unit being summed: a folder unit, or a file+dir unit whose file may not have been seen yet. `links`: its
+ * files with more than one link, whose bytes count once every link was found inside it (settle).
+ */
+type Acc = { bytes: number; mtime: number; file: string | null; dir: boolean; links: Map<string, LinkedFile> | null };
 
 const MAX_UNITS = 200_000;
+/** Hard-linked files followed per target: past it a linked file counts as freeing nothing (never overstated). */
+const MAX_LINKED = 2_000_000;
 
 export class UnitTally {
   private readonly depth: number;
@@ -29,6 +34,7 @@ export class UnitTally {
   private readonly counts: UnitCounts;
   /** Units not counted because the map was full (memory stays bounded). */
   dropped = 0;
+  private linked = 0;
   /**
    * The last top folder path worked out (`depth` segments) and its unit (undefined: not a unit folder): the
    * folders below it arrive next (depth first) and share it.
@@ -159,6 +165,24 @@ export class UnitTally {
     }
   }
 
+  /**
+   * One link of a file with `nlink` links (`inode` "dev:ino"), in place of `entry` for such files: deleting a
+   * unit frees a file only when every link of it is inside the unit (a pnpm store's files are hard-linked into
+   * the projects' node_modules: deleting the store frees none of those). A file unit is one link of several,
+   * which frees nothing; a folder's file counts when the unit is complete and all its links were found there.
+   */
+  link(f: TargetFolder, parent: string, name: string, bytes: number, mtime: number, nlink: number, inode: string) {
+    if (f.holder !== null) return this.addLink(f.holder, bytes, mtime, nlink, inode);
+    if (f.files === null || testName(f.files, name) === null || DATABASE_FILE.test(name)) return;
+    const rel = joinRel(parent, name);
+    if (this.target.unit === "file") return this.counts.count({ path: rel, tops: [rel], bytes: 0, mtime });
+    const a = this.acc(stemOf(rel));
+    if (a !== null) {
+      a.file = rel;
+      this.addLink(a, bytes, mtime, nlink, inode);
+    }
+  }
+
   /** The report's usage; folder units and file+dir units are complete only now. */
   usage(): RecipeUsage {
     this.settle();
@@ -176,6 +200,7 @@ export class UnitTally {
     if (this.settled) return;
     this.settled = true;
     for (const [key, a] of this.accs) {
+      for (const l of a.links?.values() ?? []) if (l.found >= l.nlink) a.bytes += l.bytes;
       if (this.target.unit === "dir") this.counts.count({ path: key, tops: [key], bytes: a.bytes, mtime: a.mtime });
       else if (a.file !== null)
         this.counts.count({ path: a.file, tops: a.dir ? [a.file, key] : [a.file], bytes: a.bytes, mtime: a.mtime });
@@ -190,10 +215,21 @@ export class UnitTally {
         this.dropped++;
         return null;
       }
-      a = { bytes: 0, mtime: -Infinity, file: null, dir: false };
+      a = { bytes: 0, mtime: -Infinity, file: null, dir: false, links: null };
       this.accs.set(key, a);
     }
     return a;
+  }
+
+  private addLink(a: Holder, bytes: number, mtime: number, nlink: number, inode: string) {
+    this.add(a, 0, mtime);
+    const links = (a.links ??= new Map());
+    const l = links.get(inode);
+    if (l !== undefined) l.found++;
+    else if (this.linked < MAX_LINKED) {
+      this.linked++;
+      links.set(inode, { bytes, nlink, found: 1 });
+    }
   }
 
   private add(a: Holder | null, bytes: number, mtime: number) {

@@ -3,6 +3,7 @@
 // and both scanners give identical results.
 
 import type { StorageRoot } from "@/lib/report-format/schema";
+import { stemOf } from "../cleanup/targets";
 import type { FoundUnit } from "../cleanup/unit-counts";
 import type { ErrorLog } from "./errors";
 import { emptyFacts, type FolderFacts } from "./folder-facts";
@@ -11,7 +12,7 @@ import { rootSumsArgs, sumsArgs, TimeBins, type FolderSums, type ScannerSums } f
 import { joinRel } from "./paths";
 import { LARGEST_PER_ROOT, RootTally, type UnitOptions } from "./root-tally";
 import type { RootSpec } from "./roots";
-import { tallyEntry, tallyFolderSums, tallyRootFolder } from "./tally-entry";
+import { testName } from "./rule-groups";
 
 export class Aggregator {
   private readonly roots: RootTally[];
@@ -29,7 +30,7 @@ export class Aggregator {
     units: Omit<UnitOptions, "nowSec"> = { protect: null, collect: false },
   ) {
     this.roots = specs.map((s) => new RootTally(s, { ...units, nowSec }));
-    this.links = new HardLinks(errors, (l) => this.account(l.root, l.rel, false, l.bytes, l.size, l.mtime));
+    this.links = new HardLinks(errors, (l) => this.account(l.root, l.rel, false, l.bytes, l.size, l.mtime, true));
     this.bins = new TimeBins(nowSec);
     this.bounds = this.bins.ageBounds;
   }
@@ -59,8 +60,11 @@ export class Aggregator {
     inode: string | null,
   ) {
     const bytes = blocks * 512;
-    if (!isDir && nlink > 1 && !this.links.take(root, rel, bytes, size, mtime, inode!)) return;
-    this.account(root, rel, isDir, bytes, size, mtime);
+    const linked = !isDir && nlink > 1;
+    // every link counts towards the recipes' units (unit-tally.ts), the first only towards the root's figures
+    if (linked) this.roots[root].link(rel, bytes, mtime, nlink, inode!);
+    if (linked && !this.links.take(root, rel, bytes, size, mtime, inode!)) return;
+    this.account(root, rel, isDir, bytes, size, mtime, linked);
   }
 
   /**
@@ -106,7 +110,7 @@ export class Aggregator {
   ) {
     if (!isDir && nlink > 1)
       return this.entry(root, joinRel(facts.parent, name), isDir, blocks, size, mtime, nlink, inode);
-    tallyEntry(this.roots[root], this.bounds, facts, name, isDir, blocks * 512, size, mtime);
+    this.accountIn(this.roots[root], facts, name, isDir, blocks * 512, size, mtime, false);
   }
 
   /** What the native scanner is told for its sums (lib/reporter/scan/native-sums.ts), from each root's rules. */
@@ -119,7 +123,7 @@ export class Aggregator {
    * each of its entries, which no name test of the root tells apart and none of which is among the largest.
    */
   sums(root: number, f: FolderFacts, s: FolderSums) {
-    tallyFolderSums(this.roots[root], this.bins, f, s);
+    this.roots[root].addSums(f, s, this.bins);
   }
 
   /** The roots that exist, in the order given, as the report's StorageRoot objects (the whole home is not one). */
@@ -142,19 +146,140 @@ export class Aggregator {
     );
   }
 
-  private account(root: number, rel: string, isDir: boolean, bytes: number, size: number, mtime: number) {
+  /** `linked`: a file with more than one link, which the recipes' units counted already (RootTally.link). */
+  private account(
+    root: number,
+    rel: string,
+    isDir: boolean,
+    bytes: number,
+    size: number,
+    mtime: number,
+    linked: boolean,
+  ) {
     const r = this.roots[root];
-    if (rel === "") return tallyRootFolder(r, this.bounds, isDir, bytes, size, mtime);
+    if (rel === "") {
+      // the root's own folder
+      if (!linked) for (let k = 0; k < r.targets.length; k++) r.targets[k].rootEntry(bytes, mtime);
+      r.bytes += bytes;
+      r.apparent += size;
+      r.cats.other.bytes += bytes;
+      r.age(mtime, this.bounds).bytes += bytes;
+      if (isDir) r.dirs++;
+      else {
+        r.files++;
+        r.cats.other.files++;
+        r.age(mtime, this.bounds).files++;
+        if (mtime < r.oldest) r.oldest = mtime;
+        if (mtime > r.newest) r.newest = mtime;
+      }
+      return;
+    }
     const slash = rel.lastIndexOf("/");
-    tallyEntry(
+    this.accountIn(
       r,
-      this.bounds,
       r.folders.of(slash < 0 ? "" : rel.slice(0, slash)),
       slash < 0 ? rel : rel.slice(slash + 1),
       isDir,
       bytes,
       size,
       mtime,
+      linked,
     );
+  }
+
+  /** One entry `name` (not the root itself) of the folder described by `info`. */
+  private accountIn(
+    r: RootTally,
+    info: FolderFacts,
+    name: string,
+    isDir: boolean,
+    bytes: number,
+    size: number,
+    mtime: number,
+    linked: boolean,
+  ) {
+    r.bytes += bytes;
+    r.apparent += size;
+    const c = r.cats[testName(info.cat, name) ?? "other"];
+    c.bytes += bytes;
+    const age = r.age(mtime, this.bounds);
+    age.bytes += bytes;
+    if (isDir) r.dirs++;
+    else {
+      r.files++;
+      c.files++;
+      age.files++;
+      if (mtime < r.oldest) r.oldest = mtime;
+      if (mtime > r.newest) r.newest = mtime;
+    }
+
+    // folders at depth 1 and 2, the whole home's to 3 (their whole size, like du)
+    const depth = info.depth;
+    if (info.d1 !== null) info.d1.bytes += bytes;
+    if (info.d2 !== null) info.d2.bytes += bytes;
+    if (info.d3 !== null) info.d3.bytes += bytes;
+    if (info.deps !== null) info.deps.bytes += bytes;
+    if (info.copy !== null) info.copy.bytes += bytes;
+    if (isDir && r.home !== null) r.home.dirEntry(info, info.parent, name, bytes);
+    if (isDir && depth < r.sizedDepth) {
+      const d = r.dirSize(depth === 0 ? name : info.parent + "/" + name);
+      if (d) {
+        d.bytes += bytes;
+        d.mtime = mtime;
+      }
+    }
+
+    // sessions
+    let sessionFile = false;
+    /** The entry's path relative to the root, made once where something needs it (one string to hash). */
+    let rel: string | null = null;
+    if (info.sess !== null) {
+      if (!isDir) {
+        const kind = testName(info.sess, name);
+        if (kind === "file") {
+          sessionFile = true;
+          if (r.top.wantsIn(bytes, info, name))
+            r.top.add({ path: (rel ??= joinRel(info.parent, name)), bytes, mtime, type: "session" });
+        } else if (kind === "file+dir") {
+          sessionFile = true;
+          rel ??= joinRel(info.parent, name);
+          const u = r.unit(stemOf(rel));
+          if (u) {
+            u.filePath = rel;
+            u.bytes += bytes;
+            u.mtime = mtime;
+          }
+        }
+      }
+      const units = info.units;
+      for (let k = 0; k < info.nUnits; k++) units[k].bytes += bytes;
+      if (isDir) {
+        // the entry may be a unit folder itself
+        const fus = r.sessions.folderUnits;
+        for (let k = 0; k < fus.length; k++) {
+          const fu = fus[k];
+          if (fu.depth !== depth + 1) continue;
+          rel ??= joinRel(info.parent, name);
+          if (!fu.re.test(rel)) continue;
+          const u = r.unit(fu.kind === "dir" ? "\0" + rel : rel);
+          if (!u) continue;
+          u.bytes += bytes;
+          if (fu.kind === "dir") u.mtime = mtime;
+        }
+      }
+    }
+
+    // recipe units
+    const targets = r.targets;
+    if (!linked)
+      for (let k = 0; k < targets.length; k++)
+        targets[k].entry(info.rec[k], info.parent, name, isDir, bytes, mtime, rel);
+
+    if (depth === 0 && !isDir && r.leftoverNames !== null && r.leftoverNames.has(name)) {
+      r.leftovers.push({ path: name, bytes, apparentBytes: size, mtime });
+    }
+
+    if (!isDir && !sessionFile && r.top.wantsIn(bytes, info, name))
+      r.top.add({ path: rel ?? joinRel(info.parent, name), bytes, mtime, type: "file" });
   }
 }

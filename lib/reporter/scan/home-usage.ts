@@ -3,7 +3,14 @@
 // up to `du -sxB1 ~` (one device, each hard link once, in the first root that holds it).
 
 import fs from "node:fs";
-import { HOME_KIND_PATHS, HOME_LARGEST, HOME_LARGEST_SHARE, homeKindOf, type HomeKind } from "@/lib/catalog/home-kinds";
+import {
+  HOME_KIND_PATHS,
+  HOME_LARGEST,
+  HOME_LARGEST_DEPTH,
+  HOME_LARGEST_SHARE,
+  homeKindOf,
+  type HomeKind,
+} from "@/lib/catalog/home-kinds";
 import { OTHER_AGENT, categoryRulesFor } from "@/lib/catalog/agents";
 import type { RootKind } from "@/lib/report-format/constants";
 import type { HomeFolder, HomeUsage } from "@/lib/report-format/home";
@@ -39,11 +46,26 @@ function deviceOf(abs: string): number | null {
   }
 }
 
-/** The report's `home` from the home's tally and the roots (in report order) whose specs are `specs`. */
+/** Adds `bytes` to the sizes of the folder `rel` (relative to home) and of its parents, to the breakdown's depth. */
+function addToFolders(sizes: Map<string, number>, rel: string, bytes: number) {
+  const segs = rel.split("/");
+  for (let d = 1; d <= Math.min(HOME_LARGEST_DEPTH, segs.length); d++) {
+    const at = segs.slice(0, d).join("/");
+    sizes.set(at, (sizes.get(at) ?? 0) + bytes);
+  }
+}
+
+/**
+ * The report's `home` from the home's tally and the roots (in report order) whose specs are `specs`. Package
+ * caches are roots only so that their cleanup acts inside a root: here they stay part of the rest, of the
+ * package-cache kind and of their folders' sizes, as when the home's walk measured them.
+ */
 export function homeUsage(home: string, tally: RootTally, roots: readonly StorageRoot[], specs: readonly RootSpec[]) {
   const dev = deviceOf(home);
   const byKey = new Map(specs.map((s) => [s.key, s]));
   const split = { agents: 0, modules: 0, other: 0 };
+  const sizes = new Map([...tally.dirSizes].map(([path, d]) => [path, d.bytes]));
+  let rest = tally.bytes;
   let apparentBytes = tally.apparent;
   let files = tally.files;
   let dirs = tally.dirs;
@@ -51,26 +73,29 @@ export function homeUsage(home: string, tally: RootTally, roots: readonly Storag
     const spec = byKey.get(r.key);
     // a root on another device (a mount inside the home) is not in du -x's figure: the mounts list shows it
     if (!spec || deviceOf(spec.abs) !== dev) continue;
-    split[r.kind === "tool" ? "agents" : MODULE_KINDS.has(r.kind) ? "modules" : "other"] += r.bytes;
+    if (r.kind === "package-cache") {
+      rest += r.bytes;
+      addToFolders(sizes, spec.rel, r.bytes);
+    } else split[r.kind === "tool" ? "agents" : MODULE_KINDS.has(r.kind) ? "modules" : "other"] += r.bytes;
     apparentBytes += r.apparentBytes;
     files += r.files;
     dirs += r.dirs;
   }
-  const bytes = split.agents + split.modules + split.other + tally.bytes;
+  const bytes = split.agents + split.modules + split.other + rest;
   const kinds: Partial<Record<HomeKind, number>> = {};
   for (const [path, kind] of Object.entries(HOME_KIND_PATHS)) {
-    const d = tally.dirSizes.get(path);
-    if (d) kinds[kind] = (kinds[kind] ?? 0) + d.bytes;
+    const d = sizes.get(path);
+    if (d) kinds[kind] = (kinds[kind] ?? 0) + d;
   }
   if (tally.home!.deps.bytes > 0) kinds["project-deps"] = tally.home!.deps.bytes;
   const floor = bytes * HOME_LARGEST_SHARE;
-  const largest: HomeFolder[] = [...tally.dirSizes]
-    .filter(([, d]) => d.bytes > floor)
-    .sort((a, b) => b[1].bytes - a[1].bytes || (a[0] < b[0] ? -1 : 1))
+  const largest: HomeFolder[] = [...sizes]
+    .filter(([, d]) => d > floor)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, HOME_LARGEST)
     .map(([path, d]) => {
       const kind = homeKindOf(path);
-      return withWirePath(kind ? { path, bytes: d.bytes, kind } : { path, bytes: d.bytes });
+      return withWirePath(kind ? { path, bytes: d, kind } : { path, bytes: d });
     });
   const usage: HomeUsage = {
     bytes,
@@ -78,7 +103,7 @@ export function homeUsage(home: string, tally: RootTally, roots: readonly Storag
     files,
     dirs,
     roots: split,
-    rest: tally.bytes,
+    rest,
     kinds,
     largest,
   };

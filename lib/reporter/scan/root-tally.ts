@@ -7,9 +7,10 @@ import type { ProtectList } from "../cleanup/protect";
 import { recipesFor } from "../cleanup/targets";
 import { targetTally, type TargetTally } from "../cleanup/target-tally";
 import { PROJECT_DEP_NAMES, SELF_NESTING_NAMES } from "@/lib/catalog/home-kinds";
-import { FolderFactsCache } from "./folder-facts";
+import { FolderFactsCache, type FolderFacts } from "./folder-facts";
 import { HomeTally } from "./home-tally";
-import { mergeNeeds, type Needs } from "./native-sums";
+import { mergeNeeds, type FolderSums, type Needs, type TimeBins } from "./native-sums";
+import { groupDefault } from "./rule-groups";
 import type { RootSpec } from "./roots";
 import { CategoryMatcher, SessionMatcher } from "./rules";
 import type { DirSize, Unit } from "./sizes";
@@ -74,6 +75,60 @@ export class RootTally {
       this.dirSizes.set(key, d);
     }
     return d;
+  }
+
+  /** One link of a file with `nlink` > 1 links: what deleting a unit would free depends on where the others are. */
+  link(rel: string, bytes: number, mtime: number, nlink: number, inode: string) {
+    if (rel === "" || this.targets.length === 0) return;
+    const slash = rel.lastIndexOf("/");
+    const f = this.folders.of(slash < 0 ? "" : rel.slice(0, slash));
+    for (let k = 0; k < this.targets.length; k++)
+      this.targets[k].link(f.rec[k], f.parent, rel.slice(slash + 1), bytes, mtime, nlink, inode);
+  }
+
+  /** The age bucket of a file modified at `mtime`, given the buckets' bounds (Aggregator). */
+  age(mtime: number, b: readonly number[]): SizeAndCount {
+    return mtime > b[0]
+      ? this.ages["1d"]
+      : mtime > b[1]
+        ? this.ages["7d"]
+        : mtime > b[2]
+          ? this.ages["30d"]
+          : mtime > b[3]
+            ? this.ages["90d"]
+            : this.ages.older;
+  }
+
+  /**
+   * A folder's sums from the native scanner (the folder whose facts are `f`): what Aggregator.entryAt does for
+   * each of its entries, which no name test of the root tells apart and none of which is among the largest.
+   */
+  addSums(f: FolderFacts, s: FolderSums, bins: TimeBins) {
+    const bytes = (s.fileBlocks + s.dirBlocks) * 512;
+    this.bytes += bytes;
+    this.apparent += s.fileSize + s.dirSize;
+    this.files += s.files;
+    this.dirs += s.dirs;
+    const c = this.cats[groupDefault(f.cat) ?? "other"];
+    c.bytes += bytes;
+    c.files += s.files;
+    for (let k = 0; k < s.bins; k++) {
+      const age = this.ages[bins.bucket[s.bin[k]]];
+      age.bytes += (s.binFileBlocks[k] + s.binDirBlocks[k]) * 512;
+      age.files += s.binFiles[k];
+    }
+    if (s.files > 0) {
+      if (s.oldest < this.oldest) this.oldest = s.oldest;
+      if (s.newest > this.newest) this.newest = s.newest;
+    }
+    if (f.d1 !== null) f.d1.bytes += bytes;
+    if (f.d2 !== null) f.d2.bytes += bytes;
+    if (f.d3 !== null) f.d3.bytes += bytes;
+    if (f.deps !== null) f.deps.bytes += bytes;
+    if (f.copy !== null) f.copy.bytes += bytes;
+    for (let k = 0; k < f.nUnits; k++) f.units[k].bytes += bytes;
+    const targets = this.targets;
+    for (let k = 0; k < targets.length; k++) targets[k].sums(f.rec[k], bytes, s.latest, s, bins.step);
   }
 
   unit(key: string): Unit | null {

@@ -15,6 +15,7 @@ import {
   type CategoryRule,
   type SessionRule,
 } from "@/lib/catalog/agents";
+import { PACKAGE_CACHES, PACKAGE_CACHE_AGENT } from "@/lib/catalog/recipe-data/caches";
 import { TRASH_DIR } from "@/lib/catalog/recipes";
 import type { RootKind } from "@/lib/report-format/constants";
 import type { Target } from "../cleanup/target";
@@ -165,6 +166,9 @@ export function discoverRoots(opts: DiscoverOptions): RootSpec[] {
       if (abs) add(dp.key, "tool", a.id, abs);
     }
   }
+
+  // package caches at their fixed places: roots of their own, so that their cleanup acts inside a root
+  for (const c of PACKAGE_CACHES) add(c.key, "package-cache", PACKAGE_CACHE_AGENT, path.join(home, c.path));
 
   // legacy ~/.<name>-module/ folders
   const legacyDirs = dirNames(home).filter((n) => /^\..+-module$/.test(n));

@@ -240,7 +240,8 @@ export async function seedDemoFleet(db: Db, opts: DemoOptions): Promise<{ report
     // Validated like a report that came over HTTP, so the demo cannot drift from the format.
     const stored: Promise<unknown> = ingestReport(db, report.workspace.id, parseReport(report)).then(() => {
       inFlight.delete(stored);
-      opts.onProgress?.(++reports, fleet.total);
+      reports++;
+      opts.onProgress?.(reports, fleet.total);
     });
     inFlight.add(stored);
     if (inFlight.size >= IN_FLIGHT) await Promise.race(inFlight);

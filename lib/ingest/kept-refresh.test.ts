@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { KEPT_AGGREGATES_LOCK } from "@/lib/db/advisory-locks";
 import { openPostgres } from "@/lib/db/open";
 import { createScratchPostgres, describeEachDatabase, openMigratedEmbedded } from "@/lib/db/testing";
 import { rowsOf, type Db } from "@/lib/db/types";
@@ -114,6 +116,58 @@ describeEachDatabase("kept aggregates refreshed after the acknowledgement", (t) 
     expect(await marked(db)).toEqual([]);
     const after = await keptAndLive(db);
     expect(after.kept).toEqual(after.live);
+  });
+});
+
+// Needs a second session, which the embedded database does not have: it holds a pass at its lock after the marks
+// are read, and renews one mark meanwhile, as a report arriving then would.
+describe("a busy workspace's figures [postgres]", () => {
+  let scratch: Awaited<ReturnType<typeof createScratchPostgres>>;
+  let database: Awaited<ReturnType<typeof openPostgres>>;
+  beforeAll(async () => {
+    scratch = await createScratchPostgres({ migrated: true });
+    database = await openPostgres(scratch.url, 2);
+  }, 180_000);
+  afterAll(async () => {
+    await database?.close();
+    await scratch?.drop();
+  });
+
+  it("moves a mark renewed during a pass up to the pass, and keeps it for the newer report", async () => {
+    const db = database.db;
+    for (const ws of FLEET) await enroll(db, ws);
+    await ingestUnrefreshed(db, 10, 200);
+    const before = new Map(
+      rowsOf<{ workspace_id: string; at: string }>(
+        await db.execute(sql`select workspace_id, marked_at::text as at from kept_pending`),
+      ).map((r) => [r.workspace_id, r.at]),
+    );
+    const other = new pg.Client({ connectionString: scratch.url });
+    await other.connect();
+    try {
+      await other.query("begin");
+      await other.query("select pg_advisory_xact_lock($1)", [KEPT_AGGREGATES_LOCK]);
+      const pass = refreshKeptPending(db);
+      await vi.waitFor(async () => {
+        const { rows } = await other.query("select 1 from pg_locks where locktype = 'advisory' and not granted");
+        expect(rows.length).toBe(1);
+      });
+      await other.query(
+        "insert into kept_pending (workspace_id) values ($1) on conflict (workspace_id) do update set version = excluded.version",
+        [FLEET[0].id],
+      );
+      await other.query("commit");
+      expect(await pass).toBe(FLEET.length);
+    } finally {
+      await other.end();
+    }
+    const left = rowsOf<{ workspace_id: string; later: boolean; now: boolean }>(
+      await db.execute(sql`select workspace_id, marked_at > ${before.get(FLEET[0].id)}::timestamptz as later,
+        marked_at <= now() as now from kept_pending`),
+    );
+    expect(left).toEqual([{ workspace_id: FLEET[0].id, later: true, now: true }]);
+    await new KeptRefresher(db).drain();
+    expect(await marked(db)).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import { KEPT_REFRESH_LOCK } from "../advisory-locks";
 import { notDeleted } from "../deleted";
 import { keptPending } from "../schema";
@@ -40,11 +40,18 @@ export async function refreshKeptPending(db: Db, limit = REFRESH_BATCH): Promise
     await rewriteWorkspaceGrowth(tx, ids);
     // Locked in id order, as ingest marks them, so a report marking several of them never deadlocks with this.
     await tx.execute(sql`delete from kept_pending p using (
-        select k.workspace_id from kept_pending k
+        select k.workspace_id, k.version = m.v as done from kept_pending k
         join unnest(${sql.param(ids)}::text[], ${sql.param(marks.map((m) => m.version))}::bigint[]) as m(ws, v)
-          on k.workspace_id = m.ws and k.version = m.v
+          on k.workspace_id = m.ws
         order by k.workspace_id for update of k
-      ) done where p.workspace_id = done.workspace_id`);
+      ) read where p.workspace_id = read.workspace_id and read.done`);
+    // A mark a report renewed during this pass stays, but what it waits for is only that newer report: every
+    // report stored before this transaction began is in the rows just written. Its time moves up to then, so a
+    // busy workspace's figures do not show the age of a report they already hold (rows locked just above).
+    await tx
+      .update(keptPending)
+      .set({ markedAt: sql`greatest(${keptPending.markedAt}, transaction_timestamp())` })
+      .where(inArray(keptPending.workspaceId, ids));
     return ids.length;
   });
 }

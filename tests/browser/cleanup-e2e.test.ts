@@ -162,8 +162,9 @@ const claudeRoot = (d: { roots: RootDetail[] }) => d.roots.find((r) => r.key ===
 beforeAll(async () => {
   // the scheduler looks for due policies every 2 seconds: a turn comes within seconds of its minute
   process.env.STORAGE_CLEANUP_SCHEDULER_INTERVAL = "2";
-  // its own dashboard: that interval, and policies that no other file's runs or confirmations touch
-  h = await startHarness({ own: true });
+  // its own dashboard: that interval, and policies that no other file's runs or confirmations touch; no demo
+  // fleet (this file runs beside the others, in a process without their shared one: see vitest.config.ts)
+  h = await startHarness({ own: true, workspaces: 0 });
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cleanup-e2e-")));
   home = path.join(tmp, "home");
   fs.mkdirSync(home);

@@ -99,6 +99,10 @@ describe("workspaces table", () => {
     const { page, context } = await openPage(h, "/workspaces");
     await page.getByRole("button", { name: /^Workspace/ }).click();
     await page.waitForURL((u) => u.searchParams.get("sort") === "name");
+    // Pages once the sorted rows are shown, as a person would: on a loaded machine (three suites at once) a click
+    // made while the sort was still being applied once left the URL without its page.
+    await page.locator('th[aria-sort="ascending"]', { hasText: "Workspace" }).waitFor();
+    await page.waitForFunction(() => document.querySelector(".table-wrap")?.getAttribute("aria-busy") === "false");
     await page.getByRole("button", { name: "Next →" }).click();
     await page.waitForURL((u) => u.searchParams.get("page") === "2");
     // Wait for page 2's own rows: the count changes at once, the previous rows stay until the fetch ends.

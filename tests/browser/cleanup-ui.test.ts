@@ -6,12 +6,10 @@ import fs from "node:fs";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, signInAs, startHarness, type Harness } from "./harness";
+import { ADMIN, signedInOnSite, startHarness, type Harness } from "./harness";
 
 const SHOTS = "screenshots";
 let h: Harness;
-/** Browsed as localhost, as cleanup.test.ts explains: a mutation from the page is then same-origin by both measures. */
-let site = "";
 let admin: BrowserContext;
 /** The full workspace the first test found, and what the dashboard calls it. */
 const full = { id: "", label: "" };
@@ -20,7 +18,7 @@ async function open(pathname: string): Promise<{ page: Page; errors: string[] }>
   const page = await admin.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto(`${site}${pathname}`, { waitUntil: "networkidle" });
+  await page.goto(`${h.site}${pathname}`, { waitUntil: "networkidle" });
   await page.waitForSelector("html[data-hydrated]", { state: "attached", timeout: 15_000 });
   return { page, errors };
 }
@@ -46,11 +44,7 @@ async function queuedWorkspaces(page: Page): Promise<string[]> {
 
 beforeAll(async () => {
   h = await startHarness();
-  site = h.base.replace("//127.0.0.1:", "//localhost:");
-  admin = await h.browser.newContext({
-    viewport: { width: 1440, height: 900 },
-    storageState: await signInAs(h.browser, site, ADMIN),
-  });
+  admin = await signedInOnSite(h, ADMIN);
 });
 
 afterAll(async () => {

@@ -4,12 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, startHarness, type Harness } from "./harness";
 
 let h: Harness;
-/**
- * The pages' address. Next hands route handlers a request.url on "localhost" while the test server listens on
- * 127.0.0.1, and the same-site check compares the browser's Origin with it: browse as localhost so that a
- * mutation from the page is same-origin by both measures.
- */
-let site = "";
 const VIEWER = { email: "cleanup-viewer@example.com", password: "cleanup-viewer-password" };
 let runPath = "";
 
@@ -39,7 +33,7 @@ async function signIn(who: { email: string; password: string }): Promise<{ name:
 async function contextFor(who: { email: string; password: string }): Promise<BrowserContext> {
   const context = await h.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  await page.goto(`${site}/sign-in`, { waitUntil: "networkidle" });
+  await page.goto(`${h.site}/sign-in`, { waitUntil: "networkidle" });
   await page.waitForSelector("html[data-hydrated]", { state: "attached", timeout: 15_000 });
   await page.getByLabel("Email").fill(who.email);
   await page.getByLabel("Password").fill(who.password);
@@ -53,14 +47,13 @@ async function open(context: BrowserContext, path: string) {
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto(`${site}${path}`, { waitUntil: "networkidle" });
+  await page.goto(`${h.site}${path}`, { waitUntil: "networkidle" });
   await page.waitForSelector("html[data-hydrated]", { state: "attached", timeout: 15_000 });
   return { page, errors };
 }
 
 beforeAll(async () => {
   h = await startHarness();
-  site = h.base.replace("//127.0.0.1:", "//localhost:");
   // The demo's admin creates a viewer.
   const cookie = (await signIn(ADMIN)).map((c) => `${c.name}=${c.value}`).join("; ");
   const res = await api("/api/v1/users", { ...VIEWER, role: "viewer" }, cookie);
@@ -121,7 +114,7 @@ describe("cleanup", () => {
     await expect(run.page.getByRole("button", { name: /Cancel|Restore/ }).count()).resolves.toBe(0);
 
     const form = await context.newPage();
-    const answer = await form.goto(`${site}/cleanup/new?recipe=codex-rollouts`, { waitUntil: "networkidle" });
+    const answer = await form.goto(`${h.site}/cleanup/new?recipe=codex-rollouts`, { waitUntil: "networkidle" });
     expect(answer?.status()).toBe(403); // the new-run form is the admins' page
     await form.getByRole("heading", { name: "Admins only" }).waitFor();
     expect([...findings.errors, ...cleanup.errors, ...run.errors]).toEqual([]);

@@ -8,6 +8,12 @@ import { startDashboard, type Dashboard } from "./server";
 export type StorageState = BrowserContextOptions["storageState"];
 export type Harness = {
   base: string;
+  /**
+   * The same dashboard as "localhost". Next hands route handlers a request.url on "localhost" while the test
+   * server listens on 127.0.0.1, and the same-site check compares the browser's Origin with it: pages that post
+   * (a cleanup, a truncation, a new user) browse here, so that the mutation is same-origin by both measures.
+   */
+  site: string;
   browser: Browser;
   /** The demo admin's signed-in session (cookies), for pages that are not about signing in. */
   admin: StorageState;
@@ -80,6 +86,7 @@ export async function startHarness(opts: { own?: boolean; workspaces?: number } 
   }
   return {
     base,
+    site: base.replace("//127.0.0.1:", "//localhost:"),
     browser,
     admin,
     serverLog: () => server?.log() ?? sharedLog(process.env.DASHBOARD_URL ? "" : inject("dashboardLog")),
@@ -93,6 +100,14 @@ export async function startHarness(opts: { own?: boolean; workspaces?: number } 
 const sharedLog = (file: string) => (file && fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "");
 
 export type OpenedPage = { page: Page; context: BrowserContext; errors: string[] };
+
+/** A context at 1440x900 on `h.site`, signed in as `who`. */
+export async function signedInOnSite(h: Harness, who: { email: string; password: string }): Promise<BrowserContext> {
+  return h.browser.newContext({
+    viewport: { width: 1440, height: 900 },
+    storageState: await signInAs(h.browser, h.site, who),
+  });
+}
 
 /**
  * A fresh context at 1280x800 that records console errors and uncaught page errors, signed in as the admin

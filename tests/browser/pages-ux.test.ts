@@ -12,8 +12,6 @@ import { ADMIN, signInAs, startHarness, type Harness, type StorageState } from "
 const SHOTS = "screenshots";
 const VIEWER = { email: "pages-ux-viewer@example.com", password: "pages-ux-viewer-password" };
 let h: Harness;
-/** Browsed as localhost, as cleanup.test.ts explains: a mutation from the page is then same-origin by both measures. */
-let site = "";
 let admin: StorageState;
 let viewer: StorageState;
 let workspaceHref = "";
@@ -27,7 +25,7 @@ async function open(
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  const res = await page.goto(`${site}${pathname}`, { waitUntil: "networkidle" });
+  const res = await page.goto(`${h.site}${pathname}`, { waitUntil: "networkidle" });
   await page.waitForSelector("html[data-hydrated]", { state: "attached", timeout: 15_000 });
   return { page, context, status: res?.status() ?? 0, errors };
 }
@@ -56,13 +54,12 @@ async function expectNavigation(page: Page) {
 
 beforeAll(async () => {
   h = await startHarness();
-  site = h.base.replace("//127.0.0.1:", "//localhost:");
-  admin = await signInAs(h.browser, site, ADMIN);
+  admin = await signInAs(h.browser, h.site, ADMIN);
   const context = await h.browser.newContext({ storageState: admin });
-  const res = await context.request.post(`${site}/api/v1/users`, { data: { ...VIEWER, role: "viewer" } });
+  const res = await context.request.post(`${h.site}/api/v1/users`, { data: { ...VIEWER, role: "viewer" } });
   expect([201, 409], await res.text()).toContain(res.status());
   await context.close();
-  viewer = await signInAs(h.browser, site, VIEWER);
+  viewer = await signInAs(h.browser, h.site, VIEWER);
   const list = await open(admin, "/workspaces");
   workspaceHref =
     (await list.page.locator('[data-testid="workspaces-table"] tbody tr a').first().getAttribute("href")) ?? "";
@@ -310,7 +307,7 @@ describe("growth as a figure", () => {
     const { page, context, errors } = await open(admin, "/agents/claude-code?range=7d");
     const stat = page.getByTestId("agent-range-change");
     const expected = async (range: string) => {
-      const res = await page.request.get(`${site}/api/v1/agents/claude-code?range=${range}`);
+      const res = await page.request.get(`${h.site}/api/v1/agents/claude-code?range=${range}`);
       const series = ((await res.json()) as { series: { day: string; bytes: number }[] }).series;
       const [first, last] = [series[0], series.at(-1)!];
       return { value: formatBytesDelta(last.bytes - first.bytes), first: first.day, last: last.day };
@@ -342,7 +339,7 @@ describe("growth as a figure", () => {
   it("states the fleet's change over the picked range on the overview, equal to its chart's ends", async () => {
     for (const range of ["7d", "90d"]) {
       const { page, context } = await open(admin, `/?range=${range}`);
-      const res = await page.request.get(`${site}/api/v1/fleet/overview?range=${range}`);
+      const res = await page.request.get(`${h.site}/api/v1/fleet/overview?range=${range}`);
       const points = ((await res.json()) as { series: { points: { day: string; total: number }[] } }).series.points;
       const stat = page.getByTestId("fleet-range-change");
       await expect(stat.locator(".stat-value").textContent()).resolves.toBe(

@@ -7,20 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { truncateRefusal } from "@/lib/catalog/truncatable";
 import type { FindingGroup } from "@/lib/findings/finding";
 import { formatBytes } from "@/lib/format/bytes";
-import { ADMIN, signInAs, startHarness, type Harness } from "./harness";
+import { ADMIN, signedInOnSite, startHarness, type Harness } from "./harness";
 
 let h: Harness;
-/** Browsed as localhost, as cleanup.test.ts explains: a mutation from the page is then same-origin by both measures. */
-let site = "";
 let admin: BrowserContext;
 
 beforeAll(async () => {
   h = await startHarness({ own: true });
-  site = h.base.replace("//127.0.0.1:", "//localhost:");
-  admin = await h.browser.newContext({
-    viewport: { width: 1440, height: 900 },
-    storageState: await signInAs(h.browser, site, ADMIN),
-  });
+  admin = await signedInOnSite(h, ADMIN);
 });
 
 afterAll(async () => {
@@ -29,7 +23,7 @@ afterAll(async () => {
 });
 
 async function open(page: Page, pathname: string) {
-  await page.goto(`${site}${pathname}`, { waitUntil: "networkidle" });
+  await page.goto(`${h.site}${pathname}`, { waitUntil: "networkidle" });
   await page.waitForSelector("html[data-hydrated]", { state: "attached", timeout: 15_000 });
 }
 
@@ -99,10 +93,7 @@ describe("truncating a growing log", () => {
     }, viewer);
     expect(created).toBe(201);
     await page.close();
-    const asViewer = await h.browser.newContext({
-      viewport: { width: 1440, height: 900 },
-      storageState: await signInAs(h.browser, site, viewer),
-    });
+    const asViewer = await signedInOnSite(h, viewer);
     const seen = await asViewer.newPage();
     await open(seen, "/findings?rule=growing-file");
     await seen.getByTestId("finding").first().waitFor();

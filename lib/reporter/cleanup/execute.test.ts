@@ -13,7 +13,6 @@ import { runCleanup, type ExecuteContext } from "./execute";
 import {
   CLAUDE_SESSION_AGES,
   DEBUG_AGES,
-  ENV,
   SESSION,
   age,
   buildCleanupHome,
@@ -21,10 +20,9 @@ import {
   kubeletWalk,
   put,
   snapshot,
+  cleanupContext,
 } from "./fixtures";
 import { OLD_SESSION_ENTRIES, OTHER_SESSION_ENTRIES } from "./gemini-fixture";
-import { CleanupLog } from "./log";
-import { readProtect } from "./protect";
 
 type CacheRecipeId = (typeof CACHE_RECIPE_IDS)[number];
 let tmp: string;
@@ -44,18 +42,7 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 function run(j: ClaimedJob, extra: Partial<ExecuteContext> = {}) {
-  const now = () => new Date();
-  return runCleanup(j, {
-    home,
-    env: ENV(home),
-    config: null,
-    log: new CleanupLog(home, now),
-    now,
-    protect: readProtect(home),
-    progress: async () => false,
-    guardFacts: () => ({ home, running: new Set(["bash", "node"]), startSec: nowSec - 3600 }),
-    ...extra,
-  });
+  return runCleanup(j, { ...cleanupContext(home, { running: ["bash", "node"], nowSec }), ...extra });
 }
 
 /** Paths (relative to home) that a run removed, and that it added. */

@@ -8,7 +8,10 @@ import fs from "node:fs";
 import path from "node:path";
 import type { ClaimedJob } from "@/lib/cleanup/protocol";
 import { DAY_S } from "../testing";
+import type { ExecuteContext } from "./execute";
 import { buildGeminiData } from "./gemini-fixture";
+import { CleanupLog } from "./log";
+import { readProtect } from "./protect";
 
 const uuid = (n: number) => `${String(n).padStart(8, "0")}-aaaa-4bbb-8ccc-${String(n).padStart(12, "0")}`;
 export const SESSION = (n: number) => uuid(n);
@@ -172,6 +175,27 @@ export const ENV = (home: string) => ({
   HOME: home,
   CODER_SCRIPT_DATA_DIR: path.join(home, ".coder/coder-script-data/current"),
 });
+
+/**
+ * What a cleanup needs to act on `home` in a test: its environment, no configuration, its own log, the clock,
+ * the home's protect list, a lease never lost. With `running`, the programs the recipes' guards see as running
+ * (in a workspace started an hour before `nowSec`) instead of this machine's.
+ */
+export function cleanupContext(home: string, guard?: { running: string[]; nowSec: number }): ExecuteContext {
+  const now = () => new Date();
+  return {
+    home,
+    env: ENV(home),
+    config: null,
+    log: new CleanupLog(home, now),
+    now,
+    protect: readProtect(home),
+    progress: async () => false,
+    ...(guard && {
+      guardFacts: () => ({ home, running: new Set(guard.running), startSec: guard.nowSec - 3600 }),
+    }),
+  };
+}
 
 /** Every entry under `dir` (relative), with its kind, size and the sha1 of files: the "file by file" check. */
 export function snapshot(dir: string): Map<string, string> {

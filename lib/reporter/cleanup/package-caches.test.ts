@@ -17,9 +17,7 @@ import { scanRoots, type ScannerMode } from "../scan/scan-roots";
 import { compiledScanner, du } from "../testing";
 import { NEVER_SELECTED, PNPM_LINKED, PNPM_STORE, PROJECT_PNPM, buildPackageCaches } from "./cache-fixtures";
 import { runCleanup } from "./execute";
-import { ENV, job, snapshot } from "./fixtures";
-import { CleanupLog } from "./log";
-import { readProtect } from "./protect";
+import { ENV, job, snapshot, cleanupContext } from "./fixtures";
 
 let tmp: string;
 let home: string;
@@ -51,16 +49,7 @@ function linkedBytes(dir: string): number {
 }
 
 const runJob = (over: Parameters<typeof job>[0]) =>
-  runCleanup(job({ params: { olderThanDays: 1 }, ...over }), {
-    home,
-    env: ENV(home),
-    config: null,
-    log: new CleanupLog(home, () => new Date()),
-    now: () => new Date(),
-    protect: readProtect(home),
-    progress: async () => false,
-    guardFacts: () => ({ home, running: new Set(["bash"]), startSec: nowSec - 3600 }),
-  });
+  runCleanup(job({ params: { olderThanDays: 1 }, ...over }), cleanupContext(home, { running: ["bash"], nowSec }));
 
 describe("package caches in the report", () => {
   it.each<ScannerMode>(["node", "find", "native"])(

@@ -12,10 +12,8 @@ import { compiledScanner, du } from "../testing";
 import { discoverRoots, type RootSpec } from "../scan/roots";
 import { scanRoots } from "../scan/scan-roots";
 import { runCleanup } from "./execute";
-import { ENV, ageTree, job, put, snapshot } from "./fixtures";
+import { ENV, ageTree, job, put, snapshot, cleanupContext } from "./fixtures";
 import { GEMINI_PROJECT, OLD_SESSION_ENTRIES, OLD_SESSION_TOPS, buildGeminiData } from "./gemini-fixture";
-import { CleanupLog } from "./log";
-import { readProtect } from "./protect";
 import { targetProblem } from "./targets";
 import { jobTarget } from "./units";
 import type { FoundUnit } from "./unit-counts";
@@ -104,17 +102,10 @@ describe("a job on sessions older than 7 days", () => {
     const firstOlder = RECIPE_AGE_STEPS_DAYS.indexOf(OLDER_THAN_DAYS) + 1;
     const preview = usage.byAge.slice(firstOlder).reduce((s, [, b]) => s + b, 0);
     const before = snapshot(home);
-    const now = () => new Date();
-    const res = await runCleanup(job({ recipe: "gemini-chats", params: { olderThanDays: OLDER_THAN_DAYS } }), {
-      home,
-      env: ENV(home),
-      config: null,
-      log: new CleanupLog(home, now),
-      now,
-      protect: readProtect(home),
-      progress: async () => false,
-      guardFacts: () => ({ home, running: new Set(["bash"]), startSec: nowSec - 3600 }),
-    });
+    const res = await runCleanup(
+      job({ recipe: "gemini-chats", params: { olderThanDays: OLDER_THAN_DAYS } }),
+      cleanupContext(home, { running: ["bash"], nowSec }),
+    );
     expect(res.errors).toEqual([]);
     expect(res.bytesActed).toBe(preview);
     const after = snapshot(home);

@@ -10,9 +10,8 @@ import { TRASH_DIR } from "@/lib/catalog/recipes";
 import { discoverRoots } from "../scan/roots";
 import { scanRoots } from "../scan/scan-roots";
 import { runCleanup } from "./execute";
-import { ENV, SESSION, buildCleanupHome, job, kubeletWalk, snapshot } from "./fixtures";
+import { ENV, SESSION, buildCleanupHome, job, kubeletWalk, snapshot, cleanupContext } from "./fixtures";
 import { CleanupLog } from "./log";
-import { readProtect } from "./protect";
 import { purgeFolder, readManifest, restoreFolder, sweepTrash, writeManifest } from "./trash";
 
 let tmp: string;
@@ -32,15 +31,7 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 const log = () => new CleanupLog(home, () => new Date());
-const ctx = () => ({
-  home,
-  env: ENV(home),
-  config: null,
-  log: log(),
-  now: () => new Date(),
-  protect: readProtect(home),
-  progress: async () => false,
-});
+const ctx = () => cleanupContext(home);
 /** The home without the reporter's own folder (trash, log). */
 const userFiles = () =>
   new Map([...snapshot(home)].filter(([k]) => !k.startsWith(REPORTER) && k !== ".coder-modules/coder"));

@@ -12,8 +12,7 @@ import type { RecipeUsage, StorageRoot } from "@/lib/report-format/schema";
 import { discoverRoots } from "../scan/roots";
 import { scanRoots } from "../scan/scan-roots";
 import { runCleanup } from "./execute";
-import { ENV, SESSION, ageTree, buildCleanupHome, job, kubeletWalk, put } from "./fixtures";
-import { CleanupLog } from "./log";
+import { ENV, SESSION, ageTree, buildCleanupHome, job, kubeletWalk, put, cleanupContext } from "./fixtures";
 import { readProtect } from "./protect";
 
 let tmp: string;
@@ -56,15 +55,7 @@ function usageOf(id: RecipeId): RecipeUsage[] {
 }
 
 async function dryRun(id: RecipeId, params: RecipeParams) {
-  return runCleanup(job({ recipe: id, params, dryRun: true, minAgeHours: 1 }), {
-    home,
-    env: ENV(home),
-    config: null,
-    log: new CleanupLog(home, () => new Date()),
-    now: () => new Date(),
-    protect: readProtect(home),
-    progress: async () => false,
-  });
+  return runCleanup(job({ recipe: id, params, dryRun: true, minAgeHours: 1 }), cleanupContext(home));
 }
 
 describe("recipe usage in the report", () => {

@@ -6,7 +6,6 @@
 
 import type { SessionPart, SessionParts } from "@/lib/catalog/recipe-data/session-parts";
 import { globSource } from "@/lib/catalog/globs";
-import type { RecipeUsage } from "@/lib/report-format/schema";
 import { noNeeds, type FolderSums, type Needs } from "../scan/native-sums";
 import { joinRel } from "../scan/paths";
 import { testName } from "../scan/rule-groups";
@@ -15,7 +14,7 @@ import type { ProtectList } from "./protect";
 import type { Target } from "./target";
 import type { Holder, TargetFolder } from "./target-folder";
 import { DATABASE_FILE } from "./targets";
-import { UnitCounts, type FoundUnit } from "./unit-counts";
+import { addTo, SettledTally } from "./settled-tally";
 
 /** A session's files (the .json and the .jsonl of one session, or sessions sharing a short id) and parts. */
 type Session = Holder & { files: string[]; parts: string[] };
@@ -25,7 +24,7 @@ type Part = Holder & { project: string; id: string; rule: SessionPart };
 const MAX_ENTRIES = 200_000;
 const CHAT_EXT = /\.jsonl?$/;
 
-export class SessionPartsTally {
+export class SessionPartsTally extends SettledTally {
   private readonly layout: SessionParts;
   private readonly projectRe: RegExp;
   /** The folder of the project folder that holds the session files. */
@@ -33,7 +32,6 @@ export class SessionPartsTally {
   private readonly fileMatch: GlobMatcher;
   /** The project folder's own folders: never a session's part. */
   private readonly own: Set<string>;
-  private readonly counts: UnitCounts;
   /** By project folder and short id (or the file's name, when it ends with no id). */
   private readonly sessions = new Map<string, Session>();
   /** By path. */
@@ -50,6 +48,7 @@ export class SessionPartsTally {
     protect: ProtectList | null,
     collect: boolean,
   ) {
+    super(rootRel, nowSec, protect, collect);
     if (!target.parts) throw new Error(`${target.id}: a "file+parts" unit needs its parts`);
     this.layout = target.parts;
     const segs = target.glob.split("/");
@@ -57,7 +56,6 @@ export class SessionPartsTally {
     this.chats = segs[this.layout.projectDepth];
     this.fileMatch = new GlobMatcher(target.glob);
     this.own = new Set([this.chats, ...this.layout.parts.map((p) => p.folder).filter((f) => f !== "")]);
-    this.counts = new UnitCounts(rootRel, nowSec, protect, collect);
   }
 
   fillFolder(f: TargetFolder, parent: string, depth: number) {
@@ -105,7 +103,7 @@ export class SessionPartsTally {
 
   /** A folder's sums (native scanner): only a part's folders have entries the names leave out. */
   sums(f: TargetFolder, bytes: number, latest: number, _s: FolderSums, _stepOf: readonly number[]) {
-    if (f.holder !== null) add(f.holder, bytes, latest);
+    if (f.holder !== null) addTo(f.holder, bytes, latest);
   }
 
   /** The root itself is never part of a session. */
@@ -122,7 +120,7 @@ export class SessionPartsTally {
   ) {
     const p = f.parts;
     if (f.holder !== null) {
-      add(f.holder, bytes, mtime);
+      addTo(f.holder, bytes, mtime);
       if (p !== null && p.subagentsOf !== null && !isDir && CHAT_EXT.test(name))
         this.parents.set(`${p.project}\0${name.replace(CHAT_EXT, "")}`, p.subagentsOf);
       return;
@@ -133,12 +131,12 @@ export class SessionPartsTally {
       const s = this.session(p.project, name);
       if (s !== null) {
         s.files.push(rel);
-        add(s, bytes, mtime);
+        addTo(s, bytes, mtime);
       }
       return;
     }
     const m = this.match(p.folder, name, isDir ? "dir" : "file");
-    if (m !== null) add(this.part(p.project, rel, m.id, m.rule), bytes, mtime);
+    if (m !== null) addTo(this.part(p.project, rel, m.id, m.rule), bytes, mtime);
   }
 
   /**
@@ -149,28 +147,15 @@ export class SessionPartsTally {
     this.entry(f, parent, name, false, 0, mtime);
   }
 
-  usage(): RecipeUsage {
-    this.settle();
-    return this.counts.usage();
-  }
-
-  /** Every unit (protected ones too), for a job's plan. Needs `collect`. */
-  units(): FoundUnit[] {
-    this.settle();
-    return this.counts.list ?? [];
-  }
-
-  private settled = false;
-  private settle() {
-    if (this.settled) return;
-    this.settled = true;
+  /** Sessions with their parts, put together once the walk is over. */
+  protected countSummedUnits() {
     for (const [top, part] of this.parts) {
       // a subagent's parts go with its parent session; a part whose session file is gone is no unit's
       const id = (part.rule.ofSubagents && this.parents.get(`${part.project}\0${part.id}`)) || part.id;
       const s = this.sessions.get(`${part.project}\0${id.slice(0, this.layout.idChars)}`);
       if (s === undefined) continue;
       s.parts.push(top);
-      add(s, part.bytes, part.mtime);
+      addTo(s, part.bytes, part.mtime);
     }
     for (const s of this.sessions.values()) {
       const files = s.files.sort();
@@ -221,10 +206,4 @@ export class SessionPartsTally {
     }
     return null;
   }
-}
-
-function add(h: Holder | null, bytes: number, mtime: number) {
-  if (h === null) return;
-  h.bytes += bytes;
-  if (mtime > h.mtime) h.mtime = mtime;
 }

@@ -3,7 +3,6 @@
 // costs a name test or an addition. From the tallies come the report's per-recipe usage by age step and, for a
 // job, the list of units to plan on.
 
-import type { RecipeUsage } from "@/lib/report-format/schema";
 import { mergeNeeds, noNeeds, type FolderSums, type Needs } from "../scan/native-sums";
 import { joinRel, within } from "../scan/paths";
 import { groupDefault, testName } from "../scan/rule-groups";
@@ -12,7 +11,7 @@ import type { ProtectList } from "./protect";
 import type { Target } from "./target";
 import { DATABASE_FILE, DATABASE_NAME_NEEDS, companionGlob, stemOf, topFolderRegex, unitDepth } from "./targets";
 import type { Holder, LinkedFile, TargetFolder } from "./target-folder";
-import { UnitCounts, type FoundUnit } from "./unit-counts";
+import { addTo, SettledTally } from "./settled-tally";
 
 /**
  * A unit being summed: a folder unit, or a file+dir unit whose file may not have been seen yet. `links`: its
@@ -24,14 +23,12 @@ const MAX_UNITS = 200_000;
 /** Hard-linked files followed per target: past it a linked file counts as freeing nothing (never overstated). */
 const MAX_LINKED = 2_000_000;
 
-export class UnitTally {
+export class UnitTally extends SettledTally {
   private readonly depth: number;
   private readonly topRe: RegExp | null;
   private readonly fileMatch: GlobMatcher | null;
   private readonly dirMatch: GlobMatcher | null;
   private readonly accs = new Map<string, Acc>();
-  /** "file" units are counted as they arrive (no map needed). */
-  private readonly counts: UnitCounts;
   /** Units not counted because the map was full (memory stays bounded). */
   dropped = 0;
   private linked = 0;
@@ -44,13 +41,13 @@ export class UnitTally {
 
   constructor(
     readonly target: Target,
-    /** The root's path relative to home (protect globs are relative to home). */
     rootRel: string,
     nowSec: number,
     protect: ProtectList | null,
     collect: boolean,
   ) {
-    this.counts = new UnitCounts(rootRel, nowSec, protect, collect);
+    // "file" units are counted as they arrive, the others once the walk is over
+    super(rootRel, nowSec, protect, collect);
     this.depth = unitDepth(target);
     this.topRe = topFolderRegex(target);
     this.fileMatch = target.unit === "dir" ? null : new GlobMatcher(target.glob);
@@ -124,7 +121,7 @@ export class UnitTally {
    * (a name-any file test) are counted per time bin, `stepOf` giving each bin's age step.
    */
   sums(f: TargetFolder, bytes: number, latest: number, s: FolderSums, stepOf: readonly number[]) {
-    if (f.holder !== null) return this.add(f.holder, bytes, latest);
+    if (f.holder !== null) return addTo(f.holder, bytes, latest);
     if (this.target.unit !== "file" || f.files === null || groupDefault(f.files) === null) return;
     for (let k = 0; k < s.bins; k++)
       if (s.binFiles[k] !== 0) this.counts.addFiles(stepOf[s.bin[k]], s.binFiles[k], s.binFileBlocks[k] * 512);
@@ -132,7 +129,7 @@ export class UnitTally {
 
   /** The root's own folder entry (only "." units hold it). */
   rootEntry(bytes: number, mtime: number) {
-    if (this.target.glob === ".") this.add(this.acc(""), bytes, mtime);
+    if (this.target.glob === ".") addTo(this.acc(""), bytes, mtime);
   }
 
   /** One entry `name` of a folder whose facts are `f` (`rel`: its path, where the caller made it already). */
@@ -145,12 +142,12 @@ export class UnitTally {
     mtime: number,
     rel: string | null = null,
   ) {
-    if (f.holder !== null) return this.add(f.holder, bytes, mtime);
+    if (f.holder !== null) return addTo(f.holder, bytes, mtime);
     if (isDir) {
       if (f.dirs !== null && testName(f.dirs, name) !== null) {
         const a = this.acc(rel ?? joinRel(parent, name));
         if (a !== null) a.dir = true;
-        this.add(a, bytes, mtime);
+        addTo(a, bytes, mtime);
       }
     } else if (f.files !== null && testName(f.files, name) !== null && !DATABASE_FILE.test(name)) {
       rel ??= joinRel(parent, name);
@@ -159,7 +156,7 @@ export class UnitTally {
         const a = this.acc(stemOf(rel));
         if (a !== null) {
           a.file = rel;
-          this.add(a, bytes, mtime);
+          addTo(a, bytes, mtime);
         }
       }
     }
@@ -183,22 +180,8 @@ export class UnitTally {
     }
   }
 
-  /** The report's usage; folder units and file+dir units are complete only now. */
-  usage(): RecipeUsage {
-    this.settle();
-    return this.counts.usage();
-  }
-
-  /** Every unit (protected ones too), for a job's plan. Needs `collect`. */
-  units(): FoundUnit[] {
-    this.settle();
-    return this.counts.list ?? [];
-  }
-
-  private settled = false;
-  private settle() {
-    if (this.settled) return;
-    this.settled = true;
+  /** Folder units and file+dir units, complete once the walk is over. */
+  protected countSummedUnits() {
     for (const [key, a] of this.accs) {
       for (const l of a.links?.values() ?? []) if (l.found >= l.nlink) a.bytes += l.bytes;
       if (this.target.unit === "dir") this.counts.count({ path: key, tops: [key], bytes: a.bytes, mtime: a.mtime });
@@ -222,7 +205,7 @@ export class UnitTally {
   }
 
   private addLink(a: Holder, bytes: number, mtime: number, nlink: number, inode: string) {
-    this.add(a, 0, mtime);
+    addTo(a, 0, mtime);
     const links = (a.links ??= new Map());
     const l = links.get(inode);
     if (l !== undefined) l.found++;
@@ -230,11 +213,5 @@ export class UnitTally {
       this.linked++;
       links.set(inode, { bytes, nlink, found: 1 });
     }
-  }
-
-  private add(a: Holder | null, bytes: number, mtime: number) {
-    if (a === null) return;
-    a.bytes += bytes;
-    if (mtime > a.mtime) a.mtime = mtime;
   }
 }

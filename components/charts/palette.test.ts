@@ -22,6 +22,9 @@ describe("palette", () => {
     expect(c.get("claude-code:data")).toBe(AGENT_COLORS["claude-code"]);
     expect(c.get("coder/claude-code")).not.toBe(AGENT_COLORS["claude-code"]);
     expect(c.get("codex:data")).toBe(AGENT_COLORS.codex);
+    // the nine package caches of one home: nine colors
+    const caches = rootColors(Array.from({ length: 9 }, (_, i) => ({ key: `cache:${i}`, agent: "package-cache" })));
+    expect(new Set(caches.values()).size).toBe(9);
   });
   it("keeps every two agents' colors apart", () => {
     const rgb = (h: string) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));

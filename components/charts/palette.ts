@@ -19,6 +19,8 @@ export const AGENT_COLORS: Record<string, string> = {
   "script-data": "#b45309",
   "orphaned-script-data": "#b45309",
   leftover: "#be123c",
+  // npm's, pip's, Go's, Cargo's... caches: one series of their own, never an agent's
+  "package-cache": "#4d7c0f",
   main: "#64748b",
   other: "#94a3b8",
 };
@@ -81,7 +83,8 @@ export function shade(hex: string, amount: number): string {
 /** Colors for a workspace's roots: each in its agent's hue, later roots of the same agent lighter or darker. */
 export function rootColors(roots: readonly { key: string; agent: string }[]): Map<string, string> {
   const seen = new Map<string, number>();
-  const steps = [0, 0.35, -0.3, 0.55, -0.5];
+  // Enough for the nine package caches a home may hold: a tenth root of one agent repeats the first's color.
+  const steps = [0, 0.35, -0.3, 0.55, -0.5, 0.18, -0.15, 0.7, -0.62];
   const out = new Map<string, string>();
   for (const r of roots) {
     const i = seen.get(r.agent) ?? 0;

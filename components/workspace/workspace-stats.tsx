@@ -8,7 +8,7 @@ export function WorkspaceStats({ data }: { data: WorkspaceDetail }) {
   const v = w.volume;
   return (
     <div className="grid-4" data-testid="workspace-stats">
-      <Stat label="Agent storage" href="#usage" sub={formatCountOf(w.rootCount, "root")}>
+      <Stat label="Total storage" href="#usage" sub={formatCountOf(w.rootCount, "root")}>
         <Bytes value={w.totalBytes} />
       </Stat>
       {/* The same 7 days, a day at a time: the change ÷ 7 (the volume's own trend is under "Full in"). */}

@@ -358,7 +358,7 @@ describe("one quantity, one figure", () => {
     const ws = await api<Detail>(context, `/api/v1/workspaces/${pageObjects.workspace.split("/").pop()}`);
     await page.goto(`${h.base}${pageObjects.workspace}`, { waitUntil: "networkidle" });
     const card = await stats(page, "workspace-stats");
-    expect(card["Agent storage"].value).toBe(formatBytes(ws.workspace.totalBytes));
+    expect(card["Total storage"].value).toBe(formatBytes(ws.workspace.totalBytes));
     expect(card["Change 7 d"].value).toBe(formatBytesDelta(ws.workspace.change7dBytes));
     // The rate under the 7-day change is that change a day at a time.
     if (ws.workspace.change7dBytes !== null)

@@ -7,7 +7,7 @@
 // - unit: two files at a time (Vitest's default on 2 cores is one). Every file has databases of its own.
 // - browser: one file at a time, against the dashboard they share.
 // - browser-scheduler: the files that wait for the scheduler's real minutes, beside the other browser files.
-// On a fresh 2-core machine: 11.5 minutes, against 15.4 for two processes with one unit file at a time.
+// On a fresh 2-core machine: 10.5-11.5 minutes, against 15.4 for two processes with one unit file at a time.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

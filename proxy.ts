@@ -7,6 +7,8 @@ import {
   contentSecurityPolicy,
   newNonce,
   servedOverHttps,
+  SMALL_ANSWER_CACHE_CONTROL,
+  WORKSPACE_ENDPOINTS,
 } from "@/lib/http/security-headers";
 
 // Pages that a visitor without a session may see: they check the session themselves.
@@ -34,7 +36,9 @@ export function proxy(request: NextRequest) {
     // same in lib/http/response.ts, for when they are called without the proxy).
     response = NextResponse.next();
     response.headers.set("content-security-policy", API_POLICY);
-    if (!DOWNLOADS.test(pathname)) response.headers.set("cache-control", "no-store");
+    // The proxy's headers win over the route's: the workspaces' small answers keep their "no-transform" here.
+    if (WORKSPACE_ENDPOINTS.test(pathname)) response.headers.set("cache-control", SMALL_ANSWER_CACHE_CONTROL);
+    else if (!DOWNLOADS.test(pathname)) response.headers.set("cache-control", "no-store");
   } else if (!OPEN_PAGES.test(pathname) && !getSessionCookie(request, { cookiePrefix: COOKIE_PREFIX })) {
     const url = new URL("/sign-in", request.url);
     if (pathname !== "/") url.searchParams.set("next", `${pathname}${search}`);

@@ -1,5 +1,6 @@
 import { NextResponse } from "next/server";
 import { AppError, isDatabaseUnavailable } from "@/lib/errors";
+import { SMALL_ANSWER_CACHE_CONTROL } from "./security-headers";
 
 export type ErrorEnvelope = { error: { code: string; message: string; details?: unknown } };
 
@@ -20,11 +21,12 @@ export function json<T>(body: T, init?: ResponseInit): NextResponse<T> {
 
 /**
  * For the endpoints workspaces call (enroll, reports, health): small answers that are not worth compressing;
- * "no-transform" keeps the server from gzipping them, which cost more CPU than anything else per request.
+ * "no-transform" keeps the server from gzipping them, which cost more CPU than anything else per request (the
+ * proxy keeps it on these paths: WORKSPACE_ENDPOINTS).
  */
 export function machineJson<T>(body: T, init?: ResponseInit): NextResponse<T> {
   const headers = apiHeaders(init?.headers);
-  headers.set("cache-control", "no-store, no-transform");
+  headers.set("cache-control", SMALL_ANSWER_CACHE_CONTROL);
   return NextResponse.json(body, { ...init, headers });
 }
 
@@ -39,7 +41,7 @@ export function errorResponse(
   if (details !== undefined) error.details = details;
   return NextResponse.json<ErrorEnvelope>(
     { error },
-    { status, headers: apiHeaders({ "cache-control": "no-store, no-transform", ...extraHeaders }) },
+    { status, headers: apiHeaders({ "cache-control": SMALL_ANSWER_CACHE_CONTROL, ...extraHeaders }) },
   );
 }
 

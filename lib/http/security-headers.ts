@@ -42,6 +42,18 @@ export function contentSecurityPolicy(nonce: string, opts: { https: boolean; dev
   return directives.join("; ");
 }
 
+/**
+ * Cache-Control of the small answers for machines (lib/http/response.ts machineJson): never kept by a cache, and
+ * never gzipped, which costs more CPU than the few hundred bytes it saves.
+ */
+export const SMALL_ANSWER_CACHE_CONTROL = "no-store, no-transform";
+
+/**
+ * The endpoints workspaces call, whose answers are all small (machineJson): the proxy must not turn their
+ * Cache-Control back into a plain "no-store", which would have every report's answer gzipped.
+ */
+export const WORKSPACE_ENDPOINTS = /^\/api\/v1\/(health|enroll|reports(\/batch)?|report-blockers|jobs\/)/;
+
 /** The API's answers are data, never a document: nothing in them may run, load or be framed. */
 export const API_POLICY = "default-src 'none'; frame-ancestors 'none'";
 

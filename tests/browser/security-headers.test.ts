@@ -167,6 +167,27 @@ describe("API answers", () => {
       await context.close();
     }
   });
+
+  it("are gzipped when large, and not on the endpoints workspaces call, whose answers are a few hundred bytes", async () => {
+    const context = await h.browser.newContext({ storageState: h.admin });
+    try {
+      const gzip = { "accept-encoding": "gzip" };
+      const list = await context.request.get(`${h.base}/api/v1/workspaces`, { headers: gzip });
+      expect(list.headers()["content-encoding"]).toBe("gzip");
+      const health = await context.request.get(`${h.base}/api/v1/health`, { headers: gzip });
+      const report = await context.request.post(`${h.base}/api/v1/reports`, { headers: gzip, data: {} });
+      for (const [res, status] of [
+        [health, 200],
+        [report, 401],
+      ] as const) {
+        expect(res.status()).toBe(status);
+        expect(res.headers()["content-encoding"], res.url()).toBeUndefined();
+        expect(res.headers()["cache-control"], res.url()).toBe("no-store, no-transform");
+      }
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 describe("open redirects", () => {

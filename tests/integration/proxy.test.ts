@@ -81,5 +81,9 @@ describe("proxy", () => {
       expect(res.headers.get("cache-control"), p).toBe("no-store");
       expect(res.headers.get("x-content-type-options"), p).toBe("nosniff");
     }
+    // The workspaces' endpoints keep the routes' "no-transform": their small answers are not gzipped.
+    for (const p of ["/api/v1/reports", "/api/v1/reports/batch", "/api/v1/health", "/api/v1/jobs/claim"])
+      expect(proxy(request(p)).headers.get("cache-control"), p).toBe("no-store, no-transform");
+    expect(proxy(request("/api/v1/workspaces")).headers.get("cache-control")).toBe("no-store");
   });
 });

@@ -17,7 +17,6 @@ const DISTRIBUTED: Record<string, string> = {
   root_daily: "workspace_id",
   workspace_daily: "workspace_id",
   kept_findings: "workspace_id",
-  root_growth: "workspace_id",
   root_growth_days: "workspace_id",
   workspace_agents: "workspace_id",
   workspace_series: "workspace_id",

@@ -78,7 +78,7 @@ async function makeFleet(label: string, shape: FleetShape): Promise<Fleet> {
   const ws = performance.now();
   await database.db.transaction((tx) => rewriteFleetSeries(tx));
   log(`  workspace series rewritten for the whole fleet in ${(performance.now() - ws).toFixed(0)} ms`);
-  await pool.query("analyze kept_findings, root_growth, root_growth_days, workspace_agents, workspace_series");
+  await pool.query("analyze kept_findings, root_growth_days, workspace_agents, workspace_series");
   const [{ n: keptRows }] = (await pool.query("select count(*)::int as n from kept_findings")).rows;
   log(`  kept findings rewritten for the whole fleet in ${(performance.now() - k).toFixed(0)} ms (${keptRows} rows)`);
   // A second client on the same database whose queries are recorded, to explain them.
@@ -199,7 +199,7 @@ try {
     log(
       `full history ${rf.toFixed(0)} rows/s, no history ${re.toFixed(0)} rows/s: ratio ${recordMeasure(`ingest at ${FULL.days} days of history / into an empty database`, rf / re, { op: ">=", target: 0.8 })}`,
     );
-    // A fleet without history has no growth to keep (root_growth, the agents' rows): the tenth, which has, tells
+    // A fleet without history has no growth to keep (root_growth_days, the agents' rows): the tenth, which has, tells
     // whether ingest slows as history grows or only once there is growth to record.
     log(`a tenth of the history (${TENTH.days} days) ${rt.toFixed(0)} rows/s: full / tenth ${(rf / rt).toFixed(2)}`);
   }

@@ -8,7 +8,7 @@ import { at, MiB, seedScenario, send, testNow, WS_A, WS_B } from "@/tests/suppor
 import { fastestGrowingRoots } from "./fleet-lists";
 import { agentRows, grownRoots, growthSinceDay } from "./root-growth";
 
-// The kept growth (root_growth) and agent rows (workspace_agents) against the same rows computed from root_daily
+// The kept growth (root_growth_days) and agent rows (workspace_agents) against the same rows computed from root_daily
 // and root_latest, the very queries the overview and the agent page would otherwise run: after newest and late
 // reports, a deleted workspace and maintenance on a later day. And the overview reads it: a kept row shows, a
 // workspace kept for another day is computed.
@@ -20,8 +20,10 @@ const asText = (rows: Record<string, unknown>[]) => rows.map((r) => JSON.stringi
 async function keptAndLive(db: Db, day: Day) {
   const kept = asText(
     rowsOf(
-      await db.execute(sql`select ${cols} from (select workspace_id, root_key, agent, kind, bytes, bytes_before, growth,
-        to_char(latest_day, 'YYYY-MM-DD') as latest_day from root_growth where since_day = ${day}::date) g`),
+      await db.execute(sql`select ${cols} from (select k.workspace_id, r.* from root_growth_days k
+        cross join lateral jsonb_to_recordset(k.grown) as r(root_key text, agent text, kind text, bytes bigint,
+          bytes_before bigint, growth bigint, latest_day text)
+        where k.since_day = ${day}::date) g`),
     ),
   );
   const live = asText(rowsOf(await db.execute(sql`select ${cols} from (${grownRoots(day)}) g`)));
@@ -81,15 +83,19 @@ describeEachDatabase("kept root growth", (t) => {
     const before = await fastestGrowingRoots(db, day, 10);
     expect(before.map((r) => `${r.workspace.id} ${r.rootKey}`)).toEqual(["ws-b gemini:data"]);
     // A kept row that the roll-ups would not give: the list shows it.
-    await db.execute(sql`insert into root_growth (workspace_id, root_key, since_day, agent, kind, bytes, bytes_before,
-        growth, latest_day) values ('ws-b', 'planted', ${day}::date, 'codex', 'tool', ${9000 * MiB}, ${MiB},
-        ${8999 * MiB}, ${day}::date)`);
+    const planted = { root_key: "planted", agent: "codex", kind: "tool", bytes: 9000 * MiB, bytes_before: MiB };
+    const kept = sql`(select grown from root_growth_days where workspace_id = 'ws-b')`;
+    await db.execute(sql`update root_growth_days set top_growth = ${8999 * MiB}, grown = jsonb_build_array(
+        ${JSON.stringify({ ...planted, growth: 8999 * MiB, latest_day: day })}::jsonb) || grown
+      where workspace_id = 'ws-b'`);
+    expect(rowsOf(await db.execute(sql`select jsonb_array_length(${kept}) as n`))[0]).toEqual({ n: 2 });
     expect((await fastestGrowingRoots(db, day, 10)).map((r) => r.rootKey)).toEqual(["planted", "gemini:data"]);
     // ws-b kept for another day: computed, the planted row is not read.
     await db.execute(sql`update root_growth_days set since_day = since_day - 1 where workspace_id = 'ws-b'`);
     expect(await fastestGrowingRoots(db, day, 10)).toEqual(before);
-    await db.execute(sql`delete from root_growth where root_key = 'planted'`);
-    await db.execute(sql`update root_growth_days set since_day = since_day + 1 where workspace_id = 'ws-b'`);
+    await db.execute(sql`update root_growth_days set since_day = since_day + 1, grown = grown - 0,
+        top_growth = (grown -> 1 ->> 'growth')::bigint where workspace_id = 'ws-b'`);
+    expect(await fastestGrowingRoots(db, day, 10)).toEqual(before);
   });
 
   it("leaves a deleted workspace out, and moves with maintenance to a later day", async () => {

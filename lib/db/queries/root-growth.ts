@@ -7,11 +7,11 @@ import { ofLiveWorkspace } from "../deleted";
 import type { Db } from "../types";
 import { workspaceFilter } from "./rule-rows";
 
-// The roots that grew since the day 7 days ago, kept (lib/db/schema/reports.ts root_growth): what the overview's
-// fastest-growing roots read; and with them each workspace's roots per agent and kind with their growth since that
-// day (workspace_agents): what the agent page reads. A workspace's rows are current for one day only (the day 7
-// days ago moves at midnight UTC); a workspace whose rows are for another day, or that has none yet, is computed
-// at the request.
+// The roots that grew since the day 7 days ago, kept per workspace (lib/db/schema/reports.ts root_growth_days):
+// what the overview's fastest-growing roots read; and with them each workspace's roots per agent and kind with their
+// growth since that day (workspace_agents): what the agent page reads. A workspace's rows are current for one day
+// only (the day 7 days ago moves at midnight UTC); a workspace whose rows are for another day, or that has none yet,
+// is computed at the request.
 
 /** How far back the fastest-growing roots look. */
 export const GROWTH_DAYS = 7;
@@ -50,18 +50,38 @@ export function grownRoots(sinceDay: Day, only?: SQL): SQL {
 }
 
 /**
+ * Every latest root of the whole fleet or of some workspaces (`only`, a condition on alias l) with its root_daily
+ * value on `sinceDay` (null without one): columns workspace_id, root_key, agent, kind, bytes, ages, collected_at,
+ * bytes_before. With `workspaces` (what `only` selects), the day's rows are read as one range of the key per
+ * workspace rather than looked up root by root: a descent of root_daily's index, which deepens as history grows,
+ * per workspace instead of per root.
+ */
+const latestWithValueOn = (sinceDay: Day, only: SQL | undefined, workspaces?: readonly string[]): SQL => {
+  const day = workspaces
+    ? sql`(select workspace_id, root_key, bytes from root_daily where day = ${sinceDay}::date
+        ${workspaceFilter(sql`workspace_id`, workspaces)} offset 0) d on d.workspace_id = l.workspace_id
+        and d.root_key = l.root_key`
+    : valueOnDay(sinceDay, only);
+  return sql`select l.workspace_id, l.root_key, l.agent, l.kind, l.bytes, l.ages, l.collected_at,
+      d.bytes as bytes_before
+    from root_latest l left join ${day} where ${only ?? sql`true`}`;
+};
+
+/** workspace_agents' rows of `roots` (a relation with latestWithValueOn's columns). */
+const agentRowsOf = (roots: SQL): SQL =>
+  sql`select b.workspace_id, b.agent, b.kind, sum(b.bytes)::bigint as bytes, count(*)::int as roots,
+      sum(${olderBytes(sql`b.ages`)})::float8 as old_bytes, sum(${agedBytes(sql`b.ages`)})::float8 as aged_bytes,
+      sum(b.bytes) filter (where b.bytes_before is not null)::bigint as measured_bytes,
+      sum(b.bytes_before)::bigint as bytes_before,
+      (max(b.collected_at) filter (where b.bytes_before is not null) at time zone 'UTC')::date as measured_day
+    from ${roots} b group by b.workspace_id, b.agent, b.kind`;
+
+/**
  * The rows of workspace_agents computed from root_latest and the roll-up of `sinceDay`, of the whole fleet or of
  * some workspaces (`only`, a condition on alias l): alias-free columns workspace_id, agent, kind, bytes, roots,
  * old_bytes, aged_bytes, measured_bytes, bytes_before, measured_day.
  */
-export function agentRows(sinceDay: Day, only?: SQL): SQL {
-  return sql`select l.workspace_id, l.agent, l.kind, sum(l.bytes)::bigint as bytes, count(*)::int as roots,
-      sum(${olderBytes(sql`l.ages`)})::float8 as old_bytes, sum(${agedBytes(sql`l.ages`)})::float8 as aged_bytes,
-      sum(l.bytes) filter (where d.bytes is not null)::bigint as measured_bytes, sum(d.bytes)::bigint as bytes_before,
-      (max(l.collected_at) filter (where d.bytes is not null) at time zone 'UTC')::date as measured_day
-    from root_latest l left join ${valueOnDay(sinceDay, only)}
-    where ${only ?? sql`true`} group by l.workspace_id, l.agent, l.kind`;
-}
+export const agentRows = (sinceDay: Day, only?: SQL): SQL => agentRowsOf(sql`(${latestWithValueOn(sinceDay, only)})`);
 
 /**
  * The workspaces (alias w) whose kept rows are not those of `sinceDay` (none yet, or of another day): the pages
@@ -72,25 +92,30 @@ export const notKeptFor = (sinceDay: Day): SQL =>
     (select 1 from root_growth_days g where g.workspace_id = w.id and g.since_day = ${sinceDay}::date)`;
 
 /**
- * Rewrites the kept rows of the day (root_growth, workspace_agents) of `workspaces` (the whole fleet when absent)
- * for `sinceDay`, in the caller's transaction.
+ * Rewrites the kept rows of the day (root_growth_days, workspace_agents) of `workspaces` (the whole fleet when
+ * absent) for `sinceDay`, in the caller's transaction. Both come from one read of the latest roots with their value
+ * that day: that read probes root_daily, whose index grows with the length of history.
  */
 async function rewrite(tx: Db, sinceDay: Day, workspaces?: readonly string[]): Promise<void> {
   const only = workspaces && sql`true ${workspaceFilter(sql`l.workspace_id`, workspaces)}`;
   await tx.execute(sql`delete from workspace_agents where true ${workspaceFilter(sql`workspace_id`, workspaces)}`);
-  await tx.execute(sql`insert into workspace_agents (workspace_id, agent, kind, bytes, roots, old_bytes, aged_bytes,
-      measured_bytes, bytes_before, measured_day) ${agentRows(sinceDay, only)}`);
-  await tx.execute(sql`delete from root_growth where true ${workspaceFilter(sql`workspace_id`, workspaces)}`);
-  await tx.execute(sql`insert into root_growth (workspace_id, root_key, since_day, agent, kind, bytes, bytes_before,
-      growth, latest_day)
-    select g.workspace_id, g.root_key, ${sinceDay}::date, g.agent, g.kind, g.bytes, g.bytes_before, g.growth,
-      g.latest_day::date
-    from (${grownRoots(sinceDay, only)}) g`);
-  // Every workspace with roots is computed for the day, grown or not.
-  await tx.execute(sql`insert into root_growth_days (workspace_id, since_day)
-    select w.id, ${sinceDay}::date from workspaces w where w.last_collected_at is not null
-      ${workspaceFilter(sql`w.id`, workspaces)}
-    on conflict (workspace_id) do update set since_day = excluded.since_day`);
+  // Every workspace with roots is computed for the day, grown or not. A data-modifying WITH runs whether or not it
+  // is read.
+  await tx.execute(sql`with base as materialized (${latestWithValueOn(sinceDay, only, workspaces)}),
+    agents as (insert into workspace_agents (workspace_id, agent, kind, bytes, roots, old_bytes, aged_bytes,
+      measured_bytes, bytes_before, measured_day) ${agentRowsOf(sql`base`)})
+    insert into root_growth_days (workspace_id, since_day, top_growth, grown)
+    select w.id, ${sinceDay}::date, g.top, coalesce(g.grown, '[]'::jsonb) from workspaces w left join (
+      select b.workspace_id, max(b.bytes - b.bytes_before) as top,
+        jsonb_agg(jsonb_build_object('root_key', b.root_key, 'agent', b.agent, 'kind', b.kind, 'bytes', b.bytes,
+            'bytes_before', b.bytes_before, 'growth', b.bytes - b.bytes_before,
+            'latest_day', to_char(b.collected_at at time zone 'UTC', 'YYYY-MM-DD'))
+          order by b.bytes - b.bytes_before desc, b.root_key) as grown
+      from base b where b.bytes > b.bytes_before group by b.workspace_id
+    ) g on g.workspace_id = w.id
+    where w.last_collected_at is not null ${workspaceFilter(sql`w.id`, workspaces)}
+    on conflict (workspace_id) do update set since_day = excluded.since_day, top_growth = excluded.top_growth,
+      grown = excluded.grown`);
 }
 
 /** Ingest's part, in the report's transaction (after lockKeptShared): the growth of the workspaces it changed. */
@@ -107,19 +132,21 @@ export async function rewriteFleetGrowth(tx: Db, now = new Date()): Promise<void
 
 /**
  * The `limit` roots of live workspaces that grew the most since `sinceDay`, largest growth first (then workspace
- * and root): the kept rows of the workspaces computed for that day, and the others computed now. The kept rows'
- * day is checked against their workspace's row by row, not joined: they are read in the index's order and the
- * first few end the scan (as a join it read and sorted every grown root: 188 ms at 10,000 workspaces).
+ * and root): the kept rows of the workspaces computed for that day, and the others computed now. The kept roots
+ * are those of the `limit` workspaces whose largest growth is largest, read in the index's order: any root of
+ * another workspace comes after each of those workspaces' largest (as a join of every grown root it read and sorted
+ * them all: 188 ms at 10,000 workspaces).
  */
 export function fastestGrowingRows(sinceDay: Day, limit: number): SQL {
   const computed = sql`select w.id from workspaces w where ${notKeptFor(sinceDay)}`;
   return sql`select * from (
-      (select g.workspace_id, g.root_key, g.agent, g.kind, g.bytes, g.bytes_before, g.growth,
-          to_char(g.latest_day, 'YYYY-MM-DD') as latest_day
-        from root_growth g
-        where g.since_day = ${sinceDay}::date and ${ofLiveWorkspace(sql`g.workspace_id`)}
-          and (select m.since_day from root_growth_days m where m.workspace_id = g.workspace_id) = g.since_day
-        order by g.growth desc nulls last, g.workspace_id, g.root_key limit ${limit})
+      (select m.workspace_id, r.root_key, r.agent, r.kind, r.bytes, r.bytes_before, r.growth, r.latest_day
+        from (select k.workspace_id, k.grown from root_growth_days k
+          where k.since_day = ${sinceDay}::date and k.top_growth is not null and ${ofLiveWorkspace(sql`k.workspace_id`)}
+          order by k.top_growth desc nulls last, k.workspace_id limit ${limit}) m
+        cross join lateral jsonb_to_recordset(m.grown) as r(root_key text, agent text, kind text, bytes bigint,
+          bytes_before bigint, growth bigint, latest_day text)
+        order by r.growth desc, m.workspace_id, r.root_key limit ${limit})
       union all
       (select g.* from (${grownRoots(sinceDay, sql`l.workspace_id in (${computed})`)}) g where ${ofLiveWorkspace(sql`g.workspace_id`)}
         order by g.growth desc, g.workspace_id, g.root_key limit ${limit})

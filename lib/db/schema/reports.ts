@@ -202,50 +202,51 @@ export const fleetDelta = pgTable(
   (t) => [primaryKey({ columns: [t.day, t.agent, t.kind, t.shard] })],
 );
 
+/** A root that grew since the day 7 days ago, as root_growth_days keeps it (snake_case: the SQL reads it by name). */
+export type GrownRoot = {
+  root_key: string;
+  agent: string;
+  kind: string;
+  bytes: number;
+  /** Its root_daily value on since_day. */
+  bytes_before: number;
+  /** bytes − bytes_before, > 0. */
+  growth: number;
+  /** The UTC day of the latest report (YYYY-MM-DD): the growth per day divides by the days since since_day. */
+  latest_day: string;
+};
+
 /**
- * The roots that grew since the day 7 days ago (their root_daily value then), kept so that the overview's
- * fastest-growing roots are a top-N read by index rather than a join of the day's roll-up with every latest root
- * at each request. Ingest rewrites a workspace's rows in the report's transaction (newest and late reports: a
- * late one may change that day's value); maintenance rewrites them all (lib/db/queries/root-growth.ts).
+ * Each workspace's roots that grew since the day 7 days ago (their root_daily value then), kept so that the
+ * overview's fastest-growing roots are a top-N read by index rather than a join of the day's roll-up with every
+ * latest root at each request; and for which day they were computed: a workspace not at the page's day is computed
+ * at the request. One row per workspace, its grown roots in one value: the fleet's top N roots lie within the N
+ * workspaces whose largest growth is largest, and one row rewritten per workspace costs a fraction of a row per
+ * root. Rewritten after ingest (newest and late reports: a late one may change that day's value) and by
+ * maintenance (lib/db/queries/root-growth.ts).
  */
-export const rootGrowth = pgTable(
-  "root_growth",
+export const rootGrowthDays = pgTable(
+  "root_growth_days",
   {
     workspaceId: text("workspace_id")
-      .notNull()
+      .primaryKey()
       .references(() => workspaces.id, { onDelete: "cascade" }),
-    rootKey: text("root_key").notNull(),
-    /** The day the growth is measured from: the rows are current for the pages of the day 7 days after it. */
+    /** The day the growth is measured from: the row is current for the pages of the day 7 days after it. */
     sinceDay: date("since_day", { mode: "string" }).notNull(),
-    agent: text("agent").notNull(),
-    kind: text("kind").notNull(),
-    bytes: big("bytes").notNull(),
-    bytesBefore: big("bytes_before").notNull(),
-    /** bytes − bytes_before, > 0. */
-    growth: big("growth").notNull(),
-    /** The UTC day of the latest report (the growth per day divides by the days since since_day). */
-    latestDay: date("latest_day", { mode: "string" }).notNull(),
+    /** The largest growth of its roots; null when none grew. */
+    topGrowth: big("top_growth"),
+    /** Its roots that grew, largest growth first. */
+    grown: jsonb("grown").$type<GrownRoot[]>().notNull().default([]),
   },
-  (t) => [
-    primaryKey({ columns: [t.workspaceId, t.rootKey] }),
-    index("root_growth_day_growth_idx").on(t.sinceDay, t.growth.desc(), t.workspaceId, t.rootKey),
-  ],
+  (t) => [index("root_growth_days_top_idx").on(t.sinceDay, t.topGrowth.desc().nullsLast(), t.workspaceId)],
 );
-
-/** For which day each workspace's root_growth rows were computed: a workspace not at the page's day is computed. */
-export const rootGrowthDays = pgTable("root_growth_days", {
-  workspaceId: text("workspace_id")
-    .primaryKey()
-    .references(() => workspaces.id, { onDelete: "cascade" }),
-  sinceDay: date("since_day", { mode: "string" }).notNull(),
-});
 
 /**
  * Each workspace's latest roots of each agent and kind, summed: bytes, roots, bytes in files older than 30 days and
  * in all aged files, and the growth since the day 7 days ago of the roots that had a value that day. The agent
  * page sums one row per workspace and kind instead of every root with its age buckets and its value 7 days ago.
- * Written with root_growth, for the same day and by the same writers: a workspace's rows are current when its
- * root_growth_days row is at the page's day, and computed at the request otherwise (lib/db/queries/root-growth.ts).
+ * Written with root_growth_days, for the same day and by the same writers: a workspace's rows are current when
+ * its root_growth_days row is at the page's day, and computed at the request otherwise (lib/db/queries/root-growth.ts).
  */
 export const workspaceAgents = pgTable(
   "workspace_agents",

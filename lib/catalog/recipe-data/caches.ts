@@ -1,6 +1,7 @@
 // Package caches: folders the tools fill with what they downloaded or built and fill again when it is gone.
-// Each is a root of its own (kind "package-cache", owner PACKAGE_CACHE_AGENT, never an agent's), found at its
-// fixed place in the home, and one recipe deletes it whole, as the tool's own clean command does (`go clean
+// Each is a root of its own (kind "package-cache", owner PACKAGE_CACHE_AGENT, never an agent's), found where the
+// tool's own environment variables put it (a template may set GOMODCACHE or CARGO_HOME for every workspace) or at
+// its fixed place in the home, and one recipe deletes it whole, as the tool's own clean command does (`go clean
 // -modcache`, `npm cache clean --force`, `pip cache purge`). Only the caches themselves: ~/.npmrc,
 // ~/.m2/settings.xml (repository credentials), ~/.cargo/credentials.toml and ~/.docker lie outside every one.
 // Plain data: the reporter bundles it.
@@ -12,8 +13,14 @@ export const PACKAGE_CACHE_AGENT = "package-cache";
 export type PackageCache = {
   /** The root's key: `package-cache:<name>`. */
   key: string;
-  /** Relative to home. */
+  /** Relative to home: where the tool keeps it when no variable of `movedBy` says otherwise. */
   path: string;
+  /**
+   * The environment variables that move it, in the tool's own order of precedence: the folder a variable names
+   * (absolute, or relative to home), or `subpath` inside it; `list`: a ':'-separated list whose first entry
+   * counts (GOPATH).
+   */
+  movedBy?: readonly { env: string; subpath?: string; list?: boolean }[];
   recipe: (typeof CACHE_RECIPE_IDS)[number];
   title: string;
   /** What rebuilds it, for the recipe's description. */
@@ -40,6 +47,11 @@ export const PACKAGE_CACHES: readonly PackageCache[] = [
   {
     key: "package-cache:npm",
     path: ".npm/_cacache",
+    // npm reads its configuration from npm_config_* variables, in either case
+    movedBy: [
+      { env: "npm_config_cache", subpath: "_cacache" },
+      { env: "NPM_CONFIG_CACHE", subpath: "_cacache" },
+    ],
     recipe: "npm-cache",
     title: "npm cache",
     refill: "npm downloads the packages again at the next install",
@@ -47,6 +59,7 @@ export const PACKAGE_CACHES: readonly PackageCache[] = [
   {
     key: "package-cache:pip",
     path: ".cache/pip",
+    movedBy: [{ env: "PIP_CACHE_DIR" }, { env: "XDG_CACHE_HOME", subpath: "pip" }],
     recipe: "pip-cache",
     title: "pip cache",
     refill: "pip downloads and builds the wheels again",
@@ -54,6 +67,7 @@ export const PACKAGE_CACHES: readonly PackageCache[] = [
   {
     key: "package-cache:go-build",
     path: ".cache/go-build",
+    movedBy: [{ env: "GOCACHE" }, { env: "XDG_CACHE_HOME", subpath: "go-build" }],
     recipe: "go-build-cache",
     title: "Go build cache",
     refill: "the next go build compiles again",
@@ -61,6 +75,7 @@ export const PACKAGE_CACHES: readonly PackageCache[] = [
   {
     key: "package-cache:go-mod",
     path: "go/pkg/mod",
+    movedBy: [{ env: "GOMODCACHE" }, { env: "GOPATH", subpath: "pkg/mod", list: true }],
     recipe: "go-module-cache",
     title: "Go module cache",
     refill: "go downloads the modules again; its folders are read-only (0555) and are made writable first",
@@ -68,6 +83,7 @@ export const PACKAGE_CACHES: readonly PackageCache[] = [
   {
     key: "package-cache:cargo",
     path: ".cargo/registry",
+    movedBy: [{ env: "CARGO_HOME", subpath: "registry" }],
     recipe: "cargo-registry",
     title: "Cargo registry",
     refill: "cargo fetches the index and crates again",
@@ -83,6 +99,7 @@ export const PACKAGE_CACHES: readonly PackageCache[] = [
   {
     key: "package-cache:gradle",
     path: ".gradle/caches",
+    movedBy: [{ env: "GRADLE_USER_HOME", subpath: "caches" }],
     recipe: "gradle-caches",
     title: "Gradle caches",
     refill: "Gradle downloads and transforms again; while a Gradle daemon holds its files open nothing goes",
@@ -90,6 +107,7 @@ export const PACKAGE_CACHES: readonly PackageCache[] = [
   {
     key: "package-cache:yarn",
     path: ".cache/yarn",
+    movedBy: [{ env: "YARN_CACHE_FOLDER" }, { env: "XDG_CACHE_HOME", subpath: "yarn" }],
     recipe: "yarn-cache",
     title: "Yarn cache",
     refill: "yarn downloads the packages again",
@@ -97,6 +115,10 @@ export const PACKAGE_CACHES: readonly PackageCache[] = [
   {
     key: "package-cache:pnpm",
     path: ".local/share/pnpm/store",
+    movedBy: [
+      { env: "PNPM_HOME", subpath: "store" },
+      { env: "XDG_DATA_HOME", subpath: "pnpm/store" },
+    ],
     recipe: "pnpm-store",
     title: "pnpm store",
     refill:
@@ -104,11 +126,19 @@ export const PACKAGE_CACHES: readonly PackageCache[] = [
   },
 ];
 
+/** " (or where GOMODCACHE or GOPATH puts it)": the variables that move a cache, for its recipe's description. */
+function movedText(c: PackageCache): string {
+  const names = [...new Set((c.movedBy ?? []).map((m) => m.env))];
+  if (names.length === 0) return "";
+  const listed = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
+  return ` (or where ${listed} puts it)`;
+}
+
 export const CACHE_RECIPES: Recipe[] = PACKAGE_CACHES.map((c) => ({
   id: c.recipe,
   agent: PACKAGE_CACHE_AGENT,
   title: c.title,
-  description: `The whole ~/${c.path}/, deleted for good (never moved to the trash); ${c.refill}.`,
+  description: `The whole ~/${c.path}/${movedText(c)}, deleted for good (never moved to the trash); ${c.refill}.`,
   roots: [c.key],
   unit: "dir",
   glob: ".",

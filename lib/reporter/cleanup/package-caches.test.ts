@@ -128,6 +128,31 @@ describe("a package cache's run", () => {
     for (const rel of NEVER_SELECTED) expect(fs.existsSync(path.join(home, rel)), rel).toBe(true);
   });
 
+  it("deletes a cache where its variable moved it, and leaves the one at the fixed place alone", async () => {
+    // GOMODCACHE set in the template: go writes to ~/cache/gomod; an old ~/go/pkg/mod is another folder
+    const moved = path.join(home, "cache/gomod/cache/download/golang.org/x/mod/@v");
+    fs.mkdirSync(moved, { recursive: true });
+    fs.writeFileSync(path.join(moved, "v0.20.0.zip"), Buffer.alloc(70_000, 1));
+    const old = nowSec - 3 * 86_400;
+    for (const rel of ["", "cache", "cache/download", "cache/download/golang.org", "cache/download/golang.org/x"])
+      fs.utimesSync(path.join(home, "cache/gomod", rel), old, old);
+    for (const rel of ["golang.org/x/mod", "golang.org/x/mod/@v", "golang.org/x/mod/@v/v0.20.0.zip"])
+      fs.utimesSync(path.join(home, "cache/gomod/cache/download", rel), old, old);
+    const fixed = [...snapshot(home)].filter(([k]) => k.startsWith("go/"));
+    const ctx = {
+      ...cleanupContext(home, { running: ["bash"], nowSec }),
+      env: { ...ENV(home), GOMODCACHE: path.join(home, "cache/gomod") },
+    };
+    const res = await runCleanup(
+      job({ recipe: "go-module-cache", action: "delete", params: { olderThanDays: 1 } }),
+      ctx,
+    );
+    expect(res.errors).toEqual([]);
+    expect(res.units.map((u) => [u.path, u.action])).toEqual([["cache/gomod", "deleted"]]);
+    expect(fs.existsSync(path.join(home, "cache/gomod"))).toBe(false);
+    expect([...snapshot(home)].filter(([k]) => k.startsWith("go/"))).toEqual(fixed);
+  });
+
   it("frees the pnpm store's own files only: the project's linked files stay whole", async () => {
     const store = path.join(home, PNPM_STORE);
     const frees = du([store]).get(store)! - linkedBytes(store);

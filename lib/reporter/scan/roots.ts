@@ -15,7 +15,7 @@ import {
   type CategoryRule,
   type SessionRule,
 } from "@/lib/catalog/agents";
-import { PACKAGE_CACHES, PACKAGE_CACHE_AGENT } from "@/lib/catalog/recipe-data/caches";
+import { PACKAGE_CACHES, PACKAGE_CACHE_AGENT, type PackageCache } from "@/lib/catalog/recipe-data/caches";
 import { TRASH_DIR } from "@/lib/catalog/recipes";
 import type { RootKind } from "@/lib/report-format/constants";
 import type { Target } from "../cleanup/target";
@@ -90,6 +90,21 @@ export function dataPathAbs(home: string, env: Env, dp: AgentDataPath): string |
   const moved = dp.env ? env[dp.env] : undefined;
   if (moved) return path.resolve(home, moved, dp.envSubpath ?? "");
   return dp.path === undefined ? null : path.join(home, dp.path);
+}
+
+/**
+ * Where a package cache may be, in the tool's own order: each variable of `movedBy` that is set (`env` names it),
+ * then its fixed place in the home. The first that exists in the home is the root: a cache moved to another
+ * volume is not on the home's, and one left at the old place still fills it.
+ */
+function cachePlaces(home: string, env: Env, c: PackageCache): { abs: string; env?: string }[] {
+  const places: { abs: string; env?: string }[] = [];
+  for (const m of c.movedBy ?? []) {
+    const value = m.list ? env[m.env]?.split(":")[0] : env[m.env];
+    if (value) places.push({ abs: path.resolve(home, value, m.subpath ?? ""), env: m.env });
+  }
+  places.push({ abs: path.join(home, c.path) });
+  return places;
 }
 
 /** Makes a name usable inside a root key. */
@@ -167,8 +182,14 @@ export function discoverRoots(opts: DiscoverOptions): RootSpec[] {
     }
   }
 
-  // package caches at their fixed places: roots of their own, so that their cleanup acts inside a root
-  for (const c of PACKAGE_CACHES) add(c.key, "package-cache", PACKAGE_CACHE_AGENT, path.join(home, c.path));
+  // package caches where the tools keep them: roots of their own, so that their cleanup acts inside a root
+  const movedCaches = new Map<string, string>();
+  for (const c of PACKAGE_CACHES) {
+    const found = cachePlaces(home, env, c).find((p) => isInside(p.abs, home) && exists(p.abs));
+    if (!found) continue;
+    add(c.key, "package-cache", PACKAGE_CACHE_AGENT, found.abs);
+    if (found.env) movedCaches.set(c.key, found.env);
+  }
 
   // legacy ~/.<name>-module/ folders
   const legacyDirs = dirNames(home).filter((n) => /^\..+-module$/.test(n));
@@ -210,6 +231,16 @@ export function discoverRoots(opts: DiscoverOptions): RootSpec[] {
     }
     const agent = c.agent && isAgentSlug(c.agent) ? c.agent : OTHER_AGENT;
     add(c.key, "custom", agent, path.resolve(home, c.path));
+  }
+
+  // A cache is deleted whole: one that a variable moved onto a folder holding other roots (GOMODCACHE=~/work, say)
+  // is no cache of its own, and no root.
+  for (const [key, name] of movedCaches) {
+    const cache = list.find((r) => r.key === key);
+    const holds = cache && list.find((r) => isInside(r.abs, cache.abs));
+    if (!cache || !holds) continue;
+    notes.push(`skipped ${key}: ${name} names ${cache.abs}, which holds ${holds.key}`);
+    list.splice(list.indexOf(cache), 1);
   }
 
   // nested roots first

@@ -1,9 +1,11 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CACHE_RECIPES } from "@/lib/catalog/recipe-data/caches";
 import { du } from "../testing";
+import { buildReport } from "./build-report";
 import { discoverRoots } from "./roots";
 import { scanRoots } from "./scan-roots";
 
@@ -78,6 +80,22 @@ describe("package caches moved by the tools' variables", () => {
     expect(roots.length).toBe(6);
     for (const r of roots)
       expect({ key: r.key, bytes: r.bytes }).toEqual({ key: r.key, bytes: sizes.get(path.join(home, r.path)) });
+  });
+
+  it("count in the home's package caches, beside the caches at their fixed places, as du counts them all", async () => {
+    const report = await buildReport(
+      { home, identity: { id: "ws", name: "ws", owner: "o" }, config: null },
+      env(),
+      { mode: "find", native: null },
+      new Date(),
+      () => {},
+    );
+    const caches = ["cache/gomod", ".rust/cargo/registry", "xdg/pip", "xdg/go-build", "npm-cache/_cacache"];
+    const fixed = ["go/pkg/mod", ".local/share/pnpm"]; // the old Go module cache counts too: it is one
+    const total = execFileSync("du", ["-scxB1", ...[...caches, ...fixed].map((p) => path.join(home, p))], {
+      encoding: "utf8",
+    });
+    expect(report.home!.kinds["package-cache"]).toBe(Number(total.trim().split("\n").at(-1)!.split("\t")[0]));
   });
 
   it("never take a folder that holds other roots as a cache", () => {

@@ -19,6 +19,7 @@ import { withWirePath } from "@/lib/report-format/path-encoding";
 import type { StorageRoot } from "@/lib/report-format/schema";
 import { deletedButOpen, hiddenUnderMounts, mountsUnder } from "./home-unseen";
 import type { RootTally } from "./root-tally";
+import { within } from "./paths";
 import type { RootSpec } from "./roots";
 
 /** The whole home as a root (never in the report's roots): no recipe applies to it. */
@@ -69,6 +70,8 @@ export function homeUsage(home: string, tally: RootTally, roots: readonly Storag
   let apparentBytes = tally.apparent;
   let files = tally.files;
   let dirs = tally.dirs;
+  // caches a variable moved away from every folder of a known kind: counted as the kind by their roots
+  let movedCaches = 0;
   for (const r of roots) {
     const spec = byKey.get(r.key);
     // a root on another device (a mount inside the home) is not in du -x's figure: the mounts list shows it
@@ -76,6 +79,7 @@ export function homeUsage(home: string, tally: RootTally, roots: readonly Storag
     if (r.kind === "package-cache") {
       rest += r.bytes;
       addToFolders(sizes, spec.rel, r.bytes);
+      if (!Object.keys(HOME_KIND_PATHS).some((k) => within(spec.rel, k))) movedCaches += r.bytes;
     } else split[r.kind === "tool" ? "agents" : MODULE_KINDS.has(r.kind) ? "modules" : "other"] += r.bytes;
     apparentBytes += r.apparentBytes;
     files += r.files;
@@ -87,6 +91,7 @@ export function homeUsage(home: string, tally: RootTally, roots: readonly Storag
     const d = sizes.get(path);
     if (d) kinds[kind] = (kinds[kind] ?? 0) + d;
   }
+  if (movedCaches > 0) kinds["package-cache"] = (kinds["package-cache"] ?? 0) + movedCaches;
   if (tally.home!.deps.bytes > 0) kinds["project-deps"] = tally.home!.deps.bytes;
   const floor = bytes * HOME_LARGEST_SHARE;
   const largest: HomeFolder[] = [...sizes]

@@ -33,6 +33,9 @@ export function recipeTitle(id: string | null | undefined): string {
 /** Where a truncated file is: its path in its root ("log/codex-tui.log in codex:data"). */
 export const truncatedFile = (t: { rootKey: string; path: string }) => `${t.path} in ${t.rootKey}`;
 
+/** Where a truncated file is in the home, from its root's place there ("~/.codex/log/codex-tui.log"). */
+export const truncatedFileInHome = (rootPath: string, path: string) => `~/${rootPath}/${path}`;
+
 export function describeRun(run: Pick<RunSummary, "kind" | "recipe" | "custom" | "target">): string {
   if (run.kind === "restore") return `Restore: ${recipeTitle(run.recipe)}`;
   if (run.kind === "purge-trash") return "Empty the trash";

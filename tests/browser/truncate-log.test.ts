@@ -1,7 +1,8 @@
-// A growing log's finding offers Truncate to an admin: the button only opens a dialog that states the file and
-// its size and that the trash cannot hold it; the request goes from the dialog's own button and its run opens.
+// A growing log's finding offers Truncate to an admin: the button only opens a dialog that states the file (where
+// it is in the home) and its size and that the trash cannot hold it; the request goes from the dialog's own button and its run opens.
 // On a dashboard of its own: the growing-file rule's size is lowered to 1 MiB so that the demo fleet's logs
 // show, which would change every other file's findings.
+import fs from "node:fs";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { truncateRefusal } from "@/lib/catalog/truncatable";
@@ -50,7 +51,16 @@ describe("truncating a growing log", () => {
       return ((await r.json()) as { findings: FindingGroup[] }).findings[0];
     });
     const log = (first.count === 1 ? [first] : first.members).find((m) => m.path && !truncateRefusal(m.path))!;
-    const file = `${log.path} in ${log.rootKey}`;
+    // The dialog names the file where it is in the home: its root's place in the workspace's latest report.
+    const rootPath = await page.evaluate(
+      async ([id, key]) => {
+        const r = await fetch(`/api/v1/workspaces/${encodeURIComponent(id)}`);
+        return ((await r.json()) as { roots: { key: string; path: string }[] }).roots.find((x) => x.key === key)!.path;
+      },
+      [first.workspace.id, log.rootKey!] as const,
+    );
+    expect(rootPath).toMatch(/^\.[a-z]/); // an agent's folder, .codex or .claude
+    const file = `~/${rootPath}/${log.path}`;
     const figure = formatBytes(first.count === 1 ? first.value : log.value);
     const finding = page.getByTestId("finding").first();
     if (first.count > 1) await finding.getByTestId("finding-members").locator("summary").click();
@@ -63,6 +73,8 @@ describe("truncating a growing log", () => {
     const dialog = page.getByTestId("confirm-dialog");
     await expect(dialog.getByRole("heading").textContent()).resolves.toBe(`Truncate ${file}, ${figure}?`);
     await expect(dialog.textContent()).resolves.toContain("This cannot be undone; the trash cannot hold it.");
+    fs.mkdirSync("screenshots", { recursive: true });
+    await page.screenshot({ path: "screenshots/truncate-dialog.png" });
     const final = dialog.getByTestId("confirm-run-final");
     await expect(final.textContent()).resolves.toBe(`Truncate ${file}, ${figure}`);
     // going back sends nothing either
@@ -72,7 +84,8 @@ describe("truncating a growing log", () => {
 
     await final.click();
     await page.waitForURL((u) => /^\/cleanup\/runs\/[0-9a-f-]{36}$/.test(u.pathname));
-    await page.getByRole("heading", { name: `Truncate: ${file}` }).waitFor();
+    // the run is named by the target it stores (its root's key and the path in it)
+    await page.getByRole("heading", { name: `Truncate: ${log.path} in ${log.rootKey}` }).waitFor();
     await page.locator('[data-testid="run-jobs"] tbody tr[data-state="queued"]').first().waitFor();
     expect(posts).toHaveLength(1);
     expect(errors).toEqual([]);

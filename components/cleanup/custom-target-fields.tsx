@@ -1,6 +1,6 @@
 "use client";
 
-import type { RunDraft } from "@/lib/cleanup/run-draft";
+import { withCustom, type RunDraft } from "@/lib/cleanup/run-draft";
 import { TextField } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 
@@ -32,7 +32,8 @@ export function CustomTargetFields({
         list={roots ? listId : undefined}
         autoComplete="off"
         width={220}
-        onValue={(rootKey) => set({ custom: { ...c, rootKey } })}
+        // inside a package cache the action can only be delete (withCustom)
+        onValue={(rootKey) => set(withCustom(draft, { ...c, rootKey }))}
       />
       {roots ? <Options id={listId} values={roots} /> : null}
       <TextField

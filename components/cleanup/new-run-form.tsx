@@ -6,7 +6,7 @@ import { useDeferredValue, useState } from "react";
 import { RECIPES, deleteOnly, type RecipeId } from "@/lib/catalog/recipes";
 import { confirmGate } from "@/lib/cleanup/confirm-gate";
 import { recipesForAgent } from "@/lib/cleanup/links";
-import { runRequestOf, defaultDraft, type RunDraft } from "@/lib/cleanup/run-draft";
+import { draftOnlyDeleted, runRequestOf, defaultDraft, type RunDraft } from "@/lib/cleanup/run-draft";
 import { DEFAULT_EXPIRES_DAYS } from "@/lib/cleanup/types";
 import { workspaceLabel } from "@/lib/cleanup/workspace-names";
 import { ApiError } from "@/lib/query/fetch-json";
@@ -20,7 +20,7 @@ import { FreeSpaceView } from "./free-space-view";
 import { ConfirmRunDialog } from "./confirm-run-dialog";
 import { OverlapWarning } from "./overlap-warning";
 import { PreviewTable } from "./preview-table";
-import { DELETE_ONLY_TEXT, confirmLabel, runConsequence, scopeText } from "./run-text";
+import { CUSTOM_IN_CACHE_TEXT, DELETE_ONLY_TEXT, confirmLabel, runConsequence, scopeText } from "./run-text";
 import { RunFields } from "./run-fields";
 import { useScopeLookup } from "./use-scope-lookup";
 import { useWorkspaceRef } from "./use-workspace-ref";
@@ -130,6 +130,10 @@ function RunForm({ initial, recipes }: { initial: RunDraft; recipes: RecipeId[] 
         {draft.target === "recipe" && deleteOnly(draft.recipe) ? (
           <p className="muted" data-testid="delete-only">
             {DELETE_ONLY_TEXT}
+          </p>
+        ) : draftOnlyDeleted(draft) ? (
+          <p className="muted" data-testid="delete-only">
+            {CUSTOM_IN_CACHE_TEXT}
           </p>
         ) : null}
       </Panel>

@@ -1,9 +1,8 @@
 "use client";
 
 import type { ComponentProps } from "react";
-import { deleteOnly } from "@/lib/catalog/recipes";
 import { clampTo, TRASH_DAYS } from "@/lib/cleanup/defaults";
-import type { RunDraft, ScopeKind } from "@/lib/cleanup/run-draft";
+import { draftOnlyDeleted, type RunDraft, type ScopeKind } from "@/lib/cleanup/run-draft";
 import { CheckField, NumberField } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { Options } from "./custom-target-fields";
@@ -70,9 +69,7 @@ export function ActionRow({ draft, set }: RowProps) {
         label="Action"
         aria-label="Action"
         value={draft.action}
-        options={
-          draft.target === "recipe" && deleteOnly(draft.recipe) ? ACTIONS.filter((a) => a.value === "delete") : ACTIONS
-        }
+        options={draftOnlyDeleted(draft) ? ACTIONS.filter((a) => a.value === "delete") : ACTIONS}
         onValue={(v) => set({ action: v as RunDraft["action"] })}
       />
       {draft.action === "trash" ? (

@@ -85,6 +85,10 @@ export function paramsText(run: {
 export const DELETE_ONLY_TEXT =
   "Deleted for good, never moved to the trash: a cache in the trash would free nothing until the trash expires. The tool downloads or builds what it needs again. The figure counts only files no other folder links (a pnpm store's files linked into node_modules free nothing).";
 
+/** What a custom rule inside a package cache says in its preview. */
+export const CUSTOM_IN_CACHE_TEXT =
+  "Inside a package cache: deleted for good, never moved to the trash, which would free nothing until it expires while the tool fills the cache again.";
+
 /** What a real run does to what it selects, said before it is confirmed. */
 export function runConsequence(action: "delete" | "trash", trashDays: number, recipe?: string | null): string {
   if (action === "delete" && deleteOnly(recipe as RecipeId | null | undefined))

@@ -4,7 +4,7 @@
 // recipes for old releases, for the 2026 bloat and for package caches are in lib/catalog/recipe-data/.
 
 import { BLOAT_RECIPES } from "./recipe-data/bloat";
-import { CACHE_RECIPE_IDS, CACHE_RECIPES } from "./recipe-data/caches";
+import { CACHE_RECIPE_IDS, CACHE_RECIPES, PACKAGE_CACHES } from "./recipe-data/caches";
 import { INSTALL_RECIPES } from "./recipe-data/installs";
 import { GEMINI_SESSION_PARTS, type SessionParts } from "./recipe-data/session-parts";
 
@@ -225,6 +225,16 @@ export const RECIPES: readonly Recipe[] = [
 /** Whether a recipe's units are only ever deleted (see Recipe.deleteOnly). */
 export const deleteOnly = (recipe: RecipeId | null | undefined) =>
   RECIPES.find((r) => r.id === recipe)?.deleteOnly === true;
+
+const CACHE_ROOT_KEYS: ReadonlySet<string> = new Set(PACKAGE_CACHES.map((c) => c.key));
+
+/**
+ * Whether what a run, policy or job selects is only ever deleted: a delete-only recipe's units, or a custom
+ * rule's inside a package cache's root (in the trash they would free nothing until it expires, while the tool
+ * fills the cache again).
+ */
+export const onlyDeleted = (t: { recipe?: string | null; custom?: { rootKey: string } | null }) =>
+  deleteOnly(t.recipe as RecipeId | null | undefined) || (t.custom != null && CACHE_ROOT_KEYS.has(t.custom.rootKey));
 
 /** Agents whose data has no unit that can be deleted safely on its own: the catalog offers nothing for them. */
 export const NO_SAFE_UNIT: readonly { agent: string; reason: string }[] = [

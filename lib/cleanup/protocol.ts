@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { LIMITS } from "@/lib/report-format/constants";
 import { relativePath } from "@/lib/report-format/schema";
-import { RECIPE_IDS, deleteOnly, type RecipeId } from "@/lib/catalog/recipes";
+import { RECIPE_IDS, onlyDeleted, type RecipeId } from "@/lib/catalog/recipes";
 import { MIN_AGE_HOURS, TRASH_DAYS } from "./defaults";
 
 const bytes = z.number().int().nonnegative().max(LIMITS.maxBytes);
@@ -75,9 +75,9 @@ export const runRequest = runRequestFields
   .refine((r) => (r.recipe === undefined) !== (r.custom === undefined), {
     message: "give exactly one of recipe, custom",
   })
-  .refine((r) => !(r.action === "trash" && deleteOnly(r.recipe)), {
+  .refine((r) => !(r.action === "trash" && onlyDeleted(r)), {
     message:
-      "this recipe's units are only ever deleted: a package cache in the trash would free nothing until it expires",
+      "a package cache's units are only ever deleted: a package cache in the trash would free nothing until it expires",
     path: ["action"],
   });
 export type RunRequest = z.infer<typeof runRequest>;

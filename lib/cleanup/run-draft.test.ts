@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { MIN_AGE_HOURS, TRASH_DAYS } from "./defaults";
 import { runRequest } from "./protocol";
-import { defaultDraft, draftFrom, runRequestOf, scopeTokens, withTarget, type RunDraft } from "./run-draft";
+import {
+  defaultDraft,
+  draftFrom,
+  draftOnlyDeleted,
+  runRequestOf,
+  scopeTokens,
+  withCustom,
+  withTarget,
+  type RunDraft,
+} from "./run-draft";
 
 const request = (d: RunDraft, ...rest: Parameters<typeof runRequestOf> extends [RunDraft, ...infer R] ? R : never) => {
   const r = runRequestOf(d, ...rest);
@@ -109,6 +118,18 @@ describe("withTarget", () => {
   it("trashes a custom target by default (restorable), keeping the parameters", () => {
     const d = withTarget({ ...defaultDraft("module-logs"), olderThanDays: "3" }, "custom");
     expect(d).toMatchObject({ target: "custom", action: "trash", olderThanDays: "3" });
+  });
+
+  it("deletes a custom target inside a package cache, as the server and the reporter only allow", () => {
+    const d = withTarget(defaultDraft("module-logs"), "custom");
+    const inCache = withCustom(d, { rootKey: "package-cache:go-mod", glob: "cache/download/**", unit: "file" });
+    expect(inCache.action).toBe("delete");
+    expect(draftOnlyDeleted(inCache)).toBe(true);
+    expect(draftOnlyDeleted(withCustom(inCache, { ...inCache.custom, rootKey: "codex:data" }))).toBe(false);
+    const saved = draftFrom({
+      ...runRequest.parse({ custom: inCache.custom, params: { olderThanDays: 1 }, scope: { all: true } }),
+    });
+    expect(saved.action).toBe("delete");
   });
 });
 

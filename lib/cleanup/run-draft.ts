@@ -2,7 +2,7 @@
 // text typed (an empty field means "not given"), so the mapping both ways lives here, apart from the form,
 // where it can be tested: a draft from a saved request (a policy), and the request from a draft or what
 // keeps it from being one. Its defaults are the protocol's own (./defaults).
-import { RECIPES, type RecipeId } from "@/lib/catalog/recipes";
+import { RECIPES, onlyDeleted, type RecipeId } from "@/lib/catalog/recipes";
 import { MIN_AGE_HOURS, TRASH_DAYS } from "./defaults";
 import type { RunRequest } from "./protocol";
 import type { CustomTarget } from "./types";
@@ -64,9 +64,19 @@ export function defaultDraft(recipe: RecipeId, workspace?: string): RunDraft {
   };
 }
 
+/** Whether the draft's target is only ever deleted: a package cache's recipe, or a custom rule inside a cache. */
+export const draftOnlyDeleted = (d: RunDraft) =>
+  d.target === "recipe" ? onlyDeleted({ recipe: d.recipe }) : onlyDeleted({ custom: d.custom });
+
+/** The draft with another custom target: inside a package cache its action can only be delete. */
+export function withCustom(d: RunDraft, custom: CustomTarget): RunDraft {
+  const next = { ...d, custom };
+  return draftOnlyDeleted(next) ? { ...next, action: "delete" } : next;
+}
+
 /** The draft with another target: a recipe brings its own defaults, a custom target keeps the parameters. */
 export function withTarget(d: RunDraft, target: { recipe: RecipeId } | "custom"): RunDraft {
-  if (target === "custom") return { ...d, target: "custom", action: "trash" };
+  if (target === "custom") return withCustom({ ...d, target: "custom", action: "trash" }, d.custom);
   const fresh = defaultDraft(target.recipe);
   return { ...fresh, scopeKind: d.scopeKind, scopeValues: d.scopeValues, custom: d.custom };
 }
@@ -95,7 +105,7 @@ export function draftFrom(
     scopeKind: kind,
     scopeValues: values.join(", "),
     dryRun: req.dryRun,
-    action: req.action ?? (req.custom ? "trash" : recipeOf(recipe).defaultAction),
+    action: req.action ?? (req.custom ? (onlyDeleted(req) ? "delete" : "trash") : recipeOf(recipe).defaultAction),
     trashDays: req.trashDays,
     minAgeHours: req.minAgeHours,
     countStatusChanges: req.countStatusChanges,

@@ -1,5 +1,5 @@
 import "server-only";
-import { RECIPES } from "@/lib/catalog/recipes";
+import { RECIPES, onlyDeleted } from "@/lib/catalog/recipes";
 import { movedSince } from "@/lib/cleanup/confirmation";
 import type { RunRequest } from "@/lib/cleanup/protocol";
 import { restoreRefusal } from "@/lib/cleanup/restore";
@@ -64,7 +64,7 @@ export async function createRun(
     );
   }
   const recipe = request.recipe ? RECIPES.find((r) => r.id === request.recipe) : undefined;
-  const action = request.action ?? recipe?.defaultAction ?? "trash";
+  const action = request.action ?? recipe?.defaultAction ?? (onlyDeleted(request) ? "delete" : "trash");
   const jobs = preview.workspaces.map((w) => ({
     workspaceId: w.workspaceId,
     rootKeys: w.roots,

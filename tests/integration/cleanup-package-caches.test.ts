@@ -65,6 +65,41 @@ describeEachDatabase("package cache cleanup", (t) => {
     expect(await t.current.db.select().from(auditLog).where(eq(auditLog.action, "cleanup.run_created"))).toEqual([]);
   });
 
+  it("refuses a custom rule inside a cache that would trash, and a policy of one deletes by default", async () => {
+    const { recipe: _recipe, ...fields } = RUN;
+    const custom = { rootKey: "package-cache:pnpm", glob: "v3/files/**", unit: "file" as const };
+    const res = await postRun({ ...fields, custom, action: "trash", confirmBytes: 0 });
+    expect(res.status).toBe(422);
+    expect(JSON.stringify(await res.json())).toContain("only ever deleted");
+    expect(await t.current.db.select().from(cleanupRuns)).toEqual([]);
+    const policy = await createPolicy(
+      t.current.db,
+      {
+        ...fields,
+        custom,
+        name: "pnpm files",
+        schedule: "daily",
+        runAtMinute: 120,
+        runWeekday: 1,
+        enabled: true,
+        expiresDays: 7,
+      },
+      ADMIN,
+    );
+    expect(policy.action).toBe("delete");
+    await expect(updatePolicy(t.current.db, policy.id, { action: "trash" }, ADMIN)).rejects.toMatchObject({
+      status: 422,
+    });
+    // the same rule in an agent's root may trash
+    const other = await postRun({
+      ...fields,
+      custom: { ...custom, rootKey: "codex:data" },
+      action: "trash",
+      confirmBytes: 0,
+    });
+    expect(JSON.stringify(await other.json())).not.toContain("only ever deleted");
+  });
+
   it("deletes by default, at the frees figure, and the claimed job deletes", async () => {
     const res = await postRun({ ...RUN, confirmBytes: 40 * MiB });
     expect(res.status).toBe(201);

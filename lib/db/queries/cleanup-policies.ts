@@ -1,6 +1,6 @@
 import "server-only";
 import { and, count, desc, eq, inArray, isNull, ne, sql, sum } from "drizzle-orm";
-import { deleteOnly } from "@/lib/catalog/recipes";
+import { onlyDeleted } from "@/lib/catalog/recipes";
 import { FINAL_JOB_STATES } from "@/lib/cleanup/job-states";
 import type { CreatePolicyRequest } from "@/lib/validations/cleanup";
 import { cleanupJobs, cleanupPolicies, cleanupRuns } from "../schema";
@@ -21,7 +21,7 @@ export function policyColumns(body: CreatePolicyRequest) {
     scope: body.scope,
     dryRun: body.dryRun,
     // a package cache is only ever deleted (runRequest refuses "trash" for it)
-    action: body.action ?? (deleteOnly(body.recipe) ? "delete" : "trash"),
+    action: body.action ?? (onlyDeleted(body) ? "delete" : "trash"),
     trashDays: body.trashDays,
     minAgeHours: body.minAgeHours,
     countStatusChanges: body.countStatusChanges,

@@ -6,7 +6,7 @@
 
 import path from "node:path";
 import type { ClaimedJob, JobResult } from "@/lib/cleanup/protocol";
-import { RECIPES, TRASH_DIR, deleteOnly, withRecipeFloor } from "@/lib/catalog/recipes";
+import { RECIPES, TRASH_DIR, onlyDeleted, withRecipeFloor } from "@/lib/catalog/recipes";
 import { Refused, checkParents, difference, makeFolderWritable, measure, removeTree, type RootHandle } from "./fs-safe";
 import type { CleanupLog } from "./log";
 import { readOpenFiles, type OpenFiles } from "./open-files";
@@ -67,8 +67,8 @@ export async function runCleanup(job: ClaimedJob, ctx: ExecuteContext): Promise<
       ? target
       : !job.params
         ? "a cleanup job needs params"
-        : job.action === "trash" && deleteOnly(job.recipe)
-          ? `${job.recipe} is only ever deleted (the trash would free nothing): a job to trash it is refused`
+        : job.action === "trash" && onlyDeleted(job)
+          ? `${job.recipe ?? job.custom?.rootKey} is only ever deleted (the trash would free nothing): a job to trash it is refused`
           : null;
   if (refusal !== null || typeof target === "string" || !job.params) {
     out.errors.push({ path: "", message: refusal ?? "" });

@@ -172,6 +172,14 @@ describe("a package cache's run", () => {
     expect(res.status).toBe("failed");
     expect(res.errors[0].message).toMatch(/only ever deleted/);
     expect(cacheState()).toEqual(before);
+    // a custom rule inside a cache's root as well
+    const custom = { rootKey: "package-cache:npm", glob: "content-v2/**", unit: "file" as const };
+    const byRule = await runJob({ recipe: null, custom, action: "trash" });
+    expect(byRule.status).toBe("failed");
+    expect(byRule.errors[0].message).toBe(
+      "package-cache:npm is only ever deleted (the trash would free nothing): a job to trash it is refused",
+    );
+    expect(cacheState()).toEqual(before);
   });
 
   it.skipIf(process.getuid?.() !== 0)("deletes Go's 0555 module cache as the workspace's user", () => {

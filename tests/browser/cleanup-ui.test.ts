@@ -144,7 +144,8 @@ describe("from the problem to the fix", () => {
       const r = await fetch(`/api/v1/workspaces/${encodeURIComponent(id)}`);
       return ((await r.json()) as { roots: { key: string; kind: string }[] }).roots;
     }, full.id);
-    const root = roots.find((r) => r.kind !== "trash" && r.kind !== "leftover")!;
+    // a root whose units may be trashed: not the trash, a leftover nor a package cache (only ever deleted)
+    const root = roots.find((r) => !["trash", "leftover", "package-cache"].includes(r.kind))!;
     await page.getByLabel("Recipe").selectOption("custom");
     await page.getByLabel("Custom root").fill(root.key);
     await page.getByLabel("Custom glob").fill("../outside/*");
@@ -161,6 +162,15 @@ describe("from the problem to the fix", () => {
       "Trash what matches in 1 workspace (sizes come with the results)",
     );
     await shots(page, "custom-target");
+
+    // inside a package cache's root: only Delete, and the form says why
+    await page.getByLabel("Custom root").fill("package-cache:npm");
+    await page.getByTestId("delete-only").filter({ hasText: "Inside a package cache" }).waitFor();
+    await expect(page.getByLabel("Action").locator("option").allTextContents()).resolves.toEqual(["Delete"]);
+    await expect(page.getByLabel("Action").inputValue()).resolves.toBe("delete");
+    await shots(page, "custom-target-in-cache");
+    await page.getByLabel("Custom root").fill(root.key);
+    await expect(page.getByLabel("Action").locator("option").count()).resolves.toBe(2);
     expect(errors).toEqual([]);
     await page.close();
   });

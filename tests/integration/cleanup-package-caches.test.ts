@@ -66,7 +66,7 @@ describeEachDatabase("package cache cleanup", (t) => {
   });
 
   it("refuses a custom rule inside a cache that would trash, and a policy of one deletes by default", async () => {
-    const { recipe: _recipe, ...fields } = RUN;
+    const fields = { ...RUN, recipe: undefined };
     const custom = { rootKey: "package-cache:pnpm", glob: "v3/files/**", unit: "file" as const };
     const res = await postRun({ ...fields, custom, action: "trash", confirmBytes: 0 });
     expect(res.status).toBe(422);

@@ -27,6 +27,26 @@ export type PackageCache = {
   refill: string;
 };
 
+/**
+ * Folders of the home that no cache a variable moves may be or hold (relative to home): its recipe deletes the
+ * cache whole, and these hold configuration, credentials or every other program's data (PIP_CACHE_DIR=~/.config
+ * would make ~/.config "the pip cache").
+ */
+export const NEVER_A_CACHE: readonly string[] = [
+  ".cache",
+  ".config",
+  ".local",
+  ".local/share",
+  ".local/state",
+  ".ssh",
+  ".gnupg",
+  ".docker",
+  ".kube",
+  ".aws",
+  ".coder",
+  ".coder-modules",
+];
+
 export const CACHE_RECIPE_IDS = [
   "npm-cache",
   "pip-cache",

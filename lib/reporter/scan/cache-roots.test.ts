@@ -119,8 +119,21 @@ describe("package caches moved by the tools' variables", () => {
     });
     expect(work.find((s) => s.key === "package-cache:yarn")).toBeUndefined();
     expect(work.find((s) => s.key === "projects")?.rel).toBe("work/projects");
+    // nor a folder that is never a cache, or holds one: ~/.config, ~/.local (which holds ~/.local/share)
+    fs.mkdirSync(path.join(home, ".config/gh"), { recursive: true });
+    const broad = discoverRoots({
+      home,
+      env: { PIP_CACHE_DIR: path.join(home, ".config"), GOCACHE: ".local" },
+      notes,
+    });
+    expect(broad.find((s) => s.key === "package-cache:pip")).toBeUndefined();
+    expect(broad.find((s) => s.key === "package-cache:go-build")).toBeUndefined();
+    expect(broad.find((s) => s.key === "package-cache:pnpm")?.rel).toBe(".local/share/pnpm/store");
     expect(notes).toContain(
-      `skipped package-cache:yarn: YARN_CACHE_FOLDER names ${path.join(home, "work")}, which holds projects`,
+      `skipped package-cache:pip: PIP_CACHE_DIR names ${path.join(home, ".config")}, which is or holds .config`,
+    );
+    expect(notes).toContain(
+      `skipped package-cache:yarn: YARN_CACHE_FOLDER names ${path.join(home, "work")}, which is or holds projects`,
     );
   });
 

@@ -15,12 +15,17 @@ import {
   type CategoryRule,
   type SessionRule,
 } from "@/lib/catalog/agents";
-import { PACKAGE_CACHES, PACKAGE_CACHE_AGENT, type PackageCache } from "@/lib/catalog/recipe-data/caches";
+import {
+  NEVER_A_CACHE,
+  PACKAGE_CACHES,
+  PACKAGE_CACHE_AGENT,
+  type PackageCache,
+} from "@/lib/catalog/recipe-data/caches";
 import { TRASH_DIR } from "@/lib/catalog/recipes";
 import type { RootKind } from "@/lib/report-format/constants";
 import type { Target } from "../cleanup/target";
 import type { Env } from "../env";
-import { isInside } from "./paths";
+import { isInside, within } from "./paths";
 
 export const KEY_RE = /^[A-Za-z0-9][A-Za-z0-9._:/@-]*$/;
 /** Files AgentAPI left in module folders (current and legacy layout) after the modules stopped using them. */
@@ -234,12 +239,15 @@ export function discoverRoots(opts: DiscoverOptions): RootSpec[] {
   }
 
   // A cache is deleted whole: one that a variable moved onto a folder holding other roots (GOMODCACHE=~/work, say)
-  // is no cache of its own, and no root.
+  // or a folder that is never a cache (~/.config, ~/.local/share, ...) is no cache of its own, and no root.
   for (const [key, name] of movedCaches) {
     const cache = list.find((r) => r.key === key);
-    const holds = cache && list.find((r) => isInside(r.abs, cache.abs));
-    if (!cache || !holds) continue;
-    notes.push(`skipped ${key}: ${name} names ${cache.abs}, which holds ${holds.key}`);
+    if (!cache) continue;
+    const holds =
+      list.find((r) => isInside(r.abs, cache.abs))?.key ??
+      NEVER_A_CACHE.find((p) => within(path.join(home, p), cache.abs));
+    if (holds === undefined) continue;
+    notes.push(`skipped ${key}: ${name} names ${cache.abs}, which is or holds ${holds}`);
     list.splice(list.indexOf(cache), 1);
   }
 

@@ -20,13 +20,17 @@ export const GROWTH_DAYS = 7;
 export const growthSinceDay = (now: Date): Day => addDaysTo(utcDayOf(now), -GROWTH_DAYS);
 
 /**
- * Every root's root_daily row of `day`, read as one range of the day-first primary key. OFFSET 0 keeps the planner
- * from flattening it into a lookup per root_latest row: those probes land all over root_daily's key index, which
- * grows with the length of history, while one day's rows are a fixed amount (and stored together, since ingest
- * appends day by day).
+ * Every root's root_daily row of `day` (of `workspaces` only, when given), read as one range of the day-first
+ * primary key (one per workspace). OFFSET 0 keeps the planner from flattening it into a lookup per root_latest
+ * row: those probes land all over root_daily's key index, which grows with the length of history, while one day's
+ * rows are a fixed amount (and stored together, since ingest appends day by day).
  */
-export const dayOfRoots = (day: Day) =>
-  sql`select workspace_id, root_key, bytes from root_daily where day = ${day}::date offset 0`;
+export const dayOfRoots = (day: Day, workspaces?: readonly string[]) =>
+  sql`select workspace_id, root_key, bytes from root_daily
+    where day = ${day}::date ${workspaceFilter(sql`workspace_id`, workspaces)} offset 0`;
+
+/** A root of root_latest (alias l) and its row of root_daily (alias d). */
+const sameRoot = sql`d.workspace_id = l.workspace_id and d.root_key = l.root_key`;
 
 /**
  * What a root of root_latest (alias l) joins to for its value on `sinceDay` (alias d): of the whole fleet, the
@@ -35,8 +39,8 @@ export const dayOfRoots = (day: Day) =>
  */
 const valueOnDay = (sinceDay: Day, only: SQL | undefined): SQL =>
   only
-    ? sql`root_daily d on d.day = ${sinceDay}::date and d.workspace_id = l.workspace_id and d.root_key = l.root_key`
-    : sql`(${dayOfRoots(sinceDay)}) d on d.workspace_id = l.workspace_id and d.root_key = l.root_key`;
+    ? sql`root_daily d on d.day = ${sinceDay}::date and ${sameRoot}`
+    : sql`(${dayOfRoots(sinceDay)}) d on ${sameRoot}`;
 
 /**
  * The roots that grew since `sinceDay` (their root_daily value that day), of the whole fleet or of some
@@ -57,11 +61,7 @@ export function grownRoots(sinceDay: Day, only?: SQL): SQL {
  * per workspace instead of per root.
  */
 const latestWithValueOn = (sinceDay: Day, only: SQL | undefined, workspaces?: readonly string[]): SQL => {
-  const day = workspaces
-    ? sql`(select workspace_id, root_key, bytes from root_daily where day = ${sinceDay}::date
-        ${workspaceFilter(sql`workspace_id`, workspaces)} offset 0) d on d.workspace_id = l.workspace_id
-        and d.root_key = l.root_key`
-    : valueOnDay(sinceDay, only);
+  const day = workspaces ? sql`(${dayOfRoots(sinceDay, workspaces)}) d on ${sameRoot}` : valueOnDay(sinceDay, only);
   return sql`select l.workspace_id, l.root_key, l.agent, l.kind, l.bytes, l.ages, l.collected_at,
       d.bytes as bytes_before
     from root_latest l left join ${day} where ${only ?? sql`true`}`;

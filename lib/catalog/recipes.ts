@@ -236,6 +236,13 @@ const CACHE_ROOT_KEYS: ReadonlySet<string> = new Set(PACKAGE_CACHES.map((c) => c
 export const onlyDeleted = (t: { recipe?: string | null; custom?: { rootKey: string } | null }) =>
   deleteOnly(t.recipe as RecipeId | null | undefined) || (t.custom != null && CACHE_ROOT_KEYS.has(t.custom.rootKey));
 
+/**
+ * The action of a run that names none: its recipe's default; a custom rule's, delete inside a package cache and
+ * trash (restorable) elsewhere.
+ */
+export const defaultActionOf = (t: { recipe?: string | null; custom?: { rootKey: string } | null }) =>
+  RECIPES.find((r) => r.id === t.recipe)?.defaultAction ?? (onlyDeleted(t) ? "delete" : "trash");
+
 /** Agents whose data has no unit that can be deleted safely on its own: the catalog offers nothing for them. */
 export const NO_SAFE_UNIT: readonly { agent: string; reason: string }[] = [
   {

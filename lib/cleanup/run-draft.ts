@@ -2,7 +2,7 @@
 // text typed (an empty field means "not given"), so the mapping both ways lives here, apart from the form,
 // where it can be tested: a draft from a saved request (a policy), and the request from a draft or what
 // keeps it from being one. Its defaults are the protocol's own (./defaults).
-import { RECIPES, onlyDeleted, type RecipeId } from "@/lib/catalog/recipes";
+import { RECIPES, defaultActionOf, onlyDeleted, type RecipeId } from "@/lib/catalog/recipes";
 import { MIN_AGE_HOURS, TRASH_DAYS } from "./defaults";
 import type { RunRequest } from "./protocol";
 import type { CustomTarget } from "./types";
@@ -105,7 +105,7 @@ export function draftFrom(
     scopeKind: kind,
     scopeValues: values.join(", "),
     dryRun: req.dryRun,
-    action: req.action ?? (req.custom ? (onlyDeleted(req) ? "delete" : "trash") : recipeOf(recipe).defaultAction),
+    action: req.action ?? defaultActionOf(req.custom ? { custom: req.custom } : { recipe }),
     trashDays: req.trashDays,
     minAgeHours: req.minAgeHours,
     countStatusChanges: req.countStatusChanges,

@@ -1,5 +1,5 @@
 import "server-only";
-import { RECIPES, onlyDeleted } from "@/lib/catalog/recipes";
+import { defaultActionOf } from "@/lib/catalog/recipes";
 import { movedSince } from "@/lib/cleanup/confirmation";
 import type { RunRequest } from "@/lib/cleanup/protocol";
 import { restoreRefusal } from "@/lib/cleanup/restore";
@@ -63,8 +63,7 @@ export async function createRun(
       { previewBytes: bytes, outdated: preview.outdated.count },
     );
   }
-  const recipe = request.recipe ? RECIPES.find((r) => r.id === request.recipe) : undefined;
-  const action = request.action ?? recipe?.defaultAction ?? (onlyDeleted(request) ? "delete" : "trash");
+  const action = request.action ?? defaultActionOf(request);
   const jobs = preview.workspaces.map((w) => ({
     workspaceId: w.workspaceId,
     rootKeys: w.roots,

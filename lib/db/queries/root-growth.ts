@@ -43,17 +43,6 @@ const valueOnDay = (sinceDay: Day, only: SQL | undefined): SQL =>
     : sql`(${dayOfRoots(sinceDay)}) d on ${sameRoot}`;
 
 /**
- * The roots that grew since `sinceDay` (their root_daily value that day), of the whole fleet or of some
- * workspaces (`only`, a condition on alias l): columns workspace_id, root_key, agent, kind, bytes, bytes_before,
- * growth, latest_day (text, YYYY-MM-DD).
- */
-export function grownRoots(sinceDay: Day, only?: SQL): SQL {
-  return sql`select l.workspace_id, l.root_key, l.agent, l.kind, l.bytes, d.bytes as bytes_before,
-      l.bytes - d.bytes as growth, to_char(l.collected_at at time zone 'UTC', 'YYYY-MM-DD') as latest_day
-    from root_latest l join ${valueOnDay(sinceDay, only)} where ${only ?? sql`true`} and l.bytes > d.bytes`;
-}
-
-/**
  * Every latest root of the whole fleet or of some workspaces (`only`, a condition on alias l) with its root_daily
  * value on `sinceDay` (null without one): columns workspace_id, root_key, agent, kind, bytes, ages, collected_at,
  * bytes_before. With `workspaces` (what `only` selects), the day's rows are read as one range of the key per
@@ -66,6 +55,21 @@ const latestWithValueOn = (sinceDay: Day, only: SQL | undefined, workspaces?: re
       d.bytes as bytes_before
     from root_latest l left join ${day} where ${only ?? sql`true`}`;
 };
+
+/**
+ * The roots of `roots` (a relation with latestWithValueOn's columns) that grew since the day of their value then:
+ * columns workspace_id, root_key, agent, kind, bytes, bytes_before, growth, latest_day (text, YYYY-MM-DD).
+ */
+const grownOf = (roots: SQL): SQL =>
+  sql`select b.workspace_id, b.root_key, b.agent, b.kind, b.bytes, b.bytes_before, b.bytes - b.bytes_before as growth,
+      to_char(b.collected_at at time zone 'UTC', 'YYYY-MM-DD') as latest_day
+    from ${roots} b where b.bytes > b.bytes_before`;
+
+/**
+ * The roots that grew since `sinceDay` (their root_daily value that day), of the whole fleet or of some
+ * workspaces (`only`, a condition on alias l), with grownOf's columns.
+ */
+export const grownRoots = (sinceDay: Day, only?: SQL): SQL => grownOf(sql`(${latestWithValueOn(sinceDay, only)})`);
 
 /** workspace_agents' rows of `roots` (a relation with latestWithValueOn's columns). */
 const agentRowsOf = (roots: SQL): SQL =>
@@ -106,12 +110,9 @@ async function rewrite(tx: Db, sinceDay: Day, workspaces?: readonly string[]): P
       measured_bytes, bytes_before, measured_day) ${agentRowsOf(sql`base`)})
     insert into root_growth_days (workspace_id, since_day, top_growth, grown)
     select w.id, ${sinceDay}::date, g.top, coalesce(g.grown, '[]'::jsonb) from workspaces w left join (
-      select b.workspace_id, max(b.bytes - b.bytes_before) as top,
-        jsonb_agg(jsonb_build_object('root_key', b.root_key, 'agent', b.agent, 'kind', b.kind, 'bytes', b.bytes,
-            'bytes_before', b.bytes_before, 'growth', b.bytes - b.bytes_before,
-            'latest_day', to_char(b.collected_at at time zone 'UTC', 'YYYY-MM-DD'))
-          order by b.bytes - b.bytes_before desc, b.root_key) as grown
-      from base b where b.bytes > b.bytes_before group by b.workspace_id
+      select r.workspace_id, max(r.growth) as top,
+        jsonb_agg(to_jsonb(r) - 'workspace_id' order by r.growth desc, r.root_key) as grown
+      from (${grownOf(sql`base`)}) r group by r.workspace_id
     ) g on g.workspace_id = w.id
     where w.last_collected_at is not null ${workspaceFilter(sql`w.id`, workspaces)}
     on conflict (workspace_id) do update set since_day = excluded.since_day, top_growth = excluded.top_growth,

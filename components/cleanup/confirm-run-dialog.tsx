@@ -82,7 +82,7 @@ export function ConfirmRunDialog({
         <div className="row">
           <button
             type="button"
-            className="button primary"
+            className="button primary long-label"
             data-testid="confirm-run-final"
             disabled={!ok || pending}
             onClick={onConfirm}

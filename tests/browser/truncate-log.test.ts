@@ -74,7 +74,10 @@ describe("truncating a growing log", () => {
     await expect(dialog.getByRole("heading").textContent()).resolves.toBe(`Truncate ${file}, ${figure}?`);
     await expect(dialog.textContent()).resolves.toContain("This cannot be undone; the trash cannot hold it.");
     fs.mkdirSync("screenshots", { recursive: true });
-    await page.screenshot({ path: "screenshots/truncate-dialog.png" });
+    await page.screenshot({ path: "screenshots/truncate-dialog-1440.png" });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: "screenshots/truncate-dialog-390.png" });
+    await page.setViewportSize({ width: 1440, height: 900 });
     const final = dialog.getByTestId("confirm-run-final");
     await expect(final.textContent()).resolves.toBe(`Truncate ${file}, ${figure}`);
     // going back sends nothing either

@@ -34,7 +34,7 @@ export default defineConfig([
   },
   {
     files: ["lib/reporter/**/*.ts"],
-    ignores: ["lib/reporter/**/*.test.ts", "lib/reporter/testing.ts"],
+    ignores: ["lib/reporter/**/*.test.ts"],
     rules: {
       [RULE]: [
         "error",
@@ -105,7 +105,7 @@ export default defineConfig([
   {
     // The layers point one way: services call queries, never the reverse. Tests assemble layers and may cross.
     files: ["lib/db/**/*.ts"],
-    ignores: ["lib/db/**/*.test.ts", "lib/db/testing.ts"],
+    ignores: ["lib/db/**/*.test.ts"],
     rules: {
       "import-x/no-restricted-paths": [
         "error",
@@ -139,7 +139,7 @@ export default defineConfig([
     // The reporter runs alone inside workspaces: of the dashboard's code it bundles only the report's format and
     // the catalog (and the cleanup protocol's types, which vanish at compile time).
     files: ["lib/reporter/**/*.ts"],
-    ignores: ["lib/reporter/**/*.test.ts", "lib/reporter/testing.ts"],
+    ignores: ["lib/reporter/**/*.test.ts"],
     rules: {
       "import-x/no-restricted-paths": [
         "error",
@@ -212,7 +212,6 @@ export default defineConfig([
       "scripts/**",
       "tests/**",
       "**/*.test.{ts,tsx}",
-      "**/testing.ts",
     ],
     rules: {
       "no-restricted-properties": [

@@ -10,8 +10,8 @@ import { DELETE as revokeToken } from "@/app/api/v1/tokens/[id]/route";
 import { POST as createToken } from "@/app/api/v1/tokens/route";
 import { PATCH as patchUser } from "@/app/api/v1/users/[id]/route";
 import { resetConfigForTests } from "@/lib/config";
-import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
-import { BASE, ctx, makePrincipals, signIn, type Principals } from "./testing";
+import { describeEachDatabase, serveRoutesFrom } from "@/tests/support/db";
+import { BASE, ctx, makePrincipals, signIn, type Principals } from "@/tests/support/auth";
 
 /** A failed sign-in (an unknown account) at `path`, as `forwardedFor` (the header a trusted proxy appends). */
 const attempt = (path: string, forwardedFor: string, i: number) =>

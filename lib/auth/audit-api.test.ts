@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { GET as auditApi } from "@/app/api/v1/audit/route";
-import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
-import { BASE, ctx, makePrincipals, type Principals } from "./testing";
+import { describeEachDatabase, serveRoutesFrom } from "@/tests/support/db";
+import { BASE, ctx, makePrincipals, type Principals } from "@/tests/support/auth";
 
 describeEachDatabase("GET /api/v1/audit", (t) => {
   let p: Principals;

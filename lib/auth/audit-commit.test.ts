@@ -12,11 +12,11 @@ import { POST as createToken } from "@/app/api/v1/tokens/route";
 import { PATCH as patchUser } from "@/app/api/v1/users/[id]/route";
 import { POST as createUser } from "@/app/api/v1/users/route";
 import { DELETE as resetToken } from "@/app/api/v1/workspaces/[id]/token/route";
-import { describeEachDatabase, serveRoutesFrom, TEST_WHO, type TestDatabase } from "@/lib/db/testing";
+import { describeEachDatabase, serveRoutesFrom, TEST_WHO, type TestDatabase } from "@/tests/support/db";
 import { rowsOf } from "@/lib/db/types";
 import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment/workspaces";
 import { createApiToken } from "./api-tokens";
-import { BASE, ctx, makePrincipals, type Principals } from "./testing";
+import { BASE, ctx, makePrincipals, type Principals } from "@/tests/support/auth";
 
 function call<P extends object>(
   handler: (request: Request, context: { params: Promise<P> }) => Promise<Response>,

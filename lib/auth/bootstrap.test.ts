@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
-import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
-import { signIn } from "./testing";
+import { describeEachDatabase, serveRoutesFrom } from "@/tests/support/db";
+import { signIn } from "@/tests/support/auth";
 import { bootstrapAdminFromEnv, needsSetup } from "./users";
 
 describeEachDatabase("first admin from ADMIN_EMAIL / ADMIN_PASSWORD", (t) => {

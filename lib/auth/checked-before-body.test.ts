@@ -8,9 +8,9 @@ import { POST as result } from "@/app/api/v1/jobs/[id]/result/route";
 import { POST as claim } from "@/app/api/v1/jobs/claim/route";
 import { POST as reports } from "@/app/api/v1/reports/route";
 import { POST as setup } from "@/app/api/v1/setup/route";
-import { describeEachDatabase, serveRoutesFrom, TEST_WHO } from "@/lib/db/testing";
+import { describeEachDatabase, serveRoutesFrom, TEST_WHO } from "@/tests/support/db";
 import { getEnrollmentKey } from "@/lib/enrollment/workspaces";
-import { BASE, ctx } from "./testing";
+import { BASE, ctx } from "@/tests/support/auth";
 import { createUser } from "./users";
 
 const garbage = (path: string, headers: Record<string, string> = {}) =>

@@ -5,12 +5,12 @@
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
 import { accounts } from "@/lib/db/schema";
-import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
+import { describeEachDatabase, serveRoutesFrom } from "@/tests/support/db";
 import { coderOAuth2, type CoderOAuth2 } from "@/tests/support/coder-standin/oauth2";
 import { CURRENT_RELEASE, EARLY_2025 } from "@/tests/support/coder-standin/release";
 import { startCoderStandIn, type CoderStandIn } from "@/tests/support/coder-standin/server";
-import { BASE } from "./testing";
-import { roleOf, signInWithCoder, startCoderSignIn } from "./coder-testing";
+import { BASE } from "@/tests/support/auth";
+import { roleOf, signInWithCoder, startCoderSignIn } from "@/tests/support/coder-auth";
 import { unpointSignInAtCoder, pointSignInAtCoder } from "@/tests/support/coder-sign-in-env";
 import { resetCoderDiscoveryForTests } from "./coder-discovery";
 

@@ -7,15 +7,15 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { GET as overview } from "@/app/api/v1/fleet/overview/route";
 import { listAudit } from "@/lib/db/queries/audit";
 import { accounts, users as userRows } from "@/lib/db/schema";
-import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
+import { describeEachDatabase, serveRoutesFrom } from "@/tests/support/db";
 import { coderOAuth2, type CoderOAuth2, type CoderUser } from "@/tests/support/coder-standin/oauth2";
 import { startCoderStandIn, type CoderStandIn } from "@/tests/support/coder-standin/server";
 import { createUser } from "./users";
-import { BASE, ctx, signIn } from "./testing";
-import { roleOf, signInWithCoder as trip } from "./coder-testing";
+import { BASE, ctx, signIn } from "@/tests/support/auth";
+import { roleOf, signInWithCoder as trip } from "@/tests/support/coder-auth";
 import { unpointSignInAtCoder, pointSignInAtCoder } from "@/tests/support/coder-sign-in-env";
 import { resetCoderDiscoveryForTests } from "./coder-discovery";
-import { TEST_WHO } from "@/lib/db/testing";
+import { TEST_WHO } from "@/tests/support/db";
 import { signInErrorMessage } from "@/lib/validations/auth";
 
 const app = {

@@ -15,10 +15,10 @@ import * as meRoute from "@/app/api/v1/me/route";
 import * as workspaceRoute from "@/app/api/v1/workspaces/[id]/route";
 import * as workspacesRoute from "@/app/api/v1/workspaces/route";
 import { users } from "@/lib/db/schema";
-import { describeEachDatabase, serveRoutesFrom, TEST_WHO } from "@/lib/db/testing";
+import { describeEachDatabase, serveRoutesFrom, TEST_WHO } from "@/tests/support/db";
 import { seedScenario, testNow, WS_A, WS_B, WS_C, WS_D } from "@/tests/support/reports";
 import { ROUTE_ACCESS } from "./route-access";
-import { BASE, ctx, signIn } from "./testing";
+import { BASE, ctx, signIn } from "@/tests/support/auth";
 import { createUser } from "./users";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;

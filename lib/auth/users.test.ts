@@ -11,10 +11,10 @@ import { PATCH as patchUser } from "@/app/api/v1/users/[id]/route";
 import { GET as listUsers, POST as createUser } from "@/app/api/v1/users/route";
 import { POST as authPost } from "@/app/api/auth/[...all]/route";
 import { resetConfigForTests } from "@/lib/config";
-import { describeEachDatabase, serveRoutesFrom, TEST_WHO } from "@/lib/db/testing";
+import { describeEachDatabase, serveRoutesFrom, TEST_WHO } from "@/tests/support/db";
 import { addressedOrigins } from "./client-ip";
 import { ACCOUNT_FAILURE_LIMIT } from "./sign-in-limit";
-import { BASE, cookieHeader, ctx, postSignIn, signIn, someAddress } from "./testing";
+import { BASE, cookieHeader, ctx, postSignIn, signIn, someAddress } from "@/tests/support/auth";
 import { bootstrapAdminFromEnv, needsSetup } from "./users";
 
 function req(path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) {

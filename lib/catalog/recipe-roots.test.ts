@@ -3,7 +3,7 @@
 // the same roots for every recipe, and those are the roots the table below names.
 import { expect, it } from "vitest";
 import { previewRun } from "@/lib/db/queries/cleanup-preview";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { describeEachDatabase } from "@/tests/support/db";
 import { recipeForFinding } from "@/lib/cleanup/links";
 import type { RootKind } from "@/lib/report-format/constants";
 import { recipesFor } from "@/lib/reporter/cleanup/targets";

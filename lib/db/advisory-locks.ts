@@ -18,7 +18,7 @@ export const MAINTENANCE_LOCK = 7_244_103;
 /** Transaction lock: two admins demoting each other cannot both succeed (lib/auth/users.ts). */
 export const ADMIN_CHANGES_LOCK = 7_244_104;
 
-/** Session lock on the test server: one test worker at a time builds the migrated template (lib/db/testing.ts). */
+/** Session lock on the test server: one test worker at a time builds the migrated template (tests/support/db.ts). */
 export const TEST_TEMPLATE_LOCK = 7_244_105;
 
 /** Transaction try-lock: one cleanup scheduler tick at a time across the instances (lib/services/cleanup-scheduler.ts). */

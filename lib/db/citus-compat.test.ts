@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { rowsOf } from "./types";
-import { describeEachDatabase } from "./testing";
+import { describeEachDatabase } from "@/tests/support/db";
 
 // docs/citus.md: how the schema maps onto Citus (distributed PostgreSQL), sharded by workspace. Citus cannot
 // run here, so this reads the migrated schema from the catalog and checks what distribution would require:

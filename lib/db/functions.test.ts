@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, expect, it } from "vitest";
 import { applyFunctions, FUNCTIONS_FOLDER } from "./functions";
 import { openPostgres } from "./open";
-import { createScratchPostgres, describeEachDatabase } from "./testing";
+import { createScratchPostgres, describeEachDatabase } from "@/tests/support/db";
 import { rowsOf } from "./types";
 
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), "functions-"));

@@ -8,7 +8,7 @@ import { openPostgres } from "./open";
 import { MAINTENANCE_LOCK } from "./advisory-locks";
 import { runMaintenance } from "./maintenance-task";
 import { listPartitions, partitionName } from "./partitions";
-import { describeEachDatabase, TEST_WHO } from "./testing";
+import { describeEachDatabase, TEST_WHO } from "@/tests/support/db";
 import { at, dayAgo, enroll, makeReport, MiB, testNow } from "@/tests/support/reports";
 import { count, dailyRoots, fleetLevels, rows } from "@/tests/support/rollups";
 

@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import { DataFolderLockedError, openEmbedded, openPostgres } from "./open";
-import { createScratchPostgres } from "./testing";
+import { createScratchPostgres } from "@/tests/support/db";
 import { getDatabase } from "./index";
 import { rowsOf } from "./types";
 

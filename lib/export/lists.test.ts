@@ -6,7 +6,7 @@ import { workspaceExportRows } from "@/lib/db/queries/export-workspaces";
 import { findingGroupRows, listFindings } from "@/lib/db/queries/findings";
 import { getFleetOverview } from "@/lib/db/queries/fleet";
 import { listWorkspaces } from "@/lib/db/queries/workspace-list";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { describeEachDatabase } from "@/tests/support/db";
 import { recordBlocker } from "@/lib/enrollment/blockers";
 import { AGENT_TABLES, FLEET_TABLES, WORKSPACE_TABLES } from "@/lib/validations/export";
 import { WORKSPACE_SORT_COLUMNS } from "@/lib/validations/workspaces";

@@ -3,7 +3,7 @@ import { beforeAll, expect, it } from "vitest";
 import type { SomeCsvExport } from "@/lib/csv/columns";
 import { openCsvStream } from "@/lib/csv/stream";
 import { copyPool } from "@/lib/db/copy-csv";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { describeEachDatabase } from "@/tests/support/db";
 import { usageExportQuery } from "@/lib/validations/export";
 import { at, dayAgo, send, type WorkspaceSpec, enroll, testNow } from "@/tests/support/reports";
 import { usageExport } from "./usage";

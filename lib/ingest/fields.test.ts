@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { describeEachDatabase } from "@/tests/support/db";
 import { rowsOf } from "@/lib/db/types";
 import { listFindings } from "@/lib/db/queries/findings";
 import { ingestReport } from "@/lib/ingest/report";

@@ -3,7 +3,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { KEPT_AGGREGATES_LOCK } from "@/lib/db/advisory-locks";
 import { openPostgres } from "@/lib/db/open";
-import { createScratchPostgres, describeEachDatabase, openMigratedEmbedded } from "@/lib/db/testing";
+import { createScratchPostgres, describeEachDatabase, openMigratedEmbedded } from "@/tests/support/db";
 import { rowsOf, type Db } from "@/lib/db/types";
 import { getRules } from "@/lib/db/queries/findings";
 import { callIngestReports } from "@/lib/db/queries/ingest";

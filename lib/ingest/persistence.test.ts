@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { describeEachDatabase } from "@/tests/support/db";
 import { rowsOf } from "@/lib/db/types";
 import type { Persistence } from "@/lib/report-format/persistence";
 import { parseReport } from "@/lib/report-format/parse";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { describeEachDatabase } from "@/tests/support/db";
 import { ingestReport } from "@/lib/ingest/report";
 import type { Report } from "@/lib/report-format/schema";
 import { enroll, makeReport, MiB } from "@/tests/support/reports";

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { authenticateWorkspace, enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment/workspaces";
 import { ingestReport } from "@/lib/ingest/report";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { describeEachDatabase } from "@/tests/support/db";
 import { enroll, makeReport, MiB } from "@/tests/support/reports";
 import { count, fleetLevels, rows } from "@/tests/support/rollups";
 import { readMigrationFiles } from "drizzle-orm/migrator";

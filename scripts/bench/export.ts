@@ -16,7 +16,7 @@ import { createApiToken } from "@/lib/auth/api-tokens";
 import { createUser } from "@/lib/auth/users";
 import { CONNECTION_OPTIONS, openPostgres } from "@/lib/db/open";
 import { ensurePartitions } from "@/lib/db/partitions";
-import { createScratchPostgres, serveRoutesFrom } from "@/lib/db/testing";
+import { createScratchPostgres, serveRoutesFrom } from "@/tests/support/db";
 import type { Db } from "@/lib/db/types";
 import { dailyUsageRows, reportUsageRows, type UsageFilters } from "@/lib/db/queries/export-usage";
 import { formatBytes } from "@/lib/format/bytes";

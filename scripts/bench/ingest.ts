@@ -13,7 +13,7 @@ import { gzipSync } from "node:zlib";
 import { stringify } from "csv-stringify/sync";
 import { subDays, subHours, subMinutes } from "date-fns";
 import { openPostgres } from "@/lib/db/open";
-import { createScratchPostgres } from "@/lib/db/testing";
+import { createScratchPostgres } from "@/tests/support/db";
 import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment/workspaces";
 import { keptRefresherFor } from "@/lib/ingest/kept-refresh";
 import { ingestReport } from "@/lib/ingest/report";

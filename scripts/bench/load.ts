@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { openPostgres } from "@/lib/db/open";
-import { createScratchPostgres } from "@/lib/db/testing";
+import { createScratchPostgres } from "@/tests/support/db";
 import { checkExactlyOnce, cleanupJobCreator, jobStates, printLoad, runLoad } from "../lib/load";
 import { ensureBuild, startNext } from "../lib/next-server";
 

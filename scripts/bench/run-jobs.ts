@@ -9,7 +9,7 @@ import { Pool } from "pg";
 import { listRunJobs } from "@/lib/db/queries/cleanup-run-jobs";
 import { CONNECTION_OPTIONS, openPostgres } from "@/lib/db/open";
 import * as schema from "@/lib/db/schema";
-import { createScratchPostgres } from "@/lib/db/testing";
+import { createScratchPostgres } from "@/tests/support/db";
 import { rowsOf, type Db } from "@/lib/db/types";
 import { RUN_JOB_SORTS, type RunJobSort } from "@/lib/validations/cleanup";
 import type { ShownJobState } from "@/lib/cleanup/job-states";

@@ -14,7 +14,7 @@ import { Pool } from "pg";
 import { getRules } from "@/lib/db/queries/findings";
 import { CONNECTION_OPTIONS, openPostgres, type Database } from "@/lib/db/open";
 import { ensurePartitions } from "@/lib/db/partitions";
-import { createScratchPostgres } from "@/lib/db/testing";
+import { createScratchPostgres } from "@/tests/support/db";
 import type { Db } from "@/lib/db/types";
 import { addDaysTo, eachDay, median, utcDayOf } from "@/lib/series";
 import { generateFleet, type FleetShape } from "../lib/scale-fleet";

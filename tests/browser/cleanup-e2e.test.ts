@@ -17,7 +17,7 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TRASH_DIR } from "@/lib/catalog/recipes";
-import { SESSION, ageTree, kubeletWalk, put, snapshot } from "@/lib/reporter/cleanup/fixtures";
+import { SESSION, ageTree, kubeletWalk, put, snapshot } from "@/tests/support/cleanup-fixtures";
 import { REPORTER_VERSION } from "@/lib/reporter/version";
 import { openPage, startHarness, type Harness, type OpenedPage } from "./harness";
 

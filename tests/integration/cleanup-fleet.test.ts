@@ -8,7 +8,7 @@ import { previewRun } from "@/lib/db/queries/cleanup-preview";
 import { createRun } from "@/lib/services/cleanup-runs";
 import type { Who } from "@/lib/db/queries/audit";
 import { getRunDetail } from "@/lib/db/queries/cleanup-views";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { describeEachDatabase } from "@/tests/support/db";
 import { seedDemoFleet } from "@/lib/demo/fleet";
 import { doneResult, FLEET_CLAUDE_RUN } from "@/tests/support/cleanup";
 

@@ -1,7 +1,7 @@
 // What the new-run page and a run's page say before and while a run waits, on both databases: the runs of the
 // same cleanup still under way on a workspace in scope, and how long the waiting jobs' reporters have been quiet.
 import { beforeAll, expect, it } from "vitest";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { describeEachDatabase } from "@/tests/support/db";
 import type { Who } from "@/lib/db/queries/audit";
 import { overlappingRuns } from "@/lib/db/queries/cleanup-overlap";
 import { previewRun } from "@/lib/db/queries/cleanup-preview";

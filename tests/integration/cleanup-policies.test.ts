@@ -17,7 +17,7 @@ import {
 import type { Who } from "@/lib/db/queries/audit";
 import { listRuns } from "@/lib/db/queries/cleanup-views";
 import { auditLog, cleanupPolicies, cleanupRuns } from "@/lib/db/schema";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { describeEachDatabase } from "@/tests/support/db";
 import { at, MiB, testNow } from "@/tests/support/reports";
 import { claudeRoot, seedWorkspace, usage } from "@/tests/support/cleanup";
 import { runDuePolicies } from "@/lib/services/cleanup-scheduler";

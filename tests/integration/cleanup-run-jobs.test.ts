@@ -7,12 +7,12 @@ import * as runRoute from "@/app/api/v1/cleanup/runs/[id]/route";
 import * as runsRoute from "@/app/api/v1/cleanup/runs/route";
 import * as runCsvRoute from "@/app/api/v1/export/cleanup/runs/[id]/route";
 import * as runsCsvRoute from "@/app/api/v1/export/cleanup/runs.csv/route";
-import { BASE, ctx, makePrincipals } from "@/lib/auth/testing";
+import { BASE, ctx, makePrincipals } from "@/tests/support/auth";
 import { SHOWN_JOB_STATES } from "@/lib/cleanup/job-states";
 import { listRunJobs, type JobRow } from "@/lib/db/queries/cleanup-run-jobs";
 import { getRunDetail } from "@/lib/db/queries/cleanup-views";
 import { auditLog, cleanupJobs, cleanupRuns } from "@/lib/db/schema";
-import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
+import { describeEachDatabase, serveRoutesFrom } from "@/tests/support/db";
 import { RUN_JOB_SORTS, RUN_JOBS_PAGE, type RunJobSort } from "@/lib/validations/cleanup";
 
 const JOBS = 2500;

@@ -9,7 +9,7 @@ import { sweepJobs } from "@/lib/db/queries/cleanup-jobs";
 import { listRunJobs } from "@/lib/db/queries/cleanup-run-jobs";
 import { queueRestore } from "@/lib/services/cleanup-runs";
 import { getRun } from "@/lib/db/queries/cleanup-views";
-import { describeEachDatabase, TEST_WHO } from "@/lib/db/testing";
+import { describeEachDatabase, TEST_WHO } from "@/tests/support/db";
 import { cleanupRunsExport, RUN_COLUMNS } from "@/lib/export/cleanup";
 import { SHOWN_JOB_STATES } from "@/lib/cleanup/job-states";
 import { restoreRefusal } from "@/lib/cleanup/restore";

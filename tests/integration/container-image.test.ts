@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
-import { createScratchPostgres } from "@/lib/db/testing";
+import { createScratchPostgres } from "@/tests/support/db";
 import { ensureBuild, freePort } from "@/scripts/lib/next-server";
 import { healthcheckPath, readDockerfile } from "@/tests/support/dockerfile";
 

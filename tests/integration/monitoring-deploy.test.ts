@@ -6,8 +6,8 @@ import path from "node:path";
 import { parser } from "@prometheus-io/lezer-promql";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { makePrincipals } from "@/lib/auth/testing";
-import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
+import { makePrincipals } from "@/tests/support/auth";
+import { describeEachDatabase, serveRoutesFrom } from "@/tests/support/db";
 import { scrapeFamilies, type MetricFamily } from "@/tests/support/metrics";
 import { seedScenario, testNow } from "@/tests/support/reports";
 

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { TRASH_DIR } from "@/lib/catalog/recipes";
 import { jobResult, type ClaimedJob } from "@/lib/cleanup/protocol";
 import { report as reportSchema, type Report } from "@/lib/report-format/schema";
-import { SESSION, ageTree, buildCleanupHome, job, kubeletWalk, put, snapshot } from "@/lib/reporter/cleanup/fixtures";
+import { SESSION, ageTree, buildCleanupHome, job, kubeletWalk, put, snapshot } from "@/tests/support/cleanup-fixtures";
 // @ts-expect-error plain .mjs build script
 import { buildReporter } from "@/scripts/build-reporter.mjs";
 

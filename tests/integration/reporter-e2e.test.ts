@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import type { Database } from "@/lib/db/open";
 import { getWorkspaceDetail } from "@/lib/db/queries/workspace-detail";
-import { openMigratedEmbedded } from "@/lib/db/testing";
+import { openMigratedEmbedded } from "@/tests/support/db";
 import { authenticateWorkspace, enrollWorkspace } from "@/lib/enrollment/workspaces";
 import { AppError } from "@/lib/errors";
 import { ingestReport } from "@/lib/ingest/report";

@@ -10,14 +10,14 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listFindings } from "@/lib/db/queries/findings";
 import { FLEET } from "@/lib/db/scope";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { describeEachDatabase } from "@/tests/support/db";
 import { restartRules } from "@/lib/findings/rules/restart";
 import { keptRefresherFor } from "@/lib/ingest/kept-refresh";
 import { ingestReport } from "@/lib/ingest/report";
 import { parseReport } from "@/lib/report-format/parse";
 import type { Report } from "@/lib/report-format/schema";
 import { buildReport } from "@/lib/reporter/scan/build-report";
-import { canMountTmpfs } from "@/lib/reporter/testing";
+import { canMountTmpfs } from "@/tests/support/reporter";
 import { enroll } from "@/tests/support/reports";
 
 const mounted: string[] = [];

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { verifyApiToken } from "@/lib/auth/api-tokens";
 import { createUser } from "@/lib/auth/users";
 import { openEmbedded, openPostgres, type Database } from "@/lib/db/open";
-import { createScratchPostgres, TEST_WHO } from "@/lib/db/testing";
+import { createScratchPostgres, TEST_WHO } from "@/tests/support/db";
 
 function cli(env: Record<string, string>, ...args: string[]) {
   const r = spawnSync("node", ["--conditions=react-server", "--import", "tsx", "scripts/token.ts", ...args], {

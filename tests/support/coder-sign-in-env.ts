@@ -1,5 +1,5 @@
 // Points the dashboard's Sign in with Coder at a Coder stand-in for a test file, and takes it away again.
-import { BASE } from "@/lib/auth/testing";
+import { BASE } from "@/tests/support/auth";
 import { resetConfigForTests } from "@/lib/config";
 
 const SIGN_IN_ENV = ["BETTER_AUTH_URL", "CODER_URL", "CODER_OAUTH2_CLIENT_ID", "CODER_OAUTH2_CLIENT_SECRET"] as const;

@@ -4,7 +4,7 @@
 // histogram has no labels and the label test checks histograms in the text.
 import parsePrometheusTextFormat, { type MetricFamily } from "parse-prometheus-text-format";
 import * as metricsRoute from "@/app/metrics/route";
-import { BASE, ctx } from "@/lib/auth/testing";
+import { BASE, ctx } from "@/tests/support/auth";
 
 export type { MetricFamily };
 

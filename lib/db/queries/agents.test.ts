@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { describeEachDatabase } from "@/tests/support/db";
 import { getAgentDetail } from "./agents";
 import { dayAgo, MiB, seedScenario, testNow } from "@/tests/support/reports";
 

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { describeEachDatabase, TEST_WHO } from "@/lib/db/testing";
+import { describeEachDatabase, TEST_WHO } from "@/tests/support/db";
 import { enroll } from "@/tests/support/reports";
 import { rowsOf } from "../types";
 import { auditRows, listAudit, recordAudit } from "./audit";

@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from "vitest";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { describeEachDatabase } from "@/tests/support/db";
 import { at, enroll, MiB, seedScenario, send, testNow } from "@/tests/support/reports";
 import { workspaceExportRows } from "./export-workspaces";
 import { getWorkspaceDetail } from "./workspace-detail";

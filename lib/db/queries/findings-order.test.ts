@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from "vitest";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { describeEachDatabase } from "@/tests/support/db";
 import { GROUP_MEMBERS_SHOWN } from "@/lib/findings/finding";
 import { findingsQuery } from "@/lib/validations/findings";
 import { MiB, seedScenario, send, session, testNow, at, enroll } from "@/tests/support/reports";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it, vi } from "vitest";
-import { describeEachDatabase, TEST_WHO } from "@/lib/db/testing";
+import { describeEachDatabase, TEST_WHO } from "@/tests/support/db";
 import { rowsOf } from "@/lib/db/types";
 import { GIB, MIB } from "@/lib/findings/rule";
 import { DEFAULT_RULES } from "@/lib/findings/rules";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { describeEachDatabase } from "@/tests/support/db";
 import { keptRefresherFor } from "@/lib/ingest/kept-refresh";
 import { ingestReport } from "@/lib/ingest/report";
 import { homeUsage } from "@/tests/support/home";

@@ -1,7 +1,7 @@
 import { differenceInMilliseconds } from "date-fns";
 import { millisecondsInDay } from "date-fns/constants";
 import { beforeAll, expect, it } from "vitest";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { describeEachDatabase } from "@/tests/support/db";
 import { forecastFull } from "@/tests/support/forecast-oracle";
 import { getFleetOverview } from "./fleet";
 import { dayAgo, GiB, MiB, seedScenario, testNow } from "@/tests/support/reports";

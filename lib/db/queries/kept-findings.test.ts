@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { describeEachDatabase, TEST_WHO } from "@/lib/db/testing";
+import { describeEachDatabase, TEST_WHO } from "@/tests/support/db";
 import { rowsOf, type Db } from "@/lib/db/types";
 import { runMaintenance } from "@/lib/db/maintenance-task";
 import { MIB } from "@/lib/findings/rule";

@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from "vitest";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { describeEachDatabase } from "@/tests/support/db";
 import { rangeChange } from "@/lib/shaping/range-change";
 import { eachDay, utcDayOf } from "@/lib/series";
 import { at, dayAgo, enroll, MiB, send, testNow, type RootSpec, type WorkspaceSpec } from "@/tests/support/reports";

@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from "vitest";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { describeEachDatabase } from "@/tests/support/db";
 import { FLEET, ownedBy } from "@/lib/db/scope";
 import { enroll, MiB, send, testNow } from "@/tests/support/reports";
 import { pageTargetExists } from "./page-targets";

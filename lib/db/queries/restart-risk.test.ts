@@ -2,7 +2,7 @@ import { parse } from "csv-parse/sync";
 import { Registry } from "prom-client";
 import { beforeAll, expect, it } from "vitest";
 import { openCsvStream } from "@/lib/csv/stream";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { describeEachDatabase } from "@/tests/support/db";
 import { FLEET, ownedBy } from "@/lib/db/scope";
 import { restartRiskExport } from "@/lib/export/restart-risk";
 import { restartRegistry } from "@/lib/metrics/restart";

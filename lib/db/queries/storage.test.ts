@@ -3,7 +3,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { recordAudit } from "@/lib/db/queries/audit";
-import { describeEachDatabase, TEST_WHO } from "@/lib/db/testing";
+import { describeEachDatabase, TEST_WHO } from "@/tests/support/db";
 import { rowsOf } from "@/lib/db/types";
 import { seedScenario, testNow } from "@/tests/support/reports";
 import { getStorageSettings, getTableSizes } from "./storage";

@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from "vitest";
-import { describeEachDatabase, TEST_WHO } from "@/lib/db/testing";
+import { describeEachDatabase, TEST_WHO } from "@/tests/support/db";
 import { inodeUsePercent, volumeUsePercent } from "@/tests/support/df";
 import { at, enroll, GiB, send, testNow, type WorkspaceSpec } from "@/tests/support/reports";
 import { getFleetOverview } from "./fleet";

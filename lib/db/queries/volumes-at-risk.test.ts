@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from "vitest";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { describeEachDatabase } from "@/tests/support/db";
 import { at, enroll, GiB, MiB, send, testNow } from "@/tests/support/reports";
 import { getRules } from "./findings";
 import { countVolumesAtRisk, volumesAtRiskPage } from "./volumes-at-risk";

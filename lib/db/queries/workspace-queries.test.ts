@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from "vitest";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { describeEachDatabase } from "@/tests/support/db";
 import { listWorkspaces } from "./workspace-list";
 import { getWorkspaceDetail } from "./workspace-detail";
 import { dayAgo, GiB, MiB, seedScenario, testNow } from "@/tests/support/reports";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { runMaintenance } from "@/lib/db/maintenance-task";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { describeEachDatabase } from "@/tests/support/db";
 import { rowsOf, type Db } from "@/lib/db/types";
 import { at, MiB, seedScenario, send, testNow, WS_B } from "@/tests/support/reports";
 import { getFleetOverview } from "./fleet";

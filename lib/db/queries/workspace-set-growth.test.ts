@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from "vitest";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { describeEachDatabase } from "@/tests/support/db";
 import { FLEET, ownedBy } from "@/lib/db/scope";
 import { rangeChange } from "@/lib/shaping/range-change";
 import { at, dayAgo, enroll, MiB, send, testNow, type WorkspaceSpec } from "@/tests/support/reports";

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { describeEachDatabase, TEST_WHO } from "@/lib/db/testing";
+import { describeEachDatabase, TEST_WHO } from "@/tests/support/db";
 import { FLEET } from "@/lib/db/scope";
 import { listFindings } from "@/lib/db/queries/findings";
 import { updateRules } from "@/lib/services/finding-rules";

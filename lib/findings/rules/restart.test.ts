@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from "vitest";
-import { describeEachDatabase } from "@/lib/db/testing";
+import { describeEachDatabase } from "@/tests/support/db";
 import { FLEET } from "@/lib/db/scope";
 import { listFindings } from "@/lib/db/queries/findings";
 import type { MountFacts, Persistence, Placement } from "@/lib/report-format/persistence";

@@ -21,8 +21,8 @@ import {
   put,
   snapshot,
   cleanupContext,
-} from "./fixtures";
-import { OLD_SESSION_ENTRIES, OTHER_SESSION_ENTRIES } from "./gemini-fixture";
+} from "@/tests/support/cleanup-fixtures";
+import { OLD_SESSION_ENTRIES, OTHER_SESSION_ENTRIES } from "@/tests/support/gemini-fixture";
 
 type CacheRecipeId = (typeof CACHE_RECIPE_IDS)[number];
 let tmp: string;

@@ -14,10 +14,16 @@ import { TRASH_DIR } from "@/lib/catalog/recipes";
 import { buildReport } from "../scan/build-report";
 import { discoverRoots } from "../scan/roots";
 import { scanRoots, type ScannerMode } from "../scan/scan-roots";
-import { compiledScanner, du } from "../testing";
-import { NEVER_SELECTED, PNPM_LINKED, PNPM_STORE, PROJECT_PNPM, buildPackageCaches } from "./cache-fixtures";
+import { compiledScanner, du } from "@/tests/support/reporter";
+import {
+  NEVER_SELECTED,
+  PNPM_LINKED,
+  PNPM_STORE,
+  PROJECT_PNPM,
+  buildPackageCaches,
+} from "@/tests/support/cache-fixtures";
 import { runCleanup } from "./execute";
-import { ENV, job, snapshot, cleanupContext } from "./fixtures";
+import { ENV, job, snapshot, cleanupContext } from "@/tests/support/cleanup-fixtures";
 
 let tmp: string;
 let home: string;
@@ -188,7 +194,7 @@ describe("a package cache's run", () => {
     expect(fs.statSync(modules).mode & 0o777).toBe(0o555);
     const script = `
       import(${JSON.stringify(path.resolve("lib/reporter/cleanup/execute.ts"))}).then(async ({ runCleanup }) => {
-        const { job, ENV } = await import(${JSON.stringify(path.resolve("lib/reporter/cleanup/fixtures.ts"))});
+        const { job, ENV } = await import(${JSON.stringify(path.resolve("tests/support/cleanup-fixtures.ts"))});
         const { CleanupLog } = await import(${JSON.stringify(path.resolve("lib/reporter/cleanup/log.ts"))});
         const { readProtect } = await import(${JSON.stringify(path.resolve("lib/reporter/cleanup/protect.ts"))});
         const home = ${JSON.stringify(home)};

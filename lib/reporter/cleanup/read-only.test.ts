@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { write } from "../testing";
+import { write } from "@/tests/support/reporter";
 
 const asRoot = process.getuid?.() === 0;
 let tmp: string;

@@ -10,7 +10,15 @@ import { TRASH_DIR } from "@/lib/catalog/recipes";
 import { discoverRoots } from "../scan/roots";
 import { scanRoots } from "../scan/scan-roots";
 import { runCleanup } from "./execute";
-import { ENV, SESSION, buildCleanupHome, job, kubeletWalk, snapshot, cleanupContext } from "./fixtures";
+import {
+  ENV,
+  SESSION,
+  buildCleanupHome,
+  job,
+  kubeletWalk,
+  snapshot,
+  cleanupContext,
+} from "@/tests/support/cleanup-fixtures";
 import { CleanupLog } from "./log";
 import { purgeFolder, readManifest, restoreFolder, sweepTrash, writeManifest } from "./trash";
 

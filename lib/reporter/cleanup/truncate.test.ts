@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ENV, job } from "./fixtures";
+import { ENV, job } from "@/tests/support/cleanup-fixtures";
 import { CleanupLog } from "./log";
 import { truncateLog } from "./truncate";
 

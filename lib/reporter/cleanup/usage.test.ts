@@ -12,7 +12,16 @@ import type { RecipeUsage, StorageRoot } from "@/lib/report-format/schema";
 import { discoverRoots } from "../scan/roots";
 import { scanRoots } from "../scan/scan-roots";
 import { runCleanup } from "./execute";
-import { ENV, SESSION, ageTree, buildCleanupHome, job, kubeletWalk, put, cleanupContext } from "./fixtures";
+import {
+  ENV,
+  SESSION,
+  ageTree,
+  buildCleanupHome,
+  job,
+  kubeletWalk,
+  put,
+  cleanupContext,
+} from "@/tests/support/cleanup-fixtures";
 import { readProtect } from "./protect";
 
 let tmp: string;

@@ -13,7 +13,7 @@ import { HELP } from "./command-line";
 import { EXIT } from "../exit-codes";
 import { main } from "./main";
 import { Spool, acquireLock, releaseLock, stateDir } from "../state";
-import { buildHome, du } from "../testing";
+import { buildHome, du } from "@/tests/support/reporter";
 
 let tmp: string;
 let home: string;

@@ -8,7 +8,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Volume } from "@/lib/report-format/schema";
 import { inodeUsePercent, volumeUsePercent } from "@/tests/support/df";
-import { canMountTmpfs } from "../testing";
+import { canMountTmpfs } from "@/tests/support/reporter";
 import { main } from "./main";
 
 const COLUMNS = ["size", "used", "avail", "pcent", "itotal", "iused", "iavail", "ipcent"] as const;

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StorageRoot } from "@/lib/report-format/schema";
-import { write } from "../testing";
+import { write } from "@/tests/support/reporter";
 import { discoverRoots } from "./roots";
 import { scanRoots } from "./scan-roots";
 

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CACHE_RECIPES } from "@/lib/catalog/recipe-data/caches";
-import { du } from "../testing";
+import { du } from "@/tests/support/reporter";
 import { buildReport } from "./build-report";
 import { discoverRoots } from "./roots";
 import { scanRoots } from "./scan-roots";

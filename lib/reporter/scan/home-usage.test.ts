@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { homeKindOf } from "@/lib/catalog/home-kinds";
 import { report as reportSchema } from "@/lib/report-format/schema";
-import { buildHome, canMountTmpfs, compiledScanner, du, SCRIPT_CURRENT, write } from "../testing";
+import { buildHome, canMountTmpfs, compiledScanner, du, SCRIPT_CURRENT, write } from "@/tests/support/reporter";
 import { buildReport } from "./build-report";
 import { discoverRoots } from "./roots";
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findBadText } from "@/lib/validations/text";
 import { decodeName, pathBytes, wirePath } from "@/lib/report-format/path-encoding";
 import { report as reportSchema, type StorageRoot } from "@/lib/report-format/schema";
-import { du } from "../testing";
+import { du } from "@/tests/support/reporter";
 import { discoverRoots } from "./roots";
 import { scanRoots } from "./scan-roots";
 

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compiledScanner, du } from "../testing";
+import { compiledScanner, du } from "@/tests/support/reporter";
 import { rawFs } from "./raw-fs";
 import { discoverRoots, type RootSpec } from "./roots";
 import { scanRoots } from "./scan-roots";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGE_BUCKET_DAYS, AGE_BUCKETS } from "@/lib/report-format/constants";
 import { ageStep } from "../cleanup/age-steps";
 import { ProtectList } from "../cleanup/protect";
-import { DAY_S, compiledScanner, du, setAge, write } from "../testing";
+import { DAY_S, compiledScanner, du, setAge, write } from "@/tests/support/reporter";
 import { Aggregator } from "./aggregate";
 import { ErrorLog } from "./errors";
 import { TimeBins } from "./native-sums";

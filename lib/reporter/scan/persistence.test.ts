@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseReport } from "@/lib/report-format/parse";
-import { canMountTmpfs } from "../testing";
+import { canMountTmpfs } from "@/tests/support/reporter";
 import { buildReport } from "./build-report";
 import { homePlacement, rootPlacement } from "./persistence";
 import { mountOf, parseMountinfo } from "./mountinfo";

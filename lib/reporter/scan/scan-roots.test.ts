@@ -5,7 +5,16 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { report as reportSchema } from "@/lib/report-format/schema";
 import type { StorageRoot } from "@/lib/report-format/schema";
-import { DAY_S, SCRIPT_CURRENT, SCRIPT_OLD, UUID1, buildHome, canMountTmpfs, compiledScanner, du } from "../testing";
+import {
+  DAY_S,
+  SCRIPT_CURRENT,
+  SCRIPT_OLD,
+  UUID1,
+  buildHome,
+  canMountTmpfs,
+  compiledScanner,
+  du,
+} from "@/tests/support/reporter";
 import { discoverRoots, type RootSpec } from "./roots";
 import { scanRoots } from "./scan-roots";
 

@@ -2,10 +2,10 @@
 // envelope before any row is read, a database that is down answers 503 instead of an empty file, and a
 // download carries the CSV headers and leaves an audit entry.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makePrincipals } from "@/lib/auth/testing";
+import { makePrincipals } from "@/tests/support/auth";
 import { resetConfigForTests } from "@/lib/config";
 import { listAudit } from "@/lib/db/queries/audit";
-import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
+import { describeEachDatabase, serveRoutesFrom } from "@/tests/support/db";
 import { seedScenario, testNow } from "@/tests/support/reports";
 import { GET as agentTable } from "./agents/[agent]/[table]/route";
 import { GET as agentWorkspaces } from "./agents/[agent]/route";

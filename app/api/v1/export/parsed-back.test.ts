@@ -5,8 +5,8 @@
 import { parse } from "csv-parse/sync";
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { makePrincipals } from "@/lib/auth/testing";
-import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
+import { makePrincipals } from "@/tests/support/auth";
+import { describeEachDatabase, serveRoutesFrom } from "@/tests/support/db";
 import { rowsOf } from "@/lib/db/types";
 import { at, enroll, MiB, seedScenario, send, testNow, type WorkspaceSpec } from "@/tests/support/reports";
 import { GET as findings } from "./findings.csv/route";

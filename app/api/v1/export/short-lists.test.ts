@@ -2,9 +2,9 @@
 // page's own API lists, with exact figures, asks for the role its page needs, and leaves an audit entry.
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { makePrincipals } from "@/lib/auth/testing";
+import { makePrincipals } from "@/tests/support/auth";
 import { listAudit } from "@/lib/db/queries/audit";
-import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
+import { describeEachDatabase, serveRoutesFrom } from "@/tests/support/db";
 import { seedScenario, testNow } from "@/tests/support/reports";
 import { GET as recipesList } from "../cleanup/recipes/route";
 import { GET as policiesList } from "../cleanup/policies/route";

@@ -3,7 +3,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { notReportingWorkspaces } from "@/lib/db/queries/coverage";
-import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
+import { describeEachDatabase, serveRoutesFrom } from "@/tests/support/db";
 import { rowsOf } from "@/lib/db/types";
 import { getEnrollmentKey } from "@/lib/enrollment/workspaces";
 import { makeReport } from "@/tests/support/reports";

@@ -2,7 +2,7 @@ import { gzipSync } from "node:zlib";
 import { addDays } from "date-fns";
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it, vi } from "vitest";
-import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
+import { describeEachDatabase, serveRoutesFrom } from "@/tests/support/db";
 import { getEnrollmentKey } from "@/lib/enrollment/workspaces";
 import { makeReport, MiB } from "@/tests/support/reports";
 import { LIMITS } from "@/lib/report-format/constants";

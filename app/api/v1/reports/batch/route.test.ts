@@ -1,7 +1,7 @@
 import { gzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
+import { describeEachDatabase, serveRoutesFrom } from "@/tests/support/db";
 import { rowsOf } from "@/lib/db/types";
 import { getEnrollmentKey } from "@/lib/enrollment/workspaces";
 import { LIMITS } from "@/lib/report-format/constants";

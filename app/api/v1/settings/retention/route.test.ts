@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from "vitest";
-import { makePrincipals } from "@/lib/auth/testing";
-import { describeEachDatabase, serveRoutesFrom } from "@/lib/db/testing";
+import { makePrincipals } from "@/tests/support/auth";
+import { describeEachDatabase, serveRoutesFrom } from "@/tests/support/db";
 import type { StorageSettings } from "@/lib/db/queries/storage";
 import { GET as storage } from "../storage/route";
 import { PUT as putRetention } from "./route";

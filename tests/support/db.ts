@@ -3,9 +3,9 @@ import fs from "node:fs";
 import path from "node:path";
 import type pg from "pg";
 import { afterAll, beforeAll, describe } from "vitest";
-import { TEST_TEMPLATE_LOCK } from "./advisory-locks";
-import { MIGRATIONS_FOLDER, openEmbedded, openPostgres, type Database } from "./open";
-import type { Who } from "./queries/audit";
+import { TEST_TEMPLATE_LOCK } from "@/lib/db/advisory-locks";
+import { MIGRATIONS_FOLDER, openEmbedded, openPostgres, type Database } from "@/lib/db/open";
+import type { Who } from "@/lib/db/queries/audit";
 
 // Every database suite starts from a migrated database, made once per version of drizzle/ (its migrations and
 // function files) and copied: PostgreSQL clones a template database (CREATE DATABASE … TEMPLATE), the embedded

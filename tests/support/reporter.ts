@@ -129,7 +129,7 @@ export function canMountTmpfs(): boolean {
  */
 export function compiledScanner(dir: string): string {
   const out = path.join(dir, "scan");
-  const src = fileURLToPath(new URL("./scan/native/scan.c", import.meta.url));
+  const src = fileURLToPath(new URL("../../lib/reporter/scan/native/scan.c", import.meta.url));
   execFileSync("cc", ["-O2", "-Wall", "-Wextra", "-Werror", "-o", out, src], { stdio: ["ignore", "pipe", "pipe"] });
   return out;
 }

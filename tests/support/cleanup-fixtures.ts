@@ -7,11 +7,11 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { ClaimedJob } from "@/lib/cleanup/protocol";
-import { DAY_S } from "../testing";
-import type { ExecuteContext } from "./execute";
-import { buildGeminiData } from "./gemini-fixture";
-import { CleanupLog } from "./log";
-import { readProtect } from "./protect";
+import { DAY_S } from "@/tests/support/reporter";
+import type { ExecuteContext } from "@/lib/reporter/cleanup/execute";
+import { buildGeminiData } from "@/tests/support/gemini-fixture";
+import { CleanupLog } from "@/lib/reporter/cleanup/log";
+import { readProtect } from "@/lib/reporter/cleanup/protect";
 
 const uuid = (n: number) => `${String(n).padStart(8, "0")}-aaaa-4bbb-8ccc-${String(n).padStart(12, "0")}`;
 export const SESSION = (n: number) => uuid(n);

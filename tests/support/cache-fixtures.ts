@@ -7,7 +7,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { ageTree, put } from "./fixtures";
+import { ageTree, put } from "@/tests/support/cleanup-fixtures";
 
 /** Files that are no cache's and must survive every cache recipe. */
 export const NEVER_SELECTED = [

@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import { GET as authGet, POST as authPost } from "@/app/api/auth/[...all]/route";
 import { GET as me } from "@/app/api/v1/me/route";
 import { consent, type CoderOAuth2 } from "@/tests/support/coder-standin/oauth2";
-import { BASE, cookieHeader, ctx, someAddress } from "./testing";
+import { BASE, cookieHeader, ctx, someAddress } from "@/tests/support/auth";
 
 /** Asks the dashboard to start Sign in with Coder: its answer (the authorization URL at 200) and its cookie. */
 export async function startCoderSignIn() {

@@ -42,8 +42,8 @@ export class ConflictError extends AppError {
   }
 }
 export class PayloadTooLargeError extends AppError {
-  constructor(limit: number) {
-    super(413, "payload_too_large", `The body is larger than this endpoint's limit of ${limit} bytes.`, { limit });
+  constructor(limit: number, message = `The body is larger than this endpoint's limit of ${limit} bytes.`) {
+    super(413, "payload_too_large", message, { limit });
   }
 }
 export class UnsupportedMediaTypeError extends AppError {

@@ -17,7 +17,7 @@ async function lift(text: string, extra: Partial<Parameters<typeof scanJson>[1]>
 
 describe("scanJson", () => {
   it("lifts the named arrays' elements one by one and keeps the rest, those arrays empty", async () => {
-    const body = { a: "x,[]{}\"\\", units: [{ p: "a,]" }, 2, [3]], b: [1, 2], skipped: [], c: { units: [9] } };
+    const body = { a: 'x,[]{}"\\', units: [{ p: "a,]" }, 2, [3]], b: [1, 2], skipped: [], c: { units: [9] } };
     expect(await lift(JSON.stringify(body))).toEqual({
       kept: { ...body, units: [], skipped: [] },
       lifted: [

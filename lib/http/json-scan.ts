@@ -28,7 +28,8 @@ const [QUOTE, BACKSLASH, COMMA, OPEN_OBJECT, CLOSE_OBJECT, OPEN_ARRAY, CLOSE_ARR
 
 const tooMany = (max: number) =>
   new PayloadTooLargeError(max, `An array or object of the body holds more than ${max} items.`);
-const malformed = (why: string) => new BadRequestError(`The body is not valid JSON: ${why}.`, undefined, "malformed_json");
+const malformed = (why: string) =>
+  new BadRequestError(`The body is not valid JSON: ${why}.`, undefined, "malformed_json");
 
 /**
  * Scans `text` in steps and returns it with the lifted arrays left empty (`"units":[]`), ready for JSON.parse.
@@ -83,7 +84,8 @@ class Scan {
         else if (c === BACKSLASH) this.escaped = true;
         else if (c === QUOTE) {
           this.inString = false;
-          if (this.keyFrom >= 0) [this.key, this.keyFrom, this.expectKey] = [keyOf(text.slice(this.keyFrom, i)), -1, false];
+          if (this.keyFrom >= 0)
+            [this.key, this.keyFrom, this.expectKey] = [keyOf(text.slice(this.keyFrom, i)), -1, false];
         }
         continue;
       }

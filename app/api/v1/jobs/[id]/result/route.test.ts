@@ -43,7 +43,11 @@ describeEachDatabase("POST /api/v1/jobs/{id}/result", (t) => {
     const when = new Date(Date.now() + 5 * 60_000).toISOString();
     ws = await seedWorkspace(db, { id: `ws-r${n}`, owner: "jo" }, when, [claudeRoot(usage({ 60: [2, 20 * MiB] }))]);
     other = await seedWorkspace(db, { id: `ws-o${n}`, owner: "al" }, when, [claudeRoot(null)]);
-    const run = { recipe: "claude-code-sessions", params: { olderThanDays: 30 }, scope: { workspaceIds: [ws.id] } };
+    const run = {
+      recipe: "claude-code-sessions" as const,
+      params: { olderThanDays: 30 },
+      scope: { workspaceIds: [ws.id] },
+    };
     await createRun(db, { ...run, dryRun: false, trashDays: 7, minAgeHours: 24, countStatusChanges: false }, TEST_WHO);
     [job] = await claimJobs(db, ws.id);
   });

@@ -106,8 +106,8 @@ try {
     );
     return (await claimJobs(database.db, ws.id))[0];
   };
-  const units = bomb("units", "{}", 32 * MiB);
-  const zeros = bomb("errors", "0", 32 * MiB);
+  const units = bomb("units", "{}", 32 * MiB - 64); // under the old 32 MiB limit, as the review's was
+  const zeros = bomb("errors", "0", 32 * MiB - 64);
   console.log(`bodies: ${units.length} bytes of gzip for 32 MiB of {} units; ${zeros.length} for 16 million zeros`);
   const made = "00000000-0000-4000-8000-000000000000";
   const post = (id: string, body: Buffer, lease?: string) =>

@@ -55,7 +55,6 @@ export default defineConfig([
                 "zod",
                 "zod/*",
                 "@/lib/report-format/schema",
-                "@/lib/report-format/parse",
                 "@/lib/cleanup/protocol",
               ],
               allowTypeImports: true,

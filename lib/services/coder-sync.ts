@@ -8,9 +8,9 @@ import {
   type SyncCounts,
 } from "@/lib/db/queries/coder-sync";
 import { recordSyncError, recordSyncSuccess } from "@/lib/metrics/coder-sync";
-import { coderClient, type CoderClient, type CoderWorkspace } from "./client";
-import type { CoderSyncConfig } from "./config";
-import type { UnverifiedWorkspace } from "./unverified";
+import { coderClient, type CoderClient, type CoderWorkspace } from "@/lib/coder/client";
+import type { CoderSyncConfig } from "@/lib/coder/config";
+import type { UnverifiedWorkspace } from "@/lib/coder/unverified";
 
 // The workspace sync: Coder's view of every workspace, read from its REST API, stored beside the reports. It pages
 // through the workspace list, then looks up each workspace the dashboard knows that Coder no longer lists (with

@@ -16,7 +16,7 @@ const appMessage =
   "app/ holds routes only; shared code lives in lib/ (URL and API parameters in lib/validations) so that nothing depends on a route file.";
 const uiMessage = "lib/db is the database layer: it knows nothing of routes or components.";
 const dbLayerMessage =
-  "lib/db holds connections, schema, migrations and queries: the domain operations that call it live in lib/services, and sign-in (lib/auth) and the Coder sync (lib/coder) call it too, never the other way. (It may read lib/coder/config, the configuration behind the links to Coder that rows carry, and the Coder API's types.)";
+  "lib/db holds connections, schema, migrations and queries: the domain operations that call it live in lib/services, and sign-in (lib/auth) calls it too, never the other way. (It may read lib/coder/config, the configuration behind the links to Coder that rows carry, and the Coder API's types.)";
 
 export default defineConfig([
   ...nextVitals,
@@ -51,12 +51,7 @@ export default defineConfig([
             },
             // The report schema is zod: its types are free, its values would bundle zod.
             {
-              group: [
-                "zod",
-                "zod/*",
-                "@/lib/report-format/schema",
-                "@/lib/cleanup/protocol",
-              ],
+              group: ["zod", "zod/*", "@/lib/report-format/schema", "@/lib/cleanup/protocol"],
               allowTypeImports: true,
               message: reporterMessage,
             },
@@ -128,6 +123,32 @@ export default defineConfig([
               from: ["./lib/db", "./lib/services", "./lib/http"],
               message:
                 "lib/findings, lib/format, lib/shaping and lib/report-format are called by the queries and routes, never the other way.",
+            },
+            {
+              target: "./lib/report-format",
+              from: ["./lib/catalog", "./lib/validations"],
+              message:
+                "lib/report-format is the lowest layer (docs/architecture.md#layering): the catalog and lib/validations import it, never the other way.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // lib/coder is the Coder API's client (configuration, types, requests), below lib/db: the sync that stores
+    // what it reads is a service (lib/services/coder-sync.ts).
+    files: ["lib/coder/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "import-x/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            {
+              target: "./lib/coder",
+              from: ["./lib/db", "./lib/services", "./lib/metrics", "./lib/auth"],
+              message: "lib/coder is the Coder API's client, below lib/db: the sync that writes lives in lib/services.",
             },
           ],
         },

@@ -1,5 +1,5 @@
 import "server-only";
-import { eq, sql } from "drizzle-orm";
+import { eq, sql, type AnyColumn } from "drizzle-orm";
 import { generateToken, hashToken, sameSecret } from "@/lib/secrets/tokens";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
@@ -52,12 +52,7 @@ export async function enrollWorkspace(
       })
       .onConflictDoUpdate({
         target: workspaces.id,
-        set: {
-          name: identity.name,
-          owner: identity.owner,
-          template: identity.template ?? null,
-          agentName: identity.agent ?? null,
-        },
+        set: { ...reporterNames(identity), agentName: identity.agent ?? null },
       });
     const [existing] = await tx
       .select({ tokenHash: workspaceTokens.tokenHash, claimHash: workspaceTokens.claimHash })
@@ -78,6 +73,20 @@ export async function enrollWorkspace(
       .onConflictDoUpdate({ target: workspaceTokens.workspaceId, set: { ...row, issuedAt: sql`now()` } });
   });
   return { workspaceId: identity.id, token };
+}
+
+/**
+ * The names an enrollment writes over an existing row: the reporter's until Coder's sync has described the
+ * workspace, Coder's after (member scope reads the owner, which no reporter may rewrite).
+ */
+function reporterNames(identity: WorkspaceIdentity) {
+  const unlessCoder = (column: AnyColumn, value: string | null) =>
+    sql`case when ${workspaces.coderSyncedAt} is null then ${value} else ${column} end`;
+  return {
+    name: unlessCoder(workspaces.name, identity.name),
+    owner: unlessCoder(workspaces.owner, identity.owner),
+    template: unlessCoder(workspaces.template, identity.template ?? null),
+  };
 }
 
 /** Which workspace a bearer token belongs to; 401 when none. */

@@ -1,6 +1,7 @@
 import "server-only";
 import { eq, sql, type AnyColumn } from "drizzle-orm";
 import { generateToken, hashToken, sameSecret } from "@/lib/secrets/tokens";
+import { recordFailure, refuseWhenLimited, type FailureLimit } from "@/lib/auth/failure-limit";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { recordAudit, type Who } from "@/lib/db/queries/audit";
@@ -21,6 +22,32 @@ export async function checkEnrollmentKey(db: Db, presentedKey: string | null): P
   const { key } = await getEnrollmentKey(db);
   if (!presentedKey || !sameSecret(presentedKey, key)) {
     throw new UnauthorizedError("The enrollment key is missing or wrong (X-Enrollment-Key header).");
+  }
+}
+
+/**
+ * Wrong enrollment keys per address, counted together on the routes that take the key (enroll and
+ * report-blockers): 20 within 10 minutes, then every key from that address is refused (429) for 10 minutes.
+ */
+export const ENROLLMENT_KEY_FAILURES: FailureLimit = { name: "enrollment-key-failures", max: 20, windowSeconds: 600 };
+
+/**
+ * The check of a route that takes the enrollment key, made before the body is read: 429 while `address` (the
+ * caller, lib/auth/client-ip.ts) has used up its failures, else 401 unless `presentedKey` is the key; a wrong key
+ * counts against the address.
+ */
+export async function checkEnrollmentKeyFrom(
+  db: Db,
+  presentedKey: string | null,
+  address: string | null,
+): Promise<void> {
+  const subject = address ?? "unknown";
+  await refuseWhenLimited(db, ENROLLMENT_KEY_FAILURES, subject);
+  try {
+    await checkEnrollmentKey(db, presentedKey);
+  } catch (err) {
+    if (presentedKey && err instanceof UnauthorizedError) await recordFailure(db, ENROLLMENT_KEY_FAILURES, subject);
+    throw err;
   }
 }
 

@@ -45,6 +45,12 @@ export class Glob implements PathTest {
   private readonly op: number[] = [];
   private readonly a: number[] = [];
   private readonly b: number[] = [];
+  /** The instructions as typed arrays, for the matching loop. */
+  private readonly ops: Int32Array;
+  private readonly args: Int32Array;
+  /** For each state, the states that consume a character (or match) it reaches without one: reach[starts[i]…]. */
+  private readonly starts: Int32Array;
+  private readonly reach: Int32Array;
   private cur: Int32Array;
   private next: Int32Array;
   private readonly stack: Int32Array;
@@ -65,10 +71,23 @@ export class Glob implements PathTest {
     }
     this.emit(MATCH);
     const size = this.op.length;
+    this.ops = Int32Array.from(this.op);
+    this.args = Int32Array.from(this.a);
     this.cur = new Int32Array(size);
     this.next = new Int32Array(size);
     this.stack = new Int32Array(2 * size + 2); // a state is pushed once per edge into it
     this.seen = new Int32Array(size);
+    // The walks without a character, made once here rather than at every character of every path.
+    const reach: number[] = [];
+    this.starts = new Int32Array(size + 1);
+    for (let pc = 0; pc < size; pc++) {
+      this.starts[pc] = reach.length;
+      this.generation++;
+      const len = this.add(this.next, 0, pc);
+      for (let k = 0; k < len; k++) reach.push(this.next[k]);
+    }
+    this.starts[size] = reach.length;
+    this.reach = Int32Array.from(reach);
   }
 
   /** The automaton's states: a match of n characters visits at most (n + 1) × size of them. */
@@ -83,27 +102,48 @@ export class Glob implements PathTest {
       this.seen.fill(0);
       this.generation = 0;
     }
+    const ops = this.ops;
+    const args = this.args;
+    const seen = this.seen;
+    const { starts, reach } = this;
     let cur = this.cur;
     let next = this.next;
-    this.generation++;
-    let curLen = this.add(cur, 0, 0, count);
+    let curLen = starts[1] - starts[0];
+    cur.set(reach.subarray(0, curLen));
+    if (count) count.steps += curLen;
     for (let i = 0; i < path.length && curLen > 0; i++) {
       const c = path.charCodeAt(i);
+      const mark = ++this.generation;
       let nextLen = 0;
-      this.generation++;
       for (let k = 0; k < curLen; k++) {
         const pc = cur[k];
-        const op = this.op[pc];
-        if (op === CHAR ? this.a[pc] === c : op === SEG ? c !== SLASH : op === ANY) {
-          nextLen = this.add(next, nextLen, pc + 1, count);
+        const op = ops[pc];
+        if (op === CHAR ? args[pc] !== c : op === SEG ? c === SLASH : op !== ANY) continue;
+        const to = pc + 1;
+        const then = ops[to];
+        if (then === SPLIT || then === JMP) {
+          for (let j = starts[to]; j < starts[to + 1]; j++) {
+            const s = reach[j];
+            if (seen[s] === mark) continue;
+            seen[s] = mark;
+            next[nextLen++] = s;
+            if (count) count.steps++;
+          }
+        } else if (seen[to] !== mark) {
+          // the common case, a state that consumes a character (or the match): no walk needed
+          seen[to] = mark;
+          next[nextLen++] = to;
+          if (count) count.steps++;
         }
       }
-      [cur, next] = [next, cur];
+      const swap = cur;
+      cur = next;
+      next = swap;
       curLen = nextLen;
     }
     this.cur = cur;
     this.next = next;
-    for (let k = 0; k < curLen; k++) if (this.op[cur[k]] === MATCH) return true;
+    for (let k = 0; k < curLen; k++) if (ops[cur[k]] === MATCH) return true;
     return false;
   }
 
@@ -117,11 +157,11 @@ export class Glob implements PathTest {
       if (this.seen[at] === mark) continue;
       this.seen[at] = mark;
       if (count) count.steps++;
-      const op = this.op[at];
-      if (op === JMP) this.stack[top++] = this.a[at];
+      const op = this.ops[at];
+      if (op === JMP) this.stack[top++] = this.args[at];
       else if (op === SPLIT) {
         this.stack[top++] = this.b[at];
-        this.stack[top++] = this.a[at];
+        this.stack[top++] = this.args[at];
       } else list[len++] = at;
     }
     return len;

@@ -5,8 +5,8 @@ import { Glob, type PathTest } from "@/lib/catalog/globs";
 
 /**
  * A test on an entry's name, as data so the hot loop needs no closure calls: any name, one exact name (`s`), a
- * suffix (`s`), or a regex. `pre` and `suf`: what every name it matches starts and ends with (for the native
- * scanner's sums).
+ * suffix (`s`), or a compiled glob (kind "regex", its name from when it was one). `pre` and `suf`: what every name
+ * it matches starts and ends with (for the native scanner's sums).
  */
 type NameTest = {
   kind: "any" | "exact" | "suffix" | "regex";
@@ -18,8 +18,8 @@ type NameTest = {
 
 /**
  * A test on the parent folder, as data: any folder, exactly `s`, `s` or inside it ("under"), some segment is one
- * of `segs` (a glob like `**` + `/logs/**`), or a regex. Only the last is a regex: most folders are settled with a
- * comparison or two. `depth`: the segments of every folder it can match, or -1 (any depth). `base`: for a test of
+ * of `segs` (a glob like `**` + `/logs/**`), or a compiled glob. Only the last runs an automaton: most folders are
+ * settled with a comparison or two. `depth`: the segments of every folder it can match, or -1 (any depth). `base`: for a test of
  * the form `X/**` whose X has a fixed depth, that depth (folders below it are inside or outside X as their parent
  * is), else -1.
  */

@@ -65,7 +65,7 @@ export type FolderUnit = {
 /** Session rules: which files are sessions, and at which depth session folders sit. */
 export class SessionMatcher {
   private fileSets: RuleSets<SessionUnitKind>;
-  /** Fixed-depth folder units: depth (segments) and the regex on the folder's relative path. */
+  /** Fixed-depth folder units: depth (segments) and the glob test on the folder's relative path. */
   readonly folderUnits: FolderUnit[] = [];
   readonly empty: boolean;
 

@@ -15,7 +15,10 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown, what = 
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => ({ path: [at, ...i.path].filter((p) => p !== "").join("."), message: i.message }));
+    const issues = parsed.error.issues.map((i) => ({
+      path: [at, ...i.path].filter((p) => p !== "").join("."),
+      message: i.message,
+    }));
     const first = issues[0];
     throw new ValidationError(
       `The ${what} do${what.endsWith("s") ? "" : "es"} not match the schema: ${first ? `${first.path || "(root)"}: ${first.message}` : "invalid"}` +

@@ -7,7 +7,6 @@ import { useSignedInUser } from "@/components/auth/caller-context";
 const LINKS = [
   { href: "/", label: "Overview" },
   { href: "/workspaces", label: "Workspaces" },
-  { href: "/volumes", label: "Volumes at risk" },
   { href: "/agents", label: "Agents" },
   { href: "/findings", label: "Findings" },
   { href: "/restart", label: "Lost at restart" },

@@ -1,7 +1,8 @@
 // The admin's questions answered on the first screen they are asked on, at 1440 and 390 px, on the demo fleet:
 // why each volume at risk fills (the full ones counted apart, out of space or of inodes), what Total storage
 // measures beside the whole homes (their figures checked against the homes CSV and the agents index), how to
-// connect Coder fully (the sync and the sign-in, each with its proof; no "while running" without a sync), and at
+// connect Coder fully (the sync and the sign-in, each with its proof; no "while running" without a sync), the
+// findings one row per rule first (adding up to the CSV's rows), and at
 // 390 px no overlapping cells in the workspaces list and the cleanup recipes' "Frees" and "New run" in view.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -96,6 +97,27 @@ describe.each(WIDTHS)("at %i px", (width) => {
     await expect(overview.getByTestId("silent-unsynced").isVisible()).resolves.toBe(true);
     await page.context().close();
     await overview.context().close();
+  });
+});
+
+describe.each(WIDTHS)("the findings at %i px", (width) => {
+  it("reads first one row per rule, the critical first, adding up to the CSV's rows", async () => {
+    const page = await open("/findings", width);
+    const table = page.getByTestId("findings-by-rule");
+    const rules = await table.locator("tbody tr").evaluateAll((trs) =>
+      trs.map((tr) => ({
+        severity: tr.querySelector(".badge")?.textContent ?? "",
+        rows: Number((tr.querySelectorAll("td.num")[1]?.textContent ?? "").replace(/,/g, "")),
+      })),
+    );
+    expect(rules.length).toBeGreaterThan(0);
+    expect(rules.length).toBeLessThan(50);
+    const rank = (s: string) => ["critical", "warning", "info"].indexOf(s);
+    expect(rules.map((r) => rank(r.severity))).toEqual(rules.map((r) => rank(r.severity)).sort((a, b) => a - b));
+    // the CSV keeps every row of every rule
+    const csv = await csvRows(page, "/api/v1/export/findings.csv");
+    expect(rules.reduce((s, r) => s + r.rows, 0)).toBe(csv.length);
+    await page.context().close();
   });
 });
 

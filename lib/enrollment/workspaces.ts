@@ -3,10 +3,9 @@ import { eq, sql } from "drizzle-orm";
 import { generateToken, hashToken, sameSecret } from "@/lib/secrets/tokens";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
-import { recordAudit, type Who } from "@/lib/db/queries/audit";
 import { getOrCreateSetting } from "@/lib/db/queries/settings";
 import { settings, workspaces, workspaceTokens } from "@/lib/db/schema";
-import { ConflictError, NotFoundError, UnauthorizedError } from "@/lib/errors";
+import { ConflictError, UnauthorizedError } from "@/lib/errors";
 import type { EnrollResponse, WorkspaceIdentity } from "@/lib/report-format/schema";
 
 /** The fleet's enrollment key: STORAGE_ENROLLMENT_KEY, or one generated at first start and kept in the database. */
@@ -91,32 +90,19 @@ export async function authenticateWorkspace(db: Db, token: string | null): Promi
   return rows[0].workspaceId;
 }
 
-/** Admin action: forgets a workspace's token so it can enroll again with only the enrollment key. */
-export async function resetWorkspaceToken(db: Db, workspaceId: string, who: Who): Promise<void> {
-  await db.transaction(async (tx) => {
-    const deleted = await tx
-      .delete(workspaceTokens)
-      .where(eq(workspaceTokens.workspaceId, workspaceId))
-      .returning({ id: workspaceTokens.workspaceId });
-    if (!deleted.length) throw new NotFoundError(`Workspace ${workspaceId} has no token.`);
-    await recordAudit(tx, { ...who, action: "workspace.token_reset", target: workspaceId });
-  });
+/** Forgets a workspace's token, so it can enroll again with only the enrollment key; false when it had none. */
+export async function deleteWorkspaceToken(tx: Db, workspaceId: string): Promise<boolean> {
+  const deleted = await tx
+    .delete(workspaceTokens)
+    .where(eq(workspaceTokens.workspaceId, workspaceId))
+    .returning({ id: workspaceTokens.workspaceId });
+  return deleted.length > 0;
 }
 
-/**
- * Admin action: replaces the generated enrollment key. Workspaces already enrolled keep their tokens; new ones
- * need the new key. A key set by STORAGE_ENROLLMENT_KEY is changed there, not here.
- */
-export async function rotateEnrollmentKey(db: Db, who: Who): Promise<void> {
-  if (config().enrollmentKey) {
-    throw new ConflictError("The enrollment key is set by STORAGE_ENROLLMENT_KEY: change it there and restart.");
-  }
-  const key = generateToken("sek");
-  await db.transaction(async (tx) => {
-    await tx
-      .insert(settings)
-      .values({ key: "enrollment_key", value: key })
-      .onConflictDoUpdate({ target: settings.key, set: { value: key, updatedAt: sql`now()` } });
-    await recordAudit(tx, { ...who, action: "enrollment_key.rotated" });
-  });
+/** Stores `key` as the fleet's generated enrollment key. */
+export async function storeEnrollmentKey(tx: Db, key: string): Promise<void> {
+  await tx
+    .insert(settings)
+    .values({ key: "enrollment_key", value: key })
+    .onConflictDoUpdate({ target: settings.key, set: { value: key, updatedAt: sql`now()` } });
 }

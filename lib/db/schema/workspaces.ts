@@ -62,7 +62,7 @@ export const workspaces = pgTable(
     growthBytesPerDay: real("growth_bytes_per_day"),
     /** When the volume fills at that rate; null when it is not growing. */
     forecastFullAt: timestamp("forecast_full_at", { withTimezone: true }),
-    // Coder's view of the workspace, kept by the workspace sync (lib/coder/sync.ts); null until a sync saw it.
+    // Coder's view of the workspace, kept by the workspace sync (lib/services/coder-sync.ts); null until a sync saw it.
     /** latest_build.status: pending, starting, running, stopping, stopped, failed, canceling, canceled, deleting, deleted. */
     coderStatus: text("coder_status"),
     /** latest_build.transition: start, stop or delete. */

@@ -1,6 +1,7 @@
 import "server-only";
-import { eq, sql } from "drizzle-orm";
+import { eq, sql, type AnyColumn } from "drizzle-orm";
 import { generateToken, hashToken, sameSecret } from "@/lib/secrets/tokens";
+import { recordFailure, refuseWhenLimited, type FailureLimit } from "@/lib/auth/failure-limit";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { getOrCreateSetting } from "@/lib/db/queries/settings";
@@ -20,6 +21,32 @@ export async function checkEnrollmentKey(db: Db, presentedKey: string | null): P
   const { key } = await getEnrollmentKey(db);
   if (!presentedKey || !sameSecret(presentedKey, key)) {
     throw new UnauthorizedError("The enrollment key is missing or wrong (X-Enrollment-Key header).");
+  }
+}
+
+/**
+ * Wrong enrollment keys per address, counted together on the routes that take the key (enroll and
+ * report-blockers): 20 within 10 minutes, then every key from that address is refused (429) for 10 minutes.
+ */
+export const ENROLLMENT_KEY_FAILURES: FailureLimit = { name: "enrollment-key-failures", max: 20, windowSeconds: 600 };
+
+/**
+ * The check of a route that takes the enrollment key, made before the body is read: 429 while `address` (the
+ * caller, lib/auth/client-ip.ts) has used up its failures, else 401 unless `presentedKey` is the key; a wrong key
+ * counts against the address.
+ */
+export async function checkEnrollmentKeyFrom(
+  db: Db,
+  presentedKey: string | null,
+  address: string | null,
+): Promise<void> {
+  const subject = address ?? "unknown";
+  await refuseWhenLimited(db, ENROLLMENT_KEY_FAILURES, subject);
+  try {
+    await checkEnrollmentKey(db, presentedKey);
+  } catch (err) {
+    if (presentedKey && err instanceof UnauthorizedError) await recordFailure(db, ENROLLMENT_KEY_FAILURES, subject);
+    throw err;
   }
 }
 
@@ -51,12 +78,7 @@ export async function enrollWorkspace(
       })
       .onConflictDoUpdate({
         target: workspaces.id,
-        set: {
-          name: identity.name,
-          owner: identity.owner,
-          template: identity.template ?? null,
-          agentName: identity.agent ?? null,
-        },
+        set: { ...reporterNames(identity), agentName: identity.agent ?? null },
       });
     const [existing] = await tx
       .select({ tokenHash: workspaceTokens.tokenHash, claimHash: workspaceTokens.claimHash })
@@ -77,6 +99,20 @@ export async function enrollWorkspace(
       .onConflictDoUpdate({ target: workspaceTokens.workspaceId, set: { ...row, issuedAt: sql`now()` } });
   });
   return { workspaceId: identity.id, token };
+}
+
+/**
+ * The names an enrollment writes over an existing row: the reporter's until Coder's sync has described the
+ * workspace, Coder's after (member scope reads the owner, which no reporter may rewrite).
+ */
+function reporterNames(identity: WorkspaceIdentity) {
+  const unlessCoder = (column: AnyColumn, value: string | null) =>
+    sql`case when ${workspaces.coderSyncedAt} is null then ${value} else ${column} end`;
+  return {
+    name: unlessCoder(workspaces.name, identity.name),
+    owner: unlessCoder(workspaces.owner, identity.owner),
+    template: unlessCoder(workspaces.template, identity.template ?? null),
+  };
 }
 
 /** Which workspace a bearer token belongs to; 401 when none. */

@@ -158,4 +158,6 @@ export const reportBlockers = pgTable("report_blockers", {
   detail: text("detail").notNull(),
   moduleVersion: text("module_version"),
   reportedAt: timestamp("reported_at", { withTimezone: true }).notNull().defaultNow(),
+  /** Given with the enrollment key, not a workspace token: such rows are capped in number and expire. */
+  byKey: boolean("by_key").notNull().default(false),
 });

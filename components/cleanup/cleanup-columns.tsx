@@ -40,17 +40,24 @@ export function recipeColumns(isAdmin: boolean): ColumnDef<Recipe>[] {
           <div className="muted small">{formatCountOf(r.fleet.workspaces, "workspace")}</div>
         </>
       ),
-      { className: "num" },
+      // on a phone, right under the recipe's name
+      { className: "num phone-first" },
     ),
   ];
   if (!isAdmin) return columns;
   return [
     ...columns,
-    column<Recipe>("run", "", (r) => (
-      <Link className="button" href={newRunHref({ recipe: r.id })}>
-        New run
-      </Link>
-    )),
+    column<Recipe>(
+      "run",
+      "",
+      (r) => (
+        <Link className="button" href={newRunHref({ recipe: r.id })}>
+          New run
+        </Link>
+      ),
+      // on a phone, at the end of the recipe's line
+      { className: "actions" },
+    ),
   ];
 }
 

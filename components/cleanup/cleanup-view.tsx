@@ -23,7 +23,13 @@ function Catalog() {
     <QueryView query={query} height={300}>
       {(c) => (
         <>
-          <DataTable data={c.recipes} columns={recipeColumns(isAdmin)} rowId={(r) => r.id} testId="recipes" />
+          <DataTable
+            data={c.recipes}
+            columns={recipeColumns(isAdmin)}
+            rowId={(r) => r.id}
+            testId="recipes"
+            stacked={2}
+          />
           <p className="muted small">
             No recipe for: {c.noSafeUnit.map((n) => `${agentLabel(n.agent)} (${n.reason})`).join(" ")}
           </p>

@@ -177,10 +177,14 @@ export function VolumesAtRisk({
   );
 }
 
-export function SilentWorkspaces({ silent }: { silent: FleetOverview["silent"] }) {
+/**
+ * Workspaces that stopped reporting. Only a sync from Coder tells a running workspace from a stopped one: without
+ * one, the panel says no more than that they stopped.
+ */
+export function SilentWorkspaces({ silent, synced }: { silent: FleetOverview["silent"]; synced: boolean }) {
   return (
     <Panel
-      title={`Stopped reporting while running (${silent.count})`}
+      title={`Stopped reporting${synced ? " while running" : ""} (${silent.count})`}
       actions={
         <>
           <ExportLink path={exportPaths.fleet("silent")} />
@@ -189,8 +193,14 @@ export function SilentWorkspaces({ silent }: { silent: FleetOverview["silent"] }
       }
     >
       {silent.count === 0 ? (
-        <None>{`Every workspace running in Coder reported in the last ${silent.hours} hours.`}</None>
+        <None>{`Every workspace${synced ? " running in Coder" : ""} reported in the last ${silent.hours} hours.`}</None>
       ) : null}
+      {synced ? null : (
+        <p className="small muted" data-testid="silent-unsynced">
+          Whether they are running or stopped is Coder&apos;s to say:{" "}
+          <Link href="/connect#coder-sync">connect the Coder sync</Link>.
+        </p>
+      )}
       {silent.expected > 0 ? (
         <p className="small muted" data-testid="silent-expected">
           <Link href="/workspaces?status=stopped&sort=lastReport&dir=asc">

@@ -85,12 +85,14 @@ const TABLES: { [T in FleetTable]: (o: Overview) => CsvTable } = {
       col("reason_at", "time", (r) => r.reportedAt),
       col("last_report_at", "time", (r) => r.lastCollectedAt),
     ]),
-  // What fills the homes: each part of the measured homes, then what their volumes hold outside them.
+  // What fills the homes: each part of the measured homes, then what their volumes hold outside them, then what
+  // their measured roots hold (their part of Total storage: the homes less it is what lies outside the roots).
   homes: (o) =>
     csvTable(
       [
         ...FLEET_HOME_PARTS.map((part) => ({ part, bytes: o.home[part] })),
         { part: "outside-homes", bytes: o.home.outside },
+        { part: "measured-roots", bytes: o.home.roots },
       ],
       [
         col("part", "text", (r) => r.part),

@@ -8,6 +8,7 @@ import {
   type SyncCounts,
 } from "@/lib/db/queries/coder-sync";
 import { recordSyncError, recordSyncSuccess } from "@/lib/metrics/coder-sync";
+import { decideNotices } from "@/lib/services/notifications";
 import { coderClient, type CoderClient, type CoderWorkspace } from "./client";
 import type { CoderSyncConfig } from "./config";
 import type { UnverifiedWorkspace } from "./unverified";
@@ -99,6 +100,12 @@ export async function syncFromCoder(
       );
     }
     Object.assign(counts, await applyCoderSync(db, seen, deletions, startedAt));
+    // A forecast that ran out or a state that cleared while no report came: decided after the sync's commit.
+    await decideNotices(
+      db,
+      seen.map((w) => w.id),
+      now(),
+    ).catch((err) => console.error("[notify] deciding the notices after the Coder sync failed:", err));
   } catch (err) {
     error = (err as Error).message || String(err);
   }

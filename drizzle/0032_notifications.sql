@@ -25,6 +25,12 @@ CREATE TABLE "notification_outbox" (
 	"last_error" text
 );
 --> statement-breakpoint
+CREATE TABLE "owner_contacts" (
+	"owner" text PRIMARY KEY NOT NULL,
+	"email" text NOT NULL,
+	"updated_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "notice_states" ADD CONSTRAINT "notice_states_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "notification_outbox_due_idx" ON "notification_outbox" USING btree ("next_attempt_at") WHERE status = 'pending';--> statement-breakpoint
 CREATE INDEX "notification_outbox_created_idx" ON "notification_outbox" USING btree ("created_at");--> statement-breakpoint

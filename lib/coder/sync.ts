@@ -9,6 +9,7 @@ import {
 } from "@/lib/db/queries/coder-sync";
 import { recordSyncError, recordSyncSuccess } from "@/lib/metrics/coder-sync";
 import { decideNotices } from "@/lib/services/notifications";
+import { syncOwnerEmails } from "./owner-emails";
 import { coderClient, type CoderClient, type CoderWorkspace } from "./client";
 import type { CoderSyncConfig } from "./config";
 import type { UnverifiedWorkspace } from "./unverified";
@@ -100,6 +101,9 @@ export async function syncFromCoder(
       );
     }
     Object.assign(counts, await applyCoderSync(db, seen, deletions, startedAt));
+    await syncOwnerEmails(db, client, opts.pageSize ?? PAGE_SIZE, startedAt).catch((err) =>
+      console.error(`[notify] could not read the owners' email addresses from Coder: ${(err as Error).message}`),
+    );
     // A forecast that ran out or a state that cleared while no report came: decided after the sync's commit.
     await decideNotices(
       db,

@@ -2,8 +2,9 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { config, type NotifyConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
-import { claimDue, settle, type Outcome, type OutboxRow } from "@/lib/db/queries/notifications";
+import { claimDue, ownerEmail, settle, type Outcome, type OutboxRow } from "@/lib/db/queries/notifications";
 import { processMetrics } from "@/lib/metrics/process";
+import { messageIdOf, sendEmail } from "@/lib/notify/channels/email";
 import { postWebhook, webhookBody } from "@/lib/notify/channels/webhook";
 import { afterFailure } from "@/lib/notify/schedule";
 
@@ -27,14 +28,38 @@ export type Sender = {
   signal?: AbortSignal;
 };
 
-async function deliver(s: Sender, row: OutboxRow, now: Date): Promise<void> {
-  if (row.channel === "webhook" && s.notify.webhook) {
-    const target = { ...s.notify.webhook, allowPrivate: s.notify.allowPrivate };
-    await postWebhook(target, webhookBody(row.notice, row.id, s.appUrl, now), row.id);
-    return;
+/** A send that no retry can mend (no address, a channel turned off): the row fails at once. */
+class Undeliverable extends Error {}
+
+/** The rows one message carries: a webhook's or a full volume's row alone, an owner's other emails together. */
+function messagesOf(rows: OutboxRow[]): OutboxRow[][] {
+  const groups = new Map<string, OutboxRow[]>();
+  for (const r of rows) {
+    const key = r.channel === "email" && r.kind !== "full" ? `digest:${r.owner}` : r.id;
+    groups.set(key, [...(groups.get(key) ?? []), r]);
   }
-  throw new Error(`the ${row.channel} channel is no longer configured`);
+  return [...groups.values()];
 }
+
+async function deliver(s: Sender, rows: OutboxRow[], now: Date): Promise<void> {
+  const [first] = rows;
+  if (first.channel === "webhook" && s.notify.webhook) {
+    const target = { ...s.notify.webhook, allowPrivate: s.notify.allowPrivate };
+    await postWebhook(target, webhookBody(first.notice, first.id, s.appUrl, now), first.id);
+  } else if (first.channel === "email" && s.notify.email) {
+    const { smtpUrl, from } = s.notify.email;
+    const to = await ownerEmail(s.db, first.owner);
+    if (!to) throw new Undeliverable(`no email address for ${first.owner} (Coder has none, or only a placeholder)`);
+    const ids = rows.map((r) => r.id);
+    const notices = rows.map((r) => r.notice);
+    await sendEmail(smtpUrl, { from, to, notices, messageId: messageIdOf(ids, from), appUrl: s.appUrl });
+  } else throw new Undeliverable(`the ${first.channel} channel is no longer configured`);
+}
+
+const outcomeOf = (row: OutboxRow, err: unknown, now: Date): Outcome =>
+  err instanceof Undeliverable
+    ? { status: "failed", error: err.message }
+    : afterFailure(row.createdAt, row.attempts, now, (err as Error).message);
 
 /** One claim and its sends; returns how many rows it leased (0: none due, or the hour's cap is reached). */
 export async function sendDue(s: Sender): Promise<number> {
@@ -46,18 +71,23 @@ export async function sendDue(s: Sender): Promise<number> {
     maxPerHour: s.notify.maxPerHour,
     limit: BATCH,
   });
-  for (const row of rows) {
+  for (const message of messagesOf(rows)) {
     if (s.signal?.aborted) break;
-    let outcome: Outcome;
+    let failure: unknown = null;
     try {
-      await deliver(s, row, clock());
-      outcome = { status: "sent" };
+      await deliver(s, message, clock());
     } catch (err) {
-      outcome = afterFailure(row.createdAt, row.attempts, clock(), (err as Error).message);
+      failure = err;
     }
-    await settle(s.db, row.id, s.id, clock(), outcome);
-    const counted = outcome.status === "pending" ? "retry" : outcome.status;
-    processMetrics().notifications.inc({ channel: row.channel, outcome: counted });
+    for (const row of message) {
+      const outcome: Outcome = failure === null ? { status: "sent" } : outcomeOf(row, failure, clock());
+      await settle(s.db, row.id, s.id, clock(), outcome);
+    }
+    const counted = failure === null ? "sent" : outcomeOf(message[0], failure, clock()).status;
+    processMetrics().notifications.inc({
+      channel: message[0].channel,
+      outcome: counted === "pending" ? "retry" : counted,
+    });
   }
   return rows.length;
 }
@@ -73,7 +103,7 @@ const TICK_MS = 15_000;
 /** Started once per server process from instrumentation.ts when a channel is configured. */
 export function startNotificationSender(getDb: () => Promise<Db>): void {
   const { notify, appUrl } = config();
-  if (globalForSender.__notificationSender || !notify.webhook) return;
+  if (globalForSender.__notificationSender || (!notify.webhook && !notify.email)) return;
   const id = `sender-${randomUUID()}`;
   let running = false;
   const tick = async () => {

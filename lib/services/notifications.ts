@@ -11,7 +11,8 @@ import {
   type NewMessage,
 } from "@/lib/db/queries/notifications";
 import { changes, currentNotices, DEFAULT_THRESHOLDS, type Thresholds } from "@/lib/notify/decide";
-import type { NoticeChannel } from "@/lib/notify/types";
+import { nextDigestAt } from "@/lib/notify/schedule";
+import type { Notice, NoticeChannel } from "@/lib/notify/types";
 
 /** The thresholds in force: a variable set in the environment, else the default. */
 export function noticeThresholds(n: NotifyConfig = config().notify): Thresholds {
@@ -23,7 +24,15 @@ export function noticeThresholds(n: NotifyConfig = config().notify): Thresholds 
 
 /** The channels configured now; a notice decided while a channel is off is not sent on it later. */
 export function configuredChannels(n: NotifyConfig): NoticeChannel[] {
-  return n.webhook ? ["webhook"] : [];
+  return [...(n.email ? (["email"] as const) : []), ...(n.webhook ? (["webhook"] as const) : [])];
+}
+
+/**
+ * When a message may go: at once, but an email that is not about a full volume waits for the next digest hour
+ * (so a channel just configured does not send the fleet's backlog at once).
+ */
+export function dueAt(channel: NoticeChannel, notice: Notice, now: Date, n: NotifyConfig): Date {
+  return channel === "email" && notice.kind !== "full" ? nextDigestAt(now, n.digestHour) : now;
 }
 
 /** Workspaces decided in one transaction: a Coder sync decides for the whole fleet. */
@@ -58,7 +67,8 @@ async function decideBatch(db: Db, workspaceIds: string[], now: Date, notify: No
       await rememberStates(tx, [...c.send, ...c.keep], now);
       for (const kind of c.clear) await forgetState(tx, facts.id, kind);
       for (const notice of c.send)
-        for (const channel of channels) messages.push({ channel, notice, nextAttemptAt: now });
+        for (const channel of channels)
+          messages.push({ channel, notice, nextAttemptAt: dueAt(channel, notice, now, notify) });
     }
     await addToOutbox(tx, messages, now);
     return messages.length;

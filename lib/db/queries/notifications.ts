@@ -4,7 +4,7 @@ import type { Told } from "@/lib/notify/decide";
 import type { AfterFailure } from "@/lib/notify/schedule";
 import type { Notice, NoticeChannel, NoticeKind } from "@/lib/notify/types";
 import { NOTIFY_CLAIM_LOCK, NOTIFY_DECIDE_LOCK } from "../advisory-locks";
-import { notificationOutbox, noticeStates } from "../schema";
+import { notificationOutbox, noticeStates, ownerContacts } from "../schema";
 import { rowsOf, type Db } from "../types";
 
 // The rows of the owners' notices: what each owner was last told per workspace and kind, and the outbox of
@@ -123,4 +123,23 @@ export async function settle(db: Db, id: string, sender: string, now: Date, o: O
     .where(and(eq(notificationOutbox.id, id), eq(notificationOutbox.leaseOwner, sender)))
     .returning({ id: notificationOutbox.id });
   return rows.length === 1;
+}
+
+export async function saveOwnerEmails(db: Db, contacts: { owner: string; email: string }[], at: Date): Promise<void> {
+  if (contacts.length === 0) return;
+  await db
+    .insert(ownerContacts)
+    .values(contacts.map((c) => ({ ...c, updatedAt: at })))
+    .onConflictDoUpdate({
+      target: ownerContacts.owner,
+      set: { email: sql`excluded.email`, updatedAt: sql`excluded.updated_at` },
+    });
+}
+
+export async function ownerEmail(db: Db, owner: string): Promise<string | null> {
+  const [row] = await db
+    .select({ email: ownerContacts.email })
+    .from(ownerContacts)
+    .where(eq(ownerContacts.owner, owner));
+  return row?.email ?? null;
 }

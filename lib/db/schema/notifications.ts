@@ -65,3 +65,13 @@ export const notificationOutbox = pgTable(
     index("notification_outbox_workspace_idx").on(t.workspaceId, t.createdAt),
   ],
 );
+
+/**
+ * Where each workspace owner (by Coder username) is emailed: written by the Coder sync from Coder's users API. An
+ * owner without a row, or with an empty or placeholder address, gets no email.
+ */
+export const ownerContacts = pgTable("owner_contacts", {
+  owner: text("owner").primaryKey(),
+  email: text("email").notNull(),
+  updatedAt: tz("updated_at").notNull(),
+});

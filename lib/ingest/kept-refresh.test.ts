@@ -157,7 +157,7 @@ describe("a busy workspace's figures [postgres]", () => {
         [FLEET[0].id],
       );
       await other.query("commit");
-      expect(await pass).toBe(FLEET.length);
+      expect(await pass).toHaveLength(FLEET.length);
     } finally {
       await other.end();
     }

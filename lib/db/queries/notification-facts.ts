@@ -60,6 +60,7 @@ export async function workspaceFacts(db: Db, ids: string[]): Promise<WorkspaceFa
     owner: r.owner,
     usedPct: r.used_pct,
     forecastFullAt: r.forecast_full_at == null ? null : new Date(r.forecast_full_at),
+    // No report carries the reporter's own ENOSPC/EDQUOT yet: until one does, full is told by the volume's use.
     writesFailedNoSpace: false,
     lostAtRestart: parsed(r.lost) ?? [],
     causes: (parsed(r.causes) ?? []).map((c) => ({ ...c, bytes: Number(c.bytes) })),

@@ -17,13 +17,20 @@ export type Email = {
   appUrl: string;
 };
 
+/** A send that takes longer is abandoned and retried: a batch's sends end well inside the sender's lease. */
+const SEND_TIMEOUT_MS = 30_000;
+
 const transports = new Map<string, Transporter>();
 
 /** One transport per SMTP URL, kept for the process (nodemailer opens a connection per message). */
 function transportFor(smtpUrl: string): Transporter {
   let t = transports.get(smtpUrl);
   if (!t) {
-    t = nodemailer.createTransport(smtpUrl);
+    t = nodemailer.createTransport({
+      url: smtpUrl,
+      connectionTimeout: SEND_TIMEOUT_MS,
+      greetingTimeout: SEND_TIMEOUT_MS,
+    });
     transports.set(smtpUrl, t);
   }
   return t;
@@ -52,5 +59,13 @@ export function emailParts(e: Pick<Email, "notices" | "appUrl">): { subject: str
 /** Sends `e`; throws with the SMTP server's answer when it refuses. */
 export async function sendEmail(smtpUrl: string, e: Email): Promise<void> {
   const { subject, text, html } = emailParts(e);
-  await transportFor(smtpUrl).sendMail({ from: e.from, to: e.to, subject, text, html, messageId: e.messageId });
+  await transportFor(smtpUrl).sendMail({
+    from: e.from,
+    to: e.to,
+    subject,
+    text,
+    html,
+    messageId: e.messageId,
+    signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+  });
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "@/lib/db";
 import { saveOwnerEmails } from "@/lib/db/queries/notifications";
-import type { CoderClient } from "./client";
+import type { CoderClient } from "@/lib/coder/client";
 
 /** The Coder provider's placeholder for a user without an address: counts as none. */
 const PLACEHOLDER = "default@example.com";

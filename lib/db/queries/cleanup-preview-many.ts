@@ -30,7 +30,7 @@ export async function previewRecipes(
   const recipes = [...new Set(runs.map((r) => r.recipe))].map((id) => RECIPES.find((r) => r.id === id)!);
   const rows = await db
     .select({
-      ...previewColumns(recipes.some((r) => r.unitsSince)),
+      ...previewColumns(or(...recipes.filter((r) => r.unitsSince).map((r) => runRoots(r, undefined)))),
       kind: rootLatest.kind,
       path: rootLatest.path,
       orphaned: rootLatest.orphaned,
@@ -42,7 +42,10 @@ export async function previewRecipes(
 
   // Which of the recipes act on each root, by the rule runRoots writes in SQL (lib/catalog/recipe-roots.ts).
   const actsOn = rows.map(
-    (r) => new Set(recipesForRoot({ key: r.rootKey, kind: r.kind, path: r.path, orphaned: r.orphaned }).map((x) => x.id)),
+    (r) =>
+      new Set(
+        recipesForRoot({ key: r.rootKey, kind: r.kind, path: r.path, orphaned: r.orphaned }, recipes).map((x) => x.id),
+      ),
   );
   return runs.map((run) => {
     const recipe = recipes.find((r) => r.id === run.recipe)!;

@@ -62,7 +62,7 @@ export async function previewRun(
   const hours = opts.silentHours ?? silentHours(await getRules(db));
   const rows = await db
     .select({
-      ...previewColumns(recipe?.unitsSince !== undefined),
+      ...previewColumns(recipe?.unitsSince !== undefined ? sql`true` : undefined),
       usage: recipe ? sql<RecipeUsage | null>`${rootLatest.recipes} -> ${recipe.id}` : sql<null>`null`,
     })
     .from(rootLatest)
@@ -74,9 +74,9 @@ export async function previewRun(
 
 /**
  * What every preview reads of a latest root besides the recipe's usage; the reporter's version (by the reports
- * table's key) only where a recipe needs it (`unitsSince`).
+ * table's key) only on the roots where a recipe needs it (`unitsSince`), which `versionWhere` picks out.
  */
-export function previewColumns(withVersion: boolean) {
+export function previewColumns(versionWhere: SQL | undefined) {
   return {
     workspaceId: rootLatest.workspaceId,
     rootKey: rootLatest.rootKey,
@@ -87,11 +87,10 @@ export function previewColumns(withVersion: boolean) {
     lastSeen: sql<Date | string>`coalesce(${workspaces.lastCollectedAt}, ${workspaces.firstSeenAt})`,
     // Reporters before 0.3 send no recipe usage at all; 0.3 sends an entry for every recipe of the root.
     hasUsage: sql<boolean>`${rootLatest.recipes} <> '{}'::jsonb`,
-    reporterVersion: withVersion
-      ? sql<
-          string | null
-        >`(select ${reports.reporterVersion} from ${reports} where ${reports.workspaceId} = ${rootLatest.workspaceId}
-          and ${reports.collectedAt} = ${rootLatest.collectedAt} and ${reports.id} = ${rootLatest.reportId})`
+    reporterVersion: versionWhere
+      ? sql<string | null>`case when ${versionWhere} then (select ${reports.reporterVersion} from ${reports}
+          where ${reports.workspaceId} = ${rootLatest.workspaceId} and ${reports.collectedAt} = ${rootLatest.collectedAt}
+          and ${reports.id} = ${rootLatest.reportId}) end`
       : sql<null>`null`,
   };
 }

@@ -31,6 +31,7 @@ import { ConfirmRunDialog } from "./confirm-run-dialog";
 import { FreeSpaceEmergency } from "./free-space-emergency";
 import { actionText, Figure, VolumeLine } from "./free-space-parts";
 import { runConsequence } from "./run-text";
+import { Button } from "@/components/ui/button";
 
 type Picks = Partial<Record<RecipeId, FreeSpaceChoice>>;
 type Queued = { recipe: string; id: string };
@@ -153,9 +154,9 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
         ) : (
           <p className="small">
             What goes to the trash frees its space only once the trash expires.{" "}
-            <button type="button" className="button small" data-testid="ask-free-now" onClick={() => setAskedNow(true)}>
+            <Button size="small" data-testid="ask-free-now" onClick={() => setAskedNow(true)}>
               Free space now…
-            </button>
+            </Button>
           </p>
         )}
         <p className="muted small">
@@ -212,15 +213,15 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
         ) : null}
       </Panel>
       <div className="row">
-        <button
-          type="button"
-          className="button primary"
+        <Button
+          variant="primary"
           data-testid="confirm-free"
-          disabled={!ready || start.isPending}
+          disabled={!ready}
+          pending={start.isPending}
           onClick={() => setAsking(true)}
         >
           {freeSpaceLabel(picked, label)}
-        </button>
+        </Button>
         {picked.length ? (
           <span className="small" data-testid="picked-freed">
             {pickedFreedText(picked)}

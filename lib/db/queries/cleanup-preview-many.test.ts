@@ -2,6 +2,8 @@ import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { RECIPE_AGE_STEPS_DAYS, RECIPES } from "@/lib/catalog/recipes";
 import { MIN_AGE_HOURS } from "@/lib/cleanup/defaults";
+import type { Scope } from "@/lib/cleanup/protocol";
+import { workspaces } from "@/lib/db/schema";
 import { freeSpaceRows, FREE_SPACE_CHOICES } from "@/lib/cleanup/free-space";
 import { seedDemoFleet } from "@/lib/demo/fleet";
 import { freeSpacePreview } from "@/lib/services/free-space";
@@ -33,13 +35,12 @@ describeEachDatabase("every recipe's preview at once", (t) => {
 
   it("equals each recipe's own preview, over the fleet and on one workspace, with the defaults and at the minimum age", async () => {
     const db = await demoFleet();
-    const [{ id: one }] = (await db.execute(sql`select id from workspaces order by id limit 1`)).rows as {
-      id: string;
-    }[];
-    for (const [scope, includeSilent] of [
-      [{ all: true as const }, false],
+    const [{ id: one }] = await db.select({ id: workspaces.id }).from(workspaces).orderBy(workspaces.id).limit(1);
+    const scopes: [Scope, boolean][] = [
+      [{ all: true }, false],
       [{ workspaceIds: [one] }, true],
-    ] as const) {
+    ];
+    for (const [scope, includeSilent] of scopes) {
       const runs = RECIPES.flatMap((r) =>
         [r.defaultOlderThanDays, 0].map((olderThanDays) => ({
           recipe: r.id,

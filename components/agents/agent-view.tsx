@@ -114,9 +114,9 @@ function Detail({ data }: { data: AgentDetail }) {
                   have no age
                 </>
               ) : null}
-              . Not what a cleanup frees (that is Reclaimable, below): this counts every file past 30 days, one by
-              one, whether or not a recipe removes it, while a recipe takes a whole session only when all of it is
-              past its own age, and trashed sessions free their space only once the trash expires.
+              . Not what a cleanup frees (that is Reclaimable, below): this counts every file past 30 days, one by one,
+              whether or not a recipe removes it, while a recipe takes a whole session only when all of it is past its
+              own age, and trashed sessions free their space only once the trash expires.
             </>
           }
         >

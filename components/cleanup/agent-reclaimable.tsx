@@ -38,9 +38,7 @@ export function AgentReclaimablePanel({ agent }: { agent: string }) {
           <FreedSplit value={reclaimable} estimate={reclaimable.estimate} />
         </strong>
         : what {label}&apos;s recipes free across the fleet with their defaults, summed.{" "}
-        <span className="muted small">
-          Deleted units free their space now. {trashWaitText(reclaimable.laterDays)}
-        </span>
+        <span className="muted small">Deleted units free their space now. {trashWaitText(reclaimable.laterDays)}</span>
       </p>
       <AgentRecipes recipes={data.recipes.filter((r) => r.agent === agent)} />
     </Panel>

@@ -29,8 +29,8 @@ function Catalog() {
           <h3 className="small">Reclaimable by agent</h3>
           <ReclaimableByAgent agents={c.agents} />
           <p className="muted small">
-            Each agent&apos;s recipes with their defaults, summed. {trashWaitText()} Caches and logs are deleted,
-            never trashed: they free their space at once.
+            Each agent&apos;s recipes with their defaults, summed. {trashWaitText()} Caches and logs are deleted, never
+            trashed: they free their space at once.
           </p>
           <h3 className="small">Recipes</h3>
           <Recipes recipes={c.recipes} isAdmin={isAdmin} />

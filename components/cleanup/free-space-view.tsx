@@ -195,6 +195,7 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
           ]}
           rowId={({ row }) => row.recipe.id}
           testId="free-space"
+          stacked={FREE_SPACE_CHOICES.length}
           rowProps={({ row }) => ({ "data-recipe": row.recipe.id })}
         />
         {query.isPending ? <p className="muted small">Previewing {rows.length} recipes…</p> : null}

@@ -125,7 +125,7 @@ export function ReclaimableByAgent({ agents }: { agents: readonly AgentReclaimab
       testId="reclaimable-by-agent"
       rowProps={(a) => ({ "data-agent": a.agent })}
       sorting={sorting}
-      stacked={2}
+      stacked={3}
     />
   );
 }

@@ -79,7 +79,9 @@ export function pickedFreedText(picked: readonly PickedRun[]): string {
   const f = sumFreed(picked.map((p) => freedOf(p.bytes, p.action, p.trashDays)));
   const parts = [
     f.nowBytes > 0 || f.laterBytes === 0 ? `${formatBytes(f.nowBytes)} now` : null,
-    f.laterBytes > 0 ? `${formatBytes(f.laterBytes)} in ${formatCountOf(f.laterDays, "day")}, once the trash expires` : null,
+    f.laterBytes > 0
+      ? `${formatBytes(f.laterBytes)} in ${formatCountOf(f.laterDays, "day")}, once the trash expires`
+      : null,
   ].filter(Boolean);
   return `Frees ${parts.join(" and ")}.`;
 }

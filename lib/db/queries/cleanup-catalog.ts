@@ -45,5 +45,10 @@ export async function cleanupCatalog(db: Db): Promise<Catalog> {
       fleet: { bytes, workspaces, estimate, ...freedOf(bytes, r.defaultAction) },
     };
   });
-  return { recipes, agents: reclaimableByAgent(recipes), noSafeUnit: NO_SAFE_UNIT, ageStepsDays: RECIPE_AGE_STEPS_DAYS };
+  return {
+    recipes,
+    agents: reclaimableByAgent(recipes),
+    noSafeUnit: NO_SAFE_UNIT,
+    ageStepsDays: RECIPE_AGE_STEPS_DAYS,
+  };
 }

@@ -7,6 +7,7 @@ import { fullInText } from "@/lib/format/full-in";
 import { dfSummary } from "@/lib/format/volume";
 import { agentLabel, hasAgentPage } from "@/components/agents/agent-label";
 import { agentColor } from "@/components/charts/palette";
+import { ReclaimableCell } from "@/components/cleanup/reclaimable";
 import { Bytes } from "@/components/ui/bytes";
 import { ExportLink } from "@/components/ui/export-link";
 import { Panel } from "@/components/ui/panel";
@@ -75,6 +76,7 @@ export function TopAgents({ rows }: { rows: FleetOverview["topAgents"] }) {
               ) : (
                 <span className="muted small">{a.workspaces} ws</span>
               )}
+              <ReclaimableCell agent={a.agent} />
               <span className="num">
                 <Bytes value={a.bytes} />
               </span>

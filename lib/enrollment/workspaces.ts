@@ -1,7 +1,7 @@
 import "server-only";
 import { eq, sql, type AnyColumn } from "drizzle-orm";
 import { generateToken, hashToken, sameSecret } from "@/lib/secrets/tokens";
-import { recordFailure, refuseWhenLimited, type FailureLimit } from "@/lib/auth/failure-limit";
+import { recordFailure, refuseWhenLimited, type FailureLimit } from "@/lib/enrollment/failure-limit";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { getOrCreateSetting } from "@/lib/db/queries/settings";

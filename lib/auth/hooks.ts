@@ -6,7 +6,7 @@ import { users } from "@/lib/db/schema";
 import { eq } from "drizzle-orm";
 import { requestOrigin } from "./client-ip";
 import { ACCOUNT_FAILURE_LIMIT, accountLocked, clearFailures, recordFailure } from "./sign-in-limit";
-import { takeOidcDecision } from "./oidc";
+import { oidcDecision } from "./oidc";
 import { CODER_PROVIDER_ID } from "./coder";
 
 // Better Auth's request hooks: the per-account sign-in limit, and the audit of sign-ins (good and failed) and
@@ -146,7 +146,7 @@ export function authDatabaseHooks(db: Db) {
           ctx: { path?: string; params?: unknown } | null,
         ) => {
           if (!isOidcCallback(ctx?.path)) return;
-          const decision = takeOidcDecision(user.email);
+          const decision = await oidcDecision(user.email);
           if (!decision) refuse("The identity provider's answer could not be checked; try again.");
           if (!decision.allowed) {
             await recordAudit(db, {
@@ -172,7 +172,7 @@ export function authDatabaseHooks(db: Db) {
             .select({ email: users.email, role: users.role, coderUsername: users.coderUsername })
             .from(users)
             .where(eq(users.id, session.userId));
-          const decision = user ? takeOidcDecision(user.email) : undefined;
+          const decision = user ? await oidcDecision(user.email, true) : undefined;
           if (!user || !decision) refuse("The identity provider's answer could not be checked; try again.");
           if (!decision.allowed) {
             await recordAudit(db, {

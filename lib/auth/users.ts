@@ -1,12 +1,11 @@
 import "server-only";
-import { and, asc, count, eq, ne, or, isNull, sql } from "drizzle-orm";
-import { ADMIN_CHANGES_LOCK } from "@/lib/db/advisory-locks";
+import { and, asc, count, eq, or, isNull, sql } from "drizzle-orm";
 import { recordAudit, type Who } from "@/lib/db/queries/audit";
 import type { Db } from "@/lib/db/types";
 import { config } from "@/lib/config";
 import { accounts, users } from "@/lib/db/schema";
 import { ConflictError, NotFoundError } from "@/lib/errors";
-import type { CreateUserRequest, Role, SetupRequest, UpdateUserRequest } from "@/lib/validations/auth";
+import type { CreateUserRequest, Role, SetupRequest } from "@/lib/validations/auth";
 import { getAuth } from "./server";
 
 export type UserInfo = {
@@ -67,14 +66,6 @@ export async function adminEmails(db: Db): Promise<string[]> {
   return rows.map((r) => r.email);
 }
 
-async function activeAdmins(db: Db, except?: string): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(users)
-    .where(and(eq(users.role, "admin"), active, except ? ne(users.id, except) : undefined));
-  return row.n;
-}
-
 /**
  * Creates a user with a password (Better Auth hashes it with scrypt). Without a password this is an
  * invitation: the user exists with its role and signs in with single sign-on, or is given a password later.
@@ -103,50 +94,6 @@ export async function createUser(db: Db, req: CreateUserRequest, who: Who, via?:
     });
     return created;
   });
-}
-
-/**
- * Changes a user's role and/or disables or enables it. A disabled user's sessions end at once. The last
- * active admin can be neither demoted nor disabled (the check and the change run under one lock).
- */
-export async function updateUser(db: Db, id: string, req: UpdateUserRequest, who: Who): Promise<UserInfo> {
-  const after = await db.transaction(async (tx) => {
-    // Serialises admin changes: two admins demoting each other at once cannot both succeed.
-    await tx.execute(sql`select pg_advisory_xact_lock(${ADMIN_CHANGES_LOCK})`);
-    const before = await getUser(tx, id);
-    const losesAdmin = before.role === "admin" && !before.disabled && (req.role === "viewer" || req.disabled === true);
-    if (losesAdmin && (await activeAdmins(tx, id)) === 0) {
-      throw new ConflictError("This is the last active admin: make another user admin first.");
-    }
-    const set: Partial<typeof users.$inferInsert> = { updatedAt: new Date() };
-    if (req.role) set.role = req.role;
-    if (req.disabled !== undefined)
-      Object.assign(set, {
-        banned: req.disabled,
-        banReason: req.disabled ? "disabled by an admin" : null,
-        banExpires: null,
-      });
-    await tx.update(users).set(set).where(eq(users.id, id));
-    const after = await getUser(tx, id);
-    if (before.role !== after.role) {
-      await recordAudit(tx, {
-        ...who,
-        action: "user.role_changed",
-        target: after.email,
-        details: { from: before.role, to: after.role },
-      });
-    }
-    if (before.disabled !== after.disabled) {
-      await recordAudit(tx, { ...who, action: after.disabled ? "user.disabled" : "user.enabled", target: after.email });
-    }
-    return after;
-  });
-  if (req.disabled) {
-    const auth = await getAuth(db);
-    const ctx = await auth.$context;
-    await ctx.internalAdapter.deleteUserSessions(id);
-  }
-  return after;
 }
 
 /** True until the first admin exists (then the setup page and endpoint refuse, for good). */

@@ -1,5 +1,5 @@
 import { requireCaller } from "@/lib/auth/access";
-import { updateUser } from "@/lib/auth/users";
+import { updateUser } from "@/lib/services/user-access";
 import { readJson } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";
 import { updateUserRequest } from "@/lib/validations/auth";

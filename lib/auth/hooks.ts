@@ -8,6 +8,7 @@ import { requestOrigin } from "./client-ip";
 import { ACCOUNT_FAILURE_LIMIT, accountLocked, clearFailures, recordFailure } from "./sign-in-limit";
 import { oidcDecision } from "./oidc";
 import { CODER_PROVIDER_ID } from "./coder";
+import { fitTokensToOwner } from "@/lib/services/owned-tokens";
 
 // Better Auth's request hooks: the per-account sign-in limit, and the audit of sign-ins (good and failed) and
 // sign-outs. Also the OIDC policy, applied when the user and the session are made in the callback.
@@ -191,12 +192,15 @@ export function authDatabaseHooks(db: Db) {
               .set({ role: decision.role, coderUsername, updatedAt: new Date() })
               .where(eq(users.id, session.userId));
             if (user.role === decision.role) return;
+            const who = { actor: { type: "system" as const, label: callbackMethod(ctx) } };
             await recordAudit(tx, {
-              actor: { type: "system", label: callbackMethod(ctx) },
+              ...who,
               action: "user.role_changed",
               target: user.email,
               details: { from: user.role, to: decision.role, reason: "identity provider claims at sign-in" },
             });
+            const owner = { id: session.userId, email: user.email, role: decision.role, disabled: false };
+            await fitTokensToOwner(tx, owner, who);
           });
         },
       },

@@ -5,7 +5,7 @@ import type { Db } from "@/lib/db/types";
 import { config } from "@/lib/config";
 import { accounts, users } from "@/lib/db/schema";
 import { ConflictError, NotFoundError } from "@/lib/errors";
-import type { CreateUserRequest, Role, SetupRequest } from "@/lib/validations/auth";
+import { storedRole, type CreateUserRequest, type Role, type SetupRequest } from "@/lib/validations/auth";
 import { getAuth } from "./server";
 
 export type UserInfo = {
@@ -19,7 +19,6 @@ export type UserInfo = {
   createdAt: string;
 };
 
-const asRole = (r: string | null): Role => (r === "admin" || r === "viewer" ? r : "member");
 const active = or(isNull(users.banned), eq(users.banned, false));
 
 export async function listUsers(db: Db): Promise<UserInfo[]> {
@@ -43,7 +42,7 @@ export async function listUsers(db: Db): Promise<UserInfo[]> {
     id: r.id,
     email: r.email,
     name: r.name,
-    role: asRole(r.role),
+    role: storedRole(r.role),
     disabled: r.banned === true,
     methods: r.methods.map((m) => (m === "credential" ? "password" : m)),
     createdAt: r.createdAt.toISOString(),

@@ -4,14 +4,25 @@ import { getUser, type UserInfo } from "@/lib/auth/users";
 import { recordAudit, type Who } from "@/lib/db/queries/audit";
 import { activeAdmins, lockAdminChanges, setUserAccess } from "@/lib/db/queries/user-access";
 import type { Db } from "@/lib/db/types";
-import { ConflictError } from "@/lib/errors";
+import { ConflictError, ForbiddenError } from "@/lib/errors";
 import type { UpdateUserRequest } from "@/lib/validations/auth";
+import { fitTokensToOwner } from "./owned-tokens";
 
 /**
- * Changes a user's role and/or disables or enables it. A disabled user's sessions end at once. The last
- * active admin can be neither demoted nor disabled (the check and the change run under one lock).
+ * Changes a user's role and/or disables or enables it, `by` a user (the one signed in, or the owner of the token
+ * used; null for the system), never themselves. A disabled user's sessions end at once, and their API tokens in
+ * the same transaction; a demoted user's tokens are capped to the new role. The last active admin can be
+ * neither demoted nor disabled (the check and the change run under one lock).
  */
-export async function updateUser(db: Db, id: string, req: UpdateUserRequest, who: Who): Promise<UserInfo> {
+export async function updateUser(
+  db: Db,
+  id: string,
+  req: UpdateUserRequest,
+  who: Who,
+  by: string | null,
+): Promise<UserInfo> {
+  // Else an admin could lift their own disabling, or a stolen session keep itself out of reach.
+  if (by === id) throw new ForbiddenError("Nobody changes their own role or disabled flag: ask another admin.");
   const after = await db.transaction(async (tx) => {
     await lockAdminChanges(tx);
     const before = await getUser(tx, id);
@@ -32,6 +43,7 @@ export async function updateUser(db: Db, id: string, req: UpdateUserRequest, who
     if (before.disabled !== after.disabled) {
       await recordAudit(tx, { ...who, action: after.disabled ? "user.disabled" : "user.enabled", target: after.email });
     }
+    await fitTokensToOwner(tx, after, who);
     return after;
   });
   if (req.disabled) {

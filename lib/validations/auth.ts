@@ -19,6 +19,13 @@ export function hasRole(role: Role, needed: Role): boolean {
   return ROLES.indexOf(role) >= ROLES.indexOf(needed);
 }
 
+/** A role as stored; anything unknown reads as the lowest, member, never as more. */
+export const storedRole = (stored: string | null): Role =>
+  stored === "admin" || stored === "viewer" ? stored : "member";
+
+/** The lower of two roles: what a token may do under its owner. */
+export const lowerRole = (a: Role, b: Role): Role => (hasRole(a, b) ? b : a);
+
 export const email = z.string().trim().toLowerCase().pipe(z.email());
 // Better Auth's own bounds for a password (8..128).
 export const password = z.string().min(8, "must be at least 8 characters").max(128);

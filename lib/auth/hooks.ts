@@ -5,7 +5,7 @@ import { recordAudit } from "@/lib/db/queries/audit";
 import { users } from "@/lib/db/schema";
 import { eq } from "drizzle-orm";
 import { requestOrigin } from "./client-ip";
-import { ACCOUNT_FAILURE_LIMIT, accountLocked, clearFailures, recordFailure } from "./sign-in-limit";
+import { signInSucceeded, takeSignInAttempt } from "./sign-in-limit";
 import { oidcDecision } from "./oidc";
 import { CODER_PROVIDER_ID } from "./coder";
 import { fitTokensToOwner } from "@/lib/services/owned-tokens";
@@ -29,6 +29,10 @@ const callbackMethod = (ctx: { params?: unknown } | null | undefined) => {
   return typeof id === "string" ? id : "oidc";
 };
 
+/** "40 seconds", "3 minutes": how long a throttled sign-in waits. */
+const waitText = (ms: number) =>
+  ms < 90_000 ? `${Math.max(1, Math.ceil(ms / 1000))} seconds` : `${Math.ceil(ms / 60_000)} minutes`;
+
 export function authHooks(db: Db) {
   return {
     before: createAuthMiddleware(async (ctx) => {
@@ -40,16 +44,18 @@ export function authHooks(db: Db) {
       }
       if (ctx.path === "/sign-in/email") {
         const email = attemptedEmail(ctx);
-        if (email && (await accountLocked(db, email))) {
+        const wait = email ? await takeSignInAttempt(db, email, origin(ctx).ip) : null;
+        if (wait !== null) {
           await recordAudit(db, {
             actor: { type: "anonymous", label: email },
             action: "auth.sign_in_locked",
             target: email,
+            details: { waitSeconds: Math.ceil(wait / 1000) },
             ...origin(ctx),
           });
           throw new APIError("TOO_MANY_REQUESTS", {
             code: "account_locked",
-            message: `Too many failed sign-ins for this account; try again in ${ACCOUNT_FAILURE_LIMIT.windowSeconds / 60} minutes.`,
+            message: `Too many failed sign-ins for this account from here; try again in ${waitText(wait)}.`,
           });
         }
       }
@@ -71,7 +77,7 @@ export function authHooks(db: Db) {
       if (ctx.path === "/sign-in/email") {
         const email = attemptedEmail(ctx);
         if (session) {
-          await clearFailures(db, email);
+          await signInSucceeded(db, email, origin(ctx).ip);
           await recordAudit(db, {
             actor: { type: "user", id: session.user.id, label: session.user.email },
             action: "auth.sign_in",
@@ -79,8 +85,7 @@ export function authHooks(db: Db) {
             ...origin(ctx),
           });
         } else if (email) {
-          // (A locked account never gets here: the before hook threw, and after hooks do not run then.)
-          await recordFailure(db, email);
+          // (Counted before the password was checked. A refused attempt never gets here: the before hook threw.)
           const code = (ctx.context.returned as APIError | undefined)?.body?.code;
           await recordAudit(db, {
             actor: { type: "anonymous", label: email },

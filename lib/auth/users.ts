@@ -55,14 +55,17 @@ export async function getUser(db: Db, id: string): Promise<UserInfo> {
   return user;
 }
 
-/** The emails of the admins who can sign in: whom a viewer asks for a change only an admin may make. */
-export async function adminEmails(db: Db): Promise<string[]> {
+/**
+ * The admins who can sign in: whom a viewer asks for a change only an admin may make. Their emails only for an
+ * admin: an address is what phishing and guessing at the sign-in start from.
+ */
+export async function adminContacts(db: Db, withEmails: boolean): Promise<{ name: string; email?: string }[]> {
   const rows = await db
-    .select({ email: users.email })
+    .select({ name: users.name, email: users.email })
     .from(users)
     .where(and(eq(users.role, "admin"), active))
-    .orderBy(asc(users.email));
-  return rows.map((r) => r.email);
+    .orderBy(asc(users.name), asc(users.email));
+  return rows.map((r) => (withEmails ? r : { name: r.name }));
 }
 
 /**

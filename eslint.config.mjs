@@ -188,6 +188,22 @@ export default defineConfig([
       ],
     },
   },
+  {
+    // Every button is drawn by Button (components/ui/button.tsx): its variants carry the house look, and its type
+    // defaults to "button", so none submits a form by accident.
+    files: ["**/*.tsx"],
+    ignores: ["components/ui/button.tsx"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "JSXOpeningElement[name.name='button']",
+          message:
+            "Draw a button with Button from @/components/ui/button (variant, size, pending), not a hand-written <button>.",
+        },
+      ],
+    },
+  },
   globalIgnores([
     ".next/**",
     "out/**",

@@ -15,6 +15,7 @@ import { auditOptions, type AuditFilterState } from "@/lib/query/admin";
 import { exportPaths } from "@/lib/validations/export";
 import { TextField } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
+import { Button } from "@/components/ui/button";
 
 /** The target by name, linked to it; as written (an email, a token's name) when it is one already. */
 function Target({ entry }: { entry: AuditEntry }) {
@@ -111,9 +112,7 @@ export function AuditView() {
           <Select look="plain" label="Action" name="action" defaultValue="" options={ACTION_CHOICES} />
           <TextField look="plain" label="From" name="from" type="date" />
           <TextField look="plain" label="To" name="to" type="date" />
-          <button type="submit" className="button">
-            Filter
-          </button>
+          <Button type="submit">Filter</Button>
         </form>
         {query.isError ? <ErrorPanel error={query.error} onRetry={() => query.refetch()} /> : null}
         <DataTable

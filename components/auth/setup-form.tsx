@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { TextField } from "@/components/ui/field";
+import { Button } from "@/components/ui/button";
 
 /** Creates the first admin, then signs in as it. */
 export function SetupForm() {
@@ -75,9 +76,9 @@ export function SetupForm() {
           minLength={8}
           required
         />
-        <button type="submit" className="button primary" disabled={busy}>
+        <Button type="submit" variant="primary" pending={busy}>
           Create admin and sign in
-        </button>
+        </Button>
       </form>
     </main>
   );

@@ -2,6 +2,7 @@
 
 import { useState, type FormEvent } from "react";
 import { TextField } from "@/components/ui/field";
+import { Button } from "@/components/ui/button";
 
 type Props = { next: string; sso: string | null; coder: boolean; error?: string };
 
@@ -76,19 +77,14 @@ export function SignInForm({ next, sso, coder, error: initialError }: Props) {
         </p>
       ) : null}
       {coder ? (
-        <button type="button" className="button primary" onClick={() => singleSignOn("coder")} disabled={busy}>
+        <Button variant="primary" onClick={() => singleSignOn("coder")} pending={busy}>
           Sign in with Coder
-        </button>
+        </Button>
       ) : null}
       {sso ? (
-        <button
-          type="button"
-          className={coder ? "button" : "button primary"}
-          onClick={() => singleSignOn("oidc")}
-          disabled={busy}
-        >
+        <Button variant={coder ? "default" : "primary"} onClick={() => singleSignOn("oidc")} pending={busy}>
           Sign in with {sso}
-        </button>
+        </Button>
       ) : null}
       {sso || coder ? <div className="auth-divider">or with a password</div> : null}
       <form onSubmit={submit}>
@@ -101,9 +97,9 @@ export function SignInForm({ next, sso, coder, error: initialError }: Props) {
           autoComplete="current-password"
           required
         />
-        <button type="submit" className={sso || coder ? "button" : "button primary"} disabled={busy}>
+        <Button type="submit" variant={sso || coder ? "default" : "primary"} pending={busy}>
           Sign in
-        </button>
+        </Button>
       </form>
     </main>
   );

@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useSignedInUser } from "./caller-context";
+import { Button } from "@/components/ui/button";
 
 /** Who is signed in, as what, and the way out. */
 export function UserMenu() {
@@ -32,9 +33,9 @@ export function UserMenu() {
       <span className="badge" data-testid="user-role">
         {user.role}
       </span>
-      <button type="button" className="button" onClick={signOut} disabled={busy}>
+      <Button onClick={signOut} pending={busy}>
         Sign out
-      </button>
+      </Button>
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { useCallback, useState } from "react";
 import { formatBytes, formatBytesAxis, exactBytes } from "@/lib/format/bytes";
 import { formatDay, formatDayLong } from "@/lib/format/time";
 import { isIsolated } from "./shape";
+import { Button } from "@/components/ui/button";
 
 export type SeriesSpec = { key: string; label: string; color: string };
 
@@ -35,9 +36,9 @@ export function ChartLegend({
   return (
     <div className="chart-legend" role="group" aria-label="Series (click to show or hide)">
       {series.map((s) => (
-        <button
+        <Button
           key={s.key}
-          type="button"
+          variant="bare"
           className="legend-item"
           aria-pressed={!hidden.has(s.key)}
           onClick={() => onToggle(s.key)}
@@ -45,7 +46,7 @@ export function ChartLegend({
         >
           <span className="swatch" style={{ background: s.color }} />
           {s.label}
-        </button>
+        </Button>
       ))}
     </div>
   );

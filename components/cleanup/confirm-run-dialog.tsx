@@ -5,6 +5,7 @@ import { typedMatches, type ConfirmGate } from "@/lib/cleanup/confirm-gate";
 import type { OverlappingRun } from "@/lib/db/queries/cleanup-overlap";
 import { TextField } from "@/components/ui/field";
 import { OverlapWarning } from "./overlap-warning";
+import { Button } from "@/components/ui/button";
 
 /**
  * The second step of a destructive run: a modal that states what is removed (`title`: the figure and the
@@ -80,18 +81,17 @@ export function ConfirmRunDialog({
           </p>
         ) : null}
         <div className="row">
-          <button
-            type="button"
-            className="button primary long-label"
+          <Button
+            variant="primary"
+            className="long-label"
             data-testid="confirm-run-final"
-            disabled={!ok || pending}
+            disabled={!ok}
+            pending={pending}
             onClick={onConfirm}
           >
             {title}
-          </button>
-          <button type="button" className="button" onClick={onClose}>
-            Go back
-          </button>
+          </Button>
+          <Button onClick={onClose}>Go back</Button>
         </div>
       </div>
     </dialog>

@@ -6,6 +6,7 @@ import { usePurgeTrash } from "@/lib/query/use-cleanup-mutations";
 import { useIsAdmin } from "@/components/auth/caller-context";
 import { Bytes } from "@/components/ui/bytes";
 import { Panel } from "@/components/ui/panel";
+import { Button } from "@/components/ui/button";
 
 /**
  * "Empty the trash now" for one workspace (admins). Trash runs move units into the workspace's trash, where they
@@ -36,12 +37,7 @@ export function EmptyTrash({ workspaceId, trash }: { workspaceId: string; trash:
               them back. The workspace&apos;s reporter does it when it next calls in.
             </p>
             <div className="row">
-              <button
-                type="button"
-                className="button primary"
-                disabled={purge.isPending}
-                onClick={() => purge.mutate()}
-              >
+              <Button variant="primary" pending={purge.isPending} onClick={() => purge.mutate()}>
                 Empty the trash for good
                 {trash ? (
                   <>
@@ -49,17 +45,15 @@ export function EmptyTrash({ workspaceId, trash }: { workspaceId: string; trash:
                     (<Bytes value={trash.bytes} />)
                   </>
                 ) : null}
-              </button>
-              <button type="button" className="button" onClick={() => setAsking(false)}>
-                Keep it
-              </button>
+              </Button>
+              <Button onClick={() => setAsking(false)}>Keep it</Button>
             </div>
           </div>
         ) : (
           <div className="row">
-            <button type="button" className="button small" onClick={() => setAsking(true)}>
+            <Button size="small" onClick={() => setAsking(true)}>
               Empty the trash now
-            </button>
+            </Button>
             {purge.data ? (
               <span className="small" data-testid="empty-trash-queued">
                 Queued: <Link href={`/cleanup/runs/${purge.data.id}`}>the run that empties it</Link>.

@@ -27,6 +27,7 @@ import { Panel } from "@/components/ui/panel";
 import { column, DataTable } from "@/components/ui/data-table";
 import { ConfirmRunDialog } from "./confirm-run-dialog";
 import { runConsequence } from "./run-text";
+import { Button } from "@/components/ui/button";
 
 const CHOICES: readonly FreeSpaceChoice[] = ["defaults", "minimum"];
 type Picks = Partial<Record<RecipeId, FreeSpaceChoice>>;
@@ -174,15 +175,15 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
         ) : null}
       </Panel>
       <div className="row">
-        <button
-          type="button"
-          className="button primary"
+        <Button
+          variant="primary"
           data-testid="confirm-free"
-          disabled={!ready || start.isPending}
+          disabled={!ready}
+          pending={start.isPending}
           onClick={() => setAsking(true)}
         >
           {freeSpaceLabel(picked, label)}
-        </button>
+        </Button>
         {asking && ready ? (
           <ConfirmRunDialog
             title={freeSpaceLabel(picked, label)}

@@ -24,6 +24,7 @@ import { CUSTOM_IN_CACHE_TEXT, DELETE_ONLY_TEXT, confirmLabel, runConsequence, s
 import { RunFields } from "./run-fields";
 import { useScopeLookup } from "./use-scope-lookup";
 import { useWorkspaceRef } from "./use-workspace-ref";
+import { Button } from "@/components/ui/button";
 
 /**
  * /cleanup/new: recipe, parameters and scope from the URL, the preview per workspace, and the confirmation.
@@ -143,15 +144,15 @@ function RunForm({ initial, recipes }: { initial: RunDraft; recipes: RecipeId[] 
             {conflict}
           </p>
         ) : null}
-        <button
-          type="button"
-          className="button primary"
+        <Button
+          variant="primary"
           data-testid="confirm-run"
-          disabled={!ready || !total || total.workspaces === 0 || create.isPending}
+          disabled={!ready || !total || total.workspaces === 0}
+          pending={create.isPending}
           onClick={() => (gate.kind === "none" ? send() : setAsking(true))}
         >
           {label ?? "Preview first"}
-        </button>
+        </Button>
         {asking && label && built.ok && preview.data ? (
           <ConfirmRunDialog
             title={label}

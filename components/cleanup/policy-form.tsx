@@ -14,6 +14,7 @@ import { RunFields } from "./run-fields";
 import { useScopeLookup } from "./use-scope-lookup";
 import { CheckField, TextField } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
+import { Button } from "@/components/ui/button";
 
 export type PolicyDraft = {
   name: string;
@@ -136,14 +137,15 @@ export function PolicyForm({
         </p>
       ) : null}
       {disabled ? null : (
-        <button
-          type="button"
-          className="button primary self-start"
-          disabled={saving || !built.ok || !draft.name.trim()}
+        <Button
+          variant="primary"
+          className="self-start"
+          disabled={!built.ok || !draft.name.trim()}
+          pending={saving}
           onClick={() => built.ok && onSave(draft, built.request)}
         >
           Save policy
-        </button>
+        </Button>
       )}
     </div>
   );

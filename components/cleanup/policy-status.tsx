@@ -14,6 +14,7 @@ import { Bytes } from "@/components/ui/bytes";
 import { RelativeTime } from "@/components/ui/time";
 import { ConfirmRunDialog } from "./confirm-run-dialog";
 import { confirmLabel, runConsequence, scopeText } from "./run-text";
+import { Button } from "@/components/ui/button";
 
 const verbOf = (p: Policy) => (p.action === "delete" ? "delete" : "trash");
 /** "trash 47.2 GiB from 127 workspaces" */
@@ -85,38 +86,29 @@ export function PolicyActions({ policy, preview }: { policy: Policy; preview: Cl
     <div className="stack" style={{ gap: 6, alignItems: "flex-end" }}>
       <div className="row">
         {needsConfirmation && figure.bytes > 0 ? (
-          <button
-            type="button"
-            className="button primary"
-            disabled={confirm.isPending}
-            onClick={() => confirm.mutate(figure.bytes)}
-          >
+          <Button variant="primary" pending={confirm.isPending} onClick={() => confirm.mutate(figure.bytes)}>
             Confirm: {text}, {policy.scheduleText}
-          </button>
+          </Button>
         ) : null}
         {figure.bytes > 0 ? (
-          <button
-            type="button"
-            className="button"
+          <Button
             data-testid="run-policy-now"
-            disabled={run.isPending}
+            pending={run.isPending}
             onClick={() => (gate.kind === "none" ? run.mutate(figure.bytes) : setAsking(true))}
           >
             Run now: {policy.dryRun ? `dry run of ${formatBytes(figure.bytes)}` : text}
-          </button>
+          </Button>
         ) : (
           <span className="muted small">Nothing to run or confirm now: it selects nothing.</span>
         )}
-        <button
-          type="button"
-          className="button"
-          disabled={remove.isPending}
+        <Button
+          pending={remove.isPending}
           onClick={() => {
             if (window.confirm(`Delete the policy "${policy.name}"? Its past runs stay.`)) remove.mutate();
           }}
         >
           Delete policy
-        </button>
+        </Button>
       </div>
       {figure.bytes > 0 ? (
         <span className="muted small" data-testid="run-now-note">

@@ -9,6 +9,7 @@ import { useCreateRun } from "@/lib/query/use-cleanup-mutations";
 import { useIsAdmin } from "@/components/auth/caller-context";
 import { ConfirmRunDialog } from "./confirm-run-dialog";
 import { confirmLabel, runConsequence, scopeText } from "./run-text";
+import { Button } from "@/components/ui/button";
 
 /**
  * "Promote this dry run": the same cleanup for real, with the dry run's own figure (what it was previewed at)
@@ -25,9 +26,9 @@ export function PromoteDryRun({ run }: { run: RunSummary }) {
   const one = total.workspaces === 1 && names.length === 1 ? `${names[0].owner}/${names[0].name}` : undefined;
   return (
     <>
-      <button type="button" className="button" data-testid="promote-dry-run" onClick={() => setAsking(true)}>
+      <Button data-testid="promote-dry-run" onClick={() => setAsking(true)}>
         Promote this dry run
-      </button>
+      </Button>
       {asking ? (
         <ConfirmRunDialog
           title={label}

@@ -20,6 +20,7 @@ import { RelativeTime } from "@/components/ui/time";
 import { JobResultDetail } from "./job-result";
 import { StateBadge, stateLabel } from "./run-text";
 import { Select } from "@/components/ui/select";
+import { Button } from "@/components/ui/button";
 
 const SORT_LABEL: Record<RunJobSort, string> = {
   preview: "most to free first",
@@ -147,18 +148,13 @@ export function RunJobs({
             "",
             (j) => (
               <>
-                <button type="button" className="button" onClick={() => setOpen(open === j.id ? null : j.id)}>
+                <Button onClick={() => setOpen(open === j.id ? null : j.id)}>
                   {open === j.id ? "Hide" : "Details"}
-                </button>{" "}
+                </Button>{" "}
                 {isAdmin && restoreRefusal(run, j, new Date()) === null ? (
-                  <button
-                    type="button"
-                    className="button"
-                    disabled={restore.isPending}
-                    onClick={() => restore.mutate(j.id)}
-                  >
+                  <Button pending={restore.isPending} onClick={() => restore.mutate(j.id)}>
                     Restore
-                  </button>
+                  </Button>
                 ) : null}
               </>
             ),

@@ -23,6 +23,7 @@ import { JobsViewPicker, RunJobs } from "./run-jobs";
 import { describeRun, paramsText, StateBadge } from "./run-text";
 import { WaitingNote } from "./waiting-note";
 import { PageHeader } from "@/components/ui/page-header";
+import { Button } from "@/components/ui/button";
 
 /** /cleanup/runs/[id]: a run's progress across its jobs, each job's state and result; admins cancel and restore. */
 export function RunView({ id }: { id: string }) {
@@ -65,9 +66,9 @@ export function RunView({ id }: { id: string }) {
           <>
             <PromoteDryRun run={run} />
             {isAdmin && (run.status === "queued" || run.status === "running") ? (
-              <button type="button" className="button" disabled={cancel.isPending} onClick={() => cancel.mutate()}>
+              <Button pending={cancel.isPending} onClick={() => cancel.mutate()}>
                 Cancel run
-              </button>
+              </Button>
             ) : null}
           </>
         }

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { Button } from "@/components/ui/button";
 
 /** Copies `text` to the clipboard and says so for two seconds. */
 export function CopyButton({ text, label = "Copy" }: { text: string; label?: string }) {
@@ -15,8 +16,8 @@ export function CopyButton({ text, label = "Copy" }: { text: string; label?: str
     setTimeout(() => setState("idle"), 2000);
   }
   return (
-    <button type="button" className="button" onClick={copy} aria-live="polite">
+    <Button onClick={copy} aria-live="polite">
       {state === "copied" ? "Copied ✓" : state === "failed" ? "Copy failed: select and copy" : label}
-    </button>
+    </Button>
   );
 }

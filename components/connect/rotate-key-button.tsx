@@ -2,23 +2,22 @@
 
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { useRotateEnrollmentKey } from "@/lib/query/use-admin-mutations";
+import { Button } from "@/components/ui/button";
 
 /** Admins: replace the enrollment key (enrolled workspaces keep working; new ones need the new key). */
 export function RotateKeyButton() {
   const rotate = useRotateEnrollmentKey();
   return (
     <>
-      <button
-        type="button"
-        className="button"
-        disabled={rotate.isPending}
+      <Button
+        pending={rotate.isPending}
         onClick={() => {
           if (window.confirm("Replace the enrollment key? Templates must be updated before new workspaces can enroll."))
             rotate.mutate();
         }}
       >
         Rotate
-      </button>
+      </Button>
       {rotate.isError ? <ErrorPanel title="Could not rotate the key" error={rotate.error} /> : null}
     </>
   );

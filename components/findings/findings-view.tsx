@@ -19,6 +19,7 @@ import { Skeleton } from "@/components/ui/states";
 import { useSetSearchParams } from "@/components/ui/use-set-search-params";
 import { FindingList } from "./finding-item";
 import { PageHeader } from "@/components/ui/page-header";
+import { Button } from "@/components/ui/button";
 
 /** "1,565 findings in 412 rows" for the severity shown (all of them when none is picked). */
 function countLine(counts: FindingCounts, severity: FindingsState["severity"]): string {
@@ -48,13 +49,13 @@ function SeverityTabs({
       data-testid="severity-counts"
       style={{ alignSelf: "flex-start", maxWidth: "100%", flexWrap: "wrap" }}
     >
-      <button type="button" aria-pressed={!severity} onClick={() => onPick(undefined)}>
+      <Button variant="bare" aria-pressed={!severity} onClick={() => onPick(undefined)}>
         All {counts ? formatCount(counts.total) : ""}
-      </button>
+      </Button>
       {SEVERITY_OPTIONS.map((s) => (
-        <button key={s} type="button" aria-pressed={severity === s} data-severity={s} onClick={() => onPick(s)}>
+        <Button key={s} variant="bare" aria-pressed={severity === s} data-severity={s} onClick={() => onPick(s)}>
           {s} {counts ? formatCount(counts.bySeverity[s]) : ""}
-        </button>
+        </Button>
       ))}
     </div>
   );
@@ -125,14 +126,10 @@ export function FindingsView() {
               onTemplate={setTemplate}
             />
             {state.workspace ? (
-              <button type="button" className="button" onClick={() => set({ workspace: undefined })}>
-                Workspace {state.workspace} ✕
-              </button>
+              <Button onClick={() => set({ workspace: undefined })}>Workspace {state.workspace} ✕</Button>
             ) : null}
             {filtered ? (
-              <button
-                type="button"
-                className="button"
+              <Button
                 onClick={() =>
                   set({
                     severity: undefined,
@@ -145,7 +142,7 @@ export function FindingsView() {
                 }
               >
                 Clear filters
-              </button>
+              </Button>
             ) : null}
           </div>
         </div>
@@ -156,14 +153,9 @@ export function FindingsView() {
         ) : null}
         {rows.length > 0 ? <FindingList findings={rows} /> : null}
         {query.hasNextPage ? (
-          <button
-            type="button"
-            className="button mt-12"
-            disabled={query.isFetchingNextPage}
-            onClick={() => query.fetchNextPage()}
-          >
+          <Button className="mt-12" pending={query.isFetchingNextPage} onClick={() => query.fetchNextPage()}>
             {query.isFetchingNextPage ? "Loading…" : `Show the next ${FINDINGS_PAGE_SIZE} rows`}
-          </button>
+          </Button>
         ) : null}
       </Panel>
     </div>

@@ -13,6 +13,7 @@ import { ErrorPanel } from "@/components/ui/error-panel";
 import { QueryView } from "@/components/ui/states";
 import { CheckField, NumberField } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
+import { Button } from "@/components/ui/button";
 
 const MIB = 1024 ** 2;
 const SEVERITIES = (["critical", "warning", "info"] as const).map((s) => ({ value: s, label: s }));
@@ -108,16 +109,16 @@ function RuleRow({ rule, ignored, onSave, saving }: RuleRowProps) {
         </div>
       </fieldset>
       {canEdit ? (
-        <button
-          type="button"
-          className="button primary"
-          disabled={!dirty || saving}
+        <Button
+          variant="primary"
+          disabled={!dirty}
+          pending={saving}
           onClick={() =>
             onSave({ id: draft.id, enabled: draft.enabled, severity: draft.severity, params: draft.params })
           }
         >
           Save
-        </button>
+        </Button>
       ) : null}
     </li>
   );

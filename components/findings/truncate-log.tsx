@@ -12,6 +12,7 @@ import { workspaceDetailOptions } from "@/lib/query/workspaces";
 import { useIsAdmin } from "@/components/auth/caller-context";
 import { ConfirmRunDialog } from "@/components/cleanup/confirm-run-dialog";
 import { truncatedFile, truncatedFileInHome } from "@/components/cleanup/run-text";
+import { Button } from "@/components/ui/button";
 
 /**
  * "Truncate" on a growing log (admins; never on a database). Nothing can bring an emptied file back, so the
@@ -49,15 +50,9 @@ export function TruncateLog({
   };
   return (
     <>
-      <button
-        type="button"
-        className="button small"
-        data-testid="truncate-log"
-        disabled={opening}
-        onClick={() => void ask()}
-      >
+      <Button size="small" data-testid="truncate-log" pending={opening} onClick={() => void ask()}>
         Truncate
-      </button>
+      </Button>
       {asking !== null ? (
         <ConfirmRunDialog
           title={`Truncate ${asking}, ${formatBytes(bytes)}`}

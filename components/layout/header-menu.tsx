@@ -2,6 +2,7 @@
 
 import { usePathname } from "next/navigation";
 import { useEffect, useId, useState, type ReactNode } from "react";
+import { Button } from "@/components/ui/button";
 
 /**
  * The navigation and the user menu: in the header on a wide screen; on a narrow one (a phone, where they would
@@ -26,15 +27,9 @@ export function HeaderMenu({ children }: { children: ReactNode }) {
   }, [open]);
   return (
     <>
-      <button
-        type="button"
-        className="button menu-button"
-        aria-expanded={open}
-        aria-controls={id}
-        onClick={() => setOpen(!open)}
-      >
+      <Button className="menu-button" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
         <span aria-hidden>{open ? "✕" : "☰"}</span> Menu
-      </button>
+      </Button>
       <div id={id} className="header-menu" data-open={open}>
         {children}
       </div>

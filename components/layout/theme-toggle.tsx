@@ -1,13 +1,14 @@
 "use client";
 
 import { useTheme } from "next-themes";
+import { Button } from "@/components/ui/button";
 
 /** Switches between light and dark; the icon follows the html data-theme attribute through CSS. */
 export function ThemeToggle() {
   const { resolvedTheme, setTheme } = useTheme();
   return (
-    <button
-      type="button"
+    <Button
+      variant="bare"
       className="theme-toggle"
       aria-label="Toggle light and dark theme"
       title="Toggle light and dark theme"
@@ -19,6 +20,6 @@ export function ThemeToggle() {
       <span className="theme-toggle-light" aria-hidden>
         ☀
       </span>
-    </button>
+    </Button>
   );
 }

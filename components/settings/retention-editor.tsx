@@ -7,6 +7,7 @@ import { column, DataTable } from "@/components/ui/data-table";
 import type { StorageSettings } from "@/lib/db/queries/storage";
 import { useSaveRetention } from "@/lib/query/use-admin-mutations";
 import { retentionProblem, retentionUpdate, type RetentionDays } from "@/lib/validations/settings";
+import { Button } from "@/components/ui/button";
 
 type Setting = StorageSettings["retention"][number];
 
@@ -105,17 +106,13 @@ export function RetentionEditor({ retention }: { retention: Setting[] }) {
             </p>
           ) : null}
           <div className="row">
-            <button type="submit" className="button primary" disabled={!ready || save.isPending}>
+            <Button type="submit" variant="primary" disabled={!ready} pending={save.isPending}>
               Save retention
-            </button>
+            </Button>
             {changed.length ? (
-              <button
-                type="button"
-                className="button"
-                onClick={() => setDraft(Object.fromEntries(retention.map((s) => [s.id, String(s.days)])))}
-              >
+              <Button onClick={() => setDraft(Object.fromEntries(retention.map((s) => [s.id, String(s.days)])))}>
                 Undo changes
-              </button>
+              </Button>
             ) : null}
             {saved && !changed.length ? (
               <span className="muted small" role="status">

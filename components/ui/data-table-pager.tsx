@@ -2,6 +2,7 @@
 
 import { formatCount } from "@/lib/format/numbers";
 import type { ReactNode } from "react";
+import { Button } from "./button";
 
 /** A server-paged table's pages: which rows these are, how many a page, and the way to the next and previous. */
 export function DataTablePager({
@@ -35,20 +36,15 @@ export function DataTablePager({
           ))}
         </select>
       </label>
-      <button type="button" className="button" disabled={page <= 1} onClick={() => onChange({ page: page - 1 })}>
+      <Button disabled={page <= 1} onClick={() => onChange({ page: page - 1 })}>
         ← Previous
-      </button>
+      </Button>
       <span>
         Page {page} of {formatCount(pageCount)}
       </span>
-      <button
-        type="button"
-        className="button"
-        disabled={page >= pageCount}
-        onClick={() => onChange({ page: page + 1 })}
-      >
+      <Button disabled={page >= pageCount} onClick={() => onChange({ page: page + 1 })}>
         Next →
-      </button>
+      </Button>
     </div>
   );
 }
@@ -63,13 +59,8 @@ export function DataTableMore({
 }) {
   if (!query.hasNextPage) return null;
   return (
-    <button
-      type="button"
-      className="button"
-      disabled={query.isFetchingNextPage}
-      onClick={() => void query.fetchNextPage()}
-    >
+    <Button pending={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
       {children}
-    </button>
+    </Button>
   );
 }

@@ -12,6 +12,7 @@ import {
 import { Fragment, type CSSProperties, type ReactNode, type TdHTMLAttributes, type ThHTMLAttributes } from "react";
 import { Skeleton } from "./states";
 import { stackedTable } from "./stacked-table";
+import { Button } from "./button";
 
 type DataAttributes = { [key: `data-${string}`]: string | boolean | undefined };
 
@@ -57,15 +58,15 @@ function HeaderCell<T>({ header, sorting }: { header: Header<T, unknown>; sortin
       aria-sort={active ? dir : undefined}
     >
       {sorting && header.column.getCanSort() ? (
-        <button
-          type="button"
+        <Button
+          variant="bare"
           className="sort-button"
           data-active={active}
           onClick={() => sorting.onSort(header.column.id)}
         >
           {label}
           <span aria-hidden>{active ? (sorting.dir === "asc" ? "▲" : "▼") : "↕"}</span>
-        </button>
+        </Button>
       ) : (
         label
       )}

@@ -1,5 +1,7 @@
 "use client";
 
+import { Button } from "./button";
+
 /** A visible failure with the server's message and a retry button: never an empty chart. */
 export function ErrorPanel({
   title = "Could not load this data",
@@ -15,11 +17,7 @@ export function ErrorPanel({
     <div className="error-panel" role="alert">
       <strong>{title}</strong>
       <p className="error-message">{message}</p>
-      {onRetry ? (
-        <button type="button" className="button" onClick={onRetry}>
-          Retry
-        </button>
-      ) : null}
+      {onRetry ? <Button onClick={onRetry}>Retry</Button> : null}
     </div>
   );
 }

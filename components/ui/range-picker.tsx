@@ -5,6 +5,7 @@ import { useSearchParams } from "next/navigation";
 import { RANGE_OPTIONS, parseRange, rangeEntries, type RangeState } from "@/lib/validations/range";
 import { useSetSearchParams } from "./use-set-search-params";
 import { TextField } from "./field";
+import { Button } from "./button";
 
 function todayUtc(): string {
   return new Date().toISOString().slice(0, 10);
@@ -23,9 +24,9 @@ export function RangePicker() {
     <div className="row" data-testid="range-picker">
       <div className="segmented" role="group" aria-label="Time range">
         {RANGE_OPTIONS.map((o) => (
-          <button
+          <Button
             key={o.key}
-            type="button"
+            variant="bare"
             aria-pressed={current.range === o.key}
             onClick={() =>
               set(
@@ -36,7 +37,7 @@ export function RangePicker() {
             }
           >
             {o.label}
-          </button>
+          </Button>
         ))}
       </div>
       {current.range === "custom" ? (

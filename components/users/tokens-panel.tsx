@@ -17,6 +17,7 @@ import { ExportLink } from "@/components/ui/export-link";
 import { exportPaths } from "@/lib/validations/export";
 import { NumberField, TextField } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
+import { Button } from "@/components/ui/button";
 
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : "—");
 
@@ -39,9 +40,9 @@ function tokenColumns({
       t.revoked ? (
         <span className="badge">revoked</span>
       ) : (
-        <button type="button" className="button" disabled={busy} onClick={() => onRevoke(t.id)}>
+        <Button disabled={busy} onClick={() => onRevoke(t.id)}>
           Revoke
-        </button>
+        </Button>
       ),
     ),
   ];
@@ -80,9 +81,9 @@ export function TokensPanel() {
           <TextField look="plain" label="Name" name="name" required maxLength={64} />
           <Select look="plain" label="Role" name="role" defaultValue="viewer" options={ASSIGNABLE_ROLES} />
           <NumberField look="plain" label="Expires in days (empty: never)" name="days" min={1} max={3650} />
-          <button type="submit" className="button primary" disabled={create.isPending}>
+          <Button type="submit" variant="primary" pending={create.isPending}>
             Create token
-          </button>
+          </Button>
         </form>
         {create.isError ? <ErrorPanel title="Could not create the token" error={create.error} /> : null}
         {revoke.isError ? <ErrorPanel title="Could not revoke the token" error={revoke.error} /> : null}
@@ -92,9 +93,7 @@ export function TokensPanel() {
               Token <strong>{created.name}</strong>: copy it now, it is not shown again.
             </p>
             <code data-testid="new-token">{created.token}</code> <CopyButton text={created.token} />
-            <button type="button" className="button" onClick={() => setCreated(null)}>
-              Done
-            </button>
+            <Button onClick={() => setCreated(null)}>Done</Button>
           </div>
         ) : null}
         <QueryView query={query}>

@@ -16,6 +16,7 @@ import { ExportLink } from "@/components/ui/export-link";
 import { exportPaths } from "@/lib/validations/export";
 import { TextField } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
+import { Button } from "@/components/ui/button";
 
 function CreateUserForm() {
   const [done, setDone] = useState("");
@@ -45,9 +46,9 @@ function CreateUserForm() {
         minLength={8}
         autoComplete="new-password"
       />
-      <button type="submit" className="button primary" disabled={create.isPending}>
+      <Button type="submit" variant="primary" pending={create.isPending}>
         Add user
-      </button>
+      </Button>
       {create.isError ? <ErrorPanel title="Could not add the user" error={create.error} /> : null}
       {done && !create.isError ? (
         <span className="muted small" role="status">
@@ -97,14 +98,9 @@ function userColumns({
     ),
     column("state", "State", (u) => (u.disabled ? <span className="badge">disabled</span> : "active")),
     column("toggle", "", (u) => (
-      <button
-        type="button"
-        className="button"
-        disabled={busy}
-        onClick={() => onChange(u.id, { disabled: !u.disabled })}
-      >
+      <Button disabled={busy} onClick={() => onChange(u.id, { disabled: !u.disabled })}>
         {u.disabled ? "Enable" : "Disable"}
-      </button>
+      </Button>
     )),
   ];
 }

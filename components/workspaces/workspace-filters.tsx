@@ -6,6 +6,7 @@ import { AgentFilter } from "@/components/agents/agent-filter";
 import { DebouncedInput } from "@/components/ui/debounced-input";
 import { OwnerTemplateFilters } from "@/components/ui/owner-template-filters";
 import { Select } from "@/components/ui/select";
+import { Button } from "@/components/ui/button";
 
 const STATUSES = [
   { value: "", label: "Any status in Coder" },
@@ -64,15 +65,13 @@ export function WorkspaceFilters({
         />
       ))}
       {filtered ? (
-        <button
-          type="button"
-          className="button"
+        <Button
           onClick={() =>
             onChange({ q: "", owner: "", template: "", agent: "", status: "", dormant: "", reporting: "", page: 1 })
           }
         >
           Clear filters
-        </button>
+        </Button>
       ) : null}
     </div>
   );

@@ -22,7 +22,7 @@ export async function register() {
   startMaintenanceSchedule(getDatabase);
   // Coder's view of the workspaces (CODER_URL and CODER_SESSION_TOKEN), at start and every CODER_SYNC_INTERVAL.
   const { coderSyncConfig } = await import("./lib/coder/config");
-  const { startCoderSync } = await import("./lib/coder/sync");
+  const { startCoderSync } = await import("./lib/services/coder-sync");
   startCoderSync(getDb, coderSyncConfig());
   try {
     const database = await getDatabase();

@@ -46,6 +46,14 @@ export class PayloadTooLargeError extends AppError {
     super(413, "payload_too_large", `The body is larger than this endpoint's limit of ${limit} bytes.`, { limit });
   }
 }
+/** 429: the caller must wait `retryAfterSeconds` (sent as Retry-After, whole seconds, at least 1). */
+export class TooManyRequestsError extends AppError {
+  readonly retryAfterSeconds: number;
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, "too_many_requests", message);
+    this.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  }
+}
 export class UnsupportedMediaTypeError extends AppError {
   constructor(message: string) {
     super(415, "unsupported_media_type", message);

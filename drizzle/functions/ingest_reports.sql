@@ -165,7 +165,11 @@ BEGIN
       FROM jsonb_array_elements(p_reports) WITH ORDINALITY AS t(x, o) WHERE o = ANY(v_fast)
       ORDER BY x->>'workspace', (x->>'collectedAt')::timestamptz DESC, (x->>'id')::uuid DESC
     )
-    UPDATE workspaces w SET name = n.name, owner = n.owner, template = n.template, agent_name = n.agent,
+    -- Once Coder's sync has described the workspace (coder_synced_at), its name, owner and template win over
+    -- the report's: members see the workspaces Coder says they own, whatever a reporter claims.
+    UPDATE workspaces w SET name = CASE WHEN w.coder_synced_at IS NULL THEN n.name ELSE w.name END,
+      owner = CASE WHEN w.coder_synced_at IS NULL THEN n.owner ELSE w.owner END,
+      template = CASE WHEN w.coder_synced_at IS NULL THEN n.template ELSE w.template END, agent_name = n.agent,
       last_seen_at = n.received, last_report_id = n.id, last_collected_at = n.at,
       volume_total_bytes = n.vtotal, volume_free_bytes = n.vfree, volume_used_bytes = n.vused,
       volume_inodes_total = n.itotal, volume_inodes_used = n.iused, volume_inodes_free = n.ifree,

@@ -4,12 +4,12 @@ import { getDb, type Db } from "@/lib/db";
 import type { Who } from "@/lib/db/queries/audit";
 import { users } from "@/lib/db/schema";
 import { ForbiddenError, UnauthorizedError } from "@/lib/errors";
-import { authenticateWorkspace, checkEnrollmentKey } from "@/lib/enrollment/workspaces";
+import { authenticateWorkspace, checkEnrollmentKeyFrom } from "@/lib/enrollment/workspaces";
 import { bearerToken } from "@/lib/http/request";
 import { hasRole, storedRole, type Role } from "@/lib/validations/auth";
 import { verifyApiToken } from "./api-tokens";
 import { scopeOf, type Caller } from "./caller";
-import { addressedOrigins, requestOrigin } from "./client-ip";
+import { addressedOrigins, clientIp, requestOrigin } from "./client-ip";
 import { appUrl, getAuth } from "./server";
 
 /** `who`: the caller as the audit entries of the changes it makes name it. */
@@ -98,10 +98,13 @@ export async function requireWorkspace(request: Request): Promise<{ db: Db; work
   return { db, workspaceId: await authenticateWorkspace(db, bearerToken(request)) };
 }
 
-/** Enrollment's check, made before the body is read: 401 unless the X-Enrollment-Key header is the fleet's key. */
+/**
+ * Enrollment's check, made before the body is read: 401 unless the X-Enrollment-Key header is the fleet's key,
+ * 429 once the caller's address sent too many wrong ones.
+ */
 export async function requireEnrollmentKey(request: Request): Promise<Db> {
   const db = await getDb();
-  await checkEnrollmentKey(db, request.headers.get("x-enrollment-key"));
+  await checkEnrollmentKeyFrom(db, request.headers.get("x-enrollment-key"), clientIp(request.headers));
   return db;
 }
 

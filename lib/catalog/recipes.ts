@@ -4,79 +4,15 @@
 // recipes for old releases, for the 2026 bloat and for package caches are in lib/catalog/recipe-data/.
 
 import { BLOAT_RECIPES } from "./recipe-data/bloat";
-import { CACHE_RECIPE_IDS, CACHE_RECIPES, PACKAGE_CACHES } from "./recipe-data/caches";
+import { CACHE_RECIPES, PACKAGE_CACHES } from "./recipe-data/caches";
 import { INSTALL_RECIPES } from "./recipe-data/installs";
-import { GEMINI_SESSION_PARTS, type SessionParts } from "./recipe-data/session-parts";
+import { GEMINI_SESSION_PARTS } from "./recipe-data/session-parts";
+import type { Recipe } from "./recipe-types";
+import type { RecipeId } from "@/lib/report-format/recipe-ids";
 
-export const RECIPE_IDS = [
-  "claude-code-sessions",
-  "claude-code-debug",
-  "claude-code-file-history",
-  "claude-code-mcp-logs",
-  "claude-code-versions",
-  "codex-rollouts",
-  "codex-archived-sessions",
-  "codex-releases",
-  "gemini-chats",
-  "copilot-sessions",
-  "cursor-chats",
-  "opencode-logs",
-  "opencode-tool-output",
-  "opencode-snapshots",
-  "copilot-versions",
-  "module-logs",
-  "orphaned-script-data",
-  "agentapi-leftovers",
-  ...CACHE_RECIPE_IDS,
-] as const;
-export type RecipeId = (typeof RECIPE_IDS)[number];
-
-/**
- * What one unit is, acted on whole or not at all:
- * - "file": one file matching `glob`;
- * - "file+dir": a file matching `glob` and the folder beside it named like the file without its extension
- *   (a Claude Code session: `<uuid>.jsonl` and `<uuid>/`);
- * - "dir": a folder matching `glob` with everything inside it;
- * - "file+parts": a file matching `glob` and the entries named by its session's id elsewhere in its project
- *   folder (`parts`: a Gemini CLI session's chat, log, tool outputs and subagent folder).
- */
-export type UnitShape = "file" | "file+dir" | "dir" | "file+parts";
-
-export type Recipe = {
-  id: RecipeId;
-  agent: string;
-  title: string;
-  description: string;
-  /**
-   * The roots it acts on: report root keys, where `*` matches one key segment (module roots are
-   * `<namespace>/<module>`, script data `script-data:<uuid>`).
-   */
-  roots: string[];
-  unit: UnitShape;
-  glob: string;
-  /** Where a "file+parts" unit's other parts are. */
-  parts?: SessionParts;
-  /**
-   * The reporter release from which reports count the units as they are now, and what earlier ones counted:
-   * their figure is not what a job of the newer reporter would act on, so previews and runs leave such
-   * workspaces out until their reporter is updated.
-   */
-  unitsSince?: { version: string; earlier: string };
-  /** Conversations go to the trash first; logs and debug output are deleted. */
-  defaultAction: "trash" | "delete";
-  /**
-   * Never to the trash (a run asking for it is refused): a package cache in the trash would free nothing until
-   * the trash expires, and the tool fills it again meanwhile.
-   */
-  deleteOnly?: boolean;
-  defaultOlderThanDays: number;
-  /** Only roots flagged orphaned in the report (coder-script-data folders but the current one). */
-  orphanedOnly?: boolean;
-  /** The newest units a job always keeps, whatever its parameters say (old releases: never the newest). */
-  keepNewestAtLeast?: number;
-  /** Programs (process names) while any of which runs nothing is acted on: they use the units unopened. */
-  notWhileRunning?: string[];
-};
+// The ids and age steps are the report format's; the catalog's users read them here with the recipes.
+export { RECIPE_AGE_STEPS_DAYS, RECIPE_IDS, type RecipeId } from "@/lib/report-format/recipe-ids";
+export type { Recipe, UnitShape } from "./recipe-types";
 
 export const RECIPES: readonly Recipe[] = [
   {
@@ -269,12 +205,6 @@ export function withRecipeFloor<P extends { keepNewest?: number }>(recipe: Recip
   const floor = RECIPES.find((r) => r.id === recipe)?.keepNewestAtLeast;
   return floor === undefined ? params : { ...params, keepNewest: Math.max(params.keepNewest ?? 0, floor) };
 }
-
-/**
- * Age steps (days) at which reports count each recipe's units and bytes, so a preview of "older than N days",
- * "keep the newest N" or "cap at N bytes" is read from the report within a step's error. The last step is open.
- */
-export const RECIPE_AGE_STEPS_DAYS = [1, 2, 3, 5, 7, 10, 14, 21, 30, 45, 60, 90, 120, 180, 270, 365] as const;
 
 /** Minimum age of the newest file of a unit before it may be acted on (hours): never below 1. */
 export const MIN_AGE_HOURS_DEFAULT = 24;

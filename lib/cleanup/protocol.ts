@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { LIMITS } from "@/lib/report-format/constants";
 import { relativePath } from "@/lib/report-format/schema";
+import { globProblem } from "@/lib/catalog/globs";
 import { RECIPE_IDS, onlyDeleted, type RecipeId } from "@/lib/catalog/recipes";
 import { MIN_AGE_HOURS, TRASH_DAYS } from "./defaults";
 
@@ -32,10 +33,11 @@ export const customTarget = z
       .string()
       .min(1)
       .max(500)
-      .refine(
-        (g) => !g.startsWith("/") && !g.split("/").includes(".."),
-        "must stay inside the root: relative, no '..'",
-      ),
+      .refine((g) => !g.startsWith("/") && !g.split("/").includes(".."), "must stay inside the root: relative, no '..'")
+      .superRefine((g, ctx) => {
+        const problem = globProblem(g);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      }),
     unit: z.enum(["file", "dir"]).default("file"),
   })
   .strict();

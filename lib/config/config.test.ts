@@ -134,6 +134,15 @@ describe("configuration", () => {
     expect(half).not.toContain("hunter2");
   });
 
+  it("refuses an enrollment key shorter than 24 characters, naming the variable and not the key", () => {
+    expect(problemsOf({ STORAGE_ENROLLMENT_KEY: "sek_short_but_23_chars!" })).toEqual([
+      "STORAGE_ENROLLMENT_KEY is set (value hidden): expected at least 24 characters (random, e.g. from openssl rand -hex 24)",
+    ]);
+    expect(parseConfig({ STORAGE_ENROLLMENT_KEY: "sek_long_enough_24_chars" }).enrollmentKey).toBe(
+      "sek_long_enough_24_chars",
+    );
+  });
+
   it("refuses half of a sign-in provider's settings", () => {
     expect(problemsOf({ OIDC_ISSUER_URL: "https://idp.example.com", OIDC_CLIENT_ID: "id" })).toEqual([
       "OIDC_ISSUER_URL and OIDC_CLIENT_ID are set but OIDC_CLIENT_SECRET not: set all or none",
@@ -151,13 +160,14 @@ describe("configuration", () => {
   });
 
   it("reads the environment once, at the first call, until a test resets it", () => {
-    vi.stubEnv("STORAGE_ENROLLMENT_KEY", "first");
+    const [first, second] = ["first", "second"].map((s) => s.padEnd(24, "-"));
+    vi.stubEnv("STORAGE_ENROLLMENT_KEY", first);
     resetConfigForTests();
-    expect(config().enrollmentKey).toBe("first");
-    vi.stubEnv("STORAGE_ENROLLMENT_KEY", "second");
-    expect(config().enrollmentKey).toBe("first");
+    expect(config().enrollmentKey).toBe(first);
+    vi.stubEnv("STORAGE_ENROLLMENT_KEY", second);
+    expect(config().enrollmentKey).toBe(first);
     resetConfigForTests();
-    expect(config().enrollmentKey).toBe("second");
+    expect(config().enrollmentKey).toBe(second);
     vi.stubEnv("TRUST_PROXY", "on");
     resetConfigForTests();
     expect(() => config()).toThrow(ConfigError);

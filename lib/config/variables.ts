@@ -9,6 +9,9 @@ const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blank, schema.
 
 const text = () => optional(z.string());
 
+/** The shortest STORAGE_ENROLLMENT_KEY accepted (a generated key has 43 random characters after its prefix). */
+export const ENROLLMENT_KEY_MIN_LENGTH = 24;
+
 /** A number read the way Number() reads it (so " 30 " and "3e1" still count), kept only if `valid`. */
 const number = (expected: string, valid: (n: number) => boolean) =>
   optional(
@@ -90,7 +93,12 @@ export const environment = z.object({
   DATABASE_STATEMENT_TIMEOUT: number("expected a number of seconds, 0 or more (0: no limit)", (n) => n >= 0),
   STORAGE_DATA_DIR: text(),
 
-  STORAGE_ENROLLMENT_KEY: text(),
+  // Guessable when short: the key alone lets a caller enroll workspaces and write their "cannot report" reasons.
+  STORAGE_ENROLLMENT_KEY: optional(
+    z.string().min(ENROLLMENT_KEY_MIN_LENGTH, {
+      error: `expected at least ${ENROLLMENT_KEY_MIN_LENGTH} characters (random, e.g. from openssl rand -hex 24)`,
+    }),
+  ),
   STORAGE_CLEANUP_SCHEDULER: oneOf(["on", "off"], "expected off (no scheduled cleanup in this instance) or on"),
   STORAGE_CLEANUP_SCHEDULER_INTERVAL: wholeNumber(1, 3600, "expected a whole number of seconds from 1 to 3600"),
   STORAGE_SHUTDOWN_TIMEOUT: number("expected a number of seconds above 0", (n) => n > 0),

@@ -3,7 +3,8 @@ import { expect, it } from "vitest";
 import { ingestReport } from "@/lib/ingest/report";
 import { addDaysTo, utcDayOf } from "@/lib/series";
 import { getFleetOverview } from "./queries/fleet";
-import { getHorizons, updateRetention } from "./queries/retention";
+import { updateRetention } from "@/lib/services/retention";
+import { getHorizons } from "./queries/retention";
 import { openPostgres } from "./open";
 import { MAINTENANCE_LOCK } from "./advisory-locks";
 import { runMaintenance } from "./maintenance-task";
@@ -124,7 +125,7 @@ describeEachDatabase("maintenance: roll-ups", (t) => {
       );
     const before = await levels();
     const latest = await rows(db, sql`select * from root_latest order by root_key`);
-    await updateRetention(db, { rollups: 45 }, TEST_WHO);
+    await updateRetention({ db, who: TEST_WHO }, { rollups: 45 });
     const result = await runMaintenance(t.current, { now });
     expect(result).toMatchObject({ ran: true, rollupHorizon: dayAgo(now, 45) });
     expect(await levels()).toEqual(before);
@@ -143,7 +144,9 @@ describeEachDatabase("maintenance: roll-ups", (t) => {
   });
 
   it("keeps the roll-ups longer than raw history", async () => {
-    await expect(updateRetention(t.current.db, { raw: 60 }, TEST_WHO)).rejects.toMatchObject({ status: 422 });
+    await expect(updateRetention({ db: t.current.db, who: TEST_WHO }, { raw: 60 })).rejects.toMatchObject({
+      status: 422,
+    });
   });
 });
 

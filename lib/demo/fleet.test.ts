@@ -4,7 +4,7 @@
 import { expect, it } from "vitest";
 import { sessionRulesFor } from "@/lib/catalog/agents";
 import { matchGlob } from "@/lib/catalog/globs";
-import { parseReport } from "@/lib/report-format/parse";
+import { parseReport } from "@/lib/ingest/parse-report";
 import { agentRetention, type Report } from "@/lib/report-format/schema";
 import { simulateDemoFleet } from "./fleet";
 

@@ -4,7 +4,7 @@ import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment/workspaces";
 import { ingestReport } from "@/lib/ingest/report";
 import { keptRefresherFor } from "@/lib/ingest/kept-refresh";
 import { REPORT_FORMAT_VERSION } from "@/lib/report-format/constants";
-import { parseReport } from "@/lib/report-format/parse";
+import { parseReport } from "@/lib/ingest/parse-report";
 import { REPORTER_VERSION } from "@/lib/reporter/version";
 import type { AgentRetention, Report, WorkspaceIdentity } from "@/lib/report-format/schema";
 import { createRandom, type Random } from "./random";

@@ -1,7 +1,7 @@
 // The demo's disks are explained to the byte: in every report, the home's lines and what lies outside it add up
 // to df's Used, the roots' split is the roots', and the report is one the ingest accepts.
 import { expect, it } from "vitest";
-import { parseReport } from "@/lib/report-format/parse";
+import { parseReport } from "@/lib/ingest/parse-report";
 import { homeSplit } from "@/lib/shaping/home-breakdown";
 import { simulateDemoFleet } from "./fleet";
 import { metadataBytes } from "./home";

@@ -2,8 +2,8 @@
 // an IDE server, container layers, checkouts), so that every demo disk is explained to the byte: the roots,
 // these folders and the file system's own share add up to df's Used.
 
-import type { HomeKind } from "@/lib/catalog/home-kinds";
-import { HOME_LARGEST, HOME_LARGEST_SHARE } from "@/lib/catalog/home-kinds";
+import type { HomeKind } from "@/lib/report-format/home-kinds";
+import { HOME_LARGEST, HOME_LARGEST_SHARE } from "@/lib/report-format/home-kinds";
 import type { HomeFolder, HomeUsage } from "@/lib/report-format/home";
 import type { StorageRoot } from "@/lib/report-format/schema";
 import type { Random } from "./random";

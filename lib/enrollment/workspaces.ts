@@ -1,12 +1,12 @@
 import "server-only";
-import { eq, sql } from "drizzle-orm";
+import { eq, sql, type AnyColumn } from "drizzle-orm";
 import { generateToken, hashToken, sameSecret } from "@/lib/secrets/tokens";
+import { recordFailure, refuseWhenLimited, type FailureLimit } from "@/lib/auth/failure-limit";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
-import { recordAudit, type Who } from "@/lib/db/queries/audit";
 import { getOrCreateSetting } from "@/lib/db/queries/settings";
 import { settings, workspaces, workspaceTokens } from "@/lib/db/schema";
-import { ConflictError, NotFoundError, UnauthorizedError } from "@/lib/errors";
+import { ConflictError, UnauthorizedError } from "@/lib/errors";
 import type { EnrollResponse, WorkspaceIdentity } from "@/lib/report-format/schema";
 
 /** The fleet's enrollment key: STORAGE_ENROLLMENT_KEY, or one generated at first start and kept in the database. */
@@ -21,6 +21,32 @@ export async function checkEnrollmentKey(db: Db, presentedKey: string | null): P
   const { key } = await getEnrollmentKey(db);
   if (!presentedKey || !sameSecret(presentedKey, key)) {
     throw new UnauthorizedError("The enrollment key is missing or wrong (X-Enrollment-Key header).");
+  }
+}
+
+/**
+ * Wrong enrollment keys per address, counted together on the routes that take the key (enroll and
+ * report-blockers): 20 within 10 minutes, then every key from that address is refused (429) for 10 minutes.
+ */
+export const ENROLLMENT_KEY_FAILURES: FailureLimit = { name: "enrollment-key-failures", max: 20, windowSeconds: 600 };
+
+/**
+ * The check of a route that takes the enrollment key, made before the body is read: 429 while `address` (the
+ * caller, lib/auth/client-ip.ts) has used up its failures, else 401 unless `presentedKey` is the key; a wrong key
+ * counts against the address.
+ */
+export async function checkEnrollmentKeyFrom(
+  db: Db,
+  presentedKey: string | null,
+  address: string | null,
+): Promise<void> {
+  const subject = address ?? "unknown";
+  await refuseWhenLimited(db, ENROLLMENT_KEY_FAILURES, subject);
+  try {
+    await checkEnrollmentKey(db, presentedKey);
+  } catch (err) {
+    if (presentedKey && err instanceof UnauthorizedError) await recordFailure(db, ENROLLMENT_KEY_FAILURES, subject);
+    throw err;
   }
 }
 
@@ -52,12 +78,7 @@ export async function enrollWorkspace(
       })
       .onConflictDoUpdate({
         target: workspaces.id,
-        set: {
-          name: identity.name,
-          owner: identity.owner,
-          template: identity.template ?? null,
-          agentName: identity.agent ?? null,
-        },
+        set: { ...reporterNames(identity), agentName: identity.agent ?? null },
       });
     const [existing] = await tx
       .select({ tokenHash: workspaceTokens.tokenHash, claimHash: workspaceTokens.claimHash })
@@ -80,6 +101,20 @@ export async function enrollWorkspace(
   return { workspaceId: identity.id, token };
 }
 
+/**
+ * The names an enrollment writes over an existing row: the reporter's until Coder's sync has described the
+ * workspace, Coder's after (member scope reads the owner, which no reporter may rewrite).
+ */
+function reporterNames(identity: WorkspaceIdentity) {
+  const unlessCoder = (column: AnyColumn, value: string | null) =>
+    sql`case when ${workspaces.coderSyncedAt} is null then ${value} else ${column} end`;
+  return {
+    name: unlessCoder(workspaces.name, identity.name),
+    owner: unlessCoder(workspaces.owner, identity.owner),
+    template: unlessCoder(workspaces.template, identity.template ?? null),
+  };
+}
+
 /** Which workspace a bearer token belongs to; 401 when none. */
 export async function authenticateWorkspace(db: Db, token: string | null): Promise<string> {
   if (!token) throw new UnauthorizedError("Send the workspace token as Authorization: Bearer <token>.");
@@ -91,32 +126,19 @@ export async function authenticateWorkspace(db: Db, token: string | null): Promi
   return rows[0].workspaceId;
 }
 
-/** Admin action: forgets a workspace's token so it can enroll again with only the enrollment key. */
-export async function resetWorkspaceToken(db: Db, workspaceId: string, who: Who): Promise<void> {
-  await db.transaction(async (tx) => {
-    const deleted = await tx
-      .delete(workspaceTokens)
-      .where(eq(workspaceTokens.workspaceId, workspaceId))
-      .returning({ id: workspaceTokens.workspaceId });
-    if (!deleted.length) throw new NotFoundError(`Workspace ${workspaceId} has no token.`);
-    await recordAudit(tx, { ...who, action: "workspace.token_reset", target: workspaceId });
-  });
+/** Forgets a workspace's token, so it can enroll again with only the enrollment key; false when it had none. */
+export async function deleteWorkspaceToken(tx: Db, workspaceId: string): Promise<boolean> {
+  const deleted = await tx
+    .delete(workspaceTokens)
+    .where(eq(workspaceTokens.workspaceId, workspaceId))
+    .returning({ id: workspaceTokens.workspaceId });
+  return deleted.length > 0;
 }
 
-/**
- * Admin action: replaces the generated enrollment key. Workspaces already enrolled keep their tokens; new ones
- * need the new key. A key set by STORAGE_ENROLLMENT_KEY is changed there, not here.
- */
-export async function rotateEnrollmentKey(db: Db, who: Who): Promise<void> {
-  if (config().enrollmentKey) {
-    throw new ConflictError("The enrollment key is set by STORAGE_ENROLLMENT_KEY: change it there and restart.");
-  }
-  const key = generateToken("sek");
-  await db.transaction(async (tx) => {
-    await tx
-      .insert(settings)
-      .values({ key: "enrollment_key", value: key })
-      .onConflictDoUpdate({ target: settings.key, set: { value: key, updatedAt: sql`now()` } });
-    await recordAudit(tx, { ...who, action: "enrollment_key.rotated" });
-  });
+/** Stores `key` as the fleet's generated enrollment key. */
+export async function storeEnrollmentKey(tx: Db, key: string): Promise<void> {
+  await tx
+    .insert(settings)
+    .values({ key: "enrollment_key", value: key })
+    .onConflictDoUpdate({ target: settings.key, set: { value: key, updatedAt: sql`now()` } });
 }

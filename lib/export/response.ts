@@ -2,10 +2,10 @@ import "server-only";
 import type { SomeCsvExport } from "@/lib/csv/columns";
 import type { Db } from "@/lib/db";
 import type { WorkspaceScope } from "@/lib/db/scope";
-import { recordAudit } from "@/lib/db/queries/audit";
 import { csvResponse } from "@/lib/http/csv";
 import type { Role } from "@/lib/validations/auth";
 import { requireCaller } from "@/lib/auth/access";
+import { writeAudit } from "@/lib/services/transaction";
 
 /**
  * Every CSV download: a viewer at least (the audit log: an admin; a member the exports of their own workspaces,
@@ -24,8 +24,7 @@ export async function exportResponse(
   const exp = await make(db, caller.scope);
   const response = await csvResponse(exp);
   try {
-    await recordAudit(db, {
-      ...who,
+    await writeAudit(db, who, {
       action: "export.downloaded",
       target: exp.filename,
       details: { path: new URL(request.url).pathname, query: Object.fromEntries(new URL(request.url).searchParams) },

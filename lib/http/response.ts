@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { AppError, isDatabaseUnavailable } from "@/lib/errors";
+import { AppError, isDatabaseUnavailable, TooManyRequestsError } from "@/lib/errors";
 import { SMALL_ANSWER_CACHE_CONTROL } from "./security-headers";
 
 export type ErrorEnvelope = { error: { code: string; message: string; details?: unknown } };
@@ -56,6 +56,11 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
  * 503 (so callers retry), anything else is logged and becomes a 500.
  */
 export function toErrorResponse(err: unknown) {
+  if (err instanceof TooManyRequestsError) {
+    return errorResponse(err.status, err.code, err.message, undefined, {
+      "retry-after": String(err.retryAfterSeconds),
+    });
+  }
   if (err instanceof AppError) return errorResponse(err.status, err.code, err.message, err.details);
   if (isDatabaseUnavailable(err)) {
     console.error("[api] database unavailable:", (err as Error).message);

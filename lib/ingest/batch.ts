@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db";
 import { AppError, isDatabaseUnavailable } from "@/lib/errors";
 import { ingestReport } from "@/lib/ingest/report";
 import { measureIngest } from "@/lib/metrics/ingest";
-import { parseReport } from "@/lib/report-format/parse";
+import { parseReport } from "@/lib/ingest/parse-report";
 import type { ReportBatchResult } from "@/lib/report-format/schema";
 
 /** The id a report claims, for its result even when the rest of it is invalid. */

@@ -3,7 +3,7 @@ import { beforeAll, expect, it } from "vitest";
 import { describeEachDatabase } from "@/tests/support/db";
 import { rowsOf } from "@/lib/db/types";
 import type { Persistence } from "@/lib/report-format/persistence";
-import { parseReport } from "@/lib/report-format/parse";
+import { parseReport } from "@/lib/ingest/parse-report";
 import { enroll, makeReport, send } from "@/tests/support/reports";
 
 // The report's persistence facts land in history and on the workspace from its newest report; a report without

@@ -20,6 +20,7 @@ const ERRORS: Record<number, string> = {
   401: "No valid credentials",
   403: "The caller's role is too low, or a cross-site change",
   422: "Parameters or body do not match the schema",
+  429: "Too many wrong enrollment keys from this address: wait Retry-After seconds",
 };
 
 /** The envelope as one component, referenced by every error response. */
@@ -57,7 +58,8 @@ function register(registry: OpenAPIRegistry, rule: RouteRule) {
   if (!op) throw new Error(`No OpenAPI operation for ${rule.method} ${rule.path} (lib/openapi/operations.ts)`);
   const params = pathParams(rule.path);
   const role = rule.access === "public" || rule.access === "setup" ? null : rule.access;
-  const errors = role ? [401, 403, 422] : op.auth ? [401, 422] : [422];
+  const keyErrors = op.auth === "enrollment-key" ? [429] : [];
+  const errors = role ? [401, 403, 422] : op.auth ? [401, 422, ...keyErrors] : [422];
   registry.registerPath({
     method: rule.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete",
     path: openApiPath(rule.path),

@@ -29,5 +29,11 @@ export type ReportBlockerRequest = z.infer<typeof reportBlockerRequest>;
 
 export const reportBlockerResponse = z.object({ recorded: z.literal(true) }).strict();
 
+/**
+ * The reasons given with the enrollment key alone (no workspace token): at most `max` are kept, each for `days`
+ * (the module's script says it again at every start of a workspace that still cannot report).
+ */
+export const KEY_BLOCKERS = { max: 1000, days: 7 };
+
 /** Small: a reason and a line. */
 export const BLOCKER_BODY_BYTES = 4 * 1024;

@@ -4,7 +4,7 @@
 // measure the home send none: the field is optional.
 
 import { z } from "zod";
-import { HOME_KINDS } from "@/lib/catalog/home-kinds";
+import { HOME_KINDS } from "./home-kinds";
 import { LIMITS } from "./constants";
 import { pathEncoding, relativePath } from "./wire-path";
 

@@ -1,6 +1,6 @@
 import { millisecondsInDay } from "date-fns/constants";
 import { z } from "zod";
-import { RECIPE_AGE_STEPS_DAYS, RECIPE_IDS } from "@/lib/catalog/recipes";
+import { RECIPE_AGE_STEPS_DAYS, RECIPE_IDS } from "./recipe-ids";
 import { AGE_BUCKETS, CATEGORIES, LIMITS, REPORT_FORMAT_VERSION, RETENTION_STATES, ROOT_KINDS } from "./constants";
 import { HOME_USAGE_FIELD } from "./home";
 import { persistence } from "./persistence";

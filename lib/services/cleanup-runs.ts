@@ -5,10 +5,12 @@ import type { RunRequest } from "@/lib/cleanup/protocol";
 import { restoreRefusal } from "@/lib/cleanup/restore";
 import { DEFAULT_EXPIRES_DAYS, type JobKind } from "@/lib/cleanup/types";
 import type { Db } from "@/lib/db/types";
-import { recordAudit, type Who } from "@/lib/db/queries/audit";
+import type { Who } from "@/lib/db/queries/audit";
 import { refuseDeletedWorkspaces } from "@/lib/db/queries/cleanup-deleted";
 import { previewRun, type CleanupPreview } from "@/lib/db/queries/cleanup-preview";
-import { insertRun, jobWithRun, knownWorkspaceIds, markRunCancelled } from "@/lib/db/queries/cleanup-runs";
+import { jobWithRun, knownWorkspaceIds, markRunCancelled } from "@/lib/db/queries/cleanup-runs";
+import { storeRun } from "./run-store";
+import { withTransaction } from "./transaction";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { formatBytes } from "@/lib/format/bytes";
 import { formatCountOf } from "@/lib/format/numbers";
@@ -70,8 +72,8 @@ export async function createRun(
     previewBytes: w.bytes,
     previewUnits: w.units,
   }));
-  return insertRun(
-    db,
+  return storeRun(
+    { db, who },
     {
       kind: "cleanup",
       recipe: request.recipe ?? null,
@@ -91,7 +93,6 @@ export async function createRun(
       workspacesWithoutUsage: preview.withoutUsage.count,
     },
     jobs,
-    who,
     {
       action: "cleanup.run_created",
       details: {
@@ -113,17 +114,10 @@ export async function createRun(
 
 /** Cancels a run: waiting jobs end as cancelled, running ones are told to stop at their next progress call. */
 export async function cancelRun(db: Db, runId: string, who: Who) {
-  return db.transaction(async (tx) => {
+  return withTransaction({ db, who }, async ({ tx, audit }) => {
     const result = await markRunCancelled(tx, runId, who.actor.label ?? who.actor.type);
     if (!result) throw new NotFoundError(`No cleanup run ${runId}.`);
-    await recordAudit(tx, {
-      actor: who.actor,
-      action: "cleanup.run_cancelled",
-      target: runId,
-      details: result,
-      ip: who.ip,
-      userAgent: who.userAgent,
-    });
+    await audit({ action: "cleanup.run_cancelled", target: runId, details: result });
     return result;
   });
 }
@@ -164,8 +158,8 @@ async function startTrashJobs(
   who: Who,
   from: { sourceJobId: string | null; recipe: string | null; action: "delete" | "trash"; trashDays: number },
 ) {
-  return insertRun(
-    db,
+  return storeRun(
+    { db, who },
     {
       kind,
       recipe: from.recipe,
@@ -179,7 +173,6 @@ async function startTrashJobs(
       sourceJobId: from.sourceJobId,
     },
     workspaceIds.map((workspaceId) => ({ workspaceId, sourceJobId: from.sourceJobId })),
-    who,
     {
       action: kind === "restore" ? "cleanup.restore_queued" : "cleanup.trash_purge_queued",
       details: {

@@ -4,7 +4,8 @@ import { truncateRefusal } from "@/lib/catalog/truncatable";
 import { DEFAULT_EXPIRES_DAYS } from "@/lib/cleanup/types";
 import type { Who } from "@/lib/db/queries/audit";
 import { refuseDeletedWorkspaces } from "@/lib/db/queries/cleanup-deleted";
-import { insertRun, knownWorkspaceIds } from "@/lib/db/queries/cleanup-runs";
+import { knownWorkspaceIds } from "@/lib/db/queries/cleanup-runs";
+import { storeRun } from "./run-store";
 import { reportedFile } from "@/lib/db/queries/cleanup-truncate";
 import type { Db } from "@/lib/db/types";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
@@ -39,8 +40,8 @@ export async function queueTruncate(db: Db, request: TruncateRequest, who: Who) 
     );
   }
   const target = { rootKey, path, bytes: file.bytes };
-  return insertRun(
-    db,
+  return storeRun(
+    { db, who },
     {
       kind: "truncate",
       recipe: null,
@@ -56,7 +57,6 @@ export async function queueTruncate(db: Db, request: TruncateRequest, who: Who) 
       previewUnits: 1,
     },
     [{ workspaceId, rootKeys: [rootKey], previewBytes: file.bytes, previewUnits: 1 }],
-    who,
     { action: "cleanup.truncate_queued", details: { workspaceId, rootKey, path, bytes: file.bytes, confirmBytes } },
   );
 }

@@ -4,7 +4,7 @@
 // file system's own metadata, named with whatever the reporter could not measure. The lines add up to df's
 // Used; the reserved blocks (Size − Used − Avail) are explained beside them, never in them.
 
-import { HOME_KINDS, type HomeKind } from "@/lib/catalog/home-kinds";
+import { HOME_KINDS, type HomeKind } from "@/lib/report-format/home-kinds";
 import type { VolumeSummary } from "@/lib/format/volume";
 import type { HomeUsage } from "@/lib/report-format/home";
 

@@ -41,6 +41,14 @@ describe("updatePolicyRequest", () => {
     expect(updatePolicyRequest.safeParse({ unknown: 1 }).success).toBe(false);
   });
 
+  it("refuses a custom rule's glob with more wildcards than the limit, saying so", () => {
+    const custom = (glob: string) => ({ rootKey: "claude-code:data", glob });
+    const refused = updatePolicyRequest.safeParse({ custom: custom("*a*a*a*a*a*a*a*a*b") });
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues[0].message).toMatch(/has 9 wildcards; at most 8/);
+    expect(updatePolicyRequest.safeParse({ custom: custom("projects/**/*.jsonl") }).success).toBe(true);
+  });
+
   it("accepts what the create request accepts, field by field, and null to remove a field", () => {
     for (const [field, value] of Object.entries({
       trashDays: 30,

@@ -23,7 +23,7 @@ const { values: args } = parseArgs({
 });
 const WORKSPACES = Math.min(10_000, Number(args.workspaces));
 const SECONDS = Math.min(600, Number(args.seconds));
-const KEY = "sek_load_bench_key";
+const KEY = "sek_load_bench_key_of_24_chars";
 
 ensureBuild();
 const scratch = await createScratchPostgres({ migrated: true });

@@ -161,7 +161,9 @@ describe("navigation and view state", () => {
     await page.waitForURL((u) => u.searchParams.get("range") === "7d");
     await page.reload({ waitUntil: "networkidle" });
     await expect(page.getByRole("button", { name: "7 d" }).getAttribute("aria-pressed")).resolves.toBe("true");
-    const ticks = await page.locator('[data-chart="stacked-area"] .recharts-xAxis-tick-labels text').count();
+    const tickLabels = page.locator('[data-chart="stacked-area"] .recharts-xAxis-tick-labels text');
+    await tickLabels.first().waitFor();
+    const ticks = await tickLabels.count();
     expect(ticks).toBeGreaterThan(0);
     expect(ticks).toBeLessThanOrEqual(7);
     await context.close();

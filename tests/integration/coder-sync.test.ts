@@ -26,7 +26,7 @@ import { startCoderStandIn, type CoderStandIn } from "@/tests/support/coder-stan
 import { coderWorkspace, coderWorkspaces, type CoderWorkspaces } from "@/tests/support/coder-standin/workspaces";
 import { processMetrics } from "@/lib/metrics/process";
 import { coderClient } from "@/lib/coder/client";
-import { syncFromCoder } from "@/lib/coder/sync";
+import { syncFromCoder } from "@/lib/services/coder-sync";
 
 const TOKEN = "coder-sync-token";
 const uuid = (n: number) => `6f1c2d3e-0000-4000-8000-${String(n).padStart(12, "0")}`;

@@ -22,7 +22,7 @@ import { ensureBuild, startNext, type RunningApp } from "@/scripts/lib/next-serv
 import { startCutProxy, type CutProxy } from "@/tests/support/cut-proxy";
 import { startPrivatePostgres, type PrivatePostgres } from "@/tests/support/private-postgres";
 
-const KEY = "sek_faults_test_key";
+const KEY = "sek_faults_test_key_of_24_characters";
 let cluster: PrivatePostgres;
 let proxy: CutProxy;
 let app: RunningApp;

@@ -22,7 +22,7 @@ import { enrollRequest, report as reportSchema } from "@/lib/report-format/schem
 import { buildReporter } from "@/scripts/build-reporter.mjs";
 import { FLEET } from "@/lib/db/scope";
 
-const KEY = "sek_e2e_test_key";
+const KEY = "sek_e2e_test_key_of_24_characters";
 let database: Database;
 let tmp: string;
 let bundle: string;

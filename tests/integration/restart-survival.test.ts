@@ -14,7 +14,7 @@ import { describeEachDatabase } from "@/tests/support/db";
 import { restartRules } from "@/lib/findings/rules/restart";
 import { keptRefresherFor } from "@/lib/ingest/kept-refresh";
 import { ingestReport } from "@/lib/ingest/report";
-import { parseReport } from "@/lib/report-format/parse";
+import { parseReport } from "@/lib/ingest/parse-report";
 import type { Report } from "@/lib/report-format/schema";
 import { buildReport } from "@/lib/reporter/scan/build-report";
 import { canMountTmpfs } from "@/tests/support/reporter";

@@ -1,5 +1,5 @@
 // The largest bloat the agents' users reported in 2026, each with a unit that can go on its own.
-import type { Recipe } from "../recipes";
+import type { Recipe } from "../recipe-types";
 
 export const BLOAT_RECIPES: Recipe[] = [
   {

@@ -5,7 +5,8 @@
 // -modcache`, `npm cache clean --force`, `pip cache purge`). Only the caches themselves: ~/.npmrc,
 // ~/.m2/settings.xml (repository credentials), ~/.cargo/credentials.toml and ~/.docker lie outside every one.
 // Plain data: the reporter bundles it.
-import type { Recipe } from "../recipes";
+import type { CACHE_RECIPE_IDS } from "@/lib/report-format/recipe-ids";
+import type { Recipe } from "../recipe-types";
 
 /** The owner reports give the cache roots: a fleet chart series of its own, never counted as an agent's. */
 export const PACKAGE_CACHE_AGENT = "package-cache";
@@ -46,18 +47,6 @@ export const NEVER_A_CACHE: readonly string[] = [
   ".coder",
   ".coder-modules",
 ];
-
-export const CACHE_RECIPE_IDS = [
-  "npm-cache",
-  "pip-cache",
-  "go-build-cache",
-  "go-module-cache",
-  "cargo-registry",
-  "maven-repository",
-  "gradle-caches",
-  "yarn-cache",
-  "pnpm-store",
-] as const;
 
 /**
  * npm: only `_cacache` (the downloaded tarballs and their index). `_logs` holds npm's debug logs, which npm

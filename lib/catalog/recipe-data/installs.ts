@@ -1,6 +1,6 @@
 // Old releases that the agents' own updaters install side by side and never remove: every release but the
 // newest is a unit (a running one is still refused: the executor counts a running program's file as open).
-import type { Recipe } from "../recipes";
+import type { Recipe } from "../recipe-types";
 
 export const INSTALL_RECIPES: Recipe[] = [
   {

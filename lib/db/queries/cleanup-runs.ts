@@ -4,7 +4,7 @@ import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { WAITING_JOB_STATES } from "@/lib/cleanup/job-states";
 import { cleanupJobs, cleanupRuns, workspaces } from "../schema";
 import type { Db } from "../types";
-import { recordAudit, type Who } from "./audit";
+import type { Who } from "./audit";
 
 const JOB_CHUNK = 1000;
 
@@ -21,44 +21,33 @@ type NewJob = {
   sourceJobId?: string | null;
 };
 
-/** Inserts a run and its jobs in one transaction, with the audit entry. */
+/** Inserts a run and its jobs, in the caller's transaction (jobs a chunk at a time). */
 export async function insertRun(
-  db: Db,
+  tx: Db,
   run: Omit<typeof cleanupRuns.$inferInsert, "createdByType" | "createdById" | "createdByLabel">,
   jobs: NewJob[],
   who: Who,
-  audit: { action: string; details: Record<string, unknown> },
 ): Promise<{ id: string; jobs: number }> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(cleanupRuns)
-      .values({ ...run, ...creator(who) })
-      .returning({ id: cleanupRuns.id, createdAt: cleanupRuns.createdAt });
-    const expiresAt = addDays(row.createdAt, run.expiresDays);
-    for (let i = 0; i < jobs.length; i += JOB_CHUNK) {
-      await tx.insert(cleanupJobs).values(
-        jobs.slice(i, i + JOB_CHUNK).map((j) => ({
-          runId: row.id,
-          workspaceId: j.workspaceId,
-          kind: run.kind,
-          rootKeys: j.rootKeys ?? [],
-          previewBytes: j.previewBytes ?? 0,
-          previewUnits: j.previewUnits ?? 0,
-          sourceJobId: j.sourceJobId ?? null,
-          expiresAt,
-        })),
-      );
-    }
-    await recordAudit(tx, {
-      actor: who.actor,
-      action: audit.action,
-      target: row.id,
-      details: { ...audit.details, jobs: jobs.length },
-      ip: who.ip,
-      userAgent: who.userAgent,
-    });
-    return { id: row.id, jobs: jobs.length };
-  });
+  const [row] = await tx
+    .insert(cleanupRuns)
+    .values({ ...run, ...creator(who) })
+    .returning({ id: cleanupRuns.id, createdAt: cleanupRuns.createdAt });
+  const expiresAt = addDays(row.createdAt, run.expiresDays);
+  for (let i = 0; i < jobs.length; i += JOB_CHUNK) {
+    await tx.insert(cleanupJobs).values(
+      jobs.slice(i, i + JOB_CHUNK).map((j) => ({
+        runId: row.id,
+        workspaceId: j.workspaceId,
+        kind: run.kind,
+        rootKeys: j.rootKeys ?? [],
+        previewBytes: j.previewBytes ?? 0,
+        previewUnits: j.previewUnits ?? 0,
+        sourceJobId: j.sourceJobId ?? null,
+        expiresAt,
+      })),
+    );
+  }
+  return { id: row.id, jobs: jobs.length };
 }
 
 /**

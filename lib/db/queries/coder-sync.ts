@@ -5,7 +5,6 @@ import type { UnverifiedWorkspace } from "@/lib/coder/unverified";
 import { WAITING_JOB_STATES } from "@/lib/cleanup/job-states";
 import { cleanupJobs, coderSyncState, workspaces } from "../schema";
 import type { Db } from "../types";
-import { recordAudit, type Who } from "./audit";
 
 // What the workspace sync writes (Coder's view of each workspace, deletions and what they end) and the last
 // sync's state that the pages show. Reads of Coder itself are in lib/coder/.
@@ -15,6 +14,9 @@ const UPSERT_BATCH = 500;
 
 /** A workspace deleted in Coder, and when: when its delete build finished where Coder says, else when the sync saw it. */
 export type Deletion = { id: string; at: Date };
+
+/** A workspace this sync marked deleted, the jobs that ended with it and why. */
+export type DeletedInCoder = { id: string; deletedAt: Date | null; jobsCancelled: string[]; reason: string };
 
 /** Counts of one sync, as stored and as POST /api/v1/coder/sync answers them. */
 export type SyncCounts = { listed: number; added: number; updated: number; deleted: number; jobsCancelled: number };
@@ -60,93 +62,85 @@ export async function unlistedWorkspaces(
 }
 
 /**
- * Writes one sync's findings in one transaction: Coder's view of every workspace it lists (adding the ones that
- * never reported, so coverage can name them), and the deletions. A deleted workspace leaves the fleet's totals and
- * chart from its deletion day (a negative change of its newest roots in the fleet roll-up that day, so earlier
- * days keep it), and its waiting or running cleanup jobs end as cancelled with the reason.
+ * Writes one sync's findings, in the caller's transaction: Coder's view of every workspace it lists (adding the
+ * ones that never reported, so coverage can name them), and the deletions. A deleted workspace leaves the fleet's
+ * totals and chart from its deletion day (a negative change of its newest roots in the fleet roll-up that day, so
+ * earlier days keep it), and its waiting or running cleanup jobs end as cancelled with the reason. Answers the
+ * counts and the workspaces newly marked deleted, for their audit entries.
  */
 export async function applyCoderSync(
-  db: Db,
+  tx: Db,
   seen: CoderWorkspace[],
   deletions: Deletion[],
   now: Date,
-): Promise<Omit<SyncCounts, "listed">> {
-  return db.transaction(async (tx) => {
-    let added = 0;
-    let updated = 0;
-    // Many rows a statement: a sync of thousands of workspaces is a few statements, not thousands.
-    for (let i = 0; i < seen.length; i += UPSERT_BATCH) {
-      const rows = seen
-        .slice(i, i + UPSERT_BATCH)
-        .map((w) => ({ id: w.id, firstSeenAt: now, ...coderColumns(w, now) }));
-      const set = Object.fromEntries(
-        Object.keys(coderColumns(seen[0], now)).map((k) => {
-          const column = workspaces[k as keyof ReturnType<typeof coderColumns>];
-          return [k, sql.raw(`excluded.${column.name}`)];
-        }),
-      );
-      const done = await tx
-        .insert(workspaces)
-        .values(rows)
-        .onConflictDoUpdate({ target: workspaces.id, set })
-        .returning({ inserted: sql<boolean>`(xmax = 0)` });
-      for (const r of done) {
-        if (r.inserted) added++;
-        else updated++;
-      }
+): Promise<{ counts: Omit<SyncCounts, "listed">; deleted: DeletedInCoder[] }> {
+  let added = 0;
+  let updated = 0;
+  // Many rows a statement: a sync of thousands of workspaces is a few statements, not thousands.
+  for (let i = 0; i < seen.length; i += UPSERT_BATCH) {
+    const rows = seen.slice(i, i + UPSERT_BATCH).map((w) => ({ id: w.id, firstSeenAt: now, ...coderColumns(w, now) }));
+    const set = Object.fromEntries(
+      Object.keys(coderColumns(seen[0], now)).map((k) => {
+        const column = workspaces[k as keyof ReturnType<typeof coderColumns>];
+        return [k, sql.raw(`excluded.${column.name}`)];
+      }),
+    );
+    const done = await tx
+      .insert(workspaces)
+      .values(rows)
+      .onConflictDoUpdate({ target: workspaces.id, set })
+      .returning({ inserted: sql<boolean>`(xmax = 0)` });
+    for (const r of done) {
+      if (r.inserted) added++;
+      else updated++;
     }
-    let jobsCancelled = 0;
-    const ids = deletions.map((d) => d.id);
-    if (ids.length) {
-      const fresh = await tx
-        .update(workspaces)
-        .set({
-          deletedAt: sql`case ${sql.join(
-            deletions.map((d) => sql`when ${workspaces.id} = ${d.id} then ${d.at.toISOString()}::timestamptz`),
-            sql` `,
-          )} end`,
-          coderStatus: "deleted",
-          coderTransition: "delete",
-          coderSyncedAt: now,
-        })
-        .where(and(inArray(workspaces.id, ids), isNull(workspaces.deletedAt)))
-        .returning({ id: workspaces.id, deletedAt: workspaces.deletedAt });
+  }
+  let jobsCancelled = 0;
+  const deleted: DeletedInCoder[] = [];
+  const ids = deletions.map((d) => d.id);
+  if (ids.length) {
+    const fresh = await tx
+      .update(workspaces)
+      .set({
+        deletedAt: sql`case ${sql.join(
+          deletions.map((d) => sql`when ${workspaces.id} = ${d.id} then ${d.at.toISOString()}::timestamptz`),
+          sql` `,
+        )} end`,
+        coderStatus: "deleted",
+        coderTransition: "delete",
+        coderSyncedAt: now,
+      })
+      .where(and(inArray(workspaces.id, ids), isNull(workspaces.deletedAt)))
+      .returning({ id: workspaces.id, deletedAt: workspaces.deletedAt });
+    for (const d of fresh) {
+      await tx.execute(sql`insert into fleet_delta (day, agent, kind, shard, bytes, roots)
+        select (${d.deletedAt!.toISOString()}::timestamptz at time zone 'UTC')::date, agent, kind, 0,
+          -sum(bytes), -count(*)::int from root_latest where workspace_id = ${d.id} group by agent, kind
+        on conflict (day, agent, kind, shard) do update set bytes = fleet_delta.bytes + excluded.bytes,
+          roots = fleet_delta.roots + excluded.roots`);
+    }
+    const freshIds = fresh.map((d) => d.id);
+    if (freshIds.length) {
+      const reason = "The workspace was deleted in Coder.";
+      const cancelled = await tx
+        .update(cleanupJobs)
+        .set({ state: "cancelled", finishedAt: now, cancelReason: reason })
+        .where(
+          and(
+            inArray(cleanupJobs.workspaceId, freshIds),
+            inArray(cleanupJobs.state, [...WAITING_JOB_STATES, "running"]),
+          ),
+        )
+        .returning({ id: cleanupJobs.id, runId: cleanupJobs.runId, workspaceId: cleanupJobs.workspaceId });
+      jobsCancelled = cancelled.length;
       for (const d of fresh) {
-        await tx.execute(sql`insert into fleet_delta (day, agent, kind, shard, bytes, roots)
-          select (${d.deletedAt!.toISOString()}::timestamptz at time zone 'UTC')::date, agent, kind, 0,
-            -sum(bytes), -count(*)::int from root_latest where workspace_id = ${d.id} group by agent, kind
-          on conflict (day, agent, kind, shard) do update set bytes = fleet_delta.bytes + excluded.bytes,
-            roots = fleet_delta.roots + excluded.roots`);
+        const jobs = cancelled.filter((j) => j.workspaceId === d.id).map((j) => j.id);
+        deleted.push({ id: d.id, deletedAt: d.deletedAt, jobsCancelled: jobs, reason });
       }
-      const freshIds = fresh.map((d) => d.id);
-      if (freshIds.length) {
-        const reason = "The workspace was deleted in Coder.";
-        const cancelled = await tx
-          .update(cleanupJobs)
-          .set({ state: "cancelled", finishedAt: now, cancelReason: reason })
-          .where(
-            and(
-              inArray(cleanupJobs.workspaceId, freshIds),
-              inArray(cleanupJobs.state, [...WAITING_JOB_STATES, "running"]),
-            ),
-          )
-          .returning({ id: cleanupJobs.id, runId: cleanupJobs.runId, workspaceId: cleanupJobs.workspaceId });
-        jobsCancelled = cancelled.length;
-        const who: Who = { actor: { type: "system", label: "coder sync" } };
-        for (const d of fresh) {
-          const jobs = cancelled.filter((j) => j.workspaceId === d.id);
-          await recordAudit(tx, {
-            ...who,
-            action: "workspace.deleted_in_coder",
-            target: d.id,
-            details: { deletedAt: d.deletedAt, jobsCancelled: jobs.map((j) => j.id), reason },
-          });
-        }
-      }
-      return { added, updated, deleted: fresh.length, jobsCancelled };
     }
-    return { added, updated, deleted: 0, jobsCancelled };
-  });
+    return { counts: { added, updated, deleted: fresh.length, jobsCancelled }, deleted };
+  }
+  return { counts: { added, updated, deleted: 0, jobsCancelled }, deleted };
 }
 
 /** Stores the outcome of a sync (counts, or the error that stopped it), keeping the last success's time. */

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, isNotNull, isNull, sql } from "drizzle-orm";
-import type { BlockerReason } from "@/lib/report-format/blockers";
+import { KEY_BLOCKERS, type BlockerReason } from "@/lib/report-format/blockers";
 import { isoOrNull } from "@/lib/series";
 import { workspaces } from "../schema";
 import { rowsOf, type Db } from "../types";
@@ -62,10 +62,11 @@ export async function notReportingWorkspaces(
     total: number;
   }>(
     await db.execute(sql`with missing as (
-        select b.workspace_id as id, b.name, b.owner, b.template, b.reason, b.detail, b.reported_at,
-          w.last_collected_at
+        select b.workspace_id as id, coalesce(w.name, b.name) as name, coalesce(w.owner, b.owner) as owner,
+          coalesce(w.template, b.template) as template, b.reason, b.detail, b.reported_at, w.last_collected_at
         from report_blockers b left join workspaces w on w.id = b.workspace_id
         where w.deleted_at is null and (w.last_collected_at is null or w.last_collected_at < b.reported_at)
+          and (not b.by_key or b.reported_at >= now() - make_interval(days => ${KEY_BLOCKERS.days}))
         union all
         select w.id, w.name, w.owner, w.template, null, null, null, null
         from workspaces w

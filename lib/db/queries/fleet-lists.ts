@@ -9,20 +9,13 @@ import { isSilent, silenceExpected } from "@/lib/findings/silence";
 import { silentHours } from "@/lib/findings/rules";
 import { daysBetween, isoOrNull, type Day } from "@/lib/series";
 import { notDeleted } from "../deleted";
-import { atRiskOrder } from "./volumes-at-risk";
+import { atRiskOrder, type VolumeAtRiskRow } from "./volumes-at-risk";
 import { workspaces } from "../schema";
 import { rowsOf, type Db } from "../types";
 import type { FleetSeriesKey } from "./fleet-series";
 import { fastestGrowingRows } from "./root-growth";
 import { seriesNow } from "./workspace-series";
-import {
-  fullCondition,
-  fullThresholds,
-  toVolume,
-  volumeColumns,
-  type VolumeColumns,
-  type VolumeSummary,
-} from "./volume";
+import { fullCondition, fullThresholds, toVolume, volumeColumns, type VolumeSummary } from "./volume";
 
 // The fleet overview's panels other than its chart, one function each, read from the workspaces table and
 // root_latest (and of root_daily only the day 7 days ago).
@@ -162,16 +155,6 @@ export type VolumeAtRisk = {
   forecastFullAt: string | null;
   daysUntilFull: number | null;
   growthBytesPerDay: number | null;
-};
-
-/** A volume at risk as the database answers it (the overview's list and the at-risk page read the same columns). */
-export type VolumeAtRiskRow = VolumeColumns & {
-  id: string;
-  name: string;
-  owner: string;
-  forecast_full_at: Date | string | null;
-  growth_bytes_per_day: number | null;
-  is_full: boolean;
 };
 
 /**

@@ -1,15 +1,8 @@
 import "server-only";
 import { inArray, like, sql } from "drizzle-orm";
-import { ValidationError } from "@/lib/errors";
 import { daysBetween, type Day } from "@/lib/series";
-import {
-  RETENTION_SETTINGS,
-  retentionProblem,
-  type RetentionDays,
-  type RetentionUpdate,
-} from "@/lib/validations/settings";
+import { RETENTION_SETTINGS, type RetentionDays, type RetentionUpdate } from "@/lib/validations/settings";
 import { RETENTION_SETTINGS_LOCK } from "../advisory-locks";
-import { recordAudit, type Who } from "./audit";
 import { settings } from "../schema";
 import type { Db } from "../types";
 
@@ -33,28 +26,21 @@ export async function getRetention(db: Db): Promise<RetentionDays> {
   ) as RetentionDays;
 }
 
-/** Applies an admin's changes and returns the settings in effect; 422 when the result would be inconsistent. */
-export async function updateRetention(db: Db, update: RetentionUpdate, who: Who): Promise<RetentionDays> {
-  return db.transaction(async (tx) => {
-    // Serialises concurrent edits, so the consistency check sees the other's result.
-    await tx.execute(sql`select pg_advisory_xact_lock(${RETENTION_SETTINGS_LOCK})`);
-    const next = {
-      ...(await getRetention(tx)),
-      ...Object.fromEntries(Object.entries(update).filter(([, v]) => v !== undefined)),
-    };
-    const problem = retentionProblem(next);
-    if (problem) throw new ValidationError(problem);
-    for (const s of RETENTION_SETTINGS) {
-      const days = update[s.id];
-      if (days === undefined) continue;
-      await tx
-        .insert(settings)
-        .values({ key: s.key, value: String(days) })
-        .onConflictDoUpdate({ target: settings.key, set: { value: sql`excluded.value`, updatedAt: sql`now()` } });
-    }
-    await recordAudit(tx, { ...who, action: "settings.retention_changed", details: { ...update } });
-    return next;
-  });
+/** Serialises edits of the retention settings until the transaction ends. */
+export async function lockRetentionSettings(tx: Db): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${RETENTION_SETTINGS_LOCK})`);
+}
+
+/** Stores the settings `update` names (the others keep their stored value). */
+export async function saveRetention(tx: Db, update: RetentionUpdate): Promise<void> {
+  for (const s of RETENTION_SETTINGS) {
+    const days = update[s.id];
+    if (days === undefined) continue;
+    await tx
+      .insert(settings)
+      .values({ key: s.key, value: String(days) })
+      .onConflictDoUpdate({ target: settings.key, set: { value: sql`excluded.value`, updatedAt: sql`now()` } });
+  }
 }
 
 export async function getHorizons(db: Db): Promise<Horizons> {

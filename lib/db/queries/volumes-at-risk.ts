@@ -8,9 +8,8 @@ import { encodeAtRiskCursor } from "@/lib/validations/volumes";
 import { notDeleted, workspacesAsW } from "../deleted";
 import { keysetAfter, type KeyPart } from "../keyset";
 import { rowsOf, type Db } from "../types";
-import type { VolumeAtRiskRow } from "./fleet-lists";
 import { growthSinceDay, grownRoots } from "./root-growth";
-import { fullCondition, fullThresholds, toVolume, volumeColumns } from "./volume";
+import { fullCondition, fullThresholds, toVolume, volumeColumns, type VolumeColumns } from "./volume";
 
 // Every volume that is full or will be within N days, in one order for the overview's list and the at-risk page:
 // full ones first (0 days), then by the forecast day they fill; within a day, least free space first.
@@ -26,6 +25,16 @@ export const atRiskKeys = (isFull: ReturnType<typeof fullCondition>): KeyPart[] 
 ];
 
 /** ORDER BY of the volumes at risk: the overview's list reads them in the page's order. */
+/** A volume at risk as the database answers it (the overview's list and the at-risk page read the same columns). */
+export type VolumeAtRiskRow = VolumeColumns & {
+  id: string;
+  name: string;
+  owner: string;
+  forecast_full_at: Date | string | null;
+  growth_bytes_per_day: number | null;
+  is_full: boolean;
+};
+
 export const atRiskOrder = (isFull: ReturnType<typeof fullCondition>) =>
   sql.join(
     atRiskKeys(isFull).map((k) => k.expr),

@@ -62,7 +62,7 @@ export const workspaces = pgTable(
     growthBytesPerDay: real("growth_bytes_per_day"),
     /** When the volume fills at that rate; null when it is not growing. */
     forecastFullAt: timestamp("forecast_full_at", { withTimezone: true }),
-    // Coder's view of the workspace, kept by the workspace sync (lib/coder/sync.ts); null until a sync saw it.
+    // Coder's view of the workspace, kept by the workspace sync (lib/services/coder-sync.ts); null until a sync saw it.
     /** latest_build.status: pending, starting, running, stopping, stopped, failed, canceling, canceled, deleting, deleted. */
     coderStatus: text("coder_status"),
     /** latest_build.transition: start, stop or delete. */
@@ -158,4 +158,6 @@ export const reportBlockers = pgTable("report_blockers", {
   detail: text("detail").notNull(),
   moduleVersion: text("module_version"),
   reportedAt: timestamp("reported_at", { withTimezone: true }).notNull().defaultNow(),
+  /** Given with the enrollment key, not a workspace token: such rows are capped in number and expire. */
+  byKey: boolean("by_key").notNull().default(false),
 });

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CACHE_RECIPE_IDS } from "@/lib/catalog/recipe-data/caches";
+import { CACHE_RECIPE_IDS } from "@/lib/report-format/recipe-ids";
 import { PROTECT_FILE, RECIPES, TRASH_DIR, type RecipeId } from "@/lib/catalog/recipes";
 import type { ClaimedJob } from "@/lib/cleanup/protocol";
 import { runCleanup, type ExecuteContext } from "./execute";

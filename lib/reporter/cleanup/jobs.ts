@@ -135,6 +135,8 @@ async function runJob(ctx: JobContext, job: ClaimedJob, log: CleanupLog): Promis
   try {
     if (!JOB_ID_RE.test(job.id)) throw new Error(`job id ${JSON.stringify(job.id)} is not usable as a folder name`);
     if (job.kind === "cleanup") {
+      const protect = readProtect(ctx.home);
+      if (protect.refused) log.write(job.id, "protected", "", 0, `${protect.refused}: the protect file covers all`);
       return await runCleanup(job, {
         home: ctx.home,
         env: ctx.env,
@@ -142,7 +144,7 @@ async function runJob(ctx: JobContext, job: ClaimedJob, log: CleanupLog): Promis
         scanner: ctx.scanner,
         log,
         now: ctx.now,
-        protect: readProtect(ctx.home),
+        protect,
         progress: leaseKeeper(ctx, job, log),
         afterPlan: ctx.afterPlan,
       });

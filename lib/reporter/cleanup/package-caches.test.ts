@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PACKAGE_CACHES, PACKAGE_CACHE_AGENT } from "@/lib/catalog/recipe-data/caches";
-import { HOME_KIND_PATHS } from "@/lib/catalog/home-kinds";
+import { HOME_KIND_PATHS } from "@/lib/report-format/home-kinds";
 import { TRASH_DIR } from "@/lib/catalog/recipes";
 import { buildReport } from "../scan/build-report";
 import { discoverRoots } from "../scan/roots";

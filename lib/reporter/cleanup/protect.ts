@@ -5,24 +5,29 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { globSource } from "@/lib/catalog/globs";
+import { globProblem, globTest, type PathTest } from "@/lib/catalog/globs";
 import { PROTECT_FILE } from "@/lib/catalog/recipes";
 
 export class ProtectList {
-  private readonly res: RegExp[];
+  private readonly res: PathTest[];
+  /**
+   * Why a glob of the file was refused (more wildcards than lib/catalog/globs.ts allows), or null. The owner
+   * asked to protect something and what cannot be read as asked must not be deleted: while one is refused, the
+   * list covers every path.
+   */
+  readonly refused: string | null;
   constructor(readonly globs: readonly string[]) {
-    this.res = globs.map((g) => {
-      const body = g.endsWith("/**") ? globSource(g.slice(0, -3)) + "(?:/.*)?" : globSource(g);
-      return new RegExp("^" + body + "$");
-    });
+    this.refused = globs.map(globProblem).find((p) => p !== null) ?? null;
+    this.res = this.refused === null ? globs.map(globTest) : [];
   }
 
   get empty(): boolean {
-    return this.res.length === 0;
+    return this.res.length === 0 && this.refused === null;
   }
 
   /** Whether any of the paths (relative to home), or a folder holding it, is protected. */
   covers(paths: readonly string[]): boolean {
+    if (this.refused !== null) return paths.length > 0;
     if (this.res.length === 0) return false;
     for (const p of paths) {
       for (let at = p.length; at > 0; at = p.lastIndexOf("/", at - 1)) {

@@ -5,7 +5,7 @@
 // preview counts (bytes, newest mtime) is the one a job acts on, file and parts, and nothing else.
 
 import type { SessionPart, SessionParts } from "@/lib/catalog/recipe-data/session-parts";
-import { globSource } from "@/lib/catalog/globs";
+import { Glob, type PathTest } from "@/lib/catalog/globs";
 import { noNeeds, type FolderSums, type Needs } from "../scan/native-sums";
 import { joinRel } from "../scan/paths";
 import { testName } from "../scan/rule-groups";
@@ -26,7 +26,7 @@ const CHAT_EXT = /\.jsonl?$/;
 
 export class SessionPartsTally extends SettledTally {
   private readonly layout: SessionParts;
-  private readonly projectRe: RegExp;
+  private readonly projectRe: PathTest;
   /** The folder of the project folder that holds the session files. */
   private readonly chats: string;
   private readonly fileMatch: GlobMatcher;
@@ -52,7 +52,7 @@ export class SessionPartsTally extends SettledTally {
     if (!target.parts) throw new Error(`${target.id}: a "file+parts" unit needs its parts`);
     this.layout = target.parts;
     const segs = target.glob.split("/");
-    this.projectRe = new RegExp("^" + globSource(segs.slice(0, this.layout.projectDepth).join("/")) + "$");
+    this.projectRe = new Glob(segs.slice(0, this.layout.projectDepth).join("/"));
     this.chats = segs[this.layout.projectDepth];
     this.fileMatch = new GlobMatcher(target.glob);
     this.own = new Set([this.chats, ...this.layout.parts.map((p) => p.folder).filter((f) => f !== "")]);

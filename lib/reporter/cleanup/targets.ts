@@ -4,7 +4,7 @@
 // preview and the run cannot disagree on what a unit is.
 
 import { recipesForRoot } from "@/lib/catalog/recipe-roots";
-import { globSource } from "@/lib/catalog/globs";
+import { Glob, globProblem, type PathTest } from "@/lib/catalog/globs";
 import type { NameNeed } from "../scan/native-sums";
 import type { RootSpec } from "../scan/roots";
 import type { Target } from "./target";
@@ -43,6 +43,8 @@ export function targetProblem(t: Target): string | null {
   if (t.glob.startsWith("/") || segs.includes("..") || segs.includes(""))
     return `glob ${t.glob} must be relative, without '..' or empty segments`;
   if (t.glob.includes("\0")) return "glob contains NUL";
+  const wildcards = globProblem(t.glob);
+  if (wildcards) return wildcards;
   if (t.unit !== "file" && t.glob.includes("**")) return `"${t.unit}" units need a fixed depth: ${t.glob} has "**"`;
   if (t.glob === "." && t.unit !== "dir") return `"." is the root itself: only a "dir" unit`;
   if (t.glob !== "." && segs.includes(".")) return `glob ${t.glob} has a "." segment`;
@@ -58,14 +60,14 @@ export function unitDepth(t: Target): number {
 }
 
 /**
- * The regex a unit's top folder path matches: a "dir" unit's folder, or the folder beside a "file+dir"
+ * The test a unit's top folder path passes: a "dir" unit's folder, or the folder beside a "file+dir"
  * unit's file (same parent, any name; it only counts when the file exists).
  */
-export function topFolderRegex(t: Target): RegExp | null {
+export function topFolderTest(t: Target): PathTest | null {
   if (t.unit === "file" || t.glob === ".") return null;
-  if (t.unit === "dir") return new RegExp("^" + globSource(t.glob) + "$");
+  if (t.unit === "dir") return new Glob(t.glob);
   const slash = t.glob.lastIndexOf("/");
-  return new RegExp("^" + (slash < 0 ? "" : globSource(t.glob.slice(0, slash)) + "/") + "[^/]+$");
+  return new Glob(slash < 0 ? "" : t.glob.slice(0, slash), "child");
 }
 
 /** The glob of a "file+dir" unit's companion folders (beside the file, any name). */

@@ -6,10 +6,11 @@
 import { mergeNeeds, noNeeds, type FolderSums, type Needs } from "../scan/native-sums";
 import { joinRel, within } from "../scan/paths";
 import { groupDefault, testName } from "../scan/rule-groups";
+import type { PathTest } from "@/lib/catalog/globs";
 import { GlobMatcher } from "../scan/rules";
 import type { ProtectList } from "./protect";
 import type { Target } from "./target";
-import { DATABASE_FILE, DATABASE_NAME_NEEDS, companionGlob, stemOf, topFolderRegex, unitDepth } from "./targets";
+import { DATABASE_FILE, DATABASE_NAME_NEEDS, companionGlob, stemOf, topFolderTest, unitDepth } from "./targets";
 import type { Holder, LinkedFile, TargetFolder } from "./target-folder";
 import { addTo, SettledTally } from "./settled-tally";
 
@@ -25,7 +26,7 @@ const MAX_LINKED = 2_000_000;
 
 export class UnitTally extends SettledTally {
   private readonly depth: number;
-  private readonly topRe: RegExp | null;
+  private readonly topRe: PathTest | null;
   private readonly fileMatch: GlobMatcher | null;
   private readonly dirMatch: GlobMatcher | null;
   private readonly accs = new Map<string, Acc>();
@@ -49,7 +50,7 @@ export class UnitTally extends SettledTally {
     // "file" units are counted as they arrive, the others once the walk is over
     super(rootRel, nowSec, protect, collect);
     this.depth = unitDepth(target);
-    this.topRe = topFolderRegex(target);
+    this.topRe = topFolderTest(target);
     this.fileMatch = target.unit === "dir" ? null : new GlobMatcher(target.glob);
     this.dirMatch =
       target.glob === "."

@@ -2,7 +2,7 @@
 // they lie, and the size of each folder that holds a copy of its own name. Worked out once per folder
 // (FolderFactsCache.fill), so an entry costs one pointer test.
 
-import { HOME_KIND_PATHS, PROJECT_DEP_NAMES, SELF_NESTING_NAMES } from "@/lib/catalog/home-kinds";
+import { HOME_KIND_PATHS, PROJECT_DEP_NAMES, SELF_NESTING_NAMES } from "@/lib/report-format/home-kinds";
 import type { DirSize } from "./sizes";
 
 /** At most this many self-nested copies are sized: memory stays bounded on a runaway tree. */

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { homeKindOf } from "@/lib/catalog/home-kinds";
+import { homeKindOf } from "@/lib/report-format/home-kinds";
 import { report as reportSchema } from "@/lib/report-format/schema";
 import { buildHome, canMountTmpfs, compiledScanner, du, SCRIPT_CURRENT, write } from "@/tests/support/reporter";
 import { buildReport } from "./build-report";

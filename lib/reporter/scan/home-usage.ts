@@ -10,7 +10,7 @@ import {
   HOME_LARGEST_SHARE,
   homeKindOf,
   type HomeKind,
-} from "@/lib/catalog/home-kinds";
+} from "@/lib/report-format/home-kinds";
 import { OTHER_AGENT, categoryRulesFor } from "@/lib/catalog/agents";
 import type { RootKind } from "@/lib/report-format/constants";
 import type { HomeFolder, HomeUsage } from "@/lib/report-format/home";

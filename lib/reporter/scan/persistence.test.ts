@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseReport } from "@/lib/report-format/parse";
+import { parseReport } from "@/lib/ingest/parse-report";
 import { canMountTmpfs } from "@/tests/support/reporter";
 import { buildReport } from "./build-report";
 import { homePlacement, rootPlacement } from "./persistence";

@@ -6,7 +6,7 @@ import type { LeftoverEntry, StorageRoot } from "@/lib/report-format/schema";
 import type { ProtectList } from "../cleanup/protect";
 import { recipesFor } from "../cleanup/targets";
 import { targetTally, type TargetTally } from "../cleanup/target-tally";
-import { PROJECT_DEP_NAMES, SELF_NESTING_NAMES } from "@/lib/catalog/home-kinds";
+import { PROJECT_DEP_NAMES, SELF_NESTING_NAMES } from "@/lib/report-format/home-kinds";
 import { FolderFactsCache, type FolderFacts } from "./folder-facts";
 import { HomeTally } from "./home-tally";
 import { mergeNeeds, type FolderSums, type Needs, type TimeBins } from "./native-sums";

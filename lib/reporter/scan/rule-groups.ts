@@ -1,5 +1,6 @@
 // A folder's applicable rule tests compiled for its entries' names: the first test that passes gives the value.
 
+import type { PathTest } from "@/lib/catalog/globs";
 import type { Pair } from "./rule-pairs";
 
 /**
@@ -10,7 +11,7 @@ export type Group<T> =
   | { kind: "any"; value: T }
   | { kind: "exact"; map: Map<string, T> }
   | { kind: "suffix"; byLast: Map<number, { s: string; value: T }[]> }
-  | { kind: "regex"; re: RegExp; value: T };
+  | { kind: "regex"; re: PathTest; value: T };
 
 /** The groups of `pairs` (those that apply in one folder, in rule order). */
 export function compileGroups<T>(pairs: Pair<T>[]): Group<T>[] {

@@ -1,19 +1,25 @@
 // A rule's glob split for the hot loop: a test on the entry's parent folder (run once per folder) and a test on
 // the entry's name, each as data of a kind that settles most entries with a comparison or two.
 
-import { globSource } from "@/lib/catalog/globs";
+import { Glob, type PathTest } from "@/lib/catalog/globs";
 
 /**
  * A test on an entry's name, as data so the hot loop needs no closure calls: any name, one exact name (`s`), a
- * suffix (`s`), or a regex. `pre` and `suf`: what every name it matches starts and ends with (for the native
- * scanner's sums).
+ * suffix (`s`), or a compiled glob (kind "regex", its name from when it was one). `pre` and `suf`: what every name
+ * it matches starts and ends with (for the native scanner's sums).
  */
-type NameTest = { kind: "any" | "exact" | "suffix" | "regex"; s: string; re: RegExp | null; pre: string; suf: string };
+type NameTest = {
+  kind: "any" | "exact" | "suffix" | "regex";
+  s: string;
+  re: PathTest | null;
+  pre: string;
+  suf: string;
+};
 
 /**
  * A test on the parent folder, as data: any folder, exactly `s`, `s` or inside it ("under"), some segment is one
- * of `segs` (a glob like `**` + `/logs/**`), or a regex. Only the last is a regex: most folders are settled with a
- * comparison or two. `depth`: the segments of every folder it can match, or -1 (any depth). `base`: for a test of
+ * of `segs` (a glob like `**` + `/logs/**`), or a compiled glob. Only the last runs an automaton: most folders are
+ * settled with a comparison or two. `depth`: the segments of every folder it can match, or -1 (any depth). `base`: for a test of
  * the form `X/**` whose X has a fixed depth, that depth (folders below it are inside or outside X as their parent
  * is), else -1.
  */
@@ -21,7 +27,7 @@ type DirTest = {
   kind: "any" | "exact" | "under" | "segment" | "regex";
   s: string;
   segs: string[];
-  re: RegExp | null;
+  re: PathTest | null;
   depth: number;
   base: number;
 };
@@ -58,7 +64,7 @@ function nameTests(glob: string): NameTest[] {
         const first = g.search(GLOB_CHARS);
         let last = g.length - 1;
         while (!GLOB_CHARS.test(g[last])) last--;
-        const re = new RegExp("^" + globSource(g) + "$");
+        const re = new Glob(g);
         out.push({ kind: "regex", s: "", re, pre: g.slice(0, first), suf: g.slice(last + 1) });
       }
     }
@@ -71,7 +77,7 @@ function dirTest(dirGlob: string): DirTest {
   const depth = /\*\*|\{/.test(dirGlob) ? -1 : dirGlob === "" ? 0 : dirGlob.split("/").length;
   const under = dirGlob.endsWith("/**") ? dirGlob.slice(0, -3) : null;
   const base = under !== null && !/\*\*|\{/.test(under) ? under.split("/").length : -1;
-  const t = (kind: DirTest["kind"], s = "", segs: string[] = [], re: RegExp | null = null): DirTest => ({
+  const t = (kind: DirTest["kind"], s = "", segs: string[] = [], re: PathTest | null = null): DirTest => ({
     kind,
     s,
     segs,
@@ -87,9 +93,9 @@ function dirTest(dirGlob: string): DirTest {
       const segs = expandBraces(under.slice(3));
       if (segs.every((x) => x !== "" && !x.includes("/") && !GLOB_CHARS.test(x))) return t("segment", "", segs);
     }
-    return t("regex", "", [], new RegExp("^" + globSource(under) + "(?:/.*)?$"));
+    return t("regex", "", [], new Glob(under, "inside"));
   }
-  return t("regex", "", [], new RegExp("^" + globSource(dirGlob) + "$"));
+  return t("regex", "", [], new Glob(dirGlob));
 }
 
 /** Whether one of the "/"-separated segments of `path` is `seg`. */

@@ -4,7 +4,7 @@
 // that testName runs on each name (rule-groups.ts).
 
 import type { CategoryRule, SessionRule } from "@/lib/catalog/agents";
-import { globSource } from "@/lib/catalog/globs";
+import { Glob, type PathTest } from "@/lib/catalog/globs";
 import type { Category } from "@/lib/report-format/constants";
 import type { NameNeed, Needs } from "./native-sums";
 import type { Group } from "./rule-groups";
@@ -58,14 +58,14 @@ export type SessionUnitKind = SessionRule["unit"];
 /** A session unit that is a folder at a fixed depth. */
 export type FolderUnit = {
   depth: number;
-  re: RegExp;
+  re: PathTest;
   kind: "file+dir" | "dir";
 };
 
 /** Session rules: which files are sessions, and at which depth session folders sit. */
 export class SessionMatcher {
   private fileSets: RuleSets<SessionUnitKind>;
-  /** Fixed-depth folder units: depth (segments) and the regex on the folder's relative path. */
+  /** Fixed-depth folder units: depth (segments) and the glob test on the folder's relative path. */
   readonly folderUnits: FolderUnit[] = [];
   readonly empty: boolean;
 
@@ -76,13 +76,11 @@ export class SessionMatcher {
       if (r.unit === "file") continue;
       if (r.glob.includes("**")) throw new Error(`session rule ${r.glob}: "${r.unit}" units need a fixed depth`);
       const depth = r.glob.split("/").length;
-      if (r.unit === "dir")
-        this.folderUnits.push({ depth, re: new RegExp("^" + globSource(r.glob) + "$"), kind: "dir" });
+      if (r.unit === "dir") this.folderUnits.push({ depth, re: new Glob(r.glob), kind: "dir" });
       else {
         // the companion folder sits beside the file: same parent, any name
         const [dir] = splitLast(r.glob);
-        const src = dir === "" ? "[^/]+" : globSource(dir) + "/[^/]+";
-        this.folderUnits.push({ depth, re: new RegExp("^" + src + "$"), kind: "file+dir" });
+        this.folderUnits.push({ depth, re: new Glob(dir, "child"), kind: "file+dir" });
       }
     }
   }

@@ -4,7 +4,7 @@ import { readBody, parseJson } from "@/lib/http/request";
 import { handle, machineJson } from "@/lib/http/response";
 import { measureIngest } from "@/lib/metrics/ingest";
 import { LIMITS } from "@/lib/report-format/constants";
-import { parseReport } from "@/lib/report-format/parse";
+import { parseReport } from "@/lib/ingest/parse-report";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { requireCaller } from "@/lib/auth/access";
 import { coderSyncConfig } from "@/lib/coder/config";
-import { syncOnce, type SyncOutcome } from "@/lib/coder/sync";
+import { syncOnce, type SyncOutcome } from "@/lib/services/coder-sync";
 import { AppError, ConflictError } from "@/lib/errors";
 import { handle, json } from "@/lib/http/response";
 

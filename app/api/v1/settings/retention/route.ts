@@ -1,5 +1,5 @@
 import { requireCaller } from "@/lib/auth/access";
-import { updateRetention } from "@/lib/db/queries/retention";
+import { updateRetention } from "@/lib/services/retention";
 import { readJson } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";
 import { retentionUpdate, type RetentionDays, type RetentionUpdate } from "@/lib/validations/settings";
@@ -14,6 +14,6 @@ export const dynamic = "force-dynamic";
 export const PUT = handle(async (request) => {
   const { db, who } = await requireCaller(request, "admin");
   const body = (await readJson(request, retentionUpdate, 16 * 1024)) as RetentionUpdate;
-  const retention = await updateRetention(db, body, who);
+  const retention = await updateRetention({ db, who }, body);
   return json<{ retention: RetentionDays }>({ retention });
 });

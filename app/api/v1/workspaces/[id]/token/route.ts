@@ -1,5 +1,5 @@
 import { requireCaller } from "@/lib/auth/access";
-import { resetWorkspaceToken } from "@/lib/enrollment/workspaces";
+import { resetWorkspaceToken } from "@/lib/services/enrollment";
 import { handle, json } from "@/lib/http/response";
 
 export const dynamic = "force-dynamic";
@@ -8,6 +8,6 @@ export const dynamic = "force-dynamic";
 export const DELETE = handle(async (request, { params }: { params: Promise<{ id: string }> }) => {
   const { db, who } = await requireCaller(request, "admin");
   const { id } = await params;
-  await resetWorkspaceToken(db, id, who);
+  await resetWorkspaceToken({ db, who }, id);
   return json({ workspaceId: id, reset: true });
 });

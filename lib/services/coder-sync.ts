@@ -7,10 +7,12 @@ import {
   type Deletion,
   type SyncCounts,
 } from "@/lib/db/queries/coder-sync";
+import type { Who } from "@/lib/db/queries/audit";
 import { recordSyncError, recordSyncSuccess } from "@/lib/metrics/coder-sync";
-import { coderClient, type CoderClient, type CoderWorkspace } from "./client";
-import type { CoderSyncConfig } from "./config";
-import type { UnverifiedWorkspace } from "./unverified";
+import { withTransaction } from "./transaction";
+import { coderClient, type CoderClient, type CoderWorkspace } from "@/lib/coder/client";
+import type { CoderSyncConfig } from "@/lib/coder/config";
+import type { UnverifiedWorkspace } from "@/lib/coder/unverified";
 
 // The workspace sync: Coder's view of every workspace, read from its REST API, stored beside the reports. It pages
 // through the workspace list, then looks up each workspace the dashboard knows that Coder no longer lists (with
@@ -53,6 +55,22 @@ function deletedAt(w: CoderWorkspace, startedAt: Date): Date {
   const done = w.latest_build.job?.completed_at;
   const at = done ? new Date(done) : null;
   return at && !Number.isNaN(at.getTime()) && at <= startedAt ? at : startedAt;
+}
+
+const CODER_SYNC: Who = { actor: { type: "system", label: "coder sync" } };
+
+/** Stores what the sync found in one transaction, with an audit entry for each workspace it marks deleted. */
+function applySync(db: Db, seen: CoderWorkspace[], deletions: Deletion[], startedAt: Date) {
+  return withTransaction({ db, who: CODER_SYNC, now: startedAt }, async ({ tx, now, audit }) => {
+    const { counts, deleted } = await applyCoderSync(tx, seen, deletions, now);
+    for (const d of deleted)
+      await audit({
+        action: "workspace.deleted_in_coder",
+        target: d.id,
+        details: { deletedAt: d.deletedAt, jobsCancelled: d.jobsCancelled, reason: d.reason },
+      });
+    return counts;
+  });
 }
 
 /**
@@ -98,7 +116,7 @@ export async function syncFromCoder(
         `Coder no longer shows ${deletions.length} of the ${known} workspaces known here; none was marked deleted. Does CODER_SESSION_TOKEN belong to a user who can read every workspace, dormant ones included (a Template Admin or an Owner; an Auditor cannot)?`,
       );
     }
-    Object.assign(counts, await applyCoderSync(db, seen, deletions, startedAt));
+    Object.assign(counts, await applySync(db, seen, deletions, startedAt));
   } catch (err) {
     error = (err as Error).message || String(err);
   }

@@ -1,7 +1,7 @@
 import { validate } from "@/lib/validations/validate";
 import { ValidationError } from "@/lib/errors";
-import { SUPPORTED_REPORT_VERSIONS } from "./constants";
-import { report, type Report } from "./schema";
+import { SUPPORTED_REPORT_VERSIONS } from "@/lib/report-format/constants";
+import { report, type Report } from "@/lib/report-format/schema";
 
 /** Validates a decoded report body; an unknown format version gets its own error naming the accepted ones. */
 export function parseReport(value: unknown): Report {

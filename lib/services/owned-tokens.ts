@@ -1,9 +1,8 @@
 import "server-only";
 import { tokenPermissions, tokenRole } from "@/lib/auth/token-role";
-import { recordAudit, type Who } from "@/lib/db/queries/audit";
 import { liveTokensOf, revokeTokens, setTokensPermissions } from "@/lib/db/queries/owned-tokens";
-import type { Db } from "@/lib/db/types";
 import { hasRole, type Role } from "@/lib/validations/auth";
+import type { Change } from "./transaction";
 
 type Owner = { id: string; email: string; role: Role; disabled: boolean };
 
@@ -12,7 +11,7 @@ type Owner = { id: string; email: string; role: Role; disabled: boolean };
  * an audit entry per token: a disabled user's tokens end (and a member's: a token owns no workspaces); a token
  * above the user's role is capped to it. (Verification caps them too: this keeps the list and the log true.)
  */
-export async function fitTokensToOwner(tx: Db, owner: Owner, who: Who): Promise<void> {
+export async function fitTokensToOwner({ tx, audit }: Pick<Change, "tx" | "audit">, owner: Owner): Promise<void> {
   const tokens = await liveTokensOf(tx, owner.id);
   const reason = owner.disabled ? "owner disabled" : `owner is a ${owner.role}`;
   if (owner.disabled || owner.role === "member") {
@@ -21,7 +20,7 @@ export async function fitTokensToOwner(tx: Db, owner: Owner, who: Who): Promise<
       tokens.map((t) => t.id),
     );
     for (const t of tokens) {
-      await recordAudit(tx, { ...who, action: "token.revoked", target: t.name, details: { id: t.id, reason } });
+      await audit({ action: "token.revoked", target: t.name, details: { id: t.id, reason } });
     }
     return;
   }
@@ -33,8 +32,7 @@ export async function fitTokensToOwner(tx: Db, owner: Owner, who: Who): Promise<
     JSON.stringify(tokenPermissions(to)),
   );
   for (const t of above) {
-    await recordAudit(tx, {
-      ...who,
+    await audit({
       action: "token.capped",
       target: t.name,
       details: { id: t.id, from: tokenRole(t.permissions), to, reason },

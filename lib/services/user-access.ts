@@ -1,12 +1,13 @@
 import "server-only";
 import { getAuth } from "@/lib/auth/server";
 import { getUser, type UserInfo } from "@/lib/auth/users";
-import { recordAudit, type Who } from "@/lib/db/queries/audit";
+import type { Who } from "@/lib/db/queries/audit";
 import { activeAdmins, lockAdminChanges, setUserAccess } from "@/lib/db/queries/user-access";
 import type { Db } from "@/lib/db/types";
 import { ConflictError, ForbiddenError } from "@/lib/errors";
 import type { UpdateUserRequest } from "@/lib/validations/auth";
 import { fitTokensToOwner } from "./owned-tokens";
+import { withTransaction } from "./transaction";
 
 /**
  * Changes a user's role and/or disables or enables it, `by` a user (the one signed in, or the owner of the token
@@ -23,7 +24,8 @@ export async function updateUser(
 ): Promise<UserInfo> {
   // Else an admin could lift their own disabling, or a stolen session keep itself out of reach.
   if (by === id) throw new ForbiddenError("Nobody changes their own role or disabled flag: ask another admin.");
-  const after = await db.transaction(async (tx) => {
+  const after = await withTransaction({ db, who }, async (change) => {
+    const { tx, audit } = change;
     await lockAdminChanges(tx);
     const before = await getUser(tx, id);
     const losesAdmin = before.role === "admin" && !before.disabled && (req.role === "viewer" || req.disabled === true);
@@ -33,17 +35,16 @@ export async function updateUser(
     await setUserAccess(tx, id, req);
     const after = await getUser(tx, id);
     if (before.role !== after.role) {
-      await recordAudit(tx, {
-        ...who,
+      await audit({
         action: "user.role_changed",
         target: after.email,
         details: { from: before.role, to: after.role },
       });
     }
     if (before.disabled !== after.disabled) {
-      await recordAudit(tx, { ...who, action: after.disabled ? "user.disabled" : "user.enabled", target: after.email });
+      await audit({ action: after.disabled ? "user.disabled" : "user.enabled", target: after.email });
     }
-    await fitTokensToOwner(tx, after, who);
+    await fitTokensToOwner(change, after);
     return after;
   });
   if (req.disabled) {

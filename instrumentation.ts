@@ -24,6 +24,9 @@ export async function register() {
   const { coderSyncConfig } = await import("./lib/coder/config");
   const { startCoderSync } = await import("./lib/services/coder-sync");
   startCoderSync(getDb, coderSyncConfig());
+  // The owners' notices (docs/notifications.md): sends what the outbox holds, when a channel is configured.
+  const { startNotificationSender } = await import("./lib/services/notification-sender");
+  startNotificationSender(getDb);
   try {
     const database = await getDatabase();
     console.log(`[db] ready (${database.kind}: ${database.location})`);

@@ -42,8 +42,8 @@ export class ConflictError extends AppError {
   }
 }
 export class PayloadTooLargeError extends AppError {
-  constructor(limit: number) {
-    super(413, "payload_too_large", `The body is larger than this endpoint's limit of ${limit} bytes.`, { limit });
+  constructor(limit: number, message = `The body is larger than this endpoint's limit of ${limit} bytes.`) {
+    super(413, "payload_too_large", message, { limit });
   }
 }
 /** 429: the caller must wait `retryAfterSeconds` (sent as Retry-After, whole seconds, at least 1). */

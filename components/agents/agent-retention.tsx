@@ -25,6 +25,10 @@ export function AgentRetentionPanel({ agent, shares }: { agent: string; shares: 
           </li>
         ))}
       </ul>
+      <p className="muted small">
+        Beside each setting, the data past {RETENTION_COMPARE_DAYS} days in the workspaces that have it, counted per
+        file as the agent&apos;s own retention would see it: not what a cleanup frees, which is Reclaimable above.
+      </p>
       <p className="small">
         <strong>Durable fix:</strong> {retentionAdvice(agent)}{" "}
         <PolicyLink recipe={recipeForFinding({ ruleId: "agent-retention", agent })} />

@@ -22,6 +22,7 @@ import { RangeChangeStat } from "@/components/ui/range-change-stat";
 import { RangePicker } from "@/components/ui/range-picker";
 import { EmptyState, PageLoading, QueryView } from "@/components/ui/states";
 import { agentLabel } from "./agent-label";
+import { AgentReclaimablePanel } from "@/components/cleanup/agent-reclaimable";
 import { AgentCleanupLinks } from "@/components/cleanup/cleanup-link";
 import { AgentRetentionPanel } from "./agent-retention";
 import { PageHeader } from "@/components/ui/page-header";
@@ -113,13 +114,16 @@ function Detail({ data }: { data: AgentDetail }) {
                   have no age
                 </>
               ) : null}
-              . Counted per file: a 30-day cleanup takes a session only when all of it is that old, so it frees less.
+              . Not what a cleanup frees (that is Reclaimable, below): this counts every file past 30 days, one by one,
+              whether or not a recipe removes it, while a recipe takes a whole session only when all of it is past its
+              own age, and trashed sessions free their space only once the trash expires.
             </>
           }
         >
           {formatPercent(data.oldData.share)}
         </Stat>
       </div>
+      <AgentReclaimablePanel agent={data.agent} />
       <AgentRetentionPanel agent={data.agent} shares={data.retention} />
       <Panel
         title={`${label} across the fleet`}

@@ -2,6 +2,7 @@ import type { ColumnDef } from "@tanstack/react-table";
 import Link from "next/link";
 import { progressSummary } from "@/lib/cleanup/run-progress";
 import { SUMMARY_JOB_STATES } from "@/lib/cleanup/job-states";
+import { freedWhen, trashWaitText } from "@/lib/cleanup/freed";
 import { newRunHref } from "@/lib/cleanup/links";
 import { policyStateText } from "@/lib/cleanup/wording";
 import type { Catalog } from "@/lib/db/queries/cleanup-catalog";
@@ -12,12 +13,13 @@ import { agentLabel } from "@/components/agents/agent-label";
 import { Bytes } from "@/components/ui/bytes";
 import { column } from "@/components/ui/data-table";
 import { RelativeTime } from "@/components/ui/time";
+import { freedColumns } from "./reclaimable";
 import { describeRun, paramsText, recipeTitle, scopeText, StateBadge, stateLabel } from "./run-text";
 
 type Recipe = Catalog["recipes"][number];
 type Run = RunList["runs"][number];
 
-/** The recipes and what each frees fleet-wide now; admins start a run from each. */
+/** The recipes and what each frees fleet-wide, now or once the trash expires; admins start a run from each. */
 export function recipeColumns(isAdmin: boolean): ColumnDef<Recipe>[] {
   const columns = [
     column<Recipe>("recipe", "Recipe", (r) => (
@@ -31,26 +33,27 @@ export function recipeColumns(isAdmin: boolean): ColumnDef<Recipe>[] {
     column<Recipe>("default", "Default", (r) => `${r.defaultAction}, older than ${r.defaultOlderThanDays} d`, {
       cellClassName: "small nowrap",
     }),
-    column<Recipe>(
-      "fleet",
-      "Frees fleet-wide now",
-      (r) => (
-        <>
-          <Bytes value={r.fleet.bytes} estimate={r.fleet.estimate} />
-          <div className="muted small">{formatCountOf(r.fleet.workspaces, "workspace")}</div>
-        </>
-      ),
-      { className: "num" },
-    ),
+    // on a phone, the figures right under the recipe's name
+    ...freedColumns<Recipe>((r) => r.fleet, "phone-first"),
+    column<Recipe>("workspaces", "Workspaces", (r) => formatCount(r.fleet.workspaces), {
+      className: "num",
+      cellClassName: "muted",
+    }),
   ];
   if (!isAdmin) return columns;
   return [
     ...columns,
-    column<Recipe>("run", "", (r) => (
-      <Link className="button" href={newRunHref({ recipe: r.id })}>
-        New run
-      </Link>
-    )),
+    column<Recipe>(
+      "run",
+      "",
+      (r) => (
+        <Link className="button" href={newRunHref({ recipe: r.id })}>
+          New run
+        </Link>
+      ),
+      // on a phone, at the end of the recipe's line
+      { className: "actions" },
+    ),
   ];
 }
 
@@ -90,7 +93,21 @@ export const runColumns: ColumnDef<Run>[] = [
     ),
     { cell: () => ({ style: { minWidth: 160 } }) },
   ),
-  column("freed", "Freed", (r) => <Bytes value={r.progress.bytesFreed} />, { className: "num" }),
+  column(
+    "freed",
+    "Freed",
+    (r) => (
+      <>
+        <Bytes value={r.progress.bytesFreed} />
+        {r.kind === "cleanup" && r.action === "trash" && !r.dryRun && r.progress.bytesFreed > 0 ? (
+          <div className="muted small" title={trashWaitText(r.trashDays)}>
+            to the trash: frees {freedWhen("trash", r.trashDays)}
+          </div>
+        ) : null}
+      </>
+    ),
+    { className: "num" },
+  ),
 ];
 
 export const policyColumns: ColumnDef<Policy>[] = [

@@ -14,7 +14,10 @@ import { QueryView } from "@/components/ui/states";
 import { PageHeader } from "@/components/ui/page-header";
 import { DataTable } from "@/components/ui/data-table";
 import { DataTableMore } from "@/components/ui/data-table-pager";
+import { trashWaitText } from "@/lib/cleanup/freed";
+import type { Catalog } from "@/lib/db/queries/cleanup-catalog";
 import { policyColumns, recipeColumns, runColumns } from "./cleanup-columns";
+import { ReclaimableByAgent, useLocalSort } from "./reclaimable";
 
 function Catalog() {
   const query = useQuery(catalogOptions());
@@ -22,14 +25,44 @@ function Catalog() {
   return (
     <QueryView query={query} height={300}>
       {(c) => (
-        <>
-          <DataTable data={c.recipes} columns={recipeColumns(isAdmin)} rowId={(r) => r.id} testId="recipes" />
+        <div className="stack snug">
+          <h3 className="small">Reclaimable by agent</h3>
+          <ReclaimableByAgent agents={c.agents} />
+          <p className="muted small">
+            Each agent&apos;s recipes with their defaults, summed. {trashWaitText()} Caches and logs are deleted, never
+            trashed: they free their space at once.
+          </p>
+          <h3 className="small">Recipes</h3>
+          <Recipes recipes={c.recipes} isAdmin={isAdmin} />
           <p className="muted small">
             No recipe for: {c.noSafeUnit.map((n) => `${agentLabel(n.agent)} (${n.reason})`).join(" ")}
           </p>
-        </>
+        </div>
       )}
     </QueryView>
+  );
+}
+
+/** The recipes, by what they free (now and later together) unless the admin sorts otherwise. */
+function Recipes({ recipes, isAdmin }: { recipes: Catalog["recipes"]; isAdmin: boolean }) {
+  const { rows, columns, sorting } = useLocalSort(recipes, recipeColumns(isAdmin), {
+    recipe: (r) => r.title,
+    agent: (r) => agentLabel(r.agent),
+    now: (r) => r.fleet.nowBytes,
+    later: (r) => r.fleet.laterBytes,
+    workspaces: (r) => r.fleet.workspaces,
+    total: (r) => r.fleet.bytes,
+  });
+  return (
+    <DataTable
+      data={rows}
+      columns={columns}
+      rowId={(r) => r.id}
+      testId="recipes"
+      rowProps={(r) => ({ "data-recipe": r.id, "data-agent": r.agent })}
+      sorting={sorting}
+      stacked={3}
+    />
   );
 }
 

@@ -1,14 +1,18 @@
 "use client";
 
-import { useQueries } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
 import type { RecipeId } from "@/lib/catalog/recipes";
 import {
-  choiceText,
+  FREE_SPACE_CHOICES,
   freeSpaceLabel,
   freeSpaceRows,
+  goesForGoodText,
+  isEmergency,
+  pickedFreedText,
+  runAs,
   type FreeSpaceChoice,
   type FreeSpaceRow,
 } from "@/lib/cleanup/free-space";
@@ -17,22 +21,21 @@ import { newRunHref } from "@/lib/cleanup/links";
 import { DEFAULT_EXPIRES_DAYS } from "@/lib/cleanup/types";
 import { previewUnitsText } from "@/lib/cleanup/wording";
 import { workspaceLabel } from "@/lib/cleanup/workspace-names";
-import type { CleanupPreview } from "@/lib/db/queries/cleanup-preview";
 import type { WorkspaceListRow } from "@/lib/db/queries/workspace-list";
 import { ApiError } from "@/lib/query/fetch-json";
-import { postRun, previewOptions } from "@/lib/query/cleanup";
+import { freeSpaceOptions, postRun } from "@/lib/query/cleanup";
 import { useQueueRuns } from "@/lib/query/use-cleanup-mutations";
-import { Bytes } from "@/components/ui/bytes";
 import { Panel } from "@/components/ui/panel";
 import { column, DataTable } from "@/components/ui/data-table";
 import { ConfirmRunDialog } from "./confirm-run-dialog";
+import { FreeSpaceEmergency } from "./free-space-emergency";
+import { actionText, Figure, VolumeLine } from "./free-space-parts";
 import { runConsequence } from "./run-text";
 import { Button } from "@/components/ui/button";
 
-const CHOICES: readonly FreeSpaceChoice[] = ["defaults", "minimum"];
 type Picks = Partial<Record<RecipeId, FreeSpaceChoice>>;
 type Queued = { recipe: string; id: string };
-type Listed = { row: FreeSpaceRow; i: number };
+type Listed = { row: FreeSpaceRow; bytes: number };
 const CHOICE_HEADERS: Record<FreeSpaceChoice, string> = {
   defaults: "At the recipe's age",
   minimum: "At the minimum age",
@@ -40,54 +43,72 @@ const CHOICE_HEADERS: Record<FreeSpaceChoice, string> = {
 
 /**
  * "Free space here": every recipe's preview on one workspace, with its defaults and with everything past the
- * minimum age, largest first. The admin picks one figure per recipe and starts those runs; the button states
- * their figure and opens the same second step as any real run (typing the workspace's name above 10 GiB), and
- * each run is confirmed with its own preview total. The workspace was picked by name, so it is previewed even
- * when silent (the preview's table flags it).
+ * minimum age, largest first, each saying when it frees its space (now, or once the trash expires), all from one
+ * request. The admin picks one figure per recipe and starts those runs; the button states their figure and opens
+ * the same second step as any real run (typing the workspace's name above 10 GiB), and each run is confirmed
+ * with its own preview total. On a volume nearly full, or when asked, it offers what frees space now (the
+ * emergency path). The workspace was picked by name, so it is previewed even when silent.
  */
 export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
   const rows = useMemo(() => freeSpaceRows(workspace.id), [workspace.id]);
-  const previews = useQueries({
-    queries: rows.flatMap((r) => CHOICES.map((c) => previewOptions({ ...r.runs[c], includeSilent: true }))),
-  });
-  const previewOf = (i: number, c: FreeSpaceChoice) => previews[i * CHOICES.length + CHOICES.indexOf(c)];
+  const query = useQuery(freeSpaceOptions(workspace.id));
+  const previewOf = (id: RecipeId, c: FreeSpaceChoice) => query.data?.recipes.find((r) => r.recipe === id)?.[c];
   const [picks, setPicks] = useState<Picks>({});
   const [queued, setQueued] = useState<Queued[]>([]);
   const [asking, setAsking] = useState(false);
+  const [askedNow, setAskedNow] = useState(false);
+  const [withoutTrash, setWithoutTrash] = useState(false);
   const router = useRouter();
   const label = workspaceLabel(workspace);
+  const emergency = askedNow || isEmergency(workspace.volume?.usePercent);
+  const deleting = emergency && withoutTrash;
+  const actionOf = (row: FreeSpaceRow, c: FreeSpaceChoice) => runAs(row.runs[c], deleting).action!;
 
-  const indexed = rows.map((row, i) => ({
-    row,
-    i,
-    bytes: Math.max(...CHOICES.map((c) => previewOf(i, c).data?.total.bytes ?? 0)),
-  }));
-  const loading = previews.some((p) => p.isPending);
-  const listed = indexed.filter((r) => r.bytes > 0).sort((a, b) => b.bytes - a.bytes);
-  const empty = loading ? [] : indexed.filter((r) => r.bytes === 0 && !previewOf(r.i, "defaults").isError);
-  const picked = listed.flatMap(({ row, i }) => {
+  const listed: Listed[] = rows
+    .map((row) => ({
+      row,
+      bytes: Math.max(...FREE_SPACE_CHOICES.map((c) => previewOf(row.recipe.id, c)?.total.bytes ?? 0)),
+    }))
+    .filter((r) => r.bytes > 0)
+    .sort((a, b) => b.bytes - a.bytes);
+  const empty = query.data ? rows.filter((row) => !listed.some((l) => l.row === row)) : [];
+  const trashingBytes = listed
+    .filter((l) => l.row.runs.defaults.action === "trash")
+    .reduce((s, l) => s + (previewOf(l.row.recipe.id, "defaults")?.total.bytes ?? 0), 0);
+  const picked = listed.flatMap(({ row }) => {
     const c = picks[row.recipe.id];
-    const p = c ? previewOf(i, c) : null;
-    return c && p?.data
-      ? [{ row, choice: c, query: p, preview: p.data, action: row.runs[c].action!, bytes: p.data.total.bytes }]
-      : [];
+    const preview = c ? previewOf(row.recipe.id, c) : undefined;
+    if (!c || !preview) return [];
+    const run = runAs(row.runs[c], deleting);
+    const { bytes, units } = preview.total;
+    return [
+      {
+        row,
+        run,
+        title: row.recipe.title,
+        action: run.action!,
+        trashDays: run.trashDays,
+        bytes,
+        units: previewUnitsText(units, bytes),
+      },
+    ];
   });
 
-  // One run per recipe picked, in turn; a refused one stops the rest (its new figure is shown to confirm again).
+  // One run per recipe picked, in turn; a refused one stops the rest (the new figures are shown to confirm again).
   const start = useQueueRuns(
     async () => {
       const done: Queued[] = [];
       for (const p of picked) {
         try {
           const run = await postRun({
-            ...p.row.runs[p.choice],
+            ...p.run,
             includeSilent: true,
             confirmBytes: p.bytes,
             expiresDays: DEFAULT_EXPIRES_DAYS,
           });
-          done.push({ recipe: p.row.recipe.title, id: run.id });
+          done.push({ recipe: p.title, id: run.id });
         } catch (err) {
-          if (err instanceof ApiError && err.status === 409) void p.query.refetch();
+          if (err instanceof ApiError && err.status === 409) void query.refetch();
           setQueued(done);
           throw err;
         }
@@ -105,11 +126,13 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
       },
     },
   );
-  const ready = picked.length > 0 && picked.every((p) => !p.query.isFetching && p.bytes > 0);
+  const ready = picked.length > 0 && !query.isFetching && picked.every((p) => p.bytes > 0);
   const pickedBytes = picked.reduce((sum, p) => sum + p.bytes, 0);
   const consequences = [
-    ...new Set(picked.map((p) => runConsequence(p.action, p.row.runs[p.choice].trashDays, p.row.recipe.id))),
-  ];
+    goesForGoodText(picked),
+    ...new Set(picked.filter((p) => p.action === "trash").map((p) => runConsequence("trash", p.trashDays))),
+    pickedFreedText(picked),
+  ].filter(Boolean);
 
   return (
     <div className="stack">
@@ -118,6 +141,24 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
         actions={<Link href={`/workspaces/${encodeURIComponent(workspace.id)}`}>Workspace →</Link>}
       >
         <VolumeLine workspace={workspace} />
+        {emergency ? (
+          <FreeSpaceEmergency
+            workspaceId={workspace.id}
+            usePercent={workspace.volume?.usePercent ?? null}
+            trash={query.data?.trash ?? null}
+            trashingBytes={trashingBytes}
+            trashDays={rows[0].runs.defaults.trashDays}
+            withoutTrash={withoutTrash}
+            onWithoutTrash={setWithoutTrash}
+          />
+        ) : (
+          <p className="small">
+            What goes to the trash frees its space only once the trash expires.{" "}
+            <Button size="small" data-testid="ask-free-now" onClick={() => setAskedNow(true)}>
+              Free space now…
+            </Button>
+          </p>
+        )}
         <p className="muted small">
           Each recipe&apos;s preview on this workspace, from its latest report: with the recipe&apos;s own age, and with
           everything not modified in the last day. Pick one figure per recipe; each becomes a run of its own.
@@ -129,24 +170,21 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
               <>
                 <div className="cell-main">{row.recipe.title}</div>
                 <div className="muted small">
-                  {row.runs.defaults.action === "trash"
-                    ? "to the trash"
-                    : row.recipe.deleteOnly
-                      ? "deleted, never to the trash"
-                      : "deleted"}{" "}
-                  · <Link href={newRunHref({ recipe: row.recipe.id, workspace: workspace.id })}>Adjust…</Link>
+                  {actionText(row, actionOf(row, "defaults"), deleting)} ·{" "}
+                  <Link href={newRunHref({ recipe: row.recipe.id, workspace: workspace.id })}>Adjust…</Link>
                 </div>
               </>
             )),
-            ...CHOICES.map((c) =>
+            ...FREE_SPACE_CHOICES.map((c) =>
               column<Listed>(
                 c,
                 CHOICE_HEADERS[c],
-                ({ row, i }) => (
+                ({ row }) => (
                   <Figure
                     row={row}
                     choice={c}
-                    preview={previewOf(i, c).data}
+                    action={actionOf(row, c)}
+                    preview={previewOf(row.recipe.id, c)}
                     picked={picks[row.recipe.id] === c}
                     onPick={(on) => setPicks({ ...picks, [row.recipe.id]: on ? c : undefined })}
                   />
@@ -157,20 +195,21 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
           ]}
           rowId={({ row }) => row.recipe.id}
           testId="free-space"
+          stacked={FREE_SPACE_CHOICES.length}
           rowProps={({ row }) => ({ "data-recipe": row.recipe.id })}
         />
-        {loading ? <p className="muted small">Previewing {rows.length} recipes…</p> : null}
-        {!loading && listed.length === 0 ? (
+        {query.isPending ? <p className="muted small">Previewing {rows.length} recipes…</p> : null}
+        {query.data && listed.length === 0 ? (
           <p className="empty">
             No recipe finds anything to free here: look at the largest roots on the workspace page.
           </p>
         ) : null}
         {empty.length ? (
-          <p className="muted small">Nothing to free with: {empty.map((r) => r.row.recipe.title).join(", ")}.</p>
+          <p className="muted small">Nothing to free with: {empty.map((r) => r.recipe.title).join(", ")}.</p>
         ) : null}
-        {previews.some((p) => p.isError) ? (
+        {query.isError ? (
           <p className="error-message" role="alert">
-            Some previews failed: {previews.find((p) => p.isError)!.error!.message}
+            The previews failed: {query.error.message}
           </p>
         ) : null}
       </Panel>
@@ -184,6 +223,11 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
         >
           {freeSpaceLabel(picked, label)}
         </Button>
+        {picked.length ? (
+          <span className="small" data-testid="picked-freed">
+            {pickedFreedText(picked)}
+          </span>
+        ) : null}
         {asking && ready ? (
           <ConfirmRunDialog
             title={freeSpaceLabel(picked, label)}
@@ -218,53 +262,5 @@ export function FreeSpaceView({ workspace }: { workspace: WorkspaceListRow }) {
         </p>
       ) : null}
     </div>
-  );
-}
-
-/** One recipe's figure for one choice, picked with its checkbox (a figure of nothing cannot be picked). */
-function Figure({
-  row,
-  choice,
-  preview,
-  picked,
-  onPick,
-}: {
-  row: FreeSpaceRow;
-  choice: FreeSpaceChoice;
-  preview: CleanupPreview | undefined;
-  picked: boolean;
-  onPick: (on: boolean) => void;
-}) {
-  if (!preview) return <span className="muted">…</span>;
-  const t = preview.total;
-  return (
-    <label className="field" style={{ justifyContent: "flex-end", alignItems: "flex-start", color: "inherit" }}>
-      <input
-        type="checkbox"
-        aria-label={`${row.recipe.title}, ${choiceText(row, choice)}`}
-        checked={picked}
-        disabled={t.bytes === 0}
-        onChange={(e) => onPick(e.target.checked)}
-      />
-      <span>
-        <strong className="nowrap">
-          <Bytes value={t.bytes} estimate={t.estimate} />
-        </strong>
-        <span className="muted small block">
-          {previewUnitsText(t.units, t.bytes)}, {choiceText(row, choice)}
-        </span>
-      </span>
-    </label>
-  );
-}
-
-function VolumeLine({ workspace }: { workspace: WorkspaceListRow }) {
-  const v = workspace.volume;
-  if (!v) return <p className="muted small">The reporter sends no volume size for this workspace.</p>;
-  return (
-    <p data-testid="free-space-volume">
-      Home volume <strong>{v.usePercent}% used</strong>: <Bytes value={v.usedBytes} /> of <Bytes value={v.sizeBytes} />,{" "}
-      <Bytes value={v.availBytes} /> free{v.inodes ? <>; inodes {v.inodes.usePercent}% used</> : null}.
-    </p>
   );
 }

@@ -5,6 +5,7 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { useDeferredValue, useState } from "react";
 import { RECIPES, deleteOnly, type RecipeId } from "@/lib/catalog/recipes";
 import { confirmGate } from "@/lib/cleanup/confirm-gate";
+import { pickedFreedText } from "@/lib/cleanup/free-space";
 import { recipesForAgent } from "@/lib/cleanup/links";
 import { draftOnlyDeleted, runRequestOf, defaultDraft, type RunDraft } from "@/lib/cleanup/run-draft";
 import { DEFAULT_EXPIRES_DAYS } from "@/lib/cleanup/types";
@@ -153,6 +154,11 @@ function RunForm({ initial, recipes }: { initial: RunDraft; recipes: RecipeId[] 
         >
           {label ?? "Preview first"}
         </Button>
+        {label && total && !draft.dryRun && !preview.data?.unknown ? (
+          <span className="small" data-testid="run-freed">
+            {pickedFreedText([{ ...total, title: "", units: "", action: draft.action, trashDays: draft.trashDays }])}
+          </span>
+        ) : null}
         {asking && label && built.ok && preview.data ? (
           <ConfirmRunDialog
             title={label}

@@ -3,6 +3,7 @@ import { CopyButton } from "./copy-button";
 import { FirstReport } from "./first-report";
 import { RotateKeyButton } from "./rotate-key-button";
 import { PageHeader } from "@/components/ui/page-header";
+import { CoderSteps, type CoderConnectInfo } from "./coder-steps";
 
 export type ConnectInfo = {
   dashboardUrl: string;
@@ -17,6 +18,7 @@ export type ConnectInfo = {
   archiveBlock: string | null;
   copy: { commands: string; block: string };
   pushCommand: string;
+  coder: CoderConnectInfo;
 };
 
 const https = (url: string) => url.startsWith("https:");
@@ -32,8 +34,9 @@ export function ConnectView({ info }: { info: ConnectInfo }) {
         title="Connect workspaces"
         sub={
           <>
-            Add the reporter to your Coder templates. Each workspace enrolls with the key below, then reports its
-            storage on a schedule.
+            Three parts, each with its proof: the reporter in your Coder templates (each workspace enrolls with the key
+            below, then reports its storage on a schedule), the <a href="#coder-sync">workspace sync from Coder</a> and{" "}
+            <a href="#coder-sign-in">Sign in with Coder</a>.
           </>
         }
       />
@@ -95,7 +98,7 @@ export function ConnectView({ info }: { info: ConnectInfo }) {
           </Panel>
         )}
       </div>
-      <Panel title="Three steps">
+      <Panel title="The reporter, in three steps">
         <ol className="steps">
           <li>
             <p>
@@ -135,6 +138,7 @@ export function ConnectView({ info }: { info: ConnectInfo }) {
           </li>
         </ol>
       </Panel>
+      <CoderSteps info={info.coder} />
       <Panel title="Other ways to add the module">
         <details>
           <summary className="muted small">

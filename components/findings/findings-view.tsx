@@ -18,6 +18,7 @@ import { Panel } from "@/components/ui/panel";
 import { Skeleton } from "@/components/ui/states";
 import { useSetSearchParams } from "@/components/ui/use-set-search-params";
 import { FindingList } from "./finding-item";
+import { FindingsByRule } from "./findings-by-rule";
 import { PageHeader } from "@/components/ui/page-header";
 import { Button } from "@/components/ui/button";
 
@@ -150,6 +151,10 @@ export function FindingsView() {
         {query.isPending ? <Skeleton height={300} /> : null}
         {query.isSuccess && rows.length === 0 ? (
           <p className="empty">{filtered ? "No finding matches these filters." : "Nothing needs attention."}</p>
+        ) : null}
+        {/* Across the fleet, one row per rule to read first; a rule picked, its rows. */}
+        {first?.counts && !state.rule && !state.workspace ? (
+          <FindingsByRule counts={first.counts} rules={rules.data?.rules ?? []} />
         ) : null}
         {rows.length > 0 ? <FindingList findings={rows} /> : null}
         {query.hasNextPage ? (

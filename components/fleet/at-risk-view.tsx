@@ -19,6 +19,7 @@ import { Panel } from "@/components/ui/panel";
 import { Select } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/states";
 import { useSetSearchParams } from "@/components/ui/use-set-search-params";
+import { WhyItFills } from "./why-it-fills";
 
 const columns: ColumnDef<AtRiskVolume>[] = [
   column("workspace", "Workspace", (v) => (
@@ -32,20 +33,7 @@ const columns: ColumnDef<AtRiskVolume>[] = [
     className: "num phone-first",
   }),
   column("growth", "Growth", (v) => <Bytes value={v.growthBytesPerDay} perDay />, { className: "num" }),
-  column("why", "Why it fills (growth over 7 days)", (v) =>
-    v.growingRoots.length ? (
-      <span className="small">
-        {v.growingRoots.map((r, i) => (
-          <span key={r.rootKey} className="nowrap">
-            {i ? ", " : ""}
-            <code>{r.rootKey}</code> <Bytes value={r.growthBytes} delta />
-          </span>
-        ))}
-      </span>
-    ) : (
-      <span className="muted small">no root grew in 7 days</span>
-    ),
-  ),
+  column("why", "Why it fills", (v) => <WhyItFills v={v} />),
 ];
 
 function FullIn({ v }: { v: AtRiskVolume }) {
@@ -75,7 +63,8 @@ export function AtRiskView() {
         sub={
           <span data-testid="at-risk-count">
             {formatCountOf(first.total, "volume")} full or filling within {formatCountOf(first.days, "day")}:{" "}
-            {formatCount(first.full)} full, {formatCount(first.total - first.full)} filling
+            {formatCount(first.full)} full ({formatCount(first.outOfSpace)} out of space,{" "}
+            {formatCount(first.outOfInodes)} out of inodes), {formatCount(first.total - first.full)} filling
           </span>
         }
         actions={

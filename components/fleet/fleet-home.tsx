@@ -48,7 +48,7 @@ function partColumns(home: FleetHome): ColumnDef<Part>[] {
 export function FleetHomePanel({ home }: { home: FleetHome }) {
   if (home.workspaces === 0) return null;
   return (
-    <Panel title="What fills the homes" actions={<ExportLink path={exportPaths.fleet("homes")} />}>
+    <Panel title="What fills the homes" id="homes" actions={<ExportLink path={exportPaths.fleet("homes")} />}>
       <DataTable data={FLEET_HOME_PARTS} columns={partColumns(home)} rowId={(key) => key} testId="fleet-home-split" />
       <p className="muted small">
         {formatCount(home.workspaces)} workspace(s) whose reporter measures the whole home: <Bytes value={home.home} />{" "}

@@ -7,6 +7,7 @@ import { fullInText } from "@/lib/format/full-in";
 import { dfSummary } from "@/lib/format/volume";
 import { agentLabel, hasAgentPage } from "@/components/agents/agent-label";
 import { agentColor } from "@/components/charts/palette";
+import { ReclaimableCell } from "@/components/cleanup/reclaimable";
 import { Bytes } from "@/components/ui/bytes";
 import { ExportLink } from "@/components/ui/export-link";
 import { Panel } from "@/components/ui/panel";
@@ -75,6 +76,7 @@ export function TopAgents({ rows }: { rows: FleetOverview["topAgents"] }) {
               ) : (
                 <span className="muted small">{a.workspaces} ws</span>
               )}
+              <ReclaimableCell agent={a.agent} />
               <span className="num">
                 <Bytes value={a.bytes} />
               </span>
@@ -177,10 +179,14 @@ export function VolumesAtRisk({
   );
 }
 
-export function SilentWorkspaces({ silent }: { silent: FleetOverview["silent"] }) {
+/**
+ * Workspaces that stopped reporting. Only a sync from Coder tells a running workspace from a stopped one: without
+ * one, the panel says no more than that they stopped.
+ */
+export function SilentWorkspaces({ silent, synced }: { silent: FleetOverview["silent"]; synced: boolean }) {
   return (
     <Panel
-      title={`Stopped reporting while running (${silent.count})`}
+      title={`Stopped reporting${synced ? " while running" : ""} (${silent.count})`}
       actions={
         <>
           <ExportLink path={exportPaths.fleet("silent")} />
@@ -189,8 +195,14 @@ export function SilentWorkspaces({ silent }: { silent: FleetOverview["silent"] }
       }
     >
       {silent.count === 0 ? (
-        <None>{`Every workspace running in Coder reported in the last ${silent.hours} hours.`}</None>
+        <None>{`Every workspace${synced ? " running in Coder" : ""} reported in the last ${silent.hours} hours.`}</None>
       ) : null}
+      {synced ? null : (
+        <p className="small muted" data-testid="silent-unsynced">
+          Whether they are running or stopped is Coder&apos;s to say:{" "}
+          <Link href="/connect#coder-sync">connect the Coder sync</Link>.
+        </p>
+      )}
       {silent.expected > 0 ? (
         <p className="small muted" data-testid="silent-expected">
           <Link href="/workspaces?status=stopped&sort=lastReport&dir=asc">

@@ -74,7 +74,7 @@ export function FleetOverviewView() {
                   total={data.volumesAtRiskTotal}
                   fillingDays={data.fillingDays}
                 />
-                <SilentWorkspaces silent={data.silent} />
+                <SilentWorkspaces silent={data.silent} synced={data.coderSync?.succeededAt != null} />
                 <FindingsSummaryPanel findings={data.findings} />
               </div>
               <FleetHomePanel home={data.home} />

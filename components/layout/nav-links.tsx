@@ -7,6 +7,7 @@ import { useSignedInUser } from "@/components/auth/caller-context";
 const LINKS = [
   { href: "/", label: "Overview" },
   { href: "/workspaces", label: "Workspaces" },
+  { href: "/agents", label: "Agents" },
   { href: "/findings", label: "Findings" },
   { href: "/restart", label: "Lost at restart" },
   { href: "/cleanup", label: "Cleanup" },

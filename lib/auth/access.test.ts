@@ -14,6 +14,7 @@ import * as cleanupPolicyRunRoute from "@/app/api/v1/cleanup/policies/[id]/run/r
 import * as cleanupPolicyConfirmRoute from "@/app/api/v1/cleanup/policies/[id]/confirm/route";
 import * as cleanupPoliciesRoute from "@/app/api/v1/cleanup/policies/route";
 import * as cleanupPreviewRoute from "@/app/api/v1/cleanup/preview/route";
+import * as cleanupFreeSpaceRoute from "@/app/api/v1/cleanup/preview/free-space/route";
 import * as cleanupRecipesRoute from "@/app/api/v1/cleanup/recipes/route";
 import * as cleanupCancelRoute from "@/app/api/v1/cleanup/runs/[id]/cancel/route";
 import * as cleanupRunRoute from "@/app/api/v1/cleanup/runs/[id]/route";
@@ -258,6 +259,10 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
   "POST /api/v1/cleanup/preview": {
     module: cleanupPreviewRoute,
     example: { url: "/api/v1/cleanup/preview", body: () => RUN },
+  },
+  "POST /api/v1/cleanup/preview/free-space": {
+    module: cleanupFreeSpaceRoute,
+    example: { url: "/api/v1/cleanup/preview/free-space", body: () => ({ workspaceId: WS }) },
   },
   "GET /api/v1/cleanup/runs": { module: cleanupRunsRoute, example: { url: "/api/v1/cleanup/runs" } },
   "POST /api/v1/cleanup/runs": {

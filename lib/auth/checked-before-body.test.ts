@@ -7,6 +7,7 @@ import { POST as progress } from "@/app/api/v1/jobs/[id]/progress/route";
 import { POST as result } from "@/app/api/v1/jobs/[id]/result/route";
 import { POST as claim } from "@/app/api/v1/jobs/claim/route";
 import { POST as reports } from "@/app/api/v1/reports/route";
+import { POST as batch } from "@/app/api/v1/reports/batch/route";
 import { POST as setup } from "@/app/api/v1/setup/route";
 import { describeEachDatabase, serveRoutesFrom, TEST_WHO } from "@/tests/support/db";
 import { getEnrollmentKey } from "@/lib/enrollment/workspaces";
@@ -33,10 +34,18 @@ describeEachDatabase("credentials are checked before the body is read", (t) => {
   it("workspace routes: 401 without a valid workspace token", async () => {
     serveRoutesFrom(t.current);
     const bogus = { authorization: "Bearer swt_bogus" };
-    expect((await reports(garbage("/api/v1/reports", bogus), ctx())).status).toBe(401);
-    expect((await claim(garbage("/api/v1/jobs/claim", bogus), ctx())).status).toBe(401);
-    expect((await progress(garbage("/api/v1/jobs/x/progress", bogus), params)).status).toBe(401);
-    expect((await result(garbage("/api/v1/jobs/x/result", bogus), params)).status).toBe(401);
+    const routes: [string, (r: Request, c: typeof params) => Promise<Response>][] = [
+      ["/api/v1/reports", reports],
+      ["/api/v1/reports/batch", batch],
+      ["/api/v1/jobs/claim", claim],
+      ["/api/v1/jobs/x/progress", progress],
+      ["/api/v1/jobs/x/result", result],
+    ];
+    for (const [path, route] of routes) {
+      const request = garbage(path, bogus);
+      expect((await route(request, path.includes("/x/") ? params : ctx())).status, path).toBe(401);
+      expect(request.bodyUsed, path).toBe(false);
+    }
   });
 
   it("setup: 400 while open, 409 once an admin exists", async () => {

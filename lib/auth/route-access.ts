@@ -110,6 +110,12 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   // Cleanup: viewers see the catalog, runs, results and policies; admins preview and act.
   { method: "GET", path: "/api/v1/cleanup/recipes", access: "viewer" },
   { method: "POST", path: "/api/v1/cleanup/preview", access: "admin", why: "the first step of acting (audited)" },
+  {
+    method: "POST",
+    path: "/api/v1/cleanup/preview/free-space",
+    access: "admin",
+    why: "the first step of acting (audited)",
+  },
   { method: "GET", path: "/api/v1/cleanup/runs", access: "viewer" },
   { method: "POST", path: "/api/v1/cleanup/runs", access: "admin" },
   { method: "GET", path: "/api/v1/cleanup/runs/[id]", access: "viewer" },

@@ -6,6 +6,7 @@ import { config } from "@/lib/config";
 import { accounts, users } from "@/lib/db/schema";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { storedRole, type CreateUserRequest, type Role, type SetupRequest } from "@/lib/validations/auth";
+import { CODER_PROVIDER_ID } from "./coder";
 import { getAuth } from "./server";
 
 export type UserInfo = {
@@ -149,4 +150,13 @@ export async function bootstrapAdminFromEnv(db: Db): Promise<"created" | "skippe
   }
   console.log(`[auth] created the first admin ${email} (from ADMIN_EMAIL)`);
   return "created";
+}
+
+/** Sign in with Coder's proof of work: how many people have a Coder account here, and the latest one's time. */
+export async function coderSignIns(db: Db): Promise<{ people: number; latestAt: string | null }> {
+  const [r] = await db
+    .select({ people: count(), latestAt: sql<Date | string | null>`max(${accounts.updatedAt})` })
+    .from(accounts)
+    .where(eq(accounts.providerId, CODER_PROVIDER_ID));
+  return { people: Number(r.people), latestAt: r.latestAt ? new Date(r.latestAt).toISOString() : null };
 }

@@ -29,8 +29,13 @@ export function rootPatternPrefix(pattern: string): string {
   return star < 0 ? pattern : pattern.slice(0, star);
 }
 
+// Compiled once a pattern: a fleet-wide preview tests every root of the fleet against every recipe's patterns.
+const compiled = new Map<string, RegExp>();
+
 export function rootPatternMatches(pattern: string, key: string): boolean {
-  return new RegExp(rootPatternRegex(pattern)).test(key);
+  let re = compiled.get(pattern);
+  if (!re) compiled.set(pattern, (re = new RegExp(rootPatternRegex(pattern))));
+  return re.test(key);
 }
 
 /** Kinds nothing is ever cleaned in: the trash, and AgentAPI leftovers (their recipe acts on module roots). */
@@ -42,12 +47,12 @@ export function cleanable(root: Pick<RootFacts, "kind" | "path">): boolean {
 }
 
 /**
- * The built-in recipes that act on a root. A custom root gets none (its key could look like a module's: an
+ * The built-in recipes (or those of `among`) that act on a root. A custom root gets none (its key could look like a module's: an
  * admin's custom rule names it instead), and orphaned-only recipes need a root flagged orphaned.
  */
-export function recipesForRoot(root: RootFacts): Recipe[] {
+export function recipesForRoot(root: RootFacts, among: readonly Recipe[] = RECIPES): Recipe[] {
   if (!cleanable(root) || root.kind === "custom") return [];
-  return RECIPES.filter(
+  return among.filter(
     (r) => r.roots.some((p) => rootPatternMatches(p, root.key)) && (!r.orphanedOnly || root.orphaned === true),
   );
 }

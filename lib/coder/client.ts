@@ -39,6 +39,12 @@ export type CoderWorkspace = z.infer<typeof coderWorkspaceSchema>;
 
 const listSchema = z.object({ workspaces: z.array(coderWorkspaceSchema), count: z.number().int() });
 
+/** The fields of Coder's User that the owners' notices need: where to email a workspace's owner. */
+const usersSchema = z.object({
+  users: z.array(z.object({ username: z.string(), email: z.string().optional().default("") })),
+  count: z.number().int(),
+});
+
 /** Coder refused or failed a request: its status and Coder's `{ message, detail }`. */
 export class CoderApiError extends Error {
   constructor(
@@ -77,6 +83,8 @@ export type CoderClient = {
   listWorkspaces: (p: { q?: string; limit: number; offset: number }) => Promise<z.infer<typeof listSchema>>;
   /** One workspace, deleted ones too (with include_deleted), or why Coder does not show it. */
   lookupWorkspace: (id: string, opts?: { includeDeleted?: boolean }) => Promise<WorkspaceLookup>;
+  /** One page of the users (their email addresses: needs a token that may read users). */
+  listUsers?: (p: { limit: number; offset: number }) => Promise<z.infer<typeof usersSchema>>;
 };
 
 type Answer = { status: number; body?: unknown; message?: string };
@@ -178,6 +186,10 @@ export function coderClient(opts: CoderClientOptions): CoderClient {
     async listWorkspaces({ q = "", limit: n, offset }) {
       const params = new URLSearchParams({ q, limit: String(n), offset: String(offset) });
       return listSchema.parse((await get(`/api/v2/workspaces?${params}`)).body);
+    },
+    async listUsers({ limit: n, offset }) {
+      const params = new URLSearchParams({ limit: String(n), offset: String(offset) });
+      return usersSchema.parse((await get(`/api/v2/users?${params}`)).body);
     },
     async lookupWorkspace(id, { includeDeleted = false } = {}) {
       const query = includeDeleted ? "?include_deleted=true" : "";

@@ -44,6 +44,14 @@ describe("configuration", () => {
       enrollmentKey: null,
       cleanupScheduler: { enabled: true, intervalMs: 300_000 },
       shutdownTimeoutMs: 25_000,
+      notify: {
+        email: null,
+        digestHour: 8,
+        webhook: null,
+        allowPrivate: false,
+        maxPerHour: 500,
+        thresholds: { fillingDays: undefined, fullPct: undefined },
+      },
     });
   });
 
@@ -157,6 +165,26 @@ describe("configuration", () => {
         CODER_OAUTH2_CLIENT_SECRET: "s",
       }).coder.oauth,
     ).toEqual({ clientId: "id", clientSecret: "s" });
+  });
+
+  it("refuses a notification channel's URL of the wrong form, naming the variable, never showing a secret", () => {
+    expect(problemsOf({ STORAGE_SMTP_URL: "http://mail.example.com", STORAGE_NOTIFY_FROM: "a@example.com" })).toEqual([
+      'STORAGE_SMTP_URL is "http://mail.example.com": expected an smtp:// or smtps:// URL, e.g. smtp://user:password@mail.example.com:587',
+    ]);
+    expect(problemsOf({ STORAGE_NOTIFY_WEBHOOK_URL: "ftp://hooks.example.com/T0/B0/secret" })).toEqual([
+      "STORAGE_NOTIFY_WEBHOOK_URL is set (value hidden): expected an http:// or https:// URL, e.g. https://chat.example.com/hooks/abc123",
+    ]);
+    expect(problemsOf({ STORAGE_SMTP_URL: "smtp://mail.example.com" })).toEqual([
+      "STORAGE_SMTP_URL is set but STORAGE_NOTIFY_FROM not: set all or none",
+    ]);
+    const c = parseConfig({
+      STORAGE_SMTP_URL: "smtps://u:p@mail.example.com?requireTLS=true",
+      STORAGE_NOTIFY_FROM: "storage@example.com",
+      STORAGE_NOTIFY_WEBHOOK_URL: "https://chat.example.com/hooks/x",
+      STORAGE_NOTIFY_WEBHOOK_SECRET: "s",
+    }).notify;
+    expect(c.email).toEqual({ smtpUrl: "smtps://u:p@mail.example.com?requireTLS=true", from: "storage@example.com" });
+    expect(c.webhook).toEqual({ url: "https://chat.example.com/hooks/x", secret: "s" });
   });
 
   it("reads the environment once, at the first call, until a test resets it", () => {

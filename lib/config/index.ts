@@ -46,6 +46,20 @@ export type Config = {
   enrollmentKey: string | null;
   cleanupScheduler: { enabled: boolean; intervalMs: number };
   shutdownTimeoutMs: number;
+  notify: NotifyConfig;
+};
+
+/** The owners' notices (docs/notifications.md): each channel is off (null) until configured. */
+export type NotifyConfig = {
+  email: { smtpUrl: string; from: string } | null;
+  /** The hour (UTC) of each owner's daily digest. */
+  digestHour: number;
+  webhook: { url: string; secret: string | null } | null;
+  /** The webhook may be on a loopback, private or link-local address. */
+  allowPrivate: boolean;
+  maxPerHour: number;
+  /** Thresholds set in the environment; unset, the admin page's value holds. */
+  thresholds: { fillingDays?: number; fullPct?: number };
 };
 
 /** The configuration is not valid: the message names each wrong variable, its value and what it should be. */
@@ -103,6 +117,19 @@ function shape(env: Environment): Config {
       intervalMs: (env.STORAGE_CLEANUP_SCHEDULER_INTERVAL ?? 300) * 1000,
     },
     shutdownTimeoutMs: (env.STORAGE_SHUTDOWN_TIMEOUT ?? 25) * 1000,
+    notify: {
+      email:
+        env.STORAGE_SMTP_URL && env.STORAGE_NOTIFY_FROM
+          ? { smtpUrl: env.STORAGE_SMTP_URL, from: env.STORAGE_NOTIFY_FROM }
+          : null,
+      digestHour: env.STORAGE_NOTIFY_DIGEST_HOUR ?? 8,
+      webhook: env.STORAGE_NOTIFY_WEBHOOK_URL
+        ? { url: env.STORAGE_NOTIFY_WEBHOOK_URL, secret: env.STORAGE_NOTIFY_WEBHOOK_SECRET ?? null }
+        : null,
+      allowPrivate: env.STORAGE_NOTIFY_WEBHOOK_ALLOW_PRIVATE === "1",
+      maxPerHour: env.STORAGE_NOTIFY_MAX_PER_HOUR ?? 500,
+      thresholds: { fillingDays: env.STORAGE_NOTIFY_FILLING_DAYS, fullPct: env.STORAGE_NOTIFY_FULL_PERCENT },
+    },
   };
 }
 
@@ -125,6 +152,7 @@ function incomplete(env: Environment): string[] {
   const groups = [
     ["OIDC_ISSUER_URL", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"],
     ["CODER_OAUTH2_CLIENT_ID", "CODER_OAUTH2_CLIENT_SECRET"],
+    ["STORAGE_SMTP_URL", "STORAGE_NOTIFY_FROM"],
   ] as const;
   const out: string[] = [];
   for (const names of groups) {

@@ -102,6 +102,34 @@ export const environment = z.object({
   STORAGE_CLEANUP_SCHEDULER: oneOf(["on", "off"], "expected off (no scheduled cleanup in this instance) or on"),
   STORAGE_CLEANUP_SCHEDULER_INTERVAL: wholeNumber(1, 3600, "expected a whole number of seconds from 1 to 3600"),
   STORAGE_SHUTDOWN_TIMEOUT: number("expected a number of seconds above 0", (n) => n > 0),
+
+  STORAGE_SMTP_URL: optional(
+    z
+      .string()
+      .trim()
+      .pipe(
+        z.url({
+          protocol: /^smtps?$/,
+          error: "expected an smtp:// or smtps:// URL, e.g. smtp://user:password@mail.example.com:587",
+        }),
+      ),
+  ),
+  STORAGE_NOTIFY_FROM: optional(
+    z
+      .string()
+      .trim()
+      .pipe(z.email({ error: "expected an email address" })),
+  ),
+  STORAGE_NOTIFY_DIGEST_HOUR: wholeNumber(0, 23, "expected an hour of the day in UTC, from 0 to 23"),
+  STORAGE_NOTIFY_WEBHOOK_URL: httpUrl("https://chat.example.com/hooks/abc123"),
+  STORAGE_NOTIFY_WEBHOOK_SECRET: text(),
+  STORAGE_NOTIFY_WEBHOOK_ALLOW_PRIVATE: oneOf(
+    ["0", "1"],
+    "expected 1 (the webhook may be on a private, loopback or link-local address) or 0 (the default)",
+  ),
+  STORAGE_NOTIFY_MAX_PER_HOUR: wholeNumber(1, 1_000_000, "expected a whole number of messages an hour, at least 1"),
+  STORAGE_NOTIFY_FILLING_DAYS: wholeNumber(1, 365, "expected a whole number of days from 1 to 365"),
+  STORAGE_NOTIFY_FULL_PERCENT: wholeNumber(50, 100, "expected a whole percentage from 50 to 100"),
 });
 
 export type Environment = z.infer<typeof environment>;
@@ -114,4 +142,7 @@ export const SECRET_VARIABLES = new Set([
   "CODER_SESSION_TOKEN",
   "CODER_OAUTH2_CLIENT_SECRET",
   "STORAGE_ENROLLMENT_KEY",
+  // A chat's incoming webhook URL is its credential.
+  "STORAGE_NOTIFY_WEBHOOK_URL",
+  "STORAGE_NOTIFY_WEBHOOK_SECRET",
 ]);

@@ -39,3 +39,12 @@ export const KEPT_REFRESH_LOCK = 7_244_107;
 
 /** The locks taken with a try (lib/db/try-lock.ts): the caller skips its work when another instance holds one. */
 export type TryLock = typeof MAINTENANCE_LOCK | typeof SCHEDULER_LOCK | typeof KEPT_REFRESH_LOCK;
+
+/**
+ * Transaction lock: one notification sender at a time counts the hour's messages and leases rows
+ * (lib/db/queries/notifications.ts), so two instances never both fill the same room under the hourly cap.
+ */
+export const NOTIFY_CLAIM_LOCK = 7_244_108;
+
+/** Transaction lock: one decision of the owners' notices at a time (lib/services/notifications.ts), so one state is told once. */
+export const NOTIFY_DECIDE_LOCK = 7_244_109;

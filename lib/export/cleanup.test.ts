@@ -144,6 +144,9 @@ describeEachDatabase("cleanup exports", (t) => {
         jobs_done: "1",
         units_acted: "0",
         bytes_acted: "0",
+        // a dry run frees nothing, now or later
+        bytes_freed_now: "",
+        bytes_freed_later: "",
         preview_units: "4",
         preview_bytes: String(400 * MiB),
       },
@@ -160,6 +163,9 @@ describeEachDatabase("cleanup exports", (t) => {
         jobs_running: "1",
         units_acted: "2",
         bytes_acted: String(190 * MiB),
+        // trashed: on the same volume until the trash expires
+        bytes_freed_now: "0",
+        bytes_freed_later: String(190 * MiB),
         preview_units: "7",
         preview_bytes: String(600 * MiB),
       },

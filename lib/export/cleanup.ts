@@ -1,5 +1,6 @@
 import "server-only";
 import { eq } from "drizzle-orm";
+import { freedOf } from "@/lib/cleanup/freed";
 import { SHOWN_JOB_STATES } from "@/lib/cleanup/job-states";
 import { col, type CsvColumn, type CsvExport } from "@/lib/csv/columns";
 import type { PageOptions } from "@/lib/db/keyset";
@@ -14,6 +15,10 @@ import { utcDayOf } from "@/lib/series";
 
 /** JSON as one cell (the custom rule, a truncated file, parameters and scope): what the run was asked, exactly. */
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+
+/** What a run freed and when; none for a restore (it brings units back) or a dry run (it acts on nothing). */
+const runFreed = (r: RunSummary) =>
+  r.kind === "restore" || r.dryRun ? null : freedOf(r.progress.bytesFreed, r.kind === "cleanup" ? r.action : "delete");
 
 /** A run as the runs list and the run's page show it (RunSummary), one row each. */
 export const RUN_COLUMNS: CsvColumn<RunSummary>[] = [
@@ -35,6 +40,9 @@ export const RUN_COLUMNS: CsvColumn<RunSummary>[] = [
   ...SHOWN_JOB_STATES.map((s) => col<RunSummary>(`jobs_${s}`, "integer", (r) => r.progress.states[s])),
   col("units_acted", "integer", (r) => r.progress.unitsActed),
   col("bytes_acted", "integer", (r) => r.progress.bytesFreed),
+  // bytes_acted by when the space is free: deleted (or a trash emptied) now, trashed once the trash expires
+  col("bytes_freed_now", "integer", (r) => runFreed(r)?.nowBytes),
+  col("bytes_freed_later", "integer", (r) => runFreed(r)?.laterBytes),
   col("preview_units", "integer", (r) => r.previewUnits),
   col("preview_bytes", "integer", (r) => r.previewBytes),
   col("preview_estimate", "boolean", (r) => r.previewEstimate),

@@ -1,5 +1,7 @@
 import "server-only";
 import { col, csvTable, type CsvColumn, type CsvTable, type SomeCsvExport } from "@/lib/csv/columns";
+import type { AgentReclaimable } from "@/lib/cleanup/reclaimable";
+import { cleanupCatalog } from "@/lib/db/queries/cleanup-catalog";
 import { getFleetOverview, type FleetOverview } from "@/lib/db/queries/fleet";
 import type { Db } from "@/lib/db/types";
 import type { RangeParams } from "@/lib/series";
@@ -18,7 +20,10 @@ const ws = <R>(pick: (r: R) => { id: string; name: string; owner: string }): Csv
   col("owner", "text", (r) => pick(r).owner),
 ];
 
-const TABLES: { [T in FleetTable]: (o: Overview) => CsvTable } = {
+/** Each agent's reclaimable figure (the catalog's), asked for only by the top agents' table. */
+type Reclaimable = Map<string, AgentReclaimable>;
+
+const TABLES: { [T in FleetTable]: (o: Overview, reclaimable: Reclaimable) => CsvTable } = {
   // One row per day and series (long form: a pivot table turns it into the chart's stack).
   series: (o) =>
     csvTable(
@@ -37,12 +42,16 @@ const TABLES: { [T in FleetTable]: (o: Overview) => CsvTable } = {
       col("largest_agent", "text", (r) => r.largestAgent),
       col("last_report_at", "time", (r) => r.lastCollectedAt),
     ]),
-  "top-agents": (o) =>
+  "top-agents": (o, reclaimable) =>
     csvTable(o.topAgents, [
       col("agent", "text", (r) => r.agent),
       col("bytes", "integer", (r) => r.bytes),
       col("workspaces", "integer", (r) => r.workspaces),
       col("roots", "integer", (r) => r.roots),
+      // what its recipes free with their defaults: empty for an agent no recipe cleans
+      col("reclaimable_now_bytes", "integer", (r) => reclaimable.get(r.agent)?.nowBytes),
+      col("reclaimable_later_bytes", "integer", (r) => reclaimable.get(r.agent)?.laterBytes),
+      col("reclaimable_later_in_days", "integer", (r) => reclaimable.get(r.agent)?.laterDays),
     ]),
   "fastest-growing": (o) =>
     csvTable(o.fastestGrowingRoots, [
@@ -85,12 +94,14 @@ const TABLES: { [T in FleetTable]: (o: Overview) => CsvTable } = {
       col("reason_at", "time", (r) => r.reportedAt),
       col("last_report_at", "time", (r) => r.lastCollectedAt),
     ]),
-  // What fills the homes: each part of the measured homes, then what their volumes hold outside them.
+  // What fills the homes: each part of the measured homes, then what their volumes hold outside them, then what
+  // their measured roots hold (their part of Total storage: the homes less it is what lies outside the roots).
   homes: (o) =>
     csvTable(
       [
         ...FLEET_HOME_PARTS.map((part) => ({ part, bytes: o.home[part] })),
         { part: "outside-homes", bytes: o.home.outside },
+        { part: "measured-roots", bytes: o.home.roots },
       ],
       [
         col("part", "text", (r) => r.part),
@@ -107,7 +118,10 @@ export async function fleetExport(
   now = new Date(),
 ): Promise<SomeCsvExport> {
   const overview = await getFleetOverview(db, { ...range, now });
-  const { columns, rows } = TABLES[table](overview);
+  const reclaimable: Reclaimable = new Map(
+    table === "top-agents" ? (await cleanupCatalog(db)).agents.map((a) => [a.agent, a]) : [],
+  );
+  const { columns, rows } = TABLES[table](overview, reclaimable);
   const span = `${overview.range.from}-${overview.range.to}`;
   return { filename: `fleet-${table}-${table === "series" ? span : overview.range.to}.csv`, columns, rows };
 }

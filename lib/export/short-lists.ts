@@ -68,6 +68,10 @@ export const RECIPE_COLUMNS: CsvColumn<CatalogRecipe>[] = [
   col("frees_fleet_wide_bytes", "integer", (r) => r.fleet.bytes),
   col("frees_fleet_wide_estimate", "boolean", (r) => r.fleet.estimate),
   col("workspaces", "integer", (r) => r.fleet.workspaces),
+  // frees_fleet_wide_bytes split by when the space is free: deleted now, trashed once the trash expires
+  col("frees_now_bytes", "integer", (r) => r.fleet.nowBytes),
+  col("frees_later_bytes", "integer", (r) => r.fleet.laterBytes),
+  col("frees_later_in_days", "integer", (r) => r.fleet.laterDays),
 ];
 
 export const TABLE_SIZE_COLUMNS: CsvColumn<TableSize>[] = [

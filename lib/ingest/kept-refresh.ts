@@ -2,6 +2,7 @@ import "server-only";
 import type { Db } from "@/lib/db";
 import { beforeClose } from "@/lib/db/before-close";
 import { REFRESH_BATCH, refreshKeptPending } from "@/lib/db/queries/kept-pending";
+import { decideNotices } from "@/lib/services/notifications";
 
 /**
  * How long marks gather before a refresh: the longer, the more workspaces one rewrite covers (cheaper per report
@@ -21,9 +22,14 @@ export class KeptRefresher {
   private again = false;
   private closed = false;
 
+  /**
+   * `afterRefresh` gets the workspaces each pass rewrote, after its commit: the owners' notices are decided there,
+   * in a transaction of their own.
+   */
   constructor(
     private readonly db: Db,
     private readonly delayMs = REFRESH_DELAY_MS,
+    private readonly afterRefresh?: (workspaceIds: string[]) => Promise<unknown>,
   ) {}
 
   /** Something was marked: refresh soon. */
@@ -67,15 +73,21 @@ export class KeptRefresher {
     }
   }
 
-  /** Refreshes until no mark is left; null when another refresher holds the lock. */
-  private async refreshAll(): Promise<number | null> {
-    let total = 0;
+  /** Refreshes until no mark is left, then calls afterRefresh; null when another refresher holds the lock. */
+  private async refreshAll(): Promise<string[] | null> {
+    const done: string[] = [];
     for (;;) {
-      const n = await refreshKeptPending(this.db);
-      if (n === null) return null;
-      total += n;
-      if (n < REFRESH_BATCH || this.closed) return total;
+      const ids = await refreshKeptPending(this.db);
+      if (ids === null) return null;
+      done.push(...ids);
+      if (ids.length < REFRESH_BATCH || this.closed) break;
     }
+    if (done.length && this.afterRefresh) {
+      // The aggregates are committed whatever this does: a failed decision is made again at the next report or
+      // Coder sync.
+      await this.afterRefresh(done).catch((err) => console.error("[notify] deciding the notices failed:", err));
+    }
+    return done;
   }
 
   /**
@@ -98,7 +110,7 @@ const refreshers = new WeakMap<object, KeptRefresher>();
 export function keptRefresherFor(db: Db): KeptRefresher {
   let r = refreshers.get(db);
   if (!r) {
-    const refresher = new KeptRefresher(db);
+    const refresher = new KeptRefresher(db, REFRESH_DELAY_MS, (ids) => decideNotices(db, ids));
     refreshers.set(db, refresher);
     beforeClose(db, () => refresher.stop());
     r = refresher;

@@ -32,9 +32,17 @@ function create() {
     help: "When this instance last synced workspaces from Coder's API (Unix time); 0 before the first sync.",
     registers: [registry],
   });
+  const notifications = new Counter({
+    name: "coder_storage_notifications_total",
+    help: "Owners' notices this instance tried to send, by channel (email, webhook) and outcome (sent, retry, failed).",
+    labelNames: ["channel", "outcome"] as const,
+    registers: [registry],
+  });
   // Series that exist from the start, so rate() and increase() see the first report counted.
   for (const outcome of INGEST_OUTCOMES_AT_START) ingestReports.inc({ outcome }, 0);
-  return { registry, ingestReports, ingestDuration, syncErrors, syncLastSuccess };
+  for (const channel of ["email", "webhook"])
+    for (const outcome of ["sent", "retry", "failed"]) notifications.inc({ channel, outcome }, 0);
+  return { registry, ingestReports, ingestDuration, syncErrors, syncLastSuccess, notifications };
 }
 
 export type ProcessMetrics = ReturnType<typeof create>;

@@ -2,6 +2,7 @@ import {
   confirmPolicyRequest,
   createPolicyRequest,
   createRunRequest,
+  freeSpaceRequest,
   previewRequest,
   purgeTrashRequest,
   runJobsQuery,
@@ -23,6 +24,12 @@ export const CLEANUP_OPERATIONS: Record<string, Operation> = {
     tag: "cleanup",
     body: previewRequest,
     responseType: "RunPreview",
+  },
+  "POST /api/v1/cleanup/preview/free-space": {
+    summary: "Every recipe's preview on one workspace (defaults and minimum age), its trash, in one answer",
+    tag: "cleanup",
+    body: freeSpaceRequest,
+    responseType: "FreeSpacePreview",
   },
   "GET /api/v1/cleanup/runs": {
     summary: "Cleanup runs, newest first (keyset pages)",

@@ -88,7 +88,7 @@ export const OPERATIONS: Record<string, Operation> = {
     auth: "workspace-token",
   },
   "POST /api/v1/jobs/[id]/result": {
-    summary: "A job's result, stored once under its lease",
+    summary: "A job's result, stored once under its lease (also sent in X-Lease-Token, checked before the body)",
     tag: "workspaces (reporter)",
     body: jobResult,
     response: jobResultResponse,

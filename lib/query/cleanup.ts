@@ -3,6 +3,7 @@ import type { Catalog } from "@/lib/db/queries/cleanup-catalog";
 import type { CleanupPreview } from "@/lib/db/queries/cleanup-preview";
 import type { PreviewAnswer } from "@/lib/db/queries/cleanup-overlap";
 import type { LastRun, Policy } from "@/lib/services/cleanup-policies";
+import type { FreeSpacePreview } from "@/lib/services/free-space";
 import type { JobDetail } from "@/lib/db/queries/cleanup-run-jobs";
 import type { RunDetail, RunList } from "@/lib/db/queries/cleanup-views";
 import type {
@@ -22,6 +23,7 @@ export const cleanupKeys = {
   run: (id: string, view: RunJobsView) => [...cleanupKeys.all, "run", id, view] as const,
   job: (id: string) => [...cleanupKeys.all, "job", id] as const,
   preview: (body: unknown) => [...cleanupKeys.all, "preview", body] as const,
+  freeSpace: (workspaceId: string) => [...cleanupKeys.all, "preview", "free-space", workspaceId] as const,
   policies: () => [...cleanupKeys.all, "policies"] as const,
   policy: (id: string) => [...cleanupKeys.all, "policy", id] as const,
 };
@@ -81,6 +83,20 @@ export const previewOptions = (body: PreviewRequest | null) =>
       fetchJson<PreviewAnswer>("/api/v1/cleanup/preview", { method: "POST", body: JSON.stringify(body), signal }),
     enabled: body !== null,
     placeholderData: keepPreviousData,
+    refetchInterval: false,
+    staleTime: 15_000,
+  });
+
+/** "Free space here": every recipe's previews on one workspace and its trash, in one request. */
+export const freeSpaceOptions = (workspaceId: string) =>
+  queryOptions({
+    queryKey: cleanupKeys.freeSpace(workspaceId),
+    queryFn: ({ signal }) =>
+      fetchJson<FreeSpacePreview>("/api/v1/cleanup/preview/free-space", {
+        method: "POST",
+        body: JSON.stringify({ workspaceId }),
+        signal,
+      }),
     refetchInterval: false,
     staleTime: 15_000,
   });

@@ -9,6 +9,8 @@ import {
 } from "@/lib/db/queries/coder-sync";
 import type { Who } from "@/lib/db/queries/audit";
 import { recordSyncError, recordSyncSuccess } from "@/lib/metrics/coder-sync";
+import { decideNotices } from "./notifications";
+import { syncOwnerEmails } from "./owner-emails";
 import { withTransaction } from "./transaction";
 import { coderClient, type CoderClient, type CoderWorkspace } from "@/lib/coder/client";
 import type { CoderSyncConfig } from "@/lib/coder/config";
@@ -117,6 +119,15 @@ export async function syncFromCoder(
       );
     }
     Object.assign(counts, await applySync(db, seen, deletions, startedAt));
+    await syncOwnerEmails(db, client, opts.pageSize ?? PAGE_SIZE, startedAt).catch((err) =>
+      console.error(`[notify] could not read the owners' email addresses from Coder: ${(err as Error).message}`),
+    );
+    // A forecast that ran out or a state that cleared while no report came: decided after the sync's commit.
+    await decideNotices(
+      db,
+      seen.map((w) => w.id),
+      now(),
+    ).catch((err) => console.error("[notify] deciding the notices after the Coder sync failed:", err));
   } catch (err) {
     error = (err as Error).message || String(err);
   }

@@ -18,6 +18,9 @@ const includeSilent = z.boolean().optional();
 export const previewRequest = runRequest.safeExtend({ includeSilent });
 export type PreviewRequest = z.infer<typeof previewRequest>;
 
+/** POST /api/v1/cleanup/preview/free-space: every recipe's previews on one workspace, in one answer. */
+export const freeSpaceRequest = z.object({ workspaceId: z.string().min(1).max(100) }).strict();
+
 /** POST /api/v1/cleanup/runs: a run, and the preview total the admin confirmed. */
 export const createRunRequest = runRequest.safeExtend({
   includeSilent,

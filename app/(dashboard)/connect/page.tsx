@@ -6,6 +6,11 @@ import { requirePage } from "@/lib/auth/page";
 import { getDb } from "@/lib/db";
 import { recordAudit } from "@/lib/db/queries/audit";
 import { getEnrollmentKey } from "@/lib/enrollment/workspaces";
+import { CODER_CALLBACK_PATH, coderSignInConfigured } from "@/lib/auth/coder";
+import { coderSignIns } from "@/lib/auth/users";
+import { config } from "@/lib/config";
+import { coderSyncConfig } from "@/lib/coder/config";
+import { getSyncState } from "@/lib/db/queries/coder-sync";
 import {
   archiveModuleBlock,
   copiedModule,
@@ -23,7 +28,11 @@ export default async function ConnectPage() {
   const requestHeaders = await headers();
   const dashboardUrl = dashboardUrlFrom(requestHeaders);
   const db = await getDb();
-  const { key, source } = await getEnrollmentKey(db);
+  const [{ key, source }, lastSync, signIns] = await Promise.all([
+    getEnrollmentKey(db),
+    getSyncState(db),
+    coderSignIns(db),
+  ]);
   // The key lets anyone enroll a workspace: admins only, and each showing is audited.
   const admin = user.role === "admin";
   if (admin) {
@@ -44,6 +53,15 @@ export default async function ConnectPage() {
         archiveBlock: dashboardUrl.startsWith("https:") ? archiveModuleBlock(dashboardUrl) : null,
         copy: copiedModule(dashboardUrl),
         pushCommand: templatePushCommand(admin ? key : null),
+        coder: {
+          coderUrl: config().coder.url,
+          sync: { configured: coderSyncConfig() !== null, last: lastSync },
+          signIn: {
+            configured: coderSignInConfigured(),
+            callbackUrl: `${(config().appUrl ?? dashboardUrl).replace(/\/+$/, "")}${CODER_CALLBACK_PATH}`,
+            ...signIns,
+          },
+        },
       }}
     />
   );

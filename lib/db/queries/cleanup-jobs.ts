@@ -150,7 +150,7 @@ export async function claimJobs(
 }
 
 /** The job a workspace token may act on: 404 when unknown, 403 when it is another workspace's. */
-async function ownJob(db: Db, workspaceId: string, jobId: string, lock = false) {
+export async function ownJob(db: Db, workspaceId: string, jobId: string, lock = false) {
   const q = db
     .select({ job: cleanupJobs, cancelledAt: cleanupRuns.cancelledAt })
     .from(cleanupJobs)
@@ -162,7 +162,7 @@ async function ownJob(db: Db, workspaceId: string, jobId: string, lock = false) 
   return row;
 }
 
-const STALE =
+export const STALE =
   "This lease is not the job's current one (it ran out and the job was claimed again, or the job ended): stop and discard.";
 
 /** A running reporter's heartbeat: extends the lease and says whether the run was cancelled. */
@@ -174,11 +174,27 @@ export async function reportProgress(db: Db, workspaceId: string, jobId: string,
   return { leaseExpiresAt: leaseExpiresAt.toISOString(), cancelled: job.cancelRequested || cancelledAt !== null };
 }
 
+/** The hash of the lease a job's stored result came under, or null before its result. */
+export async function storedResultLease(db: Db, jobId: string): Promise<string | null> {
+  const [stored] = await db
+    .select({ hash: cleanupJobResults.leaseTokenHash })
+    .from(cleanupJobResults)
+    .where(eq(cleanupJobResults.jobId, jobId));
+  return stored?.hash ?? null;
+}
+
 /**
  * Stores a job's result once, from the holder of its current lease. A resend under the same lease is answered
  * as the first (the reporter may not have seen the answer); any other token is a stale holder: 409, nothing stored.
+ * `json` holds the long lists already serialized (step by step as they were read), stored as they are.
  */
-export async function storeJobResult(db: Db, workspaceId: string, jobId: string, result: JobResult) {
+export async function storeJobResult(
+  db: Db,
+  workspaceId: string,
+  jobId: string,
+  result: JobResult,
+  json?: { units: string; skipped: string },
+) {
   return db.transaction(async (tx) => {
     const { job } = await ownJob(tx, workspaceId, jobId, true);
     const tokenHash = hashToken(result.leaseToken);
@@ -198,8 +214,8 @@ export async function storeJobResult(db: Db, workspaceId: string, jobId: string,
       status: result.status,
       unitsActed: result.unitsActed,
       bytesActed: result.bytesActed,
-      units: result.units,
-      skipped: result.skipped,
+      units: json ? sql`${json.units}::jsonb` : result.units,
+      skipped: json ? sql`${json.skipped}::jsonb` : result.skipped,
       errors: result.errors,
       logTail: result.logTail,
       startedAt: new Date(result.startedAt),

@@ -11,7 +11,7 @@ const VOLUME = { totalBytes: 20 * GiB, usedBytes: 19 * GiB, freeBytes: 1 * GiB }
 const ROOTS = [root({ key: "claude-code:data", agent: "claude-code", bytes: 5 * GiB })];
 
 describeEachDatabase("the fleet's homes", (t) => {
-  it("adds up agents, modules, caches, projects and the rest over the live workspaces that measure the home", async () => {
+  it("adds up agents, modules, caches, projects, the rest and the roots over the live workspaces that measure the home", async () => {
     const db = t.current.db;
     const send = async (id: string, extra = {}) => {
       await enroll(db, { id, owner: "o" });
@@ -40,6 +40,8 @@ describeEachDatabase("the fleet's homes", (t) => {
       projects: 3 * GiB,
       other: 20 * GiB - 6 * GiB - 512 * MiB - 4.5 * GiB - 3 * GiB,
       outside: 19 * GiB - 18 * GiB + (19 * GiB - 2 * GiB),
+      // the roots of the two that measure the home (5 GiB each), not of the old reporter's nor the deleted one's
+      roots: 10 * GiB,
     });
   });
 });

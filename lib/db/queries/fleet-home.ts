@@ -7,9 +7,11 @@ import type { Db } from "../types";
 /**
  * What fills the fleet's homes, from each workspace's newest report: agents, modules, package caches, project
  * dependencies and the rest (each home's total as du -sx counts it), over the workspaces whose reporter measures
- * the home; `outside` is their volumes' Used beyond their homes. One pass over the workspaces table.
+ * the home; `outside` is their volumes' Used beyond their homes; `roots` what their measured roots hold (their
+ * part of the overview's Total storage), so `home - roots` is what the homes hold outside the roots. One pass
+ * over the workspaces table.
  */
-export type FleetHome = FleetHomeSplit & { workspaces: number; home: number; outside: number };
+export type FleetHome = FleetHomeSplit & { workspaces: number; home: number; outside: number; roots: number };
 
 export async function fleetHomeSplit(db: Db): Promise<FleetHome> {
   const home = workspaces.home;
@@ -23,6 +25,7 @@ export async function fleetHomeSplit(db: Db): Promise<FleetHome> {
       caches: total(sql`(${home}->'kinds'->>'package-cache')::float8`),
       projects: total(sql`(${home}->'kinds'->>'project-deps')::float8`),
       outside: total(sql`greatest(0, ${workspaces.volumeUsedBytes} - (${home}->>'bytes')::float8)`),
+      roots: total(sql`${workspaces.totalBytes}::float8`),
     })
     .from(workspaces)
     .where(and(isNull(workspaces.deletedAt), isNotNull(home)));
@@ -34,5 +37,6 @@ export async function fleetHomeSplit(db: Db): Promise<FleetHome> {
     ...split,
     other: n("home") - split.agents - split.modules - split.caches - split.projects,
     outside: n("outside"),
+    roots: n("roots"),
   };
 }

@@ -20,11 +20,11 @@ export const REFRESH_BATCH = 256;
 /**
  * Rewrites the kept aggregates of up to `limit` marked workspaces (the oldest marks first) and removes their
  * marks, in one transaction: a page reads a workspace's rows as they were before or after, never half-written.
- * A mark that a report renewed meanwhile stays (that report's roots may be newer than what was read). Returns how
- * many workspaces were rewritten, or null when another refresher holds the lock (it leaves none behind: it
- * refreshes until no mark is left).
+ * A mark that a report renewed meanwhile stays (that report's roots may be newer than what was read). Returns the
+ * workspaces rewritten, or null when another refresher holds the lock (it leaves none behind: it refreshes until
+ * no mark is left).
  */
-export async function refreshKeptPending(db: Db, limit = REFRESH_BATCH): Promise<number | null> {
+export async function refreshKeptPending(db: Db, limit = REFRESH_BATCH): Promise<string[] | null> {
   return db.transaction(async (tx) => {
     if (!(await tryAdvisoryLock(tx, KEPT_REFRESH_LOCK, "transaction"))) return null;
     const marks = await tx
@@ -32,7 +32,7 @@ export async function refreshKeptPending(db: Db, limit = REFRESH_BATCH): Promise
       .from(keptPending)
       .orderBy(keptPending.markedAt, keptPending.workspaceId)
       .limit(limit);
-    if (marks.length === 0) return 0;
+    if (marks.length === 0) return [];
     const ids = marks.map((m) => m.workspaceId);
     await lockKeptShared(tx);
     await rewriteKeptWorkspaces(tx, await getRules(tx), ids);
@@ -52,7 +52,7 @@ export async function refreshKeptPending(db: Db, limit = REFRESH_BATCH): Promise
       .update(keptPending)
       .set({ markedAt: sql`greatest(${keptPending.markedAt}, transaction_timestamp())` })
       .where(inArray(keptPending.workspaceId, ids));
-    return ids.length;
+    return ids;
   });
 }
 

@@ -82,10 +82,20 @@ export function toVolume(r: VolumeColumns, t: FullThresholds): VolumeSummary | n
   };
 }
 
-/** SQL condition (alias `w`): the volume counts as full by either rule. Never null, so it can be sorted on. */
-export function fullCondition(t: FullThresholds) {
+/**
+ * SQL conditions (alias `w`): the volume is out of space (Use% at the volume-full rule's threshold), out of inodes
+ * (IUse% at the inodes-full rule's and not out of space: a volume out of both counts once, as out of space).
+ * Never null, so they can be counted and sorted on.
+ */
+export function fullConditions(t: FullThresholds) {
   const space = t.usePercent === null ? sql`false` : sql`coalesce(w.volume_used_pct >= ${t.usePercent}, false)`;
   const inodes =
     t.inodesPercent === null ? sql`false` : sql`coalesce(w.volume_inodes_used_pct >= ${t.inodesPercent}, false)`;
+  return { space, inodes: sql`(${inodes} and not ${space})` };
+}
+
+/** SQL condition (alias `w`): the volume counts as full by either rule. Never null, so it can be sorted on. */
+export function fullCondition(t: FullThresholds) {
+  const { space, inodes } = fullConditions(t);
   return sql`(${space} or ${inodes})`;
 }

@@ -8,8 +8,8 @@ import { encodeAtRiskCursor } from "@/lib/validations/volumes";
 import { notDeleted, workspacesAsW } from "../deleted";
 import { keysetAfter, type KeyPart } from "../keyset";
 import { rowsOf, type Db } from "../types";
-import { growthSinceDay, grownRoots } from "./root-growth";
-import { fullCondition, fullThresholds, toVolume, volumeColumns, type VolumeColumns } from "./volume";
+import { fullCondition, fullConditions, fullThresholds, toVolume, volumeColumns, type VolumeColumns } from "./volume";
+import { volumesWhy, type VolumeWhy } from "./volume-why";
 
 // Every volume that is full or will be within N days, in one order for the overview's list and the at-risk page:
 // full ones first (0 days), then by the forecast day they fill; within a day, least free space first.
@@ -61,9 +61,6 @@ export async function countVolumesAtRisk(db: Db, rules: RuleSet, now: Date, days
   return row.n;
 }
 
-/** A root that grew over the last 7 days, what makes its volume fill. */
-export type GrowingRoot = { rootKey: string; agent: string; growthBytes: number };
-
 export type AtRiskVolume = {
   workspace: { id: string; name: string; owner: string };
   volume: VolumeSummary;
@@ -71,48 +68,55 @@ export type AtRiskVolume = {
   daysUntilFull: number | null;
   forecastFullAt: string | null;
   growthBytesPerDay: number | null;
-  /** The largest growing roots, up to three, largest growth first. */
-  growingRoots: GrowingRoot[];
+  /** What the volume ran out of (space before inodes when both); null while it is only filling. */
+  fullBy: "space" | "inodes" | null;
+  /** What fills it: its largest roots and folders, its roots with most files, what grew over 7 days. */
+  why: VolumeWhy;
 };
 
 export type AtRiskPage = {
   days: number;
-  /** Every volume at risk, and how many of them are full. */
+  /** Every volume at risk, and how many of them are full: out of space, out of inodes (the two add up to full). */
   total: number;
   full: number;
+  outOfSpace: number;
+  outOfInodes: number;
   volumes: AtRiskVolume[];
   /** Where the next page starts (the `after` of its request); null on the last page. */
   next: string | null;
 };
 
 type Row = VolumeAtRiskRow & {
+  is_space_full: boolean;
   k0: string;
   k1: string;
   k2: string;
 };
 
 /** One page of the volumes at risk within `days`, after `after` (the previous page's `next`). */
-// The page and its growing roots are SQL composed from the volume and growth fragments the overview shares (keyset
+// The page and why each volume fills are SQL composed from the volume and growth fragments the overview shares (keyset
 // order, a window per workspace): they stay SQL through db.execute.
 export async function volumesAtRiskPage(
   db: Db,
   opts: { rules: RuleSet; now: Date; days: number; limit: number; after?: string[] | null },
 ): Promise<AtRiskPage> {
   const { isFull, where } = atRiskCondition(opts.rules, opts.now, opts.days);
+  const { space } = fullConditions(fullThresholds(opts.rules));
   const keys = atRiskKeys(isFull);
   const [counts, rows] = await Promise.all([
-    db.execute(sql`select count(*)::int as total, count(*) filter (where ${isFull})::int as full
+    db.execute(sql`select count(*)::int as total, count(*) filter (where ${isFull})::int as full,
+        count(*) filter (where ${space})::int as space
       from workspaces w where ${where}`),
     db.execute(sql`select w.id, w.name, w.owner, w.forecast_full_at, ${volumeColumns},
-        w.growth_bytes_per_day::float8 as growth_bytes_per_day, ${isFull} as is_full,
+        w.growth_bytes_per_day::float8 as growth_bytes_per_day, ${isFull} as is_full, ${space} as is_space_full,
         ${keys[0].expr}::text as k0, ${keys[1].expr}::text as k1, ${keys[2].expr}::text as k2
       from workspaces w where ${where} and ${keysetAfter(keys, opts.after ?? null)}
       order by ${atRiskOrder(isFull)} limit ${opts.limit + 1}`),
   ]);
-  const [count] = rowsOf<{ total: number; full: number }>(counts);
+  const [count] = rowsOf<{ total: number; full: number; space: number }>(counts);
   const page = rowsOf<Row>(rows);
   const shown = page.slice(0, opts.limit);
-  const roots = await growingRoots(
+  const why = await volumesWhy(
     db,
     shown.map((r) => r.id),
     opts.now,
@@ -123,6 +127,8 @@ export async function volumesAtRiskPage(
     days: opts.days,
     total: count.total,
     full: count.full,
+    outOfSpace: count.space,
+    outOfInodes: count.full - count.space,
     volumes: shown.flatMap((r) => {
       const volume = toVolume(r, thresholds);
       if (!volume) return [];
@@ -134,31 +140,11 @@ export async function volumesAtRiskPage(
           daysUntilFull: r.is_full ? 0 : at ? differenceInMilliseconds(at, opts.now) / millisecondsInDay : null,
           forecastFullAt: at ? at.toISOString() : null,
           growthBytesPerDay: r.growth_bytes_per_day === null ? null : Number(r.growth_bytes_per_day),
-          growingRoots: roots.get(r.id) ?? [],
+          fullBy: r.is_space_full ? "space" : r.is_full ? "inodes" : null,
+          why: why.get(r.id)!,
         },
       ];
     }),
     next: page.length > opts.limit && last ? encodeAtRiskCursor([last.k0, last.k1, last.k2]) : null,
   };
-}
-
-/** The three roots of each workspace that grew most over the last 7 days, by root_daily's key. */
-async function growingRoots(db: Db, ids: string[], now: Date): Promise<Map<string, GrowingRoot[]>> {
-  const out = new Map<string, GrowingRoot[]>();
-  if (ids.length === 0) return out;
-  const only = sql`l.workspace_id in (${sql.join(
-    ids.map((id) => sql`${id}`),
-    sql`, `,
-  )})`;
-  const rows = rowsOf<{ workspace_id: string; root_key: string; agent: string; growth: number }>(
-    await db.execute(sql`select workspace_id, root_key, agent, growth::float8 as growth from (
-        select g.*, row_number() over (partition by g.workspace_id order by g.growth desc, g.root_key) as n
-        from (${grownRoots(growthSinceDay(now), only)}) g) t where n <= 3 order by workspace_id, n`),
-  );
-  for (const r of rows) {
-    const list = out.get(r.workspace_id) ?? [];
-    list.push({ rootKey: r.root_key, agent: r.agent, growthBytes: Number(r.growth) });
-    out.set(r.workspace_id, list);
-  }
-  return out;
 }

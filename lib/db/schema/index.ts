@@ -5,3 +5,4 @@ export * from "./auth";
 export * from "./audit";
 export * from "./cleanup";
 export * from "./kept-pending";
+export * from "./notifications";

@@ -44,11 +44,16 @@ export function maintainTrash(home: string, now: Date) {
   sweepTrash(home, now, new CleanupLog(home, () => now));
 }
 
-function post(ctx: JobContext, route: string, body: unknown, retry = true): Promise<HttpResult> {
+/** `lease` goes in a header too, so the dashboard checks it before it reads the body. */
+function post(ctx: JobContext, route: string, body: unknown, retry = true, lease?: string): Promise<HttpResult> {
   const send = () =>
     request(`${ctx.server}/api/v1/jobs/${route}`, {
       method: "POST",
-      headers: { Authorization: `Bearer ${ctx.token}`, "Content-Type": "application/json" },
+      headers: {
+        Authorization: `Bearer ${ctx.token}`,
+        "Content-Type": "application/json",
+        ...(lease && { "X-Lease-Token": lease }),
+      },
       body: Buffer.from(JSON.stringify(body)),
     });
   return retry ? withRetries(send, ctx.retry) : send();
@@ -92,7 +97,7 @@ export async function runCleanupJobs(ctx: JobContext): Promise<number> {
 
 async function sendResult(ctx: JobContext, job: ClaimedJob, result: JobResult) {
   try {
-    const r = await post(ctx, `${encodeURIComponent(job.id)}/result`, result);
+    const r = await post(ctx, `${encodeURIComponent(job.id)}/result`, result, true, job.leaseToken);
     if (r.status === 409)
       ctx.log(
         `job ${job.id}: the lease was stale (the job was handed to another run); result dropped, the local log keeps it`,

@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 /**
  * GET /api/v1/volumes/at-risk?days=&after=&limit= → AtRiskPage: the volumes full or forecast to fill within
  * `days` (absent: the volume-filling rule's days), fewest days first, then least free space, a page at a time
- * by key (`next` is the following page's `after`); each with its largest growing roots over 7 days.
+ * by key (`next` is the following page's `after`); each with why it fills (volume-why.ts).
  */
 export const GET = handle(async (request) => {
   const { db } = await requireCaller(request, "viewer");

@@ -1,15 +1,14 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import { getDb, type Db } from "@/lib/db";
-import { FLEET, ownedBy } from "@/lib/db/scope";
 import type { Who } from "@/lib/db/queries/audit";
 import { users } from "@/lib/db/schema";
 import { ForbiddenError, UnauthorizedError } from "@/lib/errors";
 import { authenticateWorkspace, checkEnrollmentKeyFrom } from "@/lib/enrollment/workspaces";
 import { bearerToken } from "@/lib/http/request";
-import { hasRole, type Role } from "@/lib/validations/auth";
+import { hasRole, storedRole, type Role } from "@/lib/validations/auth";
 import { verifyApiToken } from "./api-tokens";
-import type { Caller } from "./caller";
+import { scopeOf, type Caller } from "./caller";
 import { addressedOrigins, clientIp, requestOrigin } from "./client-ip";
 import { appUrl, getAuth } from "./server";
 
@@ -39,9 +38,6 @@ export function checkSameSite(request: Request): void {
   }
 }
 
-/** A stored role; anything unknown reads as the lowest, member, never as more. */
-const roleOf = (stored: string): Role => (stored === "admin" || stored === "viewer" ? stored : "member");
-
 /** The signed-in user behind a request's session cookie, read fresh from the database (role, disabled). */
 export async function sessionCaller(db: Db, headers: Headers): Promise<Caller | null> {
   if (!headers.get("cookie")) return null;
@@ -61,15 +57,14 @@ export async function sessionCaller(db: Db, headers: Headers): Promise<Caller | 
     .from(users)
     .where(eq(users.id, session.user.id));
   if (!user || user.banned) return null;
-  const role = roleOf(user.role);
+  const role = storedRole(user.role);
   return {
     kind: "user",
     id: user.id,
     label: user.email,
     name: user.name,
     role,
-    // A member without a Coder username (which no sign-in makes) owns nothing: the empty name matches no owner.
-    scope: role === "member" ? ownedBy(user.coderUsername ?? "") : FLEET,
+    scope: scopeOf(role, user.coderUsername),
   };
 }
 

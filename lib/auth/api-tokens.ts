@@ -1,17 +1,19 @@
 import "server-only";
 import { and, desc, eq } from "drizzle-orm";
 import { recordAudit, type Who } from "@/lib/db/queries/audit";
-import { FLEET } from "@/lib/db/scope";
 import type { Db } from "@/lib/db/types";
 import { apiKeys, users } from "@/lib/db/schema";
 import { NotFoundError, ValidationError } from "@/lib/errors";
-import type { CreateTokenRequest, Role } from "@/lib/validations/auth";
-import type { Caller } from "./caller";
+import { lowerRole, type CreateTokenRequest, type Role } from "@/lib/validations/auth";
+import { scopeOf, type Caller } from "./caller";
 import { API_TOKEN_PREFIX, getAuth } from "./server";
+import { activeOwner } from "./token-owner";
+import { tokenPermissions, tokenRole } from "./token-role";
 
 // Dashboard API tokens for scripts, through Better Auth's API-key plugin: it generates the key, stores only
 // its hash and checks expiry and revocation. The token's role lives in the key's permissions
-// ({ dashboard: [role] }); it is set only here, server-side. The creating admin owns the key (referenceId).
+// ({ dashboard: [role] }); it is set only here, server-side. The creating admin owns the key (referenceId), and the
+// token acts with at most the owner's current role.
 
 export type ApiTokenInfo = {
   id: string;
@@ -25,12 +27,6 @@ export type ApiTokenInfo = {
   lastUsedAt: string | null;
   revoked: boolean;
 };
-
-function roleOf(permissions: string | Record<string, string[]> | null | undefined): Role | null {
-  const parsed = typeof permissions === "string" ? (JSON.parse(permissions) as Record<string, string[]>) : permissions;
-  const role = parsed?.dashboard?.[0];
-  return role === "admin" || role === "viewer" ? role : null;
-}
 
 export async function createApiToken(
   db: Db,
@@ -46,7 +42,7 @@ export async function createApiToken(
       body: {
         name: req.name,
         userId: ownerId,
-        permissions: { dashboard: [req.role] },
+        permissions: tokenPermissions(req.role),
         expiresIn: req.expiresInDays ? req.expiresInDays * 24 * 60 * 60 : null,
       },
     });
@@ -81,7 +77,7 @@ export async function listApiTokens(db: Db): Promise<ApiTokenInfo[]> {
   return rows.map((r) => ({
     id: r.id,
     name: r.name ?? "",
-    role: roleOf(r.permissions) ?? "viewer",
+    role: tokenRole(r.permissions) ?? "viewer",
     start: r.start,
     createdBy: r.createdBy,
     createdAt: r.createdAt.toISOString(),
@@ -107,14 +103,27 @@ export async function revokeApiToken(db: Db, id: string, who: Who): Promise<ApiT
   });
 }
 
-/** The caller a bearer token stands for, or null: unknown, revoked, expired, or not a dashboard token. */
+/**
+ * The caller a bearer token stands for, or null: unknown, revoked, expired, not a dashboard token, or its owner
+ * disabled.
+ */
 export async function verifyApiToken(db: Db, token: string): Promise<Caller | null> {
   // Workspace tokens (swt_) and anything else are not dashboard tokens: don't even look them up.
   if (!token.startsWith(API_TOKEN_PREFIX)) return null;
   const auth = await getAuth(db);
   const result = await auth.api.verifyApiKey({ body: { key: token } });
   if (!result.valid || !result.key) return null;
-  const role = roleOf(result.key.permissions as Record<string, string[]> | null);
-  if (!role) return null;
-  return { kind: "token", id: result.key.id, label: result.key.name ?? result.key.id, role, scope: FLEET };
+  const role = tokenRole(result.key.permissions as Record<string, string[]> | null);
+  // Never above its owner as the owner is now: a disabled (or removed) owner's tokens answer 401.
+  const owner = role && (await activeOwner(db, result.key.referenceId));
+  if (!owner) return null;
+  const effective = lowerRole(role, owner.role);
+  return {
+    kind: "token",
+    id: result.key.id,
+    ownerId: owner.id,
+    label: result.key.name ?? result.key.id,
+    role: effective,
+    scope: scopeOf(effective, owner.coderUsername),
+  };
 }

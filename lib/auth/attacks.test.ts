@@ -116,7 +116,13 @@ describeEachDatabase("sign-in attacked", (t) => {
         }),
       );
     let n = 0;
-    for (const value of ["https://evil.example/x", "//evil.example/x", "/\\evil.example/x", "javascript:alert(1)"]) {
+    for (const value of [
+      "https://evil.example/x",
+      "//evil.example/x",
+      "/.//evil.example/x",
+      "/\\evil.example/x",
+      "javascript:alert(1)",
+    ]) {
       for (const field of ["callbackURL", "errorCallbackURL", "newUserCallbackURL"]) {
         const res = await signInTo(field, value, `198.51.100.${150 + (n++ % 20)}`);
         expect(res.status, `${field} ${value}`).toBe(403);

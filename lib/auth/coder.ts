@@ -90,9 +90,9 @@ async function revoke(discovery: CoderDiscovery, token: string): Promise<void> {
  * A suspended user's token is refused by Coder, so their account is unknown: the refusal goes the way of every
  * other (the user-creation hook refuses with the reason) under a placeholder address no account can have.
  */
-function refusedUnknown(reason: string): GenericOAuthUserInfo {
+async function refusedUnknown(reason: string): Promise<GenericOAuthUserInfo> {
   const email = `${randomUUID()}@refused.invalid`;
-  rememberDecision(email, { allowed: false, reason });
+  await rememberDecision(email, { allowed: false, reason });
   return { id: `refused:${email}`, email, name: "", emailVerified: false };
 }
 
@@ -125,7 +125,7 @@ async function coderMe(coderUrl: string, discovery: CoderDiscovery, tokens: OAut
   }
   const user = parsed.data;
   const email = user.email.toLowerCase();
-  if (email) rememberDecision(email, decideCoderAccess(user));
+  if (email) await rememberDecision(email, decideCoderAccess(user));
   // Coder keeps no verified flag and a user admin may set any address: the address never links this sign-in to an
   // existing account; only the Coder user id does (the account Better Auth keeps under it).
   return { id: user.id, email, name: user.name || user.username, emailVerified: false, username: user.username };

@@ -5,9 +5,11 @@ import { recordAudit } from "@/lib/db/queries/audit";
 import { users } from "@/lib/db/schema";
 import { eq } from "drizzle-orm";
 import { requestOrigin } from "./client-ip";
-import { ACCOUNT_FAILURE_LIMIT, accountLocked, clearFailures, recordFailure } from "./sign-in-limit";
-import { takeOidcDecision } from "./oidc";
+import { signInSucceeded, takeSignInAttempt } from "./sign-in-limit";
+import { oidcDecision } from "./oidc";
 import { CODER_PROVIDER_ID } from "./coder";
+import { fitTokensToOwner } from "@/lib/services/owned-tokens";
+import { writeAudit } from "@/lib/services/transaction";
 
 // Better Auth's request hooks: the per-account sign-in limit, and the audit of sign-ins (good and failed) and
 // sign-outs. Also the OIDC policy, applied when the user and the session are made in the callback.
@@ -28,6 +30,10 @@ const callbackMethod = (ctx: { params?: unknown } | null | undefined) => {
   return typeof id === "string" ? id : "oidc";
 };
 
+/** "40 seconds", "3 minutes": how long a throttled sign-in waits. */
+const waitText = (ms: number) =>
+  ms < 90_000 ? `${Math.max(1, Math.ceil(ms / 1000))} seconds` : `${Math.ceil(ms / 60_000)} minutes`;
+
 export function authHooks(db: Db) {
   return {
     before: createAuthMiddleware(async (ctx) => {
@@ -39,16 +45,18 @@ export function authHooks(db: Db) {
       }
       if (ctx.path === "/sign-in/email") {
         const email = attemptedEmail(ctx);
-        if (email && (await accountLocked(db, email))) {
+        const wait = email ? await takeSignInAttempt(db, email, origin(ctx).ip) : null;
+        if (wait !== null) {
           await recordAudit(db, {
             actor: { type: "anonymous", label: email },
             action: "auth.sign_in_locked",
             target: email,
+            details: { waitSeconds: Math.ceil(wait / 1000) },
             ...origin(ctx),
           });
           throw new APIError("TOO_MANY_REQUESTS", {
             code: "account_locked",
-            message: `Too many failed sign-ins for this account; try again in ${ACCOUNT_FAILURE_LIMIT.windowSeconds / 60} minutes.`,
+            message: `Too many failed sign-ins for this account from here; try again in ${waitText(wait)}.`,
           });
         }
       }
@@ -70,7 +78,7 @@ export function authHooks(db: Db) {
       if (ctx.path === "/sign-in/email") {
         const email = attemptedEmail(ctx);
         if (session) {
-          await clearFailures(db, email);
+          await signInSucceeded(db, email, origin(ctx).ip);
           await recordAudit(db, {
             actor: { type: "user", id: session.user.id, label: session.user.email },
             action: "auth.sign_in",
@@ -78,8 +86,7 @@ export function authHooks(db: Db) {
             ...origin(ctx),
           });
         } else if (email) {
-          // (A locked account never gets here: the before hook threw, and after hooks do not run then.)
-          await recordFailure(db, email);
+          // (Counted before the password was checked. A refused attempt never gets here: the before hook threw.)
           const code = (ctx.context.returned as APIError | undefined)?.body?.code;
           await recordAudit(db, {
             actor: { type: "anonymous", label: email },
@@ -146,7 +153,7 @@ export function authDatabaseHooks(db: Db) {
           ctx: { path?: string; params?: unknown } | null,
         ) => {
           if (!isOidcCallback(ctx?.path)) return;
-          const decision = takeOidcDecision(user.email);
+          const decision = await oidcDecision(user.email);
           if (!decision) refuse("The identity provider's answer could not be checked; try again.");
           if (!decision.allowed) {
             await recordAudit(db, {
@@ -172,7 +179,7 @@ export function authDatabaseHooks(db: Db) {
             .select({ email: users.email, role: users.role, coderUsername: users.coderUsername })
             .from(users)
             .where(eq(users.id, session.userId));
-          const decision = user ? takeOidcDecision(user.email) : undefined;
+          const decision = user ? await oidcDecision(user.email, true) : undefined;
           if (!user || !decision) refuse("The identity provider's answer could not be checked; try again.");
           if (!decision.allowed) {
             await recordAudit(db, {
@@ -191,12 +198,15 @@ export function authDatabaseHooks(db: Db) {
               .set({ role: decision.role, coderUsername, updatedAt: new Date() })
               .where(eq(users.id, session.userId));
             if (user.role === decision.role) return;
+            const who = { actor: { type: "system" as const, label: callbackMethod(ctx) } };
             await recordAudit(tx, {
-              actor: { type: "system", label: callbackMethod(ctx) },
+              ...who,
               action: "user.role_changed",
               target: user.email,
               details: { from: user.role, to: decision.role, reason: "identity provider claims at sign-in" },
             });
+            const owner = { id: session.userId, email: user.email, role: decision.role, disabled: false };
+            await fitTokensToOwner({ tx, audit: (note) => writeAudit(tx, who, note) }, owner);
           });
         },
       },

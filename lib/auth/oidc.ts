@@ -1,4 +1,5 @@
 import "server-only";
+import { defineRequestState } from "@better-auth/core/context";
 import type { GenericOAuthConfig, GenericOAuthUserInfo } from "better-auth/plugins";
 import { config } from "@/lib/config";
 import type { Role } from "@/lib/validations/auth";
@@ -37,17 +38,20 @@ export function decideOidcAccess(claims: Record<string, unknown>): OidcDecision 
 }
 
 // The claims (or Coder's user) are seen in the provider's user lookup; the user and session are made a few steps
-// later in the same callback. Decisions wait here for those steps (keyed by email, dropped after a minute).
-const pending = new Map<string, { decision: OidcDecision; at: number }>();
+// later in the same callback request. The decision waits in that request's own state (Better Auth runs every
+// endpoint in one), so a sign-in only ever reads its own: two sign-ins for one email at once cannot swap theirs.
+// It is for one email, and is taken (gone) when the session is made.
+const pending = defineRequestState<{ email: string; decision: OidcDecision } | null>(() => null);
 
-export function rememberDecision(email: string, decision: OidcDecision): void {
-  pending.set(email.toLowerCase(), { decision, at: Date.now() });
+export async function rememberDecision(email: string, decision: OidcDecision): Promise<void> {
+  await pending.set({ email: email.toLowerCase(), decision });
 }
 
-export function takeOidcDecision(email: string): OidcDecision | undefined {
-  const now = Date.now();
-  for (const [k, v] of pending) if (now - v.at > 60_000) pending.delete(k);
-  return pending.get(email.toLowerCase())?.decision;
+/** This callback's decision for `email`, or undefined; `take` removes it (the last step that reads it). */
+export async function oidcDecision(email: string, take = false): Promise<OidcDecision | undefined> {
+  const mine = await pending.get();
+  if (take) await pending.set(null);
+  return mine?.email === email.toLowerCase() ? mine.decision : undefined;
 }
 
 let warned = false;
@@ -73,9 +77,9 @@ export function oidcProvider(): GenericOAuthConfig | null {
     authentication: "basic",
     requireIdTokenVerification: true,
     overrideUserInfo: true,
-    mapProfileToUser: (profile: GenericOAuthUserInfo) => {
+    mapProfileToUser: async (profile: GenericOAuthUserInfo) => {
       const email = typeof profile.email === "string" ? profile.email.toLowerCase() : "";
-      if (email) rememberDecision(email, decideOidcAccess(profile));
+      if (email) await rememberDecision(email, decideOidcAccess(profile));
       return {};
     },
   };

@@ -1,7 +1,8 @@
+import { runWithRequestState } from "@better-auth/core/context";
 import { afterEach, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import { clientIp, stripUntrustedForwardedFor } from "./client-ip";
-import { decideOidcAccess } from "./oidc";
+import { decideOidcAccess, oidcDecision, rememberDecision } from "./oidc";
 
 const saved = { ...process.env };
 afterEach(() => {
@@ -75,5 +76,38 @@ describe("single sign-on policy", () => {
       allowed: true,
       role: "admin",
     });
+  });
+});
+
+describe("a single sign-on's pending decision", () => {
+  // Each callback runs in a request state of its own (Better Auth's endpoints do so); two of them here.
+  const inCallback = <T>(fn: () => Promise<T>) => runWithRequestState(new WeakMap(), fn);
+
+  it("is read only by its own sign-in, even when two sign-ins for one email overlap", async () => {
+    let bRemembered!: () => void;
+    const afterB = new Promise<void>((resolve) => (bRemembered = resolve));
+    const a = inCallback(async () => {
+      await rememberDecision("Twin@example.com", { allowed: true, role: "admin" });
+      await afterB;
+      return oidcDecision("twin@example.com", true);
+    });
+    const b = inCallback(async () => {
+      await rememberDecision("twin@example.com", { allowed: true, role: "member", coderUsername: "twin" });
+      bRemembered();
+      return oidcDecision("twin@example.com", true);
+    });
+    expect(await a).toEqual({ allowed: true, role: "admin" });
+    expect(await b).toEqual({ allowed: true, role: "member", coderUsername: "twin" });
+  });
+
+  it("is for one email, and gone once taken", async () => {
+    await inCallback(async () => {
+      await rememberDecision("one@example.com", { allowed: true, role: "viewer" });
+      expect(await oidcDecision("other@example.com")).toBeUndefined();
+      expect(await oidcDecision("one@example.com")).toEqual({ allowed: true, role: "viewer" });
+      expect(await oidcDecision("one@example.com", true)).toEqual({ allowed: true, role: "viewer" });
+      expect(await oidcDecision("one@example.com")).toBeUndefined();
+    });
+    expect(await inCallback(() => oidcDecision("one@example.com"))).toBeUndefined();
   });
 });

@@ -1,12 +1,11 @@
 import "server-only";
-import { and, asc, count, eq, ne, or, isNull, sql } from "drizzle-orm";
-import { ADMIN_CHANGES_LOCK } from "@/lib/db/advisory-locks";
+import { and, asc, count, eq, or, isNull, sql } from "drizzle-orm";
 import { recordAudit, type Who } from "@/lib/db/queries/audit";
 import type { Db } from "@/lib/db/types";
 import { config } from "@/lib/config";
 import { accounts, users } from "@/lib/db/schema";
 import { ConflictError, NotFoundError } from "@/lib/errors";
-import type { CreateUserRequest, Role, SetupRequest, UpdateUserRequest } from "@/lib/validations/auth";
+import { storedRole, type CreateUserRequest, type Role, type SetupRequest } from "@/lib/validations/auth";
 import { CODER_PROVIDER_ID } from "./coder";
 import { getAuth } from "./server";
 
@@ -21,7 +20,6 @@ export type UserInfo = {
   createdAt: string;
 };
 
-const asRole = (r: string | null): Role => (r === "admin" || r === "viewer" ? r : "member");
 const active = or(isNull(users.banned), eq(users.banned, false));
 
 export async function listUsers(db: Db): Promise<UserInfo[]> {
@@ -45,7 +43,7 @@ export async function listUsers(db: Db): Promise<UserInfo[]> {
     id: r.id,
     email: r.email,
     name: r.name,
-    role: asRole(r.role),
+    role: storedRole(r.role),
     disabled: r.banned === true,
     methods: r.methods.map((m) => (m === "credential" ? "password" : m)),
     createdAt: r.createdAt.toISOString(),
@@ -58,22 +56,17 @@ export async function getUser(db: Db, id: string): Promise<UserInfo> {
   return user;
 }
 
-/** The emails of the admins who can sign in: whom a viewer asks for a change only an admin may make. */
-export async function adminEmails(db: Db): Promise<string[]> {
+/**
+ * The admins who can sign in: whom a viewer asks for a change only an admin may make. Their emails only for an
+ * admin: an address is what phishing and guessing at the sign-in start from.
+ */
+export async function adminContacts(db: Db, withEmails: boolean): Promise<{ name: string; email?: string }[]> {
   const rows = await db
-    .select({ email: users.email })
+    .select({ name: users.name, email: users.email })
     .from(users)
     .where(and(eq(users.role, "admin"), active))
-    .orderBy(asc(users.email));
-  return rows.map((r) => r.email);
-}
-
-async function activeAdmins(db: Db, except?: string): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(users)
-    .where(and(eq(users.role, "admin"), active, except ? ne(users.id, except) : undefined));
-  return row.n;
+    .orderBy(asc(users.name), asc(users.email));
+  return rows.map((r) => (withEmails ? r : { name: r.name }));
 }
 
 /**
@@ -104,50 +97,6 @@ export async function createUser(db: Db, req: CreateUserRequest, who: Who, via?:
     });
     return created;
   });
-}
-
-/**
- * Changes a user's role and/or disables or enables it. A disabled user's sessions end at once. The last
- * active admin can be neither demoted nor disabled (the check and the change run under one lock).
- */
-export async function updateUser(db: Db, id: string, req: UpdateUserRequest, who: Who): Promise<UserInfo> {
-  const after = await db.transaction(async (tx) => {
-    // Serialises admin changes: two admins demoting each other at once cannot both succeed.
-    await tx.execute(sql`select pg_advisory_xact_lock(${ADMIN_CHANGES_LOCK})`);
-    const before = await getUser(tx, id);
-    const losesAdmin = before.role === "admin" && !before.disabled && (req.role === "viewer" || req.disabled === true);
-    if (losesAdmin && (await activeAdmins(tx, id)) === 0) {
-      throw new ConflictError("This is the last active admin: make another user admin first.");
-    }
-    const set: Partial<typeof users.$inferInsert> = { updatedAt: new Date() };
-    if (req.role) set.role = req.role;
-    if (req.disabled !== undefined)
-      Object.assign(set, {
-        banned: req.disabled,
-        banReason: req.disabled ? "disabled by an admin" : null,
-        banExpires: null,
-      });
-    await tx.update(users).set(set).where(eq(users.id, id));
-    const after = await getUser(tx, id);
-    if (before.role !== after.role) {
-      await recordAudit(tx, {
-        ...who,
-        action: "user.role_changed",
-        target: after.email,
-        details: { from: before.role, to: after.role },
-      });
-    }
-    if (before.disabled !== after.disabled) {
-      await recordAudit(tx, { ...who, action: after.disabled ? "user.disabled" : "user.enabled", target: after.email });
-    }
-    return after;
-  });
-  if (req.disabled) {
-    const auth = await getAuth(db);
-    const ctx = await auth.$context;
-    await ctx.internalAdapter.deleteUserSessions(id);
-  }
-  return after;
 }
 
 /** True until the first admin exists (then the setup page and endpoint refuse, for good). */

@@ -39,6 +39,8 @@ const NOT_BY_WORKSPACE = [
   "verifications",
   "api_keys",
   "rate_limits",
+  "sign_in_failures",
+  "sign_in_places",
   "audit_log",
   "cleanup_runs",
   "cleanup_jobs",

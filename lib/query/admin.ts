@@ -10,14 +10,14 @@ export const adminKeys = {
   users: () => ["admin", "users"] as const,
   tokens: () => ["admin", "tokens"] as const,
   audit: (filters: AuditFilterState) => ["admin", "audit", filters] as const,
-  emails: () => ["admin", "emails"] as const,
+  contacts: () => ["admin", "contacts"] as const,
 };
 
-/** The admins' emails, which any signed-in user may read: whom to ask. */
-export const adminEmailsOptions = () =>
+/** The admins, which any signed-in user may read (their emails only an admin): whom to ask. */
+export const adminContactsOptions = () =>
   queryOptions({
-    queryKey: adminKeys.emails(),
-    queryFn: ({ signal }) => fetchJson<{ emails: string[] }>("/api/v1/admins", { signal }),
+    queryKey: adminKeys.contacts(),
+    queryFn: ({ signal }) => fetchJson<{ admins: { name: string; email?: string }[] }>("/api/v1/admins", { signal }),
   });
 
 /** The signed-in caller's role (any signed-in user, members too): what a refused page says to them. */

@@ -14,6 +14,11 @@ describe("safeNextPath", () => {
       "\\\\evil.example",
       "javascript:alert(1)",
       "/\t/evil.example",
+      // normalised to //evil.example: the path that is used is checked, not only the input
+      "/.//evil.example",
+      "/..//evil.example",
+      "/a/..//evil.example/x?y#z",
+      "/%2e//evil.example",
       "",
       undefined,
       42,

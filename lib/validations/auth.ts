@@ -19,6 +19,13 @@ export function hasRole(role: Role, needed: Role): boolean {
   return ROLES.indexOf(role) >= ROLES.indexOf(needed);
 }
 
+/** A role as stored; anything unknown reads as the lowest, member, never as more. */
+export const storedRole = (stored: string | null): Role =>
+  stored === "admin" || stored === "viewer" ? stored : "member";
+
+/** The lower of two roles: what a token may do under its owner. */
+export const lowerRole = (a: Role, b: Role): Role => (hasRole(a, b) ? b : a);
+
 export const email = z.string().trim().toLowerCase().pipe(z.email());
 // Better Auth's own bounds for a password (8..128).
 export const password = z.string().min(8, "must be at least 8 characters").max(128);
@@ -47,16 +54,22 @@ export const createTokenRequest = z.object({
 });
 export type CreateTokenRequest = z.infer<typeof createTokenRequest>;
 
-/** A `next` parameter that may only point back into this site: a path starting with one slash. */
+/** A path on this site: one leading slash, no backslash (browsers read both `//` and `/\\` as another host). */
+const isSitePath = (path: string) => path.startsWith("/") && !path.startsWith("//") && !path.includes("\\");
+
+/**
+ * A `next` parameter that may only point back into this site: a path starting with one slash. What is checked is
+ * the normalised path that is returned (and used), not the input: `/.//evil.example` normalises to
+ * `//evil.example`, another site.
+ */
 export function safeNextPath(value: unknown, fallback = "/"): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.includes("\\"))
-    return fallback;
+  if (typeof value !== "string" || !isSitePath(value)) return fallback;
   // Control characters could smuggle a scheme or host past the checks above once a browser normalises them.
   if (/[\u0000-\u001f\u007f]/.test(value)) return fallback;
   try {
     const url = new URL(value, "http://x.invalid");
-    if (url.origin !== "http://x.invalid") return fallback;
-    return `${url.pathname}${url.search}${url.hash}`;
+    const path = `${url.pathname}${url.search}${url.hash}`;
+    return url.origin === "http://x.invalid" && isSitePath(path) ? path : fallback;
   } catch {
     return fallback;
   }

@@ -1,7 +1,17 @@
 // Better Auth's tables (core, admin plugin, API-key plugin, database rate limiting), written to match the
 // fields Better Auth expects so that they come through our own drizzle migrations. The adapter maps its
 // model names (user, session, ...) to these tables in lib/auth/server.ts; Better Auth checks the match at start.
-import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
 
@@ -123,3 +133,29 @@ export const rateLimits = pgTable("rate_limits", {
   count: integer("count").notNull(),
   lastRequest: bigint("last_request", { mode: "number" }).notNull(),
 });
+
+/**
+ * Failed password sign-ins, counted before each password is checked (lib/auth/sign-in-limit.ts): per account
+ * (`account|<email>`) and per account and address (`pair|<email>|<address>`). Our own table: Better Auth prunes
+ * its rate-limit rows after its own shortest windows.
+ */
+export const signInFailures = pgTable(
+  "sign_in_failures",
+  {
+    key: text("key").primaryKey(),
+    failures: integer("failures").notNull(),
+    lastAt: at("last_at").notNull(),
+  },
+  (t) => [index("sign_in_failures_last_at_idx").on(t.lastAt)],
+);
+
+/** Where each account signed in with its password before: there, its owner is not held up by others' guesses. */
+export const signInPlaces = pgTable(
+  "sign_in_places",
+  {
+    email: text("email").notNull(),
+    address: text("address").notNull(),
+    lastAt: at("last_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.email, t.address] }), index("sign_in_places_last_at_idx").on(t.lastAt)],
+);

@@ -60,8 +60,8 @@ async function readJobResult(request: Request) {
     units: lifted.units.map((u) => u.unit),
     skipped: lifted.skipped.map((u) => u.unit),
   };
-  const list = (items: { json: string }[]) => `[${items.map((u) => u.json).join(",")}]`;
-  return { result, json: { units: list(lifted.units), skipped: list(lifted.skipped) } };
+  const json = (items: { json: string }[]) => items.map((u) => u.json);
+  return { result, json: { units: json(lifted.units), skipped: json(lifted.skipped) } };
 }
 
 /** POST /api/v1/jobs/{id}/result: every check the body does not carry first, then the body, then the store. */

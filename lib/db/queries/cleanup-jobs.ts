@@ -10,6 +10,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/errors";
 import { cleanupJobResults, cleanupJobs, cleanupRuns, workspaces } from "../schema";
 import type { Db } from "../types";
 import { recordAudit, type AuditActor } from "./audit";
+import { stagedList, stageLists } from "./result-lists";
 
 const SYSTEM: AuditActor = { type: "system", label: "cleanup" };
 
@@ -186,14 +187,14 @@ export async function storedResultLease(db: Db, jobId: string): Promise<string |
 /**
  * Stores a job's result once, from the holder of its current lease. A resend under the same lease is answered
  * as the first (the reporter may not have seen the answer); any other token is a stale holder: 409, nothing stored.
- * `json` holds the long lists already serialized (step by step as they were read), stored as they are.
+ * `json` holds the long lists' units already serialized (one by one as they were read), sent in bounded parts.
  */
 export async function storeJobResult(
   db: Db,
   workspaceId: string,
   jobId: string,
   result: JobResult,
-  json?: { units: string; skipped: string },
+  json?: { units: string[]; skipped: string[] },
 ) {
   return db.transaction(async (tx) => {
     const { job } = await ownJob(tx, workspaceId, jobId, true);
@@ -208,14 +209,15 @@ export async function storeJobResult(
     }
     if (job.leaseTokenHash !== tokenHash || !(RESULT_JOB_STATES as readonly string[]).includes(job.state))
       throw new ConflictError(STALE);
+    if (json) await stageLists(tx, json);
     await tx.insert(cleanupJobResults).values({
       jobId,
       leaseTokenHash: tokenHash,
       status: result.status,
       unitsActed: result.unitsActed,
       bytesActed: result.bytesActed,
-      units: json ? sql`${json.units}::jsonb` : result.units,
-      skipped: json ? sql`${json.skipped}::jsonb` : result.skipped,
+      units: json ? stagedList("units") : result.units,
+      skipped: json ? stagedList("skipped") : result.skipped,
       errors: result.errors,
       logTail: result.logTail,
       startedAt: new Date(result.startedAt),

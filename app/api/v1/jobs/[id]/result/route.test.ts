@@ -82,6 +82,14 @@ describeEachDatabase("POST /api/v1/jobs/{id}/result", (t) => {
     expect({ units: row.units, skipped: row.skipped }).toEqual({ units: result.units, skipped: result.skipped });
   });
 
+  it("keeps lists longer than one stored part whole and in order, and an empty list empty", async () => {
+    const headers = { authorization: `Bearer ${ws.token}`, "x-lease-token": job.leaseToken };
+    const result = { ...doneResult(job.leaseToken, 2_501 * MiB, 2_501), skipped: [] };
+    expect((await send(job.id, headers, result)).status).toBe(200);
+    const [row] = await t.current.db.select().from(cleanupJobResults).where(eq(cleanupJobResults.jobId, job.id));
+    expect({ units: row.units, skipped: row.skipped }).toEqual({ units: result.units, skipped: [] });
+  });
+
   it("names the unit that fails, and refuses an over-long list while reading it", async () => {
     const headers = { authorization: `Bearer ${ws.token}`, "x-lease-token": job.leaseToken };
     const result = doneResult(job.leaseToken, MiB, 2);

@@ -8,8 +8,7 @@ import { requestOrigin } from "./client-ip";
 import { signInSucceeded, takeSignInAttempt } from "./sign-in-limit";
 import { oidcDecision } from "./oidc";
 import { CODER_PROVIDER_ID } from "./coder";
-import { fitTokensToOwner } from "@/lib/services/owned-tokens";
-import { writeAudit } from "@/lib/services/transaction";
+import { fitTokensToOwner } from "./owned-tokens";
 
 // Better Auth's request hooks: the per-account sign-in limit, and the audit of sign-ins (good and failed) and
 // sign-outs. Also the OIDC policy, applied when the user and the session are made in the callback.
@@ -206,7 +205,7 @@ export function authDatabaseHooks(db: Db) {
               details: { from: user.role, to: decision.role, reason: "identity provider claims at sign-in" },
             });
             const owner = { id: session.userId, email: user.email, role: decision.role, disabled: false };
-            await fitTokensToOwner({ tx, audit: (note) => writeAudit(tx, who, note) }, owner);
+            await fitTokensToOwner({ tx, audit: (note) => recordAudit(tx, { ...who, ...note }) }, owner);
           });
         },
       },

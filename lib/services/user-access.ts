@@ -6,7 +6,7 @@ import { activeAdmins, lockAdminChanges, setUserAccess } from "@/lib/db/queries/
 import type { Db } from "@/lib/db/types";
 import { ConflictError, ForbiddenError } from "@/lib/errors";
 import type { UpdateUserRequest } from "@/lib/validations/auth";
-import { fitTokensToOwner } from "./owned-tokens";
+import { fitTokensToOwner } from "@/lib/auth/owned-tokens";
 import { withTransaction } from "./transaction";
 
 /**

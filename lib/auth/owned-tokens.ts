@@ -1,17 +1,20 @@
 import "server-only";
-import { tokenPermissions, tokenRole } from "@/lib/auth/token-role";
+import type { Db } from "@/lib/db/types";
+import { tokenPermissions, tokenRole } from "./token-role";
 import { liveTokensOf, revokeTokens, setTokensPermissions } from "@/lib/db/queries/owned-tokens";
 import { hasRole, type Role } from "@/lib/validations/auth";
-import type { Change } from "./transaction";
 
 type Owner = { id: string; email: string; role: Role; disabled: boolean };
+type AuditNote = { action: string; target: string; details: Record<string, unknown> };
+/** The transaction that changed the owner, and its audit writer (a service's Change, or Better Auth's hook). */
+type OwnerChange = { tx: Db; audit: (note: AuditNote) => Promise<void> };
 
 /**
  * Brings a user's API tokens within the user's rights as they are now, in the transaction that changed them, with
  * an audit entry per token: a disabled user's tokens end (and a member's: a token owns no workspaces); a token
  * above the user's role is capped to it. (Verification caps them too: this keeps the list and the log true.)
  */
-export async function fitTokensToOwner({ tx, audit }: Pick<Change, "tx" | "audit">, owner: Owner): Promise<void> {
+export async function fitTokensToOwner({ tx, audit }: OwnerChange, owner: Owner): Promise<void> {
   const tokens = await liveTokensOf(tx, owner.id);
   const reason = owner.disabled ? "owner disabled" : `owner is a ${owner.role}`;
   if (owner.disabled || owner.role === "member") {

@@ -34,7 +34,7 @@ export async function register() {
     // rather than at the next report.
     const { keptRefresherFor } = await import("./lib/ingest/kept-refresh");
     keptRefresherFor(database.db).poke();
-    const { bootstrapAdminFromEnv } = await import("./lib/auth/users");
+    const { bootstrapAdminFromEnv } = await import("./lib/services/users");
     await bootstrapAdminFromEnv(database.db);
   } catch (err) {
     console.error(

@@ -4,7 +4,8 @@
 // Dashboard API tokens for scripts (Authorization: Bearer <token> on /api/v1/*), on the configured database
 // (DATABASE_URL, or the embedded one in STORAGE_DATA_DIR: stop the app first, the embedded folder is locked).
 import { parseArgs } from "node:util";
-import { createApiToken, listApiTokens, revokeApiToken } from "@/lib/auth/api-tokens";
+import { listApiTokens } from "@/lib/auth/api-tokens";
+import { createApiToken, revokeApiToken } from "@/lib/services/api-tokens";
 import { ownerForToken } from "@/lib/auth/token-owner";
 import { getDatabase } from "@/lib/db";
 import { createTokenRequest } from "@/lib/validations/auth";

@@ -1,18 +1,16 @@
 import "server-only";
-import { and, desc, eq } from "drizzle-orm";
-import { recordAudit, type Who } from "@/lib/db/queries/audit";
+import { desc, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/types";
 import { apiKeys, users } from "@/lib/db/schema";
-import { NotFoundError, ValidationError } from "@/lib/errors";
-import { lowerRole, type CreateTokenRequest, type Role } from "@/lib/validations/auth";
+import { lowerRole, type Role } from "@/lib/validations/auth";
 import { scopeOf, type Caller } from "./caller";
 import { API_TOKEN_PREFIX, getAuth } from "./server";
 import { activeOwner } from "./token-owner";
-import { tokenPermissions, tokenRole } from "./token-role";
+import { tokenRole } from "./token-role";
 
 // Dashboard API tokens for scripts, through Better Auth's API-key plugin: it generates the key, stores only
 // its hash and checks expiry and revocation. The token's role lives in the key's permissions
-// ({ dashboard: [role] }); it is set only here, server-side. The creating admin owns the key (referenceId), and the
+// ({ dashboard: [role] }); it is set only server-side (lib/services/api-tokens.ts). The creating admin owns the key (referenceId), and the
 // token acts with at most the owner's current role.
 
 export type ApiTokenInfo = {
@@ -27,36 +25,6 @@ export type ApiTokenInfo = {
   lastUsedAt: string | null;
   revoked: boolean;
 };
-
-export async function createApiToken(
-  db: Db,
-  ownerId: string,
-  req: CreateTokenRequest,
-  who: Who,
-): Promise<{ token: string; info: ApiTokenInfo }> {
-  return db.transaction(async (tx) => {
-    // Better Auth on this transaction: the key and the audit entry commit together. No headers: a server-side
-    // call, the only kind allowed to set permissions and the owner.
-    const auth = await getAuth(tx);
-    const created = await auth.api.createApiKey({
-      body: {
-        name: req.name,
-        userId: ownerId,
-        permissions: tokenPermissions(req.role),
-        expiresIn: req.expiresInDays ? req.expiresInDays * 24 * 60 * 60 : null,
-      },
-    });
-    const info = (await listApiTokens(tx)).find((t) => t.id === created.id);
-    if (!info) throw new Error("The new API token was not stored.");
-    await recordAudit(tx, {
-      ...who,
-      action: "token.created",
-      target: info.name,
-      details: { id: info.id, role: info.role, expiresAt: info.expiresAt },
-    });
-    return { token: created.key, info };
-  });
-}
 
 export async function listApiTokens(db: Db): Promise<ApiTokenInfo[]> {
   const rows = await db
@@ -85,22 +53,6 @@ export async function listApiTokens(db: Db): Promise<ApiTokenInfo[]> {
     lastUsedAt: r.lastRequest?.toISOString() ?? null,
     revoked: r.enabled === false,
   }));
-}
-
-/** Revokes a token at once; the row stays (disabled) so that the list and the audit log can name it. */
-export async function revokeApiToken(db: Db, id: string, who: Who): Promise<ApiTokenInfo> {
-  return db.transaction(async (tx) => {
-    const updated = await tx
-      .update(apiKeys)
-      .set({ enabled: false, updatedAt: new Date() })
-      .where(and(eq(apiKeys.id, id), eq(apiKeys.enabled, true)))
-      .returning({ id: apiKeys.id });
-    const info = (await listApiTokens(tx)).find((t) => t.id === id);
-    if (!info) throw new NotFoundError(`No API token ${id}.`);
-    if (!updated.length && !info.revoked) throw new ValidationError(`API token ${id} could not be revoked.`);
-    await recordAudit(tx, { ...who, action: "token.revoked", target: info.name, details: { id } });
-    return info;
-  });
 }
 
 /**

@@ -15,7 +15,7 @@ import { DELETE as resetToken } from "@/app/api/v1/workspaces/[id]/token/route";
 import { describeEachDatabase, serveRoutesFrom, TEST_WHO, type TestDatabase } from "@/tests/support/db";
 import { rowsOf } from "@/lib/db/types";
 import { enrollWorkspace, getEnrollmentKey } from "@/lib/enrollment/workspaces";
-import { createApiToken } from "./api-tokens";
+import { createApiToken } from "@/lib/services/api-tokens";
 import { BASE, ctx, makePrincipals, type Principals } from "@/tests/support/auth";
 
 function call<P extends object>(

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import { describeEachDatabase, serveRoutesFrom } from "@/tests/support/db";
 import { signIn } from "@/tests/support/auth";
-import { bootstrapAdminFromEnv, needsSetup } from "./users";
+import { needsSetup } from "./users";
+import { bootstrapAdminFromEnv } from "@/lib/services/users";
 
 describeEachDatabase("first admin from ADMIN_EMAIL / ADMIN_PASSWORD", (t) => {
   const password = "bootstrap-admin-password";

@@ -12,7 +12,7 @@ import { POST as setup } from "@/app/api/v1/setup/route";
 import { describeEachDatabase, serveRoutesFrom, TEST_WHO } from "@/tests/support/db";
 import { getEnrollmentKey } from "@/lib/enrollment/workspaces";
 import { BASE, ctx } from "@/tests/support/auth";
-import { createUser } from "./users";
+import { createUser } from "@/lib/services/users";
 
 const garbage = (path: string, headers: Record<string, string> = {}) =>
   new Request(`${BASE}${path}`, {

@@ -10,7 +10,7 @@ import { accounts, users as userRows } from "@/lib/db/schema";
 import { describeEachDatabase, serveRoutesFrom } from "@/tests/support/db";
 import { coderOAuth2, type CoderOAuth2, type CoderUser } from "@/tests/support/coder-standin/oauth2";
 import { startCoderStandIn, type CoderStandIn } from "@/tests/support/coder-standin/server";
-import { createUser } from "./users";
+import { createUser } from "@/lib/services/users";
 import { BASE, ctx, signIn } from "@/tests/support/auth";
 import { roleOf, signInWithCoder as trip } from "@/tests/support/coder-auth";
 import { unpointSignInAtCoder, pointSignInAtCoder } from "@/tests/support/coder-sign-in-env";

@@ -19,7 +19,7 @@ import { describeEachDatabase, serveRoutesFrom, TEST_WHO } from "@/tests/support
 import { seedScenario, testNow, WS_A, WS_B, WS_C, WS_D } from "@/tests/support/reports";
 import { ROUTE_ACCESS } from "./route-access";
 import { BASE, ctx, signIn } from "@/tests/support/auth";
-import { createUser } from "./users";
+import { createUser } from "@/lib/services/users";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 /**

@@ -9,7 +9,7 @@ import { signInFailures } from "@/lib/db/schema";
 import { BASE, ctx, postSignIn, signIn, someAddress } from "@/tests/support/auth";
 import { describeEachDatabase, serveRoutesFrom, TEST_WHO } from "@/tests/support/db";
 import { SIGN_IN_THROTTLE } from "./sign-in-limit";
-import { createUser } from "./users";
+import { createUser } from "@/lib/services/users";
 
 const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
 /** Forty sign-ins (each a scrypt hash) take their time on a loaded machine. */

@@ -14,7 +14,8 @@ import { resetConfigForTests } from "@/lib/config";
 import { describeEachDatabase, serveRoutesFrom, TEST_WHO } from "@/tests/support/db";
 import { addressedOrigins } from "./client-ip";
 import { BASE, cookieHeader, ctx, postSignIn, signIn, someAddress } from "@/tests/support/auth";
-import { bootstrapAdminFromEnv, needsSetup } from "./users";
+import { needsSetup } from "./users";
+import { bootstrapAdminFromEnv } from "@/lib/services/users";
 import { updateUser } from "@/lib/services/user-access";
 
 function req(path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) {
@@ -160,7 +161,7 @@ describeEachDatabase("users, roles and tokens", (t) => {
   it("creates, lists and revokes API tokens; expiry and revocation hold at once", async () => {
     const adminCookie2 = adminCookie;
     // The only admin left has no password: promote the first user back with an admin token (as the CLI makes).
-    const { createApiToken } = await import("./api-tokens");
+    const { createApiToken } = await import("@/lib/services/api-tokens");
     const { ownerForToken } = await import("./token-owner");
     const boot = await createApiToken(
       t.current.db,
@@ -251,7 +252,7 @@ describeEachDatabase("users, roles and tokens", (t) => {
         )
       ).status,
     ).toBe(200);
-    const { createApiToken } = await import("./api-tokens");
+    const { createApiToken } = await import("@/lib/services/api-tokens");
     const { ownerForToken } = await import("./token-owner");
     const script = await createApiToken(
       t.current.db,

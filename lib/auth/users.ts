@@ -1,13 +1,10 @@
 import "server-only";
 import { and, asc, count, eq, or, isNull, sql } from "drizzle-orm";
-import { recordAudit, type Who } from "@/lib/db/queries/audit";
 import type { Db } from "@/lib/db/types";
-import { config } from "@/lib/config";
 import { accounts, users } from "@/lib/db/schema";
 import { ConflictError, NotFoundError } from "@/lib/errors";
-import { storedRole, type CreateUserRequest, type Role, type SetupRequest } from "@/lib/validations/auth";
+import { storedRole, type Role } from "@/lib/validations/auth";
 import { CODER_PROVIDER_ID } from "./coder";
-import { getAuth } from "./server";
 
 export type UserInfo = {
   id: string;
@@ -69,34 +66,16 @@ export async function adminContacts(db: Db, withEmails: boolean): Promise<{ name
   return rows.map((r) => (withEmails ? r : { name: r.name }));
 }
 
-/**
- * Creates a user with a password (Better Auth hashes it with scrypt). Without a password this is an
- * invitation: the user exists with its role and signs in with single sign-on, or is given a password later.
- * `via` names the path in the audit entry when it is not an admin's request (setup, the environment).
- */
-export async function createUser(db: Db, req: CreateUserRequest, who: Who, via?: string): Promise<UserInfo> {
-  return db.transaction(async (tx) => {
-    const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, req.email));
-    if (existing) throw new ConflictError(`A user with the email ${req.email} already exists.`);
-    // Better Auth on this transaction: the user, its account and the audit entry commit together.
-    const auth = await getAuth(tx);
-    const { user } = await auth.api.createUser({
-      body: {
-        email: req.email,
-        name: req.name ?? req.email.split("@")[0],
-        role: req.role,
-        ...(req.password ? { password: req.password } : {}),
-      },
-    });
-    const created = await getUser(tx, user.id);
-    await recordAudit(tx, {
-      ...who,
-      action: "user.created",
-      target: created.email,
-      details: { role: created.role, password: Boolean(req.password), ...(via ? { via } : {}) },
-    });
-    return created;
-  });
+/** The id of the user with this email, if any. */
+export async function userIdByEmail(db: Db, email: string): Promise<string | undefined> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  return row?.id;
+}
+
+/** How many users there are (invitations included). */
+export async function countUsers(db: Db): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(users);
+  return row.n;
 }
 
 /** True until the first admin exists (then the setup page and endpoint refuse, for good). */
@@ -108,48 +87,14 @@ export async function needsSetup(db: Db): Promise<boolean> {
 }
 const setupDone = new WeakSet<Db>();
 
+/** Setup is over for good on this database: the first admin was just made. */
+export function markSetupDone(db: Db): void {
+  setupDone.add(db);
+}
+
 /** 409 once any admin exists: setup is over. */
 export async function requireSetupOpen(db: Db): Promise<void> {
   if (!(await needsSetup(db))) throw new ConflictError("Setup is done: an admin exists. Sign in instead.");
-}
-
-/** The one-time setup: creates the first admin, refused once any admin exists. */
-export async function setupFirstAdmin(db: Db, req: SetupRequest, who: Who): Promise<UserInfo> {
-  await requireSetupOpen(db);
-  const user = await createUser(
-    db,
-    { email: req.email, name: req.name, password: req.password, role: "admin" },
-    who,
-    "setup",
-  );
-  setupDone.add(db);
-  return user;
-}
-
-/**
- * ADMIN_EMAIL / ADMIN_PASSWORD: creates that admin at start when there is no user yet. Idempotent; the
- * password is never logged.
- */
-export async function bootstrapAdminFromEnv(db: Db): Promise<"created" | "skipped"> {
-  const admin = config().bootstrapAdmin;
-  if (!admin) return "skipped";
-  const { email, password } = admin;
-  const [row] = await db.select({ n: count() }).from(users);
-  if (row.n > 0) return "skipped";
-  try {
-    await createUser(
-      db,
-      { email, password, role: "admin" },
-      { actor: { type: "system", label: "ADMIN_EMAIL" } },
-      "environment",
-    );
-  } catch (err) {
-    // Another instance starting at the same time made it first.
-    if (err instanceof ConflictError) return "skipped";
-    throw err;
-  }
-  console.log(`[auth] created the first admin ${email} (from ADMIN_EMAIL)`);
-  return "created";
 }
 
 /** Sign in with Coder's proof of work: how many people have a Coder account here, and the latest one's time. */

@@ -1,6 +1,6 @@
 import "server-only";
 import { count } from "drizzle-orm";
-import { createUser } from "@/lib/auth/users";
+import { createUser } from "@/lib/services/users";
 import type { Db } from "@/lib/db/types";
 import { users } from "@/lib/db/schema";
 

@@ -7,7 +7,7 @@ import { GET as runsCsv } from "@/app/api/v1/export/cleanup/runs.csv/route";
 import { ctx, makePrincipals } from "@/tests/support/auth";
 import type { JobResult } from "@/lib/cleanup/protocol";
 import { openCsvStream } from "@/lib/csv/stream";
-import { claimJobs, storeJobResult } from "@/lib/db/queries/cleanup-jobs";
+import { claimJobs, storeJobResult } from "@/lib/services/cleanup-jobs";
 import { createRun } from "@/lib/services/cleanup-runs";
 import type { Who } from "@/lib/db/queries/audit";
 import { getRunDetail } from "@/lib/db/queries/cleanup-views";

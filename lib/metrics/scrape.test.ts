@@ -7,7 +7,7 @@ import * as batchRoute from "@/app/api/v1/reports/batch/route";
 import * as overviewRoute from "@/app/api/v1/fleet/overview/route";
 import * as runsRoute from "@/app/api/v1/cleanup/runs/route";
 import { BASE, ctx, makePrincipals, type Principals } from "@/tests/support/auth";
-import { claimJobs, storeJobResult } from "@/lib/db/queries/cleanup-jobs";
+import { claimJobs, storeJobResult } from "@/lib/services/cleanup-jobs";
 import { createRun } from "@/lib/services/cleanup-runs";
 import type { FleetOverview } from "@/lib/db/queries/fleet";
 import type { RunList } from "@/lib/db/queries/cleanup-views";

@@ -8,7 +8,7 @@ import * as progressRoute from "@/app/api/v1/jobs/[id]/progress/route";
 import * as resultRoute from "@/app/api/v1/jobs/[id]/result/route";
 import * as reportsRoute from "@/app/api/v1/reports/route";
 import { BASE, ctx } from "@/tests/support/auth";
-import { claimJobs } from "@/lib/db/queries/cleanup-jobs";
+import { claimJobs } from "@/lib/services/cleanup-jobs";
 import { createRun } from "@/lib/services/cleanup-runs";
 import { describeEachDatabase, serveRoutesFrom, TEST_WHO } from "@/tests/support/db";
 import { getEnrollmentKey } from "@/lib/enrollment/workspaces";

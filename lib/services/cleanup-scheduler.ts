@@ -2,7 +2,7 @@ import "server-only";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { recordAudit } from "@/lib/db/queries/audit";
-import { sweepJobs } from "@/lib/db/queries/cleanup-jobs";
+import { sweepJobs } from "./cleanup-jobs";
 import { scheduledPolicies, setPolicy, trySchedulerLock } from "@/lib/db/queries/cleanup-policies";
 import { previewRun } from "@/lib/db/queries/cleanup-preview";
 import { AppError } from "@/lib/errors";

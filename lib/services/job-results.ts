@@ -2,12 +2,13 @@ import "server-only";
 import type { z } from "zod";
 import { RESULT_JOB_STATES } from "@/lib/cleanup/job-states";
 import { jobResult, type JobResult } from "@/lib/cleanup/protocol";
-import { ownJob, STALE, storedResultLease, storeJobResult } from "@/lib/db/queries/cleanup-jobs";
+import { ownJob, storedResult } from "@/lib/db/queries/cleanup-jobs";
 import type { Db } from "@/lib/db/types";
 import { ConflictError } from "@/lib/errors";
 import { readJsonLifting } from "@/lib/http/request";
 import { hashToken } from "@/lib/secrets/tokens";
 import { validate } from "@/lib/validations/validate";
+import { STALE, storeJobResult } from "./cleanup-jobs";
 
 /** The header a reporter sends its lease in, so that the lease is checked before the body is read. */
 export const LEASE_HEADER = "x-lease-token";
@@ -28,7 +29,7 @@ const UNIT_CHARS = 2 * 6 * 4096 + 1024;
  */
 export async function checkResultLease(db: Db, workspaceId: string, jobId: string, leaseToken: string | null) {
   const { job } = await ownJob(db, workspaceId, jobId);
-  const stored = await storedResultLease(db, jobId);
+  const stored = (await storedResult(db, jobId))?.hash ?? null;
   const current = stored ?? ((RESULT_JOB_STATES as readonly string[]).includes(job.state) ? job.leaseTokenHash : null);
   if (current === null || (leaseToken !== null && current !== hashToken(leaseToken))) throw new ConflictError(STALE);
 }

@@ -22,8 +22,10 @@ export function withTransaction<T>(ctx: ChangeContext, fn: (change: Change) => P
 }
 
 /**
- * Writes one audit row: the only writer outside Better Auth's hooks. Inside a change it is `Change.audit`; alone
- * only for what changes nothing (a download), which has no transaction to join.
+ * Writes one audit row: the only writer outside Better Auth's hooks. Inside a change it is `Change.audit`, or
+ * this on the change's `tx` for an entry that names someone other than the change's caller (a reporter's claim,
+ * named by its workspace, in the cleanup's transaction); alone only for what changes nothing (a download), which
+ * has no transaction to join.
  */
 export function writeAudit(db: Db, who: Who, note: AuditNote): Promise<void> {
   return recordAudit(db, { ...who, ...note });

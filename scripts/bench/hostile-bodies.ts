@@ -10,7 +10,7 @@ import { gzipSync } from "node:zlib";
 import { GET as health } from "@/app/api/v1/health/route";
 import { POST as result } from "@/app/api/v1/jobs/[id]/result/route";
 import { POST as batch } from "@/app/api/v1/reports/batch/route";
-import { claimJobs } from "@/lib/db/queries/cleanup-jobs";
+import { claimJobs } from "@/lib/services/cleanup-jobs";
 import { openPostgres } from "@/lib/db/open";
 import { createRun } from "@/lib/services/cleanup-runs";
 import { BASE, ctx } from "@/tests/support/auth";

@@ -3,7 +3,7 @@
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { RECIPE_AGE_STEPS_DAYS, RECIPES } from "@/lib/catalog/recipes";
-import { claimJobs, storeJobResult, sweepJobs } from "@/lib/db/queries/cleanup-jobs";
+import { claimJobs, storeJobResult, sweepJobs } from "@/lib/services/cleanup-jobs";
 import { previewRun } from "@/lib/db/queries/cleanup-preview";
 import { createRun } from "@/lib/services/cleanup-runs";
 import type { Who } from "@/lib/db/queries/audit";

@@ -12,7 +12,7 @@ import { auditLog, cleanupJobResults, cleanupJobs } from "@/lib/db/schema";
 import { describeEachDatabase, serveRoutesFrom } from "@/tests/support/db";
 import { MiB } from "@/tests/support/reports";
 import { claudeRoot, doneResult, seedWorkspace, usage, type Enrolled, FLEET_CLAUDE_RUN } from "@/tests/support/cleanup";
-import { claimJobs, reportProgress, storeJobResult, sweepJobs } from "@/lib/db/queries/cleanup-jobs";
+import { claimJobs, reportProgress, storeJobResult, sweepJobs } from "@/lib/services/cleanup-jobs";
 import { previewRun } from "@/lib/db/queries/cleanup-preview";
 import { cancelRun, createRun, queueRestore, queueTrashPurge } from "@/lib/services/cleanup-runs";
 import type { Who } from "@/lib/db/queries/audit";

@@ -5,7 +5,7 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { cleanupJobs, cleanupRuns } from "@/lib/db/schema";
-import { sweepJobs } from "@/lib/db/queries/cleanup-jobs";
+import { sweepJobs } from "@/lib/services/cleanup-jobs";
 import { listRunJobs } from "@/lib/db/queries/cleanup-run-jobs";
 import { queueRestore } from "@/lib/services/cleanup-runs";
 import { getRun } from "@/lib/db/queries/cleanup-views";

@@ -22,7 +22,7 @@ import * as auditCsvRoute from "@/app/api/v1/export/audit.csv/route";
 import { BASE, ctx, makePrincipals, type Principals } from "@/tests/support/auth";
 import { jobResult } from "@/lib/cleanup/protocol";
 import type { Db } from "@/lib/db";
-import { claimJobs } from "@/lib/db/queries/cleanup-jobs";
+import { claimJobs } from "@/lib/services/cleanup-jobs";
 import { createPolicy } from "@/lib/services/cleanup-policies";
 import { createRun } from "@/lib/services/cleanup-runs";
 import { describeEachDatabase, serveRoutesFrom, TEST_WHO } from "@/tests/support/db";

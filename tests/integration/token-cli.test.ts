@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { verifyApiToken } from "@/lib/auth/api-tokens";
-import { createUser } from "@/lib/auth/users";
+import { createUser } from "@/lib/services/users";
 import { openEmbedded, openPostgres, type Database } from "@/lib/db/open";
 import { createScratchPostgres, TEST_WHO } from "@/tests/support/db";
 

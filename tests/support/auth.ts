@@ -3,8 +3,8 @@ import { expect } from "vitest";
 import { POST as authPost } from "@/app/api/auth/[...all]/route";
 import type { Database } from "@/lib/db/open";
 import { TEST_WHO } from "@/tests/support/db";
-import { createApiToken } from "@/lib/auth/api-tokens";
-import { createUser } from "@/lib/auth/users";
+import { createApiToken } from "@/lib/services/api-tokens";
+import { createUser } from "@/lib/services/users";
 import type { AssignableRole } from "@/lib/validations/auth";
 
 export const BASE = "http://dashboard.test";

@@ -27,3 +27,12 @@ export async function setTokensPermissions(db: Db, ids: string[], permissions: s
   if (!ids.length) return;
   await db.update(apiKeys).set({ permissions, updatedAt: new Date() }).where(inArray(apiKeys.id, ids));
 }
+
+/** Revokes one token if it is live; the ids revoked (none when it was revoked already, or is unknown). */
+export function revokeLiveToken(db: Db, id: string) {
+  return db
+    .update(apiKeys)
+    .set({ enabled: false, updatedAt: new Date() })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.enabled, true)))
+    .returning({ id: apiKeys.id });
+}

@@ -1,6 +1,7 @@
 import { checkSameSite } from "@/lib/auth/access";
 import { requestOrigin } from "@/lib/auth/client-ip";
-import { requireSetupOpen, setupFirstAdmin } from "@/lib/auth/users";
+import { requireSetupOpen } from "@/lib/auth/users";
+import { setupFirstAdmin } from "@/lib/services/users";
 import { getDb } from "@/lib/db";
 import { readJson } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";

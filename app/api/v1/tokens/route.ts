@@ -1,7 +1,8 @@
 import { requireCaller } from "@/lib/auth/access";
-import { createApiToken, listApiTokens } from "@/lib/auth/api-tokens";
+import { listApiTokens } from "@/lib/auth/api-tokens";
 import { ownerForToken } from "@/lib/auth/token-owner";
 import { readJson } from "@/lib/http/request";
+import { createApiToken } from "@/lib/services/api-tokens";
 import { handle, json } from "@/lib/http/response";
 import { createTokenRequest } from "@/lib/validations/auth";
 

@@ -1,5 +1,6 @@
 import { requireCaller } from "@/lib/auth/access";
-import { createUser, listUsers } from "@/lib/auth/users";
+import { listUsers } from "@/lib/auth/users";
+import { createUser } from "@/lib/services/users";
 import { readJson } from "@/lib/http/request";
 import { handle, json } from "@/lib/http/response";
 import { createUserRequest } from "@/lib/validations/auth";

@@ -1,5 +1,5 @@
 import { requireWorkspace } from "@/lib/auth/access";
-import { claimJobs } from "@/lib/db/queries/cleanup-jobs";
+import { claimJobs } from "@/lib/services/cleanup-jobs";
 import { parseJson, readBody } from "@/lib/http/request";
 import { handle, machineJson } from "@/lib/http/response";
 import { claimRequest, type ClaimedJob } from "@/lib/cleanup/protocol";

@@ -1,6 +1,6 @@
 import { requireCaller } from "@/lib/auth/access";
-import { revokeApiToken } from "@/lib/auth/api-tokens";
 import { handle, json } from "@/lib/http/response";
+import { revokeApiToken } from "@/lib/services/api-tokens";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 import { requireWorkspace } from "@/lib/auth/access";
-import { reportProgress } from "@/lib/db/queries/cleanup-jobs";
+import { reportProgress } from "@/lib/services/cleanup-jobs";
 import { readJson } from "@/lib/http/request";
 import { handle, machineJson } from "@/lib/http/response";
 import { idParam, progressRequest } from "@/lib/validations/cleanup";

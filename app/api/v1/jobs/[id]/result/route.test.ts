@@ -2,7 +2,7 @@
 // made the server gunzip and parse 32 MiB), and the unit lists are read element by element.
 import { eq } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
-import { claimJobs } from "@/lib/db/queries/cleanup-jobs";
+import { claimJobs } from "@/lib/services/cleanup-jobs";
 import { cleanupJobResults } from "@/lib/db/schema";
 import { createRun } from "@/lib/services/cleanup-runs";
 import { MAX_JSON_ITEMS } from "@/lib/http/request";

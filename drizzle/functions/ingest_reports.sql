@@ -161,7 +161,8 @@ BEGIN
         (x->'volume'->'inodes'->>'free')::bigint AS ifree,
         (SELECT coalesce(sum((e->>'bytes')::bigint), 0) FROM jsonb_array_elements(x->'roots') e) AS total,
         jsonb_array_length(x->'roots') AS n, x->'agentRetention' AS retention,
-        x->'home' AS home, x->'persistence' AS persistence
+        x->'home' AS home, x->'persistence' AS persistence,
+        CASE WHEN x->>'writesFailedNoSpace' = 'true' THEN (x->>'collectedAt')::timestamptz END AS no_space_at
       FROM jsonb_array_elements(p_reports) WITH ORDINALITY AS t(x, o) WHERE o = ANY(v_fast)
       ORDER BY x->>'workspace', (x->>'collectedAt')::timestamptz DESC, (x->>'id')::uuid DESC
     )
@@ -175,7 +176,7 @@ BEGIN
       volume_inodes_total = n.itotal, volume_inodes_used = n.iused, volume_inodes_free = n.ifree,
       total_bytes = n.total, root_count = n.n, largest_agent = top.agent, largest_agent_bytes = top.b,
       agent_retention = n.retention,
-      home = n.home, persistence = n.persistence,
+      home = n.home, persistence = n.persistence, writes_failed_no_space_at = n.no_space_at,
       growth_bytes_per_day = fit.slope,
       forecast_full_at = CASE WHEN fit.slope > 0 AND n.vfree / fit.slope < 3650
         THEN n.at + make_interval(secs => n.vfree / fit.slope * 86400) END

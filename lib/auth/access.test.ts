@@ -35,6 +35,7 @@ import * as healthRoute from "@/app/api/v1/health/route";
 import * as openapiRoute from "@/app/api/v1/openapi.json/route";
 import * as metricsRoute from "@/app/metrics/route";
 import * as meRoute from "@/app/api/v1/me/route";
+import * as notificationsRoute from "@/app/api/v1/notifications/route";
 import * as reportsRoute from "@/app/api/v1/reports/route";
 import * as reportBatchRoute from "@/app/api/v1/reports/batch/route";
 import * as schemaRoute from "@/app/api/v1/schema/report.json/route";
@@ -197,6 +198,7 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
     example: { url: "/api/v1/tokens/:victim", params: { id: ":victim" } },
   },
   "GET /api/v1/audit": { module: auditRoute, example: { url: "/api/v1/audit" } },
+  "GET /api/v1/notifications": { module: notificationsRoute, example: { url: "/api/v1/notifications" } },
   "GET /api/v1/settings/storage": { module: storageSettingsRoute, example: { url: "/api/v1/settings/storage" } },
   "PUT /api/v1/settings/retention": {
     module: retentionRoute,

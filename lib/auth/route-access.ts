@@ -85,6 +85,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   { method: "POST", path: "/api/v1/tokens", access: "admin" },
   { method: "DELETE", path: "/api/v1/tokens/[id]", access: "admin" },
   { method: "GET", path: "/api/v1/audit", access: "admin" },
+  { method: "GET", path: "/api/v1/notifications", access: "admin" },
   { method: "GET", path: "/api/v1/settings/storage", access: "viewer" },
   { method: "PUT", path: "/api/v1/settings/retention", access: "admin" },
   { method: "POST", path: "/api/v1/enrollment-key/rotate", access: "admin" },

@@ -200,6 +200,20 @@ describeEachDatabase("maintenance: lock and registry", (t) => {
     ]);
   });
 
+  it("deletes owners' notices older than the notifications retention (90 days), and keeps the younger", async () => {
+    const db = t.current.db;
+    const notice = JSON.stringify({ workspace: { id: "ws-n", name: "n", owner: "rita" } });
+    await db.execute(sql`insert into notification_outbox (channel, kind, workspace_id, owner, notice, status,
+        created_at, next_attempt_at) values
+      ('email', 'full', 'ws-n', 'rita', ${notice}::jsonb, 'sent', ${at(now, 91)}::timestamptz, ${at(now, 91)}::timestamptz),
+      ('email', 'filling', 'ws-n', 'rita', ${notice}::jsonb, 'sent', ${at(now, 89)}::timestamptz, ${at(now, 89)}::timestamptz)`);
+    const result = await runMaintenance(t.current, { now });
+    expect(result).toMatchObject({ ran: true, deleted: { notification_outbox: 1 } });
+    expect(await rows(db, sql`select kind from notification_outbox where workspace_id = 'ws-n'`)).toEqual([
+      { kind: "filling" },
+    ]);
+  });
+
   it("runs in one instance at a time: a second one skips while the first holds the lock", async () => {
     if (t.url) {
       // Two app instances: two pools on the same database.

@@ -4,6 +4,7 @@ import { reportBlockerRequest, reportBlockerResponse } from "@/lib/report-format
 import { discoveryResponse, moduleVersionsResponse } from "@/lib/terraform/module";
 import { enrollRequest, report, reportBatch } from "@/lib/report-format/schema";
 import { auditQuery } from "@/lib/validations/audit";
+import { notificationsQuery } from "@/lib/validations/notifications";
 import { createTokenRequest, createUserRequest, setupRequest, updateUserRequest } from "@/lib/validations/auth";
 import { progressRequest } from "@/lib/validations/cleanup";
 import { findingsQuery } from "@/lib/validations/findings";
@@ -192,6 +193,12 @@ export const OPERATIONS: Record<string, Operation> = {
     tag: "audit",
     query: auditQuery,
     responseType: "{ entries, nextCursor }",
+  },
+  "GET /api/v1/notifications": {
+    summary: "Each notice channel's state and the owners' notices of the last 30 days, newest first",
+    tag: "notifications",
+    query: notificationsQuery,
+    responseType: "{ channels, notices }",
   },
   "GET /api/v1/settings/storage": {
     summary: "Retention in effect, the last maintenance run, every table's size",

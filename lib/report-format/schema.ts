@@ -210,6 +210,11 @@ export const report = z
     ...HOME_USAGE_FIELD,
     /** Where the home and each root live and whether that survives a restart; absent from older reporters. */
     persistence: persistence.optional(),
+    /**
+     * The reporter's own writes (its lock, token, spool) failed this run for lack of space (ENOSPC, or EDQUOT at
+     * a quota): the home is full whatever df says. Absent when they did not, and from older reporters.
+     */
+    writesFailedNoSpace: z.literal(true).optional(),
   })
   .strict()
   .superRefine((r, ctx) => {

@@ -17,6 +17,19 @@ const LOCK_STALE_MS = 2 * 60 * 60 * 1000;
 /** A full file system, or the user's quota reached. */
 export const isDiskFull = (err: unknown) => ["ENOSPC", "EDQUOT"].includes((err as NodeJS.ErrnoException).code ?? "");
 
+// Whether one of this run's own writes failed for lack of space: the report says so (writesFailedNoSpace), since
+// the owner's home is full then whatever df's figures say. One run per process (the run lock): main resets it.
+let noSpaceThisRun = false;
+/** Notes a failed write of the reporter's own files; true when it failed for lack of space. */
+export function noteWriteFailure(err: unknown): boolean {
+  if (isDiskFull(err)) noSpaceThisRun = true;
+  return isDiskFull(err);
+}
+export const writesFailedNoSpace = () => noSpaceThisRun;
+export function startRun() {
+  noSpaceThisRun = false;
+}
+
 export function stateDir(home: string): string {
   return path.join(home, STATE_SUBDIR);
 }
@@ -45,6 +58,7 @@ export function writeAtomic(file: string, data: string | Buffer, mode = 0o600) {
   } catch (err) {
     // A full disk fails the write (or a short write leaves half a file): never leave it behind.
     fs.rmSync(tmp, { force: true });
+    noteWriteFailure(err);
     throw err;
   }
 }
@@ -93,16 +107,33 @@ export function forgetClaim(dir: string) {
   fs.rmSync(path.join(dir, "claim"), { force: true });
 }
 
+/** Writes this run's lock; on a full disk the run goes on without one (its report says the disk is full). */
+function writeLock(fd: number, file: string) {
+  try {
+    fs.writeSync(fd, `${process.pid} ${Date.now()}\n`);
+  } catch (err) {
+    if (!noteWriteFailure(err)) throw err;
+    fs.rmSync(file, { force: true });
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** Takes the run lock; false when another live run holds it. */
 export function acquireLock(dir: string): boolean {
+  try {
+    ensureDir(dir);
+  } catch (err) {
+    if (noteWriteFailure(err)) return true;
+    throw err;
+  }
   const file = path.join(dir, "lock");
   for (let i = 0; i < 2; i++) {
     try {
-      const fd = fs.openSync(file, "wx", 0o600);
-      fs.writeSync(fd, `${process.pid} ${Date.now()}\n`);
-      fs.closeSync(fd);
+      writeLock(fs.openSync(file, "wx", 0o600), file);
       return true;
     } catch (err) {
+      if (noteWriteFailure(err)) return true; // not even an empty lock file fits
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       let pid = 0;
       let at = 0;

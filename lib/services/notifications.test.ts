@@ -90,6 +90,23 @@ describeEachDatabase("owners' notices decided after ingest", (t) => {
     expect(receiver.received.map((r) => r.body.kind)).toEqual(["full"]);
     expect(await outbox(db)).toHaveLength(2);
   });
+
+  it("tells full when the report says the reporter's own writes failed for lack of space, whatever df says", async () => {
+    const db = t.current.db;
+    const noSpaceAt = async () =>
+      rowsOf<{ at: Date | string | null }>(
+        await db.execute(sql`select writes_failed_no_space_at as at from workspaces where id = ${WS_A.id}`),
+      )[0].at;
+    await send(db, WS_A, at(now, 0, 9), [claude(40 * GiB)], volumeAt(60), { writesFailedNoSpace: true });
+    expect(new Date((await noSpaceAt())!).toISOString()).toBe(at(now, 0, 9));
+    await sendAllDue(sender());
+    expect(receiver.received.map((r) => r.body)).toMatchObject([
+      { kind: "full", figure: "writes fail: no space left" },
+    ]);
+
+    await send(db, WS_A, at(now, 0, 10), [claude(40 * GiB)], volumeAt(60));
+    expect(await noSpaceAt()).toBeNull();
+  });
 });
 
 describe("notices without a configured channel", () => {

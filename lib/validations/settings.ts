@@ -62,6 +62,17 @@ export const RETENTION_SETTINGS = [
     table: "cleanup_runs",
     timeColumn: "created_at",
   },
+  // At least 30 days: the Notifications page shows the last 30. A row is sent or failed within a day of its making.
+  {
+    id: "notifications",
+    label: "Owners' notices (the outbox)",
+    key: "retention.notification_days",
+    defaultDays: 90,
+    minDays: 30,
+    maxDays: 3650,
+    table: "notification_outbox",
+    timeColumn: "created_at",
+  },
 ] as const satisfies readonly RetentionSetting[];
 
 export type RetentionId = (typeof RETENTION_SETTINGS)[number]["id"];

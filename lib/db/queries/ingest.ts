@@ -30,6 +30,7 @@ export async function callIngestReports(db: Db, items: IngestItem[], shard: numb
     agentRetention: r.agentRetention, // left out when absent: stored as SQL null, not JSON null
     home: r.home, // the same
     persistence: r.persistence, // likewise
+    writesFailedNoSpace: r.writesFailedNoSpace, // likewise
     roots: r.roots,
     name: r.workspace.name,
     owner: r.workspace.owner,

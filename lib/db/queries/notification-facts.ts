@@ -17,6 +17,7 @@ type Row = {
   owner: string;
   used_pct: number | null;
   forecast_full_at: string | Date | null;
+  writes_failed_no_space_at: string | Date | null;
   lost: string[] | string | null;
   causes: Cause[] | string | null;
   best_recipe: string | null;
@@ -33,6 +34,7 @@ export async function workspaceFacts(db: Db, ids: string[]): Promise<WorkspaceFa
   // Lateral aggregates over jsonb per workspace: SQL through db.execute.
   const rows = rowsOf<Row>(
     await db.execute(sql`select w.id, w.name, w.owner, w.volume_used_pct as used_pct, w.forecast_full_at,
+        w.writes_failed_no_space_at,
         lost.list as lost, causes.list as causes, best.recipe as best_recipe, best.bytes::text as best_recipe_bytes
       from workspaces w
       left join lateral (
@@ -60,8 +62,7 @@ export async function workspaceFacts(db: Db, ids: string[]): Promise<WorkspaceFa
     owner: r.owner,
     usedPct: r.used_pct,
     forecastFullAt: r.forecast_full_at == null ? null : new Date(r.forecast_full_at),
-    // No report carries the reporter's own ENOSPC/EDQUOT yet: until one does, full is told by the volume's use.
-    writesFailedNoSpace: false,
+    writesFailedNoSpace: r.writes_failed_no_space_at != null,
     lostAtRestart: parsed(r.lost) ?? [],
     causes: (parsed(r.causes) ?? []).map((c) => ({ ...c, bytes: Number(c.bytes) })),
     bestRecipe:

@@ -85,6 +85,11 @@ export const workspaces = pgTable(
     home: jsonb("home").$type<HomeUsage>(),
     /** Where the home and each root live and whether that survives a restart; null from older reporters. */
     persistence: jsonb("persistence").$type<Persistence>(),
+    /**
+     * When the newest report was collected, if it says the reporter's own writes failed for lack of space
+     * (ENOSPC, EDQUOT); null when it does not. The owner is told the volume is full.
+     */
+    writesFailedNoSpaceAt: timestamp("writes_failed_no_space_at", { withTimezone: true }),
   },
   (t) => [
     index("workspaces_owner_idx").on(t.owner),

@@ -4,7 +4,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { report as reportSchema } from "@/lib/report-format/schema";
 // @ts-expect-error plain .mjs build script
 import { buildReporter } from "@/scripts/build-reporter.mjs";
@@ -251,7 +251,14 @@ describe("delivery", () => {
   let url: string;
   /** batch: the answer to a batch of these ids (none: the dashboard has no batch endpoint, 404). */
   let answers: { enroll: Answer[]; reports: Answer[]; batch?: (ids: string[]) => Answer };
-  let received: { path: string; auth?: string; id?: string; encoding?: string; claim?: string }[];
+  let received: {
+    path: string;
+    auth?: string;
+    id?: string;
+    encoding?: string;
+    claim?: string;
+    noSpace?: boolean;
+  }[];
   let batches: string[][];
   let h2: string;
 
@@ -276,6 +283,7 @@ describe("delivery", () => {
           id: json?.id,
           encoding: req.headers["content-encoding"],
           claim: json?.claim,
+          noSpace: json?.writesFailedNoSpace,
         });
         const list = req.url === "/api/v1/enroll" ? answers.enroll : answers.reports;
         const a = list.length > 1 ? list.shift()! : list[0];
@@ -317,6 +325,25 @@ describe("delivery", () => {
     expect(received.map((x) => x.path)).toEqual(["/api/v1/enroll", "/api/v1/reports", "/api/v1/jobs/claim"]);
     expect(received[1]).toMatchObject({ auth: "Bearer swt_1", encoding: "gzip" });
     expect(received[2]).toMatchObject({ auth: "Bearer swt_1" });
+  });
+
+  it("a run whose own write fails for lack of space still sends its report, saying so; the next run does not", async () => {
+    answers = { enroll: [{ status: 200, body: { token: "swt_1" } }], reports: [ok] };
+    // The run's first write is its lock: the disk (or the user's quota) is full then.
+    const quotaFull = Object.assign(new Error("EDQUOT: disk quota exceeded, write"), { code: "EDQUOT" });
+    const write = vi.spyOn(fs, "writeSync").mockImplementationOnce(() => {
+      throw quotaFull;
+    });
+    try {
+      expect((await run()).code).toBe(0);
+    } finally {
+      write.mockRestore();
+    }
+    expect(fs.existsSync(path.join(stateDir(h2), "lock"))).toBe(false);
+    expect(received.find((x) => x.path === "/api/v1/reports")?.noSpace).toBe(true);
+    received = [];
+    expect((await run()).code).toBe(0);
+    expect(received.find((x) => x.path === "/api/v1/reports")).toMatchObject({ noSpace: undefined });
   });
 
   it("spools on 5xx and network errors, then delivers oldest first with the original ids", async () => {

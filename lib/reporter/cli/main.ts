@@ -10,7 +10,7 @@ import { nativeScanner } from "../scan/native-scanner";
 import type { ScannerChoice } from "../scan/scan-roots";
 import { deliverAll } from "../send/delivery";
 import { DEFAULT_RETRY, gzip, type RetryPolicy } from "../send/http";
-import { acquireLock, ensureDir, readToken, releaseLock } from "../state";
+import { acquireLock, readToken, releaseLock, startRun, writesFailedNoSpace } from "../state";
 import { REPORTER_VERSION } from "../version";
 import { HELP, UsageError, parseArgs, type Options } from "./command-line";
 import { configure, type Configuration } from "./configuration";
@@ -67,7 +67,7 @@ export async function main(argv: string[], deps: MainDeps): Promise<number> {
   }
   const dry = opts.dryRun;
   if (!dry) {
-    ensureDir(cfg.state);
+    startRun();
     if (!acquireLock(cfg.state)) {
       log("another run is in progress: nothing to do");
       return EXIT.OK;
@@ -82,7 +82,9 @@ export async function main(argv: string[], deps: MainDeps): Promise<number> {
   };
   // Build a report and deliver it with whatever waits in the spool.
   const reportAndSend = async (splayMs: number) => {
-    const report = await buildReport(cfg, env, scanner, now(), verbose);
+    const built = await buildReport(cfg, env, scanner, now(), verbose);
+    // The run's own writes so far (its folder, lock, scanner, token) failed for lack of space: the home is full.
+    const report = writesFailedNoSpace() ? { ...built, writesFailedNoSpace: true as const } : built;
     const token = readToken(cfg.state) ?? cfg.token;
     return deliverAll({ ...cfg, token, report, body: gzip(JSON.stringify(report)), log, verbose, retry, splayMs });
   };

@@ -33,6 +33,7 @@ describeEachDatabase("settings: retention and storage", (t) => {
       ["rollups", 400],
       ["audit", 365],
       ["cleanup", 90],
+      ["notifications", 90],
     ]);
     const reports = body.tables.find((x) => x.table === "reports")!;
     expect(reports.partitions).toBeGreaterThanOrEqual(9);
@@ -50,7 +51,9 @@ describeEachDatabase("settings: retention and storage", (t) => {
     expect(JSON.stringify(await inconsistent.json())).toMatch(/longer than raw/);
     const ok = await put({ raw: 30, audit: 180 });
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toEqual({ retention: { raw: 30, rollups: 400, audit: 180, cleanup: 90 } });
+    expect(await ok.json()).toEqual({
+      retention: { raw: 30, rollups: 400, audit: 180, cleanup: 90, notifications: 90 },
+    });
     const after = (await (await get()).json()) as StorageSettings;
     expect(after.retention.find((r) => r.id === "raw")!.days).toBe(30);
   });

@@ -15,9 +15,9 @@ import { PageHeader } from "@/components/ui/page-header";
 import { DataTable } from "@/components/ui/data-table";
 import { DataTableMore } from "@/components/ui/data-table-pager";
 import { trashWaitText } from "@/lib/cleanup/freed";
-import type { Catalog } from "@/lib/db/queries/cleanup-catalog";
-import { policyColumns, recipeColumns, runColumns } from "./cleanup-columns";
-import { ReclaimableByAgent, useLocalSort } from "./reclaimable";
+import { policyColumns, runColumns } from "./cleanup-columns";
+import { ReclaimableByAgent } from "./reclaimable";
+import { RecipesTable } from "./recipes-table";
 
 function Catalog() {
   const query = useQuery(catalogOptions());
@@ -33,36 +33,13 @@ function Catalog() {
             trashed: they free their space at once.
           </p>
           <h3 className="small">Recipes</h3>
-          <Recipes recipes={c.recipes} isAdmin={isAdmin} />
+          <RecipesTable recipes={c.recipes} isAdmin={isAdmin} testId="recipes" />
           <p className="muted small">
             No recipe for: {c.noSafeUnit.map((n) => `${agentLabel(n.agent)} (${n.reason})`).join(" ")}
           </p>
         </div>
       )}
     </QueryView>
-  );
-}
-
-/** The recipes, by what they free (now and later together) unless the admin sorts otherwise. */
-function Recipes({ recipes, isAdmin }: { recipes: Catalog["recipes"]; isAdmin: boolean }) {
-  const { rows, columns, sorting } = useLocalSort(recipes, recipeColumns(isAdmin), {
-    recipe: (r) => r.title,
-    agent: (r) => agentLabel(r.agent),
-    now: (r) => r.fleet.nowBytes,
-    later: (r) => r.fleet.laterBytes,
-    workspaces: (r) => r.fleet.workspaces,
-    total: (r) => r.fleet.bytes,
-  });
-  return (
-    <DataTable
-      data={rows}
-      columns={columns}
-      rowId={(r) => r.id}
-      testId="recipes"
-      rowProps={(r) => ({ "data-recipe": r.id, "data-agent": r.agent })}
-      sorting={sorting}
-      stacked={3}
-    />
   );
 }
 

@@ -121,7 +121,7 @@ export const RECIPES: readonly Recipe[] = [
     id: "module-logs",
     agent: "other",
     title: "Module logs",
-    description: "Files in logs/ of every ~/.coder-modules/<namespace>/<module>/.",
+    description: "Files in the logs/ folder of each module under ~/.coder-modules/.",
     roots: ["*/*"],
     unit: "file",
     glob: "logs/**",

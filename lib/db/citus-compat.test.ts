@@ -22,10 +22,11 @@ const DISTRIBUTED: Record<string, string> = {
   workspace_series: "workspace_id",
   report_blockers: "workspace_id",
   kept_pending: "workspace_id",
+  notice_states: "workspace_id",
 };
 /**
  * Small tables copied to every node (reference tables), fleet_delta, and the dashboard's own state: sign-in,
- * audit and cleanup (see docs/citus.md).
+ * audit, cleanup and the notices' outbox (see docs/citus.md).
  */
 const NOT_BY_WORKSPACE = [
   "settings",
@@ -47,6 +48,8 @@ const NOT_BY_WORKSPACE = [
   "cleanup_job_results",
   "cleanup_policies",
   "coder_sync_state",
+  "notification_outbox",
+  "owner_contacts",
 ];
 
 describeEachDatabase("schema is ready for distribution by workspace", (t) => {

@@ -115,7 +115,7 @@ describe("every page under the Content-Security-Policy", () => {
   it("answers an address that is no page with a 404, a way back, and no violation", async () => {
     const context = await h.browser.newContext({ storageState: h.admin });
     try {
-      const { page, res, violations } = await visit(context, "/agents");
+      const { page, res, violations } = await visit(context, "/no-such-page");
       expect(res?.status()).toBe(404);
       expect(headerProblems(res)).toEqual([]);
       // Next's own 404 page sets style attributes, which the policy blocks

@@ -16,6 +16,7 @@ export const coderWorkspaceSchema = z.object({
   name: z.string(),
   owner_id: z.string().optional(),
   owner_name: z.string(),
+  organization_id: z.string().optional(),
   organization_name: z.string().optional(),
   template_id: z.string().optional(),
   template_name: z.string(),

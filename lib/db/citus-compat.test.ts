@@ -50,6 +50,9 @@ const NOT_BY_WORKSPACE = [
   "coder_sync_state",
   "notification_outbox",
   "owner_contacts",
+  "team_organizations",
+  "team_groups",
+  "team_members",
 ];
 
 describeEachDatabase("schema is ready for distribution by workspace", (t) => {

@@ -39,6 +39,7 @@ function coderColumns(w: CoderWorkspace, now: Date) {
     name: w.name,
     owner: w.owner_name,
     template: w.template_name,
+    organizationId: w.organization_id ?? null,
     coderStatus: w.latest_build.status,
     coderTransition: w.latest_build.transition ?? null,
     coderDormantAt: ts(w.dormant_at),

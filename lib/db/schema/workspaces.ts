@@ -27,6 +27,8 @@ export const workspaces = pgTable(
     name: text("name").notNull(),
     owner: text("owner").notNull(),
     template: text("template"),
+    /** Coder's organization of the workspace (its id), kept by the workspace sync; null until a sync saw it. */
+    organizationId: text("organization_id"),
     agentName: text("agent_name"),
     firstSeenAt: timestamp("first_seen_at", { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }),

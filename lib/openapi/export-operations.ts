@@ -1,3 +1,4 @@
+import { usageQuery } from "@/lib/validations/usage";
 import { auditFilterQuery } from "@/lib/validations/audit";
 import { usageExportQuery } from "@/lib/validations/export";
 import { findingsFilterQuery } from "@/lib/validations/findings";
@@ -9,6 +10,10 @@ import { csv, type Operation } from "./operation";
 // The CSV downloads: every table and chart of the pages, as the export routes answer them.
 export const EXPORT_OPERATIONS: Record<string, Operation> = {
   "GET /api/v1/export/usage.csv": csv("Usage per workspace, root and day (or per report)", usageExportQuery),
+  "GET /api/v1/export/usage-by.csv": csv(
+    "The usage page's table: per organization, group, owner, template or agent, with the total",
+    usageQuery,
+  ),
   "GET /api/v1/export/workspaces.csv": csv("The workspaces table, all pages", workspaceListQuery),
   "GET /api/v1/export/findings.csv": csv("Every row of the findings page", findingsFilterQuery),
   "GET /api/v1/export/restart.csv": csv(

@@ -17,6 +17,7 @@ import {
   jobResultResponse,
 } from "@/lib/validations/responses";
 import { retentionUpdate } from "@/lib/validations/settings";
+import { usageQuery } from "@/lib/validations/usage";
 import { atRiskQuery } from "@/lib/validations/volumes";
 import { workspaceDetailQuery, workspaceListQuery } from "@/lib/validations/workspaces";
 import { CLEANUP_OPERATIONS } from "./cleanup-operations";
@@ -115,6 +116,13 @@ export const OPERATIONS: Record<string, Operation> = {
     tag: "fleet",
     query: rangeQuery,
     responseType: "FleetOverview",
+  },
+  "GET /api/v1/usage": {
+    summary:
+      "Usage by organization, group, owner, template or agent over a month or range: average, peak, byte-days, growth, freed",
+    tag: "fleet",
+    query: usageQuery,
+    responseType: "UsageReport",
   },
   "GET /api/v1/fleet/restart": {
     summary: "The workspaces that lose agent data at a restart, grouped by template",

@@ -1,0 +1,96 @@
+import "server-only";
+import { inArray } from "drizzle-orm";
+import { BadRequestError } from "@/lib/errors";
+import { utcDayOf, type Day } from "@/lib/series";
+import { resolveUsage, type UsageParams, usageQuery } from "@/lib/validations/usage";
+import type { z } from "zod";
+import { teamGroups, teamOrganizations } from "../schema";
+import type { WorkspaceScope } from "../scope";
+import type { Db } from "../types";
+import { usageBy, usageSeries, type UsageFigures } from "./usage";
+
+/** How many rows the chart draws: the largest by byte-days. */
+export const USAGE_CHART_ROWS = 8;
+
+/** A row of the usage table: its figures and what the page shows for its key. */
+export type UsageTableRow = UsageFigures & { label: string };
+
+/** GET /api/v1/usage's answer, the page's data and the CSV's rows. */
+export type UsageReport = UsageParams & {
+  days: number;
+  rows: UsageTableRow[];
+  total: UsageFigures;
+  /** The top rows' bytes at the end of each day, for the chart. */
+  chart: { keys: string[]; points: { day: Day; values: Record<string, number> }[] };
+};
+
+const NONE: Record<UsageParams["dimension"], string> = {
+  organization: "(no organization)",
+  group: "(in no group)",
+  owner: "(no owner)",
+  template: "(no template)",
+  agent: "(no agent)",
+};
+
+/** Names for the keys: organizations' and groups' display names (a group's with its organization's). */
+async function labels(db: Db, p: UsageParams, keys: string[]): Promise<Map<string, string>> {
+  const known = keys.filter(Boolean);
+  const names = new Map<string, string>([["", NONE[p.dimension]]]);
+  if (p.dimension === "organization" && known.length) {
+    const orgs = await db.select().from(teamOrganizations).where(inArray(teamOrganizations.id, known));
+    for (const o of orgs) names.set(o.id, o.displayName || o.name);
+  }
+  if (p.dimension === "group" && known.length) {
+    const groups = await db.select().from(teamGroups).where(inArray(teamGroups.id, known));
+    const orgIds = [...new Set(groups.map((g) => g.organizationId).filter((id): id is string => !!id))];
+    const orgs = orgIds.length
+      ? await db.select().from(teamOrganizations).where(inArray(teamOrganizations.id, orgIds))
+      : [];
+    const orgName = new Map(orgs.map((o) => [o.id, o.displayName || o.name]));
+    for (const g of groups) {
+      const org = g.organizationId ? orgName.get(g.organizationId) : undefined;
+      names.set(g.id, `${org ? `${org} / ` : ""}${g.displayName || g.name}`);
+    }
+  }
+  return names;
+}
+
+/**
+ * Resolves the query (400 with its own code: an unknown dimension, a range that ends in the future, one without
+ * data) and reads the usage table, its total and its chart.
+ */
+export async function getUsageReport(
+  db: Db,
+  scope: WorkspaceScope,
+  q: z.output<typeof usageQuery>,
+  now = new Date(),
+): Promise<UsageReport> {
+  const resolved = resolveUsage(q, utcDayOf(now));
+  if ("problem" in resolved) throw new BadRequestError(resolved.problem.message, undefined, resolved.problem.code);
+  const p = resolved.params;
+  const range = { from: p.from, to: p.to };
+  const { rows, total } = await usageBy(db, scope, p.dimension, range);
+  if (total.workspaces === 0 && total.freedBytes === 0) {
+    throw new BadRequestError(
+      `No workspace ${scope.kind === "owner" ? "of yours " : ""}has usage from ${p.from} to ${p.to}: the daily roll-ups hold nothing for that range.`,
+      undefined,
+      "no_data",
+    );
+  }
+  const keys = rows.slice(0, USAGE_CHART_ROWS).map((r) => r.key);
+  const [names, points] = await Promise.all([
+    labels(
+      db,
+      p,
+      rows.map((r) => r.key),
+    ),
+    usageSeries(db, scope, p.dimension, range, keys),
+  ]);
+  return {
+    ...p,
+    days: points.length,
+    rows: rows.map((r) => ({ ...r, label: names.get(r.key) ?? r.key })),
+    total,
+    chart: { keys, points },
+  };
+}

@@ -10,6 +10,7 @@ const LINKS = [
   { href: "/agents", label: "Agents" },
   { href: "/findings", label: "Findings" },
   { href: "/restart", label: "Lost at restart" },
+  { href: "/usage", label: "Usage" },
   { href: "/cleanup", label: "Cleanup" },
   { href: "/connect", label: "Connect workspaces" },
   { href: "/settings", label: "Settings" },
@@ -18,6 +19,7 @@ const LINKS = [
 const MEMBER_LINKS = [
   { href: "/workspaces", label: "Your workspaces" },
   { href: "/findings", label: "Findings" },
+  { href: "/usage", label: "Usage" },
 ] as const;
 const ADMIN_LINKS = [
   { href: "/users", label: "Users" },

@@ -13,7 +13,14 @@ export const ADMIN_PAGES: readonly string[] = ["/users", "/audit", "/cleanup/new
  * workspaces, those workspaces' pages and findings. The overview sends a member on to their workspaces. Every
  * other page (the fleet, agents, cleanup, settings) is a viewer's. A test checks this list against the pages.
  */
-export const MEMBER_PAGES: readonly string[] = ["/", "/workspaces", "/workspaces/[id]", "/findings", "/findings/rules"];
+export const MEMBER_PAGES: readonly string[] = [
+  "/",
+  "/workspaces",
+  "/workspaces/[id]",
+  "/findings",
+  "/findings/rules",
+  "/usage",
+];
 
 const matches = (pattern: string, pathname: string) =>
   new RegExp(`^${pattern.replace(/\[[^\]]+\]/g, "[^/]+")}$`).test(pathname);

@@ -45,10 +45,12 @@ describeEachDatabase("usage export", (t) => {
     reportIds.push(...sent.map((s) => s.reportId));
   });
 
-  const HEAD = "workspace_id,workspace,owner,template,agent,kind,root,path,bytes,apparent_bytes,files";
-  const H = `ws-h,"'=HYPERLINK(""http://evil"",""x"")",'+1,'-2+3`;
-  const Q = `ws-q,"say ""hi"", then\nleave",'@SUM(A1),'\t=1`;
-  const U = `ws-u,café-日本,"'\r=1",`;
+  const HEAD =
+    "workspace_id,workspace,owner,template,organization,groups,agent,kind,root,path,bytes,apparent_bytes,files";
+  // Organization and groups empty: no sync has read them.
+  const H = `ws-h,"'=HYPERLINK(""http://evil"",""x"")",'+1,'-2+3,,`;
+  const Q = `ws-q,"say ""hi"", then\nleave",'@SUM(A1),'\t=1,,`;
+  const U = `ws-u,café-日本,"'\r=1",,,`;
   const claudeH = "claude-code,tool,claude-code:data,.claude";
   const codexH = "codex,tool,codex:data,'=cmd|' /C calc'!A0";
   const DAILY =
@@ -223,7 +225,7 @@ describeEachDatabase("usage export", (t) => {
     }
     const whole = await csv(usageExport(db, FLEET, q({ range: "30d" }), { now }));
     expect(whole).toContain(
-      `${dayAgo(now, 3)}T23:59:59.999Z,${dayAgo(now, 3)},ws-z,"'\uFF1Dfull,width\r\nnext","'\n=2",,'-agent,tool,"'@root""q""",,9223372036854775807,9007199254740993,0\r\n`,
+      `${dayAgo(now, 3)}T23:59:59.999Z,${dayAgo(now, 3)},ws-z,"'\uFF1Dfull,width\r\nnext","'\n=2",,,,'-agent,tool,"'@root""q""",,9223372036854775807,9007199254740993,0\r\n`,
     );
   });
 });

@@ -79,6 +79,7 @@ export const EXPORT_BASE = "/api/v1/export";
 
 export const exportPaths = {
   usage: () => `${EXPORT_BASE}/usage.csv`,
+  usageBy: () => `${EXPORT_BASE}/usage-by.csv`,
   workspaces: () => `${EXPORT_BASE}/workspaces.csv`,
   findings: () => `${EXPORT_BASE}/findings.csv`,
   restart: () => `${EXPORT_BASE}/restart.csv`,

@@ -114,3 +114,7 @@ export function usageSearch(p: Pick<UsageParams, "dimension" | "from" | "to" | "
   }
   return q.toString();
 }
+
+/** A resolved view as the query it was resolved from (the page's prefetch asks what the browser will). */
+export const usageQueryOf = (p: UsageParams): z.output<typeof usageQuery> =>
+  p.month ? { dimension: p.dimension, month: p.month } : { dimension: p.dimension, from: p.from, to: p.to };

@@ -40,6 +40,9 @@ export type UsageRow = {
   workspace: string;
   owner: string;
   template: string | null;
+  organization: string | null;
+  /** The owner's teams, ";" between. */
+  groups: string | null;
   agent: string;
   kind: string;
   root: string;
@@ -93,6 +96,12 @@ function byWorkspace(
   })();
 }
 
+/** The workspace's Coder organization by name (its id where the sync has not read the organizations). */
+const ORGANIZATION = sql`coalesce((select o.name from team_organizations o where o.id = w.organization_id), w.organization_id)`;
+/** Every team of the workspace's owner (Coder's groups, or an uploaded mapping's), by name, ";" between. */
+const GROUPS = sql`(select string_agg(g.name, ';' order by g.name) from team_members tm
+  join team_groups g on g.id = tm.group_id where tm.username = lower(w.owner))`;
+
 /** The columns every row has after its time and day (or report), read from the root's table `t`. */
 const rootColumns = (t: string): SqlColumn[] => {
   const c = (col: string) => sql.raw(`${t}.${col}`);
@@ -101,6 +110,8 @@ const rootColumns = (t: string): SqlColumn[] => {
     { header: "workspace", type: "text", expr: sql`w.name` },
     { header: "owner", type: "text", expr: sql`w.owner` },
     { header: "template", type: "text", expr: sql`w.template` },
+    { header: "organization", type: "text", expr: ORGANIZATION },
+    { header: "groups", type: "text", expr: GROUPS },
     { header: "agent", type: "text", expr: c("agent") },
     { header: "kind", type: "text", expr: c("kind") },
     { header: "root", type: "text", expr: c("root_key") },

@@ -112,7 +112,7 @@ describeEachDatabase("export routes", (t) => {
     expect(res.headers.get("content-disposition")).toBe('attachment; filename="usage-2026-01-01-2026-01-31.csv"');
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(await res.text()).toBe(
-      "time,day,workspace_id,workspace,owner,template,agent,kind,root,path,bytes,apparent_bytes,files\r\n",
+      "time,day,workspace_id,workspace,owner,template,organization,groups,agent,kind,root,path,bytes,apparent_bytes,files\r\n",
     );
     for (const res of [
       await usage(req("usage.csv?granularity=report&workspace=ws-a&workspace=ws-b"), ctx({})),

@@ -46,6 +46,30 @@ const usersSchema = z.object({
   count: z.number().int(),
 });
 
+/** The fields of Coder's Organization (codersdk.Organization) that the usage by organization names. */
+const organizationsSchema = z.array(
+  z.object({ id: z.string(), name: z.string(), display_name: z.string().default("") }),
+);
+
+/** The fields of Coder's Group (codersdk.Group): its members come inline, as ReducedUser. */
+const groupsSchema = z.array(
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    display_name: z.string().default(""),
+    organization_id: z.string(),
+    members: z.array(z.object({ username: z.string() })).nullish(),
+  }),
+);
+export type CoderGroup = z.infer<typeof groupsSchema>[number];
+
+/**
+ * An organization's groups, or why not: groups are a paid feature of Coder, whose enterprise build answers 403
+ * ("Template RBAC is a Premium feature") without the license and whose open-source build has no such route (404).
+ */
+export type GroupsLookup =
+  { kind: "found"; groups: CoderGroup[] } | { kind: "unavailable"; status: number; message: string };
+
 /** Coder refused or failed a request: its status and Coder's `{ message, detail }`. */
 export class CoderApiError extends Error {
   constructor(
@@ -84,6 +108,10 @@ export type CoderClient = {
   listWorkspaces: (p: { q?: string; limit: number; offset: number }) => Promise<z.infer<typeof listSchema>>;
   /** One workspace, deleted ones too (with include_deleted), or why Coder does not show it. */
   lookupWorkspace: (id: string, opts?: { includeDeleted?: boolean }) => Promise<WorkspaceLookup>;
+  /** The organizations the token's user may see (Coder does not page this list). */
+  listOrganizations?: () => Promise<z.infer<typeof organizationsSchema>>;
+  /** One organization's groups with their members. */
+  listGroups?: (organizationId: string) => Promise<GroupsLookup>;
   /** One page of the users (their email addresses: needs a token that may read users). */
   listUsers?: (p: { limit: number; offset: number }) => Promise<z.infer<typeof usersSchema>>;
 };
@@ -191,6 +219,16 @@ export function coderClient(opts: CoderClientOptions): CoderClient {
     async listUsers({ limit: n, offset }) {
       const params = new URLSearchParams({ limit: String(n), offset: String(offset) });
       return usersSchema.parse((await get(`/api/v2/users?${params}`)).body);
+    },
+    async listOrganizations() {
+      return organizationsSchema.parse((await get("/api/v2/organizations")).body);
+    },
+    async listGroups(organizationId) {
+      const answer = await get(`/api/v2/organizations/${encodeURIComponent(organizationId)}/groups`, [403, 404]);
+      if (answer.status === 403 || answer.status === 404) {
+        return { kind: "unavailable", status: answer.status, message: answer.message ?? "" };
+      }
+      return { kind: "found", groups: groupsSchema.parse(answer.body) };
     },
     async lookupWorkspace(id, { includeDeleted = false } = {}) {
       const query = includeDeleted ? "?include_deleted=true" : "";

@@ -11,6 +11,7 @@ import type { Who } from "@/lib/db/queries/audit";
 import { recordSyncError, recordSyncSuccess } from "@/lib/metrics/coder-sync";
 import { decideNotices } from "./notifications";
 import { syncOwnerEmails } from "./owner-emails";
+import { syncTeams } from "./coder-teams";
 import { withTransaction } from "./transaction";
 import { coderClient, type CoderClient, type CoderWorkspace } from "@/lib/coder/client";
 import type { CoderSyncConfig } from "@/lib/coder/config";
@@ -119,6 +120,14 @@ export async function syncFromCoder(
       );
     }
     Object.assign(counts, await applySync(db, seen, deletions, startedAt));
+    // Teams for the usage by team: without them (a token that may not read groups, no license) the sync goes on.
+    const teams = await syncTeams(db, CODER_SYNC, client, startedAt).catch((err: Error) => {
+      console.error(`[coder-sync] could not read the organizations and groups from Coder: ${err.message}`);
+      return null;
+    });
+    for (const o of teams?.withoutGroups ?? []) {
+      console.warn(`[coder-sync] no groups of organization ${o.organization}: Coder answers ${o.status} ${o.message}`);
+    }
     await syncOwnerEmails(db, client, opts.pageSize ?? PAGE_SIZE, startedAt).catch((err) =>
       console.error(`[notify] could not read the owners' email addresses from Coder: ${(err as Error).message}`),
     );

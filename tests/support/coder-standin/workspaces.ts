@@ -32,6 +32,8 @@ export type CoderWorkspace = {
   owner_id: string;
   owner_name: string;
   organization_name: string;
+  /** The default organization's id unless given. */
+  organization_id?: string;
   template_id: string;
   template_name: string;
   template_display_name: string;
@@ -211,7 +213,7 @@ const publicShape = ({ deleted: _deleted, ...w }: CoderWorkspace) => ({
   created_at: "2026-01-01T00:00:00Z",
   updated_at: w.last_used_at,
   owner_avatar_url: "",
-  organization_id: "00000000-0000-0000-0000-000000000001",
+  organization_id: w.organization_id ?? "00000000-0000-0000-0000-000000000001",
   template_icon: "",
   template_allow_user_cancel_workspace_jobs: true,
   template_active_version_id: "tpl-version-1",

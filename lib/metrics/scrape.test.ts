@@ -18,7 +18,7 @@ import { enroll, GiB, makeReport, MiB, send, seedScenario, testNow } from "@/tes
 import { recordSyncError, recordSyncSuccess } from "./coder-sync";
 
 /** The only label names an exposition may carry: bounded sets (channel: email or webhook), and the volume series' workspace and owner. */
-const BOUNDED_LABELS = new Set(["agent", "template", "severity", "state", "outcome", "channel", "le"]);
+const BOUNDED_LABELS = new Set(["agent", "template", "organization", "severity", "state", "outcome", "channel", "le"]);
 const VOLUME_FAMILIES = new Set([
   "coder_storage_workspace_volume_used_bytes",
   "coder_storage_workspace_volume_avail_bytes",

@@ -5,10 +5,11 @@ import type { Db } from "@/lib/db";
 import { getFleetMetrics, type FleetMetrics } from "@/lib/db/queries/metrics";
 import { processMetrics } from "./process";
 import { restartRegistry } from "./restart";
+import { usageRegistry } from "./usage";
 
 // The exposition of GET /metrics: the fleet's figures, read from the database at each scrape into a registry of
 // their own (so a workspace or agent that is gone leaves no stale series behind), then this process's counters.
-// Labels are bounded: agent, template, severity, state (a cleanup job's), outcome; the volume series alone are
+// Labels are bounded: agent, template, organization, severity, state (a cleanup job's), outcome; the volume series alone are
 // per workspace (workspace and owner), because admins alert on each volume. No path or root key is a label.
 
 /** The Prometheus text exposition format's content type. */
@@ -100,5 +101,10 @@ function fleetRegistry(m: FleetMetrics): Registry {
 /** The whole exposition, as text. */
 export async function renderMetrics(db: Db, now: Date = new Date()): Promise<string> {
   const fleet = fleetRegistry(await getFleetMetrics(db, now));
-  return Registry.merge([fleet, await restartRegistry(db), processMetrics().registry]).metrics();
+  return Registry.merge([
+    fleet,
+    await restartRegistry(db),
+    await usageRegistry(db, now),
+    processMetrics().registry,
+  ]).metrics();
 }

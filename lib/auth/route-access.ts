@@ -70,6 +70,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   { method: "GET", path: "/api/v1/fleet/overview", access: "viewer" },
   { method: "GET", path: "/api/v1/fleet/restart", access: "viewer" },
   { method: "GET", path: "/api/v1/usage", access: "member" },
+  { method: "POST", path: "/api/v1/teams/upload", access: "admin" },
   { method: "GET", path: "/api/v1/volumes/at-risk", access: "viewer" },
   { method: "GET", path: "/api/v1/workspaces", access: "member" },
   { method: "GET", path: "/api/v1/workspaces/[id]", access: "member" },

@@ -124,6 +124,11 @@ export const OPERATIONS: Record<string, Operation> = {
     query: usageQuery,
     responseType: "UsageReport",
   },
+  "POST /api/v1/teams/upload": {
+    summary: "Upload an owner → team mapping (CSV: owner,team) for the usage by group, without a Coder sync",
+    tag: "fleet",
+    responseType: "TeamUpload",
+  },
   "GET /api/v1/fleet/restart": {
     summary: "The workspaces that lose agent data at a restart, grouped by template",
     tag: "fleet",

@@ -15,7 +15,7 @@ export const metadata: Metadata = { title: "Usage" };
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function UsagePage({ searchParams }: Props) {
-  const { scope } = await requirePage();
+  const { scope } = await requirePage("member");
   const p = parseUsageState(await searchParams, utcDayOf(new Date()));
   const state = await prefetchAll([
     { queryKey: usageKeys.report(p), load: async () => getUsageReport(await getDb(), scope, usageQueryOf(p)) },

@@ -59,7 +59,7 @@ export type NotifyConfig = {
   allowPrivate: boolean;
   maxPerHour: number;
   /** Thresholds set in the environment; unset, the admin page's value holds. */
-  thresholds: { fillingDays?: number; fullPct?: number };
+  thresholds: { fillingDays?: number; fullPct?: number; growingFileBytes?: number };
 };
 
 /** The configuration is not valid: the message names each wrong variable, its value and what it should be. */
@@ -128,7 +128,12 @@ function shape(env: Environment): Config {
         : null,
       allowPrivate: env.STORAGE_NOTIFY_WEBHOOK_ALLOW_PRIVATE === "1",
       maxPerHour: env.STORAGE_NOTIFY_MAX_PER_HOUR ?? 500,
-      thresholds: { fillingDays: env.STORAGE_NOTIFY_FILLING_DAYS, fullPct: env.STORAGE_NOTIFY_FULL_PERCENT },
+      thresholds: {
+        fillingDays: env.STORAGE_NOTIFY_FILLING_DAYS,
+        fullPct: env.STORAGE_NOTIFY_FULL_PERCENT,
+        growingFileBytes:
+          env.STORAGE_NOTIFY_GROWING_FILE_GIB === undefined ? undefined : env.STORAGE_NOTIFY_GROWING_FILE_GIB * 1024 ** 3,
+      },
     },
   };
 }

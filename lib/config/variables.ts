@@ -130,6 +130,7 @@ export const environment = z.object({
   STORAGE_NOTIFY_MAX_PER_HOUR: wholeNumber(1, 1_000_000, "expected a whole number of messages an hour, at least 1"),
   STORAGE_NOTIFY_FILLING_DAYS: wholeNumber(1, 365, "expected a whole number of days from 1 to 365"),
   STORAGE_NOTIFY_FULL_PERCENT: wholeNumber(50, 100, "expected a whole percentage from 50 to 100"),
+  STORAGE_NOTIFY_GROWING_FILE_GIB: wholeNumber(1, 1024, "expected a whole number of GiB from 1 to 1024"),
 });
 
 export type Environment = z.infer<typeof environment>;

@@ -50,6 +50,7 @@ const NOT_BY_WORKSPACE = [
   "coder_sync_state",
   "notification_outbox",
   "owner_contacts",
+  "owner_notice_preferences",
 ];
 
 describeEachDatabase("schema is ready for distribution by workspace", (t) => {

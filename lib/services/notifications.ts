@@ -19,6 +19,7 @@ export function noticeThresholds(n: NotifyConfig = config().notify): Thresholds 
   return {
     fillingDays: n.thresholds.fillingDays ?? DEFAULT_THRESHOLDS.fillingDays,
     fullPct: n.thresholds.fullPct ?? DEFAULT_THRESHOLDS.fullPct,
+    growingFileBytes: n.thresholds.growingFileBytes ?? DEFAULT_THRESHOLDS.growingFileBytes,
   };
 }
 

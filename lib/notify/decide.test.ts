@@ -13,6 +13,7 @@ const facts = (over: Partial<WorkspaceFacts> = {}): WorkspaceFacts => ({
   writesFailedNoSpace: false,
   lostAtRestart: [],
   causes: [{ agent: "claude-code", path: ".claude", bytes: 5e9 }],
+  grownFiles: [],
   bestRecipe: { recipeId: "claude-code-sessions", title: "Old Claude Code sessions", bytes: 3e9 },
   ...over,
 });

@@ -30,5 +30,5 @@ it("starts the cleanup scheduler and the maintenance schedule when the database 
   }
   expect(getDatabase).toHaveBeenCalled();
   expect(startCleanupScheduler).toHaveBeenCalledWith(getDb);
-  expect(startMaintenanceSchedule).toHaveBeenCalledWith(getDatabase);
+  expect(vi.mocked(startMaintenanceSchedule).mock.calls[0][0]).toBe(getDatabase);
 });

@@ -4,7 +4,7 @@ import { reportBlockerRequest, reportBlockerResponse } from "@/lib/report-format
 import { discoveryResponse, moduleVersionsResponse } from "@/lib/terraform/module";
 import { enrollRequest, report, reportBatch } from "@/lib/report-format/schema";
 import { auditQuery } from "@/lib/validations/audit";
-import { notificationsQuery } from "@/lib/validations/notifications";
+import { noticePreferencesChange, notificationsQuery, unsubscribeQuery } from "@/lib/validations/notifications";
 import { createTokenRequest, createUserRequest, setupRequest, updateUserRequest } from "@/lib/validations/auth";
 import { progressRequest } from "@/lib/validations/cleanup";
 import { findingsQuery } from "@/lib/validations/findings";
@@ -199,6 +199,32 @@ export const OPERATIONS: Record<string, Operation> = {
     tag: "notifications",
     query: notificationsQuery,
     responseType: "{ channels, notices }",
+  },
+  "GET /api/v1/notifications/unsubscribe": {
+    summary: "The one-click unsubscribe link's confirmation page: a button that POSTs the link (a GET changes nothing)",
+    tag: "notifications",
+    query: unsubscribeQuery,
+    produces: "html",
+    auth: "signed-link",
+  },
+  "POST /api/v1/notifications/unsubscribe": {
+    summary:
+      "RFC 8058 one-click unsubscribe (body List-Unsubscribe=One-Click): turns the owner's optional email notices off",
+    tag: "notifications",
+    query: unsubscribeQuery,
+    produces: "html",
+    auth: "signed-link",
+  },
+  "GET /api/v1/me/notification-preferences": {
+    summary: "The signed-in owner's notices: each optional kind on or off per channel, and the kinds that always go",
+    tag: "notifications",
+    responseType: "NoticePreferences",
+  },
+  "PUT /api/v1/me/notification-preferences": {
+    summary: "Turn the signed-in owner's optional notices on or off, per channel and kind (others stay)",
+    tag: "notifications",
+    body: noticePreferencesChange,
+    responseType: "NoticePreferences",
   },
   "GET /api/v1/settings/storage": {
     summary: "Retention in effect, the last maintenance run, every table's size",

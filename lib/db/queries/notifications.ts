@@ -106,8 +106,11 @@ export async function claimDue(db: Db, c: Claim): Promise<OutboxRow[]> {
   });
 }
 
-/** What became of a leased row; applied only while `sender` still holds it. */
-export type Outcome = { status: "sent" } | AfterFailure;
+/**
+ * What became of a leased row; applied only while `sender` still holds it. "skipped": the owner turned its kind
+ * off on its channel (`error` says so).
+ */
+export type Outcome = { status: "sent" } | { status: "skipped"; error: string } | AfterFailure;
 
 export async function settle(db: Db, id: string, sender: string, now: Date, o: Outcome): Promise<boolean> {
   const rows = await db

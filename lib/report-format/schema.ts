@@ -116,6 +116,12 @@ export const workspaceIdentity = z
     owner: name,
     template: name.optional(),
     agent: name.optional(),
+    /**
+     * The owner's address in Coder (CODER_WORKSPACE_OWNER_EMAIL, which the module sets), for the owners' notices
+     * when Coder's users API has none. Reporters before 0.6 never send it; an address that is not one, or is longer
+     * than 254 characters, is dropped (undefined) without refusing the report.
+     */
+    ownerEmail: z.email().max(254).optional().catch(undefined),
   })
   .strict();
 

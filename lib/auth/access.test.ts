@@ -36,6 +36,9 @@ import * as openapiRoute from "@/app/api/v1/openapi.json/route";
 import * as metricsRoute from "@/app/metrics/route";
 import * as meRoute from "@/app/api/v1/me/route";
 import * as notificationsRoute from "@/app/api/v1/notifications/route";
+import * as unsubscribeRoute from "@/app/api/v1/notifications/unsubscribe/route";
+import * as noticePreferencesRoute from "@/app/api/v1/me/notification-preferences/route";
+import { unsubscribeSignature } from "@/lib/notify/unsubscribe";
 import * as reportsRoute from "@/app/api/v1/reports/route";
 import * as reportBatchRoute from "@/app/api/v1/reports/batch/route";
 import * as schemaRoute from "@/app/api/v1/schema/report.json/route";
@@ -199,6 +202,23 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
   },
   "GET /api/v1/audit": { module: auditRoute, example: { url: "/api/v1/audit" } },
   "GET /api/v1/notifications": { module: notificationsRoute, example: { url: "/api/v1/notifications" } },
+  // The signed link is its own credential: every caller holding it gets the same answer.
+  "GET /api/v1/notifications/unsubscribe": {
+    module: unsubscribeRoute,
+    example: { url: "/api/v1/notifications/unsubscribe?owner=erin&sig=:sig" },
+  },
+  "POST /api/v1/notifications/unsubscribe": {
+    module: unsubscribeRoute,
+    example: { url: "/api/v1/notifications/unsubscribe?owner=erin&sig=:sig" },
+  },
+  "GET /api/v1/me/notification-preferences": {
+    module: noticePreferencesRoute,
+    example: { url: "/api/v1/me/notification-preferences" },
+  },
+  "PUT /api/v1/me/notification-preferences": {
+    module: noticePreferencesRoute,
+    example: { url: "/api/v1/me/notification-preferences", body: () => ({ channels: {} }) },
+  },
   "GET /api/v1/settings/storage": { module: storageSettingsRoute, example: { url: "/api/v1/settings/storage" } },
   "PUT /api/v1/settings/retention": {
     module: retentionRoute,
@@ -377,6 +397,7 @@ function expected(rule: RouteRule, caller: CallerKind): number | null {
 describeEachDatabase("access to every route", (t) => {
   let p: Principals;
   let victimToken = "";
+  let unsubscribeSig = "";
   const policies = { policy: "", doomed: "" };
   const headersFor: Partial<Record<CallerKind, Record<string, string>>> = {};
   const bodies: string[] = [];
@@ -390,7 +411,8 @@ describeEachDatabase("access to every route", (t) => {
         .replace(":viewer", p.viewer.id)
         .replace(":victim", victimToken)
         .replace(":policy", policies.policy)
-        .replace(":doomed", policies.doomed);
+        .replace(":doomed", policies.doomed)
+        .replace(":sig", encodeURIComponent(unsubscribeSig));
     const params = Object.fromEntries(Object.entries(example.params ?? {}).map(([k, v]) => [k, subst(v)]));
     const body = example.body?.();
     const request = new Request(`${BASE}${subst(example.url)}`, {
@@ -438,6 +460,7 @@ describeEachDatabase("access to every route", (t) => {
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(apiKeys.id, expired.info.id));
     victimToken = (await createApiToken(db, p.admin.id, { name: "victim", role: "viewer" }, TEST_WHO)).info.id;
+    unsubscribeSig = unsubscribeSignature(await authSecret(db), "erin");
     const adminActor = { actor: { type: "user" as const, id: p.admin.id, label: p.admin.email } };
     const policy = {
       ...RUN,
@@ -561,7 +584,9 @@ describeEachDatabase("access to every route", (t) => {
   it("changed nothing for the callers it refused (the audit log names only admins, but for downloads)", async () => {
     // Exports are reads that every viewer may make; they are audited whoever makes them.
     const rows = await t.current.db.execute(
-      sql`select distinct actor_label from audit_log where action not like 'auth.%' and action <> 'export.downloaded'`,
+      // The unsubscribe link is a credential of its own, signed for one owner: whoever holds it may use it.
+      sql`select distinct actor_label from audit_log where action not like 'auth.%' and action <> 'export.downloaded'
+        and action <> 'notifications.unsubscribed'`,
     );
     const actors = (rows as unknown as { rows: { actor_label: string }[] }).rows.map((r) => r.actor_label);
     expect(actors.length).toBeGreaterThan(0);

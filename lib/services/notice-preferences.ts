@@ -2,7 +2,12 @@ import "server-only";
 import type { Caller } from "@/lib/auth/caller";
 import { authSecret } from "@/lib/auth/server";
 import type { Who } from "@/lib/db/queries/audit";
-import { coderUsernameOf, preferenceRows, savePreferences, type PreferenceRow } from "@/lib/db/queries/notice-preferences";
+import {
+  coderUsernameOf,
+  preferenceRows,
+  savePreferences,
+  type PreferenceRow,
+} from "@/lib/db/queries/notice-preferences";
 import type { Db } from "@/lib/db/types";
 import { ConflictError, ForbiddenError } from "@/lib/errors";
 import { ALWAYS_SENT, NOTICE_CHANNELS, OPTIONAL_KINDS, type OptionalKind } from "@/lib/notify/types";
@@ -47,10 +52,12 @@ export async function updateNoticePreferences(
   who: Who,
 ): Promise<NoticePreferences> {
   const rows = rowsOfChange(change);
-  await withTransaction({ db, who }, async ({ tx, now, audit }) => {
-    await savePreferences(tx, owner, rows, now);
-    await audit({ action: "notifications.preferences_changed", target: owner, details: { changes: rows } });
-  });
+  // Nothing named, nothing changed: no audit entry.
+  if (rows.length)
+    await withTransaction({ db, who }, async ({ tx, now, audit }) => {
+      await savePreferences(tx, owner, rows, now);
+      await audit({ action: "notifications.preferences_changed", target: owner, details: { changes: rows } });
+    });
   return noticePreferences(db, owner);
 }
 
@@ -68,7 +75,11 @@ export async function unsubscribeByLink(db: Db, owner: string, sig: string, who:
   const rows = OPTIONAL_KINDS.map((kind) => ({ channel: "email" as const, kind, enabled: false }));
   await withTransaction({ db, who }, async ({ tx, now, audit }) => {
     await savePreferences(tx, owner, rows, now);
-    await audit({ action: "notifications.unsubscribed", target: owner, details: { channel: "email", kinds: OPTIONAL_KINDS } });
+    await audit({
+      action: "notifications.unsubscribed",
+      target: owner,
+      details: { channel: "email", kinds: OPTIONAL_KINDS },
+    });
   });
   return noticePreferences(db, owner);
 }

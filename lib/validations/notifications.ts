@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { NOTICE_CHANNELS, NOTICE_KINDS, OPTIONAL_KINDS, type NoticeChannel, type OptionalKind } from "@/lib/notify/types";
+import {
+  NOTICE_CHANNELS,
+  NOTICE_KINDS,
+  OPTIONAL_KINDS,
+  type NoticeChannel,
+  type OptionalKind,
+} from "@/lib/notify/types";
 
 // GET /api/v1/notifications: the notices of the last 30 days, narrowed by the admin's filters.
 
@@ -24,11 +30,18 @@ export type NoticePreferences = {
   alwaysSent: string[];
 };
 
-const switches = z.partialRecord(z.enum(OPTIONAL_KINDS), z.boolean());
+/** Each optional kind (OPTIONAL_KINDS) on or off; a kind not named stays as it is. */
+const switches = z
+  .object({
+    filling: z.boolean().optional(),
+    "growing-file": z.boolean().optional(),
+    "lost-at-restart": z.boolean().optional(),
+  })
+  .strict() satisfies z.ZodType<Partial<KindSwitches>>;
 
 /** PUT /api/v1/me/notification-preferences: the switches to change (the others stay). */
 export const noticePreferencesChange = z
-  .object({ channels: z.partialRecord(z.enum(NOTICE_CHANNELS), switches) })
+  .object({ channels: z.object({ email: switches.optional(), webhook: switches.optional() }).strict() })
   .strict();
 export type NoticePreferencesChange = z.infer<typeof noticePreferencesChange>;
 

@@ -132,7 +132,9 @@ function shape(env: Environment): Config {
         fillingDays: env.STORAGE_NOTIFY_FILLING_DAYS,
         fullPct: env.STORAGE_NOTIFY_FULL_PERCENT,
         growingFileBytes:
-          env.STORAGE_NOTIFY_GROWING_FILE_GIB === undefined ? undefined : env.STORAGE_NOTIFY_GROWING_FILE_GIB * 1024 ** 3,
+          env.STORAGE_NOTIFY_GROWING_FILE_GIB === undefined
+            ? undefined
+            : env.STORAGE_NOTIFY_GROWING_FILE_GIB * 1024 ** 3,
       },
     },
   };

@@ -88,7 +88,12 @@ function growingFile(f: WorkspaceFacts, t: Thresholds) {
   const [top] = grown;
   const level = Math.min(GROWTH_LEVELS, 1 + Math.floor(Math.log2(top.growth / t.growingFileBytes)));
   const digest = createHash("sha256")
-    .update(grown.map((g) => `${g.agent}\0${g.path}`).sort().join("\0"))
+    .update(
+      grown
+        .map((g) => `${g.agent}\0${g.path}`)
+        .sort()
+        .join("\0"),
+    )
     .digest("hex")
     .slice(0, 16);
   const more = grown.length > 1 ? ` (and ${grown.length - 1} more)` : "";

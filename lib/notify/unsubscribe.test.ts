@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  isUnsubscribeSignature,
-  unsubscribeConfirmPage,
-  unsubscribeLink,
-  unsubscribeSignature,
-} from "./unsubscribe";
+import { isUnsubscribeSignature, unsubscribeConfirmPage, unsubscribeLink, unsubscribeSignature } from "./unsubscribe";
 
 describe("the unsubscribe link", () => {
   it("is signed per owner with the secret: another owner, another secret or a changed signature fail", () => {

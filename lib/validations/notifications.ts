@@ -1,11 +1,5 @@
 import { z } from "zod";
-import {
-  NOTICE_CHANNELS,
-  NOTICE_KINDS,
-  OPTIONAL_KINDS,
-  type NoticeChannel,
-  type OptionalKind,
-} from "@/lib/notify/types";
+import { NOTICE_CHANNELS, NOTICE_KINDS, type NoticeChannel, type OptionalKind } from "@/lib/notify/types";
 
 // GET /api/v1/notifications: the notices of the last 30 days, narrowed by the admin's filters.
 

@@ -8,10 +8,7 @@ import type { Db } from "../types";
 
 /** The workspaces whose owner was last told of `kind`: a state that no longer holds is cleared. */
 export async function workspacesTold(db: Db, kind: NoticeKind): Promise<string[]> {
-  const rows = await db
-    .select({ id: noticeStates.workspaceId })
-    .from(noticeStates)
-    .where(eq(noticeStates.kind, kind));
+  const rows = await db.select({ id: noticeStates.workspaceId }).from(noticeStates).where(eq(noticeStates.kind, kind));
   return rows.map((r) => r.id);
 }
 

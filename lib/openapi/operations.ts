@@ -21,6 +21,7 @@ import { atRiskQuery } from "@/lib/validations/volumes";
 import { workspaceDetailQuery, workspaceListQuery } from "@/lib/validations/workspaces";
 import { CLEANUP_OPERATIONS } from "./cleanup-operations";
 import { EXPORT_OPERATIONS } from "./export-operations";
+import { OWNER_OPERATIONS } from "./owner-operations";
 import type { Operation } from "./operation";
 
 // What each route of lib/auth/route-access.ts takes and answers, for the OpenAPI document: the zod schemas the
@@ -219,4 +220,5 @@ export const OPERATIONS: Record<string, Operation> = {
   "POST /api/v1/enrollment-key/rotate": { summary: "Rotate the fleet's enrollment key", tag: "settings" },
   ...EXPORT_OPERATIONS,
   ...CLEANUP_OPERATIONS,
+  ...OWNER_OPERATIONS,
 };

@@ -5,6 +5,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import * as adminKeepRoute from "@/app/api/v1/cleanup/keeps/[id]/route";
 import * as adminKeepsRoute from "@/app/api/v1/cleanup/keeps/route";
+import * as adminPreviewRoute from "@/app/api/v1/cleanup/preview/route";
 import * as ownerRecipesRoute from "@/app/api/v1/cleanup/owner-recipes/route";
 import * as previewRoute from "@/app/api/v1/me/cleanup/preview/route";
 import * as restoreRoute from "@/app/api/v1/me/cleanup/jobs/[id]/restore/route";
@@ -13,14 +14,17 @@ import * as keepRoute from "@/app/api/v1/me/keeps/[id]/route";
 import * as keepsRoute from "@/app/api/v1/me/keeps/route";
 import * as storageRoute from "@/app/api/v1/me/storage/route";
 import { auditLog, cleanupJobs, cleanupKeeps, cleanupRuns, users } from "@/lib/db/schema";
+import type { Who } from "@/lib/db/queries/audit";
 import { keptPaths } from "@/lib/db/queries/owner-cleanup";
 import { claimJobs, storeJobResult } from "@/lib/services/cleanup-jobs";
+import { createRun } from "@/lib/services/cleanup-runs";
 import { createUser } from "@/lib/services/users";
 import { BASE, ctx, makePrincipals, signIn, type Principals } from "@/tests/support/auth";
-import { claudeRoot, doneResult, seedWorkspace, usage, type Enrolled } from "@/tests/support/cleanup";
+import { claudeRoot, doneResult, FLEET_CLAUDE_RUN, seedWorkspace, usage, type Enrolled } from "@/tests/support/cleanup";
 import { describeEachDatabase, serveRoutesFrom, TEST_WHO } from "@/tests/support/db";
 import { MiB } from "@/tests/support/reports";
 
+const ADMIN: Who = { actor: { type: "user", id: "u-admin", label: "admin@example.com" } };
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
 describeEachDatabase("owners free their own space", (t) => {
@@ -202,6 +206,20 @@ describeEachDatabase("owners free their own space", (t) => {
     expect(job.keep).toEqual([".claude-code-data/projects/-work-app"]);
     expect(runId).toBeTruthy();
     // the Keep ends by itself after its days
+    // an admin's preview lists it, and an admin's (or a policy's) run carries it to the reporter alike
+    const adminPreview = await call(
+      adminPreviewRoute,
+      "POST",
+      "/api/v1/cleanup/preview",
+      { ...FLEET_CLAUDE_RUN, scope: { workspaceIds: ["own-a"] } },
+      {},
+      p.admin.cookie,
+    );
+    expect((await adminPreview.json()).kept).toContainEqual(expect.objectContaining({ id, owner: "alice" }));
+    const adminRun = await createRun(t.current.db, { ...FLEET_CLAUDE_RUN, scope: { workspaceIds: ["own-a"] } }, ADMIN);
+    const [adminJob] = await claimJobs(t.current.db, "own-a", new Date(), ["cleanup"]);
+    expect(adminJob).toMatchObject({ keep: [".claude-code-data/projects/-work-app"] });
+    expect(adminRun.jobs).toBe(1);
     expect(await keptPaths(t.current.db, "own-a", new Date(Date.now() + 6 * 86_400_000))).toHaveLength(1);
     expect(await keptPaths(t.current.db, "own-a", new Date(Date.now() + 8 * 86_400_000))).toEqual([]);
     const bobKeepEnd = await call(keepRoute, "DELETE", `/api/v1/me/keeps/${id}`, undefined, { id }, p.viewer.cookie);

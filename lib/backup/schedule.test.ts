@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import { getLastBackup } from "@/lib/db/queries/backup";
+import { getStorageSettings } from "@/lib/db/queries/storage";
 import { backupRegistry } from "@/lib/metrics/backup";
 import { scratchDir } from "@/tests/support/backup";
 import { describeEachDatabase } from "@/tests/support/db";
@@ -40,6 +41,11 @@ describeEachDatabase("the scheduled backup", (t) => {
     expect(await getLastBackup(t.current.db)).toMatchObject({ at: day(3).toISOString(), file: files[1] });
     expect(last).toMatchObject({ ran: true, bytes: fs.statSync(`${tmp.dir}/${files[1]}`).size });
     expect((await checkBackup(`${tmp.dir}/${files[1]}`)).header.withSecrets).toBe(true);
+    expect((await getStorageSettings(t.current.db)).backup).toMatchObject({
+      scheduled: true,
+      keep: 7,
+      last: { file: files[1] },
+    });
     const metrics = await (await backupRegistry(t.current.db)).metrics();
     expect(metrics).toContain(`coder_storage_backup_last_success_timestamp_seconds ${day(3).getTime() / 1000}`);
   });

@@ -42,14 +42,17 @@ export async function writeBackup(conn: Conn, out: Writable, opts: BackupOptions
   const started = performance.now();
   await conn.exec(PORTABLE_TEXT);
   const header = await headerOf(conn, opts.withSecrets ?? false);
+  // A database of an older migration lacks the newer tables.
+  const present = new Set(await tablesOf(conn));
+  const tables = BACKED_UP.filter((t) => present.has(t));
   const manifest: Manifest = { tables: [] };
   let bytes = 0;
   async function* lines(): AsyncGenerator<Buffer> {
     yield Buffer.from(`${MAGIC}\n${JSON.stringify(header)}\n`);
-    for (const [i, table] of BACKED_UP.entries()) {
+    for (const [i, table] of tables.entries()) {
       const summary = yield* section(conn, table, header.withSecrets);
       manifest.tables.push(summary);
-      opts.onTable?.(summary, i, BACKED_UP.length);
+      opts.onTable?.(summary, i, tables.length);
     }
     yield Buffer.from(`${MANIFEST_PREFIX}${JSON.stringify(manifest)}\n`);
   }

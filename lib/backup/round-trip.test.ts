@@ -1,12 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoFleet } from "@/lib/demo/fleet";
 import { openEmbedded } from "@/lib/db/open";
 import { createScratchPostgres } from "@/tests/support/db";
 import { folderContents, postgresContents, scratchDir } from "@/tests/support/backup";
+import { pgConn } from "./connection";
+import { migrateTo } from "./migrate";
 import { backupTarget, restoreTarget, type Target } from "./run";
+import { readJournal } from "./schema-info";
 
 // The move both ways (docs/backup.md): an embedded database backed up, restored into a fresh PostgreSQL database,
 // backed up from there and restored into a new embedded folder; every backed-up table's rows and every sequence
@@ -49,4 +53,43 @@ describe("backup and restore: embedded → PostgreSQL → embedded", () => {
     await restoreTarget({ kind: "embedded", dir: back }, second);
     expect(await folderContents(back)).toEqual(before);
   }, 300_000);
+});
+
+describe("a backup of an older schema", () => {
+  const dbs: { url: string; drop: () => Promise<void> }[] = [];
+  afterAll(async () => {
+    for (const d of dbs) await d.drop();
+  });
+
+  it("is restored at its migration, then brought up to this release's", async () => {
+    const [old, target] = [await createScratchPostgres(), await createScratchPostgres()];
+    dbs.push(old, target);
+    const journal = readJournal();
+    const client = new pg.Client({ connectionString: old.url });
+    await client.connect();
+    try {
+      await migrateTo(pgConn(client), journal.length - 4);
+      await client.query(`insert into users (id, name, email) values ('u1', 'Ada', 'ada@example.com')`);
+    } finally {
+      await client.end();
+    }
+    const tmp = scratchDir();
+    try {
+      const file = path.join(tmp.dir, "old.storage-backup");
+      const { header } = await backupTarget({ kind: "postgres", url: old.url }, fs.createWriteStream(file));
+      expect(header.migration).toEqual({ tag: journal.at(-4)!.tag, idx: journal.length - 4 });
+      await restoreTarget({ kind: "postgres", url: target.url }, file);
+      const after = await postgresContents(target.url);
+      expect(after.users).toEqual([expect.stringContaining("ada@example.com")]);
+      // The newer migrations' tables are there, and the app opens it without a migration left to apply.
+      expect(after.owner_contacts).toEqual([]);
+      const check = new pg.Client({ connectionString: target.url });
+      await check.connect();
+      const { rows } = await check.query(`select count(*)::int as n from drizzle.__drizzle_migrations`);
+      await check.end();
+      expect(rows[0].n).toBe(journal.length);
+    } finally {
+      tmp.remove();
+    }
+  }, 120_000);
 });

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -53,6 +54,26 @@ describe("backup and restore: embedded → PostgreSQL → embedded", () => {
     await restoreTarget({ kind: "embedded", dir: back }, second);
     expect(await folderContents(back)).toEqual(before);
   }, 300_000);
+
+  it("leaves the embedded target as it was when the restore is killed midway", async () => {
+    const before = await folderContents(source.dir);
+    const file = path.join(tmp.dir, "first.storage-backup");
+    const child = spawn(
+      "node",
+      ["--conditions=react-server", "--import", "tsx", "scripts/restore.ts", file, "--force"],
+      {
+        env: { ...process.env, DATABASE_URL: "", STORAGE_DATA_DIR: source.dir },
+        stdio: "ignore",
+      },
+    );
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    // Killed while it loads the new data folder beside the target.
+    while (!fs.existsSync(path.join(`${source.dir}.restoring`, "PG_VERSION")))
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    child.kill("SIGKILL");
+    await exited;
+    expect(await folderContents(source.dir)).toEqual(before);
+  }, 120_000);
 });
 
 describe("a backup of an older schema", () => {

@@ -2,8 +2,7 @@
 // configured database (DATABASE_URL, or the embedded one), which must be empty unless --force. docs/backup.md.
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { leftOutNotice } from "@/lib/backup/restore";
-import { checkBackup } from "@/lib/backup/restore";
+import { checkBackup, leftOutNotice } from "@/lib/backup/restore";
 import { restoreTarget } from "@/lib/backup/run";
 import { config } from "@/lib/config";
 import { configuredTarget, describeTarget, fail, progress } from "./backup/target";

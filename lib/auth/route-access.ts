@@ -101,6 +101,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   { method: "GET", path: "/api/v1/export/modules/[namespace]/[module]", access: "viewer" },
   { method: "GET", path: "/api/v1/export/workspaces/[id]/[table]", access: "member" },
   { method: "GET", path: "/api/v1/export/audit.csv", access: "admin" },
+  { method: "GET", path: "/api/v1/backup", access: "admin", why: "the whole database, secrets on request" },
   { method: "GET", path: "/api/v1/export/cleanup/runs.csv", access: "viewer" },
   { method: "GET", path: "/api/v1/export/cleanup/runs/[id]", access: "viewer" },
   { method: "GET", path: "/api/v1/export/cleanup/policies.csv", access: "viewer" },

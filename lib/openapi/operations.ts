@@ -4,6 +4,7 @@ import { reportBlockerRequest, reportBlockerResponse } from "@/lib/report-format
 import { discoveryResponse, moduleVersionsResponse } from "@/lib/terraform/module";
 import { enrollRequest, report, reportBatch } from "@/lib/report-format/schema";
 import { auditQuery } from "@/lib/validations/audit";
+import { backupQuery } from "@/lib/validations/backup";
 import { notificationsQuery } from "@/lib/validations/notifications";
 import { createTokenRequest, createUserRequest, setupRequest, updateUserRequest } from "@/lib/validations/auth";
 import { progressRequest } from "@/lib/validations/cleanup";
@@ -189,6 +190,12 @@ export const OPERATIONS: Record<string, Operation> = {
     responseType: "{ token, info }",
   },
   "DELETE /api/v1/tokens/[id]": { summary: "Revoke an API token", tag: "users" },
+  "GET /api/v1/backup": {
+    summary: "A backup of the dashboard's database, streamed as it is written (docs/backup.md)",
+    tag: "backup",
+    query: backupQuery,
+    produces: "gzip",
+  },
   "GET /api/v1/audit": {
     summary: "The audit log, newest first (keyset pages)",
     tag: "audit",

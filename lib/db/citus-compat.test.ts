@@ -51,6 +51,8 @@ const NOT_BY_WORKSPACE = [
   "notification_outbox",
   "owner_contacts",
   "owner_notice_preferences",
+  "owner_recipes",
+  "cleanup_keeps",
 ];
 
 describeEachDatabase("schema is ready for distribution by workspace", (t) => {

@@ -4,6 +4,7 @@ import type { ColumnDef } from "@tanstack/react-table";
 import Link from "next/link";
 import type { FindingCounts, Rule } from "@/lib/db/queries/findings";
 import { SEVERITIES } from "@/lib/findings/finding";
+import { formatBytes } from "@/lib/format/bytes";
 import { formatCount } from "@/lib/format/numbers";
 import { column, DataTable } from "@/components/ui/data-table";
 
@@ -17,6 +18,8 @@ const columns: ColumnDef<RuleCount>[] = [
   )),
   column("count", "Findings", (r) => formatCount(r.count), { className: "num phone-first" }),
   column("rows", "Workspace rows", (r) => formatCount(r.rows), { className: "num phone-first" }),
+  // Where the rule's value is a size (an empty cell otherwise).
+  column("bytes", "Size", (r) => (r.bytes === null ? "" : formatBytes(r.bytes)), { className: "num" }),
 ];
 
 /**

@@ -4,8 +4,8 @@ import type { ColumnDef } from "@tanstack/react-table";
 import Link from "next/link";
 import type { FindingCounts, Rule } from "@/lib/db/queries/findings";
 import { SEVERITIES } from "@/lib/findings/finding";
-import { formatBytes } from "@/lib/format/bytes";
 import { formatCount } from "@/lib/format/numbers";
+import { Bytes } from "@/components/ui/bytes";
 import { column, DataTable } from "@/components/ui/data-table";
 
 type RuleCount = FindingCounts["byRule"][number] & { title: string };
@@ -19,7 +19,7 @@ const columns: ColumnDef<RuleCount>[] = [
   column("count", "Findings", (r) => formatCount(r.count), { className: "num phone-first" }),
   column("rows", "Workspace rows", (r) => formatCount(r.rows), { className: "num phone-first" }),
   // Where the rule's value is a size (an empty cell otherwise).
-  column("bytes", "Size", (r) => (r.bytes === null ? "" : formatBytes(r.bytes)), { className: "num" }),
+  column("bytes", "Size", (r) => (r.bytes === null ? "" : <Bytes value={r.bytes} />), { className: "num" }),
 ];
 
 /**

@@ -3,8 +3,8 @@
 import type { ColumnDef } from "@tanstack/react-table";
 import Link from "next/link";
 import type { TemplateCount } from "@/lib/db/queries/findings";
-import { formatBytes } from "@/lib/format/bytes";
 import { formatCount } from "@/lib/format/numbers";
+import { Bytes } from "@/components/ui/bytes";
 import { column, DataTable } from "@/components/ui/data-table";
 
 /** A rule's findings one row per template, each opening that template's workspace rows (`href`). */
@@ -23,7 +23,7 @@ export function FindingsByTemplate({ rows, href }: { rows: TemplateCount[]; href
     ),
     column("count", "Findings", (r) => formatCount(r.count), { className: "num phone-first" }),
     column("workspaces", "Workspaces", (r) => formatCount(r.workspaces), { className: "num phone-first" }),
-    ...(sized ? [column<TemplateCount>("bytes", "Size", (r) => formatBytes(r.bytes), { className: "num" })] : []),
+    ...(sized ? [column<TemplateCount>("bytes", "Size", (r) => <Bytes value={r.bytes} />, { className: "num" })] : []),
   ];
   return (
     <DataTable

@@ -39,7 +39,8 @@ export function FindingsByRule({ counts, rules }: { counts: FindingCounts; rules
       columns={columns}
       rowId={(r) => r.ruleId}
       testId="findings-by-rule"
-      stacked={2}
+      // Findings, rows and size under the rule's name on a phone, side by side
+      stacked={3}
       wrapStyle={{ marginBottom: 12 }}
     />
   );

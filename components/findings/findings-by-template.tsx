@@ -31,8 +31,10 @@ export function FindingsByTemplate({ rows, href }: { rows: TemplateCount[]; href
       columns={columns}
       rowId={(r) => r.template ?? ""}
       testId="findings-by-template"
-      stacked={2}
+      stacked={columns.length - 1}
       wrapStyle={{ marginBottom: 12 }}
-    />
+    >
+      <p className="muted small">Every workspace&apos;s rows follow, the most urgent first.</p>
+    </DataTable>
   );
 }

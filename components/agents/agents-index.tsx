@@ -57,7 +57,8 @@ export function AgentsIndex({ agents }: { agents: TopAgent[] }) {
           columns={agentColumns(total)}
           rowId={(a) => a.agent}
           testId="agents-index"
-          stacked={2}
+          // Storage, Share and Workspaces under the agent's name on a phone (its Roots left out there)
+          stacked={3}
           empty="No workspace has reported yet."
         />
       </Panel>

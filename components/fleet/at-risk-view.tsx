@@ -35,7 +35,7 @@ const columns: ColumnDef<AtRiskVolume>[] = [
     className: "num phone-first",
   }),
   column("growth", "Growth", (v) => <Bytes value={v.growthBytesPerDay} perDay />, { className: "num" }),
-  column("why", "Why it fills", (v) => <WhyItFills v={v} />),
+  column("why", "Why it fills", (v) => <WhyItFills v={v} />, { className: "phone-wide" }),
 ];
 
 function FullIn({ v }: { v: AtRiskVolume }) {
@@ -93,6 +93,7 @@ export function AtRiskView() {
           columns={columns}
           rowId={(v) => v.workspace.id}
           testId="at-risk"
+          // Full in, Avail and Use% under the name, then Growth; why it fills on lines of its own
           stacked={3}
           empty="No volume is full or filling within these days."
         >

@@ -72,6 +72,8 @@ import * as exportUsageRoute from "@/app/api/v1/export/usage.csv/route";
 import * as exportWorkspacesRoute from "@/app/api/v1/export/workspaces.csv/route";
 import * as exportFindingsRoute from "@/app/api/v1/export/findings.csv/route";
 import * as exportRestartRoute from "@/app/api/v1/export/restart.csv/route";
+import * as exportVolumesRoute from "@/app/api/v1/export/volumes.csv/route";
+import * as exportAgentsRoute from "@/app/api/v1/export/agents.csv/route";
 import * as exportFleetRoute from "@/app/api/v1/export/fleet.csv/route";
 import * as exportFleetTableRoute from "@/app/api/v1/export/fleet/[table]/route";
 import * as exportAgentRoute from "@/app/api/v1/export/agents/[agent]/route";
@@ -242,6 +244,8 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
   },
   "GET /api/v1/export/findings.csv": { module: exportFindingsRoute, example: { url: "/api/v1/export/findings.csv" } },
   "GET /api/v1/export/restart.csv": { module: exportRestartRoute, example: { url: "/api/v1/export/restart.csv" } },
+  "GET /api/v1/export/volumes.csv": { module: exportVolumesRoute, example: { url: "/api/v1/export/volumes.csv" } },
+  "GET /api/v1/export/agents.csv": { module: exportAgentsRoute, example: { url: "/api/v1/export/agents.csv" } },
   "GET /api/v1/export/fleet.csv": { module: exportFleetRoute, example: { url: "/api/v1/export/fleet.csv" } },
   "GET /api/v1/export/fleet/[table]": {
     module: exportFleetTableRoute,

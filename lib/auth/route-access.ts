@@ -108,6 +108,8 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   { method: "GET", path: "/api/v1/export/workspaces.csv", access: "member" },
   { method: "GET", path: "/api/v1/export/findings.csv", access: "member" },
   { method: "GET", path: "/api/v1/export/restart.csv", access: "viewer" },
+  { method: "GET", path: "/api/v1/export/volumes.csv", access: "viewer" },
+  { method: "GET", path: "/api/v1/export/agents.csv", access: "viewer" },
   { method: "GET", path: "/api/v1/export/fleet.csv", access: "viewer" },
   { method: "GET", path: "/api/v1/export/fleet/[table]", access: "viewer" },
   { method: "GET", path: "/api/v1/export/agents/[agent]", access: "viewer" },

@@ -18,8 +18,13 @@ export async function register() {
   // start delays policies and maintenance instead of disabling them until the next restart.
   const { startCleanupScheduler } = await import("./lib/services/cleanup-scheduler");
   startCleanupScheduler(getDb);
-  const { startMaintenanceSchedule } = await import("./lib/db/maintenance-schedule");
-  startMaintenanceSchedule(getDatabase);
+  const { MAINTENANCE_EVERY_MS, startMaintenanceSchedule } = await import("./lib/db/maintenance-schedule");
+  // After each hourly run: the owners told of the cleanups the policies' next runs will make.
+  const { decideCleanupAhead } = await import("./lib/services/cleanup-ahead");
+  startMaintenanceSchedule(getDatabase, MAINTENANCE_EVERY_MS, (db) => decideCleanupAhead(db));
+  // A backup a day into STORAGE_BACKUP_DIR, when set (docs/backup.md).
+  const { startBackupSchedule } = await import("./lib/backup/schedule");
+  startBackupSchedule(getDatabase);
   // Coder's view of the workspaces (CODER_URL and CODER_SESSION_TOKEN), at start and every CODER_SYNC_INTERVAL.
   const { coderSyncConfig } = await import("./lib/coder/config");
   const { startCoderSync } = await import("./lib/services/coder-sync");

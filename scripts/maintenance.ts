@@ -3,11 +3,14 @@
 // at the same moment makes this one skip.
 import { getDatabase } from "@/lib/db";
 import { runMaintenance } from "@/lib/db/maintenance-task";
+import { decideCleanupAhead } from "@/lib/services/cleanup-ahead";
 
 const database = await getDatabase();
 try {
   const r = await runMaintenance(database);
-  console.log(JSON.stringify(r, null, 2));
+  // As the app's hourly run does: the owners told of the cleanups the policies' next runs will make.
+  const cleanupAheadQueued = r.ran ? await decideCleanupAhead(database.db) : 0;
+  console.log(JSON.stringify({ ...r, cleanupAheadQueued }, null, 2));
 } finally {
   await database.close();
 }

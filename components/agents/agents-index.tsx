@@ -4,9 +4,11 @@ import type { ColumnDef } from "@tanstack/react-table";
 import Link from "next/link";
 import type { TopAgent } from "@/lib/db/queries/fleet-lists";
 import { formatCount, formatPercent } from "@/lib/format/numbers";
+import { exportPaths } from "@/lib/validations/export";
 import { agentColor } from "@/components/charts/palette";
 import { Bytes } from "@/components/ui/bytes";
 import { column, DataTable } from "@/components/ui/data-table";
+import { ExportLink } from "@/components/ui/export-link";
 import { PageHeader } from "@/components/ui/page-header";
 import { Panel } from "@/components/ui/panel";
 import { agentLabel, hasAgentPage } from "./agent-label";
@@ -49,13 +51,14 @@ export function AgentsIndex({ agents }: { agents: TopAgent[] }) {
           </>
         }
       />
-      <Panel title="Largest first">
+      <Panel title="Largest first" actions={<ExportLink path={exportPaths.agents()} />}>
         <DataTable
           data={agents}
           columns={agentColumns(total)}
           rowId={(a) => a.agent}
           testId="agents-index"
-          stacked={2}
+          // Storage, Share and Workspaces under the agent's name on a phone (its Roots left out there)
+          stacked={3}
           empty="No workspace has reported yet."
         />
       </Panel>

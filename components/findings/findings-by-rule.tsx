@@ -5,6 +5,7 @@ import Link from "next/link";
 import type { FindingCounts, Rule } from "@/lib/db/queries/findings";
 import { SEVERITIES } from "@/lib/findings/finding";
 import { formatCount } from "@/lib/format/numbers";
+import { Bytes } from "@/components/ui/bytes";
 import { column, DataTable } from "@/components/ui/data-table";
 
 type RuleCount = FindingCounts["byRule"][number] & { title: string };
@@ -17,6 +18,8 @@ const columns: ColumnDef<RuleCount>[] = [
   )),
   column("count", "Findings", (r) => formatCount(r.count), { className: "num phone-first" }),
   column("rows", "Workspace rows", (r) => formatCount(r.rows), { className: "num phone-first" }),
+  // Where the rule's value is a size (an empty cell otherwise).
+  column("bytes", "Size", (r) => (r.bytes === null ? "" : <Bytes value={r.bytes} />), { className: "num" }),
 ];
 
 /**
@@ -36,7 +39,8 @@ export function FindingsByRule({ counts, rules }: { counts: FindingCounts; rules
       columns={columns}
       rowId={(r) => r.ruleId}
       testId="findings-by-rule"
-      stacked={2}
+      // Findings, rows and size under the rule's name on a phone, side by side
+      stacked={3}
       wrapStyle={{ marginBottom: 12 }}
     />
   );

@@ -19,6 +19,7 @@ import { Skeleton } from "@/components/ui/states";
 import { useSetSearchParams } from "@/components/ui/use-set-search-params";
 import { FindingList } from "./finding-item";
 import { FindingsByRule } from "./findings-by-rule";
+import { FindingsByTemplate } from "./findings-by-template";
 import { PageHeader } from "@/components/ui/page-header";
 import { Button } from "@/components/ui/button";
 
@@ -155,6 +156,13 @@ export function FindingsView() {
         {/* Across the fleet, one row per rule to read first; a rule picked, its rows. */}
         {first?.counts && !state.rule && !state.workspace ? (
           <FindingsByRule counts={first.counts} rules={rules.data?.rules ?? []} />
+        ) : null}
+        {/* A rule picked, its findings by template first, each opening its workspaces' rows. */}
+        {first?.byTemplate ? (
+          <FindingsByTemplate
+            rows={first.byTemplate}
+            href={(template) => `/findings?${new URLSearchParams({ ...state, template } as Record<string, string>)}`}
+          />
         ) : null}
         {rows.length > 0 ? <FindingList findings={rows} /> : null}
         {query.hasNextPage ? (

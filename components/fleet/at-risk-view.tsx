@@ -9,11 +9,13 @@ import { formatCount, formatCountOf, formatPercent } from "@/lib/format/numbers"
 import { dfSummary } from "@/lib/format/volume";
 import { fullInText } from "@/lib/format/full-in";
 import { atRiskOptions } from "@/lib/query/fleet";
+import { exportPaths } from "@/lib/validations/export";
 import { AT_RISK_DAYS, parseAtRiskSearchParams } from "@/lib/validations/volumes";
 import { Bytes } from "@/components/ui/bytes";
 import { column, DataTable } from "@/components/ui/data-table";
 import { DataTableMore } from "@/components/ui/data-table-pager";
 import { ErrorPanel } from "@/components/ui/error-panel";
+import { ExportLink } from "@/components/ui/export-link";
 import { PageHeader } from "@/components/ui/page-header";
 import { Panel } from "@/components/ui/panel";
 import { Select } from "@/components/ui/select";
@@ -33,7 +35,7 @@ const columns: ColumnDef<AtRiskVolume>[] = [
     className: "num phone-first",
   }),
   column("growth", "Growth", (v) => <Bytes value={v.growthBytesPerDay} perDay />, { className: "num" }),
-  column("why", "Why it fills", (v) => <WhyItFills v={v} />),
+  column("why", "Why it fills", (v) => <WhyItFills v={v} />, { className: "phone-wide" }),
 ];
 
 function FullIn({ v }: { v: AtRiskVolume }) {
@@ -76,12 +78,22 @@ export function AtRiskView() {
           />
         }
       />
-      <Panel title="Fewest days first, then least free space">
+      <Panel
+        title="Fewest days first, then least free space"
+        actions={
+          <ExportLink
+            path={exportPaths.volumes()}
+            params={{ days: first.days }}
+            title="Download every volume of this table as CSV, with why each fills"
+          />
+        }
+      >
         <DataTable
           data={rows}
           columns={columns}
           rowId={(v) => v.workspace.id}
           testId="at-risk"
+          // Full in, Avail and Use% under the name, then Growth; why it fills on lines of its own
           stacked={3}
           empty="No volume is full or filling within these days."
         >

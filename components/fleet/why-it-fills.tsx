@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import type { AtRiskVolume } from "@/lib/db/queries/volumes-at-risk";
 import { formatCount } from "@/lib/format/numbers";
 import { HOME_KIND_LABELS } from "@/lib/shaping/home-breakdown";
@@ -11,11 +11,15 @@ function Part({ label, children }: { label: string; children: ReactNode[] }) {
   return (
     <span className="why-part">
       <span className="muted">{label}:</span>{" "}
+      {/* the comma ends a line, never starts the next one: the line breaks at the space after it */}
       {children.map((c, i) => (
-        <span key={i} className="nowrap">
-          {i ? ", " : ""}
-          {c}
-        </span>
+        <Fragment key={i}>
+          {i ? " " : ""}
+          <span className="nowrap">
+            {c}
+            {i < children.length - 1 ? "," : ""}
+          </span>
+        </Fragment>
       ))}
     </span>
   );

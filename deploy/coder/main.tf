@@ -111,6 +111,13 @@ resource "coder_env" "enrollment_key" {
   value    = var.enrollment_key
 }
 
+# The owner's address for the dashboard's notices when Coder's users API gives it none (docs/notifications.md).
+resource "coder_env" "owner_email" {
+  agent_id = var.agent_id
+  name     = "CODER_WORKSPACE_OWNER_EMAIL"
+  value    = data.coder_workspace_owner.me.email
+}
+
 resource "coder_script" "storage_reporter" {
   agent_id     = var.agent_id
   display_name = "Storage reporter"

@@ -43,6 +43,11 @@ run "defaults" {
   }
 
   assert {
+    condition     = coder_env.owner_email.name == "CODER_WORKSPACE_OWNER_EMAIL"
+    error_message = "The owner's address reaches the reporter through the agent's environment"
+  }
+
+  assert {
     condition     = output.reporter_url == "https://storage.example.com/reporter.mjs"
     error_message = "reporter_url is the dashboard's /reporter.mjs"
   }

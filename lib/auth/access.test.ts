@@ -21,6 +21,15 @@ import * as cleanupRunRoute from "@/app/api/v1/cleanup/runs/[id]/route";
 import * as cleanupRunsRoute from "@/app/api/v1/cleanup/runs/route";
 import * as cleanupPurgeRoute from "@/app/api/v1/cleanup/trash/purge/route";
 import * as cleanupTruncateRoute from "@/app/api/v1/cleanup/truncate/route";
+import * as cleanupKeepRoute from "@/app/api/v1/cleanup/keeps/[id]/route";
+import * as cleanupKeepsRoute from "@/app/api/v1/cleanup/keeps/route";
+import * as ownerRecipesRoute from "@/app/api/v1/cleanup/owner-recipes/route";
+import * as myStorageRoute from "@/app/api/v1/me/storage/route";
+import * as myPreviewRoute from "@/app/api/v1/me/cleanup/preview/route";
+import * as myRunsRoute from "@/app/api/v1/me/cleanup/runs/route";
+import * as myRestoreRoute from "@/app/api/v1/me/cleanup/jobs/[id]/restore/route";
+import * as myKeepsRoute from "@/app/api/v1/me/keeps/route";
+import * as myKeepRoute from "@/app/api/v1/me/keeps/[id]/route";
 import * as jobProgressRoute from "@/app/api/v1/jobs/[id]/progress/route";
 import * as jobResultRoute from "@/app/api/v1/jobs/[id]/result/route";
 import * as jobClaimRoute from "@/app/api/v1/jobs/claim/route";
@@ -36,6 +45,9 @@ import * as openapiRoute from "@/app/api/v1/openapi.json/route";
 import * as metricsRoute from "@/app/metrics/route";
 import * as meRoute from "@/app/api/v1/me/route";
 import * as notificationsRoute from "@/app/api/v1/notifications/route";
+import * as unsubscribeRoute from "@/app/api/v1/notifications/unsubscribe/route";
+import * as noticePreferencesRoute from "@/app/api/v1/me/notification-preferences/route";
+import { unsubscribeSignature } from "@/lib/notify/unsubscribe";
 import * as reportsRoute from "@/app/api/v1/reports/route";
 import * as reportBatchRoute from "@/app/api/v1/reports/batch/route";
 import * as schemaRoute from "@/app/api/v1/schema/report.json/route";
@@ -60,6 +72,8 @@ import * as exportUsageRoute from "@/app/api/v1/export/usage.csv/route";
 import * as exportWorkspacesRoute from "@/app/api/v1/export/workspaces.csv/route";
 import * as exportFindingsRoute from "@/app/api/v1/export/findings.csv/route";
 import * as exportRestartRoute from "@/app/api/v1/export/restart.csv/route";
+import * as exportVolumesRoute from "@/app/api/v1/export/volumes.csv/route";
+import * as exportAgentsRoute from "@/app/api/v1/export/agents.csv/route";
 import * as exportFleetRoute from "@/app/api/v1/export/fleet.csv/route";
 import * as exportFleetTableRoute from "@/app/api/v1/export/fleet/[table]/route";
 import * as exportAgentRoute from "@/app/api/v1/export/agents/[agent]/route";
@@ -199,6 +213,23 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
   },
   "GET /api/v1/audit": { module: auditRoute, example: { url: "/api/v1/audit" } },
   "GET /api/v1/notifications": { module: notificationsRoute, example: { url: "/api/v1/notifications" } },
+  // The signed link is its own credential: every caller holding it gets the same answer.
+  "GET /api/v1/notifications/unsubscribe": {
+    module: unsubscribeRoute,
+    example: { url: "/api/v1/notifications/unsubscribe?owner=erin&sig=:sig" },
+  },
+  "POST /api/v1/notifications/unsubscribe": {
+    module: unsubscribeRoute,
+    example: { url: "/api/v1/notifications/unsubscribe?owner=erin&sig=:sig" },
+  },
+  "GET /api/v1/me/notification-preferences": {
+    module: noticePreferencesRoute,
+    example: { url: "/api/v1/me/notification-preferences" },
+  },
+  "PUT /api/v1/me/notification-preferences": {
+    module: noticePreferencesRoute,
+    example: { url: "/api/v1/me/notification-preferences", body: () => ({ channels: {} }) },
+  },
   "GET /api/v1/settings/storage": { module: storageSettingsRoute, example: { url: "/api/v1/settings/storage" } },
   "PUT /api/v1/settings/retention": {
     module: retentionRoute,
@@ -213,6 +244,8 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
   },
   "GET /api/v1/export/findings.csv": { module: exportFindingsRoute, example: { url: "/api/v1/export/findings.csv" } },
   "GET /api/v1/export/restart.csv": { module: exportRestartRoute, example: { url: "/api/v1/export/restart.csv" } },
+  "GET /api/v1/export/volumes.csv": { module: exportVolumesRoute, example: { url: "/api/v1/export/volumes.csv" } },
+  "GET /api/v1/export/agents.csv": { module: exportAgentsRoute, example: { url: "/api/v1/export/agents.csv" } },
   "GET /api/v1/export/fleet.csv": { module: exportFleetRoute, example: { url: "/api/v1/export/fleet.csv" } },
   "GET /api/v1/export/fleet/[table]": {
     module: exportFleetTableRoute,
@@ -298,6 +331,46 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
       body: () => ({ workspaceId: WS, rootKey: "claude-code:data", path: "debug/latest.log", confirmBytes: 1 }),
     },
   },
+  "GET /api/v1/cleanup/owner-recipes": {
+    module: ownerRecipesRoute,
+    example: { url: "/api/v1/cleanup/owner-recipes" },
+  },
+  "PUT /api/v1/cleanup/owner-recipes": {
+    module: ownerRecipesRoute,
+    example: {
+      url: "/api/v1/cleanup/owner-recipes",
+      body: () => ({ recipe: "claude-code-debug", ownersMayRun: true }),
+    },
+  },
+  "GET /api/v1/cleanup/keeps": { module: cleanupKeepsRoute, example: { url: "/api/v1/cleanup/keeps" } },
+  "DELETE /api/v1/cleanup/keeps/[id]": {
+    module: cleanupKeepRoute,
+    example: { url: `/api/v1/cleanup/keeps/${NO_ID}`, params: { id: NO_ID } },
+  },
+  "GET /api/v1/me/storage": { module: myStorageRoute, example: { url: "/api/v1/me/storage" } },
+  "POST /api/v1/me/cleanup/preview": {
+    module: myPreviewRoute,
+    example: { url: "/api/v1/me/cleanup/preview", body: () => ({ workspaceId: WS, recipe: "claude-code-debug" }) },
+  },
+  "POST /api/v1/me/cleanup/runs": {
+    module: myRunsRoute,
+    example: {
+      url: "/api/v1/me/cleanup/runs",
+      body: () => ({ workspaceId: WS, recipe: "claude-code-debug", confirmBytes: 1 }),
+    },
+  },
+  "POST /api/v1/me/cleanup/jobs/[id]/restore": {
+    module: myRestoreRoute,
+    example: { url: `/api/v1/me/cleanup/jobs/${NO_ID}/restore`, params: { id: NO_ID } },
+  },
+  "POST /api/v1/me/keeps": {
+    module: myKeepsRoute,
+    example: { url: "/api/v1/me/keeps", body: () => ({ workspaceId: WS, path: "nowhere", days: 1 }) },
+  },
+  "DELETE /api/v1/me/keeps/[id]": {
+    module: myKeepRoute,
+    example: { url: `/api/v1/me/keeps/${NO_ID}`, params: { id: NO_ID } },
+  },
   "GET /api/v1/cleanup/policies": { module: cleanupPoliciesRoute, example: { url: "/api/v1/cleanup/policies" } },
   "POST /api/v1/cleanup/policies": {
     module: cleanupPoliciesRoute,
@@ -377,6 +450,7 @@ function expected(rule: RouteRule, caller: CallerKind): number | null {
 describeEachDatabase("access to every route", (t) => {
   let p: Principals;
   let victimToken = "";
+  let unsubscribeSig = "";
   const policies = { policy: "", doomed: "" };
   const headersFor: Partial<Record<CallerKind, Record<string, string>>> = {};
   const bodies: string[] = [];
@@ -390,7 +464,8 @@ describeEachDatabase("access to every route", (t) => {
         .replace(":viewer", p.viewer.id)
         .replace(":victim", victimToken)
         .replace(":policy", policies.policy)
-        .replace(":doomed", policies.doomed);
+        .replace(":doomed", policies.doomed)
+        .replace(":sig", encodeURIComponent(unsubscribeSig));
     const params = Object.fromEntries(Object.entries(example.params ?? {}).map(([k, v]) => [k, subst(v)]));
     const body = example.body?.();
     const request = new Request(`${BASE}${subst(example.url)}`, {
@@ -438,6 +513,7 @@ describeEachDatabase("access to every route", (t) => {
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(apiKeys.id, expired.info.id));
     victimToken = (await createApiToken(db, p.admin.id, { name: "victim", role: "viewer" }, TEST_WHO)).info.id;
+    unsubscribeSig = unsubscribeSignature(await authSecret(db), "erin");
     const adminActor = { actor: { type: "user" as const, id: p.admin.id, label: p.admin.email } };
     const policy = {
       ...RUN,
@@ -561,7 +637,9 @@ describeEachDatabase("access to every route", (t) => {
   it("changed nothing for the callers it refused (the audit log names only admins, but for downloads)", async () => {
     // Exports are reads that every viewer may make; they are audited whoever makes them.
     const rows = await t.current.db.execute(
-      sql`select distinct actor_label from audit_log where action not like 'auth.%' and action <> 'export.downloaded'`,
+      // The unsubscribe link is a credential of its own, signed for one owner: whoever holds it may use it.
+      sql`select distinct actor_label from audit_log where action not like 'auth.%' and action <> 'export.downloaded'
+        and action <> 'notifications.unsubscribed'`,
     );
     const actors = (rows as unknown as { rows: { actor_label: string }[] }).rows.map((r) => r.actor_label);
     expect(actors.length).toBeGreaterThan(0);

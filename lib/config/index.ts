@@ -44,6 +44,8 @@ export type Config = {
     statementTimeoutMs: number;
   };
   enrollmentKey: string | null;
+  /** The scheduled backup (docs/backup.md): off (null) until STORAGE_BACKUP_DIR is set; the newest `keep` stay. */
+  backup: { dir: string; keep: number } | null;
   cleanupScheduler: { enabled: boolean; intervalMs: number };
   shutdownTimeoutMs: number;
   notify: NotifyConfig;
@@ -59,7 +61,7 @@ export type NotifyConfig = {
   allowPrivate: boolean;
   maxPerHour: number;
   /** Thresholds set in the environment; unset, the admin page's value holds. */
-  thresholds: { fillingDays?: number; fullPct?: number };
+  thresholds: { fillingDays?: number; fullPct?: number; growingFileBytes?: number };
 };
 
 /** The configuration is not valid: the message names each wrong variable, its value and what it should be. */
@@ -112,6 +114,7 @@ function shape(env: Environment): Config {
       statementTimeoutMs: (env.DATABASE_STATEMENT_TIMEOUT ?? 30) * 1000,
     },
     enrollmentKey: env.STORAGE_ENROLLMENT_KEY ?? null,
+    backup: env.STORAGE_BACKUP_DIR ? { dir: env.STORAGE_BACKUP_DIR, keep: env.STORAGE_BACKUP_KEEP ?? 7 } : null,
     cleanupScheduler: {
       enabled: env.STORAGE_CLEANUP_SCHEDULER !== "off",
       intervalMs: (env.STORAGE_CLEANUP_SCHEDULER_INTERVAL ?? 300) * 1000,
@@ -128,7 +131,14 @@ function shape(env: Environment): Config {
         : null,
       allowPrivate: env.STORAGE_NOTIFY_WEBHOOK_ALLOW_PRIVATE === "1",
       maxPerHour: env.STORAGE_NOTIFY_MAX_PER_HOUR ?? 500,
-      thresholds: { fillingDays: env.STORAGE_NOTIFY_FILLING_DAYS, fullPct: env.STORAGE_NOTIFY_FULL_PERCENT },
+      thresholds: {
+        fillingDays: env.STORAGE_NOTIFY_FILLING_DAYS,
+        fullPct: env.STORAGE_NOTIFY_FULL_PERCENT,
+        growingFileBytes:
+          env.STORAGE_NOTIFY_GROWING_FILE_GIB === undefined
+            ? undefined
+            : env.STORAGE_NOTIFY_GROWING_FILE_GIB * 1024 ** 3,
+      },
     },
   };
 }

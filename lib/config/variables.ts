@@ -92,6 +92,8 @@ export const environment = z.object({
   DATABASE_POOL_SIZE: wholeNumber(1, 10_000, "expected a whole number of connections, at least 1"),
   DATABASE_STATEMENT_TIMEOUT: number("expected a number of seconds, 0 or more (0: no limit)", (n) => n >= 0),
   STORAGE_DATA_DIR: text(),
+  STORAGE_BACKUP_DIR: text(),
+  STORAGE_BACKUP_KEEP: wholeNumber(1, 10_000, "expected a whole number of backups to keep, at least 1"),
 
   // Guessable when short: the key alone lets a caller enroll workspaces and write their "cannot report" reasons.
   STORAGE_ENROLLMENT_KEY: optional(
@@ -130,6 +132,7 @@ export const environment = z.object({
   STORAGE_NOTIFY_MAX_PER_HOUR: wholeNumber(1, 1_000_000, "expected a whole number of messages an hour, at least 1"),
   STORAGE_NOTIFY_FILLING_DAYS: wholeNumber(1, 365, "expected a whole number of days from 1 to 365"),
   STORAGE_NOTIFY_FULL_PERCENT: wholeNumber(50, 100, "expected a whole percentage from 50 to 100"),
+  STORAGE_NOTIFY_GROWING_FILE_GIB: wholeNumber(1, 1024, "expected a whole number of GiB from 1 to 1024"),
 });
 
 export type Environment = z.infer<typeof environment>;

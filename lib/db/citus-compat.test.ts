@@ -53,6 +53,9 @@ const NOT_BY_WORKSPACE = [
   "team_organizations",
   "team_groups",
   "team_members",
+  "owner_notice_preferences",
+  "owner_recipes",
+  "cleanup_keeps",
 ];
 
 describeEachDatabase("schema is ready for distribution by workspace", (t) => {

@@ -7,6 +7,7 @@ import type { Db } from "@/lib/db/types";
 import type { RangeParams } from "@/lib/series";
 import { FLEET_HOME_PARTS } from "@/lib/shaping/home-breakdown";
 import type { FleetTable } from "@/lib/validations/export";
+import { dfColumns } from "./df-columns";
 
 // The fleet overview's chart and lists, exported as the page shows them (same range, the same top 10): the
 // page's own query builds them, from the latest tables and roll-ups only, so each is small whatever the fleet.
@@ -68,11 +69,7 @@ const TABLES: { [T in FleetTable]: (o: Overview, reclaimable: Reclaimable) => Cs
   "volumes-at-risk": (o) =>
     csvTable(o.volumesAtRisk, [
       ...ws<Overview["volumesAtRisk"][number]>((r) => r.workspace),
-      col("volume_size_bytes", "integer", (r) => r.volume.sizeBytes),
-      col("volume_used_bytes", "integer", (r) => r.volume.usedBytes),
-      col("volume_avail_bytes", "integer", (r) => r.volume.availBytes),
-      col("volume_use_percent", "integer", (r) => r.volume.usePercent),
-      col("inodes_use_percent", "integer", (r) => r.volume.inodes?.usePercent),
+      ...dfColumns<Overview["volumesAtRisk"][number]>((r) => r.volume),
       col("volume_full", "boolean", (r) => r.volume.full || r.volume.inodesFull),
       col("forecast_full_at", "time", (r) => r.forecastFullAt),
       col("growth_bytes_per_day", "integer", (r) =>

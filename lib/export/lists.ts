@@ -2,16 +2,20 @@ import "server-only";
 import { col, type CsvColumn, type CsvExport } from "@/lib/csv/columns";
 import type { PageOptions } from "@/lib/db/keyset";
 import { agentWorkspaceRows, workspaceExportRows, type AgentWorkspaceRow } from "@/lib/db/queries/export-workspaces";
-import { findingGroupRows } from "@/lib/db/queries/findings";
+import { findingGroupRows, getRules } from "@/lib/db/queries/findings";
+import { everyVolumeAtRisk, type AtRiskVolume } from "@/lib/db/queries/volumes-at-risk";
 import type { WorkspaceRow } from "@/lib/db/queries/workspace-row";
 import type { Db } from "@/lib/db/types";
 import type { FindingGroup } from "@/lib/findings/finding";
+import { fullInText } from "@/lib/format/full-in";
+import { dfColumns } from "./df-columns";
 import { utcDayOf } from "@/lib/series";
 import type { FindingsFilters } from "@/lib/validations/findings";
 import type { WorkspaceListQuery } from "@/lib/validations/workspaces";
 import type { WorkspaceScope } from "@/lib/db/scope";
 
-// The exports of the lists that can be as long as the fleet: read in keyset pages, never whole.
+// The exports of the lists that can be as long as the fleet (workspaces, findings, an agent's workspaces, the
+// volumes at risk): read in keyset pages, never whole.
 
 /** The workspaces table's columns, with the volume as df shows it (Size, Used, Avail, Use%, IUse%). */
 export const WORKSPACE_COLUMNS: CsvColumn<WorkspaceRow>[] = [
@@ -24,11 +28,7 @@ export const WORKSPACE_COLUMNS: CsvColumn<WorkspaceRow>[] = [
   col("root_count", "integer", (r) => r.rootCount),
   col("largest_agent", "text", (r) => r.largestAgent),
   col("largest_agent_bytes", "integer", (r) => r.largestAgentBytes),
-  col("volume_size_bytes", "integer", (r) => r.volume?.sizeBytes),
-  col("volume_used_bytes", "integer", (r) => r.volume?.usedBytes),
-  col("volume_avail_bytes", "integer", (r) => r.volume?.availBytes),
-  col("volume_use_percent", "integer", (r) => r.volume?.usePercent),
-  col("inodes_use_percent", "integer", (r) => r.volume?.inodes?.usePercent),
+  ...dfColumns<WorkspaceRow>((r) => r.volume),
   col("volume_full", "boolean", (r) => (r.volume ? r.volume.full || r.volume.inodesFull : null)),
   // A least-squares slope: whole bytes, as every size in these files.
   col("growth_bytes_per_day", "integer", (r) =>
@@ -109,5 +109,44 @@ export function agentWorkspacesExport(
     filename: `agent-${agent}-workspaces-${utcDayOf(opts.now ?? new Date())}.csv`,
     columns: AGENT_WORKSPACE_COLUMNS,
     rows: agentWorkspaceRows(db, agent, opts),
+  };
+}
+
+/**
+ * The volumes-at-risk page's table: its columns, with the volume as df shows it and why it fills in full, each
+ * list of what fills it one JSON array with exact figures (as the policies' CSV writes its requests).
+ */
+export const AT_RISK_COLUMNS: CsvColumn<AtRiskVolume>[] = [
+  col("workspace_id", "text", (r) => r.workspace.id),
+  col("workspace", "text", (r) => r.workspace.name),
+  col("owner", "text", (r) => r.workspace.owner),
+  // "Full in" as the page says it, then its figures: 0 days for a full volume, what it ran out of
+  col("full_in", "text", (r) => fullInText(r.volume, r.daysUntilFull === 0 ? null : r.daysUntilFull)),
+  col("days_until_full", "number", (r) => (r.daysUntilFull === null ? null : Math.round(r.daysUntilFull * 100) / 100)),
+  col("full_by", "text", (r) => r.fullBy),
+  col("forecast_full_at", "time", (r) => r.forecastFullAt),
+  ...dfColumns<AtRiskVolume>((r) => r.volume),
+  col("growth_bytes_per_day", "integer", (r) =>
+    r.growthBytesPerDay === null ? null : Math.round(r.growthBytesPerDay),
+  ),
+  col("largest_roots", "text", (r) => JSON.stringify(r.why.largestRoots)),
+  col("largest_folders", "text", (r) => JSON.stringify(r.why.homeFolders)),
+  col("most_files_roots", "text", (r) => JSON.stringify(r.why.mostInodesRoots)),
+  col("grew_7d_roots", "text", (r) => JSON.stringify(r.why.growingRoots)),
+  col("grew_7d_outside_roots_bytes", "integer", (r) => r.why.outsideGrowthBytes),
+];
+
+/** Every row of the volumes-at-risk table within `days` (absent: the volume-filling rule's, as the page). */
+export async function volumesAtRiskExport(
+  db: Db,
+  q: { days?: number },
+  now = new Date(),
+): Promise<CsvExport<AtRiskVolume>> {
+  const rules = await getRules(db);
+  const days = q.days ?? rules["volume-filling"].params.days;
+  return {
+    filename: `volumes-at-risk-${days}d-${utcDayOf(now)}.csv`,
+    columns: AT_RISK_COLUMNS,
+    rows: everyVolumeAtRisk(db, { rules, now, days }),
   };
 }

@@ -4,14 +4,15 @@ import { listUsers, type UserInfo } from "@/lib/auth/users";
 import { policyStateText } from "@/lib/cleanup/wording";
 import { col, type CsvColumn, type CsvExport } from "@/lib/csv/columns";
 import { cleanupCatalog, type CatalogRecipe } from "@/lib/db/queries/cleanup-catalog";
+import { everyAgent, type TopAgent } from "@/lib/db/queries/fleet-lists";
 import { listPolicies, type Policy } from "@/lib/services/cleanup-policies";
 import { getTableSizes, type TableSize } from "@/lib/db/queries/storage";
 import type { Db } from "@/lib/db/types";
 import { utcDayOf } from "@/lib/series";
 
-// The tables of the Users, Cleanup and Settings pages as CSV: short lists (a row per user, token, policy,
-// recipe or database table), read whole by the same function the page's API calls, so the file holds what the
-// table shows, with exact figures where the table rounds.
+// The tables of the Agents, Users, Cleanup and Settings pages as CSV: short lists (a row per agent, user, token,
+// policy, recipe or database table), read whole by the same function the page (or its API) calls, so the file
+// holds what the table shows, with exact figures where the table rounds.
 
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 const named = (name: string, now: Date) => `${name}-${utcDayOf(now)}.csv`;
@@ -112,3 +113,20 @@ export const tableSizesExport = async (db: Db, now = new Date()): Promise<CsvExp
   columns: TABLE_SIZE_COLUMNS,
   rows: await getTableSizes(db),
 });
+
+/** The agents index: its Share as a percentage of the agents' sum, the page's total (to two decimals). */
+export const agentsExport = async (db: Db, now = new Date()): Promise<CsvExport<TopAgent>> => {
+  const agents = await everyAgent(db);
+  const total = agents.reduce((s, a) => s + a.bytes, 0);
+  return {
+    filename: named("agents", now),
+    columns: [
+      col("agent", "text", (r) => r.agent),
+      col("bytes", "integer", (r) => r.bytes),
+      col("share_percent", "number", (r) => (total > 0 ? Math.round((r.bytes / total) * 10000) / 100 : null)),
+      col("workspaces", "integer", (r) => r.workspaces),
+      col("roots", "integer", (r) => r.roots),
+    ],
+    rows: agents,
+  };
+};

@@ -19,6 +19,13 @@ export function json<T>(body: T, init?: ResponseInit): NextResponse<T> {
   return NextResponse.json(body, { ...init, headers: apiHeaders(init?.headers) });
 }
 
+/** A small page an API route answers a browser with (the unsubscribe link's), never kept by a cache. */
+export function html(body: string, init?: ResponseInit): Response {
+  const headers = apiHeaders(init?.headers);
+  headers.set("content-type", "text/html; charset=utf-8");
+  return new Response(body, { ...init, headers });
+}
+
 /**
  * For the endpoints workspaces call (enroll, reports, health): small answers that are not worth compressing;
  * "no-transform" keeps the server from gzipping them, which cost more CPU than anything else per request (the

@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "@/lib/errors";
 import { ingestQueueFor } from "@/lib/ingest/queue";
 import type { Report } from "@/lib/report-format/schema";
+import { keepReportedEmail } from "@/lib/services/owner-emails";
 
 export type IngestResult = {
   reportId: string;
@@ -47,6 +48,14 @@ export async function ingestReport(
     case "duplicate":
       return { ...base, status: "duplicate", newest: false };
     default:
+      if (outcome === "stored") await keepOwnerEmail(db, r, receivedAt);
       return { ...base, status: "stored", newest: outcome === "stored" };
   }
+}
+
+/** The newest report's owner address, kept for the notices; the report is stored whatever becomes of it. */
+async function keepOwnerEmail(db: Db, r: Report, at: Date): Promise<void> {
+  await keepReportedEmail(db, r.workspace.owner, r.workspace.ownerEmail, at).catch((err) =>
+    console.error(`[notify] keeping ${r.workspace.owner}'s address failed: ${(err as Error).message}`),
+  );
 }

@@ -3,6 +3,7 @@ import { Gauge, Registry } from "prom-client";
 import { SHOWN_JOB_STATES } from "@/lib/cleanup/job-states";
 import type { Db } from "@/lib/db";
 import { getFleetMetrics, type FleetMetrics } from "@/lib/db/queries/metrics";
+import { backupRegistry } from "./backup";
 import { processMetrics } from "./process";
 import { restartRegistry } from "./restart";
 import { usageRegistry } from "./usage";
@@ -105,6 +106,7 @@ export async function renderMetrics(db: Db, now: Date = new Date()): Promise<str
     fleet,
     await restartRegistry(db),
     await usageRegistry(db, now),
+    await backupRegistry(db),
     processMetrics().registry,
   ]).metrics();
 }

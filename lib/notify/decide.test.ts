@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { changes, currentNotices, DEFAULT_THRESHOLDS, type WorkspaceFacts } from "./decide";
+import { cleanupAheadNotice, type PlannedCleanup } from "./decide-cleanup";
 
 const NOW = new Date("2026-11-20T10:00:00Z");
 const DAY = 86_400_000;
@@ -13,6 +14,7 @@ const facts = (over: Partial<WorkspaceFacts> = {}): WorkspaceFacts => ({
   writesFailedNoSpace: false,
   lostAtRestart: [],
   causes: [{ agent: "claude-code", path: ".claude", bytes: 5e9 }],
+  grownFiles: [],
   bestRecipe: { recipeId: "claude-code-sessions", title: "Old Claude Code sessions", bytes: 3e9 },
   ...over,
 });
@@ -65,6 +67,60 @@ describe("currentNotices", () => {
     expect(a[0]).toMatchObject({ kind: "lost-at-restart", action: { type: "persist", paths: [".claude", ".codex"] } });
     expect(a[0].stateKey).toBe(b[0].stateKey);
     expect(decide({ lostAtRestart: [".claude"] })[0].stateKey).not.toBe(a[0].stateKey);
+  });
+});
+
+describe("growing file", () => {
+  const GiB = 1024 ** 3;
+  const grown = (path: string, growth: number) => ({ agent: "claude-code", path, bytes: 9 * GiB, growth });
+
+  it("tells a file that grew by more than the threshold, naming it and what it grew by; worse at each doubling", () => {
+    expect(decide({ grownFiles: [grown(".claude/a.jsonl", GiB)] })).toEqual([]);
+    const [n] = decide({ grownFiles: [grown(".claude/a.jsonl", 1.5 * GiB), grown(".claude/b.log", 1.2 * GiB)] });
+    expect(n).toMatchObject({
+      kind: "growing-file",
+      level: 1,
+      figure: ".claude/a.jsonl grew by 1.5 GiB in a day (and 1 more)",
+      causes: [
+        { agent: "claude-code", path: ".claude/a.jsonl", bytes: 9 * GiB },
+        { agent: "claude-code", path: ".claude/b.log", bytes: 9 * GiB },
+      ],
+      action: { type: "recipe", recipeId: "claude-code-sessions" },
+    });
+    expect(decide({ grownFiles: [grown(".claude/a.jsonl", 3 * GiB)] })[0]).toMatchObject({ level: 2 });
+    expect(decide({ grownFiles: [grown(".claude/a.jsonl", 100 * GiB)] })[0]).toMatchObject({ level: 4 });
+    const other = decide({ grownFiles: [grown(".claude/c.jsonl", 1.5 * GiB)] })[0];
+    expect(other.stateKey).not.toBe(n.stateKey);
+  });
+});
+
+describe("cleanup ahead", () => {
+  const plan = (policyId: string, hours: number, bytes: number): PlannedCleanup => ({
+    policyId,
+    policy: `policy ${policyId}`,
+    what: "Old Claude Code sessions",
+    at: new Date(NOW.getTime() + hours * 3_600_000),
+    bytes,
+    roots: [{ agent: "claude-code", path: ".claude", bytes: 5e9 }],
+  });
+  const ws = { id: "ws-1", name: "dev", owner: "alice" };
+
+  it("tells the soonest run that takes something: when, what, how much, and the protect file", () => {
+    const n = cleanupAheadNotice(ws, [plan("p2", 30, 1e9), plan("p1", 5, 2 * 1024 ** 3), plan("p3", 1, 0)], NOW)!;
+    expect(n).toMatchObject({
+      kind: "cleanup-ahead",
+      stateKey: "cleanup:p1:2026-11-20T15:00:00.000Z",
+      figure: 'the policy "policy p1" deletes 2 GiB of Old Claude Code sessions at 2026-11-20 15:00 UTC',
+      action: { type: "protect", policy: "policy p1", at: "2026-11-20T15:00:00.000Z", paths: [".claude"] },
+    });
+    expect(cleanupAheadNotice(ws, [plan("p3", 1, 0)], NOW)).toBeNull();
+  });
+
+  it("leaves another decider's kinds alone", () => {
+    const n = cleanupAheadNotice(ws, [plan("p1", 5, 1e9)], NOW)!;
+    const told = [{ kind: "filling" as const, stateKey: "filling:7", level: 1 }];
+    expect(changes([n], told, ["cleanup-ahead"])).toEqual({ send: [n], keep: [], clear: [] });
+    expect(changes([], [{ kind: "cleanup-ahead", stateKey: n.stateKey, level: 1 }]).clear).toEqual([]);
   });
 });
 

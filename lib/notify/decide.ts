@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { formatBytes } from "@/lib/format/bytes";
 import type { Action, Cause, Notice, NoticeKind } from "./types";
 
 // The rules that decide what a workspace's owner must hear, from facts the database holds (pure: the service
@@ -10,9 +11,14 @@ export type Thresholds = {
   fillingDays: number;
   /** full: at least this share of the volume is used. */
   fullPct: number;
+  /** growing file: a file among a root's largest entries grew by more than this since about a day earlier. */
+  growingFileBytes: number;
 };
 
-export const DEFAULT_THRESHOLDS: Thresholds = { fillingDays: 7, fullPct: 95 };
+export const DEFAULT_THRESHOLDS: Thresholds = { fillingDays: 7, fullPct: 95, growingFileBytes: 1024 ** 3 };
+
+/** A file among a root's largest entries and how much it grew since the report about a day earlier. */
+export type GrownFile = Cause & { growth: number };
 
 export type WorkspaceFacts = {
   id: string;
@@ -27,6 +33,8 @@ export type WorkspaceFacts = {
   lostAtRestart: string[];
   /** The largest roots, largest first. */
   causes: Cause[];
+  /** The files that grew the most since the report about a day earlier, most growth first. */
+  grownFiles: GrownFile[];
   /** The recipe that frees the most on this workspace, if any frees anything. */
   bestRecipe: { recipeId: string; title: string; bytes: number } | null;
 };
@@ -71,6 +79,32 @@ function lostAtRestart(f: WorkspaceFacts) {
   };
 }
 
+/** How many doublings of the threshold a growth is worth: growing twice as fast is worse. */
+const GROWTH_LEVELS = 4;
+
+function growingFile(f: WorkspaceFacts, t: Thresholds) {
+  const grown = f.grownFiles.filter((g) => g.growth > t.growingFileBytes);
+  if (grown.length === 0) return null;
+  const [top] = grown;
+  const level = Math.min(GROWTH_LEVELS, 1 + Math.floor(Math.log2(top.growth / t.growingFileBytes)));
+  const digest = createHash("sha256")
+    .update(
+      grown
+        .map((g) => `${g.agent}\0${g.path}`)
+        .sort()
+        .join("\0"),
+    )
+    .digest("hex")
+    .slice(0, 16);
+  const more = grown.length > 1 ? ` (and ${grown.length - 1} more)` : "";
+  return {
+    stateKey: `growing:${digest}`,
+    level,
+    figure: `${top.path} grew by ${formatBytes(top.growth)} in a day${more}`,
+    causes: grown.slice(0, 3).map(({ agent, path, bytes }) => ({ agent, path, bytes })),
+  };
+}
+
 /** The notices that hold for a workspace now (a full volume is not also told as filling). */
 export function currentNotices(f: WorkspaceFacts, t: Thresholds, now: Date): Notice[] {
   const base = {
@@ -83,6 +117,8 @@ export function currentNotices(f: WorkspaceFacts, t: Thresholds, now: Date): Not
   if (isFull) out.push({ ...base, kind: "full", ...isFull, action: freeingAction(f) });
   const fill = isFull ? null : filling(f, t, now);
   if (fill) out.push({ ...base, kind: "filling", ...fill, action: freeingAction(f) });
+  const growing = growingFile(f, t);
+  if (growing) out.push({ ...base, kind: "growing-file", ...growing, action: freeingAction(f) });
   const lost = lostAtRestart(f);
   if (lost) {
     const { paths, ...state } = lost;
@@ -100,8 +136,15 @@ export type Changes = {
   clear: NoticeKind[];
 };
 
-/** What to tell and remember, given what holds now and what the owner was last told. */
-export function changes(now: Notice[], told: Told[]): Changes {
+/** The kinds currentNotices decides, after each report and Coder sync; cleanup ahead is the maintenance's. */
+export const WORKSPACE_KINDS: readonly NoticeKind[] = ["full", "filling", "growing-file", "lost-at-restart"];
+
+/**
+ * What to tell and remember, given what holds now and what the owner was last told; only of the kinds `decided`
+ * (the kinds the caller looked at: another decider's states are left alone).
+ */
+export function changes(now: Notice[], told: Told[], decided: readonly NoticeKind[] = WORKSPACE_KINDS): Changes {
+  told = told.filter((t) => decided.includes(t.kind));
   const last = new Map(told.map((t) => [t.kind, t]));
   const out: Changes = { send: [], keep: [], clear: [] };
   for (const n of now) {

@@ -15,7 +15,44 @@ const notice: Notice = {
   decidedAt: "2026-11-20T10:00:00.000Z",
 };
 
+const growing: Notice = {
+  ...notice,
+  kind: "growing-file",
+  stateKey: "growing:x",
+  figure: `.claude/${HOSTILE} grew by 3 GiB in a day`,
+  action: { type: "recipe", recipeId: "claude-code-sessions", title: "Old sessions", bytes: 2 * 1024 ** 3 },
+};
+const cleanup: Notice = {
+  ...notice,
+  kind: "cleanup-ahead",
+  stateKey: "cleanup:p:t",
+  figure: 'the policy "nightly" deletes 2 GiB of Old sessions at 2026-11-21 03:00 UTC',
+  action: { type: "protect", policy: "nightly", at: "2026-11-21T03:00:00.000Z", paths: [`.claude/${HOSTILE}`] },
+};
+
 describe("render", () => {
+  it("says each kind's workspace, figure, causes, action and link", () => {
+    const g = noticeText(growing, "https://s.example.com");
+    expect(g).toContain("Workspace dev has a file growing fast: .claude/");
+    expect(g).toContain('Run the cleanup "Old sessions" (frees 2 GiB)');
+    expect(g).toContain("https://s.example.com/workspaces/ws%201");
+    const c = noticeText(cleanup, "https://s.example.com");
+    expect(c).toContain('Workspace dev will be cleaned up: the policy "nightly" deletes 2 GiB');
+    expect(c).toContain("~/.coder-modules/coder/storage-reporter/protect");
+    expect(c).toContain("before 2026-11-21 03:00 UTC");
+  });
+
+  it("escapes the file names of the new kinds in HTML and Markdown", () => {
+    for (const n of [growing, cleanup]) {
+      const html = noticeHtml(n, "https://s.example.com");
+      expect(html).not.toContain("<script>");
+      expect(html).toContain("&lt;script&gt;");
+      const md = noticeMarkdown(n, "https://s.example.com");
+      expect(md).not.toContain("[x](");
+      expect(md).not.toContain("<script>");
+    }
+  });
+
   it("says the workspace, the figure, the largest cause, the action and the link", () => {
     const text = noticeText(notice, "https://storage.example.com/");
     expect(text).toContain("Workspace dev is full: 97 % used");

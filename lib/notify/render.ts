@@ -1,3 +1,4 @@
+import { REPORTER_DIR } from "@/lib/catalog/recipes";
 import { formatBytes } from "@/lib/format/bytes";
 import type { Action, Notice } from "./types";
 
@@ -8,8 +9,13 @@ import type { Action, Notice } from "./types";
 const TITLES: Record<Notice["kind"], string> = {
   full: "is full",
   filling: "is filling",
+  "growing-file": "has a file growing fast",
   "lost-at-restart": "keeps agents' data that a restart loses",
+  "cleanup-ahead": "will be cleaned up",
 };
+
+/** The owner's protect file (docs/cleanup.md): what it lists, no cleanup touches. */
+export const PROTECT_FILE = `~/${REPORTER_DIR}/protect`;
 
 /** The page of the workspace on the dashboard. */
 export const workspaceLink = (appUrl: string, workspaceId: string) =>
@@ -25,6 +31,8 @@ function actionWords(a: Action): string {
       return "Ask your admin to grow the disk: no cleanup frees enough.";
     case "persist":
       return `Keep ${a.paths.join(", ")} on the persistent volume (a volume mount, or the home folder), or copy out what you need before the next restart.`;
+    case "protect":
+      return `To keep any of it, add its path relative to your home folder (globs allowed, one a line) to ${PROTECT_FILE} in the workspace before ${a.at.slice(0, 16).replace("T", " ")} UTC; or ask your admin about the policy "${a.policy}".`;
   }
 }
 

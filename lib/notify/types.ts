@@ -1,20 +1,29 @@
 // What an owner is told about one workspace: decided by lib/notify/decide.ts, worded by lib/notify/render.ts,
 // stored with each outbox row (lib/db/schema/notifications.ts) so a retry sends what was decided.
 
-export const NOTICE_KINDS = ["full", "filling", "lost-at-restart"] as const;
+export const NOTICE_KINDS = ["full", "filling", "growing-file", "lost-at-restart", "cleanup-ahead"] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
-/** The kinds an owner's one-click unsubscribe cannot turn off. */
-export const ALWAYS_SENT: readonly NoticeKind[] = ["full"];
+/** The kinds an owner's one-click unsubscribe cannot turn off: they say data is about to be lost. */
+export const ALWAYS_SENT = ["full", "cleanup-ahead"] as const satisfies readonly NoticeKind[];
+/** The kinds an owner may turn off, per channel (docs/notifications.md). */
+export const OPTIONAL_KINDS = ["filling", "growing-file", "lost-at-restart"] as const satisfies readonly NoticeKind[];
+export type OptionalKind = (typeof OPTIONAL_KINDS)[number];
+
+export const isOptionalKind = (k: string): k is OptionalKind => (OPTIONAL_KINDS as readonly string[]).includes(k);
+
+/** The kinds an email sends at once, on their own, rather than in the next daily digest: they cannot wait. */
+export const SENT_AT_ONCE: readonly NoticeKind[] = ALWAYS_SENT;
 
 /** One of the largest things on the workspace's disk. */
 export type Cause = { agent: string; path: string; bytes: number };
 
-/** The one thing that frees the most. */
+/** The one thing that frees the most, or keeps what a cleanup would take. */
 export type Action =
   | { type: "recipe"; recipeId: string; title: string; bytes: number }
   | { type: "grow-disk" }
-  | { type: "persist"; paths: string[] };
+  | { type: "persist"; paths: string[] }
+  | { type: "protect"; policy: string; at: string; paths: string[] };
 
 export type Notice = {
   kind: NoticeKind;
@@ -29,4 +38,5 @@ export type Notice = {
   decidedAt: string;
 };
 
-export type NoticeChannel = "email" | "webhook";
+export const NOTICE_CHANNELS = ["email", "webhook"] as const;
+export type NoticeChannel = (typeof NOTICE_CHANNELS)[number];

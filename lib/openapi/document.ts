@@ -49,7 +49,9 @@ function security(rule: RouteRule, op: Operation): Record<string, string[]>[] {
 
 function content(op: Operation) {
   if (op.produces === "csv") return { "text/csv": { schema: z.string() } };
+  if (op.produces === "gzip") return { "application/gzip": { schema: z.string() } };
   if (op.produces === "prometheus") return { "text/plain; version=0.0.4": { schema: z.string() } };
+  if (op.produces === "html") return { "text/html": { schema: z.string() } };
   return { "application/json": { schema: op.response ?? z.looseObject({}) } };
 }
 
@@ -59,7 +61,13 @@ function register(registry: OpenAPIRegistry, rule: RouteRule) {
   const params = pathParams(rule.path);
   const role = rule.access === "public" || rule.access === "setup" ? null : rule.access;
   const keyErrors = op.auth === "enrollment-key" ? [429] : [];
-  const errors = role ? [401, 403, 422] : op.auth ? [401, 422, ...keyErrors] : [422];
+  const errors = role
+    ? [401, 403, 422]
+    : op.auth === "signed-link"
+      ? [403, 422]
+      : op.auth
+        ? [401, 422, ...keyErrors]
+        : [422];
   registry.registerPath({
     method: rule.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete",
     path: openApiPath(rule.path),

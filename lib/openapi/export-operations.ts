@@ -4,6 +4,7 @@ import { usageExportQuery } from "@/lib/validations/export";
 import { findingsFilterQuery } from "@/lib/validations/findings";
 import { rangeQuery } from "@/lib/validations/range";
 import { restartExportQuery } from "@/lib/validations/restart";
+import { atRiskExportQuery } from "@/lib/validations/volumes";
 import { workspaceListQuery } from "@/lib/validations/workspaces";
 import { csv, type Operation } from "./operation";
 
@@ -20,6 +21,11 @@ export const EXPORT_OPERATIONS: Record<string, Operation> = {
     "The lost-at-restart page: every folder lost at a restart, by template",
     restartExportQuery,
   ),
+  "GET /api/v1/export/volumes.csv": csv(
+    "The volumes-at-risk page's table, every row, with why each volume fills",
+    atRiskExportQuery,
+  ),
+  "GET /api/v1/export/agents.csv": csv("The agents index: every agent and series with its storage"),
   "GET /api/v1/export/fleet.csv": csv("The overview's chart", rangeQuery),
   "GET /api/v1/export/fleet/[table]": csv(
     "One of the overview's lists: top-workspaces.csv, top-agents.csv, fastest-growing.csv, volumes-at-risk.csv, silent.csv",

@@ -8,13 +8,13 @@ export type Operation = {
   body?: z.ZodType;
   /** The success status: 200 unless said (204: no body). */
   status?: 200 | 201 | 204;
-  /** JSON unless said: a CSV download, or the Prometheus text exposition. */
-  produces?: "csv" | "prometheus";
+  /** JSON unless said: a CSV download, the Prometheus text exposition, a page (HTML) or a backup file (gzip). */
+  produces?: "csv" | "prometheus" | "html" | "gzip";
   response?: z.ZodType;
   /** The TypeScript type the route answers with, where its shape has no zod schema. */
   responseType?: string;
   /** How a public route authenticates instead of a dashboard session or token. */
-  auth?: "workspace-token" | "enrollment-key";
+  auth?: "workspace-token" | "enrollment-key" | "signed-link";
 };
 
 /** A CSV download, with the query it filters by. */

@@ -4,7 +4,8 @@ import { reportBlockerRequest, reportBlockerResponse } from "@/lib/report-format
 import { discoveryResponse, moduleVersionsResponse } from "@/lib/terraform/module";
 import { enrollRequest, report, reportBatch } from "@/lib/report-format/schema";
 import { auditQuery } from "@/lib/validations/audit";
-import { notificationsQuery } from "@/lib/validations/notifications";
+import { backupQuery } from "@/lib/validations/backup";
+import { noticePreferencesChange, notificationsQuery, unsubscribeQuery } from "@/lib/validations/notifications";
 import { createTokenRequest, createUserRequest, setupRequest, updateUserRequest } from "@/lib/validations/auth";
 import { progressRequest } from "@/lib/validations/cleanup";
 import { findingsQuery } from "@/lib/validations/findings";
@@ -22,6 +23,7 @@ import { atRiskQuery } from "@/lib/validations/volumes";
 import { workspaceDetailQuery, workspaceListQuery } from "@/lib/validations/workspaces";
 import { CLEANUP_OPERATIONS } from "./cleanup-operations";
 import { EXPORT_OPERATIONS } from "./export-operations";
+import { OWNER_OPERATIONS } from "./owner-operations";
 import type { Operation } from "./operation";
 
 // What each route of lib/auth/route-access.ts takes and answers, for the OpenAPI document: the zod schemas the
@@ -201,6 +203,12 @@ export const OPERATIONS: Record<string, Operation> = {
     responseType: "{ token, info }",
   },
   "DELETE /api/v1/tokens/[id]": { summary: "Revoke an API token", tag: "users" },
+  "GET /api/v1/backup": {
+    summary: "A backup of the dashboard's database, streamed as it is written (docs/backup.md)",
+    tag: "backup",
+    query: backupQuery,
+    produces: "gzip",
+  },
   "GET /api/v1/audit": {
     summary: "The audit log, newest first (keyset pages)",
     tag: "audit",
@@ -212,6 +220,32 @@ export const OPERATIONS: Record<string, Operation> = {
     tag: "notifications",
     query: notificationsQuery,
     responseType: "{ channels, notices }",
+  },
+  "GET /api/v1/notifications/unsubscribe": {
+    summary: "The one-click unsubscribe link's confirmation page: a button that POSTs the link (a GET changes nothing)",
+    tag: "notifications",
+    query: unsubscribeQuery,
+    produces: "html",
+    auth: "signed-link",
+  },
+  "POST /api/v1/notifications/unsubscribe": {
+    summary:
+      "RFC 8058 one-click unsubscribe (body List-Unsubscribe=One-Click): turns the owner's optional email notices off",
+    tag: "notifications",
+    query: unsubscribeQuery,
+    produces: "html",
+    auth: "signed-link",
+  },
+  "GET /api/v1/me/notification-preferences": {
+    summary: "The signed-in owner's notices: each optional kind on or off per channel, and the kinds that always go",
+    tag: "notifications",
+    responseType: "NoticePreferences",
+  },
+  "PUT /api/v1/me/notification-preferences": {
+    summary: "Turn the signed-in owner's optional notices on or off, per channel and kind (others stay)",
+    tag: "notifications",
+    body: noticePreferencesChange,
+    responseType: "NoticePreferences",
   },
   "GET /api/v1/settings/storage": {
     summary: "Retention in effect, the last maintenance run, every table's size",
@@ -232,4 +266,5 @@ export const OPERATIONS: Record<string, Operation> = {
   "POST /api/v1/enrollment-key/rotate": { summary: "Rotate the fleet's enrollment key", tag: "settings" },
   ...EXPORT_OPERATIONS,
   ...CLEANUP_OPERATIONS,
+  ...OWNER_OPERATIONS,
 };

@@ -104,6 +104,8 @@ export const storageRoot = z
   .strict();
 
 const name = z.string().min(1).max(200);
+/** An address as RFC 5321 bounds it (254 characters). */
+const ownerEmail = z.email().max(254);
 
 export const workspaceIdentity = z
   .object({
@@ -116,6 +118,12 @@ export const workspaceIdentity = z
     owner: name,
     template: name.optional(),
     agent: name.optional(),
+    /**
+     * The owner's address in Coder (CODER_WORKSPACE_OWNER_EMAIL, which the module sets), for the owners' notices
+     * when Coder's users API has none. Reporters before 0.6 never send it; an address that is not one, or is longer
+     * than 254 characters, is dropped (undefined) without refusing the report.
+     */
+    ownerEmail: z.preprocess((v) => (ownerEmail.safeParse(v).success ? v : undefined), ownerEmail.optional()),
   })
   .strict();
 

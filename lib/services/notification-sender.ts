@@ -2,11 +2,15 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { config, type NotifyConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
+import { authSecret } from "@/lib/auth/server";
+import { kindsTurnedOff } from "@/lib/db/queries/notice-preferences";
 import { claimDue, ownerEmail, settle, type Outcome, type OutboxRow } from "@/lib/db/queries/notifications";
 import { processMetrics } from "@/lib/metrics/process";
 import { messageIdOf, sendEmail } from "@/lib/notify/channels/email";
 import { postWebhook, webhookBody } from "@/lib/notify/channels/webhook";
 import { afterFailure } from "@/lib/notify/schedule";
+import { SENT_AT_ONCE, type NoticeChannel } from "@/lib/notify/types";
+import { unsubscribeLink } from "@/lib/notify/unsubscribe";
 
 // Sends what the outbox holds (lib/db/schema/notifications.ts): leases due rows, sends each, and records what
 // became of it. At least once: a row is settled only after its send, so a crash between the two sends it again
@@ -31,11 +35,14 @@ export type Sender = {
 /** A send that no retry can mend (no address, a channel turned off): the row fails at once. */
 class Undeliverable extends Error {}
 
-/** The rows one message carries: a webhook's or a full volume's row alone, an owner's other emails together. */
+/**
+ * The rows one message carries: a webhook's, a full volume's or a cleanup ahead's row alone, an owner's other
+ * emails together.
+ */
 function messagesOf(rows: OutboxRow[]): OutboxRow[][] {
   const groups = new Map<string, OutboxRow[]>();
   for (const r of rows) {
-    const key = r.channel === "email" && r.kind !== "full" ? `digest:${r.owner}` : r.id;
+    const key = r.channel === "email" && !SENT_AT_ONCE.includes(r.notice.kind) ? `digest:${r.owner}` : r.id;
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
   return [...groups.values()];
@@ -52,7 +59,15 @@ async function deliver(s: Sender, rows: OutboxRow[], now: Date): Promise<void> {
     if (!to) throw new Undeliverable(`no email address for ${first.owner} (Coder has none, or only a placeholder)`);
     const ids = rows.map((r) => r.id);
     const notices = rows.map((r) => r.notice);
-    await sendEmail(smtpUrl, { from, to, notices, messageId: messageIdOf(ids, from), appUrl: s.appUrl });
+    const unsubscribeUrl = unsubscribeLink(s.appUrl, await authSecret(s.db), first.owner);
+    await sendEmail(smtpUrl, {
+      from,
+      to,
+      notices,
+      messageId: messageIdOf(ids, from),
+      appUrl: s.appUrl,
+      unsubscribeUrl,
+    });
   } else throw new Undeliverable(`the ${first.channel} channel is no longer configured`);
 }
 
@@ -60,6 +75,31 @@ const outcomeOf = (row: OutboxRow, err: unknown, now: Date): Outcome =>
   err instanceof Undeliverable
     ? { status: "failed", error: err.message }
     : afterFailure(row.createdAt, row.attempts, now, (err as Error).message);
+
+const SKIPPED: Outcome = { status: "skipped", error: "the owner turned this kind of notice off on this channel" };
+
+/** Sends one message's rows but those whose kind its owner turned off on its channel, which are skipped. */
+async function sendMessage(s: Sender, message: OutboxRow[], clock: () => Date): Promise<void> {
+  const { owner, channel } = message[0];
+  const off = await kindsTurnedOff(s.db, owner, channel as NoticeChannel);
+  const skipped = message.filter((r) => off.has(r.kind));
+  for (const row of skipped) await settle(s.db, row.id, s.id, clock(), SKIPPED);
+  if (skipped.length) processMetrics().notifications.inc({ channel, outcome: "skipped" }, skipped.length);
+  const rows = message.filter((r) => !off.has(r.kind));
+  if (rows.length === 0) return;
+  let failure: unknown = null;
+  try {
+    await deliver(s, rows, clock());
+  } catch (err) {
+    failure = err;
+  }
+  for (const row of rows) {
+    const outcome: Outcome = failure === null ? { status: "sent" } : outcomeOf(row, failure, clock());
+    await settle(s.db, row.id, s.id, clock(), outcome);
+  }
+  const counted = failure === null ? "sent" : outcomeOf(rows[0], failure, clock()).status;
+  processMetrics().notifications.inc({ channel, outcome: counted === "pending" ? "retry" : counted });
+}
 
 /** One claim and its sends; returns how many rows it leased (0: none due, or the hour's cap is reached). */
 export async function sendDue(s: Sender): Promise<number> {
@@ -73,21 +113,7 @@ export async function sendDue(s: Sender): Promise<number> {
   });
   for (const message of messagesOf(rows)) {
     if (s.signal?.aborted) break;
-    let failure: unknown = null;
-    try {
-      await deliver(s, message, clock());
-    } catch (err) {
-      failure = err;
-    }
-    for (const row of message) {
-      const outcome: Outcome = failure === null ? { status: "sent" } : outcomeOf(row, failure, clock());
-      await settle(s.db, row.id, s.id, clock(), outcome);
-    }
-    const counted = failure === null ? "sent" : outcomeOf(message[0], failure, clock()).status;
-    processMetrics().notifications.inc({
-      channel: message[0].channel,
-      outcome: counted === "pending" ? "retry" : counted,
-    });
+    await sendMessage(s, message, clock);
   }
   return rows.length;
 }

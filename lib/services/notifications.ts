@@ -10,15 +10,16 @@ import {
   toldStates,
   type NewMessage,
 } from "@/lib/db/queries/notifications";
-import { changes, currentNotices, DEFAULT_THRESHOLDS, type Thresholds } from "@/lib/notify/decide";
+import { changes, currentNotices, DEFAULT_THRESHOLDS, WORKSPACE_KINDS, type Thresholds } from "@/lib/notify/decide";
 import { nextDigestAt } from "@/lib/notify/schedule";
-import type { Notice, NoticeChannel } from "@/lib/notify/types";
+import { SENT_AT_ONCE, type Notice, type NoticeChannel, type NoticeKind } from "@/lib/notify/types";
 
 /** The thresholds in force: a variable set in the environment, else the default. */
 export function noticeThresholds(n: NotifyConfig = config().notify): Thresholds {
   return {
     fillingDays: n.thresholds.fillingDays ?? DEFAULT_THRESHOLDS.fillingDays,
     fullPct: n.thresholds.fullPct ?? DEFAULT_THRESHOLDS.fullPct,
+    growingFileBytes: n.thresholds.growingFileBytes ?? DEFAULT_THRESHOLDS.growingFileBytes,
   };
 }
 
@@ -28,11 +29,11 @@ export function configuredChannels(n: NotifyConfig): NoticeChannel[] {
 }
 
 /**
- * When a message may go: at once, but an email that is not about a full volume waits for the next digest hour
- * (so a channel just configured does not send the fleet's backlog at once).
+ * When a message may go: at once, but an email that is not about a full volume or a cleanup ahead waits for the
+ * next digest hour (so a channel just configured does not send the fleet's backlog at once).
  */
 export function dueAt(channel: NoticeChannel, notice: Notice, now: Date, n: NotifyConfig): Date {
-  return channel === "email" && notice.kind !== "full" ? nextDigestAt(now, n.digestHour) : now;
+  return channel === "email" && !SENT_AT_ONCE.includes(notice.kind) ? nextDigestAt(now, n.digestHour) : now;
 }
 
 /** Workspaces decided in one transaction: a Coder sync decides for the whole fleet. */
@@ -55,22 +56,44 @@ export async function decideNotices(
   return queued;
 }
 
+/** What holds now for one workspace, of the kinds its decider looks at. */
+export type Holding = { workspaceId: string; notices: Notice[] };
+
+/**
+ * Remembers and queues what changed since the owners were last told, of the kinds `decided`, in the caller's
+ * transaction under the decisions' lock. Returns how many messages were queued.
+ */
+export async function recordDecisions(
+  tx: Db,
+  holding: Holding[],
+  decided: readonly NoticeKind[],
+  now: Date,
+  notify: NotifyConfig,
+): Promise<number> {
+  const channels = configuredChannels(notify);
+  const told = await toldStates(
+    tx,
+    holding.map((h) => h.workspaceId),
+  );
+  const messages: NewMessage[] = [];
+  for (const h of holding) {
+    const c = changes(h.notices, told.get(h.workspaceId) ?? [], decided);
+    await rememberStates(tx, [...c.send, ...c.keep], now);
+    for (const kind of c.clear) await forgetState(tx, h.workspaceId, kind);
+    for (const notice of c.send)
+      for (const channel of channels)
+        messages.push({ channel, notice, nextAttemptAt: dueAt(channel, notice, now, notify) });
+  }
+  await addToOutbox(tx, messages, now);
+  return messages.length;
+}
+
 async function decideBatch(db: Db, workspaceIds: string[], now: Date, notify: NotifyConfig): Promise<number> {
   const thresholds = noticeThresholds(notify);
-  const channels = configuredChannels(notify);
   return db.transaction(async (tx) => {
     await lockDecisions(tx);
-    const told = await toldStates(tx, workspaceIds);
-    const messages: NewMessage[] = [];
-    for (const facts of await workspaceFacts(tx, workspaceIds)) {
-      const c = changes(currentNotices(facts, thresholds, now), told.get(facts.id) ?? []);
-      await rememberStates(tx, [...c.send, ...c.keep], now);
-      for (const kind of c.clear) await forgetState(tx, facts.id, kind);
-      for (const notice of c.send)
-        for (const channel of channels)
-          messages.push({ channel, notice, nextAttemptAt: dueAt(channel, notice, now, notify) });
-    }
-    await addToOutbox(tx, messages, now);
-    return messages.length;
+    const facts = await workspaceFacts(tx, workspaceIds, thresholds.growingFileBytes);
+    const holding = facts.map((f) => ({ workspaceId: f.id, notices: currentNotices(f, thresholds, now) }));
+    return recordDecisions(tx, holding, WORKSPACE_KINDS, now, notify);
   });
 }

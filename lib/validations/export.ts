@@ -83,6 +83,10 @@ export const exportPaths = {
   workspaces: () => `${EXPORT_BASE}/workspaces.csv`,
   findings: () => `${EXPORT_BASE}/findings.csv`,
   restart: () => `${EXPORT_BASE}/restart.csv`,
+  /** The volumes-at-risk page's table, every row (`days` as the page's). */
+  volumes: () => `${EXPORT_BASE}/volumes.csv`,
+  /** The agents index: every agent and series with its storage. */
+  agents: () => `${EXPORT_BASE}/agents.csv`,
   fleet: (table: FleetTable) => (table === "series" ? `${EXPORT_BASE}/fleet.csv` : `${EXPORT_BASE}/fleet/${table}.csv`),
   agent: (agent: string, table: AgentTable = "workspaces") =>
     table === "workspaces"

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { toGetter, type SearchParamsInput } from "./search-params";
 
-// The volumes-at-risk page and its endpoint: ?days=N (full, or forecast to fill within N days; absent: the
-// volume-filling rule's days) and, for the endpoint, the page to continue after (`after`, opaque).
+// The volumes-at-risk page, its endpoint and its CSV: ?days=N (full, or forecast to fill within N days; absent:
+// the volume-filling rule's days) and, for the endpoint, the page to continue after (`after`, opaque).
 
 export const AT_RISK_DAYS = [7, 14, 30, 90] as const;
 export const AT_RISK_PAGE = 25;
@@ -32,6 +32,9 @@ export const atRiskQuery = z
     limit: z.coerce.number().int().min(1).max(200).default(AT_RISK_PAGE),
   })
   .strict();
+
+/** GET /api/v1/export/volumes.csv?days= : every volume at risk, the page's table whole. */
+export const atRiskExportQuery = z.object({ days: days.optional() }).strict();
 
 /** The page's ?days, forgivingly: a hand-edited value that is no count of days is the rule's. */
 export function parseAtRiskSearchParams(input: SearchParamsInput): { days?: number } {

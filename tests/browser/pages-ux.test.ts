@@ -239,12 +239,24 @@ describe("at 390 px", () => {
   });
 
   it("breaks no figure or word over two lines on the main pages", async () => {
-    for (const p of ["/", "/workspaces", workspaceHref, "/agents/claude-code", "/cleanup", "/findings"]) {
+    for (const p of [
+      "/",
+      "/workspaces",
+      workspaceHref,
+      "/volumes?days=90",
+      "/agents",
+      "/agents/claude-code",
+      "/cleanup",
+      "/findings",
+      "/findings?rule=root-oversize",
+    ]) {
       const { page, context } = await open(admin, p, 390);
       expect(await brokenWords(page), p).toEqual([]);
       if (p === "/") await shots(page, "overview");
       if (p === workspaceHref) await shots(page, "workspace");
       if (p === "/agents/claude-code") await shots(page, "agent");
+      if (p === "/agents") await shots(page, "agents");
+      if (p === "/findings?rule=root-oversize") await shots(page, "findings-by-template");
       await context.close();
     }
     const v = await open(viewer, "/", 390);

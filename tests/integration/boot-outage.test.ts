@@ -17,7 +17,10 @@ vi.mock("@/lib/db", () => ({
 vi.mock("@/lib/shutdown", () => ({ installShutdownBound: vi.fn() }));
 vi.mock("@/lib/auth/client-ip", () => ({ installForwardedForGuard: vi.fn(async () => undefined) }));
 vi.mock("@/lib/services/cleanup-scheduler", () => ({ startCleanupScheduler: vi.fn() }));
-vi.mock("@/lib/db/maintenance-schedule", () => ({ startMaintenanceSchedule: vi.fn() }));
+vi.mock("@/lib/db/maintenance-schedule", () => ({
+  startMaintenanceSchedule: vi.fn(),
+  MAINTENANCE_EVERY_MS: 3_600_000,
+}));
 
 it("starts the cleanup scheduler and the maintenance schedule when the database is down at start", async () => {
   const quiet = vi.spyOn(console, "error").mockImplementation(() => undefined);
@@ -30,5 +33,5 @@ it("starts the cleanup scheduler and the maintenance schedule when the database 
   }
   expect(getDatabase).toHaveBeenCalled();
   expect(startCleanupScheduler).toHaveBeenCalledWith(getDb);
-  expect(startMaintenanceSchedule).toHaveBeenCalledWith(getDatabase);
+  expect(vi.mocked(startMaintenanceSchedule).mock.calls[0][0]).toBe(getDatabase);
 });

@@ -83,7 +83,7 @@ export function findingParts(
 }
 
 /**
- * The kept groups' counts by rule (rule_id, n, g) of the rows `kept` selects, under `filters`. Without a filter on
+ * The kept groups' counts by rule (rule_id, n, g, total) of the rows `kept` selects, under `filters`. Without a filter on
  * the workspace (owner, template, a member's scope) the workspaces table only removes the deleted ones, which are
  * few: a hashed list of them instead of a join to every workspace (the fleet's counts: 27 ms instead of 80-95 ms
  * over 92,000 kept groups at 10,000 workspaces).
@@ -92,7 +92,7 @@ function keptCountsOf(kept: SQL, opts: { filters: SQL; ofAgent: SQL; onWorkspace
   const [from, where] = opts.onWorkspace
     ? [sql`kept_findings f join workspaces w on w.id = f.workspace_id`, opts.filters]
     : [sql`kept_findings f`, sql`${ofLiveWorkspace(sql`f.workspace_id`)} and ${opts.ofAgent}`];
-  return sql`select f.rule_id, sum(f.n)::int4 as n, count(*)::int4 as g from ${from}
+  return sql`select f.rule_id, sum(f.n)::int4 as n, count(*)::int4 as g, sum(f.total)::float8 as total from ${from}
     where (${kept}) and ${where} group by f.rule_id`;
 }
 
@@ -107,10 +107,30 @@ export const liveGroupsOf = (parts: FindingParts) => sql`f as materialized (${pa
         sum(f.value)::float8 as total, max(f.urgency)::float8 as urgency, false as kept
       from f group by f.rule_id, f.workspace_id, coalesce(f.agent, ''))`;
 
-/** The findings per rule and the groups per rule (rule_id, n, g): the computed groups' and the kept ones'. */
+/**
+ * The findings, groups and sum of values per rule (rule_id, n, g, total): the computed groups' and the kept
+ * ones'.
+ */
 export const countsByRule = (parts: FindingParts) =>
-  sql`select lg.rule_id, sum(lg.n)::int4 as n, count(*)::int4 as g from lg group by lg.rule_id
-    ${parts.keptCounts ? sql`union all ${parts.keptCounts}` : sql``}`;
+  sql`select lg.rule_id, sum(lg.n)::int4 as n, count(*)::int4 as g, sum(lg.total)::float8 as total from lg
+    group by lg.rule_id ${parts.keptCounts ? sql`union all ${parts.keptCounts}` : sql``}`;
+
+/**
+ * The findings by template (template, n: findings, g: workspace rows, w: workspaces, total: their values'
+ * sum), the most findings first: a rule's tens of rows to read before its thousands. Workspaces without a
+ * template are one row, template null.
+ */
+export const countsByTemplate = (parts: FindingParts) => {
+  const groups = [
+    sql`select workspace_id, n, total from lg`,
+    ...parts.kept.map((k) => sql`select workspace_id, n, total from (${k}) k`),
+  ];
+  return sql`with ${liveGroupsOf(parts)}
+    select w.template, sum(g.n)::int4 as n, count(*)::int4 as g, count(distinct g.workspace_id)::int4 as w,
+        sum(g.total)::float8 as total
+      from (${sql.join(groups, sql` union all `)}) g join workspaces w on w.id = g.workspace_id
+      group by w.template order by n desc, w.template collate "C" nulls last`;
+};
 
 /**
  * One page of groups (alias g, in GROUP_ORDER, after `page.after`, `sev` their severity rank when one is asked

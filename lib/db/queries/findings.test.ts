@@ -89,7 +89,7 @@ describeEachDatabase("findings", (t) => {
     expect(all).toHaveLength(10);
 
     const s = await getFindingsSummary(db, { now, top: 3 });
-    expect(s.byRule.find((r) => r.ruleId === "root-oversize")).toEqual({
+    expect(s.byRule.find((r) => r.ruleId === "root-oversize")).toMatchObject({
       ruleId: "root-oversize",
       severity: "warning",
       count: 3,
@@ -196,5 +196,34 @@ describeEachDatabase("findings", (t) => {
     expect(found.findings.map((f) => [f.workspace.id, f.threshold])).toEqual([
       ["ws-bloated", 50 * MIB + REPORTER_RUNTIME_ALLOWANCE],
     ]);
+  });
+
+  it("groups one rule's findings by template, with their workspaces and bytes, and the rules' bytes", async () => {
+    const db = t.current.db;
+    const oversize = await listFindings(db, FLEET, { now, rule: "root-oversize" });
+    const bytesOf = (template: string) =>
+      oversize.findings
+        .filter((f) => ["ws-a", "ws-d"].includes(f.workspace.id) === (template === "ai-dev"))
+        .reduce((s, f) => s + f.value, 0);
+    // (Earlier tests add workspaces without a template: one more row, template null.)
+    expect(oversize.byTemplate).toContainEqual({
+      template: "ai-dev",
+      count: 2,
+      rows: 2,
+      workspaces: 2,
+      bytes: bytesOf("ai-dev"),
+    });
+    expect(oversize.byTemplate!.reduce((s, r) => s + r.bytes!, 0)).toBe(
+      oversize.findings.reduce((s, f) => s + f.value, 0),
+    );
+    const all = await listFindings(db, FLEET, { now });
+    expect(all.byTemplate).toBeNull();
+    const byRule = new Map(all.counts!.byRule.map((r) => [r.ruleId, r.bytes]));
+    expect(byRule.get("root-oversize")).toBe(oversize.findings.reduce((s, f) => s + f.value, 0));
+    expect(byRule.get("silent-workspace")).toBeNull();
+    // A template picked, its rows are the workspaces': no grouping above them.
+    expect((await listFindings(db, FLEET, { now, rule: "root-oversize", template: "ai-dev" })).byTemplate).toBeNull();
+    const silent = await listFindings(db, FLEET, { now, rule: "silent-workspace" });
+    expect(silent.byTemplate).toEqual([{ template: "ai-dev", count: 1, rows: 1, workspaces: 1, bytes: null }]);
   });
 });

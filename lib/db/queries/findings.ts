@@ -28,7 +28,7 @@ import {
   type FindingsFilters,
 } from "@/lib/validations/findings";
 import { FLEET, type WorkspaceScope } from "../scope";
-import { countsByRule, findingParts, liveGroupsOf, pageOfGroups } from "./finding-parts";
+import { countsByRule, countsByTemplate, findingParts, liveGroupsOf, pageOfGroups } from "./finding-parts";
 import { GROUP_ORDER, severityRank } from "./findings-order";
 import { currentKeptRules } from "./kept-findings";
 
@@ -48,7 +48,18 @@ export type FindingCounts = {
   rows: number;
   bySeverity: Record<Severity, number>;
   /** The rules with findings, in the catalog's order. */
-  byRule: { ruleId: RuleId; severity: Severity; count: number; rows: number }[];
+  byRule: { ruleId: RuleId; severity: Severity; count: number; rows: number; bytes: number | null }[];
+};
+
+/** One template's findings of a rule: how many, in how many rows and workspaces, and their bytes. */
+export type TemplateCount = {
+  /** Null for the workspaces without a template. */
+  template: string | null;
+  count: number;
+  rows: number;
+  workspaces: number;
+  /** The sum of the findings' sizes; null when the rule's value is not a size. */
+  bytes: number | null;
 };
 
 export type FindingsList = {
@@ -61,6 +72,11 @@ export type FindingsList = {
    * with no filter, the overview's counts); null on later pages.
    */
   counts: FindingCounts | null;
+  /**
+   * On the first page of one rule's findings (no template or workspace picked), its findings by template, the
+   * most first; null otherwise.
+   */
+  byTemplate: TemplateCount[] | null;
 };
 
 export type FindingsSummary = FindingCounts & {
@@ -155,7 +171,10 @@ function toGroup(rules: RuleSet, r: GroupRow): FindingGroup {
   );
 }
 
-type CountRow = { rule_id: RuleId; n: number; g: number };
+type CountRow = { rule_id: RuleId; n: number; g: number; total: number };
+
+/** A sum of a rule's values as bytes: null when its values are not sizes. */
+const bytesOf = (id: RuleId, total: number) => (RULES[id].unit === "bytes" ? Number(total) : null);
 
 /** The counts by rule, in the catalog's order, and their sums by severity. */
 function toCounts(rules: RuleSet, found: CountRow[]): FindingCounts {
@@ -164,7 +183,7 @@ function toCounts(rules: RuleSet, found: CountRow[]): FindingCounts {
     const r = found.find((x) => x.rule_id === id);
     if (!r) continue;
     const severity = rules[id].severity;
-    counts.byRule.push({ ruleId: id, severity, count: Number(r.n), rows: Number(r.g) });
+    counts.byRule.push({ ruleId: id, severity, count: Number(r.n), rows: Number(r.g), bytes: bytesOf(id, r.total) });
     counts.total += Number(r.n);
     counts.rows += Number(r.g);
     counts.bySeverity[severity] += Number(r.n);
@@ -207,7 +226,8 @@ export async function listFindings(db: Db, scope: WorkspaceScope, params: Findin
   // The counts are every severity's: the first page reads every severity's findings and shows one of them.
   const kept = await currentKeptRules(db, rules);
   const parts = findingParts(rules, now, first ? { ...filters, severity: undefined } : filters, scope, kept);
-  if (!parts) return { findings: [], nextCursor: null, counts: first ? toCounts(rules, NO_COUNTS) : null };
+  const byTemplate = first ? await templateCounts(db, scope, filters, { now, rules }) : null;
+  if (!parts) return { findings: [], nextCursor: null, counts: first ? toCounts(rules, NO_COUNTS) : null, byTemplate };
   const sev = first && filters.severity ? severityRank(filters.severity) : undefined;
   const page: PageParts = {
     after: keysetAfter(GROUP_ORDER, cursor ?? null),
@@ -226,7 +246,31 @@ export async function listFindings(db: Db, scope: WorkspaceScope, params: Findin
     findings: shown.map((r) => toGroup(rules, r)),
     nextCursor: groups.length > limit ? encodeFindingsCursor(GROUP_ORDER.map((_, i) => last[`k${i}`])) : null,
     counts: first ? toCounts(rules, found[0]?.counts ?? NO_COUNTS) : null,
+    byTemplate,
   };
+}
+
+type TemplateRow = { template: string | null; n: number; g: number; w: number; total: number };
+
+/** One rule's findings by template, when a rule and neither a template nor a workspace is picked. */
+async function templateCounts(
+  db: Db,
+  scope: WorkspaceScope,
+  f: FindingsFilters,
+  ctx: Required<Context>,
+): Promise<TemplateCount[] | null> {
+  const rule = f.rule;
+  if (!rule || f.template || f.workspace) return null;
+  const parts = findingParts(ctx.rules, ctx.now, f, scope, await currentKeptRules(db, ctx.rules));
+  if (!parts) return [];
+  const found = rowsOf<TemplateRow>(await db.execute(countsByTemplate(parts)));
+  return found.map((r) => ({
+    template: r.template,
+    count: Number(r.n),
+    rows: Number(r.g),
+    workspaces: Number(r.w),
+    bytes: bytesOf(rule, r.total),
+  }));
 }
 
 /** Every row under the filters, in the lists' order, read in keyset pages (the CSV export). */

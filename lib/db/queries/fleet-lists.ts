@@ -96,6 +96,12 @@ export async function topAgents(db: Db, limit: number): Promise<TopAgent[]> {
   }));
 }
 
+/** Every series of the fleet chart: the catalog's agents seen in reports, then modules, caches and the rest. */
+const EVERY_SERIES = 1000;
+
+/** The agents index (/agents) and its CSV: every series of the fleet chart now, largest first. */
+export const everyAgent = (db: Db): Promise<TopAgent[]> => topAgents(db, EVERY_SERIES);
+
 export type GrowingRoot = {
   workspace: WorkspaceRef;
   rootKey: string;

@@ -4,6 +4,7 @@ import { RECIPES } from "@/lib/catalog/recipes";
 import type { WorkspaceFacts } from "@/lib/notify/decide";
 import type { Cause } from "@/lib/notify/types";
 import { rowsOf, type Db } from "../types";
+import { grownFiles } from "./notification-growth";
 
 // The facts lib/notify/decide.ts decides from, for some workspaces: the volume's figures and forecast, the
 // newest report's persistence facts, its largest roots and the recipe whose units hold the most bytes.
@@ -27,9 +28,10 @@ type Row = {
 const parsed = <T>(v: T | string | null): T | null => (typeof v === "string" ? (JSON.parse(v) as T) : v);
 const titles = new Map<string, string>(RECIPES.map((r) => [r.id, r.title]));
 
-/** The facts of the workspaces among `ids` that are not deleted. */
-export async function workspaceFacts(db: Db, ids: string[]): Promise<WorkspaceFacts[]> {
+/** The facts of the workspaces among `ids` that are not deleted; files that grew by more than `minGrowth`. */
+export async function workspaceFacts(db: Db, ids: string[], minGrowth: number): Promise<WorkspaceFacts[]> {
   if (ids.length === 0) return [];
+  const grown = await grownFiles(db, ids, minGrowth);
   const placed = sql`(w.persistence -> 'roots' -> r.root_key)`;
   // Lateral aggregates over jsonb per workspace: SQL through db.execute.
   const rows = rowsOf<Row>(
@@ -65,6 +67,7 @@ export async function workspaceFacts(db: Db, ids: string[]): Promise<WorkspaceFa
     writesFailedNoSpace: r.writes_failed_no_space_at != null,
     lostAtRestart: parsed(r.lost) ?? [],
     causes: (parsed(r.causes) ?? []).map((c) => ({ ...c, bytes: Number(c.bytes) })),
+    grownFiles: grown.get(r.id) ?? [],
     bestRecipe:
       r.best_recipe && Number(r.best_recipe_bytes) > 0
         ? {

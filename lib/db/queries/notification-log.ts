@@ -15,7 +15,7 @@ export type NoticeLogRow = {
   workspaceName: string;
   kind: NoticeKind;
   channel: NoticeChannel;
-  status: "pending" | "sent" | "failed";
+  status: "pending" | "sent" | "failed" | "skipped";
   figure: string;
   attempts: number;
   sentAt: Date | null;
@@ -57,7 +57,10 @@ export async function listNotices(db: Db, filters: NotificationsQuery, since: Da
 
 export type ChannelHistory = { lastSuccessAt: Date | null; lastErrorAt: Date | null; lastError: string | null };
 
-/** Each channel's last send and last error (a failed attempt, retried or given up), from the outbox. */
+/**
+ * Each channel's last send and last error (a failed attempt, retried or given up; a row its owner turned off is
+ * no error), from the outbox.
+ */
 export async function channelHistory(db: Db): Promise<Record<NoticeChannel, ChannelHistory>> {
   const rows = rowsOf<{
     channel: NoticeChannel;
@@ -72,7 +75,7 @@ export async function channelHistory(db: Db): Promise<Record<NoticeChannel, Chan
       from (values ('email'), ('webhook')) as c(channel)
       left join lateral (
         select last_attempt_at, last_error from notification_outbox
-        where channel = c.channel and last_error is not null
+        where channel = c.channel and last_error is not null and status <> 'skipped'
         order by last_attempt_at desc nulls last limit 1
       ) e on true`),
   );

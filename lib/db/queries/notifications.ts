@@ -106,8 +106,11 @@ export async function claimDue(db: Db, c: Claim): Promise<OutboxRow[]> {
   });
 }
 
-/** What became of a leased row; applied only while `sender` still holds it. */
-export type Outcome = { status: "sent" } | AfterFailure;
+/**
+ * What became of a leased row; applied only while `sender` still holds it. "skipped": the owner turned its kind
+ * off on its channel (`error` says so).
+ */
+export type Outcome = { status: "sent" } | { status: "skipped"; error: string } | AfterFailure;
 
 export async function settle(db: Db, id: string, sender: string, now: Date, o: Outcome): Promise<boolean> {
   const rows = await db
@@ -125,14 +128,33 @@ export async function settle(db: Db, id: string, sender: string, now: Date, o: O
   return rows.length === 1;
 }
 
+/** Coder's addresses (the sync's): they replace whatever was kept, a report's included. */
 export async function saveOwnerEmails(db: Db, contacts: { owner: string; email: string }[], at: Date): Promise<void> {
   if (contacts.length === 0) return;
   await db
     .insert(ownerContacts)
-    .values(contacts.map((c) => ({ ...c, updatedAt: at })))
+    .values(contacts.map((c) => ({ ...c, source: "coder", updatedAt: at })))
+    .onConflictDoUpdate({
+      target: ownerContacts.owner,
+      set: { email: sql`excluded.email`, source: sql`excluded.source`, updatedAt: sql`excluded.updated_at` },
+    });
+}
+
+/** Forgets Coder's addresses of owners Coder now has none for, so a report's address can take their place. */
+export async function forgetCoderEmails(db: Db, owners: string[]): Promise<void> {
+  if (owners.length === 0) return;
+  await db.delete(ownerContacts).where(and(eq(ownerContacts.source, "coder"), inArray(ownerContacts.owner, owners)));
+}
+
+/** A report's address: kept where there is none, or where the one kept came from a report; never over Coder's. */
+export async function saveReportedEmail(db: Db, owner: string, email: string, at: Date): Promise<void> {
+  await db
+    .insert(ownerContacts)
+    .values({ owner, email, source: "report", updatedAt: at })
     .onConflictDoUpdate({
       target: ownerContacts.owner,
       set: { email: sql`excluded.email`, updatedAt: sql`excluded.updated_at` },
+      setWhere: sql`${ownerContacts.source} = 'report' and ${ownerContacts.email} <> excluded.email`,
     });
 }
 

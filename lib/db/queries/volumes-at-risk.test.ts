@@ -3,7 +3,7 @@ import { describeEachDatabase } from "@/tests/support/db";
 import { at, enroll, GiB, MiB, send, testNow } from "@/tests/support/reports";
 import { getRules } from "./findings";
 import { volumesWhy } from "./volume-why";
-import { countVolumesAtRisk, volumesAtRiskPage } from "./volumes-at-risk";
+import { countVolumesAtRisk, everyVolumeAtRisk, volumesAtRiskPage } from "./volumes-at-risk";
 
 const FULL = 12;
 /** 10 GiB volumes: the i-th full one has i × 10 MiB free (97 % and more used); one more at 50 %. */
@@ -51,6 +51,15 @@ describeEachDatabase("volumes at risk", (t) => {
     // vr-11 has 10 MiB free, vr-00 120 MiB: fewest days (all 0), then least free space
     expect(seen).toEqual(Array.from({ length: FULL }, (_, i) => `vr-${String(FULL - 1 - i).padStart(2, "0")}`));
     await expect(countVolumesAtRisk(db, rules, now, 7)).resolves.toBe(FULL);
+  });
+
+  it("reads every volume at risk by key for the CSV, in the page's order", async () => {
+    const db = t.current.db;
+    const rules = await getRules(db);
+    const whole = await volumesAtRiskPage(db, { rules, now, days: 7, limit: 50 });
+    const read = [];
+    for await (const v of everyVolumeAtRisk(db, { rules, now, days: 7, pageSize: 5 })) read.push(v);
+    expect(read).toEqual(whole.volumes);
   });
 
   it("says why a volume fills: its roots that grew over 7 days, largest first", async () => {

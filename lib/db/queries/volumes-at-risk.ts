@@ -148,3 +148,17 @@ export async function volumesAtRiskPage(
     next: page.length > opts.limit && last ? encodeAtRiskCursor([last.k0, last.k1, last.k2]) : null,
   };
 }
+
+/** Every volume at risk within `days`, in the page's order, read by key a page at a time (the CSV export). */
+export async function* everyVolumeAtRisk(
+  db: Db,
+  opts: { rules: RuleSet; now: Date; days: number; pageSize?: number },
+): AsyncGenerator<AtRiskVolume> {
+  let after: string[] | null = null;
+  do {
+    const page = await volumesAtRiskPage(db, { ...opts, limit: opts.pageSize ?? 200, after });
+    yield* page.volumes;
+    // `next` is the last row's key as JSON (encodeAtRiskCursor), made just above
+    after = page.next === null ? null : (JSON.parse(page.next) as string[]);
+  } while (after !== null);
+}

@@ -7,3 +7,4 @@ export * from "./cleanup";
 export * from "./kept-pending";
 export * from "./notifications";
 export * from "./teams";
+export * from "./owners";

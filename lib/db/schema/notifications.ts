@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import type { Notice } from "@/lib/notify/types";
 import { workspaces } from "./workspaces";
 
@@ -43,7 +43,10 @@ export const notificationOutbox = pgTable(
     workspaceId: text("workspace_id").notNull(),
     owner: text("owner").notNull(),
     notice: jsonb("notice").$type<Notice>().notNull(),
-    /** "pending" until sent ("sent") or given up after the retry window ("failed"). */
+    /**
+     * "pending" until sent ("sent"), given up after the retry window ("failed"), or not sent because the owner
+     * turned its kind off on its channel ("skipped").
+     */
     status: text("status").notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     createdAt: tz("created_at").notNull(),
@@ -67,11 +70,32 @@ export const notificationOutbox = pgTable(
 );
 
 /**
- * Where each workspace owner (by Coder username) is emailed: written by the Coder sync from Coder's users API. An
- * owner without a row, or with an empty or placeholder address, gets no email.
+ * Where each workspace owner (by Coder username) is emailed: from Coder's users API (the Coder sync, source
+ * "coder"), else from the owner's workspaces' reports (source "report"). Coder's address wins: a report never
+ * replaces it, and an empty or placeholder address is never stored (docs/notifications.md). An owner without a
+ * row gets no email.
  */
 export const ownerContacts = pgTable("owner_contacts", {
   owner: text("owner").primaryKey(),
   email: text("email").notNull(),
+  /** "coder" or "report". */
+  source: text("source").notNull().default("coder"),
   updatedAt: tz("updated_at").notNull(),
 });
+
+/**
+ * What an owner turned off: one row per owner, channel and optional kind (filling, growing file, lost at
+ * restart) set by the owner; no row means on. Full and cleanup ahead always go and have no row.
+ */
+export const ownerNoticePreferences = pgTable(
+  "owner_notice_preferences",
+  {
+    owner: text("owner").notNull(),
+    /** "email" or "webhook". */
+    channel: text("channel").notNull(),
+    kind: text("kind").notNull(),
+    enabled: boolean("enabled").notNull(),
+    updatedAt: tz("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.owner, t.channel, t.kind] })],
+);

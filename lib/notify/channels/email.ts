@@ -15,6 +15,8 @@ export type Email = {
   /** The same for every try of the same rows, so a receiver's mail system can drop a repeat. */
   messageId: string;
   appUrl: string;
+  /** The owner's signed one-click unsubscribe link (lib/notify/unsubscribe.ts). */
+  unsubscribeUrl: string;
 };
 
 /** A send that takes longer is abandoned and retried: a batch's sends end well inside the sender's lease. */
@@ -45,14 +47,23 @@ export function messageIdOf(deliveryIds: string[], from: string): string {
   return `<${hash}@${from.split("@")[1] ?? "storage.local"}>`;
 }
 
-export function emailParts(e: Pick<Email, "notices" | "appUrl">): { subject: string; text: string; html: string } {
+const UNSUBSCRIBE_WORDS = "Turn off the optional notices (filling, growing file, lost at restart)";
+
+export function emailParts(e: Pick<Email, "notices" | "appUrl" | "unsubscribeUrl">): {
+  subject: string;
+  text: string;
+  html: string;
+} {
   const [first] = e.notices;
   const subject =
     e.notices.length === 1 ? noticeSubject(first) : `Your workspaces' storage: ${e.notices.length} things to look at`;
-  const text = e.notices.map((n) => noticeText(n, e.appUrl)).join("\n\n");
+  const footer = `${UNSUBSCRIBE_WORDS}; a full volume and a cleanup ahead are always told:`;
+  const text = [...e.notices.map((n) => noticeText(n, e.appUrl)), `--\n${footer}\n${e.unsubscribeUrl}`].join("\n\n");
   const html = `<!doctype html><html><body><h2>${escapeHtml(subject)}</h2>${e.notices
     .map((n) => noticeHtml(n, e.appUrl))
-    .join("<hr>")}</body></html>`;
+    .join(
+      "<hr>",
+    )}<hr><p><small>${escapeHtml(footer)} <a href="${escapeHtml(e.unsubscribeUrl)}">unsubscribe</a></small></p></body></html>`;
   return { subject, text, html };
 }
 
@@ -66,6 +77,11 @@ export async function sendEmail(smtpUrl: string, e: Email): Promise<void> {
     text,
     html,
     messageId: e.messageId,
+    // RFC 8058's one-click unsubscribe: a mail client POSTs List-Unsubscribe=One-Click to the link.
+    headers: {
+      "List-Unsubscribe": `<${e.unsubscribeUrl}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    },
     signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
   });
 }

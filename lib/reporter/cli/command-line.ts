@@ -26,7 +26,7 @@ Options:
 
 Environment: STORAGE_DASHBOARD_URL, STORAGE_ENROLLMENT_KEY (needed once, to enroll), CODER_WORKSPACE_ID,
 CODER_WORKSPACE_NAME, CODER_WORKSPACE_OWNER_NAME, CODER_WORKSPACE_TEMPLATE_NAME, CODER_WORKSPACE_AGENT_NAME,
-CLAUDE_CONFIG_DIR, CODEX_HOME, CODER_SCRIPT_DATA_DIR.
+CODER_WORKSPACE_OWNER_EMAIL (optional: where the owner's notices go when Coder has no address), CLAUDE_CONFIG_DIR, CODEX_HOME, CODER_SCRIPT_DATA_DIR.
 
 Exit codes:
   0   report delivered (or --dry-run, --help, --version; or another run is in progress)

@@ -77,6 +77,9 @@ function workspaceIdentity(opts: Options, env: Env, dry: boolean): WorkspaceIden
   if (template) identity.template = template.slice(0, 200);
   const agentName = opts.agentName ?? env.CODER_WORKSPACE_AGENT_NAME;
   if (agentName) identity.agent = agentName.slice(0, 200);
+  // Sent as it is: the dashboard drops an address that is not one, and keeps the rest of the report.
+  const ownerEmail = env.CODER_WORKSPACE_OWNER_EMAIL?.trim();
+  if (ownerEmail) identity.ownerEmail = ownerEmail;
   return identity;
 }
 

@@ -36,6 +36,11 @@ import * as openapiRoute from "@/app/api/v1/openapi.json/route";
 import * as metricsRoute from "@/app/metrics/route";
 import * as meRoute from "@/app/api/v1/me/route";
 import * as notificationsRoute from "@/app/api/v1/notifications/route";
+import * as notificationTestRoute from "@/app/api/v1/notifications/test/route";
+import * as notifySettingsRoute from "@/app/api/v1/settings/notifications/route";
+import * as workspaceNoticesRoute from "@/app/api/v1/workspaces/[id]/notices/route";
+import * as exportNotificationsRoute from "@/app/api/v1/export/notifications.csv/route";
+import * as exportWorkspaceNoticesRoute from "@/app/api/v1/export/workspaces/[id]/notices.csv/route";
 import * as reportsRoute from "@/app/api/v1/reports/route";
 import * as reportBatchRoute from "@/app/api/v1/reports/batch/route";
 import * as schemaRoute from "@/app/api/v1/schema/report.json/route";
@@ -199,6 +204,30 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
   },
   "GET /api/v1/audit": { module: auditRoute, example: { url: "/api/v1/audit" } },
   "GET /api/v1/notifications": { module: notificationsRoute, example: { url: "/api/v1/notifications" } },
+  "POST /api/v1/notifications/test": {
+    module: notificationTestRoute,
+    example: { url: "/api/v1/notifications/test", body: () => ({ channel: "webhook" }) },
+  },
+  "GET /api/v1/settings/notifications": {
+    module: notifySettingsRoute,
+    example: { url: "/api/v1/settings/notifications" },
+  },
+  "PUT /api/v1/settings/notifications": {
+    module: notifySettingsRoute,
+    example: { url: "/api/v1/settings/notifications", body: () => ({ fillingDays: 9 }) },
+  },
+  "GET /api/v1/workspaces/[id]/notices": {
+    module: workspaceNoticesRoute,
+    example: { url: `/api/v1/workspaces/${WS}/notices`, params: { id: WS } },
+  },
+  "GET /api/v1/export/notifications.csv": {
+    module: exportNotificationsRoute,
+    example: { url: "/api/v1/export/notifications.csv" },
+  },
+  "GET /api/v1/export/workspaces/[id]/notices.csv": {
+    module: exportWorkspaceNoticesRoute,
+    example: { url: `/api/v1/export/workspaces/${WS}/notices.csv`, params: { id: WS } },
+  },
   "GET /api/v1/settings/storage": { module: storageSettingsRoute, example: { url: "/api/v1/settings/storage" } },
   "PUT /api/v1/settings/retention": {
     module: retentionRoute,

@@ -4,7 +4,8 @@ import { reportBlockerRequest, reportBlockerResponse } from "@/lib/report-format
 import { discoveryResponse, moduleVersionsResponse } from "@/lib/terraform/module";
 import { enrollRequest, report, reportBatch } from "@/lib/report-format/schema";
 import { auditQuery } from "@/lib/validations/audit";
-import { notificationsQuery } from "@/lib/validations/notifications";
+import { notificationsQuery, noticeTestRequest } from "@/lib/validations/notifications";
+import { notifySettingsUpdate } from "@/lib/validations/notify-settings";
 import { createTokenRequest, createUserRequest, setupRequest, updateUserRequest } from "@/lib/validations/auth";
 import { progressRequest } from "@/lib/validations/cleanup";
 import { findingsQuery } from "@/lib/validations/findings";
@@ -198,7 +199,30 @@ export const OPERATIONS: Record<string, Operation> = {
     summary: "Each notice channel's state and the owners' notices of the last 30 days, newest first",
     tag: "notifications",
     query: notificationsQuery,
-    responseType: "{ channels, notices }",
+    responseType: "{ channels, notices, nextCursor }",
+  },
+  "POST /api/v1/notifications/test": {
+    summary:
+      "Send one test message on a channel at once, outside the outbox (409 when not configured, 502 with the channel's error)",
+    tag: "notifications",
+    body: noticeTestRequest,
+    responseType: "TestOutcome",
+  },
+  "GET /api/v1/settings/notifications": {
+    summary: "The notices' thresholds, digest hour and hourly cap in force, and whether each comes from the environment",
+    tag: "notifications",
+    responseType: "{ settings: NotifySettingView[] }",
+  },
+  "PUT /api/v1/settings/notifications": {
+    summary: "Change the notices' settings (409 for one its environment variable sets)",
+    tag: "notifications",
+    body: notifySettingsUpdate,
+    responseType: "{ settings: NotifySettingView[] }",
+  },
+  "GET /api/v1/workspaces/[id]/notices": {
+    summary: "A workspace's notices of the last 30 days (404 outside the caller's workspaces)",
+    tag: "workspaces",
+    responseType: "{ notices: WorkspaceNotice[] }",
   },
   "GET /api/v1/settings/storage": {
     summary: "Retention in effect, the last maintenance run, every table's size",

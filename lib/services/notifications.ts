@@ -10,17 +10,10 @@ import {
   toldStates,
   type NewMessage,
 } from "@/lib/db/queries/notifications";
-import { changes, currentNotices, DEFAULT_THRESHOLDS, type Thresholds } from "@/lib/notify/decide";
+import { changes, currentNotices } from "@/lib/notify/decide";
 import { nextDigestAt } from "@/lib/notify/schedule";
 import type { Notice, NoticeChannel } from "@/lib/notify/types";
-
-/** The thresholds in force: a variable set in the environment, else the default. */
-export function noticeThresholds(n: NotifyConfig = config().notify): Thresholds {
-  return {
-    fillingDays: n.thresholds.fillingDays ?? DEFAULT_THRESHOLDS.fillingDays,
-    fullPct: n.thresholds.fullPct ?? DEFAULT_THRESHOLDS.fullPct,
-  };
-}
+import { notifySettingsInForce } from "./notify-settings";
 
 /** The channels configured now; a notice decided while a channel is off is not sent on it later. */
 export function configuredChannels(n: NotifyConfig): NoticeChannel[] {
@@ -31,8 +24,8 @@ export function configuredChannels(n: NotifyConfig): NoticeChannel[] {
  * When a message may go: at once, but an email that is not about a full volume waits for the next digest hour
  * (so a channel just configured does not send the fleet's backlog at once).
  */
-export function dueAt(channel: NoticeChannel, notice: Notice, now: Date, n: NotifyConfig): Date {
-  return channel === "email" && notice.kind !== "full" ? nextDigestAt(now, n.digestHour) : now;
+export function dueAt(channel: NoticeChannel, notice: Notice, now: Date, digestHour: number): Date {
+  return channel === "email" && notice.kind !== "full" ? nextDigestAt(now, digestHour) : now;
 }
 
 /** Workspaces decided in one transaction: a Coder sync decides for the whole fleet. */
@@ -56,10 +49,12 @@ export async function decideNotices(
 }
 
 async function decideBatch(db: Db, workspaceIds: string[], now: Date, notify: NotifyConfig): Promise<number> {
-  const thresholds = noticeThresholds(notify);
   const channels = configuredChannels(notify);
   return db.transaction(async (tx) => {
     await lockDecisions(tx);
+    // The thresholds and the digest hour in force: the environment's, else the Notifications page's.
+    const settings = await notifySettingsInForce(tx, notify);
+    const thresholds = { fillingDays: settings.fillingDays, fullPct: settings.fullPct };
     const told = await toldStates(tx, workspaceIds);
     const messages: NewMessage[] = [];
     for (const facts of await workspaceFacts(tx, workspaceIds)) {
@@ -68,7 +63,7 @@ async function decideBatch(db: Db, workspaceIds: string[], now: Date, notify: No
       for (const kind of c.clear) await forgetState(tx, facts.id, kind);
       for (const notice of c.send)
         for (const channel of channels)
-          messages.push({ channel, notice, nextAttemptAt: dueAt(channel, notice, now, notify) });
+          messages.push({ channel, notice, nextAttemptAt: dueAt(channel, notice, now, settings.digestHour) });
     }
     await addToOutbox(tx, messages, now);
     return messages.length;

@@ -209,7 +209,8 @@ export const OPERATIONS: Record<string, Operation> = {
     responseType: "TestOutcome",
   },
   "GET /api/v1/settings/notifications": {
-    summary: "The notices' thresholds, digest hour and hourly cap in force, and whether each comes from the environment",
+    summary:
+      "The notices' thresholds, digest hour and hourly cap in force, and whether each comes from the environment",
     tag: "notifications",
     responseType: "{ settings: NotifySettingView[] }",
   },

@@ -71,7 +71,10 @@ export async function notificationsView(
 export const allNotices = (db: Db, filters: NoticeFilters, now = new Date()) => noticeRows(db, filters, sinceOf(now));
 
 /** What a workspace's page shows of its notices: when, what, where, and whether it went. */
-export type WorkspaceNotice = Pick<NoticeLogRow, "id" | "createdAt" | "kind" | "channel" | "status" | "figure" | "sentAt">;
+export type WorkspaceNotice = Pick<
+  NoticeLogRow,
+  "id" | "createdAt" | "kind" | "channel" | "status" | "figure" | "sentAt"
+>;
 
 /** At most this many on a workspace's page (a notice goes once per state: a month rarely holds more than a few). */
 const WORKSPACE_NOTICES = 100;

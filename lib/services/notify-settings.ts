@@ -19,16 +19,15 @@ export type NotifySettingView = NotifySetting & {
 };
 
 /** Each setting's value in force: the variable when set, else the stored value, else the default. */
-export async function notifySettingsView(
-  db: Db,
-  notify: NotifyConfig = config().notify,
-): Promise<NotifySettingView[]> {
+export async function notifySettingsView(db: Db, notify: NotifyConfig = config().notify): Promise<NotifySettingView[]> {
   const stored = await storedNotifySettings(db);
   return NOTIFY_SETTINGS.map((s) => {
     const fromEnv = notify.thresholds[s.id];
     if (fromEnv !== undefined) return { ...s, value: fromEnv, source: "env" };
     const saved = stored[s.id];
-    return saved !== undefined ? { ...s, value: saved, source: "stored" } : { ...s, value: s.defaultValue, source: "default" };
+    return saved !== undefined
+      ? { ...s, value: saved, source: "stored" }
+      : { ...s, value: s.defaultValue, source: "default" };
   });
 }
 

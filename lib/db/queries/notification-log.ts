@@ -30,7 +30,9 @@ function where(filters: NoticeFilters, since: Date, cursor?: { at: Date; id: str
   const conds: (SQL | undefined)[] = [gte(t.createdAt, since)];
   if (filters.q) {
     const like = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    conds.push(or(ilike(t.owner, like), ilike(t.workspaceId, like), sql`${t.notice}->'workspace'->>'name' ilike ${like}`));
+    conds.push(
+      or(ilike(t.owner, like), ilike(t.workspaceId, like), sql`${t.notice}->'workspace'->>'name' ilike ${like}`),
+    );
   }
   if (filters.owner) conds.push(eq(t.owner, filters.owner));
   if (filters.workspaceId) conds.push(eq(t.workspaceId, filters.workspaceId));

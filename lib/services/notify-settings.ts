@@ -41,7 +41,7 @@ export async function notifySettingsInForce(db: Db, notify: NotifyConfig = confi
  * Stores an admin's changes and returns the settings in force. A setting whose variable is set is refused (409,
  * nothing stored): the variable would still win, and the page would show a value that is not used.
  */
-export function updateNotifySettings(
+export async function updateNotifySettings(
   ctx: ChangeContext,
   update: NotifySettingsUpdate,
   notify: NotifyConfig = config().notify,

@@ -33,7 +33,12 @@ async function seedNotices(dir: string) {
   const d = await openEmbedded(dir);
   try {
     const ws = await d.db.select().from(workspaces).limit(3);
-    const row = (i: number, kind: NoticeKind, channel: string, fate: Partial<typeof notificationOutbox.$inferInsert> & { nextAttemptAt: Date }) => {
+    const row = (
+      i: number,
+      kind: NoticeKind,
+      channel: string,
+      fate: Partial<typeof notificationOutbox.$inferInsert> & { nextAttemptAt: Date },
+    ) => {
       const w = ws[i];
       const created = new Date(Date.now() - (i + 1) * 5 * HOUR);
       const notice: Notice = {

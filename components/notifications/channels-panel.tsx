@@ -44,7 +44,7 @@ function ChannelCard({ c }: { c: ChannelState }) {
   const isAdmin = useIsAdmin();
   return (
     <Panel title={TITLES[c.channel]} className="stack tight">
-      <dl className="kv" data-testid={`channel-${c.channel}`}>
+      <dl className="kv phone-stack" data-testid={`channel-${c.channel}`}>
         <dt>State</dt>
         <dd>
           {c.configured ? <span className="badge info">configured</span> : <span className="badge">off</span>}{" "}

@@ -99,7 +99,7 @@ export function SettingsPanel() {
     <Panel title="When owners are told">
       {query.isError ? <ErrorPanel error={query.error} onRetry={() => query.refetch()} /> : null}
       <form onSubmit={submit} aria-label="Notice settings" className="stack">
-        <dl className="kv">
+        <dl className="kv phone-stack">
           {settings.map((s) => (
             <SettingRow
               key={s.id}

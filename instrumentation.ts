@@ -20,6 +20,9 @@ export async function register() {
   startCleanupScheduler(getDb);
   const { startMaintenanceSchedule } = await import("./lib/db/maintenance-schedule");
   startMaintenanceSchedule(getDatabase);
+  // A backup a day into STORAGE_BACKUP_DIR, when set (docs/backup.md).
+  const { startBackupSchedule } = await import("./lib/backup/schedule");
+  startBackupSchedule(getDatabase);
   // Coder's view of the workspaces (CODER_URL and CODER_SESSION_TOKEN), at start and every CODER_SYNC_INTERVAL.
   const { coderSyncConfig } = await import("./lib/coder/config");
   const { startCoderSync } = await import("./lib/services/coder-sync");

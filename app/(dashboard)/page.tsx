@@ -15,9 +15,9 @@ export const metadata: Metadata = { title: "Fleet overview" };
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function OverviewPage({ searchParams }: Props) {
-  // The overview is the fleet's: a member's own storage is their workspaces' list.
+  // The overview is the fleet's: a member's home is their own storage (My storage).
   const { role } = await requirePage("member");
-  if (role === "member") redirect("/workspaces");
+  if (role === "member") redirect("/me");
   const range = parseRange(await searchParams);
   const state = await prefetchAll([
     { queryKey: fleetKeys.overview(range), load: async () => getFleetOverview(await getDb(), range) },

@@ -16,6 +16,7 @@ import { DataTable } from "@/components/ui/data-table";
 import { DataTableMore } from "@/components/ui/data-table-pager";
 import { trashWaitText } from "@/lib/cleanup/freed";
 import { policyColumns, runColumns } from "./cleanup-columns";
+import { OwnersPanel } from "./owners-panel";
 import { ReclaimableByAgent } from "./reclaimable";
 import { RecipesTable } from "./recipes-table";
 
@@ -140,6 +141,9 @@ export function CleanupView() {
         }
       >
         <Policies />
+      </Panel>
+      <Panel title="Owners' cleanups">
+        <OwnersPanel />
       </Panel>
     </div>
   );

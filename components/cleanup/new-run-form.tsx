@@ -19,6 +19,7 @@ import { Panel } from "@/components/ui/panel";
 import { Skeleton } from "@/components/ui/states";
 import { FreeSpaceView } from "./free-space-view";
 import { ConfirmRunDialog } from "./confirm-run-dialog";
+import { KeptNote } from "./kept-note";
 import { OverlapWarning } from "./overlap-warning";
 import { PreviewTable } from "./preview-table";
 import { CUSTOM_IN_CACHE_TEXT, DELETE_ONLY_TEXT, confirmLabel, runConsequence, scopeText } from "./run-text";
@@ -129,6 +130,7 @@ function RunForm({ initial, recipes }: { initial: RunDraft; recipes: RecipeId[] 
         ) : null}
         {preview.data && !refusal ? <PreviewTable preview={preview.data} onIncludeSilent={setIncludeSilent} /> : null}
         {preview.data && !refusal ? <OverlapWarning runs={preview.data.overlapping} /> : null}
+        {preview.data && !refusal ? <KeptNote kept={preview.data.kept} /> : null}
         {draft.target === "recipe" && deleteOnly(draft.recipe) ? (
           <p className="muted" data-testid="delete-only">
             {DELETE_ONLY_TEXT}

@@ -14,8 +14,9 @@ const LINKS = [
   { href: "/connect", label: "Connect workspaces" },
   { href: "/settings", label: "Settings" },
 ] as const;
-/** A member (signed in with Coder) sees their own workspaces and their findings, none of the fleet's pages. */
+/** A member (signed in with Coder) sees their own storage, workspaces and findings, none of the fleet's pages. */
 const MEMBER_LINKS = [
+  { href: "/me", label: "My storage" },
   { href: "/workspaces", label: "Your workspaces" },
   { href: "/findings", label: "Findings" },
 ] as const;

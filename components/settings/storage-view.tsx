@@ -37,6 +37,30 @@ function CoderSyncLine({ sync }: { sync: StorageSettings["coderSync"] }) {
   );
 }
 
+/** The scheduled backup's last success (docs/backup.md): its time, file and size. */
+function BackupLine({ backup }: { backup: StorageSettings["backup"] }) {
+  if (!backup.scheduled && !backup.last)
+    return (
+      <p className="muted small" data-testid="last-backup">
+        No scheduled backup: set <code>STORAGE_BACKUP_DIR</code> for one a day, or download one (admins:{" "}
+        <code>GET /api/v1/backup</code>).
+      </p>
+    );
+  return (
+    <p className="muted small" data-testid="last-backup">
+      {backup.last ? (
+        <>
+          Last backup <RelativeTime value={backup.last.at} />: <code>{backup.last.file}</code>,{" "}
+          <Bytes value={backup.last.bytes} /> in {(backup.last.ms / 1000).toFixed(1)} s
+        </>
+      ) : (
+        "No scheduled backup has succeeded yet"
+      )}
+      {backup.keep ? <>; the newest {backup.keep} are kept.</> : "."}
+    </p>
+  );
+}
+
 const tableSizeColumns: ColumnDef<StorageSettings["tables"][number]>[] = [
   column("table", "Table", (t) => <code>{t.table}</code>),
   column("size", "Size", (t) => <Bytes value={t.bytes} />, { className: "num" }),
@@ -100,6 +124,7 @@ export function StorageView({ settings }: { settings: StorageSettings }) {
             </p>
           )}
           <CoderSyncLine sync={settings.coderSync} />
+          <BackupLine backup={settings.backup} />
         </Panel>
       </div>
       <Panel

@@ -17,7 +17,7 @@ import { RelativeTime } from "@/components/ui/time";
 const col = createColumnHelper<WorkspaceListRow>();
 
 /** df's Use% with a bar; the title carries df's own columns so the figure can be checked against df. */
-function VolumeBar({ volume }: { volume: VolumeSummary | null }) {
+export function VolumeBar({ volume }: { volume: VolumeSummary | null }) {
   if (volume === null) return <span className="muted">—</span>;
   const percent = volume.usePercent;
   const cls = volume.full || percent >= 90 ? "bar danger" : percent >= 75 ? "bar warn" : "bar";

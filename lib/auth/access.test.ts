@@ -21,6 +21,15 @@ import * as cleanupRunRoute from "@/app/api/v1/cleanup/runs/[id]/route";
 import * as cleanupRunsRoute from "@/app/api/v1/cleanup/runs/route";
 import * as cleanupPurgeRoute from "@/app/api/v1/cleanup/trash/purge/route";
 import * as cleanupTruncateRoute from "@/app/api/v1/cleanup/truncate/route";
+import * as cleanupKeepRoute from "@/app/api/v1/cleanup/keeps/[id]/route";
+import * as cleanupKeepsRoute from "@/app/api/v1/cleanup/keeps/route";
+import * as ownerRecipesRoute from "@/app/api/v1/cleanup/owner-recipes/route";
+import * as myStorageRoute from "@/app/api/v1/me/storage/route";
+import * as myPreviewRoute from "@/app/api/v1/me/cleanup/preview/route";
+import * as myRunsRoute from "@/app/api/v1/me/cleanup/runs/route";
+import * as myRestoreRoute from "@/app/api/v1/me/cleanup/jobs/[id]/restore/route";
+import * as myKeepsRoute from "@/app/api/v1/me/keeps/route";
+import * as myKeepRoute from "@/app/api/v1/me/keeps/[id]/route";
 import * as jobProgressRoute from "@/app/api/v1/jobs/[id]/progress/route";
 import * as jobResultRoute from "@/app/api/v1/jobs/[id]/result/route";
 import * as jobClaimRoute from "@/app/api/v1/jobs/claim/route";
@@ -326,6 +335,46 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
       url: "/api/v1/cleanup/truncate",
       body: () => ({ workspaceId: WS, rootKey: "claude-code:data", path: "debug/latest.log", confirmBytes: 1 }),
     },
+  },
+  "GET /api/v1/cleanup/owner-recipes": {
+    module: ownerRecipesRoute,
+    example: { url: "/api/v1/cleanup/owner-recipes" },
+  },
+  "PUT /api/v1/cleanup/owner-recipes": {
+    module: ownerRecipesRoute,
+    example: {
+      url: "/api/v1/cleanup/owner-recipes",
+      body: () => ({ recipe: "claude-code-debug", ownersMayRun: true }),
+    },
+  },
+  "GET /api/v1/cleanup/keeps": { module: cleanupKeepsRoute, example: { url: "/api/v1/cleanup/keeps" } },
+  "DELETE /api/v1/cleanup/keeps/[id]": {
+    module: cleanupKeepRoute,
+    example: { url: `/api/v1/cleanup/keeps/${NO_ID}`, params: { id: NO_ID } },
+  },
+  "GET /api/v1/me/storage": { module: myStorageRoute, example: { url: "/api/v1/me/storage" } },
+  "POST /api/v1/me/cleanup/preview": {
+    module: myPreviewRoute,
+    example: { url: "/api/v1/me/cleanup/preview", body: () => ({ workspaceId: WS, recipe: "claude-code-debug" }) },
+  },
+  "POST /api/v1/me/cleanup/runs": {
+    module: myRunsRoute,
+    example: {
+      url: "/api/v1/me/cleanup/runs",
+      body: () => ({ workspaceId: WS, recipe: "claude-code-debug", confirmBytes: 1 }),
+    },
+  },
+  "POST /api/v1/me/cleanup/jobs/[id]/restore": {
+    module: myRestoreRoute,
+    example: { url: `/api/v1/me/cleanup/jobs/${NO_ID}/restore`, params: { id: NO_ID } },
+  },
+  "POST /api/v1/me/keeps": {
+    module: myKeepsRoute,
+    example: { url: "/api/v1/me/keeps", body: () => ({ workspaceId: WS, path: "nowhere", days: 1 }) },
+  },
+  "DELETE /api/v1/me/keeps/[id]": {
+    module: myKeepRoute,
+    example: { url: `/api/v1/me/keeps/${NO_ID}`, params: { id: NO_ID } },
   },
   "GET /api/v1/cleanup/policies": { module: cleanupPoliciesRoute, example: { url: "/api/v1/cleanup/policies" } },
   "POST /api/v1/cleanup/policies": {

@@ -2,13 +2,14 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import { getDb, type Db } from "@/lib/db";
 import type { Who } from "@/lib/db/queries/audit";
+import { coderUsernameOf } from "@/lib/db/queries/owner-cleanup";
 import { users } from "@/lib/db/schema";
 import { ForbiddenError, UnauthorizedError } from "@/lib/errors";
 import { authenticateWorkspace, checkEnrollmentKeyFrom } from "@/lib/enrollment/workspaces";
 import { bearerToken } from "@/lib/http/request";
 import { hasRole, storedRole, type Role } from "@/lib/validations/auth";
 import { verifyApiToken } from "./api-tokens";
-import { scopeOf, type Caller } from "./caller";
+import { actingUserId, scopeOf, type Caller } from "./caller";
 import { addressedOrigins, clientIp, requestOrigin } from "./client-ip";
 import { appUrl, getAuth } from "./server";
 
@@ -113,4 +114,13 @@ export function auditActor(caller: Caller) {
   return caller.kind === "user"
     ? { type: "user" as const, id: caller.id, label: caller.label }
     : { type: "token" as const, id: caller.id, label: caller.label };
+}
+
+/**
+ * A caller acting as a workspace owner (My storage): any signed-in role, owning the workspaces whose Coder owner is
+ * the acting user's Coder username (null: none, so every workspace answers 404).
+ */
+export async function requireOwner(request: Request): Promise<Access & { owner: string | null }> {
+  const access = await requireCaller(request, "member");
+  return { ...access, owner: await coderUsernameOf(access.db, actingUserId(access.caller)) };
 }

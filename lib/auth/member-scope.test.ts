@@ -12,6 +12,12 @@ import * as exportWorkspacesRoute from "@/app/api/v1/export/workspaces.csv/route
 import * as rulesRoute from "@/app/api/v1/findings/rules/route";
 import * as findingsRoute from "@/app/api/v1/findings/route";
 import * as meRoute from "@/app/api/v1/me/route";
+import * as myPreviewRoute from "@/app/api/v1/me/cleanup/preview/route";
+import * as myRestoreRoute from "@/app/api/v1/me/cleanup/jobs/[id]/restore/route";
+import * as myRunsRoute from "@/app/api/v1/me/cleanup/runs/route";
+import * as myKeepRoute from "@/app/api/v1/me/keeps/[id]/route";
+import * as myKeepsRoute from "@/app/api/v1/me/keeps/route";
+import * as myStorageRoute from "@/app/api/v1/me/storage/route";
 import * as workspaceRoute from "@/app/api/v1/workspaces/[id]/route";
 import * as workspacesRoute from "@/app/api/v1/workspaces/route";
 import { users } from "@/lib/db/schema";
@@ -32,7 +38,12 @@ type Case = {
   params?: Record<string, string>;
   own: boolean;
   mark?: string;
+  /** A mutation's body (the call is a POST or DELETE then), and the status it answers when not 200. */
+  body?: unknown;
+  status?: number;
 };
+
+const NO_ID = "00000000-0000-4000-8000-000000000000";
 
 const OTHERS = [WS_B, WS_C, WS_D];
 /** What would give another owner's data away: their workspaces' ids and names, and their names. */
@@ -58,6 +69,54 @@ const CASES: Record<string, Case[]> = {
     { module: findingsRoute, url: "/api/v1/findings?owner=bob", own: false },
   ],
   "GET /api/v1/findings/rules": [{ module: rulesRoute, url: "/api/v1/findings/rules", own: false }],
+  // My storage: the member's own workspaces; a job or Keep that is not theirs is not found.
+  "GET /api/v1/me/storage": [{ module: myStorageRoute, url: "/api/v1/me/storage", own: true }],
+  "POST /api/v1/me/cleanup/preview": [
+    {
+      module: myPreviewRoute,
+      url: "/api/v1/me/cleanup/preview",
+      body: { workspaceId: WS_A.id, recipe: "claude-code-sessions" },
+      own: true,
+    },
+  ],
+  "POST /api/v1/me/cleanup/runs": [
+    {
+      module: myRunsRoute,
+      url: "/api/v1/me/cleanup/runs",
+      body: { workspaceId: WS_A.id, recipe: "npm-cache", confirmBytes: 0 },
+      own: false,
+      status: 422,
+    },
+  ],
+  "POST /api/v1/me/cleanup/jobs/[id]/restore": [
+    {
+      module: myRestoreRoute,
+      url: `/api/v1/me/cleanup/jobs/${NO_ID}/restore`,
+      params: { id: NO_ID },
+      body: null,
+      own: false,
+      status: 404,
+    },
+  ],
+  "POST /api/v1/me/keeps": [
+    {
+      module: myKeepsRoute,
+      url: "/api/v1/me/keeps",
+      body: { workspaceId: WS_A.id, path: ".ssh", days: 3 },
+      own: false,
+      status: 422,
+    },
+  ],
+  "DELETE /api/v1/me/keeps/[id]": [
+    {
+      module: myKeepRoute,
+      url: `/api/v1/me/keeps/${NO_ID}`,
+      params: { id: NO_ID },
+      body: null,
+      own: false,
+      status: 404,
+    },
+  ],
   "GET /api/v1/export/usage.csv": [
     { module: exportUsageRoute, url: "/api/v1/export/usage.csv?range=30d", own: true },
     { module: exportUsageRoute, url: "/api/v1/export/usage.csv?range=30d&granularity=report", own: true },
@@ -94,6 +153,24 @@ const BY_ID: Record<string, (id: string) => Case> = {
     params: { id, table: "roots.csv" },
     own: false,
   }),
+  "POST /api/v1/me/cleanup/preview": (id) => ({
+    module: myPreviewRoute,
+    url: "/api/v1/me/cleanup/preview",
+    body: { workspaceId: id, recipe: "claude-code-sessions" },
+    own: false,
+  }),
+  "POST /api/v1/me/cleanup/runs": (id) => ({
+    module: myRunsRoute,
+    url: "/api/v1/me/cleanup/runs",
+    body: { workspaceId: id, recipe: "claude-code-sessions", confirmBytes: 1 },
+    own: false,
+  }),
+  "POST /api/v1/me/keeps": (id) => ({
+    module: myKeepsRoute,
+    url: "/api/v1/me/keeps",
+    body: { workspaceId: id, path: ".claude", days: 3 },
+    own: false,
+  }),
 };
 
 const memberRoutes = ROUTE_ACCESS.filter((r) => r.access === "member").map((r) => `${r.method} ${r.path}`);
@@ -102,8 +179,12 @@ describeEachDatabase("a member sees only their own workspaces", (t) => {
   let cookie = "";
 
   async function call(c: Case, method = "GET"): Promise<Response> {
-    const handler = c.module[method] as Handler;
-    return handler(new Request(`${BASE}${c.url}`, { headers: { cookie } }), ctx(c.params ?? {}));
+    const verb = c.body === undefined ? method : method === "GET" ? "POST" : method;
+    const handler = c.module[verb] as Handler;
+    const init: RequestInit = { method: verb, headers: { cookie } };
+    if (c.body) init.headers = { cookie, "content-type": "application/json" };
+    if (c.body) init.body = JSON.stringify(c.body);
+    return handler(new Request(`${BASE}${c.url}`, init), ctx(c.params ?? {}));
   }
 
   beforeAll(async () => {
@@ -127,7 +208,7 @@ describeEachDatabase("a member sees only their own workspaces", (t) => {
     for (const c of CASES[route]) {
       const res = await call(c, route.split(" ")[0]);
       const body = await res.text();
-      expect(res.status, `${c.url}: ${body.slice(0, 300)}`).toBe(200);
+      expect(res.status, `${c.url}: ${body.slice(0, 300)}`).toBe(c.status ?? 200);
       for (const foreign of FOREIGN) expect(body, `${c.url} gives away "${foreign}"`).not.toContain(foreign);
       if (c.own) expect(body, `${c.url} shows the member's own workspace`).toContain(c.mark ?? WS_A.id);
     }

@@ -16,10 +16,17 @@ export const ADMIN_PAGES: readonly string[] = [
 
 /**
  * The pages members may open too (requirePage("member")), each reading within the member's scope: their own
- * workspaces, those workspaces' pages and findings. The overview sends a member on to their workspaces. Every
+ * workspaces (My storage), those workspaces' pages and findings. The overview sends a member on to My storage. Every
  * other page (the fleet, agents, cleanup, settings) is a viewer's. A test checks this list against the pages.
  */
-export const MEMBER_PAGES: readonly string[] = ["/", "/workspaces", "/workspaces/[id]", "/findings", "/findings/rules"];
+export const MEMBER_PAGES: readonly string[] = [
+  "/",
+  "/me",
+  "/workspaces",
+  "/workspaces/[id]",
+  "/findings",
+  "/findings/rules",
+];
 
 const matches = (pattern: string, pathname: string) =>
   new RegExp(`^${pattern.replace(/\[[^\]]+\]/g, "[^/]+")}$`).test(pathname);

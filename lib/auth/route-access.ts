@@ -107,6 +107,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   { method: "GET", path: "/api/v1/export/audit.csv", access: "admin" },
   { method: "GET", path: "/api/v1/export/notifications.csv", access: "admin" },
   { method: "GET", path: "/api/v1/export/workspaces/[id]/notices.csv", access: "member" },
+  { method: "GET", path: "/api/v1/backup", access: "admin", why: "the whole database, secrets on request" },
   { method: "GET", path: "/api/v1/export/cleanup/runs.csv", access: "viewer" },
   { method: "GET", path: "/api/v1/export/cleanup/runs/[id]", access: "viewer" },
   { method: "GET", path: "/api/v1/export/cleanup/policies.csv", access: "viewer" },
@@ -138,6 +139,22 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   { method: "DELETE", path: "/api/v1/cleanup/policies/[id]", access: "admin" },
   { method: "POST", path: "/api/v1/cleanup/policies/[id]/run", access: "admin" },
   { method: "POST", path: "/api/v1/cleanup/policies/[id]/confirm", access: "admin" },
+  { method: "GET", path: "/api/v1/cleanup/owner-recipes", access: "viewer" },
+  { method: "PUT", path: "/api/v1/cleanup/owner-recipes", access: "admin" },
+  { method: "GET", path: "/api/v1/cleanup/keeps", access: "admin" },
+  { method: "DELETE", path: "/api/v1/cleanup/keeps/[id]", access: "admin" },
+  // My storage: every signed-in user, on the workspaces they own in Coder only (another's answers 404).
+  { method: "GET", path: "/api/v1/me/storage", access: "member", why: "the caller's own workspaces only" },
+  { method: "POST", path: "/api/v1/me/cleanup/preview", access: "member", why: "own workspaces only (else 404)" },
+  { method: "POST", path: "/api/v1/me/cleanup/runs", access: "member", why: "own workspaces only (else 404)" },
+  {
+    method: "POST",
+    path: "/api/v1/me/cleanup/jobs/[id]/restore",
+    access: "member",
+    why: "own workspaces only (else 404)",
+  },
+  { method: "POST", path: "/api/v1/me/keeps", access: "member", why: "own workspaces only (else 404)" },
+  { method: "DELETE", path: "/api/v1/me/keeps/[id]", access: "member", why: "own Keeps only (else 404)" },
 ];
 
 /** Pages anyone may open; every other page needs a signed-in user (admin pages check their role too). */

@@ -127,6 +127,11 @@ export type ClaimedJob = {
   };
   /** restore / purge-trash: the cleanup job whose trashed units to act on. */
   sourceJobId: string | null;
+  /**
+   * cleanup: the paths (relative to home) the workspace's owner keeps (My storage's Keep), skipped as the protect
+   * file's are. Absent from older dashboards: none.
+   */
+  keep?: string[];
   /** truncate: the file to empty. Absent from older dashboards (which have no truncate jobs). */
   truncate?: TruncateTarget | null;
 };

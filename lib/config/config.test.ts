@@ -42,6 +42,7 @@ describe("configuration", () => {
       },
       database: { url: null, dataDir: null, poolSize: 10, statementTimeoutMs: 30_000 },
       enrollmentKey: null,
+      backup: null,
       cleanupScheduler: { enabled: true, intervalMs: 300_000 },
       shutdownTimeoutMs: 25_000,
       notify: {

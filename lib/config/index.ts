@@ -44,6 +44,8 @@ export type Config = {
     statementTimeoutMs: number;
   };
   enrollmentKey: string | null;
+  /** The scheduled backup (docs/backup.md): off (null) until STORAGE_BACKUP_DIR is set; the newest `keep` stay. */
+  backup: { dir: string; keep: number } | null;
   cleanupScheduler: { enabled: boolean; intervalMs: number };
   shutdownTimeoutMs: number;
   notify: NotifyConfig;
@@ -112,6 +114,7 @@ function shape(env: Environment): Config {
       statementTimeoutMs: (env.DATABASE_STATEMENT_TIMEOUT ?? 30) * 1000,
     },
     enrollmentKey: env.STORAGE_ENROLLMENT_KEY ?? null,
+    backup: env.STORAGE_BACKUP_DIR ? { dir: env.STORAGE_BACKUP_DIR, keep: env.STORAGE_BACKUP_KEEP ?? 7 } : null,
     cleanupScheduler: {
       enabled: env.STORAGE_CLEANUP_SCHEDULER !== "off",
       intervalMs: (env.STORAGE_CLEANUP_SCHEDULER_INTERVAL ?? 300) * 1000,

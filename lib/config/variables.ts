@@ -92,6 +92,8 @@ export const environment = z.object({
   DATABASE_POOL_SIZE: wholeNumber(1, 10_000, "expected a whole number of connections, at least 1"),
   DATABASE_STATEMENT_TIMEOUT: number("expected a number of seconds, 0 or more (0: no limit)", (n) => n >= 0),
   STORAGE_DATA_DIR: text(),
+  STORAGE_BACKUP_DIR: text(),
+  STORAGE_BACKUP_KEEP: wholeNumber(1, 10_000, "expected a whole number of backups to keep, at least 1"),
 
   // Guessable when short: the key alone lets a caller enroll workspaces and write their "cannot report" reasons.
   STORAGE_ENROLLMENT_KEY: optional(

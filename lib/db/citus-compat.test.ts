@@ -50,6 +50,8 @@ const NOT_BY_WORKSPACE = [
   "coder_sync_state",
   "notification_outbox",
   "owner_contacts",
+  "owner_recipes",
+  "cleanup_keeps",
 ];
 
 describeEachDatabase("schema is ready for distribution by workspace", (t) => {

@@ -48,6 +48,26 @@ export class DataFolderLockedError extends Error {
 }
 
 /**
+ * Takes the lock on the embedded database's folder `dir` (made if missing) and returns its release. PGlite has no
+ * lock of its own and a second process corrupts the folder: refuse instead.
+ */
+export async function lockDataFolder(dir: string): Promise<() => Promise<void>> {
+  fs.mkdirSync(dir, { recursive: true });
+  try {
+    return await lockfile.lock(dir, {
+      lockfilePath: `${dir}.lock`,
+      stale: 15_000,
+      update: 5_000,
+      retries: { retries: 2, minTimeout: 500, maxTimeout: 2_000 },
+      onCompromised: (err) => console.error(`[db] lost the lock on ${dir}: ${err.message}`),
+    });
+  } catch (err) {
+    if ((err as { code?: string }).code === "ELOCKED") throw new DataFolderLockedError(dir);
+    throw err;
+  }
+}
+
+/**
  * Opens the embedded database in `dir` (or in memory for "memory://"), holding a lock on the folder. In memory,
  * `loadDataDir` starts from a dumped data folder instead of an empty one (tests: a migrated one, which skips
  * initdb and the migrations).
@@ -56,23 +76,7 @@ export async function openEmbedded(dir: string, opts: { loadDataDir?: Blob } = {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
-  let release: (() => Promise<void>) | undefined;
-  if (dir !== "memory://") {
-    fs.mkdirSync(dir, { recursive: true });
-    try {
-      // PGlite has no lock of its own and a second process corrupts the folder: refuse instead.
-      release = await lockfile.lock(dir, {
-        lockfilePath: `${dir}.lock`,
-        stale: 15_000,
-        update: 5_000,
-        retries: { retries: 2, minTimeout: 500, maxTimeout: 2_000 },
-        onCompromised: (err) => console.error(`[db] lost the lock on ${dir}: ${err.message}`),
-      });
-    } catch (err) {
-      if ((err as { code?: string }).code === "ELOCKED") throw new DataFolderLockedError(dir);
-      throw err;
-    }
-  }
+  const release = dir === "memory://" ? undefined : await lockDataFolder(dir);
   try {
     const client = dir === "memory://" ? new PGlite({ loadDataDir: opts.loadDataDir }) : new PGlite(dir);
     await client.waitReady;

@@ -3,6 +3,7 @@ import { Gauge, Registry } from "prom-client";
 import { SHOWN_JOB_STATES } from "@/lib/cleanup/job-states";
 import type { Db } from "@/lib/db";
 import { getFleetMetrics, type FleetMetrics } from "@/lib/db/queries/metrics";
+import { backupRegistry } from "./backup";
 import { processMetrics } from "./process";
 import { restartRegistry } from "./restart";
 
@@ -100,5 +101,10 @@ function fleetRegistry(m: FleetMetrics): Registry {
 /** The whole exposition, as text. */
 export async function renderMetrics(db: Db, now: Date = new Date()): Promise<string> {
   const fleet = fleetRegistry(await getFleetMetrics(db, now));
-  return Registry.merge([fleet, await restartRegistry(db), processMetrics().registry]).metrics();
+  return Registry.merge([
+    fleet,
+    await restartRegistry(db),
+    await backupRegistry(db),
+    processMetrics().registry,
+  ]).metrics();
 }

@@ -49,6 +49,7 @@ function security(rule: RouteRule, op: Operation): Record<string, string[]>[] {
 
 function content(op: Operation) {
   if (op.produces === "csv") return { "text/csv": { schema: z.string() } };
+  if (op.produces === "gzip") return { "application/gzip": { schema: z.string() } };
   if (op.produces === "prometheus") return { "text/plain; version=0.0.4": { schema: z.string() } };
   return { "application/json": { schema: op.response ?? z.looseObject({}) } };
 }

@@ -8,8 +8,8 @@ export type Operation = {
   body?: z.ZodType;
   /** The success status: 200 unless said (204: no body). */
   status?: 200 | 201 | 204;
-  /** JSON unless said: a CSV download, or the Prometheus text exposition. */
-  produces?: "csv" | "prometheus";
+  /** JSON unless said: a CSV download, the Prometheus text exposition, or a backup file (gzip). */
+  produces?: "csv" | "prometheus" | "gzip";
   response?: z.ZodType;
   /** The TypeScript type the route answers with, where its shape has no zod schema. */
   responseType?: string;

@@ -4,6 +4,7 @@ import { reportBlockerRequest, reportBlockerResponse } from "@/lib/report-format
 import { discoveryResponse, moduleVersionsResponse } from "@/lib/terraform/module";
 import { enrollRequest, report, reportBatch } from "@/lib/report-format/schema";
 import { auditQuery } from "@/lib/validations/audit";
+import { backupQuery } from "@/lib/validations/backup";
 import { notificationsQuery, noticeTestRequest } from "@/lib/validations/notifications";
 import { notifySettingsUpdate } from "@/lib/validations/notify-settings";
 import { createTokenRequest, createUserRequest, setupRequest, updateUserRequest } from "@/lib/validations/auth";
@@ -22,6 +23,7 @@ import { atRiskQuery } from "@/lib/validations/volumes";
 import { workspaceDetailQuery, workspaceListQuery } from "@/lib/validations/workspaces";
 import { CLEANUP_OPERATIONS } from "./cleanup-operations";
 import { EXPORT_OPERATIONS } from "./export-operations";
+import { OWNER_OPERATIONS } from "./owner-operations";
 import type { Operation } from "./operation";
 
 // What each route of lib/auth/route-access.ts takes and answers, for the OpenAPI document: the zod schemas the
@@ -189,6 +191,12 @@ export const OPERATIONS: Record<string, Operation> = {
     responseType: "{ token, info }",
   },
   "DELETE /api/v1/tokens/[id]": { summary: "Revoke an API token", tag: "users" },
+  "GET /api/v1/backup": {
+    summary: "A backup of the dashboard's database, streamed as it is written (docs/backup.md)",
+    tag: "backup",
+    query: backupQuery,
+    produces: "gzip",
+  },
   "GET /api/v1/audit": {
     summary: "The audit log, newest first (keyset pages)",
     tag: "audit",
@@ -244,4 +252,5 @@ export const OPERATIONS: Record<string, Operation> = {
   "POST /api/v1/enrollment-key/rotate": { summary: "Rotate the fleet's enrollment key", tag: "settings" },
   ...EXPORT_OPERATIONS,
   ...CLEANUP_OPERATIONS,
+  ...OWNER_OPERATIONS,
 };

@@ -17,6 +17,7 @@ import {
   storedResult,
   workspaceOwnerAndName,
 } from "@/lib/db/queries/cleanup-jobs";
+import { keptPaths } from "@/lib/db/queries/owner-cleanup";
 import type { Db } from "@/lib/db/types";
 import { ConflictError } from "@/lib/errors";
 import { generateToken, hashToken } from "@/lib/secrets/tokens";
@@ -90,6 +91,8 @@ export function claimJobs(
     const waiting = await lockWaitingJobs(tx, workspaceId, unknown);
     if (waiting.length === 0) return [];
     const leaseExpiresAt = leaseEnd(now);
+    // The owner's Keeps in force now go with each cleanup job, beside the protect file the reporter reads itself.
+    const kept = await keptPaths(tx, workspaceId, now);
     const claimed: ClaimedJob[] = [];
     for (const { job, run } of waiting) {
       const leaseToken = generateToken("slt");
@@ -107,7 +110,8 @@ export function claimJobs(
         trashDays: run.trashDays,
         minAgeHours: run.minAgeHours,
         countStatusChanges: run.countStatusChanges,
-        limits: jobLimits(job, run.custom !== null),
+        limits: jobLimits(job, run),
+        ...(job.kind === "cleanup" ? { keep: kept } : {}),
         sourceJobId: job.sourceJobId,
         truncate: run.target ?? null,
       });

@@ -48,7 +48,7 @@ export async function createRun(
   db: Db,
   request: StartRun,
   who: Who,
-  opts: { policyId?: string; preview?: CleanupPreview; audit?: Record<string, unknown> } = {},
+  opts: { policyId?: string; preview?: CleanupPreview; audit?: Record<string, unknown>; byOwner?: boolean } = {},
 ) {
   if ("workspaceIds" in request.scope) await refuseDeletedWorkspaces(db, request.scope.workspaceIds);
   const preview =
@@ -91,6 +91,7 @@ export async function createRun(
       previewUnits: preview.total.units,
       previewEstimate: preview.total.estimate,
       workspacesWithoutUsage: preview.withoutUsage.count,
+      byOwner: opts.byOwner ?? false,
     },
     jobs,
     {

@@ -18,6 +18,7 @@ export const CHAIN: readonly (readonly string[])[] = [
   ["lib/series.ts", "lib/shutdown.ts", "lib/terraform/", "lib/http/"],
   ["lib/shaping/"],
   ["lib/db/"],
+  ["lib/backup/"],
   ["lib/metrics/"],
   ["lib/enrollment/"],
   ["lib/auth/"],

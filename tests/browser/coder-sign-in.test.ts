@@ -118,12 +118,13 @@ describe("sign in with Coder", () => {
     expect(own.length).toBeGreaterThan(0);
     expect(others.length).toBeGreaterThan(0);
 
-    // The overview is the fleet's: a member starting there lands on their workspaces.
+    // The overview is the fleet's: a member starting there lands on their own storage.
     const { page, context } = await coderSignIn("bob", "/");
-    await page.waitForURL((u) => u.pathname === "/workspaces");
+    await page.waitForURL((u) => u.pathname === "/me");
     await expect(page.getByTestId("user-role").textContent()).resolves.toBe("member");
     const nav = page.getByRole("navigation", { name: "Main" });
-    expect(await nav.getByRole("link").allTextContents()).toEqual(["Your workspaces", "Findings"]);
+    expect(await nav.getByRole("link").allTextContents()).toEqual(["My storage", "Your workspaces", "Findings"]);
+    await page.goto(`${app.url}/workspaces`, { waitUntil: "networkidle" });
     const table = page.getByTestId("workspaces-table");
     await table.waitFor();
     for (const r of own) await table.locator(`a[href="/workspaces/${r.id}"]`).first().waitFor();

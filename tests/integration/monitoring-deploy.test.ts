@@ -4,8 +4,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parser } from "@prometheus-io/lezer-promql";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import { resetConfigForTests } from "@/lib/config";
 import { makePrincipals } from "@/tests/support/auth";
 import { describeEachDatabase, serveRoutesFrom } from "@/tests/support/db";
 import { scrapeFamilies, type MetricFamily } from "@/tests/support/metrics";
@@ -78,10 +79,19 @@ describe("deploy/: the Grafana dashboard and the Prometheus rules", () => {
 
 describeEachDatabase("deploy/ names only metrics that /metrics exposes", (t) => {
   let families: MetricFamily[];
+  const savedBackupDir = process.env.STORAGE_BACKUP_DIR;
   beforeAll(async () => {
+    // The backup's gauge is exposed only when a scheduled backup is configured.
+    process.env.STORAGE_BACKUP_DIR = "/nonexistent/backups";
+    resetConfigForTests();
     serveRoutesFrom(t.current);
     await seedScenario(t.current.db, testNow());
     families = await scrapeFamilies((await makePrincipals(t.current, "deploy")).viewerToken);
+  });
+  afterAll(() => {
+    if (savedBackupDir === undefined) delete process.env.STORAGE_BACKUP_DIR;
+    else process.env.STORAGE_BACKUP_DIR = savedBackupDir;
+    resetConfigForTests();
   });
 
   it("every metric of every query is a family of the scrape (a histogram's by its _bucket, _sum, _count)", () => {

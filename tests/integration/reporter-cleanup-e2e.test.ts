@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { TRASH_DIR } from "@/lib/catalog/recipes";
+import { CLEANUP_LOG, TRASH_DIR } from "@/lib/catalog/recipes";
 import { jobResult, type ClaimedJob } from "@/lib/cleanup/protocol";
 import { report as reportSchema, type Report } from "@/lib/report-format/schema";
 import { SESSION, ageTree, buildCleanupHome, job, kubeletWalk, put, snapshot } from "@/tests/support/cleanup-fixtures";
@@ -155,6 +155,21 @@ describe("cleanup jobs through the built reporter", () => {
     expect((results[1].body as { unitsActed: number }).unitsActed).toBe(4);
     expect(snapshot(path.join(home, ".claude"))).toEqual(before);
     expect(fs.existsSync(path.join(home, TRASH_DIR, j.id))).toBe(false);
+  });
+
+  it("skips the owner's Keeps the job carries, as protected, beside the protect file", async () => {
+    const kept = `${P}/${SESSION(6)}`;
+    const j = job({ recipe: "claude-code-sessions", action: "trash", params: { olderThanDays: 30 }, keep: [kept] });
+    queued = [j];
+    const r = await run();
+    expect(r.code, r.stderr).toBe(0);
+    const res = results[0].body as ReturnType<typeof jobResult.parse>;
+    expect(res.units.map((u) => u.path)).toEqual([5, 50, 4].map((n) => `${P}/${SESSION(n)}.jsonl`));
+    expect(res.skipped).toContainEqual(expect.objectContaining({ path: `${kept}.jsonl`, reason: "protected" }));
+    expect(fs.existsSync(path.join(home, `${kept}.jsonl`))).toBe(true);
+    expect(fs.existsSync(path.join(home, kept))).toBe(true);
+    // the reporter's own log says why
+    expect(fs.readFileSync(path.join(home, CLEANUP_LOG), "utf8")).toContain(`kept on the dashboard: ${kept}`);
   });
 
   it("a purge-trash job empties the whole trash now", async () => {

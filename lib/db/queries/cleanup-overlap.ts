@@ -1,4 +1,5 @@
 import "server-only";
+import type { KeepRow } from "./owner-cleanup";
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { WAITING_JOB_STATES } from "@/lib/cleanup/job-states";
 import type { RunRequest } from "@/lib/cleanup/protocol";
@@ -49,4 +50,5 @@ export async function overlappingRuns(
 }
 
 /** The preview endpoint's answer: the preview, and the runs of the same cleanup still under way in its scope. */
-export type PreviewAnswer = CleanupPreview & { overlapping: OverlappingRun[] };
+/** `kept`: the owners' Keeps in force on the workspaces the preview lists; their jobs skip them. */
+export type PreviewAnswer = CleanupPreview & { overlapping: OverlappingRun[]; kept: KeepRow[] };

@@ -1,10 +1,12 @@
 import "server-only";
 import { sql } from "drizzle-orm";
+import { config } from "@/lib/config";
 import { isoOrNull } from "@/lib/series";
 import { RETENTION_SETTINGS, type RetentionId } from "@/lib/validations/settings";
 import { lastMaintenance, type MaintenanceResult } from "../maintenance-task";
 import { rowsOf, type Db } from "../types";
 import { getHorizons, getRetention, type Horizons } from "./retention";
+import { getLastBackup, type LastBackup } from "./backup";
 import { getSyncState, type CoderSyncState } from "./coder-sync";
 
 export type TableSize = {
@@ -39,6 +41,8 @@ export type StorageSettings = {
   lastMaintenance: MaintenanceResult | null;
   /** The last workspace sync from Coder: its time, counts and error (null when none ran). */
   coderSync: CoderSyncState | null;
+  /** The last scheduled backup written whole; `scheduled`: STORAGE_BACKUP_DIR is set. */
+  backup: { scheduled: boolean; keep: number | null; last: LastBackup | null };
 };
 
 /** The product's own tables and their sizes, largest first (partitions counted under their parent). */
@@ -85,13 +89,15 @@ export async function getTableSizes(db: Db, exactCountMaxBytes = EXACT_COUNT_MAX
 
 /** What the settings page and GET /api/v1/settings/storage show. */
 export async function getStorageSettings(db: Db): Promise<StorageSettings> {
-  const [days, horizons, tables, last, coderSync] = await Promise.all([
+  const [days, horizons, tables, last, coderSync, lastBackup] = await Promise.all([
     getRetention(db),
     getHorizons(db),
     getTableSizes(db),
     lastMaintenance(db),
     getSyncState(db),
+    getLastBackup(db),
   ]);
+  const scheduled = config().backup;
   return {
     retention: RETENTION_SETTINGS.map((s) => ({
       id: s.id,
@@ -107,5 +113,6 @@ export async function getStorageSettings(db: Db): Promise<StorageSettings> {
     exactCountMaxBytes: EXACT_COUNT_MAX_BYTES,
     lastMaintenance: last,
     coderSync,
+    backup: { scheduled: scheduled !== null, keep: scheduled?.keep ?? null, last: lastBackup },
   };
 }

@@ -47,6 +47,8 @@ export const cleanupRuns = pgTable(
     workspacesWithoutUsage: integer("workspaces_without_usage").notNull().default(0),
     cancelledAt: tz("cancelled_at"),
     cancelledBy: text("cancelled_by"),
+    /** Started by a workspace's owner from My storage: to the trash, capped at its preview's units and bytes. */
+    byOwner: boolean("by_owner").notNull().default(false),
   },
   (t) => [
     index("cleanup_runs_created_idx").on(t.createdAt.desc(), t.id.desc()),

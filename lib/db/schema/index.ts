@@ -6,3 +6,4 @@ export * from "./audit";
 export * from "./cleanup";
 export * from "./kept-pending";
 export * from "./notifications";
+export * from "./owners";

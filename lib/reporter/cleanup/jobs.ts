@@ -12,7 +12,7 @@ import { NetworkError, request, serverMessage, withRetries, type HttpResult, typ
 import { refreshLock } from "../state";
 import { emptyOutcome, runCleanup, type ExecuteContext, type JobOutcome } from "./execute";
 import { CleanupLog } from "./log";
-import { readProtect } from "./protect";
+import { readProtect, withKept } from "./protect";
 import { JOB_ID_RE, purgeFolder, readManifest, jobTrash, restoreFolder, sweepTrash, trashRoot } from "./trash";
 import { truncateLog } from "./truncate";
 
@@ -140,7 +140,8 @@ async function runJob(ctx: JobContext, job: ClaimedJob, log: CleanupLog): Promis
   try {
     if (!JOB_ID_RE.test(job.id)) throw new Error(`job id ${JSON.stringify(job.id)} is not usable as a folder name`);
     if (job.kind === "cleanup") {
-      const protect = readProtect(ctx.home);
+      const protect = withKept(readProtect(ctx.home), job.keep);
+      if (job.keep?.length) log.write(job.id, "protected", "", 0, `kept on the dashboard: ${job.keep.join(", ")}`);
       if (protect.refused) log.write(job.id, "protected", "", 0, `${protect.refused}: the protect file covers all`);
       return await runCleanup(job, {
         home: ctx.home,

@@ -59,3 +59,11 @@ export function readProtect(home: string): ProtectList {
     return new ProtectList([]);
   }
 }
+
+/**
+ * The protect list with the owner's Keeps a job carries (paths relative to home, set on the dashboard): a kept
+ * path protects itself and everything under it, as a protect file's line does. The protect file stays as it is.
+ */
+export function withKept(protect: ProtectList, kept: readonly string[] | undefined): ProtectList {
+  return kept?.length ? new ProtectList([...protect.globs, ...kept]) : protect;
+}

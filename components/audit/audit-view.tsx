@@ -63,6 +63,8 @@ const ACTIONS = [
   "cleanup.policy_held",
   "cleanup.policy_skipped",
   "settings.retention_changed",
+  "settings.notifications_changed",
+  "notifications.test_sent",
 ];
 const ACTION_CHOICES = [{ value: "", label: "any" }, ...ACTIONS.map((a) => ({ value: a, label: a }))];
 

@@ -24,6 +24,7 @@ const MEMBER_LINKS = [
 ] as const;
 const ADMIN_LINKS = [
   { href: "/users", label: "Users" },
+  { href: "/notifications", label: "Notices" },
   { href: "/audit", label: "Audit" },
 ] as const;
 

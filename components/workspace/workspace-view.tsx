@@ -22,6 +22,7 @@ import { AgeChart } from "./age-chart";
 import { AgentRetentionTable } from "./agent-retention";
 import { CategoryBreakdown, RootsTable } from "./breakdown";
 import { LargestEntries, LargestSessions } from "./largest-entries";
+import { NoticesPanel } from "./notices-panel";
 import { ReportHistory } from "./report-history";
 import { RestartPanel } from "./restart-panel";
 import { volumeRows } from "@/lib/shaping/workspace-tables";
@@ -126,6 +127,7 @@ function Detail({ data, range }: { data: WorkspaceDetail; range: RangeState }) {
           <p className="muted small">Nothing needs attention.</p>
         )}
       </Panel>
+      <NoticesPanel workspaceId={id} />
       <EmptyTrash workspaceId={id} trash={data.roots.find((r) => r.kind === "trash") ?? null} />
       <Panel
         title="Report history"

@@ -48,6 +48,11 @@ import * as notificationsRoute from "@/app/api/v1/notifications/route";
 import * as unsubscribeRoute from "@/app/api/v1/notifications/unsubscribe/route";
 import * as noticePreferencesRoute from "@/app/api/v1/me/notification-preferences/route";
 import { unsubscribeSignature } from "@/lib/notify/unsubscribe";
+import * as notificationTestRoute from "@/app/api/v1/notifications/test/route";
+import * as notifySettingsRoute from "@/app/api/v1/settings/notifications/route";
+import * as workspaceNoticesRoute from "@/app/api/v1/workspaces/[id]/notices/route";
+import * as exportNotificationsRoute from "@/app/api/v1/export/notifications.csv/route";
+import * as exportWorkspaceNoticesRoute from "@/app/api/v1/export/workspaces/[id]/notices.csv/route";
 import * as reportsRoute from "@/app/api/v1/reports/route";
 import * as reportBatchRoute from "@/app/api/v1/reports/batch/route";
 import * as schemaRoute from "@/app/api/v1/schema/report.json/route";
@@ -229,6 +234,30 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
   "PUT /api/v1/me/notification-preferences": {
     module: noticePreferencesRoute,
     example: { url: "/api/v1/me/notification-preferences", body: () => ({ channels: {} }) },
+  },
+  "POST /api/v1/notifications/test": {
+    module: notificationTestRoute,
+    example: { url: "/api/v1/notifications/test", body: () => ({ channel: "webhook" }) },
+  },
+  "GET /api/v1/settings/notifications": {
+    module: notifySettingsRoute,
+    example: { url: "/api/v1/settings/notifications" },
+  },
+  "PUT /api/v1/settings/notifications": {
+    module: notifySettingsRoute,
+    example: { url: "/api/v1/settings/notifications", body: () => ({ fillingDays: 9 }) },
+  },
+  "GET /api/v1/workspaces/[id]/notices": {
+    module: workspaceNoticesRoute,
+    example: { url: `/api/v1/workspaces/${WS}/notices`, params: { id: WS } },
+  },
+  "GET /api/v1/export/notifications.csv": {
+    module: exportNotificationsRoute,
+    example: { url: "/api/v1/export/notifications.csv" },
+  },
+  "GET /api/v1/export/workspaces/[id]/notices.csv": {
+    module: exportWorkspaceNoticesRoute,
+    example: { url: `/api/v1/export/workspaces/${WS}/notices.csv`, params: { id: WS } },
   },
   "GET /api/v1/settings/storage": { module: storageSettingsRoute, example: { url: "/api/v1/settings/storage" } },
   "PUT /api/v1/settings/retention": {

@@ -6,7 +6,13 @@ import type { Role } from "@/lib/validations/auth";
  * this list, before the loading fallback starts the response: a refusal inside the page comes after streaming
  * began and would keep the status at 200, the layout's is a real 403. A test checks this list against the pages.
  */
-export const ADMIN_PAGES: readonly string[] = ["/users", "/audit", "/cleanup/new", "/cleanup/policies/new"];
+export const ADMIN_PAGES: readonly string[] = [
+  "/users",
+  "/audit",
+  "/notifications",
+  "/cleanup/new",
+  "/cleanup/policies/new",
+];
 
 /**
  * The pages members may open too (requirePage("member")), each reading within the member's scope: their own

@@ -47,11 +47,9 @@ describe("configuration", () => {
       shutdownTimeoutMs: 25_000,
       notify: {
         email: null,
-        digestHour: 8,
         webhook: null,
         allowPrivate: false,
-        maxPerHour: 500,
-        thresholds: { fillingDays: undefined, fullPct: undefined },
+        thresholds: { fillingDays: undefined, fullPct: undefined, digestHour: undefined, maxPerHour: undefined },
       },
     });
   });

@@ -54,14 +54,20 @@ export type Config = {
 /** The owners' notices (docs/notifications.md): each channel is off (null) until configured. */
 export type NotifyConfig = {
   email: { smtpUrl: string; from: string } | null;
-  /** The hour (UTC) of each owner's daily digest. */
-  digestHour: number;
   webhook: { url: string; secret: string | null } | null;
   /** The webhook may be on a loopback, private or link-local address. */
   allowPrivate: boolean;
-  maxPerHour: number;
-  /** Thresholds set in the environment; unset, the admin page's value holds. */
-  thresholds: { fillingDays?: number; fullPct?: number; growingFileBytes?: number };
+  /**
+   * The Notifications page's settings as the environment sets them (lib/validations/notify-settings.ts): a variable
+   * set wins over the page's stored value; unset, the page's value (else the default) holds.
+   */
+  thresholds: {
+    fillingDays?: number;
+    fullPct?: number;
+    digestHour?: number;
+    maxPerHour?: number;
+    growingFileGib?: number;
+  };
 };
 
 /** The configuration is not valid: the message names each wrong variable, its value and what it should be. */
@@ -125,19 +131,16 @@ function shape(env: Environment): Config {
         env.STORAGE_SMTP_URL && env.STORAGE_NOTIFY_FROM
           ? { smtpUrl: env.STORAGE_SMTP_URL, from: env.STORAGE_NOTIFY_FROM }
           : null,
-      digestHour: env.STORAGE_NOTIFY_DIGEST_HOUR ?? 8,
       webhook: env.STORAGE_NOTIFY_WEBHOOK_URL
         ? { url: env.STORAGE_NOTIFY_WEBHOOK_URL, secret: env.STORAGE_NOTIFY_WEBHOOK_SECRET ?? null }
         : null,
       allowPrivate: env.STORAGE_NOTIFY_WEBHOOK_ALLOW_PRIVATE === "1",
-      maxPerHour: env.STORAGE_NOTIFY_MAX_PER_HOUR ?? 500,
       thresholds: {
         fillingDays: env.STORAGE_NOTIFY_FILLING_DAYS,
         fullPct: env.STORAGE_NOTIFY_FULL_PERCENT,
-        growingFileBytes:
-          env.STORAGE_NOTIFY_GROWING_FILE_GIB === undefined
-            ? undefined
-            : env.STORAGE_NOTIFY_GROWING_FILE_GIB * 1024 ** 3,
+        digestHour: env.STORAGE_NOTIFY_DIGEST_HOUR,
+        maxPerHour: env.STORAGE_NOTIFY_MAX_PER_HOUR,
+        growingFileGib: env.STORAGE_NOTIFY_GROWING_FILE_GIB,
       },
     },
   };

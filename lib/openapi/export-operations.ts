@@ -1,6 +1,7 @@
 import { usageQuery } from "@/lib/validations/usage";
 import { auditFilterQuery } from "@/lib/validations/audit";
 import { usageExportQuery } from "@/lib/validations/export";
+import { noticeFilters } from "@/lib/validations/notifications";
 import { findingsFilterQuery } from "@/lib/validations/findings";
 import { rangeQuery } from "@/lib/validations/range";
 import { restartExportQuery } from "@/lib/validations/restart";
@@ -45,6 +46,8 @@ export const EXPORT_OPERATIONS: Record<string, Operation> = {
     rangeQuery,
   ),
   "GET /api/v1/export/audit.csv": csv("The audit log", auditFilterQuery),
+  "GET /api/v1/export/notifications.csv": csv("The owners' notices of the last 30 days", noticeFilters),
+  "GET /api/v1/export/workspaces/[id]/notices.csv": csv("A workspace's notices of the last 30 days"),
   "GET /api/v1/export/cleanup/runs.csv": csv("Every cleanup run"),
   "GET /api/v1/export/cleanup/runs/[id]": csv("One run's outcomes ({id} is the run's id followed by .csv)"),
   "GET /api/v1/export/cleanup/policies.csv": csv("The cleanup policies, with their schedule and state"),

@@ -5,7 +5,13 @@ import { discoveryResponse, moduleVersionsResponse } from "@/lib/terraform/modul
 import { enrollRequest, report, reportBatch } from "@/lib/report-format/schema";
 import { auditQuery } from "@/lib/validations/audit";
 import { backupQuery } from "@/lib/validations/backup";
-import { noticePreferencesChange, notificationsQuery, unsubscribeQuery } from "@/lib/validations/notifications";
+import {
+  noticePreferencesChange,
+  notificationsQuery,
+  noticeTestRequest,
+  unsubscribeQuery,
+} from "@/lib/validations/notifications";
+import { notifySettingsUpdate } from "@/lib/validations/notify-settings";
 import { createTokenRequest, createUserRequest, setupRequest, updateUserRequest } from "@/lib/validations/auth";
 import { progressRequest } from "@/lib/validations/cleanup";
 import { findingsQuery } from "@/lib/validations/findings";
@@ -219,7 +225,31 @@ export const OPERATIONS: Record<string, Operation> = {
     summary: "Each notice channel's state and the owners' notices of the last 30 days, newest first",
     tag: "notifications",
     query: notificationsQuery,
-    responseType: "{ channels, notices }",
+    responseType: "{ channels, notices, nextCursor }",
+  },
+  "POST /api/v1/notifications/test": {
+    summary:
+      "Send one test message on a channel at once, outside the outbox (409 when not configured, 502 with the channel's error)",
+    tag: "notifications",
+    body: noticeTestRequest,
+    responseType: "TestOutcome",
+  },
+  "GET /api/v1/settings/notifications": {
+    summary:
+      "The notices' thresholds, digest hour and hourly cap in force, and whether each comes from the environment",
+    tag: "notifications",
+    responseType: "{ settings: NotifySettingView[] }",
+  },
+  "PUT /api/v1/settings/notifications": {
+    summary: "Change the notices' settings (409 for one its environment variable sets)",
+    tag: "notifications",
+    body: notifySettingsUpdate,
+    responseType: "{ settings: NotifySettingView[] }",
+  },
+  "GET /api/v1/workspaces/[id]/notices": {
+    summary: "A workspace's notices of the last 30 days (404 outside the caller's workspaces)",
+    tag: "workspaces",
+    responseType: "{ notices: WorkspaceNotice[] }",
   },
   "GET /api/v1/notifications/unsubscribe": {
     summary: "The one-click unsubscribe link's confirmation page: a button that POSTs the link (a GET changes nothing)",

@@ -12,6 +12,7 @@ import { at, enroll, GiB, MiB, send, testNow, type RootSpec, type WorkspaceSpec 
 import { startMailServer, type MailServer } from "@/tests/support/smtp-server";
 import { noticePreferences } from "./notice-preferences";
 import { sendAllDue, type Sender } from "./notification-sender";
+import { notifySettingsInForce } from "./notify-settings";
 
 // The one-click unsubscribe of RFC 8058 through a real SMTP server on loopback: every email carries the owner's
 // signed link in List-Unsubscribe with List-Unsubscribe-Post; a GET of it changes nothing, a POST turns the optional
@@ -88,7 +89,7 @@ describeEachDatabase("one-click unsubscribe", (t) => {
       [1, 80],
     ])
       await send(db, OLGA, at(now, day, 10), [root(500 * MiB)], volumeAt(pct));
-    await sendAllDue(sender(nextDigestAt(new Date(), config().notify.digestHour)));
+    await sendAllDue(sender(nextDigestAt(new Date(), (await notifySettingsInForce(db)).digestHour)));
     expect(mail.received).toHaveLength(1);
     const [m] = mail.received;
     // Unfolded (RFC 5322: a long header goes on over lines that start with white space).
@@ -127,7 +128,7 @@ describeEachDatabase("one-click unsubscribe", (t) => {
     await send(db, OLGA, at(now, 0, 10), [root(2 * GiB)], volumeAt(97));
     const decided = new Date();
     await sendAllDue(sender(decided));
-    await sendAllDue(sender(nextDigestAt(decided, config().notify.digestHour)));
+    await sendAllDue(sender(nextDigestAt(decided, (await notifySettingsInForce(db)).digestHour)));
     expect(mail.received.map((m) => m.subject)).toEqual(["Workspace olga-dev is full: 97 % used"]);
     expect(await statuses(db)).toEqual(
       expect.arrayContaining([

@@ -98,7 +98,7 @@ describeEachDatabase("owners' notices by email", (t) => {
     const decided = new Date();
     await sendAllDue(sender(decided));
     expect(mail.received).toHaveLength(0);
-    await sendAllDue(sender(nextDigestAt(decided, config().notify.digestHour)));
+    await sendAllDue(sender(nextDigestAt(decided, 8 /* the default digest hour */)));
     expect(mail.received).toHaveLength(1);
     const [digest] = mail.received;
     expect(digest.subject).toBe("Your workspaces' storage: 2 things to look at");

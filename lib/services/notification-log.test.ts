@@ -3,7 +3,11 @@ import type { NotifyConfig } from "@/lib/config";
 import { notificationOutbox } from "@/lib/db/schema";
 import type { Notice } from "@/lib/notify/types";
 import { describeEachDatabase } from "@/tests/support/db";
-import { notificationsView } from "./notification-log";
+import { FLEET, ownedBy } from "@/lib/db/scope";
+import { NotFoundError } from "@/lib/errors";
+import { notificationsQuery } from "@/lib/validations/notifications";
+import { enroll } from "@/tests/support/reports";
+import { notificationsView, workspaceNotices } from "./notification-log";
 
 // The admin's Notifications page: what each channel last did, and the last 30 days of notices with their fate.
 
@@ -67,17 +71,60 @@ describeEachDatabase("the Notifications page's view", (t) => {
     expect((await notificationsView(db, { workspaceId: "id-alpha" }, NOW, EMAIL_ONLY)).notices).toHaveLength(2);
   });
 
-  it("gives each channel whether it is configured, its last success and its last error", async () => {
+  it("gives each channel whether it is configured (by which variables), its last success, error and pending", async () => {
     const { channels } = await notificationsView(t.current.db, {}, NOW, EMAIL_ONLY);
     expect(channels).toEqual([
-      { channel: "email", configured: true, lastSuccessAt: daysAgo(1), lastErrorAt: null, lastError: null },
+      {
+        channel: "email",
+        configured: true,
+        variables: ["STORAGE_SMTP_URL", "STORAGE_NOTIFY_FROM"],
+        signed: null,
+        lastSuccessAt: daysAgo(1),
+        lastErrorAt: null,
+        lastError: null,
+        pending: 1,
+      },
       {
         channel: "webhook",
         configured: false,
+        variables: ["STORAGE_NOTIFY_WEBHOOK_URL", "STORAGE_NOTIFY_WEBHOOK_SECRET"],
+        signed: false,
         lastSuccessAt: null,
         lastErrorAt: daysAgo(1),
         lastError: "connect ECONNREFUSED",
+        pending: 0,
       },
     ]);
+  });
+
+  it("finds an owner or a workspace by any part of its name, in any case, wildcards taken literally", async () => {
+    const db = t.current.db;
+    const names = async (q: string) =>
+      (await notificationsView(db, { q }, NOW, EMAIL_ONLY)).notices.map((n) => n.workspaceName);
+    expect(await names("BO")).toEqual(["beta"]);
+    expect(await names("lph")).toEqual(["alpha", "alpha"]);
+    expect(await names("%")).toEqual([]);
+  });
+
+  it("pages by key, newest first, each row once", async () => {
+    const db = t.current.db;
+    const first = await notificationsView(db, { limit: 2 }, NOW, EMAIL_ONLY);
+    expect(first.notices).toHaveLength(2);
+    const cursor = notificationsQuery.parse({ cursor: first.nextCursor }).cursor;
+    const second = await notificationsView(db, { limit: 2, cursor }, NOW, EMAIL_ONLY);
+    expect(second.nextCursor).toBeNull();
+    expect([...first.notices, ...second.notices].map((n) => n.workspaceName)).toEqual(["alpha", "alpha", "beta"]);
+  });
+
+  it("shows a workspace's notices to its owner and to the fleet, and nothing of it to another member", async () => {
+    const db = t.current.db;
+    await enroll(db, { id: "id-alpha", name: "alpha", owner: "alice" });
+    expect((await workspaceNotices(db, ownedBy("alice"), "id-alpha", NOW)).map((n) => n.status)).toEqual([
+      "pending",
+      "sent",
+    ]);
+    expect(await workspaceNotices(db, FLEET, "id-alpha", NOW)).toHaveLength(2);
+    await expect(workspaceNotices(db, ownedBy("bob"), "id-alpha", NOW)).rejects.toThrow(NotFoundError);
+    await expect(workspaceNotices(db, FLEET, "id-nowhere", NOW)).rejects.toThrow(NotFoundError);
   });
 });

@@ -41,10 +41,8 @@ describeEachDatabase("the notification outbox", (t) => {
     receiver = await startWebhookReceiver("s");
     notify = {
       email: null,
-      digestHour: 8,
       webhook: { url: receiver.url, secret: "s" },
       allowPrivate: true,
-      maxPerHour: 500,
       thresholds: {},
     };
     await enroll(t.current.db, WS_A);
@@ -146,7 +144,7 @@ describeEachDatabase("the notification outbox", (t) => {
 
   it("sends at most the hour's cap, across both senders, and the rest in the next hours", async () => {
     await queue(25);
-    const capped = { ...notify, maxPerHour: 10 };
+    const capped = { ...notify, thresholds: { maxPerHour: 10 } };
     await Promise.all([
       sendAllDue(sender("a", T0, { notify: capped })),
       sendAllDue(sender("b", T0, { notify: capped })),

@@ -11,6 +11,7 @@ import { postWebhook, webhookBody } from "@/lib/notify/channels/webhook";
 import { afterFailure } from "@/lib/notify/schedule";
 import { SENT_AT_ONCE, type NoticeChannel } from "@/lib/notify/types";
 import { unsubscribeLink } from "@/lib/notify/unsubscribe";
+import { notifySettingsInForce } from "./notify-settings";
 
 // Sends what the outbox holds (lib/db/schema/notifications.ts): leases due rows, sends each, and records what
 // became of it. At least once: a row is settled only after its send, so a crash between the two sends it again
@@ -108,7 +109,7 @@ export async function sendDue(s: Sender): Promise<number> {
     sender: s.id,
     now: clock(),
     leaseMs: LEASE_MS,
-    maxPerHour: s.notify.maxPerHour,
+    maxPerHour: (await notifySettingsInForce(s.db, s.notify)).maxPerHour,
     limit: BATCH,
   });
   for (const message of messagesOf(rows)) {

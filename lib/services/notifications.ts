@@ -10,18 +10,18 @@ import {
   toldStates,
   type NewMessage,
 } from "@/lib/db/queries/notifications";
-import { changes, currentNotices, DEFAULT_THRESHOLDS, WORKSPACE_KINDS, type Thresholds } from "@/lib/notify/decide";
+import { changes, currentNotices, WORKSPACE_KINDS, type Thresholds } from "@/lib/notify/decide";
 import { nextDigestAt } from "@/lib/notify/schedule";
 import { SENT_AT_ONCE, type Notice, type NoticeChannel, type NoticeKind } from "@/lib/notify/types";
+import type { NotifySettings } from "@/lib/validations/notify-settings";
+import { notifySettingsInForce } from "./notify-settings";
 
-/** The thresholds in force: a variable set in the environment, else the default. */
-export function noticeThresholds(n: NotifyConfig = config().notify): Thresholds {
-  return {
-    fillingDays: n.thresholds.fillingDays ?? DEFAULT_THRESHOLDS.fillingDays,
-    fullPct: n.thresholds.fullPct ?? DEFAULT_THRESHOLDS.fullPct,
-    growingFileBytes: n.thresholds.growingFileBytes ?? DEFAULT_THRESHOLDS.growingFileBytes,
-  };
-}
+/** The decisions' thresholds among the settings in force (the environment's, else the Notifications page's). */
+export const noticeThresholds = (s: NotifySettings): Thresholds => ({
+  fillingDays: s.fillingDays,
+  fullPct: s.fullPct,
+  growingFileBytes: s.growingFileGib * 1024 ** 3,
+});
 
 /** The channels configured now; a notice decided while a channel is off is not sent on it later. */
 export function configuredChannels(n: NotifyConfig): NoticeChannel[] {
@@ -32,8 +32,8 @@ export function configuredChannels(n: NotifyConfig): NoticeChannel[] {
  * When a message may go: at once, but an email that is not about a full volume or a cleanup ahead waits for the
  * next digest hour (so a channel just configured does not send the fleet's backlog at once).
  */
-export function dueAt(channel: NoticeChannel, notice: Notice, now: Date, n: NotifyConfig): Date {
-  return channel === "email" && !SENT_AT_ONCE.includes(notice.kind) ? nextDigestAt(now, n.digestHour) : now;
+export function dueAt(channel: NoticeChannel, notice: Notice, now: Date, digestHour: number): Date {
+  return channel === "email" && !SENT_AT_ONCE.includes(notice.kind) ? nextDigestAt(now, digestHour) : now;
 }
 
 /** Workspaces decided in one transaction: a Coder sync decides for the whole fleet. */
@@ -71,6 +71,8 @@ export async function recordDecisions(
   notify: NotifyConfig,
 ): Promise<number> {
   const channels = configuredChannels(notify);
+  // An email digest waits for the hour in force (the environment's, else the Notifications page's).
+  const { digestHour } = await notifySettingsInForce(tx, notify);
   const told = await toldStates(
     tx,
     holding.map((h) => h.workspaceId),
@@ -82,16 +84,17 @@ export async function recordDecisions(
     for (const kind of c.clear) await forgetState(tx, h.workspaceId, kind);
     for (const notice of c.send)
       for (const channel of channels)
-        messages.push({ channel, notice, nextAttemptAt: dueAt(channel, notice, now, notify) });
+        messages.push({ channel, notice, nextAttemptAt: dueAt(channel, notice, now, digestHour) });
   }
   await addToOutbox(tx, messages, now);
   return messages.length;
 }
 
 async function decideBatch(db: Db, workspaceIds: string[], now: Date, notify: NotifyConfig): Promise<number> {
-  const thresholds = noticeThresholds(notify);
   return db.transaction(async (tx) => {
     await lockDecisions(tx);
+    const settings = await notifySettingsInForce(tx, notify);
+    const thresholds = noticeThresholds(settings);
     const facts = await workspaceFacts(tx, workspaceIds, thresholds.growingFileBytes);
     const holding = facts.map((f) => ({ workspaceId: f.id, notices: currentNotices(f, thresholds, now) }));
     return recordDecisions(tx, holding, WORKSPACE_KINDS, now, notify);

@@ -29,6 +29,7 @@ export const PAGES: PageSpec[] = [
   { name: "settings", path: () => "/settings" },
   { name: "users", path: () => "/users", adminOnly: true },
   { name: "audit", path: () => "/audit", adminOnly: true },
+  { name: "notifications", path: () => "/notifications", adminOnly: true },
 ];
 
 /** POSTs as the admin and returns the JSON answer (409 accepted: the object exists from an earlier run against DASHBOARD_URL). */

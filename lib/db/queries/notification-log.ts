@@ -1,7 +1,7 @@
 import "server-only";
-import { and, desc, eq, gte, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, ilike, lt, or, sql, type SQL } from "drizzle-orm";
 import type { NoticeChannel, NoticeKind } from "@/lib/notify/types";
-import type { NotificationsQuery } from "@/lib/validations/notifications";
+import { encodeNoticeCursor, type NoticeFilters } from "@/lib/validations/notifications";
 import { notificationOutbox } from "../schema";
 import { rowsOf, type Db } from "../types";
 
@@ -19,47 +19,92 @@ export type NoticeLogRow = {
   figure: string;
   attempts: number;
   sentAt: Date | null;
+  lastAttemptAt: Date | null;
   lastError: string | null;
 };
 
-/** The page's list is bounded: a window of 30 days of a fleet's notices, newest first. */
-const MAX_ROWS = 5000;
+export type NoticePage = { notices: NoticeLogRow[]; nextCursor: string | null };
 
-export async function listNotices(db: Db, filters: NotificationsQuery, since: Date): Promise<NoticeLogRow[]> {
+function where(filters: NoticeFilters, since: Date, cursor?: { at: Date; id: string }): SQL | undefined {
   const t = notificationOutbox;
-  const where: SQL[] = [gte(t.createdAt, since)];
-  if (filters.owner) where.push(eq(t.owner, filters.owner));
-  if (filters.workspaceId) where.push(eq(t.workspaceId, filters.workspaceId));
-  if (filters.kind) where.push(eq(t.kind, filters.kind));
-  if (filters.channel) where.push(eq(t.channel, filters.channel));
-  if (filters.status) where.push(eq(t.status, filters.status));
+  const conds: (SQL | undefined)[] = [gte(t.createdAt, since)];
+  if (filters.q) {
+    const like = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conds.push(
+      or(ilike(t.owner, like), ilike(t.workspaceId, like), sql`${t.notice}->'workspace'->>'name' ilike ${like}`),
+    );
+  }
+  if (filters.owner) conds.push(eq(t.owner, filters.owner));
+  if (filters.workspaceId) conds.push(eq(t.workspaceId, filters.workspaceId));
+  if (filters.kind) conds.push(eq(t.kind, filters.kind));
+  if (filters.channel) conds.push(eq(t.channel, filters.channel));
+  if (filters.status) conds.push(eq(t.status, filters.status));
+  // Keyset: (created_at, id) < the cursor's, so a page costs the same however deep it is.
+  if (cursor) conds.push(or(lt(t.createdAt, cursor.at), and(eq(t.createdAt, cursor.at), lt(t.id, cursor.id))));
+  return and(...conds);
+}
+
+const toLogRow = (r: typeof notificationOutbox.$inferSelect): NoticeLogRow => ({
+  id: r.id,
+  createdAt: r.createdAt,
+  owner: r.owner,
+  workspaceId: r.workspaceId,
+  workspaceName: r.notice.workspace.name,
+  kind: r.kind as NoticeKind,
+  channel: r.channel as NoticeChannel,
+  status: r.status as NoticeLogRow["status"],
+  figure: r.notice.figure,
+  attempts: r.attempts,
+  sentAt: r.sentAt,
+  lastAttemptAt: r.lastAttemptAt,
+  lastError: r.lastError,
+});
+
+/** One page of the notices created since `since`, newest first, read by key (never OFFSET). */
+export async function listNotices(
+  db: Db,
+  filters: NoticeFilters,
+  since: Date,
+  page: { cursor?: { at: Date; id: string }; limit: number },
+): Promise<NoticePage> {
+  const t = notificationOutbox;
   const rows = await db
     .select()
     .from(t)
-    .where(and(...where))
+    .where(where(filters, since, page.cursor))
     .orderBy(desc(t.createdAt), desc(t.id))
-    .limit(MAX_ROWS);
-  return rows.map((r) => ({
-    id: r.id,
-    createdAt: r.createdAt,
-    owner: r.owner,
-    workspaceId: r.workspaceId,
-    workspaceName: r.notice.workspace.name,
-    kind: r.kind as NoticeKind,
-    channel: r.channel as NoticeChannel,
-    status: r.status as NoticeLogRow["status"],
-    figure: r.notice.figure,
-    attempts: r.attempts,
-    sentAt: r.sentAt,
-    lastError: r.lastError,
-  }));
+    .limit(page.limit + 1);
+  const notices = rows.slice(0, page.limit).map(toLogRow);
+  const last = notices.at(-1);
+  return {
+    notices,
+    nextCursor: rows.length > page.limit && last ? encodeNoticeCursor(last.createdAt, last.id) : null,
+  };
 }
 
-export type ChannelHistory = { lastSuccessAt: Date | null; lastErrorAt: Date | null; lastError: string | null };
+/** Every matching notice, newest first, a page at a time: for the CSV export, which streams. */
+export async function* noticeRows(db: Db, filters: NoticeFilters, since: Date, pageSize = 1000) {
+  let cursor: { at: Date; id: string } | undefined;
+  for (;;) {
+    const page = await listNotices(db, filters, since, { cursor, limit: pageSize });
+    yield* page.notices;
+    const last = page.notices.at(-1);
+    if (!page.nextCursor || !last) return;
+    cursor = { at: last.createdAt, id: last.id };
+  }
+}
+
+export type ChannelHistory = {
+  lastSuccessAt: Date | null;
+  lastErrorAt: Date | null;
+  lastError: string | null;
+  /** Rows waiting to be sent (due or not: a digest waits for its hour). */
+  pending: number;
+};
 
 /**
- * Each channel's last send and last error (a failed attempt, retried or given up; a row its owner turned off is
- * no error), from the outbox.
+ * Each channel's last send, last error (a failed attempt, retried or given up; a row its owner turned off is no
+ * error) and rows pending, from the outbox.
  */
 export async function channelHistory(db: Db): Promise<Record<NoticeChannel, ChannelHistory>> {
   const rows = rowsOf<{
@@ -67,11 +112,13 @@ export async function channelHistory(db: Db): Promise<Record<NoticeChannel, Chan
     sent: Date | string | null;
     failed_at: Date | string | null;
     error: string | null;
+    pending: number;
   }>(
     await db.execute(sql`
       select c.channel,
         (select max(sent_at) from notification_outbox where channel = c.channel and status = 'sent') as sent,
-        e.last_attempt_at as failed_at, e.last_error as error
+        e.last_attempt_at as failed_at, e.last_error as error,
+        (select count(*)::int from notification_outbox where channel = c.channel and status = 'pending') as pending
       from (values ('email'), ('webhook')) as c(channel)
       left join lateral (
         select last_attempt_at, last_error from notification_outbox
@@ -82,6 +129,11 @@ export async function channelHistory(db: Db): Promise<Record<NoticeChannel, Chan
   const at = (v: Date | string | null) => (v === null ? null : new Date(v));
   const out = {} as Record<NoticeChannel, ChannelHistory>;
   for (const r of rows)
-    out[r.channel] = { lastSuccessAt: at(r.sent), lastErrorAt: at(r.failed_at), lastError: r.error };
+    out[r.channel] = {
+      lastSuccessAt: at(r.sent),
+      lastErrorAt: at(r.failed_at),
+      lastError: r.error,
+      pending: Number(r.pending),
+    };
   return out;
 }

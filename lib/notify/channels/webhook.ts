@@ -19,8 +19,10 @@ const TIMEOUT_MS = 30_000;
 export const signature = (secret: string, body: string) =>
   `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
 
-export function webhookBody(n: Notice, deliveryId: string, appUrl: string, now: Date): string {
+/** `test`: a test an admin sent from the Notifications page (the receiver may drop it). */
+export function webhookBody(n: Notice, deliveryId: string, appUrl: string, now: Date, test = false): string {
   return JSON.stringify({
+    ...(test ? { test: true } : {}),
     text: noticeMarkdown(n, appUrl),
     deliveryId,
     timestamp: now.toISOString(),

@@ -6,7 +6,10 @@ import { notificationsQuery } from "@/lib/validations/notifications";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/v1/notifications?owner=&workspaceId=&kind=&channel=&status= → { channels, notices } (admin). */
+/**
+ * GET /api/v1/notifications?q=&owner=&workspaceId=&kind=&channel=&status=&cursor=&limit= → { channels, notices,
+ * nextCursor } (admin): the last 30 days' notices, newest first, in keyset pages.
+ */
 export const GET = handle(async (request) => {
   const { db } = await requireCaller(request, "admin");
   return json(await notificationsView(db, readQuery(request, notificationsQuery)));

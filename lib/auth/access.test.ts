@@ -74,6 +74,10 @@ import { authSecret } from "./server";
 import { BASE, ctx, makePrincipals, signIn, type Principals } from "@/tests/support/auth";
 import { createUser } from "@/lib/services/users";
 import * as exportUsageRoute from "@/app/api/v1/export/usage.csv/route";
+import * as exportUsageByRoute from "@/app/api/v1/export/usage-by.csv/route";
+import * as usageRoute from "@/app/api/v1/usage/route";
+import * as teamsUploadRoute from "@/app/api/v1/teams/upload/route";
+import * as backupRoute from "@/app/api/v1/backup/route";
 import * as exportWorkspacesRoute from "@/app/api/v1/export/workspaces.csv/route";
 import * as exportFindingsRoute from "@/app/api/v1/export/findings.csv/route";
 import * as exportRestartRoute from "@/app/api/v1/export/restart.csv/route";
@@ -267,6 +271,13 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
   "POST /api/v1/enrollment-key/rotate": { module: rotateRoute, example: { url: "/api/v1/enrollment-key/rotate" } },
   "POST /api/v1/coder/sync": { module: coderSyncRoute, example: { url: "/api/v1/coder/sync" } },
   "GET /api/v1/export/usage.csv": { module: exportUsageRoute, example: { url: "/api/v1/export/usage.csv" } },
+  "GET /api/v1/export/usage-by.csv": {
+    module: exportUsageByRoute,
+    example: { url: "/api/v1/export/usage-by.csv?dimension=owner" },
+  },
+  "GET /api/v1/usage": { module: usageRoute, example: { url: "/api/v1/usage?dimension=owner" } },
+  "POST /api/v1/teams/upload": { module: teamsUploadRoute, example: { url: "/api/v1/teams/upload", body: () => ({}) } },
+  "GET /api/v1/backup": { module: backupRoute, example: { url: "/api/v1/backup" } },
   "GET /api/v1/export/workspaces.csv": {
     module: exportWorkspacesRoute,
     example: { url: "/api/v1/export/workspaces.csv" },

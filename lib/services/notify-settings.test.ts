@@ -16,10 +16,12 @@ describeEachDatabase("the notices' settings", (t) => {
     expect(await notifySettingsInForce(t.current.db, UNSET)).toEqual({
       fillingDays: 7,
       fullPct: 95,
+      growingFileGib: 1,
       digestHour: 8,
       maxPerHour: 500,
     });
     expect((await notifySettingsView(t.current.db, UNSET)).map((s) => s.source)).toEqual([
+      "default",
       "default",
       "default",
       "default",
@@ -36,6 +38,7 @@ describeEachDatabase("the notices' settings", (t) => {
     expect(await notifySettingsInForce(db, FULL_FROM_ENV)).toEqual({
       fillingDays: 10,
       fullPct: 90,
+      growingFileGib: 1,
       digestHour: 8,
       maxPerHour: 50,
     });

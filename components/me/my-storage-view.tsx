@@ -6,6 +6,8 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Panel } from "@/components/ui/panel";
 import { QueryView } from "@/components/ui/states";
 import { MyKeeps } from "./my-keeps";
+import { MyNoticeSwitches } from "./my-notice-switches";
+import { MyNotices } from "./my-notices";
 import { MyTrash } from "./my-trash";
 import { MyWorkspace } from "./my-workspace";
 
@@ -21,7 +23,6 @@ export function MyStorageView() {
         title="My storage"
         sub="Your workspaces, what fills them, and what you can free yourself: to the trash, restorable for 7 days."
       />
-      {/* The owners' notices (what they were told, each with its action) go here, above the workspaces. */}
       <QueryView
         query={query}
         isEmpty={(d) => d.workspaces.length === 0}
@@ -31,6 +32,7 @@ export function MyStorageView() {
           const names = new Map(d.workspaces.map((w) => [w.id, w.name]));
           return (
             <>
+              <MyNotices workspaces={d.workspaces} />
               {d.workspaces.map((w) => (
                 <MyWorkspace key={w.id} workspace={w} offers={d.offers.filter((o) => o.workspaceId === w.id)} />
               ))}
@@ -40,7 +42,7 @@ export function MyStorageView() {
               <Panel title="Kept from cleanup">
                 <MyKeeps keeps={d.keeps} />
               </Panel>
-              {/* Which notices to receive, per channel (the notification preferences), goes here. */}
+              <MyNoticeSwitches />
             </>
           );
         }}

@@ -25,6 +25,7 @@ export function MyWorkspace({ workspace: w, offers }: { workspace: WorkspaceList
   return (
     <Panel
       title={w.name}
+      id={`workspace-${w.id}`}
       actions={<Link href={`/workspaces/${encodeURIComponent(w.id)}`}>Agents, folders and history →</Link>}
     >
       <div className="stack" data-testid={`my-workspace-${w.id}`}>

@@ -2,6 +2,7 @@ import { queryOptions } from "@tanstack/react-query";
 import type { RecipeId } from "@/lib/catalog/recipes";
 import type { MyStorage } from "@/lib/services/my-storage";
 import type { OwnerPreview } from "@/lib/services/owner-cleanup";
+import type { NoticePreferences, NoticePreferencesChange } from "@/lib/validations/notifications";
 import { fetchJson } from "./fetch-json";
 
 // My storage: a workspace owner's own page, its previews, runs, restores and Keeps (the owners' endpoints).
@@ -9,6 +10,7 @@ import { fetchJson } from "./fetch-json";
 export const meKeys = {
   all: ["me"] as const,
   storage: () => [...meKeys.all, "storage"] as const,
+  noticePreferences: () => [...meKeys.all, "notice-preferences"] as const,
 };
 
 export const myStorageOptions = () =>
@@ -16,6 +18,16 @@ export const myStorageOptions = () =>
     queryKey: meKeys.storage(),
     queryFn: ({ signal }) => fetchJson<MyStorage>("/api/v1/me/storage", { signal }),
   });
+
+/** Which optional notices the signed-in owner receives, per channel. */
+export const myNoticePreferencesOptions = () =>
+  queryOptions({
+    queryKey: meKeys.noticePreferences(),
+    queryFn: ({ signal }) => fetchJson<NoticePreferences>("/api/v1/me/notification-preferences", { signal }),
+  });
+
+export const putNoticePreferences = (body: NoticePreferencesChange) =>
+  fetchJson<NoticePreferences>("/api/v1/me/notification-preferences", { method: "PUT", body: JSON.stringify(body) });
 
 const send = <T>(path: string, method: "POST" | "DELETE", body?: unknown) =>
   fetchJson<T>(path, { method, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });

@@ -1,7 +1,15 @@
 import type { RecipeId } from "@/lib/catalog/recipes";
 import type { OwnerPreview } from "@/lib/services/owner-cleanup";
 import { cleanupKeys } from "./cleanup";
-import { deleteKeep, meKeys, postKeep, postOwnerPreview, postOwnerRestore, postOwnerRun } from "./me";
+import {
+  deleteKeep,
+  meKeys,
+  postKeep,
+  postOwnerPreview,
+  postOwnerRestore,
+  postOwnerRun,
+  putNoticePreferences,
+} from "./me";
 import { useInvalidatingMutation, type MutationCallbacks } from "./use-invalidating-mutation";
 
 // What each owner's action makes stale: My storage (its trash, Keeps and figures), and the runs admins list.
@@ -25,3 +33,6 @@ export const useAddKeep = (
 ) => useInvalidatingMutation(postKeep, MINE, callbacks);
 
 export const useEndKeep = () => useInvalidatingMutation(deleteKeep, MINE);
+
+/** An owner turning an optional kind of notice on or off on one channel. */
+export const useNoticePreferences = () => useInvalidatingMutation(putNoticePreferences, [meKeys.noticePreferences()]);

@@ -189,6 +189,34 @@ describe("My storage", () => {
     for (const s of OLD) expect(exists(`${s.rel}.jsonl`), s.rel).toBe(true);
   });
 
+  it("turns an optional notice off for one channel, kept across a reload; a full volume's stays on", async () => {
+    await page.goto(`${app.url}/me`, { waitUntil: "networkidle" });
+    const switches = page.getByTestId("notice-switches");
+    const filling = switches.locator('input[name="email-filling"]');
+    await expect(filling.isChecked()).resolves.toBe(true);
+    const saved = page.waitForResponse(
+      (r) => r.url().endsWith("/api/v1/me/notification-preferences") && r.request().method() === "PUT",
+    );
+    await filling.uncheck();
+    expect((await saved).status()).toBe(200);
+    await page.reload({ waitUntil: "networkidle" });
+    await expect(page.getByTestId("notice-switches").locator('input[name="email-filling"]').isChecked()).resolves.toBe(
+      false,
+    );
+    await expect(
+      page.getByTestId("notice-switches").locator('input[name="webhook-filling"]').isChecked(),
+    ).resolves.toBe(true);
+    await expect(
+      page
+        .getByTestId("notice-switches")
+        .getByText(/Always sent: full and cleanup ahead/)
+        .count(),
+    ).resolves.toBe(1);
+    const prefs = await (await page.request.get(`${app.url}/api/v1/me/notification-preferences`)).json();
+    expect(prefs.channels.email).toEqual({ filling: false, "growing-file": true, "lost-at-restart": true });
+    await shot("notice-switches");
+  });
+
   it("answers 404 for another's workspace, in the page and the API", async () => {
     const fleet = await (await page.request.get(`${app.url}/api/v1/me/storage`)).json();
     expect(fleet.workspaces.map((w: { id: string }) => w.id)).toEqual([WORKSPACE.id]);

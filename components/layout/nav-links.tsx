@@ -12,7 +12,7 @@ const LINKS = [
   { href: "/restart", label: "Lost at restart" },
   { href: "/usage", label: "Usage" },
   { href: "/cleanup", label: "Cleanup" },
-  { href: "/connect", label: "Connect workspaces" },
+  { href: "/connect", label: "Connect" },
   { href: "/settings", label: "Settings" },
 ] as const;
 /** A member (signed in with Coder) sees their own storage, workspaces and findings, none of the fleet's pages. */

@@ -26,6 +26,11 @@ import { seedScenario, testNow, WS_A, WS_B, WS_C, WS_D } from "@/tests/support/r
 import { ROUTE_ACCESS } from "./route-access";
 import { BASE, ctx, signIn } from "@/tests/support/auth";
 import { createUser } from "@/lib/services/users";
+import * as usageRoute from "@/app/api/v1/usage/route";
+import * as exportUsageByRoute from "@/app/api/v1/export/usage-by.csv/route";
+import * as noticePreferencesRoute from "@/app/api/v1/me/notification-preferences/route";
+import * as workspaceNoticesRoute from "@/app/api/v1/workspaces/[id]/notices/route";
+import * as exportWorkspaceNoticesRoute from "@/app/api/v1/export/workspaces/[id]/notices.csv/route";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 /**
@@ -137,6 +142,39 @@ const CASES: Record<string, Case[]> = {
       mark: "claude-code:data",
     },
   ],
+  // The usage by team, the month to date: the member's rows only (the owner dimension names no other owner).
+  "GET /api/v1/usage": [{ module: usageRoute, url: "/api/v1/usage?dimension=owner", own: false }],
+  "GET /api/v1/export/usage-by.csv": [
+    { module: exportUsageByRoute, url: "/api/v1/export/usage-by.csv?dimension=owner", own: false },
+  ],
+  // What the member hears: their own switches.
+  "GET /api/v1/me/notification-preferences": [
+    { module: noticePreferencesRoute, url: "/api/v1/me/notification-preferences", own: false },
+  ],
+  "PUT /api/v1/me/notification-preferences": [
+    {
+      module: noticePreferencesRoute,
+      url: "/api/v1/me/notification-preferences",
+      body: { channels: { email: { filling: false } } },
+      own: false,
+    },
+  ],
+  "GET /api/v1/workspaces/[id]/notices": [
+    {
+      module: workspaceNoticesRoute,
+      url: `/api/v1/workspaces/${WS_A.id}/notices`,
+      params: { id: WS_A.id },
+      own: false,
+    },
+  ],
+  "GET /api/v1/export/workspaces/[id]/notices.csv": [
+    {
+      module: exportWorkspaceNoticesRoute,
+      url: `/api/v1/export/workspaces/${WS_A.id}/notices.csv`,
+      params: { id: WS_A.id },
+      own: false,
+    },
+  ],
 };
 
 /** Routes that name one workspace: asked for another owner's, a member gets what an unknown id gets. */
@@ -151,6 +189,18 @@ const BY_ID: Record<string, (id: string) => Case> = {
     module: exportWorkspaceTableRoute,
     url: `/api/v1/export/workspaces/${id}/roots.csv`,
     params: { id, table: "roots.csv" },
+    own: false,
+  }),
+  "GET /api/v1/workspaces/[id]/notices": (id) => ({
+    module: workspaceNoticesRoute,
+    url: `/api/v1/workspaces/${id}/notices`,
+    params: { id },
+    own: false,
+  }),
+  "GET /api/v1/export/workspaces/[id]/notices.csv": (id) => ({
+    module: exportWorkspaceNoticesRoute,
+    url: `/api/v1/export/workspaces/${id}/notices.csv`,
+    params: { id },
     own: false,
   }),
   "POST /api/v1/me/cleanup/preview": (id) => ({

@@ -123,7 +123,12 @@ describe("sign in with Coder", () => {
     await page.waitForURL((u) => u.pathname === "/me");
     await expect(page.getByTestId("user-role").textContent()).resolves.toBe("member");
     const nav = page.getByRole("navigation", { name: "Main" });
-    expect(await nav.getByRole("link").allTextContents()).toEqual(["My storage", "Your workspaces", "Findings"]);
+    expect(await nav.getByRole("link").allTextContents()).toEqual([
+      "My storage",
+      "Your workspaces",
+      "Findings",
+      "Usage",
+    ]);
     await page.goto(`${app.url}/workspaces`, { waitUntil: "networkidle" });
     const table = page.getByTestId("workspaces-table");
     await table.waitFor();

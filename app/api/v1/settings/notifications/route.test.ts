@@ -69,6 +69,7 @@ describeEachDatabase("the Notifications page's endpoints", (t) => {
     expect(now.map((s) => [s.id, s.value])).toEqual([
       ["fillingDays", 9],
       ["fullPct", 95],
+      ["growingFileGib", 1],
       ["digestHour", 8],
       ["maxPerHour", 500],
     ]);

@@ -15,6 +15,7 @@ import { doneResult, FLEET_CLAUDE_RUN } from "@/tests/support/cleanup";
 const ADMIN: Who = { actor: { type: "user", id: "u1", label: "admin@example.com" } };
 
 describeEachDatabase("cleanup across a fleet", (t) => {
+  // Seeds 200 workspaces (60 simulated days) and runs every job: over a minute on the embedded database under CI load.
   it("completes a fleet-wide run with every job accounted for", async () => {
     const db = t.current.db;
     await seedDemoFleet(db, { workspaces: 200, days: 2, simulateDays: 60 });
@@ -61,7 +62,7 @@ describeEachDatabase("cleanup across a fleet", (t) => {
       interruptions: 1,
       state: "done",
     });
-  });
+  }, 180_000);
 
   // The demo fleet stands for real reports: a recipe that previews nothing where the fleet holds its agent's
   // data (Cursor CLI's chats counted as databases did) shows admins an empty catalog row for a full folder.

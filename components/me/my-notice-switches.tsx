@@ -31,7 +31,12 @@ export function MyNoticeSwitches() {
                   key={kind}
                   name={`${channel}-${kind}`}
                   label={KIND_LABELS[kind]}
-                  checked={prefs.channels[channel][kind]}
+                  // The switch as asked until the server's answer is read back (the mutation stays pending
+                  // until then), so it turns at once and never flickers back.
+                  checked={
+                    (change.isPending ? change.variables.channels[channel]?.[kind] : undefined) ??
+                    prefs.channels[channel][kind]
+                  }
                   disabled={change.isPending}
                   onChecked={(on) => change.mutate({ channels: { [channel]: { [kind]: on } } })}
                 />

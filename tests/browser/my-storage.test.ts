@@ -197,7 +197,7 @@ describe("My storage", () => {
     const saved = page.waitForResponse(
       (r) => r.url().endsWith("/api/v1/me/notification-preferences") && r.request().method() === "PUT",
     );
-    await filling.uncheck();
+    await filling.click();
     expect((await saved).status()).toBe(200);
     await page.reload({ waitUntil: "networkidle" });
     await expect(page.getByTestId("notice-switches").locator('input[name="email-filling"]').isChecked()).resolves.toBe(

@@ -5,10 +5,9 @@ import { RECIPES } from "@/lib/catalog/recipes";
 import { ownersNever } from "@/lib/cleanup/owners";
 import { keepsOptions, ownerRecipesOptions, useEndAnyKeep, useMarkOwnerRecipe } from "@/lib/query/owner-admin";
 import { useIsAdmin } from "@/components/auth/caller-context";
-import { Button } from "@/components/ui/button";
 import { CheckField } from "@/components/ui/field";
 import { QueryView } from "@/components/ui/states";
-import { RelativeTime } from "@/components/ui/time";
+import { KeepList } from "./keep-list";
 
 const title = (id: string) => RECIPES.find((r) => r.id === id)?.title ?? id;
 
@@ -62,21 +61,7 @@ function AllKeeps() {
         keeps.length === 0 ? (
           <p className="small muted">No owner keeps anything from cleanup now.</p>
         ) : (
-          <ul className="list" data-testid="all-keeps">
-            {keeps.map((k) => (
-              <li key={k.id}>
-                <span className="grow">
-                  <code>{k.path}</code> on {k.owner}/{k.workspaceName}
-                </span>
-                <span className="small">
-                  until <RelativeTime value={k.expiresAt} />
-                </span>
-                <Button size="small" pending={end.isPending && end.variables === k.id} onClick={() => end.mutate(k.id)}>
-                  End
-                </Button>
-              </li>
-            ))}
-          </ul>
+          <KeepList keeps={keeps} where={(k) => `${k.owner}/${k.workspaceName}`} end={end} testId="all-keeps" />
         )
       }
     </QueryView>

@@ -6,29 +6,13 @@ import { KEEP_MAX_DAYS } from "@/lib/cleanup/owners";
 import { useAddKeep, useEndKeep } from "@/lib/query/use-owner-mutations";
 import { Button } from "@/components/ui/button";
 import { NumberField, TextField } from "@/components/ui/field";
-import { RelativeTime } from "@/components/ui/time";
+import { KeepList } from "@/components/cleanup/keep-list";
 
 /** The Keeps in force on the owner's workspaces, each with its expiry and an End button. */
 export function MyKeeps({ keeps }: { keeps: KeepRow[] }) {
   const end = useEndKeep();
   if (keeps.length === 0) return <p className="small muted">Nothing kept: every cleanup may reach everything.</p>;
-  return (
-    <ul className="list" data-testid="my-keeps">
-      {keeps.map((k) => (
-        <li key={k.id}>
-          <span className="grow">
-            <code>{k.path}</code> on {k.workspaceName}
-          </span>
-          <span className="small">
-            until <RelativeTime value={k.expiresAt} />
-          </span>
-          <Button size="small" pending={end.isPending && end.variables === k.id} onClick={() => end.mutate(k.id)}>
-            End
-          </Button>
-        </li>
-      ))}
-    </ul>
-  );
+  return <KeepList keeps={keeps} where={(k) => k.workspaceName} end={end} testId="my-keeps" />;
 }
 
 /** Keep a unit or folder of one workspace from every cleanup (previews, policies, jobs) for up to 14 days. */

@@ -80,7 +80,7 @@ describeEachDatabase("the CSVs of the volumes at risk and the agents index", (t)
     // 90 days reach the filling volume, whose forecast the page says in days
     const rows = await csv(await call(volumes, "/api/v1/export/volumes.csv?days=90"));
     const filling = rows.find((r) => r.workspace_id === "va-filling")!;
-    expect(filling).toMatchObject({ full_by: "", full_in: expect.stringMatching(/^\d+ days?$/) });
+    expect(filling).toMatchObject({ full_by: "", full_in: expect.stringMatching(/^\d+(\.\d)? days?$/) });
     expect(JSON.parse(filling.grew_7d_roots)).toEqual([
       { rootKey: "claude-code:home", agent: "claude-code", growthBytes: 7 * 512 * MiB },
     ]);

@@ -16,6 +16,8 @@ const SECOND_BROWSER_FILES = [
   "tests/browser/cleanup-ui.test.ts",
   "tests/browser/agent-retention.test.ts",
   "tests/browser/metrics.test.ts",
+  "tests/browser/restart.test.ts",
+  "tests/browser/whole-home.test.ts",
 ];
 const BROWSER = {
   globalSetup: ["tests/browser/global-setup.ts"],

@@ -67,6 +67,13 @@ export function stackedMax(rows: readonly Record<string, unknown>[], keys: reado
   return max;
 }
 
+/** The largest single value across rows and keys: the y domain of series drawn over each other, not stacked. */
+export function overlaidMax(rows: readonly Record<string, unknown>[], keys: readonly string[]): number {
+  let max = 0;
+  for (const r of rows) for (const k of keys) max = Math.max(max, rowTotal(r, [k]));
+  return max;
+}
+
 /**
  * An SVG path through `values` scaled into width × height (y grows downward). Nulls break the line.
  * Returns "" when there is nothing to draw.

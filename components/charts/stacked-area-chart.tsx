@@ -1,7 +1,7 @@
 "use client";
 
 import { Area, AreaChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
-import { bytesTicks, stackedMax, type ChartRow } from "./shape";
+import { bytesTicks, overlaidMax, stackedMax, type ChartRow } from "./shape";
 import {
   BytesTooltip,
   ChartLegend,
@@ -13,22 +13,28 @@ import {
   type SeriesSpec,
 } from "./chart-parts";
 
-/** Stacked areas of bytes per day; the legend hides and shows series. Draws what it is given. */
+/**
+ * Stacked areas of bytes per day; the legend hides and shows series. Draws what it is given. `overlaid`: series that
+ * share bytes (groups with members in common) are drawn over each other, translucent, not stacked: stacked, a lead in
+ * two groups would read as twice their storage.
+ */
 export function StackedAreaChart({
   rows,
   series,
   height = 300,
   label,
+  overlaid = false,
 }: {
   rows: readonly ChartRow[];
   series: readonly SeriesSpec[];
   height?: number;
   label: string;
+  overlaid?: boolean;
 }) {
   const { hidden, toggle } = useHiddenSeries();
   const visible = series.filter((s) => !hidden.has(s.key));
   const ticks = bytesTicks(
-    stackedMax(
+    (overlaid ? overlaidMax : stackedMax)(
       rows,
       visible.map((s) => s.key),
     ),
@@ -53,12 +59,13 @@ export function StackedAreaChart({
             type="linear"
             dataKey={s.key}
             name={s.label}
-            stackId="1"
+            stackId={overlaid ? undefined : "1"}
             stroke={s.color}
             fill={s.color}
-            // near solid, so a fill is the colour of its legend swatch (stacked areas never cover each other)
-            fillOpacity={0.85}
-            strokeWidth={1.2}
+            // near solid, so a fill is the colour of its legend swatch (stacked areas never cover each other);
+            // overlaid, each area lets the ones under it show
+            fillOpacity={overlaid ? 0.15 : 0.85}
+            strokeWidth={overlaid ? 2 : 1.2}
             hide={hidden.has(s.key)}
             isAnimationActive={false}
             connectNulls={false}

@@ -21,10 +21,9 @@ const VALUE: Record<Exclude<Sort, "name">, (r: Row) => number> = {
   freed: (r) => r.freedBytes,
 };
 
-/** The workspaces list of a row, where the list filters by its dimension (organization and group: it does not). */
+/** A row's workspaces: the list filtered by the row's value (none for the row of workspaces without one). */
 function workspacesHref(dimension: UsageDimension, key: string): string | null {
-  if (!key || dimension === "organization" || dimension === "group") return null;
-  return `/workspaces?${new URLSearchParams({ [dimension]: key })}`;
+  return key ? `/workspaces?${new URLSearchParams({ [dimension]: key })}` : null;
 }
 
 const ByteDays = ({ value }: { value: number }) => (

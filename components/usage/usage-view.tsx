@@ -100,7 +100,12 @@ function Report({ data }: { data: UsageReport }) {
         </Stat>
       </div>
       <Panel title={`Top ${series.length} by byte-days, each day`}>
-        <StackedAreaChart rows={rows} series={series} label={`Storage per ${dims}, the largest ${series.length}`} />
+        <StackedAreaChart
+          rows={rows}
+          series={series}
+          label={`Storage per ${dims}, the largest ${series.length}`}
+          overlaid={data.dimension === "group"}
+        />
       </Panel>
       <Panel
         title={`By ${dims}`}

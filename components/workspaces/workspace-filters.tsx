@@ -29,15 +29,69 @@ const CODER_FILTERS = [
   { key: "reporting", name: "Filter by reporting", options: REPORTING },
 ] as const;
 
-export function WorkspaceFilters({
+/** The team filters a link brings (from the usage by organization or group): shown by name, each removable. */
+const TEAM_FILTERS = [
+  { key: "organization", label: "Organization" },
+  { key: "group", label: "Group" },
+] as const;
+type TeamNames = { organization: string | null; group: string | null };
+
+const CLEARED: Partial<WorkspaceListState> = {
+  q: "",
+  owner: "",
+  template: "",
+  organization: "",
+  group: "",
+  agent: "",
+  status: "",
+  dormant: "",
+  reporting: "",
+  page: 1,
+};
+
+function TeamFilters({
   state,
+  names,
   onChange,
 }: {
   state: WorkspaceListState;
+  names?: TeamNames;
+  onChange: (patch: Partial<WorkspaceListState>) => void;
+}) {
+  return TEAM_FILTERS.map((f) =>
+    state[f.key] ? (
+      <Button
+        key={f.key}
+        onClick={() => onChange({ [f.key]: "", page: 1 })}
+        title={`Show every ${f.label.toLowerCase()}'s workspaces`}
+        data-testid={`team-filter-${f.key}`}
+      >
+        {f.label}: {names?.[f.key] ?? state[f.key]} <span aria-label="remove">×</span>
+      </Button>
+    ) : null,
+  );
+}
+
+export function WorkspaceFilters({
+  state,
+  teamNames,
+  onChange,
+}: {
+  state: WorkspaceListState;
+  /** The names of the organization and group filtered by, once the list has answered. */
+  teamNames?: TeamNames;
   onChange: (patch: Partial<WorkspaceListState>) => void;
 }) {
   const filtered =
-    state.q || state.owner || state.template || state.agent || state.status || state.dormant || state.reporting;
+    state.q ||
+    state.owner ||
+    state.template ||
+    state.organization ||
+    state.group ||
+    state.agent ||
+    state.status ||
+    state.dormant ||
+    state.reporting;
   return (
     <div className="row" role="search">
       <DebouncedInput
@@ -54,6 +108,7 @@ export function WorkspaceFilters({
         onOwner={(owner) => onChange({ owner, page: 1 })}
         onTemplate={(template) => onChange({ template, page: 1 })}
       />
+      <TeamFilters state={state} names={teamNames} onChange={onChange} />
       <AgentFilter value={state.agent} onValue={(agent) => onChange({ agent, page: 1 })} />
       {CODER_FILTERS.map((f) => (
         <Select
@@ -64,15 +119,7 @@ export function WorkspaceFilters({
           onValue={(v) => onChange({ [f.key]: v, page: 1 })}
         />
       ))}
-      {filtered ? (
-        <Button
-          onClick={() =>
-            onChange({ q: "", owner: "", template: "", agent: "", status: "", dormant: "", reporting: "", page: 1 })
-          }
-        >
-          Clear filters
-        </Button>
-      ) : null}
+      {filtered ? <Button onClick={() => onChange(CLEARED)}>Clear filters</Button> : null}
     </div>
   );
 }

@@ -31,7 +31,9 @@ export function WorkspacesView() {
     [setParams],
   );
   const member = useSignedInUser()?.role === "member";
-  const filtered = Boolean(state.q || state.owner || state.template || state.agent);
+  const filtered = Boolean(
+    state.q || state.owner || state.template || state.organization || state.group || state.agent,
+  );
   return (
     <div className="stack">
       <PageHeader
@@ -52,7 +54,7 @@ export function WorkspacesView() {
       />
       <Panel>
         <div className="mb-12">
-          <WorkspaceFilters state={state} onChange={onChange} />
+          <WorkspaceFilters state={state} teamNames={query.data?.teamFilters} onChange={onChange} />
         </div>
         {query.data?.growth ? (
           <SetGrowthLine

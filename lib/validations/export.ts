@@ -114,6 +114,8 @@ export function workspaceListExportParams(state: WorkspaceListState): Record<str
     q: entries.q,
     owner: entries.owner,
     template: entries.template,
+    organization: entries.organization,
+    group: entries.group,
     agent: entries.agent,
     status: entries.status,
     dormant: entries.dormant,

@@ -16,12 +16,14 @@ describe("workspace list search params", () => {
   it("reads filters, sort and paging", () => {
     expect(
       parse(
-        "q=api&owner=alice&template=ai-dev&agent=codex&status=stopped&dormant=true&reporting=no&sort=change7d&dir=asc&page=3&pageSize=100",
+        "q=api&owner=alice&template=ai-dev&organization=org-1&group=g-1&agent=codex&status=stopped&dormant=true&reporting=no&sort=change7d&dir=asc&page=3&pageSize=100",
       ),
     ).toEqual({
       q: "api",
       owner: "alice",
       template: "ai-dev",
+      organization: "org-1",
+      group: "g-1",
       agent: "codex",
       status: "stopped",
       dormant: "true",
@@ -57,6 +59,8 @@ describe("workspace list search params", () => {
       q: null,
       owner: null,
       template: null,
+      organization: null,
+      group: null,
       agent: null,
       status: null,
       dormant: null,

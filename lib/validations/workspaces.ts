@@ -5,7 +5,7 @@ import { toGetter, type SearchParamsInput } from "./search-params";
 
 // The workspaces table's parameters, one schema for all readers: the JSON API validates strictly (422 on a bad
 // value); the page and the browser read the same names from the URL forgivingly (anything invalid falls back
-// to its default, so a hand-edited link still opens). ?q=&owner=&template=&agent=&status=&dormant=&reporting=&sort=&dir=&page=&pageSize=
+// to its default, so a hand-edited link still opens). ?q=&owner=&template=&organization=&group=&agent=&status=&dormant=&reporting=&sort=&dir=&page=&pageSize=
 
 export const WORKSPACE_SORT_COLUMNS = [
   "name",
@@ -27,6 +27,10 @@ export const workspaceListQuery = z.object({
   q: z.string().trim().max(200).optional(),
   owner: z.string().max(200).optional(),
   template: z.string().max(200).optional(),
+  /** Coder's organization (its id): the workspaces in it. */
+  organization: z.string().max(200).optional(),
+  /** A team (a Coder group's id, or "upload:<name>"): the workspaces of its members. */
+  group: z.string().max(200).optional(),
   /** Workspaces having at least one root of this agent. */
   agent: z.string().max(100).optional(),
   /** Coder's status of the workspace (its latest build's); "deleted" lists the workspaces deleted in Coder, which are left out otherwise. */
@@ -47,6 +51,8 @@ export type WorkspaceListState = {
   q: string;
   owner: string;
   template: string;
+  organization: string;
+  group: string;
   agent: string;
   /** "" for every status but deleted. */
   status: CoderStatus | "";
@@ -62,6 +68,8 @@ export const DEFAULT_LIST_STATE: WorkspaceListState = {
   q: "",
   owner: "",
   template: "",
+  organization: "",
+  group: "",
   agent: "",
   status: "",
   dormant: "",
@@ -106,6 +114,8 @@ export function parseWorkspaceListSearchParams(params: SearchParamsInput): Works
     q: text(p.get("q")),
     owner: text(p.get("owner")),
     template: text(p.get("template")),
+    organization: text(p.get("organization")),
+    group: text(p.get("group")),
     agent: text(p.get("agent"), 100),
     status: oneOf(p.get("status"), CODER_STATUSES),
     dormant: oneOf(p.get("dormant"), ["true", "false"] as const),
@@ -124,6 +134,8 @@ export function workspaceListEntries(state: WorkspaceListState): Record<string, 
     q: state.q || null,
     owner: state.owner || null,
     template: state.template || null,
+    organization: state.organization || null,
+    group: state.group || null,
     agent: state.agent || null,
     status: state.status || null,
     dormant: state.dormant || null,

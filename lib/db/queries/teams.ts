@@ -58,6 +58,30 @@ export async function replaceTeams(
   for (let i = 0; i < members.length; i += 1000) await tx.insert(teamMembers).values(members.slice(i, i + 1000));
 }
 
+/**
+ * What the pages call organizations and groups, by id: their display names, a group's with its organization's
+ * ("Engineering / Platform"). Ids no longer known are left out.
+ */
+export async function teamLabels(db: Db, kind: "organization" | "group", ids: string[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  const known = ids.filter(Boolean);
+  if (!known.length) return names;
+  const orgName = async (orgIds: string[]) => {
+    const orgs = orgIds.length
+      ? await db.select().from(teamOrganizations).where(inArray(teamOrganizations.id, orgIds))
+      : [];
+    return new Map(orgs.map((o) => [o.id, o.displayName || o.name]));
+  };
+  if (kind === "organization") return orgName(known);
+  const groups = await db.select().from(teamGroups).where(inArray(teamGroups.id, known));
+  const orgs = await orgName([...new Set(groups.map((g) => g.organizationId).filter((id): id is string => !!id))]);
+  for (const g of groups) {
+    const org = g.organizationId ? orgs.get(g.organizationId) : undefined;
+    names.set(g.id, `${org ? `${org} / ` : ""}${g.displayName || g.name}`);
+  }
+  return names;
+}
+
 /** The owners the dashboard knows (lower-cased): an uploaded mapping's unknown owners are named back. */
 export async function knownOwners(db: Db): Promise<Set<string>> {
   const rows = await db.selectDistinct({ owner: sql<string>`lower(${workspaces.owner})` }).from(workspaces);

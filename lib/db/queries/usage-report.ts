@@ -1,12 +1,11 @@
 import "server-only";
-import { inArray } from "drizzle-orm";
 import { BadRequestError } from "@/lib/errors";
 import { utcDayOf, type Day } from "@/lib/series";
 import { resolveUsage, type UsageParams, usageQuery } from "@/lib/validations/usage";
 import type { z } from "zod";
-import { teamGroups, teamOrganizations } from "../schema";
 import type { WorkspaceScope } from "../scope";
 import type { Db } from "../types";
+import { teamLabels } from "./teams";
 import { usageBy, usageSeries, type UsageFigures } from "./usage";
 
 /** How many rows the chart draws: the largest by byte-days. */
@@ -32,29 +31,6 @@ const NONE: Record<UsageParams["dimension"], string> = {
   agent: "(no agent)",
 };
 
-/** Names for the keys: organizations' and groups' display names (a group's with its organization's). */
-async function labels(db: Db, p: UsageParams, keys: string[]): Promise<Map<string, string>> {
-  const known = keys.filter(Boolean);
-  const names = new Map<string, string>([["", NONE[p.dimension]]]);
-  if (p.dimension === "organization" && known.length) {
-    const orgs = await db.select().from(teamOrganizations).where(inArray(teamOrganizations.id, known));
-    for (const o of orgs) names.set(o.id, o.displayName || o.name);
-  }
-  if (p.dimension === "group" && known.length) {
-    const groups = await db.select().from(teamGroups).where(inArray(teamGroups.id, known));
-    const orgIds = [...new Set(groups.map((g) => g.organizationId).filter((id): id is string => !!id))];
-    const orgs = orgIds.length
-      ? await db.select().from(teamOrganizations).where(inArray(teamOrganizations.id, orgIds))
-      : [];
-    const orgName = new Map(orgs.map((o) => [o.id, o.displayName || o.name]));
-    for (const g of groups) {
-      const org = g.organizationId ? orgName.get(g.organizationId) : undefined;
-      names.set(g.id, `${org ? `${org} / ` : ""}${g.displayName || g.name}`);
-    }
-  }
-  return names;
-}
-
 /**
  * Resolves the query (400 with its own code: an unknown dimension, a range that ends in the future, one without
  * data) and reads the usage table, its total and its chart.
@@ -79,17 +55,19 @@ export async function getUsageReport(
   }
   const keys = rows.slice(0, USAGE_CHART_ROWS).map((r) => r.key);
   const [names, points] = await Promise.all([
-    labels(
-      db,
-      p,
-      rows.map((r) => r.key),
-    ),
+    p.dimension === "organization" || p.dimension === "group"
+      ? teamLabels(
+          db,
+          p.dimension,
+          rows.map((r) => r.key),
+        )
+      : new Map<string, string>(),
     usageSeries(db, scope, p.dimension, range, keys),
   ]);
   return {
     ...p,
     days: points.length,
-    rows: rows.map((r) => ({ ...r, label: names.get(r.key) ?? r.key })),
+    rows: rows.map((r) => ({ ...r, label: r.key ? (names.get(r.key) ?? r.key) : NONE[p.dimension] })),
     total,
     chart: { keys, points },
   };

@@ -10,6 +10,7 @@ import { rows } from "@/tests/support/rollups";
 import { applyCoderSync } from "./coder-sync";
 import { fleetSeries } from "./fleet-series";
 import { usageBy, usageSeries, type UsageFigures } from "./usage";
+import { listWorkspaces } from "./workspace-list";
 
 // The usage by team against the raw rows: a seeded fleet's reports (root_usage, the raw history) are replayed
 // here day by day, each workspace at its last report of a day and carried while it is silent, and summed per
@@ -215,5 +216,25 @@ describeEachDatabase("usage by team, from the daily roll-ups", (t) => {
     const want = await rawLevels(keyOf.template);
     expect(series.map((p) => p.values.big)).toEqual(want.get("big")!.series);
     expect(series.map((p) => p.values.small)).toEqual(want.get("small")!.series);
+  });
+
+  it("links a row to its workspaces: the list filters by organization and by group, within the caller's scope", async () => {
+    const db = t.current.db;
+    const ids = async (scope: typeof FLEET, filter: { organization?: string; group?: string }) => {
+      const list = await listWorkspaces(db, scope, { ...filter, sort: "name", dir: "asc", now });
+      return { ids: list.rows.map((r) => r.id).sort(), names: list.teamFilters };
+    };
+    // u-5 (org-a) was deleted in Coder: the list leaves it out, as it does unfiltered.
+    expect(await ids(FLEET, { organization: "org-a" })).toEqual({
+      ids: ["u-1", "u-2"],
+      names: { organization: null, group: null },
+    });
+    // Ben's workspace is his group's though his username is stored lower-cased.
+    expect(await ids(FLEET, { group: "g-data" })).toEqual({
+      ids: ["u-1", "u-2", "u-3"],
+      names: { organization: null, group: "g-data" },
+    });
+    expect((await ids(ownedBy("ann"), { group: "g-web" })).ids).toEqual(["u-1", "u-2"]);
+    expect((await ids(FLEET, { group: "g-none" })).ids).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { notDeleted, workspacesAsW } from "../deleted";
 import { inScope, type WorkspaceScope } from "../scope";
 import { rowsOf, type Db } from "../types";
 import { getRules } from "./findings";
+import { teamLabels } from "./teams";
 import { keysetOrder } from "../keyset";
 import { change7dColumn, change7dJoin, change7dSince } from "./change-7d";
 import { workspaceSortKeys } from "./workspace-sort";
@@ -34,6 +35,8 @@ export type WorkspaceList = {
   sparklineDays: Day[];
   /** The filtered set's growth over 30 days, when the list is filtered by owner or template. */
   growth: WorkspaceSetGrowth | null;
+  /** The names of the organization and group filtered by (the URL holds their ids); null when not filtered, or unknown. */
+  teamFilters: { organization: string | null; group: string | null };
 };
 
 /** Daily totals of `ids` over `days`, carried forward from the last total before the first day. */
@@ -72,7 +75,10 @@ function likePattern(q: string): string {
 
 /** The list's filters (alias `w`) within the caller's scope, as conditions to join with "and". */
 export function workspaceFilters(
-  p: Pick<WorkspaceListQuery, "q" | "owner" | "template" | "agent" | "status" | "dormant" | "reporting">,
+  p: Pick<
+    WorkspaceListQuery,
+    "q" | "owner" | "template" | "organization" | "group" | "agent" | "status" | "dormant" | "reporting"
+  >,
   scope: WorkspaceScope,
 ): SQL[] {
   const where: SQL[] = [inScope(scope, sql`w.owner`)];
@@ -93,6 +99,11 @@ export function workspaceFilters(
   }
   if (p.owner) where.push(sql`w.owner = ${p.owner}`);
   if (p.template) where.push(sql`w.template = ${p.template}`);
+  if (p.organization) where.push(sql`w.organization_id = ${p.organization}`);
+  // A team's workspaces are its members', as the usage by group counts them (usernames kept lower-cased).
+  if (p.group) {
+    where.push(sql`lower(w.owner) in (select tm.username from team_members tm where tm.group_id = ${p.group})`);
+  }
   if (p.agent) where.push(sql`w.id in (select workspace_id from root_latest where agent = ${p.agent})`);
   return where;
 }
@@ -152,5 +163,11 @@ export async function listWorkspaces(
     dir: p.dir,
     sparklineDays,
     growth: p.owner || p.template ? await workspaceSetGrowth(db, where, now) : null,
+    teamFilters: {
+      organization: p.organization
+        ? ((await teamLabels(db, "organization", [p.organization])).get(p.organization) ?? null)
+        : null,
+      group: p.group ? ((await teamLabels(db, "group", [p.group])).get(p.group) ?? null) : null,
+    },
   };
 }

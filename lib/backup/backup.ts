@@ -63,7 +63,7 @@ export async function writeBackup(conn: Conn, out: Writable, opts: BackupOptions
 }
 
 async function* section(conn: Conn, table: string, withSecrets: boolean): AsyncGenerator<Buffer, TableSummary> {
-  const { columns, keys } = await columnsOf(conn, table);
+  const columns = await columnsOf(conn, table);
   const secrets = withSecrets ? undefined : secretsOf(table);
   const expressions = columns.map((c) => secrets?.columns?.[c] ?? `"${c}"`);
   const where = secrets?.rows ? `not (${secrets.rows})` : "true";
@@ -71,7 +71,7 @@ async function* section(conn: Conn, table: string, withSecrets: boolean): AsyncG
   const emit = (buf: Buffer) => (hash.update(buf), buf);
   yield emit(Buffer.from(`${TABLE_PREFIX}${table} ${JSON.stringify(columns)}\n`));
   let rows = 0;
-  for await (const chunk of conn.copyOut({ table, columns, expressions, where, keys: keys.length ? keys : columns })) {
+  for await (const chunk of conn.copyOut({ table, columns, expressions, where })) {
     for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) rows++;
     yield emit(chunk);
   }

@@ -4,15 +4,15 @@ import { pipeline } from "node:stream/promises";
 import type { PGlite, Transaction } from "@electric-sql/pglite";
 import type { ClientBase } from "pg";
 import { from as copyFrom, to as copyTo } from "pg-copy-streams";
-import { copyCell, type DatabaseKind } from "./format";
+import type { DatabaseKind } from "./format";
 
 // The one connection a backup reads from or a restore writes to, on either database. PostgreSQL copies rows with
-// COPY through pg-copy-streams, streamed both ways. The embedded database's COPY buffers the whole table in
-// memory, so a backup reads it in keyset pages (each cell as PostgreSQL's text, escaped as COPY does) and a
-// restore loads it in COPY batches of a few megabytes.
+// COPY through pg-copy-streams, streamed both ways. The embedded database's COPY buffers its whole output in
+// memory, so a backup copies each table a few megabytes of its heap at a time (a range of pages by ctid, read by
+// a TID range scan), and a restore loads it in COPY batches of a few megabytes.
 
 /** What a backup reads of one table: the expression of each column and the rows left out. */
-export type TableRead = { table: string; columns: string[]; expressions: string[]; where: string; keys: string[] };
+export type TableRead = { table: string; columns: string[]; expressions: string[]; where: string };
 
 export type Conn = {
   kind: DatabaseKind;
@@ -41,7 +41,14 @@ export function pgConn(client: ClientBase): Conn {
   };
 }
 
-const PAGE_ROWS = 2_000;
+// Pages of a table's heap copied at once on the embedded database: 4 MiB of heap, a few MiB of COPY text.
+//
+// Keyset pages (`where (key) > (last) order by key limit n`) were quadratic here: on a table whose rows sit in
+// one partition without a usable index order (the default partition of the history), every page sorted and
+// formatted the rest of the table again. A fleet of 100 workspaces over 30 days (31,471 root_usage rows, 54 MB of
+// COPY text) took 24.5 s for that table in pages of 2,000 rows; by page ranges it is one pass, 5.7 s, the time of
+// one whole-table COPY. Rows come in the heap's order, which a restore does not need to be the key's.
+const CHUNK_BLOCKS = 512;
 const LOAD_BATCH_BYTES = 4 << 20;
 
 export function pgliteConn(client: PGlite | Transaction): Conn {
@@ -51,25 +58,22 @@ export function pgliteConn(client: PGlite | Transaction): Conn {
     query,
     exec: async (text) => void (await client.exec(text)),
     async *copyOut(r) {
-      const keys = r.keys.map(ident);
-      const cells = r.expressions.map((e) => `(${e})::text`);
-      let after: string[] | null = null;
-      for (;;) {
-        const page: { rows: string[][] } = await client.query<string[]>(
-          `select ${[...keys.map((k) => `${k}::text`), ...cells].join(", ")} from ${ident(r.table)}
-           where (${r.where})${after ? ` and (${keys.join(", ")}) > (${keys.map((_, i) => `$${i + 1}`).join(", ")})` : ""}
-           order by ${keys.join(", ")} limit ${PAGE_ROWS}`,
-          after ?? [],
-          { rowMode: "array" },
-        );
-        if (!page.rows.length) return;
-        yield Buffer.from(
-          page.rows.map((row) => row.slice(keys.length).map(copyCell).join("\t") + "\n").join(""),
-          "utf8",
-        );
-        if (page.rows.length < PAGE_ROWS) return;
-        after = page.rows.at(-1)!.slice(0, keys.length);
-      }
+      // A plain table, or each partition of a partitioned one (pg_partition_tree has no rows for a plain table).
+      // The caller's transaction holds the only connection, so their sizes stay as read.
+      const leaves = await query<{ leaf: string; blocks: number }>(
+        `select oid::regclass::text as leaf, (pg_relation_size(oid) / current_setting('block_size')::int)::int
+           as blocks from (select oid from pg_class where oid = $1::regclass and relkind = 'r'
+             union all select relid from pg_partition_tree($1::regclass) where isleaf) t order by 1`,
+        [`public.${ident(r.table)}`],
+      );
+      for (const { leaf, blocks } of leaves)
+        for (let from = 0; from < blocks; from += CHUNK_BLOCKS) {
+          const { blob } = await client.query(
+            `copy (select ${r.expressions.join(", ")} from only ${leaf} where ctid >= '(${from},0)'
+               and ctid < '(${from + CHUNK_BLOCKS},0)' and (${r.where})) to '/dev/blob'`,
+          );
+          if (blob?.size) yield Buffer.from(await blob.arrayBuffer());
+        }
     },
     async copyIn(table, columns, lines) {
       const load = async (batch: Buffer[]) =>

@@ -35,18 +35,3 @@ export type BackupHeader = {
 
 export type TableSummary = { name: string; columns: string[]; rows: number; sha256: string };
 export type Manifest = { tables: TableSummary[] };
-
-/** A cell of a COPY text row: PostgreSQL's own escapes, null as \N. */
-export function copyCell(value: string | null): string {
-  if (value === null) return "\\N";
-  return value.replace(/[\\\b\f\n\r\t\v]/g, (c) => COPY_ESCAPES[c]);
-}
-const COPY_ESCAPES: Record<string, string> = {
-  "\\": "\\\\",
-  "\b": "\\b",
-  "\f": "\\f",
-  "\n": "\\n",
-  "\r": "\\r",
-  "\t": "\\t",
-  "\v": "\\v",
-};

@@ -3,7 +3,10 @@ import fs from "node:fs";
 import type { Writable } from "node:stream";
 import type { PGlite } from "@electric-sql/pglite";
 import type { ClientBase } from "pg";
-import { CONNECTION_OPTIONS, lockDataFolder, openEmbedded, openPostgres, type Database } from "@/lib/db/open";
+import { afterMigrate } from "@/lib/db/after-migrate";
+import { CONNECTION_OPTIONS, lockDataFolder, openPostgres, type Database } from "@/lib/db/open";
+import * as schema from "@/lib/db/schema";
+import type { Db } from "@/lib/db/types";
 import { writeBackup, type BackupOptions, type BackupSummary } from "./backup";
 import { pgConn, pgliteConn, type Conn } from "./connection";
 import { checkBackup, loadBackup, refuseNonEmpty, type RestoreProgress } from "./restore";
@@ -145,15 +148,18 @@ async function restoreFolder(dir: string, file: string, checked: ReadResult, onT
   try {
     fs.rmSync(fresh, { recursive: true, force: true });
     const { PGlite } = await import("@electric-sql/pglite");
+    const { drizzle } = await import("drizzle-orm/pglite");
     const client = new PGlite(fresh);
     try {
       await client.waitReady;
       await inPgliteTransaction(client, (conn) => loadBackup(conn, file, checked, onTable));
+      // The function files and the boot work, as the app's opener does after its migrations (all applied by the
+      // load). Not the opener itself: it starts a second PGlite and makes statistics of every table (16 s on a
+      // 255 MB folder), which the app's opener makes again at its every start on the embedded database anyway.
+      await afterMigrate(drizzle({ client, schema }) as unknown as Db);
     } finally {
       await client.close();
     }
-    await (await openEmbedded(fresh)).close();
-    fs.rmSync(`${fresh}.lock`, { recursive: true, force: true });
     fs.rmSync(old, { recursive: true, force: true });
     // The target's folder stays whole until the new one is complete: two renames, then the old one goes.
     if (fs.existsSync(dir)) fs.renameSync(dir, old);

@@ -36,20 +36,14 @@ export async function tablesOf(conn: Conn): Promise<string[]> {
   return rows.map((r) => r.name);
 }
 
-/** A table's stored columns (generated ones are computed again on load) and its primary key's. */
-export async function columnsOf(conn: Conn, table: string): Promise<{ columns: string[]; keys: string[] }> {
+/** A table's stored columns (generated ones are computed again on load). */
+export async function columnsOf(conn: Conn, table: string): Promise<string[]> {
   const columns = await conn.query<{ name: string }>(
     `select attname as name from pg_attribute where attrelid = $1::regclass and attnum > 0 and not attisdropped
        and attgenerated = '' order by attnum`,
     [`public."${table}"`],
   );
-  const keys = await conn.query<{ name: string }>(
-    `select a.attname as name from pg_index x cross join lateral unnest(x.indkey) with ordinality k(attnum, n)
-       join pg_attribute a on a.attrelid = x.indrelid and a.attnum = k.attnum
-     where x.indrelid = $1::regclass and x.indisprimary order by k.n`,
-    [`public."${table}"`],
-  );
-  return { columns: columns.map((c) => c.name), keys: keys.map((k) => k.name) };
+  return columns.map((c) => c.name);
 }
 
 export async function sequencesOf(conn: Conn): Promise<{ name: string; lastValue: string | null }[]> {

@@ -50,9 +50,10 @@ export async function inboxForReport(
   now = new Date(),
   appUrl: string = config().appUrl ?? "",
 ): Promise<InboxNotice[]> {
-  await setCoderInbox(db, workspaceId, ready);
+  const changed = await setCoderInbox(db, workspaceId, ready);
   if (!ready) {
-    const failed = await failInboxRows(db, workspaceId, NO_LONGER);
+    // Only a workspace that could deliver before has rows waiting for it.
+    const failed = changed ? await failInboxRows(db, workspaceId, NO_LONGER) : 0;
     if (failed) processMetrics().notifications.inc({ channel: "coder-inbox", outcome: "failed" }, failed);
     return [];
   }

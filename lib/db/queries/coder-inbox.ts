@@ -19,11 +19,14 @@ const canDeliver = and(
   ne(workspaces.owner, PREBUILDS_OWNER),
 );
 
-export async function setCoderInbox(db: Db, workspaceId: string, ready: boolean): Promise<void> {
-  await db
+/** Remembers whether the workspace's reporter can deliver; true when that changed (most reports change nothing). */
+export async function setCoderInbox(db: Db, workspaceId: string, ready: boolean): Promise<boolean> {
+  const rows = await db
     .update(workspaces)
     .set({ coderInbox: ready })
-    .where(and(eq(workspaces.id, workspaceId), ne(workspaces.coderInbox, ready)));
+    .where(and(eq(workspaces.id, workspaceId), ne(workspaces.coderInbox, ready)))
+    .returning({ id: workspaces.id });
+  return rows.length > 0;
 }
 
 /** Of `ids`, the workspaces whose reporter delivers to the owner's Coder Inbox (never an unclaimed prebuild). */

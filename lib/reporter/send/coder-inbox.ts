@@ -35,9 +35,8 @@ export function coderInboxFrom(env: Env): CoderInbox | null {
   return { url, token };
 }
 
-/** How the run's log names the channel: Coder's address, and the token masked (only its length shows). */
-export const describeCoderInbox = (c: CoderInbox) =>
-  `Coder Inbox through ${c.url} (session token ${"*".repeat(8)}, ${c.token.length} characters)`;
+/** How the run's log names the channel: Coder's address, and the token masked. */
+export const describeCoderInbox = (c: CoderInbox) => `Coder Inbox through ${c.url} (session token ********)`;
 
 /** The notices of a report's answer; an older dashboard's answer has none. */
 export function inboxNotices(body: unknown): InboxNotice[] {

@@ -9,7 +9,7 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { launchChromium } from "./chromium";
 import { ADMIN, signInAs, type StorageState } from "./harness";
-import { seedDemo, startDashboard } from "./server";
+import { SEEDED_FLEET_ENV, seedDemo, startDashboard } from "./server";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -32,13 +32,16 @@ export default async function setup(project: TestProject) {
     project.provide("seededFleet", "");
     return;
   }
-  const seeds = fs.mkdtempSync(path.join(os.tmpdir(), "storage-browser-seed-"));
-  const seeded = path.join(seeds, "pglite");
-  seedDemo(seeded, 60, 30);
+  // npm test seeds the fleet once for the browser projects it runs side by side (SEEDED_FLEET_ENV); a project run
+  // alone seeds its own.
+  const given = process.env[SEEDED_FLEET_ENV];
+  const seeds = given ? null : fs.mkdtempSync(path.join(os.tmpdir(), "storage-browser-seed-"));
+  const seeded = given || path.join(seeds!, "pglite");
+  if (seeds) await seedDemo(seeded, 60, 30);
   project.provide("seededFleet", seeded);
-  const logName = "browser-shared-next.log";
+  const logName = `${project.name}-shared-next.log`;
   const dashboard = await startDashboard({ seeded, logName }).catch((err) => {
-    fs.rmSync(seeds, { recursive: true, force: true });
+    if (seeds) fs.rmSync(seeds, { recursive: true, force: true });
     throw err;
   });
   // One sign-in for all the files: the server allows an address ten a minute, and the files that run in a
@@ -48,7 +51,7 @@ export default async function setup(project: TestProject) {
     project.provide("dashboardAdmin", await signInAs(browser, dashboard.url, ADMIN));
   } catch (err) {
     await dashboard.stop();
-    fs.rmSync(seeds, { recursive: true, force: true });
+    if (seeds) fs.rmSync(seeds, { recursive: true, force: true });
     throw err;
   } finally {
     await browser.close();
@@ -57,6 +60,6 @@ export default async function setup(project: TestProject) {
   project.provide("dashboardLog", path.resolve(".test-data", logName));
   return async () => {
     await dashboard.stop();
-    fs.rmSync(seeds, { recursive: true, force: true });
+    if (seeds) fs.rmSync(seeds, { recursive: true, force: true });
   };
 }

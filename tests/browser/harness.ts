@@ -41,7 +41,8 @@ export async function signInAs(
   await page.getByLabel("Email").fill(who.email);
   await page.getByLabel("Password").fill(who.password);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL((u) => u.pathname !== "/sign-in", { timeout: 20_000 });
+  // The page after sign-in is the overview, the heaviest to render: a busy machine can take a while.
+  await page.waitForURL((u) => u.pathname !== "/sign-in", { timeout: 60_000 });
   const state = await context.storageState();
   await context.close();
   return state;

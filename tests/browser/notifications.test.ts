@@ -101,7 +101,7 @@ beforeAll(async () => {
   const dir = path.join(seeds, "pglite");
   const seeded = inject("seededFleet");
   if (seeded) fs.cpSync(seeded, dir, { recursive: true });
-  else seedDemo(dir, 6, 2);
+  else await seedDemo(dir, 6, 2);
   await seedNotices(dir);
   app = await startDashboard({
     seeded: dir,

@@ -1,6 +1,6 @@
 // Starts the dashboard for browser tests and scripts: builds when the build is missing or older than the
 // sources, seeds a fresh embedded database with the demo fleet, and runs `next start` on a free port.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -8,8 +8,12 @@ import { ensureBuild, startNext } from "../../scripts/lib/next-server";
 
 export type Dashboard = { url: string; dataDir: string; log: () => string; stop: () => Promise<void> };
 
-export function seedDemo(dataDir: string, workspaces: number, days: number) {
-  const r = spawnSync(
+/** Names a demo fleet seeded before the browser projects start, for their dashboards to copy. */
+export const SEEDED_FLEET_ENV = "STORAGE_TEST_SEEDED_FLEET";
+
+/** Seeds the demo fleet into a fresh embedded database in `dataDir` (a child process: it takes about a minute). */
+export function seedDemo(dataDir: string, workspaces: number, days: number): Promise<void> {
+  const child = spawn(
     "node",
     [
       "--conditions=react-server",
@@ -22,9 +26,16 @@ export function seedDemo(dataDir: string, workspaces: number, days: number) {
       "--days",
       String(days),
     ],
-    { env: { ...process.env, STORAGE_DATA_DIR: dataDir }, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" },
+    { env: { ...process.env, STORAGE_DATA_DIR: dataDir }, stdio: ["ignore", "pipe", "pipe"] },
   );
-  if (r.status !== 0) throw new Error(`seeding the demo fleet failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
+  let output = "";
+  for (const stream of [child.stdout, child.stderr]) stream.on("data", (d: Buffer) => (output += d));
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) =>
+      code === 0 ? resolve() : reject(new Error(`seeding the demo fleet failed (exit ${code}):\n${output}`)),
+    );
+  });
 }
 
 /**
@@ -46,7 +57,7 @@ export async function startDashboard(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storage-browser-"));
   const pgliteDir = path.join(dataDir, "pglite");
   if (opts.seeded) fs.cpSync(opts.seeded, pgliteDir, { recursive: true });
-  else seedDemo(pgliteDir, opts.workspaces ?? 60, opts.days ?? 30);
+  else await seedDemo(pgliteDir, opts.workspaces ?? 60, opts.days ?? 30);
   // The server's log is kept in .test-data/ (git-ignored) to diagnose a failed run.
   const logFile = path.join(".test-data", opts.logName ?? "browser-next.log");
   const app = await startNext({ STORAGE_DATA_DIR: pgliteDir, ...opts.env }, { logFile, port: opts.port });

@@ -35,7 +35,7 @@ type JsonSchema = {
 };
 
 /** How many generated inputs each endpoint gets: HOSTILE_RUNS, or `npm run bench -- hostile` sets more. */
-export const hostileRuns = (fallback = 300) => Number(process.env.HOSTILE_RUNS) || fallback;
+export const hostileRuns = (fallback = 100) => Number(process.env.HOSTILE_RUNS) || fallback;
 
 export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   return z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;

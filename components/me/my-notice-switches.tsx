@@ -8,7 +8,7 @@ import { OPTIONAL_KINDS, NOTICE_CHANNELS, type NoticeKind } from "@/lib/notify/t
 import { myNoticePreferencesOptions } from "@/lib/query/me";
 import { useNoticePreferences } from "@/lib/query/use-owner-mutations";
 
-const CHANNEL_LABELS = { email: "Email", webhook: "Team chat (webhook)" } as const;
+const CHANNEL_LABELS = { email: "Email", webhook: "Team chat (webhook)", "coder-inbox": "Coder Inbox" } as const;
 
 /**
  * Which notices the owner receives, per channel: the optional kinds can be turned off (as an email's unsubscribe
@@ -23,7 +23,8 @@ export function MyNoticeSwitches() {
       {query.isError ? <p className="error-message">{query.error.message}</p> : null}
       {prefs ? (
         <div className="stack snug" data-testid="notice-switches">
-          {NOTICE_CHANNELS.map((channel) => (
+          {/* Coder Inbox only where one of the owner's workspaces can deliver to it. */}
+          {NOTICE_CHANNELS.filter((c) => c !== "coder-inbox" || prefs.coderInbox).map((channel) => (
             <fieldset key={channel} className="stack snug">
               <legend className="small">{CHANNEL_LABELS[channel]}</legend>
               {OPTIONAL_KINDS.map((kind) => (

@@ -6,14 +6,15 @@ import { Button } from "@/components/ui/button";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { Panel } from "@/components/ui/panel";
 import { RelativeTime } from "@/components/ui/time";
+import type { SenderChannel } from "@/lib/notify/types";
 import type { ChannelState } from "@/lib/services/notification-log";
 import { useSendNoticeTest } from "@/lib/query/use-notification-mutations";
 import { formatCount } from "@/lib/format/numbers";
 
-const TITLES = { email: "Email", webhook: "Webhook" } as const;
+const TITLES = { email: "Email", webhook: "Webhook", "coder-inbox": "Coder Inbox" } as const;
 
 /** "Send a test": one message at once on the channel; says what the channel answered. */
-function TestButton({ channel }: { channel: ChannelState["channel"] }) {
+function TestButton({ channel }: { channel: SenderChannel }) {
   const send = useSendNoticeTest();
   const [sentTo, setSentTo] = useState<string | null>(null);
   return (
@@ -73,7 +74,14 @@ function ChannelCard({ c }: { c: ChannelState }) {
         <dt>Pending</dt>
         <dd data-testid={`pending-${c.channel}`}>{formatCount(c.pending)}</dd>
       </dl>
-      {isAdmin && c.configured ? <TestButton channel={c.channel} /> : null}
+      {c.channel === "coder-inbox" ? (
+        <p className="small muted">
+          Delivered by each workspace&apos;s own reporter, as its owner, while the workspace runs: a stopped workspace&apos;s
+          notices wait for it to start.
+        </p>
+      ) : isAdmin && c.configured ? (
+        <TestButton channel={c.channel} />
+      ) : null}
     </Panel>
   );
 }

@@ -45,6 +45,11 @@ const columns: ColumnDef<NoticeLogRow>[] = [
   column("state", "State", (n) => (
     <>
       <NoticeStatus status={n.status} />
+      {n.waitingForStart ? (
+        <div className="muted small" data-testid="waiting-for-start">
+          waiting for the workspace to start
+        </div>
+      ) : null}
       {n.lastError ? <div className="critical-text small">{n.lastError}</div> : null}
     </>
   )),

@@ -89,6 +89,12 @@ variable "node_runtime" {
   }
 }
 
+variable "coder_inbox" {
+  description = "The reporter delivers the owner's storage notices to their Coder Inbox, posting them to Coder as the owner with the owner's session token (Coder v2.27 or newer). The token stays on the workspace: it is never sent to the dashboard. Turn off to keep the token out of the reporter's environment; the notices then go by the dashboard's email and webhook only."
+  type        = bool
+  default     = true
+}
+
 data "coder_workspace" "me" {}
 
 data "coder_workspace_owner" "me" {}
@@ -116,6 +122,22 @@ resource "coder_env" "owner_email" {
   agent_id = var.agent_id
   name     = "CODER_WORKSPACE_OWNER_EMAIL"
   value    = data.coder_workspace_owner.me.email
+}
+
+# The owner's Coder Inbox (docs/notifications.md): Coder's URL and the owner's session token, a secret renewed at
+# each start, through the agent's environment and never the script's text.
+resource "coder_env" "coder_url" {
+  count    = var.coder_inbox ? 1 : 0
+  agent_id = var.agent_id
+  name     = "STORAGE_CODER_URL"
+  value    = data.coder_workspace.me.access_url
+}
+
+resource "coder_env" "coder_session_token" {
+  count    = var.coder_inbox ? 1 : 0
+  agent_id = var.agent_id
+  name     = "STORAGE_CODER_SESSION_TOKEN"
+  value    = data.coder_workspace_owner.me.session_token
 }
 
 resource "coder_script" "storage_reporter" {

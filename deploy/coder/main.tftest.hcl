@@ -58,6 +58,21 @@ run "defaults" {
   }
 
   assert {
+    condition     = length(coder_env.coder_url) == 1 && coder_env.coder_url[0].name == "STORAGE_CODER_URL"
+    error_message = "Coder's URL reaches the reporter through the agent's environment by default"
+  }
+
+  assert {
+    condition     = length(coder_env.coder_session_token) == 1 && coder_env.coder_session_token[0].name == "STORAGE_CODER_SESSION_TOKEN"
+    error_message = "The owner's session token reaches the reporter through the agent's environment by default"
+  }
+
+  assert {
+    condition     = !strcontains(coder_script.storage_reporter.script, "STORAGE_CODER_SESSION_TOKEN") && !strcontains(coder_script.storage_reporter.script, "session_token")
+    error_message = "The session token is not in the script's text"
+  }
+
+  assert {
     condition     = strcontains(coder_script.storage_reporter.script, "NODE_RUNTIME='download'")
     error_message = "By default the script fetches the dashboard's Node.js runtime where the workspace has none"
   }
@@ -183,4 +198,25 @@ run "node_runtime_that_is_neither_a_mode_nor_a_path_is_refused" {
   }
 
   expect_failures = [var.node_runtime]
+}
+
+run "coder_inbox_turned_off" {
+  command = plan
+
+  variables {
+    agent_id       = "agent-123"
+    dashboard_url  = "https://storage.example.com"
+    enrollment_key = "sek_test"
+    coder_inbox    = false
+  }
+
+  assert {
+    condition     = length(coder_env.coder_url) == 0 && length(coder_env.coder_session_token) == 0
+    error_message = "With coder_inbox off, neither Coder's URL nor the owner's session token reaches the workspace"
+  }
+
+  assert {
+    condition     = coder_env.enrollment_key.name == "STORAGE_ENROLLMENT_KEY"
+    error_message = "With coder_inbox off the reporter is set up as before"
+  }
 }

@@ -55,6 +55,7 @@ import * as exportNotificationsRoute from "@/app/api/v1/export/notifications.csv
 import * as exportWorkspaceNoticesRoute from "@/app/api/v1/export/workspaces/[id]/notices.csv/route";
 import * as reportsRoute from "@/app/api/v1/reports/route";
 import * as reportBatchRoute from "@/app/api/v1/reports/batch/route";
+import * as inboxOutcomesRoute from "@/app/api/v1/inbox/outcomes/route";
 import * as schemaRoute from "@/app/api/v1/schema/report.json/route";
 import * as setupRoute from "@/app/api/v1/setup/route";
 import * as tokenRoute from "@/app/api/v1/tokens/[id]/route";
@@ -159,6 +160,10 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
   "POST /api/v1/reports/batch": {
     module: reportBatchRoute,
     example: { url: "/api/v1/reports/batch", body: () => ({ reports: [{}] }) },
+  },
+  "POST /api/v1/inbox/outcomes": {
+    module: inboxOutcomesRoute,
+    example: { url: "/api/v1/inbox/outcomes", body: () => ({ outcomes: [] }) },
   },
   "GET /api/v1/schema/report.json": { module: schemaRoute, example: { url: "/api/v1/schema/report.json" } },
   "GET /api/v1/health": { module: healthRoute, example: { url: "/api/v1/health" } },
@@ -473,7 +478,11 @@ function expected(rule: RouteRule, caller: CallerKind): number | null {
   if (rule.access === "public") {
     // Workspace endpoints take only their own credentials: no dashboard session or token opens them, and a
     // workspace token works only there.
-    if (rule.path.startsWith("/api/v1/reports") || rule.path.startsWith("/api/v1/jobs/"))
+    if (
+      rule.path.startsWith("/api/v1/reports") ||
+      rule.path.startsWith("/api/v1/jobs/") ||
+      rule.path === "/api/v1/inbox/outcomes"
+    )
       return caller === "workspace token" ? null : 401;
     if (rule.path === "/api/v1/enroll") return 401; // no X-Enrollment-Key in these calls
     // the enrollment key (not sent here) or the workspace's own token

@@ -27,6 +27,12 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
     access: "public",
     why: "workspaces: their workspace token (a spooled backlog)",
   },
+  {
+    method: "POST",
+    path: "/api/v1/inbox/outcomes",
+    access: "public",
+    why: "workspaces: their workspace token (settles only the Coder Inbox notices it was handed)",
+  },
   // The reporter's side of cleanup: the workspace's own token, and only that workspace's jobs.
   {
     method: "POST",

@@ -1,3 +1,4 @@
+import { NOTICE_CHANNELS } from "@/lib/notify/types";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 
 // The metrics this process counts as things happen (ingest, the Coder sync), as opposed to the fleet's figures,
@@ -34,13 +35,13 @@ function create() {
   });
   const notifications = new Counter({
     name: "coder_storage_notifications_total",
-    help: "Owners' notices this instance tried to send, by channel (email, webhook) and outcome (sent, retry, failed, skipped: turned off by the owner).",
+    help: "Owners' notices this instance tried to send, by channel (email, webhook, coder-inbox: as its workspaces' reporters told) and outcome (sent, retry, failed, skipped: turned off by the owner).",
     labelNames: ["channel", "outcome"] as const,
     registers: [registry],
   });
   // Series that exist from the start, so rate() and increase() see the first report counted.
   for (const outcome of INGEST_OUTCOMES_AT_START) ingestReports.inc({ outcome }, 0);
-  for (const channel of ["email", "webhook"])
+  for (const channel of NOTICE_CHANNELS)
     for (const outcome of ["sent", "retry", "failed", "skipped"]) notifications.inc({ channel, outcome }, 0);
   return { registry, ingestReports, ingestDuration, syncErrors, syncLastSuccess, notifications };
 }

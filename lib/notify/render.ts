@@ -53,6 +53,16 @@ export function noticeText(n: Notice, appUrl: string): string {
   return [p.headline, ...causes, `What to do: ${p.action}`, p.link].join("\n");
 }
 
+/**
+ * A Coder Inbox notice: the subject as its title; the causes and the action as its text, and the workspace's page
+ * apart, so the reporter can cut the text to Coder's limit and keep the link whole.
+ */
+export function noticeInbox(n: Notice, appUrl: string): { title: string; text: string; link: string } {
+  const p = parts(n, appUrl);
+  const causes = p.causes.length ? ["Largest:", ...p.causes.map((c) => `- ${c}`)] : [];
+  return { title: p.headline, text: [...causes, `What to do: ${p.action}`].join("\n"), link: p.link };
+}
+
 /** Markdown's special characters behind a backslash; &, < and > as entities (Slack reads those three as markup). */
 export function escapeMarkdown(s: string): string {
   return s

@@ -38,5 +38,12 @@ export type Notice = {
   decidedAt: string;
 };
 
-export const NOTICE_CHANNELS = ["email", "webhook"] as const;
+/**
+ * "coder-inbox": the owner's Coder Inbox, delivered by the workspace's own reporter with the owner's session token
+ * (lib/services/coder-inbox.ts); the dashboard's sender sends the others.
+ */
+export const NOTICE_CHANNELS = ["email", "webhook", "coder-inbox"] as const;
 export type NoticeChannel = (typeof NOTICE_CHANNELS)[number];
+/** The channels the dashboard sends itself. */
+export const SENDER_CHANNELS = ["email", "webhook"] as const satisfies readonly NoticeChannel[];
+export type SenderChannel = (typeof SENDER_CHANNELS)[number];

@@ -14,11 +14,13 @@ import {
 import { notifySettingsUpdate } from "@/lib/validations/notify-settings";
 import { createTokenRequest, createUserRequest, setupRequest, updateUserRequest } from "@/lib/validations/auth";
 import { progressRequest } from "@/lib/validations/cleanup";
+import { inboxOutcomes } from "@/lib/validations/coder-inbox";
 import { findingsQuery } from "@/lib/validations/findings";
 import { rangeQuery } from "@/lib/validations/range";
 import {
   enrollResponse,
   healthResponse,
+  inboxOutcomesResponse,
   ingestResponse,
   jobProgressResponse,
   jobResultResponse,
@@ -81,6 +83,14 @@ export const OPERATIONS: Record<string, Operation> = {
     tag: "workspaces (reporter)",
     body: reportBatch,
     responseType: "ReportBatchResponse",
+    auth: "workspace-token",
+  },
+  "POST /api/v1/inbox/outcomes": {
+    summary:
+      "Say what became of the Coder Inbox notices a report's answer handed this workspace (delivered, refused by Coder, Coder unreachable)",
+    tag: "workspaces (reporter)",
+    body: inboxOutcomes,
+    response: inboxOutcomesResponse,
     auth: "workspace-token",
   },
   "POST /api/v1/jobs/claim": {

@@ -55,6 +55,7 @@ describeEachDatabase("response schemas", (t) => {
       status: "stored",
       newest: true,
       roots: 1,
+      inbox: [],
     });
     const refused = await reportsRoute.POST(post("/api/v1/reports", { authorization: "Bearer swt_x" }, report), ctx());
     expect((await body(refused, errorEnvelope, 401)).error.code).toBe("unauthorized");

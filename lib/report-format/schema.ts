@@ -1,6 +1,7 @@
 import { millisecondsInDay } from "date-fns/constants";
 import { z } from "zod";
 import { RECIPE_AGE_STEPS_DAYS, RECIPE_IDS } from "./recipe-ids";
+import type { InboxNotice } from "./coder-inbox";
 import { AGE_BUCKETS, CATEGORIES, LIMITS, REPORT_FORMAT_VERSION, RETENTION_STATES, ROOT_KINDS } from "./constants";
 import { HOME_USAGE_FIELD } from "./home";
 import { persistence } from "./persistence";
@@ -283,7 +284,11 @@ export const reportBatch = z.object({ reports: z.array(z.unknown()).min(1).max(L
 export type ReportBatchResult =
   | { id: string; status: "stored" | "duplicate"; newest: boolean }
   | { id: string | null; status: "rejected" | "retry"; error: { code: string; message: string; details?: unknown } };
-export type ReportBatchResponse = { results: ReportBatchResult[] };
+export type ReportBatchResponse = {
+  results: ReportBatchResult[];
+  /** The owner's Coder Inbox notices for the reporter to deliver; absent from older dashboards. */
+  inbox?: InboxNotice[];
+};
 
 /**
  * The enrollment's claim: a secret the reporter makes and keeps (0600) until it has stored the token. Sent

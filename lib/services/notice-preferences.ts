@@ -8,6 +8,7 @@ import {
   savePreferences,
   type PreferenceRow,
 } from "@/lib/db/queries/notice-preferences";
+import { ownerHasCoderInbox } from "@/lib/db/queries/coder-inbox";
 import type { Db } from "@/lib/db/types";
 import { ConflictError, ForbiddenError } from "@/lib/errors";
 import { ALWAYS_SENT, NOTICE_CHANNELS, OPTIONAL_KINDS, type OptionalKind } from "@/lib/notify/types";
@@ -22,9 +23,10 @@ const allOn = (): KindSwitches => Object.fromEntries(OPTIONAL_KINDS.map((k) => [
 
 /** An owner's switches: every optional kind on unless turned off. */
 export async function noticePreferences(db: Db, owner: string): Promise<NoticePreferences> {
-  const channels = { email: allOn(), webhook: allOn() };
-  for (const r of await preferenceRows(db, owner)) channels[r.channel][r.kind] = r.enabled;
-  return { owner, channels, alwaysSent: [...ALWAYS_SENT] };
+  const channels = { email: allOn(), webhook: allOn(), "coder-inbox": allOn() };
+  const [rows, coderInbox] = await Promise.all([preferenceRows(db, owner), ownerHasCoderInbox(db, owner)]);
+  for (const r of rows) channels[r.channel][r.kind] = r.enabled;
+  return { owner, channels, coderInbox, alwaysSent: [...ALWAYS_SENT] };
 }
 
 /** The Coder username whose notices the caller gets; 409 for a user the dashboard knows no Coder name of. */

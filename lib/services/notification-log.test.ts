@@ -94,6 +94,17 @@ describeEachDatabase("the Notifications page's view", (t) => {
         lastError: "connect ECONNREFUSED",
         pending: 0,
       },
+      {
+        // no workspace's reporter delivers to its owner's Coder Inbox here
+        channel: "coder-inbox",
+        configured: false,
+        variables: ["coder_inbox"],
+        signed: null,
+        lastSuccessAt: null,
+        lastErrorAt: null,
+        lastError: null,
+        pending: 0,
+      },
     ]);
   });
 

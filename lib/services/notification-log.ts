@@ -8,6 +8,7 @@ import {
   type ChannelHistory,
   type NoticeLogRow,
 } from "@/lib/db/queries/notification-log";
+import { coderInboxWorkspaceCount } from "@/lib/db/queries/coder-inbox";
 import { pageTargetExists } from "@/lib/db/queries/page-targets";
 import type { WorkspaceScope } from "@/lib/db/scope";
 import { NotFoundError } from "@/lib/errors";
@@ -32,7 +33,7 @@ const sinceOf = (now: Date) => new Date(now.getTime() - NOTICE_LOG_DAYS * 86_400
 
 /** Each channel's state and what configures it. */
 export async function channelStates(db: Db, notify: NotifyConfig = config().notify): Promise<ChannelState[]> {
-  const history = await channelHistory(db);
+  const [history, inboxWorkspaces] = await Promise.all([channelHistory(db), coderInboxWorkspaceCount(db)]);
   const configured = configuredChannels(notify);
   return [
     {
@@ -48,6 +49,14 @@ export async function channelStates(db: Db, notify: NotifyConfig = config().noti
       variables: ["STORAGE_NOTIFY_WEBHOOK_URL", "STORAGE_NOTIFY_WEBHOOK_SECRET"],
       signed: Boolean(notify.webhook?.secret),
       ...history.webhook,
+    },
+    {
+      channel: "coder-inbox",
+      // Configured by the templates: the module's coder_inbox variable (on by default) on a Coder that has the API.
+      configured: inboxWorkspaces > 0,
+      variables: ["coder_inbox"],
+      signed: null,
+      ...history["coder-inbox"],
     },
   ];
 }

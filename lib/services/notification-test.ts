@@ -5,7 +5,7 @@ import { config, type NotifyConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { messageIdOf, sendEmail } from "@/lib/notify/channels/email";
 import { postWebhook, webhookBody } from "@/lib/notify/channels/webhook";
-import type { Notice, NoticeChannel } from "@/lib/notify/types";
+import type { Notice, SenderChannel } from "@/lib/notify/types";
 import { unsubscribeLink } from "@/lib/notify/unsubscribe";
 import { ConflictError, ValidationError } from "@/lib/errors";
 import { withTransaction, type ChangeContext } from "./transaction";
@@ -14,7 +14,7 @@ import { withTransaction, type ChangeContext } from "./transaction";
 // transport or the same checked, pinned and signed webhook request), not through the outbox: it neither waits for
 // the sender nor counts against the hour's cap, and an admin sees at once what the channel answers.
 
-export type TestOutcome = { channel: NoticeChannel; to: string | null; sentAt: string; error: string | null };
+export type TestOutcome = { channel: SenderChannel; to: string | null; sentAt: string; error: string | null };
 
 /** What a test says: plainly a test, about no real workspace. */
 function testNotice(sender: string, now: Date): Notice {
@@ -32,7 +32,7 @@ function testNotice(sender: string, now: Date): Notice {
 
 async function deliver(
   db: Db,
-  channel: NoticeChannel,
+  channel: SenderChannel,
   notify: NotifyConfig,
   notice: Notice,
   to: string | null,
@@ -65,7 +65,7 @@ async function deliver(
  */
 export async function sendTestNotice(
   ctx: ChangeContext,
-  channel: NoticeChannel,
+  channel: SenderChannel,
   notify: NotifyConfig = config().notify,
   appUrl: string = config().appUrl ?? "",
 ): Promise<TestOutcome> {

@@ -1,6 +1,7 @@
 import "server-only";
 import { config, type NotifyConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
+import { coderInboxWorkspaces } from "@/lib/db/queries/coder-inbox";
 import { workspaceFacts } from "@/lib/db/queries/notification-facts";
 import {
   addToOutbox,
@@ -12,7 +13,7 @@ import {
 } from "@/lib/db/queries/notifications";
 import { changes, currentNotices, WORKSPACE_KINDS, type Thresholds } from "@/lib/notify/decide";
 import { nextDigestAt } from "@/lib/notify/schedule";
-import { SENT_AT_ONCE, type Notice, type NoticeChannel, type NoticeKind } from "@/lib/notify/types";
+import { SENT_AT_ONCE, type Notice, type NoticeChannel, type NoticeKind, type SenderChannel } from "@/lib/notify/types";
 import type { NotifySettings } from "@/lib/validations/notify-settings";
 import { notifySettingsInForce } from "./notify-settings";
 
@@ -24,7 +25,7 @@ export const noticeThresholds = (s: NotifySettings): Thresholds => ({
 });
 
 /** The channels configured now; a notice decided while a channel is off is not sent on it later. */
-export function configuredChannels(n: NotifyConfig): NoticeChannel[] {
+export function configuredChannels(n: NotifyConfig): SenderChannel[] {
   return [...(n.email ? (["email"] as const) : []), ...(n.webhook ? (["webhook"] as const) : [])];
 }
 
@@ -71,6 +72,11 @@ export async function recordDecisions(
   notify: NotifyConfig,
 ): Promise<number> {
   const channels = configuredChannels(notify);
+  // The owner's Coder Inbox, where the workspace's reporter can deliver to it; an unclaimed prebuild has no owner.
+  const inbox = await coderInboxWorkspaces(
+    tx,
+    holding.map((h) => h.workspaceId),
+  );
   // An email digest waits for the hour in force (the environment's, else the Notifications page's).
   const { digestHour } = await notifySettingsInForce(tx, notify);
   const told = await toldStates(
@@ -82,9 +88,11 @@ export async function recordDecisions(
     const c = changes(h.notices, told.get(h.workspaceId) ?? [], decided);
     await rememberStates(tx, [...c.send, ...c.keep], now);
     for (const kind of c.clear) await forgetState(tx, h.workspaceId, kind);
-    for (const notice of c.send)
+    for (const notice of c.send) {
       for (const channel of channels)
         messages.push({ channel, notice, nextAttemptAt: dueAt(channel, notice, now, digestHour) });
+      if (inbox.has(h.workspaceId)) messages.push({ channel: "coder-inbox", notice, nextAttemptAt: now });
+    }
   }
   await addToOutbox(tx, messages, now);
   return messages.length;

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { NOTICE_CHANNELS, NOTICE_KINDS, type NoticeChannel, type OptionalKind } from "@/lib/notify/types";
+import {
+  NOTICE_CHANNELS,
+  NOTICE_KINDS,
+  SENDER_CHANNELS,
+  type NoticeChannel,
+  type OptionalKind,
+} from "@/lib/notify/types";
 import { toGetter, type SearchParamsInput } from "./search-params";
 
 // GET /api/v1/notifications, its CSV export and the /notifications page: the notices of the last 30 days, narrowed
@@ -51,7 +57,8 @@ export function parseNoticeSearchParams(params: SearchParamsInput): NoticePageFi
 }
 
 /** Body of POST /api/v1/notifications/test. */
-export const noticeTestRequest = z.object({ channel: z.enum(NOTICE_CHANNELS) }).strict();
+/** The dashboard sends its tests itself: only on the channels it sends (a Coder Inbox notice needs the owner's token). */
+export const noticeTestRequest = z.object({ channel: z.enum(SENDER_CHANNELS) }).strict();
 export type NoticeTestRequest = z.infer<typeof noticeTestRequest>;
 
 /** Each optional kind on or off, on one channel. */
@@ -62,6 +69,11 @@ export type NoticePreferences = {
   /** The Coder username the notices are addressed to. */
   owner: string;
   channels: Record<NoticeChannel, KindSwitches>;
+  /**
+   * One of the owner's workspaces can deliver to their Coder Inbox (its reporter has Coder's URL and the owner's
+   * token): the Coder Inbox switches are offered only then.
+   */
+  coderInbox: boolean;
   /** The kinds that always go, whatever is turned off. */
   alwaysSent: string[];
 };
@@ -77,7 +89,11 @@ const switches = z
 
 /** PUT /api/v1/me/notification-preferences: the switches to change (the others stay). */
 export const noticePreferencesChange = z
-  .object({ channels: z.object({ email: switches.optional(), webhook: switches.optional() }).strict() })
+  .object({
+    channels: z
+      .object({ email: switches.optional(), webhook: switches.optional(), "coder-inbox": switches.optional() })
+      .strict(),
+  })
   .strict();
 export type NoticePreferencesChange = z.infer<typeof noticePreferencesChange>;
 

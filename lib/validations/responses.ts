@@ -24,7 +24,14 @@ export const ingestResponse = z.object({
   status: z.enum(["stored", "duplicate"]),
   newest: z.boolean().describe("false when a newer report of the workspace was already stored"),
   roots: z.number().int(),
+  inbox: z
+    .array(z.object({ id: z.uuid(), title: z.string(), text: z.string(), link: z.string() }))
+    .describe(
+      "the owner's Coder Inbox notices for the reporter to deliver (only when the request says X-Coder-Inbox: ready)",
+    ),
 });
+
+export const inboxOutcomesResponse = z.object({ applied: z.number().int() });
 
 export const jobProgressResponse = z.object({ leaseExpiresAt: z.iso.datetime(), cancelled: z.boolean() });
 

@@ -1,10 +1,12 @@
 // The Notifications page in the browser, on a dashboard of its own whose webhook is a real receiver on loopback:
 // an admin sees the seeded notices at 1440 and 390 px, filters them (the filters in the URL and on the CSV link),
-// sends a test that arrives signed and is in the audit log; a viewer is refused the page. Screenshots go to
+// sends a test that arrives signed and is in the audit log; a stopped workspace's Coder Inbox notice says it waits
+// for the workspace to start; a viewer is refused the page. Screenshots go to
 // screenshots/notifications-*.png.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { eq } from "drizzle-orm";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openEmbedded } from "@/lib/db/open";
@@ -72,7 +74,13 @@ async function seedNotices(dir: string) {
         nextAttemptAt: at(5),
         lastError: "451 mailbox busy",
       }),
+      // The owner's Coder Inbox, for a workspace that is stopped: it waits for the workspace to start
+      row(1, "filling", "coder-inbox", { status: "pending", nextAttemptAt: at(5) }),
     ]);
+    await d.db
+      .update(workspaces)
+      .set({ coderInbox: true, coderTransition: "stop", coderStatus: "stopped" })
+      .where(eq(workspaces.id, ws[1].id));
     failedWorkspace = { id: ws[2].id, name: ws[2].name };
   } finally {
     await d.close();
@@ -135,6 +143,12 @@ describe("the Notifications page", () => {
     await expect(page.locator("body").textContent()).resolves.not.toContain(hook.url);
     await expect(page.getByTestId("channel-email").textContent()).resolves.toContain("off");
     await expect(page.getByTestId("pending-email").textContent()).resolves.toBe("1");
+    await expect(page.getByTestId("channel-coder-inbox").textContent()).resolves.toContain("configured");
+    await expect(page.getByTestId("pending-coder-inbox").textContent()).resolves.toBe("1");
+    await expect(page.getByTestId("test-coder-inbox").count()).resolves.toBe(0); // the dashboard cannot send it
+    await expect(page.getByTestId("waiting-for-start").textContent()).resolves.toBe(
+      "waiting for the workspace to start",
+    );
     const rows = page.locator('[data-testid="notices-table"] tbody tr');
     await rows.first().waitFor();
     expect(await rows.count()).toBeGreaterThanOrEqual(4);

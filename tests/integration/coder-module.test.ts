@@ -21,6 +21,7 @@ import {
   MODULE_DIR,
   TEMPLATE_FILE,
   parseHcl,
+  renderModuleEnv,
   renderModuleScript,
   renderTemplate,
   runScript,
@@ -165,6 +166,29 @@ describe("resources", () => {
     const [env] = tf.resource!.coder_env!.enrollment_key!;
     expect(env).toMatchObject({ agent_id: "${var.agent_id}", name: "STORAGE_ENROLLMENT_KEY" });
     expect(env.value).toBe("${var.enrollment_key}");
+  });
+
+  it("gives the reporter Coder's URL and the owner's session token unless coder_inbox is off, never in the script", async () => {
+    const coder = { accessUrl: "https://coder.example.com", ownerEmail: "alice@example.com", sessionToken: "tok-ABC" };
+    const inputs = { dashboard_url: "https://storage.example.com", enrollment_key: "sek_test" };
+    const base = { STORAGE_ENROLLMENT_KEY: "sek_test", CODER_WORKSPACE_OWNER_EMAIL: "alice@example.com" };
+    expect(await renderModuleEnv(inputs, coder)).toEqual({
+      ...base,
+      STORAGE_CODER_URL: "https://coder.example.com",
+      STORAGE_CODER_SESSION_TOKEN: "tok-ABC",
+    });
+    expect(await renderModuleEnv({ ...inputs, coder_inbox: true }, coder)).toMatchObject({
+      STORAGE_CODER_SESSION_TOKEN: "tok-ABC",
+    });
+    expect(await renderModuleEnv({ ...inputs, coder_inbox: false }, coder)).toEqual(base);
+    for (const coder_inbox of [true, false]) {
+      const script = await renderModuleScript(
+        { ...inputs, coder_inbox },
+        { id: "ws-id", name: "dev", owner: "alice", template: "docker" },
+      );
+      expect(script).not.toContain("tok-ABC");
+      expect(script).not.toContain("STORAGE_CODER");
+    }
   });
 
   it("keeps its data under $HOME/.coder-modules/<namespace>/<module>/, the same as the README's source", () => {

@@ -67,6 +67,7 @@ export type ModuleInputs = {
   nice?: number;
   splay?: number;
   roots?: { key: string; path: string; agent?: string }[];
+  coder_inbox?: boolean;
 };
 export type WorkspaceIdentity = { id: string; name: string; owner: string; template: string };
 
@@ -133,6 +134,42 @@ export async function renderModuleScript(
     values[name] = evaluate();
   }
   return renderTemplate(fs.readFileSync(path.join(moduleDir, call.file), "utf8"), values);
+}
+
+/** What Coder knows of the workspace and its owner: the data sources' attributes the module's coder_env reads. */
+export type CoderFacts = { accessUrl: string; ownerEmail: string; sessionToken: string };
+
+/**
+ * The agent's environment the module's coder_env resources give, for these inputs, as `terraform apply` would
+ * create them: a resource's `count` and each value are evaluated here, and one this function does not know is an
+ * error, so a new coder_env cannot pass unnoticed.
+ */
+export async function renderModuleEnv(
+  inputs: ModuleInputs & { enrollment_key: string },
+  coder: CoderFacts,
+  moduleDir: string = MODULE_DIR,
+): Promise<Record<string, string>> {
+  const tf = await parseHcl(path.join(moduleDir, "main.tf"));
+  const coderInbox = inputs.coder_inbox ?? (tf.variable!.coder_inbox![0].default as boolean);
+  const known: Record<string, () => string | boolean | number> = {
+    "${var.enrollment_key}": () => inputs.enrollment_key,
+    "${data.coder_workspace_owner.me.email}": () => coder.ownerEmail,
+    "${data.coder_workspace.me.access_url}": () => coder.accessUrl,
+    "${data.coder_workspace_owner.me.session_token}": () => coder.sessionToken,
+    "${var.coder_inbox ? 1 : 0}": () => (coderInbox ? 1 : 0),
+  };
+  const evaluate = (expression: unknown): string | boolean | number => {
+    if (typeof expression !== "string" || !known[expression])
+      throw new Error(`main.tf's coder_env uses ${String(expression)}, which the test does not evaluate`);
+    return known[expression]();
+  };
+  const env: Record<string, string> = {};
+  for (const [resource, [block]] of Object.entries(tf.resource!.coder_env!)) {
+    if (block.count !== undefined && evaluate(block.count) === 0) continue;
+    if (block.agent_id !== "${var.agent_id}") throw new Error(`coder_env.${resource} is not on the module's agent`);
+    env[block.name as string] = String(evaluate(block.value));
+  }
+  return env;
 }
 
 /**

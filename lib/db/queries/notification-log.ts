@@ -2,7 +2,7 @@ import "server-only";
 import { and, desc, eq, gte, ilike, lt, or, sql, type SQL } from "drizzle-orm";
 import type { NoticeChannel, NoticeKind } from "@/lib/notify/types";
 import { encodeNoticeCursor, type NoticeFilters } from "@/lib/validations/notifications";
-import { notificationOutbox } from "../schema";
+import { notificationOutbox, workspaces } from "../schema";
 import { rowsOf, type Db } from "../types";
 
 // What the Notifications page shows: the outbox's rows of a window, and each channel's last success and error.
@@ -21,6 +21,8 @@ export type NoticeLogRow = {
   sentAt: Date | null;
   lastAttemptAt: Date | null;
   lastError: string | null;
+  /** A Coder Inbox notice pending while its workspace is stopped: its reporter delivers it once the workspace starts. */
+  waitingForStart: boolean;
 };
 
 export type NoticePage = { notices: NoticeLogRow[]; nextCursor: string | null };
@@ -44,7 +46,13 @@ function where(filters: NoticeFilters, since: Date, cursor?: { at: Date; id: str
   return and(...conds);
 }
 
-const toLogRow = (r: typeof notificationOutbox.$inferSelect): NoticeLogRow => ({
+const toLogRow = ({
+  row: r,
+  stopped,
+}: {
+  row: typeof notificationOutbox.$inferSelect;
+  stopped: boolean | null;
+}): NoticeLogRow => ({
   id: r.id,
   createdAt: r.createdAt,
   owner: r.owner,
@@ -58,6 +66,7 @@ const toLogRow = (r: typeof notificationOutbox.$inferSelect): NoticeLogRow => ({
   sentAt: r.sentAt,
   lastAttemptAt: r.lastAttemptAt,
   lastError: r.lastError,
+  waitingForStart: r.channel === "coder-inbox" && r.status === "pending" && stopped === true,
 });
 
 /** One page of the notices created since `since`, newest first, read by key (never OFFSET). */
@@ -69,8 +78,9 @@ export async function listNotices(
 ): Promise<NoticePage> {
   const t = notificationOutbox;
   const rows = await db
-    .select()
+    .select({ row: t, stopped: sql<boolean | null>`${workspaces.coderTransition} = 'stop'` })
     .from(t)
+    .leftJoin(workspaces, eq(workspaces.id, t.workspaceId))
     .where(where(filters, since, page.cursor))
     .orderBy(desc(t.createdAt), desc(t.id))
     .limit(page.limit + 1);
@@ -119,7 +129,7 @@ export async function channelHistory(db: Db): Promise<Record<NoticeChannel, Chan
         (select max(sent_at) from notification_outbox where channel = c.channel and status = 'sent') as sent,
         e.last_attempt_at as failed_at, e.last_error as error,
         (select count(*)::int from notification_outbox where channel = c.channel and status = 'pending') as pending
-      from (values ('email'), ('webhook')) as c(channel)
+      from (values ('email'), ('webhook'), ('coder-inbox')) as c(channel)
       left join lateral (
         select last_attempt_at, last_error from notification_outbox
         where channel = c.channel and last_error is not null and status <> 'skipped'

@@ -81,7 +81,9 @@ export async function claimDue(db: Db, c: Claim): Promise<OutboxRow[]> {
     await tx.execute(sql`select pg_advisory_xact_lock(${NOTIFY_CLAIM_LOCK})`);
     const hourAgo = new Date(c.now.getTime() - 3_600_000);
     const [{ n }] = rowsOf<{ n: number }>(
-      await tx.execute(sql`select count(*)::int as n from notification_outbox where last_attempt_at > ${hourAgo}`),
+      await tx.execute(
+        sql`select count(*)::int as n from notification_outbox where last_attempt_at > ${hourAgo} and channel <> 'coder-inbox'`,
+      ),
     );
     const room = Math.min(c.limit, c.maxPerHour - n);
     if (room <= 0) return [];
@@ -97,7 +99,9 @@ export async function claimDue(db: Db, c: Claim): Promise<OutboxRow[]> {
       .where(
         inArray(
           notificationOutbox.id,
+          // Coder Inbox rows are the workspaces' reporters' to deliver (lib/services/coder-inbox.ts), never this sender's.
           sql`(select id from notification_outbox where status = 'pending' and next_attempt_at <= ${c.now}
+            and channel <> 'coder-inbox'
             and (lease_until is null or lease_until <= ${c.now})
             order by next_attempt_at, id limit ${room} for update skip locked)`,
         ),

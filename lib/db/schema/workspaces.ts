@@ -92,6 +92,11 @@ export const workspaces = pgTable(
      * (ENOSPC, EDQUOT); null when it does not. The owner is told the volume is full.
      */
     writesFailedNoSpaceAt: timestamp("writes_failed_no_space_at", { withTimezone: true }),
+    /**
+     * The newest report's run said it can deliver the owner's notices to their Coder Inbox (lib/services/coder-inbox.ts):
+     * the module gave it Coder's URL and the owner's session token. The token itself never reaches the dashboard.
+     */
+    coderInbox: boolean("coder_inbox").notNull().default(false),
   },
   (t) => [
     index("workspaces_owner_idx").on(t.owner),

@@ -8,6 +8,8 @@ import { EXIT } from "../exit-codes";
 import { buildReport } from "../scan/build-report";
 import { nativeScanner } from "../scan/native-scanner";
 import type { ScannerChoice } from "../scan/scan-roots";
+import type { InboxNotice } from "@/lib/report-format/coder-inbox";
+import { coderInboxFrom, deliverToInbox, describeCoderInbox, tellOutcomes } from "../send/coder-inbox";
 import { deliverAll } from "../send/delivery";
 import { DEFAULT_RETRY, gzip, type RetryPolicy } from "../send/http";
 import { acquireLock, readToken, releaseLock, startRun, writesFailedNoSpace } from "../state";
@@ -80,13 +82,32 @@ export async function main(argv: string[], deps: MainDeps): Promise<number> {
     mode: opts.scanner,
     native: useNative ? nativeScanner(cfg.state, { dryRun: dry }) : null,
   };
-  // Build a report and deliver it with whatever waits in the spool.
+  const coderInbox = coderInboxFrom(env);
+  if (coderInbox) verbose(`delivering the owner's notices to the ${describeCoderInbox(coderInbox)}`);
+  // Build a report and deliver it with whatever waits in the spool; then the owner's Coder Inbox notices its
+  // answer carried.
   const reportAndSend = async (splayMs: number) => {
     const built = await buildReport(cfg, env, scanner, now(), verbose);
     // The run's own writes so far (its folder, lock, scanner, token) failed for lack of space: the home is full.
     const report = writesFailedNoSpace() ? { ...built, writesFailedNoSpace: true as const } : built;
     const token = readToken(cfg.state) ?? cfg.token;
-    return deliverAll({ ...cfg, token, report, body: gzip(JSON.stringify(report)), log, verbose, retry, splayMs });
+    const notices = new Map<string, InboxNotice>();
+    const code = await deliverAll({
+      ...cfg,
+      token,
+      report,
+      body: gzip(JSON.stringify(report)),
+      log,
+      verbose,
+      retry,
+      splayMs,
+      coderInboxReady: coderInbox !== null,
+      inbox: (list) => list.forEach((n) => notices.set(n.id, n)),
+    });
+    const inboxRun = { server: cfg.server, token: readToken(cfg.state) ?? "", state: cfg.state, log, verbose };
+    if (coderInbox && notices.size) await deliverToInbox(inboxRun, coderInbox, [...notices.values()]);
+    else if (code === EXIT.OK) await tellOutcomes(inboxRun, []);
+    return code;
   };
   try {
     if (dry) {

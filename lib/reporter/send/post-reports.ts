@@ -1,7 +1,9 @@
 // The requests that send reports: one report, or a batch whose reports the dashboard acknowledges each on its
 // own; each answer read into what the run does next.
 
+import { CODER_INBOX_HEADER, CODER_INBOX_READY } from "@/lib/report-format/coder-inbox";
 import type { ReportBatchResponse } from "@/lib/report-format/schema";
+import { inboxNotices } from "./coder-inbox";
 import type { Delivery } from "./context";
 import { NetworkError, gzip, request, serverMessage, withRetries, type HttpResult } from "./http";
 import type { Item } from "./queue";
@@ -14,7 +16,12 @@ async function postReport(ctx: Delivery, token: string, body: Buffer, path = "/a
     () =>
       request(`${ctx.server}${path}`, {
         method: "POST",
-        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", "Content-Encoding": "gzip" },
+        headers: {
+          Authorization: `Bearer ${token}`,
+          "Content-Type": "application/json",
+          "Content-Encoding": "gzip",
+          ...(ctx.coderInboxReady && { [CODER_INBOX_HEADER]: CODER_INBOX_READY }),
+        },
         body,
       }),
     ctx.retry,
@@ -37,6 +44,7 @@ export async function sendOne(ctx: Delivery, token: string, id: string, body: Bu
     const status = (r.body as { status?: string } | null)?.status ?? "stored";
     ctx.verbose(`report ${id}: ${status}`);
     ctx.acknowledged?.(id);
+    ctx.inbox?.(inboxNotices(r.body));
     return "stored";
   }
   if (r.status === 429 || r.status >= 500) {
@@ -74,6 +82,7 @@ export async function sendBatch(ctx: Delivery, token: string, batch: Item[]): Pr
   if (r.status === 401) return "unauthorized";
   const results = (r.body as Partial<ReportBatchResponse> | null)?.results;
   if (r.status !== 200 || !Array.isArray(results) || results.length !== batch.length) return "single";
+  ctx.inbox?.(inboxNotices(r.body));
   return {
     per: results.map((res, i) => {
       const id = batch[i].id;

@@ -39,7 +39,9 @@ describeEachDatabase("GET/PUT /api/v1/me/notification-preferences", (t) => {
     const on = { filling: true, "growing-file": true, "lost-at-restart": true };
     expect(await res.json()).toEqual({
       owner: "nina",
-      channels: { email: on, webhook: on },
+      channels: { email: on, webhook: on, "coder-inbox": on },
+      // none of nina's workspaces delivers to her Coder Inbox: the page offers no switches for it
+      coderInbox: false,
       alwaysSent: ["full", "cleanup-ahead"],
     });
     expect((await GET(new Request(URL), ctx())).status).toBe(401);
@@ -56,11 +58,14 @@ describeEachDatabase("GET/PUT /api/v1/me/notification-preferences", (t) => {
         }),
         ctx(),
       );
-    const res = await put({ channels: { email: { filling: false }, webhook: { "lost-at-restart": false } } });
+    const res = await put({
+      channels: { email: { filling: false }, webhook: { "lost-at-restart": false }, "coder-inbox": { filling: false } },
+    });
     expect(res.status).toBe(200);
     expect((await res.json()).channels).toEqual({
       email: { filling: false, "growing-file": true, "lost-at-restart": true },
       webhook: { filling: true, "growing-file": true, "lost-at-restart": false },
+      "coder-inbox": { filling: false, "growing-file": true, "lost-at-restart": true },
     });
     expect((await put({ channels: { email: { full: false } } })).status).toBe(422);
     const audits = await t.current.db

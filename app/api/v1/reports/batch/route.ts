@@ -6,6 +6,7 @@ import { handle, machineJson } from "@/lib/http/response";
 import { LIMITS } from "@/lib/report-format/constants";
 import { reportBatch, type ReportBatchResponse } from "@/lib/report-format/schema";
 import { ValidationError } from "@/lib/errors";
+import { inboxAnswer } from "@/lib/services/coder-inbox";
 
 export const dynamic = "force-dynamic";
 
@@ -28,5 +29,11 @@ export const POST = handle(async (request) => {
   );
   const listed = typeof rest === "object" && rest !== null && Array.isArray((rest as { reports?: unknown }).reports);
   const { reports } = validate(reportBatch, listed ? { ...rest, reports: lifted.reports } : rest);
-  return machineJson<ReportBatchResponse>({ results: await ingestBatch(db, workspaceId, reports) });
+  const results = await ingestBatch(db, workspaceId, reports);
+  // The owner's Coder Inbox notices ride on an answer that stored something (older reporters ignore the field).
+  const stored = results.some((r) => r.status === "stored" || r.status === "duplicate");
+  return machineJson<ReportBatchResponse>({
+    results,
+    inbox: stored ? await inboxAnswer(db, workspaceId, request) : [],
+  });
 });

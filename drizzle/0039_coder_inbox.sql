@@ -1,0 +1,1 @@
+ALTER TABLE "workspaces" ADD COLUMN "coder_inbox" boolean DEFAULT false NOT NULL;

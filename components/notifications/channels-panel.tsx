@@ -76,8 +76,8 @@ function ChannelCard({ c }: { c: ChannelState }) {
       </dl>
       {c.channel === "coder-inbox" ? (
         <p className="small muted">
-          Delivered by each workspace&apos;s own reporter, as its owner, while the workspace runs: a stopped workspace&apos;s
-          notices wait for it to start.
+          Delivered by each workspace&apos;s own reporter, as its owner, while the workspace runs: a stopped
+          workspace&apos;s notices wait for it to start.
         </p>
       ) : isAdmin && c.configured ? (
         <TestButton channel={c.channel} />

@@ -2,23 +2,6 @@ import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 
 const SCHEDULER_FILES = ["tests/browser/cleanup-e2e.test.ts"];
-// The browser files run in two processes side by side, each one file at a time against a dashboard of its own:
-// much of a browser test's time is spent waiting (a page's network going idle, a server starting), which the other
-// process fills. These files, about half of the browser files' time, run in the second ("browser-2").
-const SECOND_BROWSER_FILES = [
-  "tests/browser/pages-ux.test.ts",
-  "tests/browser/dashboard.test.ts",
-  "tests/browser/coder-module.test.ts",
-  "tests/browser/coder-sign-in.test.ts",
-  "tests/browser/freed-now.test.ts",
-  "tests/browser/my-storage.test.ts",
-  "tests/browser/notifications.test.ts",
-  "tests/browser/cleanup-ui.test.ts",
-  "tests/browser/agent-retention.test.ts",
-  "tests/browser/metrics.test.ts",
-  "tests/browser/restart.test.ts",
-  "tests/browser/whole-home.test.ts",
-];
 const BROWSER = {
   globalSetup: ["tests/browser/global-setup.ts"],
   environment: "node",
@@ -60,13 +43,9 @@ export default defineConfig({
         test: {
           name: "browser",
           include: ["tests/browser/**/*.test.ts"],
-          exclude: [...SCHEDULER_FILES, ...SECOND_BROWSER_FILES, ...configDefaults.exclude],
+          exclude: [...SCHEDULER_FILES, ...configDefaults.exclude],
           ...BROWSER,
         },
-      },
-      {
-        extends: true,
-        test: { name: "browser-2", include: SECOND_BROWSER_FILES, ...BROWSER },
       },
       {
         extends: true,

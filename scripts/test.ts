@@ -1,14 +1,15 @@
 // npm test: every suite (unit and database tests on both databases, reporter, browser), then one summary
 // line "N passed, N failed" that CI reads. Arguments are passed on to vitest (e.g. --project unit).
 //
-// Without arguments the projects run side by side, as four vitest processes, each line prefixed with its
+// Without arguments the projects run side by side, as three vitest processes, each line prefixed with its
 // project's name. Most of the time of each is spent waiting (on PostgreSQL, a server starting, a child process,
 // Chromium, the cleanup scheduler's minute), so the two cores were half idle with one file at a time:
 // - unit: two files at a time (Vitest's default on 2 cores is one). Every file has databases of its own.
-// - browser and browser-2: one file at a time each, against a dashboard each process shares among its files,
-//   both copied from one demo fleet seeded here.
+// - browser: one file at a time, against the dashboard they share, copied from a demo fleet seeded here while
+//   the unit files start. A second browser process beside it made the unit files wait on the two cores more than
+//   it saved: CI took longer.
 // - browser-scheduler: the files that wait for the scheduler's real minutes, beside the other browser files.
-// On a fresh 2-core machine: 10.5-11.5 minutes, against 15.4 for two processes with one unit file at a time.
+// On a fresh 2-core machine (CI, 2026-11-29): unit 22.5 minutes, browser 26, side by side.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -89,14 +90,14 @@ if (args.length > 0) {
   // be built twice at once).
   ensureBuild();
   const unit = runVitest(["--project", "unit", "--maxWorkers", "2"], ".test-results-unit.json", "unit");
-  // One demo fleet for both browser projects' dashboards, seeded while the unit files start.
+  // The demo fleet for the browser files' shared dashboard, seeded while the unit files start.
   const seeds = fs.mkdtempSync(path.join(os.tmpdir(), "storage-browser-seed-"));
   const seeded = path.join(seeds, "pglite");
   const browsers = seedDemo(seeded, 60, 30).then(
     () => {
       process.env[SEEDED_FLEET_ENV] = seeded;
       return Promise.all(
-        ["browser", "browser-2", "browser-scheduler"].map((project) =>
+        ["browser", "browser-scheduler"].map((project) =>
           runVitest(["--project", project], `.test-results-${project}.json`, project),
         ),
       );

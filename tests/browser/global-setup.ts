@@ -32,8 +32,7 @@ export default async function setup(project: TestProject) {
     project.provide("seededFleet", "");
     return;
   }
-  // npm test seeds the fleet once for the browser projects it runs side by side (SEEDED_FLEET_ENV); a project run
-  // alone seeds its own.
+  // npm test seeds the fleet beside the unit files (SEEDED_FLEET_ENV); a browser project run alone seeds its own.
   const given = process.env[SEEDED_FLEET_ENV];
   const seeds = given ? null : fs.mkdtempSync(path.join(os.tmpdir(), "storage-browser-seed-"));
   const seeded = given || path.join(seeds!, "pglite");

@@ -34,6 +34,8 @@ export type LoadOptions = {
   /** After the load, how long the workspaces may take to empty their spools. */
   drainMs?: number;
   retry?: Partial<RetryPolicy>;
+  /** Called once every workspace is enrolled, as the clock starts: a fault injected earlier would fail enrolling. */
+  onStart?: () => void;
 };
 
 export type LoadResult = {
@@ -180,6 +182,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
     }),
   );
 
+  o.onStart?.();
   const started = performance.now();
   const deadline = Date.now() + o.durationMs;
   const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));

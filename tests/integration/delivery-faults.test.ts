@@ -61,8 +61,11 @@ afterAll(async () => {
   if (stateRoot) fs.rmSync(stateRoot, { recursive: true, force: true });
 });
 
-const load = (prefix: string, workspaces: number, seconds: number) =>
-  runLoad({
+/** The load's result, and when its clock starts (every workspace enrolled): the faults come after that. */
+function load(prefix: string, workspaces: number, seconds: number) {
+  let start!: () => void;
+  const started = new Promise<void>((resolve) => (start = resolve));
+  const running = runLoad({
     url: app.url,
     enrollmentKey: KEY,
     workspaces,
@@ -73,7 +76,12 @@ const load = (prefix: string, workspaces: number, seconds: number) =>
     createJobs: cleanupJobCreator(database.db),
     retry: QUICK,
     drainMs: 90_000,
+    onStart: start,
   });
+  // A load that fails before its clock starts: the test waits no longer, and meets the failure awaiting `running`.
+  running.then(start, start);
+  return { running, started };
+}
 
 async function expectExactlyOnce(prefix: string, result: Awaited<ReturnType<typeof runLoad>>, label: string) {
   const check = await checkExactlyOnce(database.db, prefix, result.acknowledged);
@@ -86,7 +94,7 @@ async function expectExactlyOnce(prefix: string, result: Awaited<ReturnType<type
 
 describe("delivery under load and faults (built app, private PostgreSQL)", () => {
   it("load: 100 workspaces for 15 s with cleanup jobs; the database holds exactly the acknowledged reports", async () => {
-    const result = await load("ci", 100, 15);
+    const result = await load("ci", 100, 15).running;
     const check = await expectExactlyOnce("ci", result, "load (CI)");
     expect(check.stored).toBeGreaterThan(100); // every workspace more than once
     expect(result.jobs.created).toBeGreaterThan(0);
@@ -96,7 +104,8 @@ describe("delivery under load and faults (built app, private PostgreSQL)", () =>
   }, 240_000);
 
   it("PostgreSQL killed mid-load: the routes answer 503 with Retry-After meanwhile; reporters spool and deliver later, each report once", async () => {
-    const running = load("pgkill", 60, 20);
+    const { running, started } = load("pgkill", 60, 20);
+    await started;
     await pause(5000);
     cluster.kill();
     const token = readToken(path.join(stateRoot, "pgkill-0"))!;
@@ -146,7 +155,8 @@ describe("delivery under load and faults (built app, private PostgreSQL)", () =>
   }, 300_000);
 
   it("the app killed with SIGKILL mid-load and restarted: reporters spool and deliver later, each report once", async () => {
-    const running = load("appkill", 60, 20);
+    const { running, started } = load("appkill", 60, 20);
+    await started;
     await pause(5000);
     app.signal("SIGKILL");
     expect(await app.exited).toBe("SIGKILL");

@@ -1,6 +1,6 @@
 import "server-only";
 import { BadRequestError } from "@/lib/errors";
-import { utcDayOf, type Day } from "@/lib/series";
+import { utcDayOf } from "@/lib/series";
 import { resolveUsage, type UsageParams, usageQuery } from "@/lib/validations/usage";
 import type { z } from "zod";
 import type { WorkspaceScope } from "../scope";

@@ -77,6 +77,17 @@ describe("the Helm chart", () => {
     }
   });
 
+  it("mounts extra volumes (PostgreSQL's CA) in every container", () => {
+    const ca = { name: "postgres-ca", secret: { secretName: "postgres-ca" } };
+    const mount = { name: "postgres-ca", mountPath: "/etc/postgres-ca", readOnly: true };
+    const pods = podSpecs(render({ extraVolumes: [ca], extraVolumeMounts: [mount], maintenance: { mode: "cronjob" } }));
+    expect(pods).toHaveLength(2);
+    for (const pod of pods as (PodSpec & { volumes: unknown[]; containers: { volumeMounts: unknown[] }[] })[]) {
+      expect(pod.volumes).toEqual([ca]);
+      expect(pod.containers[0].volumeMounts).toEqual([mount]);
+    }
+  });
+
   it("keeps a PodDisruptionBudget when there is more than one replica", () => {
     expect(byKind(render({ replicaCount: 2 }), "PodDisruptionBudget")).toHaveLength(1);
     expect(byKind(render({ replicaCount: 1 }), "PodDisruptionBudget")).toHaveLength(0);

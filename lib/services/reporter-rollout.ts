@@ -90,7 +90,10 @@ export async function reporterFor(db: Db, token: string | null): Promise<Reporte
 /** The choice in force and every version held or reported, with how the fleet's workspaces fare on it. */
 export async function rolloutView(db: Db): Promise<ReporterRolloutView> {
   await recordBundledRelease(db);
-  const [rollout, held, counts] = await Promise.all([getRollout(db), listReleases(db), versionCounts(db)]);
+  // one after the other: `db` may be a transaction, which runs one query at a time
+  const rollout = await getRollout(db);
+  const held = await listReleases(db);
+  const counts = await versionCounts(db);
   const none = { reporting: 0, withErrors: 0, fellBack: 0 };
   const versions: ReporterVersionView[] = held.map((h) => ({
     version: h.version,

@@ -66,7 +66,10 @@ export function inShare(workspaceId: string, percent: number): boolean {
 }
 
 /** The version a workspace gets (null: a download without a workspace token, which gets the default). */
-export function versionFor(rollout: ReporterRollout, workspace: { id: string; template: string | null } | null): string {
+export function versionFor(
+  rollout: ReporterRollout,
+  workspace: { id: string; template: string | null } | null,
+): string {
   const base = rollout.pinned ?? REPORTER_VERSION;
   const c = rollout.candidate;
   if (!c || !workspace) return base;

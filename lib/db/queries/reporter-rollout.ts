@@ -89,7 +89,12 @@ export async function workspaceOfToken(db: Db, token: string): Promise<{ id: str
  * is of that previous version and names this one in fellBackFrom).
  */
 export async function versionCounts(db: Db): Promise<VersionCounts[]> {
-  const rows = rowsOf<{ version: string; reporting: number | string; with_errors: number | string; fell_back: number | string }>(
+  const rows = rowsOf<{
+    version: string;
+    reporting: number | string;
+    with_errors: number | string;
+    fell_back: number | string;
+  }>(
     await db.execute(sql`
       select v.version, sum(v.reporting) as reporting, sum(v.with_errors) as with_errors, sum(v.fell_back) as fell_back
       from workspaces w

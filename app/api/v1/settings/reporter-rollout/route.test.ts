@@ -40,12 +40,13 @@ describeEachDatabase("the reporter's staged rollout", (t) => {
       ctx(),
     );
   const view = async () =>
-    (await (await GET(new Request(`${BASE}/api/v1/settings/reporter-rollout`, { headers: admin }), ctx())).json()) as ReporterRolloutView;
+    (await (
+      await GET(new Request(`${BASE}/api/v1/settings/reporter-rollout`, { headers: admin }), ctx())
+    ).json()) as ReporterRolloutView;
   /** The version a download with `token` gets, checked against its .sha256. */
   async function versionFor(token: string | null): Promise<string> {
     const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-    const get = (file: string) =>
-      download(new Request(`${BASE}/api/v1/reporter/${file}`, { headers }), ctx({ file }));
+    const get = (file: string) => download(new Request(`${BASE}/api/v1/reporter/${file}`, { headers }), ctx({ file }));
     const res = await get("reporter.mjs");
     expect(res.status).toBe(200);
     const bytes = Buffer.from(await res.arrayBuffer());
@@ -64,7 +65,8 @@ describeEachDatabase("the reporter's staged rollout", (t) => {
     fs.writeFileSync(path.join(tmp, "reporter.mjs"), bundleOf(REPORTER_VERSION));
     await recordBundledRelease(db, path.join(tmp, "reporter.mjs"));
     fs.rmSync(tmp, { recursive: true });
-    for (const v of [OLDER, CANDIDATE]) await storeRelease(db, { version: v, sha256: sha(bundleOf(v)), bytes: bundleOf(v) }, []);
+    for (const v of [OLDER, CANDIDATE])
+      await storeRelease(db, { version: v, sha256: sha(bundleOf(v)), bytes: bundleOf(v) }, []);
     const { key } = await getEnrollmentKey(db);
     for (let i = 0; i < 36; i++) {
       const ws = { id: `ws-roll-${i}`, name: `w${i}`, owner: "olga", template: i < 6 ? "canary" : "ai-dev" };
@@ -119,7 +121,7 @@ describeEachDatabase("the reporter's staged rollout", (t) => {
 
   it("counts per version the workspaces reporting with it, with errors, and fallen back from it", async () => {
     const at = "2026-11-20T10:00:00.000Z";
-    const error = { path: "x", pathEncoding: "utf8" as const, code: "EACCES", message: "denied" };
+    const error = { path: "x", code: "EACCES", message: "denied" };
     const report = (i: number, reporter: { version: string; scanMs: number; fellBackFrom?: string }, errors = false) =>
       send(t.current.db, { id: fleet[i].id, owner: "olga", template: fleet[i].template }, at, [], undefined, {
         reporter,
@@ -137,7 +139,11 @@ describeEachDatabase("the reporter's staged rollout", (t) => {
       withErrors: 1,
       fellBack: 1,
     });
-    expect(versions.find((v) => v.version === REPORTER_VERSION)).toMatchObject({ held: true, reporting: 2, fellBack: 0 });
+    expect(versions.find((v) => v.version === REPORTER_VERSION)).toMatchObject({
+      held: true,
+      reporting: 2,
+      fellBack: 0,
+    });
     expect(versions.find((v) => v.version === OLDER)).toMatchObject({ held: true, reporting: 0 });
     const stored = rowsOf<{ fell_back_from: string }>(
       await t.current.db.execute(sql`select fell_back_from from reports where workspace_id = ${fleet[2].id}`),

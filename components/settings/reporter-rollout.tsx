@@ -43,50 +43,52 @@ const versionColumns = (view: ReporterRolloutView) => [
   ),
 ];
 
-/**
- * The staged rollout of the reporter (admins): which version every workspace downloads (this release's, or one
- * pinned), a candidate for some templates and a stable share of the rest, and per version how the workspaces
- * on it fare: reporting, with errors, or fallen back to their previous reporter.
- */
-export function ReporterRolloutPanel({ view }: { view: ReporterRolloutView }) {
-  const held = view.versions.filter((v) => v.held).map((v) => ({ value: v.version, label: v.version }));
-  const [pinned, setPinned] = useState(view.rollout.pinned ?? "");
-  const [candidate, setCandidate] = useState(view.rollout.candidate?.version ?? "");
-  const [templates, setTemplates] = useState(view.rollout.candidate?.templates.join(", ") ?? "");
-  const [percent, setPercent] = useState(String(view.rollout.candidate?.percent ?? 0));
-  const [saved, setSaved] = useState("");
-  const save = useSaveReporterRollout(() => setSaved("Saved: workspaces get it at their next run."));
-  const parsed = reporterRollout.safeParse({
-    pinned: pinned || null,
-    candidate: candidate
+type Draft = { pinned: string; candidate: string; templates: string; percent: string };
+
+/** The form's text as the API's body, checked by the same schema. */
+const rolloutOf = (d: Draft) =>
+  reporterRollout.safeParse({
+    pinned: d.pinned || null,
+    candidate: d.candidate
       ? {
-          version: candidate,
-          templates: templates
+          version: d.candidate,
+          templates: d.templates
             .split(",")
             .map((t) => t.trim())
             .filter(Boolean),
-          percent: percent.trim() === "" ? Number.NaN : Number(percent),
+          percent: d.percent.trim() === "" ? Number.NaN : Number(d.percent),
         }
       : null,
   });
+
+/** The choice: latest or a pinned version for everyone, and a candidate for templates and a share of the rest. */
+function RolloutForm({ view }: { view: ReporterRolloutView }) {
+  const held = view.versions.filter((v) => v.held).map((v) => ({ value: v.version, label: v.version }));
+  const { pinned, candidate } = view.rollout;
+  const [draft, setDraft] = useState<Draft>({
+    pinned: pinned ?? "",
+    candidate: candidate?.version ?? "",
+    templates: candidate?.templates.join(", ") ?? "",
+    percent: String(candidate?.percent ?? 0),
+  });
+  const [saved, setSaved] = useState("");
+  const save = useSaveReporterRollout(() => setSaved("Saved: workspaces get it at their next run."));
+  const parsed = rolloutOf(draft);
+  const edit = (key: keyof Draft) => (value: string) => {
+    setSaved("");
+    setDraft({ ...draft, [key]: value });
+  };
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    setSaved("");
     if (parsed.success) save.mutate(parsed.data);
   };
   return (
-    <form onSubmit={submit} aria-label="Reporter rollout" className="stack" data-testid="reporter-rollout">
-      <DataTable
-        data={view.versions}
-        columns={versionColumns(view)}
-        rowId={(v) => v.version}
-        testId="reporter-versions"
-      />
+    <form onSubmit={submit} aria-label="Reporter rollout" className="stack">
       <div className="row">
         <Select
           label="Everyone gets"
-          value={pinned}
-          onValue={setPinned}
+          value={draft.pinned}
+          onValue={edit("pinned")}
           options={[
             { value: "", label: `latest (${view.latest})` },
             ...held.map((h) => ({ ...h, label: `pinned: ${h.label}` })),
@@ -94,21 +96,26 @@ export function ReporterRolloutPanel({ view }: { view: ReporterRolloutView }) {
         />
         <Select
           label="Candidate"
-          value={candidate}
-          onValue={setCandidate}
+          value={draft.candidate}
+          onValue={edit("candidate")}
           options={[{ value: "", label: "none" }, ...held]}
         />
-        {candidate ? (
+        {draft.candidate ? (
           <>
-            <TextField label="to templates" placeholder="canary, ai-dev" value={templates} onValue={setTemplates} />
+            <TextField
+              label="to templates"
+              placeholder="canary, ai-dev"
+              value={draft.templates}
+              onValue={edit("templates")}
+            />
             <NumberField
               label="and"
               unit="% of the others"
               min={0}
               max={100}
               width={60}
-              value={percent}
-              onValue={setPercent}
+              value={draft.percent}
+              onValue={edit("percent")}
             />
           </>
         ) : null}
@@ -124,10 +131,28 @@ export function ReporterRolloutPanel({ view }: { view: ReporterRolloutView }) {
         ) : null}
       </div>
       {save.isError ? <ErrorPanel title="Could not save the rollout" error={save.error} /> : null}
+    </form>
+  );
+}
+
+/**
+ * The staged rollout of the reporter (admins): per version how the workspaces on it fare (reporting, with errors,
+ * or fallen back to their previous reporter), and the choice of what they download.
+ */
+export function ReporterRolloutPanel({ view }: { view: ReporterRolloutView }) {
+  return (
+    <div className="stack" data-testid="reporter-rollout">
+      <DataTable
+        data={view.versions}
+        columns={versionColumns(view)}
+        rowId={(v) => v.version}
+        testId="reporter-versions"
+      />
+      <RolloutForm view={view} />
       <p className="muted small">
         A workspace&apos;s share is fixed by its id, so the same workspaces stay in it. A reporter that fails after an
         update runs the one it replaced, whose report says so (&ldquo;fell back&rdquo;).
       </p>
-    </form>
+    </div>
   );
 }

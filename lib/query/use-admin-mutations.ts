@@ -13,6 +13,8 @@ import {
   revokeToken,
   rotateEnrollmentKey,
 } from "./admin";
+import type { TeamUpload } from "@/lib/services/team-upload";
+import { postTeamsUpload, usageKeys } from "./usage";
 import { useInvalidatingMutation, type MutationCallbacks } from "./use-invalidating-mutation";
 
 const USERS = [adminKeys.users()];
@@ -54,3 +56,7 @@ export const useSaveRetention = (onSaved: () => void) => useRefreshingMutation(p
 export const useSaveReporterRollout = (onSaved: () => void) => useRefreshingMutation(putReporterRollout, onSaved);
 
 export const useRotateEnrollmentKey = () => useRefreshingMutation(rotateEnrollmentKey);
+
+/** An owner → team upload: every usage view is read again, the groups being new. */
+export const useUploadTeams = (callbacks?: MutationCallbacks<TeamUpload, string>) =>
+  useInvalidatingMutation(postTeamsUpload, [usageKeys.all], callbacks);

@@ -3,8 +3,9 @@ import { sql, type SQL } from "drizzle-orm";
 import type { UsageDimension } from "@/lib/validations/usage";
 
 // What the usage by team sums, per dimension (docs/usage.md): units, each one workspace's share that belongs to one
-// dimension value (its key), and the SQL of a unit's value on one of its workspace's report days. The ids come from
-// the CTE `ws` (the workspaces in scope), the report days from the CTE `r` (id, day), the units from `u` (id, key).
+// dimension value (its key), and each unit's value on its workspace's report days. The ids come from the CTE `ws`
+// (the workspaces in scope), the report days and the workspace's total on each from the CTE `r` (id, day, bytes),
+// the units from `u` (id, key).
 
 /** Each workspace's key in the dimension, or several (a user in several groups), '' where it has none. */
 const WORKSPACE_KEYS: Record<Exclude<UsageDimension, "agent">, SQL> = {
@@ -16,10 +17,12 @@ const WORKSPACE_KEYS: Record<Exclude<UsageDimension, "agent">, SQL> = {
     left join team_members tm on tm.username = lower(w.owner)`,
 };
 
-/** A workspace's total on a report day: its roots' sum, as the fleet's total counts them. */
-const WORKSPACE_VALUE = sql`(select wd.bytes from workspace_daily wd where wd.workspace_id = r.id and wd.day = r.day)`;
-
-export type UsageUnits = { units: SQL; value: SQL };
+/**
+ * `before`: CTEs the units read, ahead of `u`; `units`: the CTE `u`'s query (id, key); `values`: null where a unit is
+ * worth its workspace's total (its changes are the workspace's), else (key, id, day, bytes): each unit on each report
+ * day of its workspace.
+ */
+export type UsageUnits = { before: SQL; units: SQL; values: SQL | null };
 
 /**
  * The units of a dimension, or of the whole (`null`: one unit per workspace, key ''). By agent a unit is a workspace's
@@ -27,12 +30,17 @@ export type UsageUnits = { units: SQL; value: SQL };
  * root that left the report leaves the agent's sum as it leaves the workspace's.
  */
 export function usageUnits(dimension: UsageDimension | null): UsageUnits {
-  if (dimension === null) return { units: sql`select ws.id, '' as key from ws`, value: WORKSPACE_VALUE };
-  if (dimension !== "agent") return { units: WORKSPACE_KEYS[dimension], value: WORKSPACE_VALUE };
+  if (dimension === null) return { before: sql``, units: sql`select ws.id, '' as key from ws`, values: null };
+  if (dimension !== "agent") return { before: sql``, units: WORKSPACE_KEYS[dimension], values: null };
+  // Each workspace's agents' sums on its report days, read once (`a`): joined, not looked up per unit and day.
   return {
-    units: sql`select distinct r.id, rd.agent as key from r join root_daily rd on rd.workspace_id = r.id and rd.day = r.day`,
-    value: sql`coalesce((select sum(rd.bytes) from root_daily rd
-      where rd.workspace_id = r.id and rd.day = r.day and rd.agent = u.key), 0)`,
+    before: sql`a as (
+      select r.id, r.day, rd.agent as key, sum(rd.bytes) as bytes
+        from r join root_daily rd on rd.workspace_id = r.id and rd.day = r.day group by r.id, r.day, rd.agent
+    ),`,
+    units: sql`select distinct a.id, a.key from a`,
+    values: sql`select u.key, r.id, r.day, coalesce(a.bytes, 0) as bytes from r join u on u.id = r.id
+      left join a on a.id = r.id and a.day = r.day and a.key = u.key`,
   };
 }
 

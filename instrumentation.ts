@@ -45,6 +45,9 @@ export async function register() {
     keptRefresherFor(database.db).poke();
     const { bootstrapAdminFromEnv } = await import("./lib/services/users");
     await bootstrapAdminFromEnv(database.db);
+    // The reporter this release bundles, kept by version so the previous one stays servable (the staged rollout).
+    const { recordBundledRelease } = await import("./lib/services/reporter-rollout");
+    await recordBundledRelease(database.db);
   } catch (err) {
     console.error(
       `[db] could not open the database (tried again by the next request or scheduled task): ${(err as Error).message}`,

@@ -5,6 +5,7 @@ import type { RuleSet } from "@/lib/findings/rules";
 import { KEPT_AGGREGATES_LOCK } from "../advisory-locks";
 import { rowsOf, type Db } from "../types";
 import { groupedRuleRows, KEPT_RULE_IDS, keptSignature, workspaceFilter } from "./rule-rows";
+import { workspaceRanges, type WorkspaceRange } from "./workspace-batches";
 
 // The kept findings (lib/db/schema/findings.ts): the rules over the latest roots, computed when the roots or
 // the rules change rather than at each request. Every rewrite computes with the very SQL that a request would
@@ -25,10 +26,15 @@ export async function currentKeptRules(db: Db, rules: RuleSet): Promise<Set<Rule
 }
 
 /**
- * Rewrites the kept rows of `ids`, of the given workspaces or the whole fleet, in the caller's transaction. (Two
+ * Rewrites the kept rows of `ids`, of the given workspaces or a range of them, in the caller's transaction. (Two
  * statements: a delete in a WITH of the insert would run after it, and the new rows would meet the old keys.)
  */
-async function rewrite(tx: Db, rules: RuleSet, ids: readonly RuleId[], workspaces?: readonly string[]): Promise<void> {
+async function rewrite(
+  tx: Db,
+  rules: RuleSet,
+  ids: readonly RuleId[],
+  workspaces: readonly string[] | WorkspaceRange,
+): Promise<void> {
   if (ids.length === 0) return;
   await tx.execute(
     sql`delete from kept_findings where rule_id in (${sql.join(
@@ -56,13 +62,14 @@ export async function lockKeptShared(tx: Db): Promise<void> {
 
 /**
  * Rewrites the rows of `ids` (every kept rule by default) for the whole fleet and records their signatures, in
- * the caller's transaction: a change of thresholds commits with its findings.
+ * the caller's transaction: a change of thresholds commits with its findings. A range of workspaces at a time
+ * (workspace-batches.ts), each statement within the statement timeout whatever the fleet's size.
  */
 export async function rewriteKeptRules(tx: Db, rules: RuleSet, ids: readonly RuleId[] = KEPT_RULE_IDS): Promise<void> {
   const kept = ids.filter((id) => KEPT_RULE_IDS.includes(id));
   if (kept.length === 0) return;
   await tx.execute(sql`select pg_advisory_xact_lock(${KEPT_AGGREGATES_LOCK})`);
-  await rewrite(tx, rules, kept);
+  for (const range of await workspaceRanges(tx)) await rewrite(tx, rules, kept, range);
   await tx.execute(sql`insert into kept_finding_rules (rule_id, signature, refreshed_at)
     values ${sql.join(
       kept.map((id) => sql`(${id}, ${keptSignature(id, rules)}, now())`),

@@ -6,6 +6,7 @@ import { agedBytes, olderBytes } from "@/lib/findings/age-buckets";
 import { ofLiveWorkspace } from "../deleted";
 import type { Db } from "../types";
 import { workspaceFilter } from "./rule-rows";
+import { workspaceRanges, type WorkspaceRange } from "./workspace-batches";
 
 // The roots that grew since the day 7 days ago, kept per workspace (lib/db/schema/reports.ts root_growth_days):
 // what the overview's fastest-growing roots read; and with them each workspace's roots per agent and kind with their
@@ -25,7 +26,7 @@ export const growthSinceDay = (now: Date): Day => addDaysTo(utcDayOf(now), -GROW
  * row: those probes land all over root_daily's key index, which grows with the length of history, while one day's
  * rows are a fixed amount (and stored together, since ingest appends day by day).
  */
-export const dayOfRoots = (day: Day, workspaces?: readonly string[]) =>
+export const dayOfRoots = (day: Day, workspaces?: readonly string[] | WorkspaceRange) =>
   sql`select workspace_id, root_key, bytes from root_daily
     where day = ${day}::date ${workspaceFilter(sql`workspace_id`, workspaces)} offset 0`;
 
@@ -49,7 +50,11 @@ const valueOnDay = (sinceDay: Day, only: SQL | undefined): SQL =>
  * workspace rather than looked up root by root: a descent of root_daily's index, which deepens as history grows,
  * per workspace instead of per root.
  */
-const latestWithValueOn = (sinceDay: Day, only: SQL | undefined, workspaces?: readonly string[]): SQL => {
+const latestWithValueOn = (
+  sinceDay: Day,
+  only: SQL | undefined,
+  workspaces?: readonly string[] | WorkspaceRange,
+): SQL => {
   const day = workspaces ? sql`(${dayOfRoots(sinceDay, workspaces)}) d on ${sameRoot}` : valueOnDay(sinceDay, only);
   return sql`select l.workspace_id, l.root_key, l.agent, l.kind, l.bytes, l.ages, l.collected_at,
       d.bytes as bytes_before
@@ -96,12 +101,12 @@ export const notKeptFor = (sinceDay: Day): SQL =>
     (select 1 from root_growth_days g where g.workspace_id = w.id and g.since_day = ${sinceDay}::date)`;
 
 /**
- * Rewrites the kept rows of the day (root_growth_days, workspace_agents) of `workspaces` (the whole fleet when
- * absent) for `sinceDay`, in the caller's transaction. Both come from one read of the latest roots with their value
- * that day: that read probes root_daily, whose index grows with the length of history.
+ * Rewrites the kept rows of the day (root_growth_days, workspace_agents) of `workspaces` (a list or a range of ids)
+ * for `sinceDay`, in the caller's transaction. Both come from one read of the latest roots with their value that
+ * day: that read probes root_daily, whose index grows with the length of history.
  */
-async function rewrite(tx: Db, sinceDay: Day, workspaces?: readonly string[]): Promise<void> {
-  const only = workspaces && sql`true ${workspaceFilter(sql`l.workspace_id`, workspaces)}`;
+async function rewrite(tx: Db, sinceDay: Day, workspaces: readonly string[] | WorkspaceRange): Promise<void> {
+  const only = sql`true ${workspaceFilter(sql`l.workspace_id`, workspaces)}`;
   await tx.execute(sql`delete from workspace_agents where true ${workspaceFilter(sql`workspace_id`, workspaces)}`);
   // Every workspace with roots is computed for the day, grown or not. A data-modifying WITH runs whether or not it
   // is read.
@@ -125,10 +130,14 @@ export async function rewriteWorkspaceGrowth(tx: Db, workspaces: readonly string
   await rewrite(tx, growthSinceDay(now), workspaces);
 }
 
-/** Maintenance's part: the whole fleet's growth for the day of `now`, in the caller's transaction. */
+/**
+ * Maintenance's part: the whole fleet's growth for the day of `now`, in the caller's transaction, a range of
+ * workspaces at a time (workspace-batches.ts): in one statement it ran past the statement timeout at 100,000
+ * workspaces.
+ */
 export async function rewriteFleetGrowth(tx: Db, now = new Date()): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(${KEPT_AGGREGATES_LOCK})`);
-  await rewrite(tx, growthSinceDay(now));
+  for (const range of await workspaceRanges(tx)) await rewrite(tx, growthSinceDay(now), range);
 }
 
 /**

@@ -4,16 +4,27 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import { createHash } from "node:crypto";
 import { GROUP_MEMBERS_SHOWN, RULE_IDS, type RuleId } from "@/lib/findings/finding";
 import { RULES, type RuleSet } from "@/lib/findings/rules";
+import type { WorkspaceRange } from "./workspace-batches";
 
 /** The rules whose findings are kept (lib/db/schema/findings.ts): those over the latest roots. */
 export const KEPT_RULE_IDS: readonly RuleId[] = RULE_IDS.filter((id) => RULES[id].scope === "root");
 
 export const isKept = (id: RuleId) => KEPT_RULE_IDS.includes(id);
 
-/** `and <column> = …` for one workspace, `and <column> in (…)` for several, nothing for the whole fleet. */
-export function workspaceFilter(column: SQL, workspaces: string | readonly string[] | undefined): SQL {
+/** One workspace, several, a range of ids, or (undefined) the whole fleet. */
+export type Workspaces = string | readonly string[] | WorkspaceRange | undefined;
+
+/**
+ * `and <column> = …` for one workspace, `and <column> in (…)` for several, `and <column> >= … and <column> < …`
+ * for a range, nothing for the whole fleet.
+ */
+export function workspaceFilter(column: SQL, workspaces: Workspaces): SQL {
   if (workspaces === undefined) return sql``;
   if (typeof workspaces === "string") return sql`and ${column} = ${workspaces}`;
+  if ("from" in workspaces) {
+    const { from, to } = workspaces;
+    return sql`${from === null ? sql`` : sql`and ${column} >= ${from}`} ${to === null ? sql`` : sql`and ${column} < ${to}`}`;
+  }
   if (workspaces.length === 0) return sql`and false`;
   return sql`and ${column} in (${sql.join(
     workspaces.map((w) => sql`${w}`),
@@ -25,12 +36,7 @@ export function workspaceFilter(column: SQL, workspaces: string | readonly strin
  * One rule's findings computed from the latest tables: columns workspace_id, root_key, agent, path, value,
  * threshold and urgency (float8), of the given workspaces or the whole fleet.
  */
-export function ruleRows(
-  id: RuleId,
-  rules: RuleSet,
-  now: Date | SQL,
-  workspaces: string | readonly string[] | undefined,
-): SQL {
+export function ruleRows(id: RuleId, rules: RuleSet, now: Date | SQL, workspaces: Workspaces): SQL {
   const rule = RULES[id];
   const full = rules["volume-full"];
   const ctx = {
@@ -55,7 +61,11 @@ export const MEMBERS = sql`to_jsonb((array_agg(jsonb_build_object('rootKey', f.r
  * The findings of `ids` grouped as the lists group them: one row per rule, workspace and agent (agent_key, ''
  * for none) with their count, total, highest urgency and members. Columns in kept_findings' order.
  */
-export function groupedRuleRows(ids: readonly RuleId[], rules: RuleSet, workspaces?: readonly string[]): SQL {
+export function groupedRuleRows(
+  ids: readonly RuleId[],
+  rules: RuleSet,
+  workspaces?: readonly string[] | WorkspaceRange,
+): SQL {
   const rows = sql.join(
     ids.map((id) => sql`select ${id}::text as rule_id, k.* from (${ruleRows(id, rules, sql`now()`, workspaces)}) k`),
     sql` union all `,

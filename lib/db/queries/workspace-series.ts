@@ -6,6 +6,7 @@ import { KEPT_AGGREGATES_LOCK } from "../advisory-locks";
 import { ofLiveWorkspace } from "../deleted";
 import { rowsOf, type Db } from "../types";
 import { workspaceFilter } from "./rule-rows";
+import { workspaceRanges, type WorkspaceRange } from "./workspace-batches";
 
 // Each workspace's bytes and roots per series of the fleet chart, kept (lib/db/schema/reports.ts
 // workspace_series): the overview's levels now and its top agents read ~7 rows a workspace instead of every
@@ -21,7 +22,7 @@ export const seriesKeySql = sql.raw(
 );
 
 /** The rows of `workspace_series` computed from root_latest, of `workspaces` or the whole fleet. */
-const computed = (workspaces?: readonly string[]): SQL =>
+const computed = (workspaces?: readonly string[] | WorkspaceRange): SQL =>
   sql`select workspace_id, ${seriesKeySql} as key, sum(bytes)::bigint as bytes, count(*)::int as roots
     from root_latest where true ${workspaceFilter(sql`workspace_id`, workspaces)} group by 1, 2`;
 
@@ -29,7 +30,7 @@ const signature = createHash("sha256")
   .update(JSON.stringify(new PgDialect().sqlToQuery(computed()).sql))
   .digest("hex");
 
-async function rewrite(tx: Db, workspaces?: readonly string[]): Promise<void> {
+async function rewrite(tx: Db, workspaces: readonly string[] | WorkspaceRange): Promise<void> {
   await tx.execute(sql`delete from workspace_series where true ${workspaceFilter(sql`workspace_id`, workspaces)}`);
   await tx.execute(sql`insert into workspace_series (workspace_id, key, bytes, roots) ${computed(workspaces)}`);
 }
@@ -39,10 +40,13 @@ export async function rewriteWorkspaceSeries(tx: Db, workspaces: readonly string
   if (workspaces.length > 0) await rewrite(tx, workspaces);
 }
 
-/** The whole fleet's rows, and the signature that makes the pages read them, in the caller's transaction. */
+/**
+ * The whole fleet's rows, and the signature that makes the pages read them, in the caller's transaction; a range of
+ * workspaces at a time (workspace-batches.ts), each statement within the statement timeout.
+ */
 export async function rewriteFleetSeries(tx: Db): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(${KEPT_AGGREGATES_LOCK})`);
-  await rewrite(tx);
+  for (const range of await workspaceRanges(tx)) await rewrite(tx, range);
   await tx.execute(sql`insert into settings (key, value) values (${SIGNATURE_KEY}, ${signature})
     on conflict (key) do update set value = excluded.value, updated_at = now()`);
 }

@@ -85,7 +85,7 @@ const pool = new Pool({ connectionString: scratch.url, max: 4, options: CONNECTI
 try {
   log(`${shape.workspaces} workspaces x ${shape.roots} roots, ${shape.days} days of roll-ups; last month ${lastMonth}`);
   const t = performance.now();
-  await generateFleet(pool, shape, log);
+  await generateFleet(pool, shape);
   for (const q of TEAMS) await pool.query(q);
   log(`  generated in ${((performance.now() - t) / 1000).toFixed(0)} s`);
   const db = database.db;

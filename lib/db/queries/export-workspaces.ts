@@ -24,13 +24,22 @@ export async function* workspaceExportRows(
   const ctx = { now, rules: await getRules(db), coderUrl: params.coderUrl ?? null };
   const keys = workspaceSortKeys(p.sort, p.dir, ctx.rules);
   const where = sql.join(workspaceFilters(p, scope), sql` and `);
+  const since = change7dSince(now);
+  // As the list's page: the 7-day change is looked up for a page's rows once they are chosen, unless the order is
+  // that change. Joined to every workspace at each page of 2,000, it made the export of 100,000 workspaces 0.06 x
+  // a COPY of the same rows (the lookup ran for every row left, before the page's sort).
   const rows = keysetRows<RawRow>(
     db,
     keys,
-    (page) => sql`select ${rowColumns(ctx)}, ${change7dColumn}${page.keyColumns}
-    from workspaces w ${change7dJoin(change7dSince(now), "all")}
-    where ${where} and ${page.after}
-    order by ${page.order} limit ${page.limit}`,
+    (page) =>
+      p.sort === "change7d"
+        ? sql`select ${rowColumns(ctx)}, ${change7dColumn}${page.keyColumns}
+          from workspaces w ${change7dJoin(since, "all")}
+          where ${where} and ${page.after}
+          order by ${page.order} limit ${page.limit}`
+        : sql`select w.*, ${change7dColumn} from (select ${rowColumns(ctx)}${page.keyColumns}
+            from workspaces w where ${where} and ${page.after} order by ${page.order} limit ${page.limit}) w
+          ${change7dJoin(since, "few")} order by ${page.order}`,
     opts,
   );
   for await (const r of rows) yield toRow(r, ctx);

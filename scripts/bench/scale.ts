@@ -139,10 +139,10 @@ async function timeAll(sets: Record<string, () => Promise<unknown>>[], runs: num
 /** The machine, in the output: compare figures between runs only on the same. */
 async function describeMachine(pool: Pool): Promise<string> {
   const settings = (
-    await pool.query(`select name, setting, unit from pg_settings where name in ('shared_buffers', 'work_mem',
-      'effective_cache_size', 'max_parallel_workers_per_gather', 'random_page_cost', 'maintenance_work_mem')
+    await pool.query(`select name, current_setting(name) as value from pg_settings where name in ('shared_buffers',
+      'work_mem', 'effective_cache_size', 'max_parallel_workers_per_gather', 'random_page_cost', 'maintenance_work_mem')
       order by name`)
-  ).rows.map((r: { name: string; setting: string; unit: string | null }) => `${r.name}=${r.setting}${r.unit ?? ""}`);
+  ).rows.map((r: { name: string; value: string }) => `${r.name}=${r.value}`);
   const [{ server_version: version }] = (await pool.query("show server_version")).rows;
   return `machine: ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB memory; PostgreSQL ${version}: ${settings.join(", ")}`;
 }

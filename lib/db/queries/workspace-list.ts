@@ -126,27 +126,27 @@ export async function listWorkspaces(
   const where = workspaceFilters(p, scope);
   const ctx = { now, rules: await getRules(db), coderUrl: params.coderUrl ?? null };
   const order = sql`order by ${keysetOrder(workspaceSortKeys(p.sort, p.dir, ctx.rules))}`;
-  const page = (change: SQL) => sql`select ${rowColumns(ctx)}${change}, count(*) over () as total
-    from workspaces w ${p.sort === "change7d" ? change7dJoin(since, "all") : sql``}
-    where ${sql.join(where, sql` and `)} ${order} limit ${p.pageSize} offset ${(p.page - 1) * p.pageSize}`;
+  const filtered = sql`where ${sql.join(where, sql` and `)} ${order} limit ${p.pageSize} offset ${(p.page - 1) * p.pageSize}`;
+  const page = (change: SQL) => sql`select ${rowColumns(ctx)}${change}
+    from workspaces w ${p.sort === "change7d" ? change7dJoin(since, "all") : sql``} ${filtered}`;
   // The 7-day change needs a lookup per workspace: read for every workspace only when the table is sorted by
-  // it, else for the page's rows once they are chosen.
+  // it, else for the page's rows once they are chosen. The count is a statement of its own: as a window over the
+  // page's query it made the page read every workspace in the sort's order, at 100,000 workspaces 20 times the
+  // time of a count and a page read apart.
   // The page is SQL composed from the row columns, filters and sort keys the export shares: db.execute.
-  const rows = rowsOf<RawRow & { total: number }>(
-    await db.execute(
+  const [rawRows, count] = await Promise.all([
+    db.execute(
       p.sort === "change7d"
         ? page(sql`, ${change7dColumn}`)
         : sql`select w.*, ${change7dColumn} from (${page(sql``)}) w ${change7dJoin(since, "few")} ${order}`,
     ),
-  );
-  let total = rows.length ? Number(rows[0].total) : 0;
-  if (rows.length === 0 && p.page > 1) {
-    const c = await db
+    db
       .select({ n: sql<number>`count(*)::int` })
       .from(workspacesAsW)
-      .where(sql.join(where, sql` and `));
-    total = Number(c[0].n);
-  }
+      .where(sql.join(where, sql` and `)),
+  ]);
+  const rows = rowsOf<RawRow>(rawRows);
+  const total = Number(count[0].n);
   const spark = await dailyTotals(
     db,
     rows.map((r) => r.id),

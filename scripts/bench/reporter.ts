@@ -5,6 +5,7 @@
 // Trees are generated under /tmp and removed afterwards. Prints plain lines of numbers and ratios.
 // BENCH_RUNS=n (default 5), BENCH_TREES=plain|heavy (default both), BENCH_COLD=0 skips the cold-cache figures,
 // BENCH_KEEP=/some/dir keeps the generated trees there and reuses them on the next run.
+// --shapes: the homes of five shapes against du -sx instead, as one table (scripts/bench/lib/reporter-shapes.ts).
 
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -12,6 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { formatBytes } from "@/lib/format/bytes";
 import { NODE_FLAGS, REPORTER_ENV, TIME, median, timed } from "./lib/reporter-process";
+import { runShapes } from "./lib/reporter-shapes";
 // @ts-expect-error plain .mjs build script
 import { buildReporter } from "../build-reporter.mjs";
 
@@ -83,6 +85,7 @@ function dropCaches(): string | null {
 
 async function main() {
   const bundle = await buildReporter(path.join(tmp, "reporter.mjs"));
+  if (process.argv.includes("--shapes")) return runShapes(path.join(tmp, "shapes"), bundle, RUNS);
   console.log(
     `reporter bench: ${os.cpus().length} cores, node ${process.version} ${NODE_FLAGS.join(" ")} (as the module runs it), ${RUNS} runs per figure (median), bundle ${fs.statSync(bundle).size} bytes`,
   );

@@ -1,0 +1,161 @@
+// `npm run bench -- reporter --shapes`: the built reporter against `du -sx` on homes of five shapes, whole
+// processes, warm cache, interleaved, medians, with the reporter's peak RSS; one table at the end.
+//   --skip-2m (or BENCH_SKIP_2M=1) leaves out the 2-million-entry home (its generation takes minutes).
+//   BENCH_BASELINE=/path/reporter.mjs runs that bundle too, in the same rounds (before and after a change).
+//   BENCH_RUNS=n (default 5), BENCH_KEEP=/some/dir keeps the homes there and reuses them on the next run.
+
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { recordMeasure } from "../../lib/bench-results";
+import { deepHome, developerHome, largeFilesHome, modulesHome } from "./home-shapes";
+import { NODE_FLAGS, REPORTER_ENV, TIME, median, timed } from "./reporter-process";
+
+type Shape = { key: string; label: string; make: (home: string) => number };
+
+const SHAPES: Shape[] = [
+  { key: "deep", label: "(a) small files, 12 folders deep", make: deepHome },
+  { key: "large", label: "(b) a few large files (fallocate)", make: largeFilesHome },
+  { key: "modules", label: "(c) 50 module folders", make: modulesHome },
+  { key: "100k", label: "(d) developer's home, 100k", make: (h) => developerHome(h, 100_000) },
+  { key: "2m", label: "(e) developer's home, 2M", make: (h) => developerHome(h, 2_000_000) },
+];
+
+/** Other disk-usage tools, timed beside du where installed (ncdu exports to /dev/null, gdu prints a summary). */
+const OTHERS: [string, (home: string) => string[]][] = [
+  ["ncdu", (home) => ["-x", "-0", "-o", "/dev/null", home]],
+  ["gdu", (home) => ["-x", "-n", "-s", home]],
+];
+
+const installed = (cmd: string) => spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0;
+const ms = (x: number) => `${Math.round(x).toLocaleString("en")} ms`;
+
+/** The home generated (or reused under BENCH_KEEP), with its entry count. */
+function shapeHome(dir: string, shape: Shape): { home: string; entries: number } {
+  const home = path.join(dir, shape.key, "home");
+  const done = path.join(dir, shape.key, "entries");
+  if (fs.existsSync(done)) return { home, entries: Number(fs.readFileSync(done, "utf8")) };
+  fs.rmSync(path.dirname(home), { recursive: true, force: true });
+  fs.mkdirSync(home, { recursive: true });
+  const g0 = Date.now();
+  const entries = shape.make(home);
+  fs.writeFileSync(done, String(entries));
+  console.log(`${shape.label}: ${entries} entries generated in ${((Date.now() - g0) / 1000).toFixed(0)} s`);
+  return { home, entries };
+}
+
+/** The reporter as the module's script runs it (its Node flags and environment), a dry run, output dropped. */
+const reporter = (bundle: string, home: string) =>
+  timed(
+    "sh",
+    ["-c", `exec node ${NODE_FLAGS.join(" ")} "$0" --dry-run --home "$1" > /dev/null`, bundle, home],
+    REPORTER_ENV,
+  );
+
+type Row = {
+  shape: Shape;
+  entries: number;
+  du: number;
+  rep: number;
+  base: number | null;
+  rssMiB: number;
+  others: string;
+};
+
+function measure(
+  shape: Shape,
+  home: string,
+  entries: number,
+  bundle: string,
+  baseline: string | null,
+  runs: number,
+): Row {
+  // du at nice 19, as the reporter lowers itself to: load from elsewhere weighs on both alike
+  const du = () => timed("nice", ["-n", "19", "du", "-sx", home]).ms;
+  du();
+  reporter(bundle, home);
+  if (baseline) reporter(baseline, home);
+  const dus: number[] = [];
+  const reps: number[] = [];
+  const bases: number[] = [];
+  let rss = 0;
+  for (let i = 0; i < runs; i++) {
+    dus.push(du()); // interleaved: load from elsewhere hits each alike
+    const r = reporter(bundle, home);
+    reps.push(r.ms);
+    rss = Math.max(rss, r.rssKb ?? 0);
+    if (baseline) bases.push(reporter(baseline, home).ms);
+  }
+  const others = OTHERS.filter(([cmd]) => installed(cmd))
+    .map(([cmd, args]) => {
+      const t = median(Array.from({ length: runs }, () => timed("nice", ["-n", "19", cmd, ...args(home)]).ms));
+      return `${cmd} ${ms(t)}`;
+    })
+    .join(", ");
+  return {
+    shape,
+    entries,
+    du: median(dus),
+    rep: median(reps),
+    base: baseline ? median(bases) : null,
+    rssMiB: rss / 1024,
+    others,
+  };
+}
+
+/** The table, each ratio and peak recorded against its goal for the run's final table. */
+function table(rows: Row[], baseline: boolean): string {
+  const head = [
+    "shape",
+    "entries",
+    "du -sx",
+    "reporter",
+    "ratio",
+    ...(baseline ? ["baseline", "ratio"] : []),
+    "peak RSS MiB",
+  ];
+  const lines = rows.map((r) => {
+    recordMeasure(`reporter ${r.shape.key} / du -sx`, r.rep / r.du, { op: "<=", target: 1.25 });
+    if (TIME) recordMeasure(`reporter ${r.shape.key} peak MiB`, r.rssMiB, { op: "<=", target: 100 });
+    return [
+      r.shape.label,
+      r.entries.toLocaleString("en"),
+      ms(r.du),
+      ms(r.rep),
+      (r.rep / r.du).toFixed(2),
+      ...(r.base === null ? [] : [ms(r.base), (r.base / r.du).toFixed(2)]),
+      TIME ? r.rssMiB.toFixed(1) : "unknown",
+    ];
+  });
+  return [head, head.map(() => "---"), ...lines].map((l) => `| ${l.join(" | ")} |`).join("\n");
+}
+
+export function runShapes(tmp: string, bundle: string, runs: number): void {
+  const skip2m = process.argv.includes("--skip-2m") || process.env.BENCH_SKIP_2M === "1";
+  const baseline = process.env.BENCH_BASELINE ? path.resolve(process.env.BENCH_BASELINE) : null;
+  const floor = median(Array.from({ length: runs }, () => timed("node", [...NODE_FLAGS, "-e", "0"]).ms));
+  console.log(
+    `reporter shapes: ${os.cpus().length} cores, node ${process.version}, ${runs} runs per figure (median), load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}; node -e 0 takes ${ms(floor)}`,
+  );
+  if (baseline) console.log(`baseline: ${baseline}, ${fs.statSync(baseline).size} bytes`);
+  const missing = OTHERS.map(([cmd]) => cmd).filter((cmd) => !installed(cmd));
+  if (missing.length) console.log(`${missing.join(", ")}: not installed here, not measured`);
+  const rows: Row[] = [];
+  for (const shape of SHAPES) {
+    if (shape.key === "2m" && skip2m) {
+      console.log(`${shape.label}: skipped (--skip-2m)`);
+      continue;
+    }
+    const { home, entries } = shapeHome(tmp, shape);
+    const row = measure(shape, home, entries, bundle, baseline, runs);
+    console.log(
+      `${shape.label}: du -sx ${ms(row.du)}, reporter ${ms(row.rep)}${row.base === null ? "" : `, baseline ${ms(row.base)}`}${row.others ? `, ${row.others}` : ""}; load average ${os.loadavg()[0].toFixed(2)}`,
+    );
+    rows.push(row);
+  }
+  console.log(`\n${table(rows, baseline !== null)}`);
+}

@@ -12,7 +12,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { formatBytes } from "@/lib/format/bytes";
-import { NODE_FLAGS, REPORTER_ENV, TIME, median, timed } from "./lib/reporter-process";
+import { NODE_FLAGS, REPORTER_ENV, TIME, median, runReporter, timed } from "./lib/reporter-process";
 import { runShapes } from "./lib/reporter-shapes";
 // @ts-expect-error plain .mjs build script
 import { buildReporter } from "../build-reporter.mjs";
@@ -122,17 +122,7 @@ async function main() {
     // processes on the machine weighs on both alike (du at normal priority is printed too)
     const du = () => timed("nice", ["-n", "19", "du", "-sb", root]);
     const duNormal = () => timed("du", ["-sb", root]);
-    const rep = (scanner = "auto") =>
-      timed(
-        "sh",
-        [
-          "-c",
-          `exec node ${NODE_FLAGS.join(" ")} "$0" --dry-run --home "$1" --scanner ${scanner} > /dev/null`,
-          bundle,
-          home,
-        ],
-        REPORTER_ENV,
-      );
+    const rep = (scanner = "auto") => runReporter(bundle, home, `--scanner ${scanner}`);
     // warm up the cache and the binaries
     du();
     rep();

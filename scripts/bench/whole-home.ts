@@ -14,7 +14,7 @@ import { formatBytes } from "@/lib/format/bytes";
 import { buildReporter } from "../build-reporter.mjs";
 import { recordMeasure } from "../lib/bench-results";
 import { developerHome } from "./lib/home-shapes";
-import { NODE_FLAGS, REPORTER_ENV, TIME, median, timed } from "./lib/reporter-process";
+import { TIME, median, runReporter, timed } from "./lib/reporter-process";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 2_000_000);
@@ -35,12 +35,7 @@ async function main() {
     console.log(`whole home: ${files} files generated in ${((Date.now() - g0) / 1000).toFixed(0)} s`);
   }
   const du = () => timed("nice", ["-n", "19", "du", "-sx", home]);
-  const rep = () =>
-    timed(
-      "sh",
-      ["-c", `exec node ${NODE_FLAGS.join(" ")} "$0" --dry-run --home "$1" > /dev/null`, bundle, home],
-      REPORTER_ENV,
-    );
+  const rep = () => runReporter(bundle, home);
   du();
   rep();
   const dus: number[] = [];

@@ -1,7 +1,9 @@
 // `npm run bench -- reporter --shapes`: the built reporter against `du -sx` on homes of five shapes, whole
 // processes, warm cache, interleaved, medians, with the reporter's peak RSS; one table at the end.
 //   --skip-2m (or BENCH_SKIP_2M=1) leaves out the 2-million-entry home (its generation takes minutes).
-//   BENCH_BASELINE=/path/reporter.mjs runs that bundle too, in the same rounds (before and after a change).
+//   BENCH_BASELINE=/path/reporter.mjs runs that bundle too, in the same rounds (before and after a change);
+//   BENCH_BASELINE_ENV="NAME=value ..." changes its environment (`NODE_COMPILE_CACHE=`: without the cache).
+//   BENCH_NODE=/path/to/node runs the reporter with that Node.js (e.g. the runtime the dashboard serves).
 //   BENCH_RUNS=n (default 5), BENCH_KEEP=/some/dir keeps the homes there and reuses them on the next run.
 
 import { spawnSync } from "node:child_process";
@@ -10,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { recordMeasure } from "../../lib/bench-results";
 import { deepHome, developerHome, largeFilesHome, modulesHome } from "./home-shapes";
-import { NODE_FLAGS, REPORTER_ENV, TIME, median, timed } from "./reporter-process";
+import { NODE, NODE_FLAGS, TIME, median, runReporter, timed } from "./reporter-process";
 
 type Shape = { key: string; label: string; make: (home: string) => number };
 
@@ -28,6 +30,14 @@ const OTHERS: [string, (home: string) => string[]][] = [
   ["gdu", (home) => ["-x", "-n", "-s", home]],
 ];
 
+/** BENCH_BASELINE_ENV's assignments; an empty value unsets the variable. */
+const BASELINE_ENV: Record<string, string | undefined> = Object.fromEntries(
+  (process.env.BENCH_BASELINE_ENV ?? "")
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((a) => [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1) || undefined]),
+);
+
 const installed = (cmd: string) => spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0;
 const ms = (x: number) => `${Math.round(x).toLocaleString("en")} ms`;
 
@@ -44,14 +54,6 @@ function shapeHome(dir: string, shape: Shape): { home: string; entries: number }
   console.log(`${shape.label}: ${entries} entries generated in ${((Date.now() - g0) / 1000).toFixed(0)} s`);
   return { home, entries };
 }
-
-/** The reporter as the module's script runs it (its Node flags and environment), a dry run, output dropped. */
-const reporter = (bundle: string, home: string) =>
-  timed(
-    "sh",
-    ["-c", `exec node ${NODE_FLAGS.join(" ")} "$0" --dry-run --home "$1" > /dev/null`, bundle, home],
-    REPORTER_ENV,
-  );
 
 type Row = {
   shape: Shape;
@@ -74,18 +76,18 @@ function measure(
   // du at nice 19, as the reporter lowers itself to: load from elsewhere weighs on both alike
   const du = () => timed("nice", ["-n", "19", "du", "-sx", home]).ms;
   du();
-  reporter(bundle, home);
-  if (baseline) reporter(baseline, home);
+  runReporter(bundle, home);
+  if (baseline) runReporter(baseline, home, "", BASELINE_ENV);
   const dus: number[] = [];
   const reps: number[] = [];
   const bases: number[] = [];
   let rss = 0;
   for (let i = 0; i < runs; i++) {
     dus.push(du()); // interleaved: load from elsewhere hits each alike
-    const r = reporter(bundle, home);
+    const r = runReporter(bundle, home);
     reps.push(r.ms);
     rss = Math.max(rss, r.rssKb ?? 0);
-    if (baseline) bases.push(reporter(baseline, home).ms);
+    if (baseline) bases.push(runReporter(baseline, home, "", BASELINE_ENV).ms);
   }
   const others = OTHERS.filter(([cmd]) => installed(cmd))
     .map(([cmd, args]) => {
@@ -134,14 +136,17 @@ function table(rows: Row[], baseline: boolean): string {
 export function runShapes(tmp: string, bundle: string, runs: number): void {
   const skip2m = process.argv.includes("--skip-2m") || process.env.BENCH_SKIP_2M === "1";
   const baseline = process.env.BENCH_BASELINE ? path.resolve(process.env.BENCH_BASELINE) : null;
-  const floor = median(Array.from({ length: runs }, () => timed("node", [...NODE_FLAGS, "-e", "0"]).ms));
+  const floor = median(Array.from({ length: runs }, () => timed(NODE, [...NODE_FLAGS, "-e", "0"]).ms));
   console.log(
-    `reporter shapes: ${os.cpus().length} cores, node ${process.version}, ${runs} runs per figure (median), load average ${os
+    `reporter shapes: ${os.cpus().length} cores, node ${spawnSync(NODE, ["--version"], { encoding: "utf8" }).stdout.trim()} (${NODE}), ${runs} runs per figure (median), load average ${os
       .loadavg()
       .map((x) => x.toFixed(2))
       .join(" ")}; node -e 0 takes ${ms(floor)}`,
   );
-  if (baseline) console.log(`baseline: ${baseline}, ${fs.statSync(baseline).size} bytes`);
+  if (baseline)
+    console.log(
+      `baseline: ${baseline}, ${fs.statSync(baseline).size} bytes, environment ${process.env.BENCH_BASELINE_ENV ?? "the same"}`,
+    );
   const missing = OTHERS.map(([cmd]) => cmd).filter((cmd) => !installed(cmd));
   if (missing.length) console.log(`${missing.join(", ")}: not installed here, not measured`);
   const rows: Row[] = [];

@@ -1,5 +1,6 @@
 // `npm run bench -- reporter --shapes`: the built reporter against `du -sx` on homes of five shapes, whole
-// processes, warm cache, interleaved, medians, with the reporter's peak RSS; one table at the end.
+// processes, warm cache, interleaved, medians, with the reporter's peak RSS and whether its whole home is du's
+// (du -sxB1 bytes, du -sx --inodes entries); one table at the end.
 //   --skip-2m (or BENCH_SKIP_2M=1) leaves out the 2-million-entry home (its generation takes minutes).
 //   BENCH_BASELINE=/path/reporter.mjs runs that bundle too, in the same rounds (before and after a change);
 //   BENCH_BASELINE_ENV="NAME=value ..." changes its environment (`NODE_COMPILE_CACHE=`: without the cache).
@@ -12,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { recordMeasure } from "../../lib/bench-results";
 import { deepHome, developerHome, largeFilesHome, modulesHome } from "./home-shapes";
-import { NODE, NODE_FLAGS, TIME, median, runReporter, timed } from "./reporter-process";
+import { NODE, NODE_FLAGS, REPORTER_ENV, TIME, median, runReporter, timed } from "./reporter-process";
 
 type Shape = { key: string; label: string; make: (home: string) => number };
 
@@ -55,6 +56,18 @@ function shapeHome(dir: string, shape: Shape): { home: string; entries: number }
   return { home, entries };
 }
 
+/** Whether the report's whole home is du's: `du -sxB1` bytes and `du -sx --inodes` entries. */
+function sameAsDu(bundle: string, home: string, entries: number): boolean {
+  const out = spawnSync(NODE, [...NODE_FLAGS, bundle, "--dry-run", "--home", home], {
+    env: REPORTER_ENV,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  }).stdout;
+  const report = JSON.parse(out) as { home?: { bytes: number; files: number; dirs: number } };
+  const du = Number(spawnSync("du", ["-sxB1", home], { encoding: "utf8" }).stdout.split("\t")[0]);
+  return report.home?.bytes === du && report.home.files + report.home.dirs === entries;
+}
+
 type Row = {
   shape: Shape;
   entries: number;
@@ -63,6 +76,7 @@ type Row = {
   base: number | null;
   rssMiB: number;
   others: string;
+  same: boolean;
 };
 
 function measure(
@@ -103,6 +117,7 @@ function measure(
     base: baseline ? median(bases) : null,
     rssMiB: rss / 1024,
     others,
+    same: sameAsDu(bundle, home, entries),
   };
 }
 
@@ -116,6 +131,7 @@ function table(rows: Row[], baseline: boolean): string {
     "ratio",
     ...(baseline ? ["baseline", "ratio"] : []),
     "peak RSS MiB",
+    "= du",
   ];
   const lines = rows.map((r) => {
     recordMeasure(`reporter ${r.shape.key} / du -sx`, r.rep / r.du, { op: "<=", target: 1.25 });
@@ -128,6 +144,7 @@ function table(rows: Row[], baseline: boolean): string {
       (r.rep / r.du).toFixed(2),
       ...(r.base === null ? [] : [ms(r.base), (r.base / r.du).toFixed(2)]),
       TIME ? r.rssMiB.toFixed(1) : "unknown",
+      r.same ? "yes" : "NO",
     ];
   });
   return [head, head.map(() => "---"), ...lines].map((l) => `| ${l.join(" | ")} |`).join("\n");

@@ -1,4 +1,4 @@
-// The native scanner's processes share out a -s folder's entries by path, three levels deep: together they
+// The native scanner's processes share out a -s folder's entries by path, two levels deep: together they
 // print every entry once, as one process alone does, and each takes a share of roots laid out alike.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";

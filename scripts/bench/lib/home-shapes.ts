@@ -1,6 +1,5 @@
 // Homes of the shapes the reporter must measure at du's speed (`npm run bench -- reporter --shapes`, and the
-// whole-home bench's 2-million-entry home). Each generator fills `home` and returns the entries du -sx --inodes
-// counts there (the home folder itself included).
+// whole-home bench's 2-million-entry home). Each generator fills `home`.
 
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -48,7 +47,7 @@ export function developerHome(home: string, entries: number): number {
 }
 
 /** Small files (0-3 KB) in the leaves of a binary tree of folders twelve deep: 4,096 leaves of 47 files. */
-export function deepHome(home: string): number {
+export function deepHome(home: string): void {
   const leaves = (dir: string, depth: number, id: number) => {
     if (depth === 12) {
       fs.mkdirSync(dir, { recursive: true });
@@ -59,14 +58,13 @@ export function deepHome(home: string): number {
     for (const k of [0, 1]) leaves(path.join(dir, `d${depth}-${k}`), depth + 1, id * 2 + k);
   };
   leaves(path.join(home, "src"), 0, 0);
-  return inodes(home);
 }
 
 /**
  * A few large files: fallocate'd, so they hold real blocks (du counts them, unlike a sparse file's holes) yet
  * take no time to write. 3 × 1 GiB and 3 × 256 MiB, with a shell's dotfiles.
  */
-export function largeFilesHome(home: string): number {
+export function largeFilesHome(home: string): void {
   const sizes = ["1G", "1G", "1G", "256M", "256M", "256M"];
   fs.mkdirSync(path.join(home, "data"), { recursive: true });
   sizes.forEach((size, i) => {
@@ -74,11 +72,10 @@ export function largeFilesHome(home: string): number {
     if (r.status !== 0) throw new Error(`fallocate -l ${size}: ${r.stderr || r.error}`);
   });
   for (const f of [".bashrc", ".profile", ".gitconfig"]) fs.writeFileSync(path.join(home, f), content(0));
-  return inodes(home);
 }
 
 /** 50 module folders (`.coder-modules/<ns>/<module>`, 5 namespaces of 10), each of scripts, logs and 1,000 files. */
-export function modulesHome(home: string): number {
+export function modulesHome(home: string): void {
   const known = ["claude-code", "codex", "gemini", "goose", "aider", "amazon-q", "cursor", "opencode", "amp", "kiro"];
   for (const ns of ["coder", "acme", "infra", "data", "tools"]) {
     known.forEach((name, m) => {
@@ -90,11 +87,10 @@ export function modulesHome(home: string): number {
       spread(path.join(dir, "data"), 1000, m * 1000);
     });
   }
-  return inodes(home);
 }
 
 /** du -sx --inodes of the home: what the report's files + dirs must equal. */
-function inodes(home: string): number {
+export function inodes(home: string): number {
   const r = spawnSync("du", ["-sx", "--inodes", home], { encoding: "utf8" });
   return Number(r.stdout.split("\t")[0]);
 }

@@ -260,8 +260,10 @@ static int share(const char *s) {
 /**
  * The levels below a -s folder whose entries are shared out: one level put all of a folder with one child (a
  * root's `data/`, `.npm/_cacache/`) in one process, and the roots' folders of the same name in the same one.
+ * Every process reads the folders above the last shared level: a third level would read the leaf folders of
+ * many homes twice (12 % more CPU on the 2-million-entry home of `npm run bench -- reporter --shapes`).
  */
-#define SHARE_LEVELS 3
+#define SHARE_LEVELS 2
 
 /** Whether the entry at `path` (len bytes) of a shared folder is this process's (a hash of its bytes, modulo N). */
 static int mine(const char *path, size_t len) {

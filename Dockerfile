@@ -21,6 +21,12 @@ COPY . .
 # version and integrity), and the app with .next/standalone.
 RUN npm run build
 
+# The maintenance task on a schedule (the Helm chart's cronjob mode): npm run maintenance needs the scripts and
+# tsx, which the standalone runtime leaves out. docker build --target maintenance -t <image>:<version>-maintenance .
+FROM build AS maintenance
+USER node
+CMD ["npm", "run", "maintenance"]
+
 FROM node:20-bookworm-slim AS runtime
 WORKDIR /app
 ENV NODE_ENV=production \

@@ -21,7 +21,11 @@ export async function register() {
   const { MAINTENANCE_EVERY_MS, startMaintenanceSchedule } = await import("./lib/db/maintenance-schedule");
   // After each hourly run: the owners told of the cleanups the policies' next runs will make.
   const { decideCleanupAhead } = await import("./lib/services/cleanup-ahead");
-  startMaintenanceSchedule(getDatabase, MAINTENANCE_EVERY_MS, (db) => decideCleanupAhead(db));
+  // STORAGE_MAINTENANCE=off: a scheduled job runs `npm run maintenance` instead (the Helm chart's cronjob mode).
+  const { config } = await import("./lib/config");
+  if (config().maintenanceInProcess) {
+    startMaintenanceSchedule(getDatabase, MAINTENANCE_EVERY_MS, (db) => decideCleanupAhead(db));
+  }
   // A backup a day into STORAGE_BACKUP_DIR, when set (docs/backup.md).
   const { startBackupSchedule } = await import("./lib/backup/schedule");
   startBackupSchedule(getDatabase);
@@ -41,6 +45,9 @@ export async function register() {
     keptRefresherFor(database.db).poke();
     const { bootstrapAdminFromEnv } = await import("./lib/services/users");
     await bootstrapAdminFromEnv(database.db);
+    // The reporter this release bundles, kept by version so the previous one stays servable (the staged rollout).
+    const { recordBundledRelease } = await import("./lib/services/reporter-rollout");
+    await recordBundledRelease(database.db);
   } catch (err) {
     console.error(
       `[db] could not open the database (tried again by the next request or scheduled task): ${(err as Error).message}`,

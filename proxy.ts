@@ -18,9 +18,10 @@ const OPEN_PAGES = /^\/(sign-in|setup)(\/|$)/;
 // session, and the Terraform module with its registry protocol, which `terraform init` reads without one.
 const MACHINE_PATHS =
   /^\/(api\/|metrics$|reporter\.mjs(\.sha256)?$|runtime\/|terraform\/|\.well-known\/terraform\.json$)/;
-// Downloads whose name says what they hold (their version is in it, or they are checked against a published hash):
-// a cache may keep them, unlike the API's answers.
-const DOWNLOADS = /^\/(reporter\.mjs|runtime\/|terraform\/[^/]+\.tar\.gz$)/;
+// Downloads whose name says what they hold (their version is in it): a cache may keep them, unlike the API's answers.
+const DOWNLOADS = /^\/(runtime\/|terraform\/[^/]+\.tar\.gz$)/;
+// The reporter and its checksum: the version depends on the workspace asking (the rollout), so a route serves them.
+const REPORTER_FILES = /^\/(reporter\.mjs(\.sha256)?)$/;
 
 // Every page gets the security headers and a Content-Security-Policy with a nonce of its own; Next reads the
 // nonce from the request's policy and puts it on its scripts, and the root layout hands it to next-themes.
@@ -34,7 +35,10 @@ export function proxy(request: NextRequest) {
   if (MACHINE_PATHS.test(pathname)) {
     // No page here: nothing to run, nothing to frame, nothing to keep in a cache (the routes of /api/v1 set the
     // same in lib/http/response.ts, for when they are called without the proxy).
-    response = NextResponse.next();
+    const reporterFile = REPORTER_FILES.exec(pathname)?.[1];
+    response = reporterFile
+      ? NextResponse.rewrite(new URL(`/api/v1/reporter/${reporterFile}`, request.url))
+      : NextResponse.next();
     response.headers.set("content-security-policy", API_POLICY);
     // The proxy's headers win over the route's: the workspaces' small answers keep their "no-transform" here.
     if (WORKSPACE_ENDPOINTS.test(pathname)) response.headers.set("cache-control", SMALL_ANSWER_CACHE_CONTROL);

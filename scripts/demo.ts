@@ -112,6 +112,6 @@ log(
 );
 const next = spawnSync("npx", ["next", "start", "-p", args.port], {
   stdio: "inherit",
-  env: { ...process.env, STORAGE_DATA_DIR: dataDir },
+  env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", STORAGE_DATA_DIR: dataDir },
 });
 process.exit(next.status ?? 1);

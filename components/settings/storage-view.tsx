@@ -12,6 +12,8 @@ import { RetentionEditor } from "./retention-editor";
 import { ExportLink } from "@/components/ui/export-link";
 import { exportPaths } from "@/lib/validations/export";
 import { PageHeader } from "@/components/ui/page-header";
+import type { ReporterRolloutView } from "@/lib/services/reporter-rollout";
+import { ReporterRolloutPanel } from "./reporter-rollout";
 
 /** The last workspace sync from Coder, as its state was kept: when, what it found, or why it failed. */
 function CoderSyncLine({ sync }: { sync: StorageSettings["coderSync"] }) {
@@ -89,8 +91,18 @@ const tableSizeColumns: ColumnDef<StorageSettings["tables"][number]>[] = [
   column("partitions", "Partitions", (t) => t.partitions || "", { className: "num" }),
 ];
 
-/** Settings: how long data is kept, where expired history ends, and what the product's tables take on disk. */
-export function StorageView({ settings }: { settings: StorageSettings }) {
+/**
+ * Settings: how long data is kept, where expired history ends, the reporter's rollout (admins), and what the
+ * product's tables take on disk.
+ */
+export function StorageView({
+  settings,
+  rollout,
+}: {
+  settings: StorageSettings;
+  /** The reporter's rollout: for admins only, null for viewers. */
+  rollout: ReporterRolloutView | null;
+}) {
   const last = settings.lastMaintenance;
   return (
     <div className="stack">
@@ -127,6 +139,11 @@ export function StorageView({ settings }: { settings: StorageSettings }) {
           <BackupLine backup={settings.backup} />
         </Panel>
       </div>
+      {rollout ? (
+        <Panel title="Reporter rollout">
+          <ReporterRolloutPanel view={rollout} />
+        </Panel>
+      ) : null}
       <Panel
         title={
           <>

@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
 import { agentLabel } from "@/components/agents/agent-label";
+import { useIsAdmin } from "@/components/auth/caller-context";
 import { StackedAreaChart } from "@/components/charts/lazy";
 import { SERIES_COLORS } from "@/components/charts/palette";
 import { Bytes } from "@/components/ui/bytes";
@@ -24,6 +25,7 @@ import {
   type UsageParams,
   usageSearch,
 } from "@/lib/validations/usage";
+import { TeamUploadPanel } from "./team-upload";
 import { UsageTable } from "./usage-table";
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -130,6 +132,7 @@ function Report({ data }: { data: UsageReport }) {
 export function UsageView() {
   const p = parseUsageState(useSearchParams(), today());
   const query = useQuery(usageReportOptions(p));
+  const isAdmin = useIsAdmin();
   return (
     <div className="stack">
       <PageHeader
@@ -149,6 +152,7 @@ export function UsageView() {
       <QueryView query={query} isEmpty={(d) => d.rows.length === 0} empty="No usage in this range.">
         {(data) => <Report data={data} />}
       </QueryView>
+      {isAdmin && p.dimension === "group" ? <TeamUploadPanel /> : null}
     </div>
   );
 }

@@ -2,6 +2,7 @@
 
 import type { WorkspaceListState } from "@/lib/query/workspaces";
 import { CODER_STATUSES } from "@/lib/coder/status";
+import { NO_FILTERS } from "@/lib/validations/workspaces";
 import { AgentFilter } from "@/components/agents/agent-filter";
 import { DebouncedInput } from "@/components/ui/debounced-input";
 import { OwnerTemplateFilters } from "@/components/ui/owner-template-filters";
@@ -36,18 +37,7 @@ const TEAM_FILTERS = [
 ] as const;
 type TeamNames = { organization: string | null; group: string | null };
 
-const CLEARED: Partial<WorkspaceListState> = {
-  q: "",
-  owner: "",
-  template: "",
-  organization: "",
-  group: "",
-  agent: "",
-  status: "",
-  dormant: "",
-  reporting: "",
-  page: 1,
-};
+const CLEARED: Partial<WorkspaceListState> = { ...NO_FILTERS, page: 1 };
 
 function TeamFilters({
   state,

@@ -50,6 +50,8 @@ import * as noticePreferencesRoute from "@/app/api/v1/me/notification-preference
 import { unsubscribeSignature } from "@/lib/notify/unsubscribe";
 import * as notificationTestRoute from "@/app/api/v1/notifications/test/route";
 import * as notifySettingsRoute from "@/app/api/v1/settings/notifications/route";
+import * as reporterRolloutRoute from "@/app/api/v1/settings/reporter-rollout/route";
+import * as reporterDownloadRoute from "@/app/api/v1/reporter/[file]/route";
 import * as workspaceNoticesRoute from "@/app/api/v1/workspaces/[id]/notices/route";
 import * as exportNotificationsRoute from "@/app/api/v1/export/notifications.csv/route";
 import * as exportWorkspaceNoticesRoute from "@/app/api/v1/export/workspaces/[id]/notices.csv/route";
@@ -255,6 +257,18 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
   "PUT /api/v1/settings/notifications": {
     module: notifySettingsRoute,
     example: { url: "/api/v1/settings/notifications", body: () => ({ fillingDays: 9 }) },
+  },
+  "GET /api/v1/settings/reporter-rollout": {
+    module: reporterRolloutRoute,
+    example: { url: "/api/v1/settings/reporter-rollout" },
+  },
+  "PUT /api/v1/settings/reporter-rollout": {
+    module: reporterRolloutRoute,
+    example: { url: "/api/v1/settings/reporter-rollout", body: () => ({ pinned: null, candidate: null }) },
+  },
+  "GET /api/v1/reporter/[file]": {
+    module: reporterDownloadRoute,
+    example: { url: "/api/v1/reporter/reporter.mjs.sha256", params: { file: "reporter.mjs.sha256" } },
   },
   "GET /api/v1/workspaces/[id]/notices": {
     module: workspaceNoticesRoute,

@@ -52,6 +52,12 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
     access: "public",
     why: "workspaces: their workspace token and the job's lease token",
   },
+  {
+    method: "GET",
+    path: "/api/v1/reporter/[file]",
+    access: "public",
+    why: "the reporter's download (GET /reporter.mjs): a workspace's token picks its rollout version, else the default",
+  },
   { method: "GET", path: "/api/v1/schema/report.json", access: "public", why: "the report format, no data" },
   { method: "GET", path: "/api/v1/health", access: "public", why: "load balancers" },
   // Terraform's module registry protocol: `terraform init` sends no credentials, and the module holds no secret.
@@ -111,6 +117,8 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   { method: "POST", path: "/api/v1/notifications/test", access: "admin", why: "sends a message (audited)" },
   { method: "GET", path: "/api/v1/settings/notifications", access: "admin" },
   { method: "PUT", path: "/api/v1/settings/notifications", access: "admin" },
+  { method: "GET", path: "/api/v1/settings/reporter-rollout", access: "admin" },
+  { method: "PUT", path: "/api/v1/settings/reporter-rollout", access: "admin" },
   { method: "GET", path: "/api/v1/workspaces/[id]/notices", access: "member" },
   { method: "GET", path: "/api/v1/settings/storage", access: "viewer" },
   { method: "PUT", path: "/api/v1/settings/retention", access: "admin" },

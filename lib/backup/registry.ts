@@ -38,6 +38,7 @@ export const TABLES: Readonly<Record<string, TableEntry>> = {
     },
   },
   report_blockers: { backup: true },
+  reporter_releases: { backup: true },
   coder_sync_state: { backup: true },
   reports: { backup: true },
   root_usage: { backup: true },

@@ -30,6 +30,9 @@ describe("backup and restore: embedded → PostgreSQL → embedded", () => {
       values ('a1', 'u1', 'u1', 'credential', 'salt:hash')`);
     await database.db.execute(sql`insert into sessions (id, token, user_id, expires_at)
       values ('s1', 'tok', 'u1', now() + interval '1 day')`);
+    // a reporter bundle: binary bytes (bytea) through COPY's text both ways
+    await database.db.execute(sql`insert into reporter_releases (version, sha256, size, bytes)
+      values ('0.1.0', 'x', 4, '\\x00ff5c0a'::bytea)`);
     await database.close();
     postgres = await createScratchPostgres();
   }, 180_000);

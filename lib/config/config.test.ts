@@ -44,6 +44,7 @@ describe("configuration", () => {
       enrollmentKey: null,
       backup: null,
       cleanupScheduler: { enabled: true, intervalMs: 300_000 },
+      maintenanceInProcess: true,
       shutdownTimeoutMs: 25_000,
       notify: {
         email: null,
@@ -85,6 +86,7 @@ describe("configuration", () => {
       DATABASE_STATEMENT_TIMEOUT: "0",
       STORAGE_CLEANUP_SCHEDULER: "off",
       STORAGE_CLEANUP_SCHEDULER_INTERVAL: "2",
+      STORAGE_MAINTENANCE: "off",
       STORAGE_SHUTDOWN_TIMEOUT: "2.5",
     });
     expect(c.appUrl).toBe("https://storage.example.com");
@@ -103,6 +105,7 @@ describe("configuration", () => {
     expect(c.coder.oauth).toBeNull();
     expect(c.database.statementTimeoutMs).toBe(0);
     expect(c.cleanupScheduler).toEqual({ enabled: false, intervalMs: 2000 });
+    expect(c.maintenanceInProcess).toBe(false);
     expect(c.shutdownTimeoutMs).toBe(2500);
   });
 

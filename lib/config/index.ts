@@ -47,6 +47,8 @@ export type Config = {
   /** The scheduled backup (docs/backup.md): off (null) until STORAGE_BACKUP_DIR is set; the newest `keep` stay. */
   backup: { dir: string; keep: number } | null;
   cleanupScheduler: { enabled: boolean; intervalMs: number };
+  /** This instance runs the maintenance task hourly; off where a scheduled job runs `npm run maintenance`. */
+  maintenanceInProcess: boolean;
   shutdownTimeoutMs: number;
   notify: NotifyConfig;
 };
@@ -125,6 +127,7 @@ function shape(env: Environment): Config {
       enabled: env.STORAGE_CLEANUP_SCHEDULER !== "off",
       intervalMs: (env.STORAGE_CLEANUP_SCHEDULER_INTERVAL ?? 300) * 1000,
     },
+    maintenanceInProcess: env.STORAGE_MAINTENANCE !== "off",
     shutdownTimeoutMs: (env.STORAGE_SHUTDOWN_TIMEOUT ?? 25) * 1000,
     notify: {
       email:

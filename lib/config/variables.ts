@@ -101,6 +101,7 @@ export const environment = z.object({
       error: `expected at least ${ENROLLMENT_KEY_MIN_LENGTH} characters (random, e.g. from openssl rand -hex 24)`,
     }),
   ),
+  STORAGE_MAINTENANCE: oneOf(["on", "off"], "expected off (maintenance run by a scheduled job instead) or on"),
   STORAGE_CLEANUP_SCHEDULER: oneOf(["on", "off"], "expected off (no scheduled cleanup in this instance) or on"),
   STORAGE_CLEANUP_SCHEDULER_INTERVAL: wholeNumber(1, 3600, "expected a whole number of seconds from 1 to 3600"),
   STORAGE_SHUTDOWN_TIMEOUT: number("expected a number of seconds above 0", (n) => n > 0),

@@ -30,6 +30,7 @@ const DISTRIBUTED: Record<string, string> = {
  */
 const NOT_BY_WORKSPACE = [
   "settings",
+  "reporter_releases",
   "finding_rules",
   "kept_finding_rules",
   "workspace_tokens",

@@ -8,6 +8,7 @@ import { afterMigrate } from "./after-migrate";
 import { MIGRATION_LOCK } from "./advisory-locks";
 import { runBeforeClose } from "./before-close";
 import { everyWrites, setWriters } from "./maintenance";
+import { refuseNewerSchema } from "./schema-guard";
 import * as schema from "./schema";
 import type { Db } from "./types";
 
@@ -77,10 +78,13 @@ export async function openEmbedded(dir: string, opts: { loadDataDir?: Blob } = {
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   const release = dir === "memory://" ? undefined : await lockDataFolder(dir);
+  let opened: InstanceType<typeof PGlite> | undefined;
   try {
     const client = dir === "memory://" ? new PGlite({ loadDataDir: opts.loadDataDir }) : new PGlite(dir);
+    opened = client;
     await client.waitReady;
     const db = drizzle({ client, schema }) as unknown as Db;
+    await refuseNewerSchema(db, MIGRATIONS_FOLDER);
     await migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
     await afterMigrate(db);
     // PGlite runs no autovacuum. Without it the tables that every report updates fill with dead rows (the
@@ -114,6 +118,8 @@ export async function openEmbedded(dir: string, opts: { loadDataDir?: Blob } = {
       },
     };
   } catch (err) {
+    // Refused (a newer schema) or failed: the folder is closed before its lock is released.
+    await opened?.close().catch(() => {});
     await release?.();
     throw err;
   }
@@ -155,6 +161,7 @@ export async function openPostgres(url: string, poolSize = config().database.poo
       await conn.query("set statement_timeout = 0");
       await conn.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
       const locked = drizzle({ client: conn, schema });
+      await refuseNewerSchema(locked as unknown as Db, MIGRATIONS_FOLDER);
       await migrate(locked, { migrationsFolder: MIGRATIONS_FOLDER });
       await afterMigrate(locked as unknown as Db);
     } finally {

@@ -52,6 +52,8 @@ function content(op: Operation) {
   if (op.produces === "gzip") return { "application/gzip": { schema: z.string() } };
   if (op.produces === "prometheus") return { "text/plain; version=0.0.4": { schema: z.string() } };
   if (op.produces === "html") return { "text/html": { schema: z.string() } };
+  if (op.produces === "script")
+    return { "text/javascript": { schema: z.string() }, "text/plain": { schema: z.string() } };
   return { "application/json": { schema: op.response ?? z.looseObject({}) } };
 }
 

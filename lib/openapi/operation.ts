@@ -8,8 +8,11 @@ export type Operation = {
   body?: z.ZodType;
   /** The success status: 200 unless said (204: no body). */
   status?: 200 | 201 | 204;
-  /** JSON unless said: a CSV download, the Prometheus text exposition, a page (HTML) or a backup file (gzip). */
-  produces?: "csv" | "prometheus" | "html" | "gzip";
+  /**
+   * JSON unless said: a CSV download, the Prometheus text exposition, a page (HTML), a backup file (gzip), or the
+   * reporter's script with its checksum (JavaScript, or sha256sum's text line).
+   */
+  produces?: "csv" | "prometheus" | "html" | "gzip" | "script";
   response?: z.ZodType;
   /** The TypeScript type the route answers with, where its shape has no zod schema. */
   responseType?: string;

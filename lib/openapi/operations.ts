@@ -12,6 +12,7 @@ import {
   unsubscribeQuery,
 } from "@/lib/validations/notifications";
 import { notifySettingsUpdate } from "@/lib/validations/notify-settings";
+import { reporterRollout } from "@/lib/validations/reporter-rollout";
 import { createTokenRequest, createUserRequest, setupRequest, updateUserRequest } from "@/lib/validations/auth";
 import { progressRequest } from "@/lib/validations/cleanup";
 import { inboxOutcomes } from "@/lib/validations/coder-inbox";
@@ -113,6 +114,13 @@ export const OPERATIONS: Record<string, Operation> = {
     body: jobResult,
     response: jobResultResponse,
     auth: "workspace-token",
+  },
+  "GET /api/v1/reporter/[file]": {
+    summary:
+      "The reporter (file reporter.mjs) or its SHA-256 (reporter.mjs.sha256), also at /reporter.mjs: the version the " +
+      "rollout gives the workspace whose token is sent as a Bearer token, else the default version",
+    tag: "workspaces (reporter)",
+    produces: "script",
   },
   "GET /api/v1/schema/report.json": {
     summary: "The report format as JSON Schema",
@@ -255,6 +263,19 @@ export const OPERATIONS: Record<string, Operation> = {
     tag: "notifications",
     body: notifySettingsUpdate,
     responseType: "{ settings: NotifySettingView[] }",
+  },
+  "GET /api/v1/settings/reporter-rollout": {
+    summary:
+      "The reporter version served (latest or pinned), the candidate with its share, and per version the " +
+      "workspaces reporting with it, with errors, and fallen back from it",
+    tag: "settings",
+    responseType: "ReporterRolloutView",
+  },
+  "PUT /api/v1/settings/reporter-rollout": {
+    summary: "Choose the reporter version served and the candidate's share (422 for a version not held)",
+    tag: "settings",
+    body: reporterRollout,
+    responseType: "ReporterRolloutView",
   },
   "GET /api/v1/workspaces/[id]/notices": {
     summary: "A workspace's notices of the last 30 days (404 outside the caller's workspaces)",

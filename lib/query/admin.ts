@@ -5,6 +5,8 @@ import type { AuditPage } from "@/lib/db/queries/audit";
 import type { CreateTokenRequest, CreateUserRequest, Role, UpdateUserRequest } from "@/lib/validations/auth";
 import type { RetentionDays, RetentionUpdate } from "@/lib/validations/settings";
 import { fetchJson, withQuery } from "./fetch-json";
+import type { ReporterRolloutView } from "@/lib/services/reporter-rollout";
+import type { ReporterRollout } from "@/lib/validations/reporter-rollout";
 
 export const adminKeys = {
   users: () => ["admin", "users"] as const,
@@ -53,6 +55,9 @@ export const postToken = (body: CreateTokenRequest) =>
 
 export const putRetention = (body: RetentionUpdate) =>
   fetchJson<{ retention: RetentionDays }>("/api/v1/settings/retention", { method: "PUT", body: JSON.stringify(body) });
+
+export const putReporterRollout = (body: ReporterRollout) =>
+  fetchJson<ReporterRolloutView>("/api/v1/settings/reporter-rollout", { method: "PUT", body: JSON.stringify(body) });
 
 export const revokeToken = (id: string) =>
   fetchJson<{ token: ApiTokenInfo }>(`/api/v1/tokens/${encodeURIComponent(id)}`, { method: "DELETE" });

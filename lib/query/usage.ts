@@ -1,5 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import type { UsageReport } from "@/lib/db/queries/usage-report";
+import type { TeamUpload } from "@/lib/services/team-upload";
 import { usageSearch, type UsageParams } from "@/lib/validations/usage";
 import { fetchJson } from "./fetch-json";
 
@@ -13,3 +14,7 @@ export const usageReportOptions = (p: UsageParams) =>
     queryKey: usageKeys.report(p),
     queryFn: ({ signal }) => fetchJson<UsageReport>(`/api/v1/usage?${usageSearch(p)}`, { signal }),
   });
+
+/** POST /api/v1/teams/upload: an owner → team CSV, replacing the teams uploaded before. */
+export const postTeamsUpload = (csv: string) =>
+  fetchJson<TeamUpload>("/api/v1/teams/upload", { method: "POST", body: csv, headers: { "content-type": "text/csv" } });

@@ -3,7 +3,18 @@ import { useRouter } from "next/navigation";
 import type { ApiTokenInfo } from "@/lib/auth/api-tokens";
 import type { UserInfo } from "@/lib/auth/users";
 import type { AssignableRole, CreateTokenRequest, CreateUserRequest } from "@/lib/validations/auth";
-import { adminKeys, patchUser, postToken, postUser, putRetention, revokeToken, rotateEnrollmentKey } from "./admin";
+import {
+  adminKeys,
+  patchUser,
+  postToken,
+  postUser,
+  putReporterRollout,
+  putRetention,
+  revokeToken,
+  rotateEnrollmentKey,
+} from "./admin";
+import type { TeamUpload } from "@/lib/services/team-upload";
+import { postTeamsUpload, usageKeys } from "./usage";
 import { useInvalidatingMutation, type MutationCallbacks } from "./use-invalidating-mutation";
 
 const USERS = [adminKeys.users()];
@@ -42,4 +53,10 @@ function useRefreshingMutation<TData, TVars>(mutationFn: (vars: TVars) => Promis
 
 export const useSaveRetention = (onSaved: () => void) => useRefreshingMutation(putRetention, onSaved);
 
+export const useSaveReporterRollout = (onSaved: () => void) => useRefreshingMutation(putReporterRollout, onSaved);
+
 export const useRotateEnrollmentKey = () => useRefreshingMutation(rotateEnrollmentKey);
+
+/** An owner → team upload: every usage view is read again, the groups being new. */
+export const useUploadTeams = (callbacks?: MutationCallbacks<TeamUpload, string>) =>
+  useInvalidatingMutation(postTeamsUpload, [usageKeys.all], callbacks);

@@ -210,7 +210,15 @@ export const report = z
     workspace: workspaceIdentity,
     volume: volume.nullable().optional(),
     reporter: z
-      .object({ version: z.string().min(1).max(50), scanMs: z.number().nonnegative().max(millisecondsInDay) })
+      .object({
+        version: z.string().min(1).max(50),
+        scanMs: z.number().nonnegative().max(millisecondsInDay),
+        /**
+         * The version the module's script ran first this run, which failed as a broken reporter does, so it ran the
+         * previous one (this report's); absent when it did not, and from older modules.
+         */
+        fellBackFrom: z.string().min(1).max(50).optional(),
+      })
       .strict(),
     roots: z.array(storageRoot).max(LIMITS.roots),
     errors: z.array(scanError).max(LIMITS.errors).optional(),

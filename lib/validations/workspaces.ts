@@ -64,7 +64,8 @@ export type WorkspaceListState = {
   pageSize: number;
 };
 
-export const DEFAULT_LIST_STATE: WorkspaceListState = {
+/** Every filter of the list off: what "Clear filters" leaves, the sort and the page size kept. */
+export const NO_FILTERS = {
   q: "",
   owner: "",
   template: "",
@@ -74,6 +75,10 @@ export const DEFAULT_LIST_STATE: WorkspaceListState = {
   status: "",
   dormant: "",
   reporting: "",
+} as const satisfies Partial<WorkspaceListState>;
+
+export const DEFAULT_LIST_STATE: WorkspaceListState = {
+  ...NO_FILTERS,
   sort: "total",
   dir: "desc",
   page: 1,

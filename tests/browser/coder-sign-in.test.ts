@@ -3,10 +3,10 @@
 // roles give; a suspended user refused with a message; the stand-in refusing a wrong PKCE verifier.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { freePort } from "../../scripts/lib/next-server";
-import { coderOAuth2, consent, type CoderOAuth2, type CoderUser } from "../support/coder-standin/oauth2";
+import { consent, type CoderOAuth2, type CoderUser } from "../support/coder-standin/oauth2";
 import { startCoderStandIn, type CoderStandIn } from "../support/coder-standin/server";
 import { launchChromium } from "./chromium";
+import { coderApp } from "./coder-app";
 import { startDashboard, type Dashboard } from "./server";
 
 const site = (name: string) => ({ name, display_name: name, organization_id: "" });
@@ -27,36 +27,21 @@ let client: { clientId: string; clientSecret: string; redirectUri: string };
 
 beforeAll(async () => {
   browser = await launchChromium();
-  // The app's public URL is needed first: the callback registered in Coder is made from it.
-  const appPort = await freePort();
-  const appUrl = `http://127.0.0.1:${appPort}`;
-  client = {
-    clientId: "5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d",
-    clientSecret: "coder-secret-4f1e",
-    redirectUri: `${appUrl}/api/auth/oauth2/callback/coder`,
-  };
-  oauth = coderOAuth2({
-    app: client,
-    users: [
-      person("olivia", "active", [site("owner")]),
-      person("arthur", "active", [site("auditor")]),
-      person("sam", "suspended", [site("owner")]),
-      // No site-wide role: a member. The demo fleet's second workspace is bob's.
-      person("bob", "active", []),
-    ],
-  });
+  const dashboard = await coderApp("5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d", [
+    person("olivia", "active", [site("owner")]),
+    person("arthur", "active", [site("auditor")]),
+    person("sam", "suspended", [site("owner")]),
+    // No site-wide role: a member. The demo fleet's second workspace is bob's.
+    person("bob", "active", []),
+  ]);
+  ({ client, oauth } = dashboard);
   coder = await startCoderStandIn([oauth.handler]);
   app = await startDashboard({
     workspaces: 3,
     days: 2,
     logName: "browser-coder-next.log",
-    port: appPort,
-    env: {
-      BETTER_AUTH_URL: appUrl,
-      CODER_URL: coder.url,
-      CODER_OAUTH2_CLIENT_ID: client.clientId,
-      CODER_OAUTH2_CLIENT_SECRET: client.clientSecret,
-    },
+    port: dashboard.port,
+    env: dashboard.env(coder.url),
   });
 });
 

@@ -10,10 +10,10 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SESSION, ageTree, kubeletWalk, put } from "@/tests/support/cleanup-fixtures";
-import { freePort } from "../../scripts/lib/next-server";
-import { coderOAuth2, type CoderOAuth2 } from "../support/coder-standin/oauth2";
+import type { CoderOAuth2 } from "../support/coder-standin/oauth2";
 import { startCoderStandIn, type CoderStandIn } from "../support/coder-standin/server";
 import { launchChromium } from "./chromium";
+import { coderApp, coderMember, signInWithCoder } from "./coder-app";
 import { ADMIN, signInAs } from "./harness";
 import { startDashboard, type Dashboard } from "./server";
 
@@ -73,38 +73,17 @@ async function shot(name: string) {
 
 beforeAll(async () => {
   browser = await launchChromium();
-  const appPort = await freePort();
-  const appUrl = `http://127.0.0.1:${appPort}`;
-  const client = {
-    clientId: "6b5c4d3e-2f1a-4b0c-9d8e-7f6a5b4c3d2e",
-    clientSecret: "coder-secret-my-storage",
-    redirectUri: `${appUrl}/api/auth/oauth2/callback/coder`,
-  };
-  oauth = coderOAuth2({
-    app: client,
-    users: [
-      {
-        id: "00000000-0000-0000-0000-0000000d4a4a",
-        username: OWNER,
-        email: `${OWNER}@coder.example.com`,
-        name: OWNER,
-        status: "active",
-        roles: [],
-      },
-    ],
-  });
+  const site = await coderApp("6b5c4d3e-2f1a-4b0c-9d8e-7f6a5b4c3d2e", [
+    coderMember("00000000-0000-0000-0000-0000000d4a4a", OWNER),
+  ]);
+  oauth = site.oauth;
   coder = await startCoderStandIn([oauth.handler]);
   app = await startDashboard({
     workspaces: 3,
     days: 2,
     logName: "browser-my-storage-next.log",
-    port: appPort,
-    env: {
-      BETTER_AUTH_URL: appUrl,
-      CODER_URL: coder.url,
-      CODER_OAUTH2_CLIENT_ID: client.clientId,
-      CODER_OAUTH2_CLIENT_SECRET: client.clientSecret,
-    },
+    port: site.port,
+    env: site.env(coder.url),
   });
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "my-storage-")));
   home = path.join(tmp, "home");
@@ -150,11 +129,7 @@ describe("My storage", () => {
     page.on("pageerror", (e) => errors.push(e.message));
     await page.goto(`${app.url}/`, { waitUntil: "networkidle" });
     await page.waitForSelector("html[data-hydrated]", { state: "attached" });
-    await page.getByRole("button", { name: "Sign in with Coder" }).click();
-    // Coder's consent page: the member allows the dashboard.
-    await page.waitForURL((u) => u.origin === coder.url, { timeout: 20_000 });
-    await page.getByRole("button", { name: "Allow" }).click();
-    await page.waitForURL((u) => u.origin === app.url && u.pathname === "/me", { timeout: 20_000 });
+    await signInWithCoder(page, app.url, coder.url);
     await page.getByRole("heading", { name: "My storage" }).waitFor();
     const card = page.getByTestId(`my-workspace-${WORKSPACE.id}`);
     await card.waitFor();

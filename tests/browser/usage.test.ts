@@ -10,12 +10,12 @@ import path from "node:path";
 import { parse } from "csv-parse/sync";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../scripts/lib/next-server";
-import { coderOAuth2, type CoderOAuth2 } from "../support/coder-standin/oauth2";
+import type { CoderOAuth2 } from "../support/coder-standin/oauth2";
 import { startCoderStandIn, type CoderStandIn } from "../support/coder-standin/server";
 import { coderTeams } from "../support/coder-standin/teams";
 import { coderWorkspace, coderWorkspaces, type CoderWorkspaces } from "../support/coder-standin/workspaces";
 import { launchChromium } from "./chromium";
+import { coderApp, coderMember, signInWithCoder } from "./coder-app";
 import { ADMIN, signInAs } from "./harness";
 import { startDashboard, type Dashboard } from "./server";
 
@@ -148,26 +148,10 @@ beforeAll(async () => {
   browser = await launchChromium();
   const now = new Date();
   month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
-  const appPort = await freePort();
-  const appUrl = `http://127.0.0.1:${appPort}`;
-  const client = {
-    clientId: "5c4d3e2f-1a0b-4c9d-8e7f-6a5b4c3d2e1f",
-    clientSecret: "coder-secret-usage",
-    redirectUri: `${appUrl}/api/auth/oauth2/callback/coder`,
-  };
-  oauth = coderOAuth2({
-    app: client,
-    users: [
-      {
-        id: "00000000-0000-0000-0000-00000000ca01",
-        username: LEAD,
-        email: `${LEAD}@coder.example.com`,
-        name: LEAD,
-        status: "active",
-        roles: [],
-      },
-    ],
-  });
+  const site = await coderApp("5c4d3e2f-1a0b-4c9d-8e7f-6a5b4c3d2e1f", [
+    coderMember("00000000-0000-0000-0000-00000000ca01", LEAD),
+  ]);
+  oauth = site.oauth;
   // The demo fleet's workspace ids are known once it is seeded: the start's sync meets Coder down, the test's reads it.
   api = coderWorkspaces({ tokens: [TOKEN] });
   api.failNext(503, 1000);
@@ -191,15 +175,8 @@ beforeAll(async () => {
     workspaces: 24,
     days: 63,
     logName: "browser-usage-next.log",
-    port: appPort,
-    env: {
-      BETTER_AUTH_URL: appUrl,
-      CODER_URL: coder.url,
-      CODER_SESSION_TOKEN: TOKEN,
-      CODER_SYNC_INTERVAL: "3600",
-      CODER_OAUTH2_CLIENT_ID: client.clientId,
-      CODER_OAUTH2_CLIENT_SECRET: client.clientSecret,
-    },
+    port: site.port,
+    env: { ...site.env(coder.url), CODER_SESSION_TOKEN: TOKEN, CODER_SYNC_INTERVAL: "3600" },
   });
   admin = await browser.newContext({
     viewport: { width: 1440, height: 900 },
@@ -303,10 +280,7 @@ describe("usage by team", () => {
     page.on("pageerror", (e) => errors.push(e.message));
     await page.goto(`${app.url}/`, { waitUntil: "networkidle" });
     await page.waitForSelector("html[data-hydrated]", { state: "attached" });
-    await page.getByRole("button", { name: "Sign in with Coder" }).click();
-    await page.waitForURL((u) => u.origin === coder.url, { timeout: 20_000 });
-    await page.getByRole("button", { name: "Allow" }).click();
-    await page.waitForURL((u) => u.origin === app.url && u.pathname === "/me", { timeout: 20_000 });
+    await signInWithCoder(page, app.url, coder.url);
 
     await page.getByRole("link", { name: "Usage", exact: true }).first().click();
     await page.waitForURL((u) => u.pathname === "/usage");
@@ -331,5 +305,40 @@ describe("usage by team", () => {
     await followToWorkspaces(page, "Engineering / Web", [LEAD], shown[0].workspaces, "lead-web-workspaces");
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  it("lets an admin add teams from a CSV: unknown owners named, a malformed file refused and nothing changed", async () => {
+    const page = await admin.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(`${app.url}/usage?dimension=group&month=${month}`, { waitUntil: "networkidle" });
+    await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    const form = page.getByRole("form", { name: "Upload teams" });
+    const upload = async (name: string, text: string) => {
+      await form
+        .getByLabel("Owner to team CSV")
+        .setInputFiles({ name, mimeType: "text/csv", buffer: Buffer.from(text) });
+      await form.getByRole("button", { name: "Upload" }).click();
+    };
+    const before = (await report(admin, "group")).rows.map((r) => r.label).sort();
+
+    // A file without the owner column: refused with the reason, and the groups are those of before.
+    await upload("teams.csv", "name,team\nalice,Design\n");
+    await expect.poll(() => form.getByRole("alert").innerText()).toContain("columns owner and team");
+    expect((await report(admin, "group")).rows.map((r) => r.label).sort()).toEqual(before);
+
+    // The design team: two owners with workspaces here and one without, who is named back.
+    await upload("teams.csv", "owner,team\nalice,Design\nbob,Design\nnobody-here,Design\n");
+    const outcome = form.getByTestId("team-upload-outcome");
+    await expect.poll(() => outcome.innerText()).toContain("Stored 1 team with 3 owners");
+    expect(await outcome.innerText()).toContain("nobody-here");
+    // The table reads the new team at once, its figures its members' own summed.
+    await page.locator('[data-testid="usage-table"]').getByRole("link", { name: "Design", exact: true }).waitFor();
+    const byOwner = new Map((await report(admin, "owner")).rows.map((r) => [r.key, r]));
+    const design = (await report(admin, "group")).rows.find((r) => r.label === "Design")!;
+    expect(near(design.byteDays, byOwner.get("alice")!.byteDays + byOwner.get("bob")!.byteDays)).toBe(true);
+    await shot(page, "admin-upload");
+    expect(errors).toEqual([]);
+    await page.close();
   });
 });

@@ -296,6 +296,8 @@ describe("the rendered script in a workspace", () => {
   /** What the stand-in dashboard serves as the reporter's checksum; the real one unless a test changes it. */
   let published: string;
   const requests: string[] = [];
+  /** The Authorization header of each download of the reporter or its checksum ("none" without one). */
+  const authorizations: string[] = [];
   const who = { id: "0b5c7a4e-4a51-4d1f-8a9e-5f6e7d8c9b0a", name: "dev", owner: "alice", template: "docker" };
   const moduleDir = (home: string) => path.join(home, ".coder-modules/coder/storage-reporter");
 
@@ -320,6 +322,7 @@ describe("the rendered script in a workspace", () => {
     // A dashboard that serves the reporter and its checksum, and is down for everything else (503).
     server = http.createServer((req, res) => {
       requests.push(`${req.method} ${req.url}`);
+      if (req.url?.startsWith("/reporter.mjs")) authorizations.push(req.headers.authorization ?? "none");
       if (req.url === "/reporter.mjs") return res.end(bundle);
       if (req.url === "/reporter.mjs.sha256") return res.end(published);
       res.writeHead(503, { "Content-Type": "application/json" });
@@ -381,6 +384,45 @@ describe("the rendered script in a workspace", () => {
     expect(down.output).toContain("could not download http://127.0.0.1:9/reporter.mjs");
     expect(fs.readFileSync(path.join(moduleDir(home), "scripts/reporter.mjs")).equals(bundle)).toBe(true);
     expect(fs.readdirSync(path.join(moduleDir(home), "spool")).filter((n) => n.endsWith(".json.gz"))).toHaveLength(3);
+  });
+
+  it("falls back to the reporter it replaced when the new one fails as a broken reporter does, and says so", async () => {
+    const home = freshHome();
+    expect((await run(home)).code).toBe(0);
+    // A new version that answers --version (so the download is accepted) and fails every run (exit 1, INTERNAL).
+    const broken = Buffer.from(
+      'if (process.argv.includes("--version")) { console.log("9.9.9-broken"); process.exit(0); }\n' +
+        'console.error("broken on purpose"); process.exit(1);\n',
+    );
+    const real = { bundle, published };
+    bundle = broken;
+    published = `${crypto.createHash("sha256").update(broken).digest("hex")}  reporter.mjs\n`;
+    try {
+      const r = await run(home);
+      expect(r.code, r.output).toBe(0);
+      expect(r.output).toContain("the reporter 9.9.9-broken failed (exit 1): running the one it replaced");
+      const scripts = path.join(moduleDir(home), "scripts");
+      expect(fs.readFileSync(path.join(scripts, "reporter.mjs")).equals(broken)).toBe(true);
+      expect(fs.readFileSync(path.join(scripts, "reporter.prev.mjs")).equals(real.bundle)).toBe(true);
+      // the report the previous reporter spooled names the version it fell back from
+      const spool = path.join(moduleDir(home), "spool");
+      const reports = fs
+        .readdirSync(spool)
+        .filter((n) => n.endsWith(".json.gz"))
+        .map((n) => JSON.parse(zlib.gunzipSync(fs.readFileSync(path.join(spool, n))).toString("utf8")));
+      expect(reports.map((x) => x.reporter.fellBackFrom)).toEqual([undefined, "9.9.9-broken"]);
+    } finally {
+      ({ bundle, published } = real);
+    }
+  });
+
+  it("sends the workspace's token with the download once enrolled, so the dashboard picks its version", async () => {
+    const home = freshHome();
+    fs.mkdirSync(moduleDir(home), { recursive: true });
+    fs.writeFileSync(path.join(moduleDir(home), "token"), "swt_stand_in\n");
+    authorizations.length = 0;
+    expect((await run(home)).code).toBe(0);
+    expect(authorizations).toEqual(["Bearer swt_stand_in", "Bearer swt_stand_in"]);
   });
 
   it("with no reporter yet and the dashboard unreachable, says so and succeeds (the next run tries again)", async () => {

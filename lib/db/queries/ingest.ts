@@ -24,6 +24,7 @@ export async function callIngestReports(db: Db, items: IngestItem[], shard: numb
     collectedAt: r.collectedAt,
     receivedAt: receivedAt.toISOString(),
     reporterVersion: r.reporter.version,
+    fellBackFrom: r.reporter.fellBackFrom, // left out when absent: SQL null
     scanMs: r.reporter.scanMs,
     volume: r.volume ?? null,
     errors: r.errors ?? [],

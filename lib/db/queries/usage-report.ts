@@ -1,12 +1,12 @@
 import "server-only";
 import { BadRequestError } from "@/lib/errors";
-import { utcDayOf, type Day } from "@/lib/series";
+import { utcDayOf } from "@/lib/series";
 import { resolveUsage, type UsageParams, usageQuery } from "@/lib/validations/usage";
 import type { z } from "zod";
 import type { WorkspaceScope } from "../scope";
 import type { Db } from "../types";
 import { teamLabels } from "./teams";
-import { usageBy, usageSeries, type UsageFigures } from "./usage";
+import { usageBy, type UsageChart, type UsageFigures } from "./usage";
 
 /** How many rows the chart draws: the largest by byte-days. */
 export const USAGE_CHART_ROWS = 8;
@@ -20,7 +20,7 @@ export type UsageReport = UsageParams & {
   rows: UsageTableRow[];
   total: UsageFigures;
   /** The top rows' bytes at the end of each day, for the chart. */
-  chart: { keys: string[]; points: { day: Day; values: Record<string, number> }[] };
+  chart: UsageChart;
 };
 
 const NONE: Record<UsageParams["dimension"], string> = {
@@ -45,7 +45,7 @@ export async function getUsageReport(
   if ("problem" in resolved) throw new BadRequestError(resolved.problem.message, undefined, resolved.problem.code);
   const p = resolved.params;
   const range = { from: p.from, to: p.to };
-  const { rows, total } = await usageBy(db, scope, p.dimension, range);
+  const { rows, total, chart } = await usageBy(db, scope, p.dimension, range, USAGE_CHART_ROWS);
   if (total.workspaces === 0 && total.freedBytes === 0) {
     throw new BadRequestError(
       `No workspace ${scope.kind === "owner" ? "of yours " : ""}has usage from ${p.from} to ${p.to}: the daily roll-ups hold nothing for that range.`,
@@ -53,22 +53,19 @@ export async function getUsageReport(
       "no_data",
     );
   }
-  const keys = rows.slice(0, USAGE_CHART_ROWS).map((r) => r.key);
-  const [names, points] = await Promise.all([
+  const names =
     p.dimension === "organization" || p.dimension === "group"
-      ? teamLabels(
+      ? await teamLabels(
           db,
           p.dimension,
           rows.map((r) => r.key),
         )
-      : new Map<string, string>(),
-    usageSeries(db, scope, p.dimension, range, keys),
-  ]);
+      : new Map<string, string>();
   return {
     ...p,
-    days: points.length,
+    days: chart.points.length,
     rows: rows.map((r) => ({ ...r, label: r.key ? (names.get(r.key) ?? r.key) : NONE[p.dimension] })),
     total,
-    chart: { keys, points },
+    chart,
   };
 }

@@ -9,7 +9,7 @@ import { at, dayAgo, enroll, MiB, send, testNow, type WorkspaceSpec } from "@/te
 import { rows } from "@/tests/support/rollups";
 import { applyCoderSync } from "./coder-sync";
 import { fleetSeries } from "./fleet-series";
-import { usageBy, usageSeries, type UsageFigures } from "./usage";
+import { usageBy, type UsageFigures } from "./usage";
 import { listWorkspaces } from "./workspace-list";
 
 // The usage by team against the raw rows: a seeded fleet's reports (root_usage, the raw history) are replayed
@@ -212,8 +212,10 @@ describeEachDatabase("usage by team, from the daily roll-ups", (t) => {
   });
 
   it("draws each top row's level per day", async () => {
-    const series = await usageSeries(t.current.db, FLEET, "template", month, ["big", "small"]);
+    const { chart } = await usageBy(t.current.db, FLEET, "template", month, 2);
+    const series = chart.points;
     const want = await rawLevels(keyOf.template);
+    expect(chart.keys.sort()).toEqual(["big", "small"]);
     expect(series.map((p) => p.values.big)).toEqual(want.get("big")!.series);
     expect(series.map((p) => p.values.small)).toEqual(want.get("small")!.series);
   });

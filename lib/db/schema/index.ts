@@ -8,3 +8,4 @@ export * from "./kept-pending";
 export * from "./notifications";
 export * from "./teams";
 export * from "./owners";
+export * from "./reporter";

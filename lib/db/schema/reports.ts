@@ -52,6 +52,8 @@ export const reports = pgTable(
     collectedAt: tz("collected_at").notNull(),
     receivedAt: tz("received_at").notNull().defaultNow(),
     reporterVersion: text("reporter_version").notNull(),
+    /** The version the module's script ran first and fell back from (report.reporter.fellBackFrom); else null. */
+    fellBackFrom: text("fell_back_from"),
     scanMs: real("scan_ms").notNull(),
     totalBytes: big("total_bytes").notNull(),
     rootCount: integer("root_count").notNull(),

@@ -48,6 +48,9 @@ export async function buildReport(
     roots: scan.roots.slice(0, LIMITS.roots),
     agentRetention: readAgentRetention(cfg.home, env),
   };
+  // Set by the module's script when the reporter it downloaded last failed and it ran this one, kept from before.
+  const fellBackFrom = env.STORAGE_REPORTER_FELL_BACK_FROM?.trim().slice(0, 50);
+  if (fellBackFrom) report.reporter.fellBackFrom = fellBackFrom;
   if (scan.home) report.home = homeUsage(cfg.home, scan.home, report.roots, specs);
   report.persistence = reportPersistence(cfg.home, specs, report.roots);
   if (scan.errors.items.length) report.errors = scan.errors.items.map(withWirePath);

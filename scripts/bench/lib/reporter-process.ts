@@ -27,10 +27,10 @@ export function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv = proc
 }
 
 const RUN_SCRIPT = fs.readFileSync(path.join(process.cwd(), "deploy/coder/scripts/run.sh.tftpl"), "utf8");
-/** Node's flags as the registry module's script runs the reporter (`"$NODE" <flags> "$REPORTER"`). */
+/** Node's flags as the registry module's script runs the reporter (`"$NODE" <flags> "$file" --state-dir`). */
 export const NODE_FLAGS = (() => {
-  const m = /"\$NODE"((?: --[\w-]+=\S+)*) "\$REPORTER"/.exec(RUN_SCRIPT);
-  if (!m) throw new Error('deploy/coder/scripts/run.sh.tftpl: no `"$NODE" ... "$REPORTER"` line');
+  const m = /"\$NODE"((?: --[\w-]+=\S+)*) "\$\w+" --state-dir/.exec(RUN_SCRIPT);
+  if (!m) throw new Error('deploy/coder/scripts/run.sh.tftpl: no `"$NODE" ... "$file" --state-dir` line');
   return m[1].trim().split(" ").filter(Boolean);
 })();
 /**

@@ -8,6 +8,8 @@ const BROWSER = {
   testTimeout: 120_000,
   hookTimeout: 600_000,
   fileParallelism: false,
+  // Tests a file marks concurrent (the pages walk): three pages at once.
+  maxConcurrency: 3,
 };
 
 export default defineConfig({

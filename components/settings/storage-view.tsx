@@ -140,7 +140,7 @@ export function StorageView({
         </Panel>
       </div>
       {rollout ? (
-        <Panel title="Reporter rollout">
+        <Panel title="Reporter rollout" actions={<ExportLink path={exportPaths.reporterVersions()} />}>
           <ReporterRolloutPanel view={rollout} />
         </Panel>
       ) : null}

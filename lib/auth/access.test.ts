@@ -101,6 +101,7 @@ import * as exportCleanupRunRoute from "@/app/api/v1/export/cleanup/runs/[id]/ro
 import * as exportCleanupPoliciesRoute from "@/app/api/v1/export/cleanup/policies.csv/route";
 import * as exportCleanupRecipesRoute from "@/app/api/v1/export/cleanup/recipes.csv/route";
 import * as exportTableSizesRoute from "@/app/api/v1/export/settings/tables.csv/route";
+import * as exportReporterVersionsRoute from "@/app/api/v1/export/settings/reporter-versions.csv/route";
 import * as exportUsersRoute from "@/app/api/v1/export/users.csv/route";
 import * as exportTokensRoute from "@/app/api/v1/export/tokens.csv/route";
 import * as reportBlockersRoute from "@/app/api/v1/report-blockers/route";
@@ -338,6 +339,10 @@ const EXAMPLES: Record<string, { module: Record<string, unknown>; example: Examp
   "GET /api/v1/export/settings/tables.csv": {
     module: exportTableSizesRoute,
     example: { url: "/api/v1/export/settings/tables.csv" },
+  },
+  "GET /api/v1/export/settings/reporter-versions.csv": {
+    module: exportReporterVersionsRoute,
+    example: { url: "/api/v1/export/settings/reporter-versions.csv" },
   },
   "GET /api/v1/export/users.csv": { module: exportUsersRoute, example: { url: "/api/v1/export/users.csv" } },
   "GET /api/v1/export/tokens.csv": { module: exportTokensRoute, example: { url: "/api/v1/export/tokens.csv" } },

@@ -146,6 +146,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   { method: "GET", path: "/api/v1/export/cleanup/policies.csv", access: "viewer" },
   { method: "GET", path: "/api/v1/export/cleanup/recipes.csv", access: "viewer" },
   { method: "GET", path: "/api/v1/export/settings/tables.csv", access: "viewer" },
+  { method: "GET", path: "/api/v1/export/settings/reporter-versions.csv", access: "admin" },
   { method: "GET", path: "/api/v1/export/users.csv", access: "admin" },
   { method: "GET", path: "/api/v1/export/tokens.csv", access: "admin" },
   // Cleanup: viewers see the catalog, runs, results and policies; admins preview and act.

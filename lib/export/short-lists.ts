@@ -6,6 +6,7 @@ import { col, type CsvColumn, type CsvExport } from "@/lib/csv/columns";
 import { cleanupCatalog, type CatalogRecipe } from "@/lib/db/queries/cleanup-catalog";
 import { everyAgent, type TopAgent } from "@/lib/db/queries/fleet-lists";
 import { listPolicies, type Policy } from "@/lib/services/cleanup-policies";
+import { rolloutView, type ReporterVersionView } from "@/lib/services/reporter-rollout";
 import { getTableSizes, type TableSize } from "@/lib/db/queries/storage";
 import type { Db } from "@/lib/db/types";
 import { utcDayOf } from "@/lib/series";
@@ -113,6 +114,33 @@ export const tableSizesExport = async (db: Db, now = new Date()): Promise<CsvExp
   columns: TABLE_SIZE_COLUMNS,
   rows: await getTableSizes(db),
 });
+
+/** The reporter rollout's versions as Settings lists them: what each one's workspaces do, and what it is given. */
+export const reporterVersionsExport = async (db: Db, now = new Date()): Promise<CsvExport<ReporterVersionView>> => {
+  const view = await rolloutView(db);
+  const given = (v: string) =>
+    [
+      v === view.latest ? "latest (this release)" : "",
+      v === view.rollout.pinned ? "pinned" : "",
+      v === view.rollout.candidate?.version ? "candidate" : "",
+    ]
+      .filter(Boolean)
+      .join("; ");
+  return {
+    filename: named("reporter-versions", now),
+    columns: [
+      col("version", "text", (r) => r.version),
+      col("role", "text", (r) => given(r.version)),
+      col("held", "boolean", (r) => r.held),
+      col("workspaces_reporting", "integer", (r) => r.reporting),
+      col("with_errors", "integer", (r) => r.withErrors),
+      col("fell_back", "integer", (r) => r.fellBack),
+      col("bundle_bytes", "integer", (r) => r.size),
+      col("held_since", "time", (r) => r.firstSeen),
+    ],
+    rows: view.versions,
+  };
+};
 
 /** The agents index: its Share as a percentage of the agents' sum, the page's total (to two decimals). */
 export const agentsExport = async (db: Db, now = new Date()): Promise<CsvExport<TopAgent>> => {

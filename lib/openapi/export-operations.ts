@@ -53,6 +53,9 @@ export const EXPORT_OPERATIONS: Record<string, Operation> = {
   "GET /api/v1/export/cleanup/policies.csv": csv("The cleanup policies, with their schedule and state"),
   "GET /api/v1/export/cleanup/recipes.csv": csv("The cleanup recipes, with what each would free across the fleet"),
   "GET /api/v1/export/settings/tables.csv": csv("The database's tables with their rows and sizes (Settings)"),
+  "GET /api/v1/export/settings/reporter-versions.csv": csv(
+    "The reporter rollout's versions: workspaces reporting with each, with errors, fallen back (Settings; admin)",
+  ),
   "GET /api/v1/export/users.csv": csv("The dashboard's users and their roles"),
   "GET /api/v1/export/tokens.csv": csv("The API tokens (names, owners, roles, use; never the secrets)"),
 };

@@ -103,6 +103,7 @@ export const exportPaths = {
   cleanupPolicies: () => `${EXPORT_BASE}/cleanup/policies.csv`,
   cleanupRecipes: () => `${EXPORT_BASE}/cleanup/recipes.csv`,
   tableSizes: () => `${EXPORT_BASE}/settings/tables.csv`,
+  reporterVersions: () => `${EXPORT_BASE}/settings/reporter-versions.csv`,
   users: () => `${EXPORT_BASE}/users.csv`,
   tokens: () => `${EXPORT_BASE}/tokens.csv`,
 };

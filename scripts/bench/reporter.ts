@@ -5,13 +5,15 @@
 // Trees are generated under /tmp and removed afterwards. Prints plain lines of numbers and ratios.
 // BENCH_RUNS=n (default 5), BENCH_TREES=plain|heavy (default both), BENCH_COLD=0 skips the cold-cache figures,
 // BENCH_KEEP=/some/dir keeps the generated trees there and reuses them on the next run.
+// --shapes: the homes of five shapes against du -sx instead, as one table (scripts/bench/lib/reporter-shapes.ts).
 
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { formatBytes } from "@/lib/format/bytes";
-import { NODE_FLAGS, REPORTER_ENV, TIME, median, timed } from "./lib/reporter-process";
+import { NODE_FLAGS, REPORTER_ENV, TIME, median, runReporter, timed } from "./lib/reporter-process";
+import { runShapes } from "./lib/reporter-shapes";
 // @ts-expect-error plain .mjs build script
 import { buildReporter } from "../build-reporter.mjs";
 
@@ -83,6 +85,7 @@ function dropCaches(): string | null {
 
 async function main() {
   const bundle = await buildReporter(path.join(tmp, "reporter.mjs"));
+  if (process.argv.includes("--shapes")) return runShapes(path.join(tmp, "shapes"), bundle, RUNS);
   console.log(
     `reporter bench: ${os.cpus().length} cores, node ${process.version} ${NODE_FLAGS.join(" ")} (as the module runs it), ${RUNS} runs per figure (median), bundle ${fs.statSync(bundle).size} bytes`,
   );
@@ -119,17 +122,7 @@ async function main() {
     // processes on the machine weighs on both alike (du at normal priority is printed too)
     const du = () => timed("nice", ["-n", "19", "du", "-sb", root]);
     const duNormal = () => timed("du", ["-sb", root]);
-    const rep = (scanner = "auto") =>
-      timed(
-        "sh",
-        [
-          "-c",
-          `exec node ${NODE_FLAGS.join(" ")} "$0" --dry-run --home "$1" --scanner ${scanner} > /dev/null`,
-          bundle,
-          home,
-        ],
-        REPORTER_ENV,
-      );
+    const rep = (scanner = "auto") => runReporter(bundle, home, `--scanner ${scanner}`);
     // warm up the cache and the binaries
     du();
     rep();

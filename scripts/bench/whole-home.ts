@@ -13,50 +13,14 @@ import { formatBytes } from "@/lib/format/bytes";
 // @ts-expect-error plain .mjs build script
 import { buildReporter } from "../build-reporter.mjs";
 import { recordMeasure } from "../lib/bench-results";
-import { NODE_FLAGS, REPORTER_ENV, TIME, median, timed } from "./lib/reporter-process";
+import { developerHome } from "./lib/home-shapes";
+import { TIME, median, runReporter, timed } from "./lib/reporter-process";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 2_000_000);
 const KEEP = process.env.BENCH_KEEP ? path.resolve(process.env.BENCH_KEEP) : null;
 const tmp = KEEP ?? fs.mkdtempSync(path.join(os.tmpdir(), "whole-home-bench-"));
 fs.mkdirSync(tmp, { recursive: true });
-
-/** A tenth of the files hold a few hundred bytes (one block each); the rest are empty, as many lock and marker files are. */
-const content = (n: number) => (n % 10 === 0 ? Buffer.alloc(100 + (n % 3000), 120) : Buffer.alloc(0));
-
-/** `files` files under `base`, 100 to a folder, folders 50 to a parent: a tree three to four levels deep. */
-function spread(base: string, files: number, start: number): number {
-  let n = 0;
-  for (let a = 0; n < files; a++) {
-    for (let b = 0; b < 50 && n < files; b++) {
-      const dir = path.join(base, `p${a}`, `q${b}`);
-      fs.mkdirSync(dir, { recursive: true });
-      for (let f = 0; f < 100 && n < files; f++, n++) fs.writeFileSync(path.join(dir, `f${f}`), content(start + n));
-    }
-  }
-  return n;
-}
-
-/** Shares of the home's files: the places a real home fills. */
-const SHARES: [string, number][] = [
-  [".claude/projects", 0.08],
-  [".codex/sessions", 0.04],
-  [".local/share/opencode/storage", 0.03],
-  [".npm/_cacache/content-v2", 0.15],
-  ["go/pkg/mod/github.com", 0.1],
-  [".cache/pip/http-v2", 0.05],
-  [".vscode-server/extensions", 0.1],
-  ["src/web/node_modules", 0.2],
-  ["src/api/node_modules", 0.1],
-  ["src/api/target/debug", 0.05],
-  ["work/data", 0.1],
-];
-
-function buildHome(home: string): number {
-  let n = 0;
-  for (const [rel, share] of SHARES) n += spread(path.join(home, rel), Math.round((ENTRIES * share) / 1.01), n);
-  return n;
-}
 
 async function main() {
   const bundle = await buildReporter(path.join(tmp, "reporter.mjs"));
@@ -66,17 +30,12 @@ async function main() {
   else {
     fs.rmSync(home, { recursive: true, force: true });
     const g0 = Date.now();
-    const files = buildHome(home);
+    const files = developerHome(home, ENTRIES);
     fs.writeFileSync(done, "");
     console.log(`whole home: ${files} files generated in ${((Date.now() - g0) / 1000).toFixed(0)} s`);
   }
   const du = () => timed("nice", ["-n", "19", "du", "-sx", home]);
-  const rep = () =>
-    timed(
-      "sh",
-      ["-c", `exec node ${NODE_FLAGS.join(" ")} "$0" --dry-run --home "$1" > /dev/null`, bundle, home],
-      REPORTER_ENV,
-    );
+  const rep = () => runReporter(bundle, home);
   du();
   rep();
   const dus: number[] = [];

@@ -272,7 +272,9 @@ const CASES = WIDTHS.flatMap((size) =>
   (["admin", "viewer"] as const).flatMap((role) => PAGES.map((spec) => ({ size, role, spec }))),
 );
 
-describe("every page, at 1440 and 390 px, as admin and as viewer", () => {
+// Concurrent (the browser project's maxConcurrency at a time): each visit mostly waits, for the network to go idle
+// and the page to hydrate, so three contexts at once share the two cores rather than queue.
+describe.concurrent("every page, at 1440 and 390 px, as admin and as viewer", () => {
   it.each(CASES)("$spec.name at $size.width px as $role", async ({ size, role, spec }) => {
     expect(await visit(spec, role, size), `${spec.path()} as ${role} at ${size.width} px`).toEqual([]);
   });

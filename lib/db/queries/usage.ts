@@ -4,7 +4,7 @@ import { addDaysTo, eachDay, type Day } from "@/lib/series";
 import type { UsageDimension } from "@/lib/validations/usage";
 import { inScope, type WorkspaceScope } from "../scope";
 import { rowsOf, type Db } from "../types";
-import { jobKeys, usageUnits } from "./usage-units";
+import { jobKeys, usageUnits, type UsageRange } from "./usage-units";
 
 /** One dimension value's storage over a range, from the daily roll-ups (docs/usage.md says how each is counted). */
 export type UsageFigures = {
@@ -23,8 +23,6 @@ export type UsageFigures = {
   /** What cleanups that finished in the range freed. */
   freedBytes: number;
 };
-
-export type UsageRange = { from: Day; to: Day };
 
 /** A row of the usage statement: a key's sums (`point` null), or one day of a chart row's level. */
 type UsageRow = {
@@ -49,19 +47,9 @@ type UsageRow = {
  * deletion day, as in the fleet chart.
  */
 function usageStatement(scope: WorkspaceScope, dimension: UsageDimension, { from, to }: UsageRange, chartRows: number) {
-  const { before, units, values } = usageUnits(dimension);
-  const gone = sql`select u.key, ws.id, ws.gone as day, 0::float8 as bytes from ws join u on u.id = ws.id
-    where ws.gone <= ${to}::date`;
-  // By agent a unit's value is not its workspace's: its own changes, from its own values.
+  const { before, units, changes } = usageUnits(dimension, scope, { from, to });
   const keyChanges =
-    values === null
-      ? sql`select u.key, dw.day, sum(dw.delta) as delta from dw join u on u.id = dw.id group by u.key, dw.day`
-      : sql`select key, day, sum(delta) as delta from (
-          select key, day, bytes - coalesce(lag(bytes) over (partition by key, id order by day), 0) as delta from (
-            select x.key, x.id, greatest(x.day, ${from}::date) as day, x.bytes::float8 as bytes from (${values}) x
-            union all ${gone}
-          ) va
-        ) da group by key, day`;
+    changes ?? sql`select u.key, dw.day, sum(dw.delta) as delta from dw join u on u.id = dw.id group by u.key, dw.day`;
   const end = addDaysTo(to, 1);
   return sql`with ws as (
       select w.id, (w.deleted_at at time zone 'UTC')::date as gone from workspaces w
@@ -112,7 +100,7 @@ function usageStatement(scope: WorkspaceScope, dimension: UsageDimension, { from
 
 /** What finished cleanups freed per key, in the range (dry runs and restores free nothing). */
 async function freed(db: Db, scope: WorkspaceScope, dimension: UsageDimension | null, range: UsageRange) {
-  const { units } = usageUnits(dimension);
+  const { units } = usageUnits(dimension, scope, range);
   const rows = rowsOf<{ key: string; bytes: number }>(
     await db.execute(sql`with ws as (
         select w.id from workspaces w where ${inScope(scope, sql`w.owner`)}

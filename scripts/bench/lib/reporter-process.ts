@@ -3,6 +3,7 @@
 
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 export const TIME = fs.existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
@@ -26,16 +27,16 @@ export function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv = proc
 }
 
 const RUN_SCRIPT = fs.readFileSync(path.join(process.cwd(), "deploy/coder/scripts/run.sh.tftpl"), "utf8");
-/** Node's flags as the registry module's script runs the reporter (`"$NODE" <flags> "$REPORTER"`). */
+/** Node's flags as the registry module's script runs the reporter (`"$NODE" <flags> "$file" --state-dir`). */
 export const NODE_FLAGS = (() => {
-  const m = /"\$NODE"((?: --[\w-]+=\S+)*) "\$REPORTER"/.exec(RUN_SCRIPT);
-  if (!m) throw new Error('deploy/coder/scripts/run.sh.tftpl: no `"$NODE" ... "$REPORTER"` line');
+  const m = /"\$NODE"((?: --[\w-]+=\S+)*) "\$\w+" --state-dir/.exec(RUN_SCRIPT);
+  if (!m) throw new Error('deploy/coder/scripts/run.sh.tftpl: no `"$NODE" ... "$file" --state-dir` line');
   return m[1].trim().split(" ").filter(Boolean);
 })();
 /**
  * The environment as the script gives it to the reporter: the variables it unsets (`env -u NAME`) are handed
  * over in the reporter's own (NODE_EXTRA_CA_CERTS: Node reads that file at every start, the reporter only when
- * it sends).
+ * it sends); Node's compile cache, where the script keeps one, in a folder of the bench's own (removed at exit).
  */
 export const REPORTER_ENV = (() => {
   const env = { ...process.env };
@@ -43,7 +44,24 @@ export const REPORTER_ENV = (() => {
     if (name === "NODE_EXTRA_CA_CERTS" && env[name]) env.STORAGE_REPORTER_EXTRA_CA_CERTS = env[name];
     delete env[name];
   }
+  delete env.NODE_COMPILE_CACHE;
+  if (/\bNODE_COMPILE_CACHE=/.test(RUN_SCRIPT)) {
+    const cache = fs.mkdtempSync(path.join(os.tmpdir(), "reporter-compile-cache-"));
+    process.on("exit", () => fs.rmSync(cache, { recursive: true, force: true }));
+    env.NODE_COMPILE_CACHE = cache;
+  }
   return env;
 })();
+
+/** The Node.js that runs the reporter: BENCH_NODE (e.g. the runtime the dashboard serves), else `node`. */
+export const NODE = process.env.BENCH_NODE ?? "node";
+
+/** One dry run of the built reporter as the module's script runs it (`env` changes its environment), report dropped. */
+export const runReporter = (bundle: string, home: string, args = "", env: Record<string, string | undefined> = {}) =>
+  timed(
+    "sh",
+    ["-c", `exec "$2" ${NODE_FLAGS.join(" ")} "$0" --dry-run --home "$1" ${args} > /dev/null`, bundle, home, NODE],
+    { ...REPORTER_ENV, ...env },
+  );
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

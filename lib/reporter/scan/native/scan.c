@@ -9,9 +9,11 @@
 //
 // -d: the folder and everything below it. -s: the folder's entries (not the folder itself) and everything
 // below them, shared out between N processes given the same start points and -k 0/N ... -k N-1/N: process K
-// takes the entries whose names hash to K (FNV-1a, mixed, modulo N: a name added or removed during the scan
-// moves no other name to another process, so nothing is measured twice or missed), and everything below them;
-// process 0 reports the errors of the folder itself. Without -k, one process takes all (0/1).
+// takes the entries whose paths hash to K (FNV-1a, mixed, modulo N: an entry added or removed during the scan
+// moves no other one to another process, so nothing is measured twice or missed), SHARE_LEVELS levels deep:
+// every process reads the folders of the levels above the last (taking its share of their entries), and
+// takes whole what lies below its share of the last level. The folder's errors are process 0's to report, a
+// shared folder's below it its owner's. Without -k, one process takes all (0/1).
 //
 // Records, each ended by a NUL byte (the mtime is whole seconds: the reader reads no more of it):
 //   S                                 a start point begins (one per -d or -s, in order, even one left out)
@@ -52,6 +54,7 @@
 // It calls the kernel through syscall() for stat and open so that it needs no symbol newer than glibc 2.2.5:
 // it runs on any x86_64 glibc system. Elsewhere it cannot run, and the reporter uses find.
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -254,11 +257,19 @@ static int share(const char *s) {
   return shareK < shareN;
 }
 
-/** Whether the entry `name` of a -s folder is this process's (a hash of its bytes, modulo N). */
-static int mine(const char *name) {
+/**
+ * The levels below a -s folder whose entries are shared out: one level put all of a folder with one child (a
+ * root's `data/`, `.npm/_cacache/`) in one process, and the roots' folders of the same name in the same one.
+ * Every process reads the folders above the last shared level: a third level would read the leaf folders of
+ * many homes twice (12 % more CPU on the 2-million-entry home of `npm run bench -- reporter --shapes`).
+ */
+#define SHARE_LEVELS 2
+
+/** Whether the entry at `path` (len bytes) of a shared folder is this process's (a hash of its bytes, modulo N). */
+static int mine(const char *path, size_t len) {
   uint32_t h = 2166136261u;
-  for (const unsigned char *c = (const unsigned char *)name; *c; c++) h = (h ^ *c) * 16777619u;
-  // mixed (MurmurHash3's finalizer) so that names alike but for their last characters spread evenly
+  for (const unsigned char *c = (const unsigned char *)path, *end = c + len; c < end; c++) h = (h ^ *c) * 16777619u;
+  // mixed (MurmurHash3's finalizer) so that paths alike but for their last characters spread evenly
   h ^= h >> 16;
   h *= 0x85ebca6bu;
   h ^= h >> 13;
@@ -539,21 +550,13 @@ static void folderRecord(size_t len) {
   put("", 1);
 }
 
-/** What walk measures of a folder: everything below it, or (-s) this process's share of its entries. */
-enum { ALL, SHARE };
-
-/** Whether the errors of a folder walked with `what` are another process's to report (-s: process 0's). */
-static int quietAbout(int what) {
-  return what == SHARE && shareK != 0;
-}
-
 /**
  * Measures the entries of the folder open at `fd` (whose path is path[0..len)) and everything below them, or
- * with SHARE this process's share of its entries, and closes it. With summaries, a `foldable` folder with
- * nothing printed adds its sums into its parent's.
+ * (`share` levels left to share, from SHARE_LEVELS below a -s folder) this process's share of them, and closes
+ * it; `quiet`: its errors are another process's to report. With summaries, a `foldable` folder with nothing
+ * printed adds its sums into its parent's.
  */
-static void walk(int fd, size_t len, dev_t dev, int what, int foldable) {
-  int quiet = quietAbout(what);
+static void walk(int fd, size_t len, dev_t dev, int share, int quiet, int foldable) {
   size_t base = namesLen;
   int headed = 0;
   long fdepth = pointDepth + depth;
@@ -576,7 +579,11 @@ static void walk(int fd, size_t len, dev_t dev, int what, int foldable) {
       path[len] = '/';
       memcpy(path + len + 1, name, nlen + 1);
       if (pruneCount && pruned(path, len + 1 + nlen)) continue;
-      if (what == SHARE && !mine(name)) continue; // another process's share
+      if (share && !mine(path, len + 1 + nlen)) {
+        // another process's share; a folder above the last shared level is read for this process's share of it
+        if (share > 1 && (e->type == DT_DIR || e->type == DT_UNKNOWN)) keep(name, nlen);
+        continue;
+      }
       struct stat st;
       if (statAt(fd, name, &st) != 0) {
         if (errno != ENOENT) complain(path, errno);
@@ -608,11 +615,13 @@ static void walk(int fd, size_t len, dev_t dev, int what, int foldable) {
       flush();
       _exit(3);
     }
-    int child = openDir(fd, path + len + 1, path);
+    // a shared folder's own errors are its owner's to report (one not stat'ed may turn out not to be a folder)
+    int owned = share <= 1 || mine(path, len + 1 + nlen);
+    int child = openDir(fd, path + len + 1, owned ? path : NULL);
     if (child < 0) continue;
     int foldable = summary && fdepth + 1 > foldBelow && !special(path + len + 1);
     depth++;
-    walk(child, len + 1 + nlen, dev, ALL, foldable);
+    walk(child, len + 1 + nlen, dev, share > 1 ? share - 1 : 0, !owned, foldable);
     depth--;
   }
   namesLen = base;
@@ -735,7 +744,7 @@ int main(int argc, char **argv) {
         break;
     }
     if (opt != 'd' && opt != 's') continue;
-    int what = opt == 's' ? SHARE : ALL;
+    int share = opt == 's' ? SHARE_LEVELS : 0, quiet = share && shareK != 0;
     const char *point = argv[k + 1];
     size_t len = strlen(point);
     reserve(len + 1);
@@ -744,13 +753,13 @@ int main(int argc, char **argv) {
     if (pruneCount && pruned(path, len)) continue;
     struct stat st;
     if (statAt(AT_FDCWD, path, &st) != 0) {
-      if (errno != ENOENT && !quietAbout(what)) complain(path, errno);
+      if (errno != ENOENT && !quiet) complain(path, errno);
       continue;
     }
-    if (what == ALL) record(&st, "", 0);
+    if (!share) record(&st, "", 0);
     if (!S_ISDIR(st.st_mode)) continue;
-    int fd = openDir(AT_FDCWD, path, quietAbout(what) ? NULL : path);
-    if (fd >= 0) walk(fd, len, st.st_dev, what, 0);
+    int fd = openDir(AT_FDCWD, path, quiet ? NULL : path);
+    if (fd >= 0) walk(fd, len, st.st_dev, share, quiet, 0);
   }
   flush();
   return status;

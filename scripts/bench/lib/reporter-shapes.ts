@@ -1,0 +1,197 @@
+// `npm run bench -- reporter --shapes`: the built reporter against `du -sx` on homes of five shapes, whole
+// processes, warm cache, interleaved, medians, with the reporter's peak RSS and whether its whole home is du's
+// (du -sxB1 bytes, du -sx --inodes entries); one table at the end.
+//   --skip-2m (or BENCH_SKIP_2M=1) leaves out the 2-million-entry home (its generation takes minutes).
+//   BENCH_BASELINE=/path/reporter.mjs runs that bundle too, in the same rounds (before and after a change);
+//   BENCH_BASELINE_ENV="NAME=value ..." changes its environment (`NODE_COMPILE_CACHE=`: without the cache).
+//   BENCH_NODE=/path/to/node runs the reporter with that Node.js (e.g. the runtime the dashboard serves).
+//   BENCH_RUNS=n (default 5), BENCH_KEEP=/some/dir keeps the homes there and reuses them on the next run.
+
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { recordMeasure } from "../../lib/bench-results";
+import { deepHome, developerHome, inodes, largeFilesHome, modulesHome } from "./home-shapes";
+import { NODE, NODE_FLAGS, REPORTER_ENV, TIME, median, runReporter, timed, type Run } from "./reporter-process";
+
+type Shape = { key: string; label: string; make: (home: string) => unknown };
+
+const SHAPES: Shape[] = [
+  { key: "deep", label: "(a) small files, 12 folders deep", make: deepHome },
+  { key: "large", label: "(b) a few large files (fallocate)", make: largeFilesHome },
+  { key: "modules", label: "(c) 50 module folders", make: modulesHome },
+  { key: "100k", label: "(d) developer's home, 100k", make: (h) => developerHome(h, 100_000) },
+  { key: "2m", label: "(e) developer's home, 2M", make: (h) => developerHome(h, 2_000_000) },
+];
+
+/** Other disk-usage tools, timed beside du where installed (ncdu exports to /dev/null, gdu prints a summary). */
+const OTHERS: [string, (home: string) => string[]][] = [
+  ["ncdu", (home) => ["-x", "-0", "-o", "/dev/null", home]],
+  ["gdu", (home) => ["-x", "-n", "-s", home]],
+];
+
+/** BENCH_BASELINE_ENV's assignments; an empty value unsets the variable. */
+const BASELINE_ENV: Record<string, string | undefined> = Object.fromEntries(
+  (process.env.BENCH_BASELINE_ENV ?? "")
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((a) => [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1) || undefined]),
+);
+
+const installed = (cmd: string) => spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0;
+const ms = (x: number) => `${Math.round(x).toLocaleString("en")} ms`;
+
+/** The home generated (or reused under BENCH_KEEP), with its entry count. */
+function shapeHome(dir: string, shape: Shape): { home: string; entries: number } {
+  const home = path.join(dir, shape.key, "home");
+  const done = path.join(dir, shape.key, "entries");
+  if (fs.existsSync(done)) return { home, entries: Number(fs.readFileSync(done, "utf8")) };
+  fs.rmSync(path.dirname(home), { recursive: true, force: true });
+  fs.mkdirSync(home, { recursive: true });
+  const g0 = Date.now();
+  shape.make(home);
+  const entries = inodes(home);
+  fs.writeFileSync(done, String(entries));
+  console.log(`${shape.label}: ${entries} entries generated in ${((Date.now() - g0) / 1000).toFixed(0)} s`);
+  return { home, entries };
+}
+
+/** Whether the report's whole home is du's: `du -sxB1` bytes and `du -sx --inodes` entries. */
+function sameAsDu(bundle: string, home: string, entries: number): boolean {
+  const out = spawnSync(NODE, [...NODE_FLAGS, bundle, "--dry-run", "--home", home], {
+    env: REPORTER_ENV,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  }).stdout;
+  const report = JSON.parse(out) as { home?: { bytes: number; files: number; dirs: number } };
+  const du = Number(spawnSync("du", ["-sxB1", home], { encoding: "utf8" }).stdout.split("\t")[0]);
+  return report.home?.bytes === du && report.home.files + report.home.dirs === entries;
+}
+
+/**
+ * Medians of wall time, and of CPU time (user + system, the scanners' processes included; /usr/bin/time counts
+ * in 10 ms steps), in ms.
+ */
+type Times = { ms: number; cpu: number };
+
+type Row = {
+  shape: Shape;
+  entries: number;
+  du: Times;
+  rep: Times;
+  base: Times | null;
+  rssMiB: number;
+  others: string;
+  same: boolean;
+};
+
+const medians = (runs: Run[]): Times => ({
+  ms: median(runs.map((r) => r.ms)),
+  cpu: median(runs.map((r) => r.cpuMs ?? NaN)),
+});
+
+function measure(
+  shape: Shape,
+  home: string,
+  entries: number,
+  bundle: string,
+  baseline: string | null,
+  runs: number,
+): Row {
+  // du at nice 19, as the reporter lowers itself to: load from elsewhere weighs on both alike
+  const du = () => timed("nice", ["-n", "19", "du", "-sx", home]);
+  du();
+  runReporter(bundle, home);
+  if (baseline) runReporter(baseline, home, "", BASELINE_ENV);
+  const dus: Run[] = [];
+  const reps: Run[] = [];
+  const bases: Run[] = [];
+  for (let i = 0; i < runs; i++) {
+    dus.push(du()); // interleaved: load from elsewhere hits each alike
+    reps.push(runReporter(bundle, home));
+    if (baseline) bases.push(runReporter(baseline, home, "", BASELINE_ENV));
+  }
+  const others = OTHERS.filter(([cmd]) => installed(cmd))
+    .map(([cmd, args]) => {
+      const t = median(Array.from({ length: runs }, () => timed("nice", ["-n", "19", cmd, ...args(home)]).ms));
+      return `${cmd} ${ms(t)}`;
+    })
+    .join(", ");
+  return {
+    shape,
+    entries,
+    du: medians(dus),
+    rep: medians(reps),
+    base: baseline ? medians(bases) : null,
+    rssMiB: Math.max(...reps.map((r) => r.rssKb ?? 0)) / 1024,
+    others,
+    same: sameAsDu(bundle, home, entries),
+  };
+}
+
+/** The table, each ratio and peak recorded against its goal for the run's final table. */
+function table(rows: Row[], baseline: boolean): string {
+  const head = [
+    "shape",
+    "entries",
+    "du -sx",
+    "reporter",
+    "ratio",
+    "CPU ratio",
+    ...(baseline ? ["baseline", "ratio", "CPU ratio"] : []),
+    "peak RSS MiB",
+    "= du",
+  ];
+  const lines = rows.map((r) => {
+    recordMeasure(`reporter ${r.shape.key} / du -sx`, r.rep.ms / r.du.ms, { op: "<=", target: 1.25 });
+    if (TIME) recordMeasure(`reporter ${r.shape.key} peak MiB`, r.rssMiB, { op: "<=", target: 100 });
+    const against = (t: Times) => [
+      ms(t.ms),
+      (t.ms / r.du.ms).toFixed(2),
+      r.du.cpu > 0 ? (t.cpu / r.du.cpu).toFixed(2) : "–",
+    ];
+    return [
+      r.shape.label,
+      r.entries.toLocaleString("en"),
+      ms(r.du.ms),
+      ...against(r.rep),
+      ...(r.base === null ? [] : against(r.base)),
+      TIME ? r.rssMiB.toFixed(1) : "unknown",
+      r.same ? "yes" : "NO",
+    ];
+  });
+  return [head, head.map(() => "---"), ...lines].map((l) => `| ${l.join(" | ")} |`).join("\n");
+}
+
+export function runShapes(tmp: string, bundle: string, runs: number): void {
+  const skip2m = process.argv.includes("--skip-2m") || process.env.BENCH_SKIP_2M === "1";
+  const baseline = process.env.BENCH_BASELINE ? path.resolve(process.env.BENCH_BASELINE) : null;
+  const floor = median(Array.from({ length: runs }, () => timed(NODE, [...NODE_FLAGS, "-e", "0"]).ms));
+  console.log(
+    `reporter shapes: ${os.cpus().length} cores, node ${spawnSync(NODE, ["--version"], { encoding: "utf8" }).stdout.trim()} (${NODE}), ${runs} runs per figure (median), load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}; node -e 0 takes ${ms(floor)}`,
+  );
+  if (baseline)
+    console.log(
+      `baseline: ${baseline}, ${fs.statSync(baseline).size} bytes, environment ${process.env.BENCH_BASELINE_ENV ?? "the same"}`,
+    );
+  const missing = OTHERS.map(([cmd]) => cmd).filter((cmd) => !installed(cmd));
+  if (missing.length) console.log(`${missing.join(", ")}: not installed here, not measured`);
+  const rows: Row[] = [];
+  for (const shape of SHAPES) {
+    if (shape.key === "2m" && skip2m) {
+      console.log(`${shape.label}: skipped (--skip-2m)`);
+      continue;
+    }
+    const { home, entries } = shapeHome(tmp, shape);
+    const row = measure(shape, home, entries, bundle, baseline, runs);
+    console.log(
+      `${shape.label}: du -sx ${ms(row.du.ms)}, reporter ${ms(row.rep.ms)}${row.base === null ? "" : `, baseline ${ms(row.base.ms)}`}${row.others ? `, ${row.others}` : ""}; load average ${os.loadavg()[0].toFixed(2)}`,
+    );
+    rows.push(row);
+  }
+  console.log(`\n${table(rows, baseline !== null)}`);
+}

@@ -5,7 +5,7 @@ import { rowsOf, type Db } from "../types";
 // A rewrite of a kept table for the whole fleet, a range of workspace ids at a time: each statement reads and
 // sorts one range's rows (by root_latest's key, whose first column is the workspace) instead of the whole latest
 // table at once. At 100,000 workspaces x 30 roots the kept findings' one statement ran past the statement
-// timeout and spilled its sorts to disk (docs/decisions/0005-fleet-rewrites-in-ranges.md).
+// timeout and spilled its sorts to disk (docs/decisions/0008-fleet-rewrites-in-ranges.md).
 
 /** Workspace ids from `from` (inclusive) to `to` (exclusive); null: open on that side. */
 export type WorkspaceRange = { from: string | null; to: string | null };

@@ -12,6 +12,9 @@ import { MIGRATIONS_FOLDER } from "./open";
 const CONTRACTS: Record<string, string> = {
   // Before this rule: 1.1.0's replicas read root_growth. CHANGELOG.md says to stop them before upgrading from it.
   "0031_kept_growth_per_workspace": "root_growth dropped; upgrading from 1.1.0 stops its replicas first",
+  // An index re-created under its name with one more column: no query names an index, so the previous release's
+  // replicas read through the new one (or, for the instant between the two statements, without it).
+  "0041_workspaces_total_with_id": "workspaces_total_idx re-created with the id",
 };
 
 /** What the previous release's queries can trip on: gone or renamed objects, stricter or retyped columns. */

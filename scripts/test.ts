@@ -9,7 +9,8 @@
 //   the unit files start. A second browser process beside it made the unit files wait on the two cores more than
 //   it saved: CI took longer.
 // - browser-scheduler: the files that wait for the scheduler's real minutes, beside the other browser files.
-// On a fresh 2-core machine (CI, 2026-11-29): unit 22.5 minutes, browser 26, side by side.
+// On a fresh 2-core machine (the whole of CI, 2026-11-29 evening: 14 minutes): unit 12.2 minutes, browser 12.2,
+// side by side; the pages walk visits three pages at a time (the browser project's maxConcurrency).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

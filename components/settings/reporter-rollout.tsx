@@ -78,9 +78,11 @@ function RolloutForm({ view }: { view: ReporterRolloutView }) {
     setSaved("");
     setDraft({ ...draft, [key]: value });
   };
+  // Nothing to save until the choice differs from the one in force.
+  const changed = parsed.success && JSON.stringify(parsed.data) !== JSON.stringify(view.rollout);
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    if (parsed.success) save.mutate(parsed.data);
+    if (parsed.success && changed) save.mutate(parsed.data);
   };
   return (
     <form onSubmit={submit} aria-label="Reporter rollout" className="stack">
@@ -121,7 +123,7 @@ function RolloutForm({ view }: { view: ReporterRolloutView }) {
         ) : null}
       </div>
       <div className="row">
-        <Button type="submit" variant="primary" disabled={!parsed.success} pending={save.isPending}>
+        <Button type="submit" variant="primary" disabled={!parsed.success || !changed} pending={save.isPending}>
           Save rollout
         </Button>
         {saved ? (

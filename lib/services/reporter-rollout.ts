@@ -5,12 +5,14 @@ import path from "node:path";
 import type { Db } from "@/lib/db";
 import {
   getRelease,
+  getReleaseChecksum,
   getRollout,
   listReleases,
   saveRollout,
   storeRelease,
   versionCounts,
   workspaceOfToken,
+  type ReleaseChecksum,
   type ReporterRelease,
 } from "@/lib/db/queries/reporter-rollout";
 import { NotFoundError, ValidationError } from "@/lib/errors";
@@ -78,17 +80,28 @@ export function versionFor(
 }
 
 /**
- * The bundle the holder of `token` downloads (the default without one, or with a token no workspace holds); the
- * bundled release when the chosen version is no longer held. 404 when there is no bundle at all.
+ * What `read` gives of the version the holder of `token` downloads (the default without one, or with a token no
+ * workspace holds); of the bundled release when the chosen version is no longer held. 404 when there is no bundle.
  */
-export async function reporterFor(db: Db, token: string | null): Promise<ReporterRelease> {
+async function releaseFor<T>(
+  db: Db,
+  token: string | null,
+  read: (db: Db, version: string) => Promise<T | null>,
+): Promise<T> {
   await recordBundledRelease(db);
   const workspace = token ? await workspaceOfToken(db, token) : null;
-  const release =
-    (await getRelease(db, versionFor(await getRollout(db), workspace))) ?? (await getRelease(db, REPORTER_VERSION));
+  const release = (await read(db, versionFor(await getRollout(db), workspace))) ?? (await read(db, REPORTER_VERSION));
   if (!release) throw new NotFoundError("This dashboard has no reporter bundle: build it with npm run build:reporter.");
   return release;
 }
+
+/** The bundle the holder of `token` downloads. */
+export const reporterFor = (db: Db, token: string | null): Promise<ReporterRelease> =>
+  releaseFor(db, token, getRelease);
+
+/** Its checksum alone: the script reads it beside every download, with no need of the bundle's bytes. */
+export const reporterChecksumFor = (db: Db, token: string | null): Promise<ReleaseChecksum> =>
+  releaseFor(db, token, getReleaseChecksum);
 
 /** The choice in force and every version held or reported, with how the fleet's workspaces fare on it. */
 export async function rolloutView(db: Db): Promise<ReporterRolloutView> {

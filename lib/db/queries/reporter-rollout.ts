@@ -9,7 +9,8 @@ const ROLLOUT_KEY = "reporter.rollout";
 /** Bundles kept besides those the setting names: enough to step back a few releases, small enough to forget. */
 const KEPT_RELEASES = 5;
 
-export type ReporterRelease = { version: string; sha256: string; bytes: Buffer };
+export type ReleaseChecksum = { version: string; sha256: string };
+export type ReporterRelease = ReleaseChecksum & { bytes: Buffer };
 export type HeldRelease = { version: string; sha256: string; size: number; firstSeen: Date };
 export type VersionCounts = { version: string; reporting: number; withErrors: number; fellBack: number };
 
@@ -55,6 +56,15 @@ export async function storeRelease(db: Db, release: ReporterRelease, keep: strin
 export async function getRelease(db: Db, version: string): Promise<ReporterRelease | null> {
   const rows = await db
     .select({ version: reporterReleases.version, sha256: reporterReleases.sha256, bytes: reporterReleases.bytes })
+    .from(reporterReleases)
+    .where(eq(reporterReleases.version, version));
+  return rows[0] ?? null;
+}
+
+/** A held version's checksum, without the bundle's bytes (what `/reporter.mjs.sha256` answers). */
+export async function getReleaseChecksum(db: Db, version: string): Promise<ReleaseChecksum | null> {
+  const rows = await db
+    .select({ version: reporterReleases.version, sha256: reporterReleases.sha256 })
     .from(reporterReleases)
     .where(eq(reporterReleases.version, version));
   return rows[0] ?? null;

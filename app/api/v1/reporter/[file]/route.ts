@@ -2,7 +2,7 @@ import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/errors";
 import { bearerToken } from "@/lib/http/request";
 import { handle } from "@/lib/http/response";
-import { reporterFor } from "@/lib/services/reporter-rollout";
+import { reporterChecksumFor, reporterFor } from "@/lib/services/reporter-rollout";
 
 export const dynamic = "force-dynamic";
 
@@ -16,14 +16,18 @@ type Params = { params: Promise<{ file: string }> };
 export const GET = handle(async (request, { params }: Params) => {
   const { file } = await params;
   if (file !== "reporter.mjs" && file !== "reporter.mjs.sha256") throw new NotFoundError("No such file.");
-  const release = await reporterFor(await getDb(), bearerToken(request));
+  const db = await getDb();
+  const token = bearerToken(request);
   // Each workspace may get another version: no cache may keep one answer for all.
-  const headers = { "cache-control": "no-store", "x-reporter-version": release.version };
-  if (file === "reporter.mjs")
+  const headers = (version: string) => ({ "cache-control": "no-store", "x-reporter-version": version });
+  if (file === "reporter.mjs") {
+    const release = await reporterFor(db, token);
     return new Response(new Uint8Array(release.bytes), {
-      headers: { ...headers, "content-type": "text/javascript; charset=utf-8" },
+      headers: { ...headers(release.version), "content-type": "text/javascript; charset=utf-8" },
     });
+  }
+  const release = await reporterChecksumFor(db, token);
   return new Response(`${release.sha256}  reporter.mjs\n`, {
-    headers: { ...headers, "content-type": "text/plain; charset=utf-8" },
+    headers: { ...headers(release.version), "content-type": "text/plain; charset=utf-8" },
   });
 });

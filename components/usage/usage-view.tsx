@@ -119,10 +119,12 @@ function Report({ data }: { data: UsageReport }) {
         }
       >
         <UsageTable data={data} />
-        <p className="muted small">
-          A workspace counts in each group its owner is in, so the groups add up to more than the total, which counts
-          each workspace once.
-        </p>
+        {data.dimension === "group" ? (
+          <p className="muted small">
+            A workspace counts in each group its owner is in, so the groups add up to more than the total, which counts
+            each workspace once.
+          </p>
+        ) : null}
       </Panel>
     </div>
   );

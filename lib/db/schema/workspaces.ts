@@ -6,6 +6,7 @@ import type { UnverifiedWorkspace } from "@/lib/coder/unverified";
 import {
   bigint,
   boolean,
+  date,
   index,
   integer,
   jsonb,
@@ -107,6 +108,15 @@ export const workspaces = pgTable(
      * the module gave it Coder's URL and the owner's session token. The token itself never reaches the dashboard.
      */
     coderInbox: boolean("coder_inbox").notNull().default(false),
+    /**
+     * The 7-day change's bases, kept for the workspaces table's sort (lib/db/queries/change-7d.ts): the workspace's
+     * daily total on or before `changeSince` and on or before the day after, so the kept values still hold the day
+     * after they were written. Written by the maintenance; ingest clears `changeSince` when it writes a day they
+     * cover; a page recomputes whatever they do not hold for its day.
+     */
+    changeSince: date("change_since", { mode: "string" }),
+    changeBaseBytes: big("change_base_bytes"),
+    changeNextBytes: big("change_next_bytes"),
   },
   (t) => [
     index("workspaces_owner_idx").on(t.owner),

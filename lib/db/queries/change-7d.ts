@@ -10,9 +10,13 @@ import type { Db } from "../types";
 /** The day the change is measured from. */
 export const change7dSince = (now: Date): Day => addDaysTo(utcDayOf(now), -7);
 
-/** The workspace's (alias w) daily total on or before `day`, looked up by workspace_daily_workspace_day_idx. */
+/**
+ * The workspace's (alias w) daily total on or before `day`, looked up by workspace_daily_workspace_day_idx: its
+ * order, the workspace first, keeps the planner off the day-first primary key, which it picks when it expects
+ * no row before `day` and which then walks every workspace's entries of the days before.
+ */
 const lastOnOrBefore = (day: SQL) => sql`(select d.bytes from workspace_daily d where d.workspace_id = w.id
-  and d.day <= ${day} order by d.day desc limit 1)`;
+  and d.day <= ${day} order by d.workspace_id desc, d.day desc limit 1)`;
 
 /**
  * Joins `c.bytes`: the workspace's (alias w) daily total on or before `since`. The workspaces row keeps it for

@@ -21,7 +21,7 @@ const lastOnOrBefore = (day: SQL) => sql`(select d.bytes from workspace_daily d 
 /**
  * Joins `c.bytes`: the workspace's (alias w) daily total on or before `since`. The workspaces row keeps it for
  * the day the maintenance last ran and the day after (`keepChangeBases`), so sorting every workspace by the change
- * reads the workspaces table alone (decision 0012); a row whose kept day is another, or that ingest cleared, is
+ * reads the workspaces table alone (decision 0013); a row whose kept day is another, or that ingest cleared, is
  * looked up (CASE runs the subquery only for it). The same for a page of rows as for every workspace; `_rows`
  * (whether the caller reads every workspace or a page) is still passed by the workspaces CSV and no longer matters.
  */

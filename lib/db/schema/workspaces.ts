@@ -129,7 +129,7 @@ export const workspaces = pgTable(
     // Whether a workspace loses something at a restart, kept by the database with the row: the restart risk reads
     // the few at risk by it rather than testing every workspace's facts (933 ms at 100,000 workspaces), and the
     // statistics ANALYZE keeps of an index's expression tell the planner how few they are
-    // (docs/decisions/0011-restart-risk-by-index.md).
+    // (docs/decisions/0012-restart-risk-by-index.md).
     // Not partial: the planner reads no statistics of a partial index's expression.
     index("workspaces_lost_at_restart_idx").on(losesAtRestart(sql`persistence`)),
     // The few deleted workspaces, which every fleet read leaves out.

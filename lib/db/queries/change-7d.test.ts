@@ -1,10 +1,11 @@
-import { sql } from "drizzle-orm";
+import { and, isNull, sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { describeEachDatabase, TEST_WHO } from "@/tests/support/db";
 import { at, enroll, MiB, seedScenario, send, testNow } from "@/tests/support/reports";
 import { updateRetention } from "@/lib/services/retention";
 import { runMaintenance } from "../maintenance-task";
-import { rowsOf, type Db } from "../types";
+import { workspaces } from "../schema";
+import type { Db } from "../types";
 import { change7dSince, keepChangeBases } from "./change-7d";
 import { workspaceExportRows } from "./export-workspaces";
 import { getWorkspaceDetail } from "./workspace-detail";
@@ -16,21 +17,26 @@ const codex = (bytes: number) => [{ key: "codex:data", agent: "codex", bytes }];
 
 /** Every workspace's change from scratch: its total less its last daily total on or before the day 7 days ago. */
 async function fromScratch(db: Db, now: Date): Promise<Record<string, number | null>> {
-  const rows = rowsOf<{ id: string; change: number | null }>(
-    await db.execute(sql`select w.id, (w.total_bytes - (select d.bytes from workspace_daily d
-        where d.workspace_id = w.id and d.day <= ${change7dSince(now)}::date order by d.day desc limit 1))::float8 as change
-      from workspaces w where w.deleted_at is null`),
-  );
+  const rows = await db
+    .select({
+      id: workspaces.id,
+      change: sql<number | null>`(${workspaces.totalBytes} - (select d.bytes from workspace_daily d
+        where d.workspace_id = ${workspaces.id} and d.day <= ${change7dSince(now)}::date
+        order by d.day desc limit 1))::float8`,
+    })
+    .from(workspaces)
+    .where(isNull(workspaces.deletedAt));
   return Object.fromEntries(rows.map((r) => [r.id, r.change === null ? null : Number(r.change)]));
 }
 
 /** The workspaces (not deleted) whose kept bases hold for `now`'s day (kept for it, or the day before). */
 async function keptFor(db: Db, now: Date): Promise<string[]> {
   const since = change7dSince(now);
-  const rows = rowsOf<{ id: string }>(
-    await db.execute(sql`select id from workspaces where change_since in (${since}::date, ${since}::date - 1)
-      and deleted_at is null order by id`),
-  );
+  const rows = await db
+    .select({ id: workspaces.id })
+    .from(workspaces)
+    .where(and(sql`${workspaces.changeSince} in (${since}::date, ${since}::date - 1)`, isNull(workspaces.deletedAt)))
+    .orderBy(workspaces.id);
   return rows.map((r) => r.id);
 }
 

@@ -69,7 +69,7 @@ it("read no history table whole", () => {
   expect(whole).toEqual([]);
 });
 
-it("read the workspaces at risk of the restart risk by their partial index, not every workspace's facts", () => {
+it("read the workspaces at risk of the restart risk by their index, not every workspace's facts", () => {
   const rows = plans.filter((p) => p.page === "restart risk" && /jsonb_agg/.test(p.text));
   expect(rows).toHaveLength(1);
   expect(rows[0].plan.join("\n")).toContain("workspaces_lost_at_restart_idx");

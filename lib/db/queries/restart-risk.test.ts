@@ -128,7 +128,7 @@ describeEachDatabase("the lost-at-restart view", (t) => {
     expect(text).not.toContain('template="kubernetes"');
   });
 
-  // The rows are read by the partial index of the workspaces losing something (losesAtRestart): a newer report's
+  // The rows are read by the index on whether a workspace loses something (losesAtRestart): a newer report's
   // facts move a workspace in or out of it, and a workspace deleted in Coder leaves it. Last: it changes the fleet.
   it("follows newer reports and deletions", async () => {
     const ids = async () =>

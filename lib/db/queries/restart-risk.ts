@@ -58,7 +58,7 @@ const where = sql`coalesce(${placed} -> 'link' ->> 'path' || ' → ' || (${place
 /**
  * Every workspace that reports persistence facts (in the scope, not deleted), counted by template, and those at
  * risk with why (or one template's, or one workspace's). The fleet is counted whole: it is the denominator of each
- * template. Only the workspaces at risk come back as rows, read by the partial index that holds them
+ * template. Only the workspaces at risk come back as rows, read by the index on whether they are
  * (`losesAtRestart`), and of their latest roots only those their facts place on storage lost at a stop, each by
  * root_latest's key: at 100,000 workspaces, a row and a read of the roots for each took the page to 9 s, a test
  * of every workspace's facts to 0.9 s (docs/benchmarks.md).

@@ -16,8 +16,8 @@ import type { RecipeUsage } from "@/lib/report-format/schema";
 export type PreviewParams = RecipeParams & { minAgeHours?: number };
 
 export type PreviewClock = {
-  /** When the report was collected (its byAge is relative to that). */
-  collectedAt: string | Date;
+  /** When the report was collected (its byAge is relative to that); a number is epoch milliseconds. */
+  collectedAt: number | string | Date;
   /** The moment the run would start: the units are older by the difference. */
   now: number | Date;
 };

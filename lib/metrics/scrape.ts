@@ -24,6 +24,47 @@ function gauge<L extends string>(registry: Registry, name: string, help: string,
   return new Gauge<L>({ name, help, labelNames, registers: [registry] });
 }
 
+/** The volumes at risk by template, and the volumes that have series of their own (`m.volumes`). */
+function volumeGauges(r: Registry, m: FleetMetrics) {
+  const atRisk = gauge(
+    r,
+    "coder_storage_volumes_at_risk",
+    "Home volumes at risk as the volumes-at-risk page counts them, by template and reason: out of space, out of inodes (not of space), or filling within the volume-filling rule's days.",
+    ["template", "reason"],
+  );
+  for (const t of m.atRisk) {
+    atRisk.set({ template: t.template, reason: "space" }, t.space);
+    atRisk.set({ template: t.template, reason: "inodes" }, t.inodes);
+    atRisk.set({ template: t.template, reason: "filling" }, t.filling);
+  }
+
+  const labels = ["workspace", "owner"] as const;
+  const used = gauge(
+    r,
+    "coder_storage_workspace_volume_used_bytes",
+    "The home volume's used bytes (df's Used) at the workspace's newest report.",
+    labels,
+  );
+  const avail = gauge(
+    r,
+    "coder_storage_workspace_volume_avail_bytes",
+    "The home volume's bytes available to the workspace's user (df's Avail) at its newest report.",
+    labels,
+  );
+  const inodes = gauge(
+    r,
+    "coder_storage_workspace_volume_inodes_used_ratio",
+    "The home volume's inodes in use, IUsed / (IUsed + IFree) as df -i counts them, at the newest report.",
+    labels,
+  );
+  for (const v of m.volumes) {
+    const l = { workspace: v.workspace, owner: v.owner };
+    used.set(l, v.usedBytes);
+    avail.set(l, v.availBytes);
+    if (v.inodesUsedRatio !== null) inodes.set(l, v.inodesUsedRatio);
+  }
+}
+
 function fleetRegistry(m: FleetMetrics): Registry {
   const r = new Registry();
   const agentBytes = gauge(
@@ -75,43 +116,7 @@ function fleetRegistry(m: FleetMetrics): Registry {
     "Bytes removed (deleted or trashed) by the cleanup jobs of the runs kept; dry runs left out.",
   ).set(m.freedBytes);
 
-  const atRisk = gauge(
-    r,
-    "coder_storage_volumes_at_risk",
-    "Home volumes at risk as the volumes-at-risk page counts them, by template and reason: out of space, out of inodes (not of space), or filling within the volume-filling rule's days.",
-    ["template", "reason"],
-  );
-  for (const t of m.atRisk) {
-    atRisk.set({ template: t.template, reason: "space" }, t.space);
-    atRisk.set({ template: t.template, reason: "inodes" }, t.inodes);
-    atRisk.set({ template: t.template, reason: "filling" }, t.filling);
-  }
-
-  const labels = ["workspace", "owner"] as const;
-  const used = gauge(
-    r,
-    "coder_storage_workspace_volume_used_bytes",
-    "The home volume's used bytes (df's Used) at the workspace's newest report.",
-    labels,
-  );
-  const avail = gauge(
-    r,
-    "coder_storage_workspace_volume_avail_bytes",
-    "The home volume's bytes available to the workspace's user (df's Avail) at its newest report.",
-    labels,
-  );
-  const inodes = gauge(
-    r,
-    "coder_storage_workspace_volume_inodes_used_ratio",
-    "The home volume's inodes in use, IUsed / (IUsed + IFree) as df -i counts them, at the newest report.",
-    labels,
-  );
-  for (const v of m.volumes) {
-    const l = { workspace: v.workspace, owner: v.owner };
-    used.set(l, v.usedBytes);
-    avail.set(l, v.availBytes);
-    if (v.inodesUsedRatio !== null) inodes.set(l, v.inodesUsedRatio);
-  }
+  volumeGauges(r, m);
   return r;
 }
 

@@ -115,11 +115,17 @@ const fillingDays = (rules: RuleSet) => rules["volume-filling"].params.days;
 async function atRiskCounts(db: Db, rules: RuleSet, now: Date): Promise<AtRiskCounts[]> {
   const { isFull, where } = atRiskCondition(rules, now, fillingDays(rules));
   const { space, inodes } = fullConditions(fullThresholds(rules));
-  const rows = rowsOf<{ template: string; space: number; inodes: number; filling: number }>(
-    await db.execute(sql`select coalesce(w.template, '') as template, (count(*) filter (where ${space}))::int as space,
-        (count(*) filter (where ${inodes}))::int as inodes, (count(*) filter (where not ${isFull}))::int as filling
-      from workspaces w where ${where} group by 1`),
-  );
+  const template = sql<string>`coalesce(${workspacesAsW.template}, '')`;
+  const rows = await db
+    .select({
+      template,
+      space: sql<number>`(count(*) filter (where ${space}))::int`,
+      inodes: sql<number>`(count(*) filter (where ${inodes}))::int`,
+      filling: sql<number>`(count(*) filter (where not ${isFull}))::int`,
+    })
+    .from(workspacesAsW)
+    .where(where)
+    .groupBy(template);
   return rows.map((r) => ({
     template: r.template,
     space: Number(r.space),

@@ -100,7 +100,7 @@ export async function serverMemory(url: string, log: (s: string) => void): Promi
       sample();
       const ms = performance.now() - t;
       log(
-        `  ${label.padEnd(32)} ${res.status} ${(bytes / 1024).toFixed(0).padStart(8)} KiB in ${ms.toFixed(0).padStart(6)} ms; peak ${mib(requestPeak)}`,
+        `  ${label.padEnd(34)} ${res.status} ${(bytes / 1024).toFixed(0).padStart(8)} KiB in ${ms.toFixed(0).padStart(6)} ms; peak ${mib(requestPeak)}`,
       );
     }
     const hwm = pids.reduce((s, pid) => s + statusBytes(pid, "VmHWM"), 0);

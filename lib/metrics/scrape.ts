@@ -42,19 +42,19 @@ function volumeGauges(r: Registry, m: FleetMetrics) {
   const used = gauge(
     r,
     "coder_storage_workspace_volume_used_bytes",
-    "The home volume's used bytes (df's Used) at the workspace's newest report.",
+    "The home volume's used bytes (df's Used) at the workspace's newest report; only volumes at risk unless STORAGE_METRICS_VOLUMES=all.",
     labels,
   );
   const avail = gauge(
     r,
     "coder_storage_workspace_volume_avail_bytes",
-    "The home volume's bytes available to the workspace's user (df's Avail) at its newest report.",
+    "The home volume's bytes available to the workspace's user (df's Avail) at its newest report; only volumes at risk unless STORAGE_METRICS_VOLUMES=all.",
     labels,
   );
   const inodes = gauge(
     r,
     "coder_storage_workspace_volume_inodes_used_ratio",
-    "The home volume's inodes in use, IUsed / (IUsed + IFree) as df -i counts them, at the newest report.",
+    "The home volume's inodes in use, IUsed / (IUsed + IFree) as df -i counts them, at the newest report; only volumes at risk unless STORAGE_METRICS_VOLUMES=all.",
     labels,
   );
   for (const v of m.volumes) {

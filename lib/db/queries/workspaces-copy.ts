@@ -3,7 +3,8 @@ import { sql, type SQL } from "drizzle-orm";
 import type { CsvCellType } from "@/lib/csv/columns";
 import { isSilent } from "@/lib/findings/silence";
 import { silentHours } from "@/lib/findings/rules";
-import { copyPool, openCopyCsv, type CopyCsvOptions } from "../copy-csv";
+import { copyPool, openCopyCsv } from "../copy-csv";
+import type { PageParts } from "../keyset";
 import type { WorkspaceScope } from "../scope";
 import type { Db } from "../types";
 import { change7d, change7dJoin } from "./change-7d";
@@ -12,7 +13,7 @@ import type { WorkspaceListParams } from "./workspace-list";
 import type { RowContext } from "./workspace-row";
 import { fullCondition, fullThresholds, volumeUsed } from "./volume";
 
-// The workspaces CSV written by PostgreSQL's COPY (decision 0002, as the usage CSV): each cell formatted in SQL
+// The workspaces CSV written by PostgreSQL's COPY (decision 0012, as the usage CSV of decision 0002): each cell formatted in SQL
 // as the file writer formats the column of a row read by toRow (workspace-row.ts), so the file is the same to the
 // byte; a test on PostgreSQL compares the two over hostile names. The columns' headers and kinds are the writer's
 // own (lib/export/lists.ts); this module holds each header's SQL.
@@ -78,7 +79,6 @@ export function workspacesCopy(
   scope: WorkspaceScope,
   params: WorkspaceListParams,
   columns: readonly { header: string; type: CsvCellType }[],
-  opts?: CopyCsvOptions,
 ): ((onError: (err: unknown) => void) => Promise<ReadableStream<Uint8Array>>) | null {
   const pool = copyPool(db);
   if (!pool) return null;
@@ -94,7 +94,7 @@ export function workspacesCopy(
     const source = {
       keys,
       batched: false,
-      page: (select: SQL, p: { after: SQL; order: SQL; limit: number }) => sql`select ${select}
+      page: (select: SQL, p: PageParts) => sql`select ${select}
         from workspaces w ${change7dJoin(since, "all")}
         where ${where} and ${p.after} order by ${p.order} limit ${p.limit}`,
     };
@@ -104,7 +104,7 @@ export function workspacesCopy(
       async function* () {
         yield source;
       },
-      { onError, ...opts },
+      { onError },
     );
   };
 }

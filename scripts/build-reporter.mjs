@@ -49,6 +49,7 @@ export async function buildReporter(outfile = path.join(root, "public", "reporte
       ? {
           __NATIVE_SCANNER__: JSON.stringify(zlib.gzipSync(scanner, { level: 9 }).toString("base64")),
           __NATIVE_SCANNER_ARCH__: JSON.stringify(process.arch),
+          __NATIVE_SCANNER_SHA256__: JSON.stringify(crypto.createHash("sha256").update(scanner).digest("hex")),
         }
       : {},
     entryPoints: [path.join(root, "lib", "reporter", "cli", "entry.ts")],

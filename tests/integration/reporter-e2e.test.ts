@@ -2,7 +2,7 @@
 // calls the real domain functions (enrollment, authentication, schema validation, ingest) on an in-memory
 // PGlite database. The server is stopped to simulate an outage and restarted on the same port.
 
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -212,5 +212,31 @@ describe("reporter against a running dashboard", () => {
     const ownRoots = detail.roots.filter((x) => x.path === own || x.path.startsWith(own + "/"));
     const h = detail.workspace.home!;
     expect(h.bytes - ownRoots.reduce((s, x) => s + x.bytes, 0)).toBe(du(home) - du(path.join(home, own)));
+  });
+});
+
+describe("the bundle's start", () => {
+  it("loads no built-in module a run may not need, and the module's script gives Node no V8 flag", () => {
+    // Node's built-in modules come compiled in its binary; any V8 flag on the command line makes Node compile
+    // them again at every start (30 ms and more, more than du takes on a small home).
+    const script = fs.readFileSync(path.join(process.cwd(), "deploy/coder/scripts/run.sh.tftpl"), "utf8");
+    expect(/"\$NODE"(.*)"\$file" --state-dir/.exec(script)?.[1].trim()).toBe("");
+    const probe = path.join(tmp, "loaded.cjs");
+    fs.writeFileSync(
+      probe,
+      'process.on("exit", () => require("fs").writeSync(2, "\\nLOADED " + process.moduleLoadList.join(",")));',
+    );
+    // with find, the native scanner is not written (zlib would be loaded to unpack it)
+    const r = spawnSync(
+      process.execPath,
+      ["--require", probe, bundle, "--dry-run", "--scanner", "find", "--home", home],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(r.status).toBe(0);
+    const loaded = r.stderr.split("LOADED ")[1].split(",");
+    expect(loaded).toContain("NativeModule child_process"); // the probe sees what the bundle loads
+    for (const name of ["zlib", "http", "https", "tls"]) expect(loaded).not.toContain(`NativeModule ${name}`);
   });
 });

@@ -13,10 +13,10 @@ import type { WorkspaceListParams } from "./workspace-list";
 import type { RowContext } from "./workspace-row";
 import { fullCondition, fullThresholds, volumeUsed } from "./volume";
 
-// The workspaces CSV written by PostgreSQL's COPY (decision 0012, as the usage CSV of decision 0002): each cell formatted in SQL
-// as the file writer formats the column of a row read by toRow (workspace-row.ts), so the file is the same to the
-// byte; a test on PostgreSQL compares the two over hostile names. The columns' headers and kinds are the writer's
-// own (lib/export/lists.ts); this module holds each header's SQL.
+// The workspaces CSV written by PostgreSQL's COPY (decision 0013, as the usage CSV of decision 0002): each cell
+// formatted in SQL as the file writer formats the column of a row read by toRow (workspace-row.ts), so the file is
+// the same to the byte; a test on PostgreSQL compares the two over hostile names. The columns' headers and kinds
+// are the writer's own (lib/export/lists.ts); this module holds each header's SQL.
 
 // encodeURIComponent's characters left as they are; every other one becomes its UTF-8 bytes as %XX.
 const URI_KEPT = `A-Za-z0-9_.!~*'()-`;

@@ -16,6 +16,8 @@ import { testName } from "./rule-groups";
 
 export class Aggregator {
   private readonly roots: RootTally[];
+  /** Each root's arguments to the native scanner, the same for each of its processes. */
+  private readonly rootArgs: string[][] = [];
   private readonly links: HardLinks;
   /** Age boundaries, in seconds since the epoch: an mtime after bounds[i] falls in bucket i (TimeBins). */
   private readonly bounds: number[];
@@ -115,7 +117,10 @@ export class Aggregator {
 
   /** What the native scanner is told for its sums (lib/reporter/scan/native-sums.ts), from each root's rules. */
   scannerSums(): ScannerSums {
-    return { args: sumsArgs(this.bins, LARGEST_PER_ROOT), root: (k) => rootSumsArgs(this.roots[k].needs()) };
+    return {
+      args: sumsArgs(this.bins, LARGEST_PER_ROOT),
+      root: (k) => (this.rootArgs[k] ??= rootSumsArgs(this.roots[k].needs())),
+    };
   }
 
   /**

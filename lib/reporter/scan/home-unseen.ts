@@ -132,3 +132,26 @@ export function hiddenUnderMounts(home: string, mounts: readonly HomeMount[]): n
   }
   return bytes;
 }
+
+/** What the home's walk cannot see, as the report's `home` carries it (each part only where there is any). */
+export type HomeUnseen = { mounts: HomeMount[]; hiddenUnderMounts: number | null; deletedOpen: DeletedOpen | null };
+
+/**
+ * The mounts inside `home`, what they hide and the deleted files still open on the home's device. None of it
+ * depends on the walk's figures: a run reads it while the scanner processes walk the tree.
+ */
+export function homeUnseen(home: string): HomeUnseen {
+  const mounts = mountsUnder(home);
+  let dev: number | null = null;
+  try {
+    dev = fs.lstatSync(home).dev;
+  } catch {
+    /* no home: nothing of it is open */
+  }
+  const open = dev === null ? null : deletedButOpen(dev);
+  return {
+    mounts,
+    hiddenUnderMounts: mounts.length ? hiddenUnderMounts(home, mounts) : null,
+    deletedOpen: open?.files ? open : null,
+  };
+}

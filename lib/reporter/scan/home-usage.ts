@@ -17,7 +17,7 @@ import type { HomeFolder, HomeUsage } from "@/lib/report-format/home";
 import { LIMITS } from "@/lib/report-format/constants";
 import { withWirePath } from "@/lib/report-format/path-encoding";
 import type { StorageRoot } from "@/lib/report-format/schema";
-import { deletedButOpen, hiddenUnderMounts, mountsUnder } from "./home-unseen";
+import type { HomeUnseen } from "./home-unseen";
 import type { RootTally } from "./root-tally";
 import { within } from "./paths";
 import type { RootSpec } from "./roots";
@@ -59,9 +59,16 @@ function addToFolders(sizes: Map<string, number>, rel: string, bytes: number) {
 /**
  * The report's `home` from the home's tally and the roots (in report order) whose specs are `specs`. Package
  * caches are roots only so that their cleanup acts inside a root: here they stay part of the rest, of the
- * package-cache kind and of their folders' sizes, as when the home's walk measured them.
+ * package-cache kind and of their folders' sizes, as when the home's walk measured them. `unseen`: what the walk
+ * cannot see (home-unseen.ts).
  */
-export function homeUsage(home: string, tally: RootTally, roots: readonly StorageRoot[], specs: readonly RootSpec[]) {
+export function homeUsage(
+  home: string,
+  tally: RootTally,
+  roots: readonly StorageRoot[],
+  specs: readonly RootSpec[],
+  unseen: HomeUnseen,
+) {
   const dev = deviceOf(home);
   const byKey = new Map(specs.map((s) => [s.key, s]));
   const split = { agents: 0, modules: 0, other: 0 };
@@ -118,15 +125,10 @@ export function homeUsage(home: string, tally: RootTally, roots: readonly Storag
     .slice(0, LIMITS.largestEntries)
     .map(([path, c]) => withWirePath({ path, bytes: c.bytes }));
   if (copies.length) usage.nestedCopies = copies;
-  const all = mountsUnder(home);
-  const mounts = all.slice(0, LIMITS.largestEntries);
+  const mounts = unseen.mounts.slice(0, LIMITS.largestEntries);
   if (mounts.length) usage.mounts = mounts;
-  const hidden = all.length ? hiddenUnderMounts(home, all) : null;
-  if (hidden !== null) usage.hiddenUnderMounts = hidden;
-  if (dev !== null) {
-    const open = deletedButOpen(dev);
-    if (open.files) usage.deletedOpen = open;
-  }
+  if (unseen.hiddenUnderMounts !== null) usage.hiddenUnderMounts = unseen.hiddenUnderMounts;
+  if (unseen.deletedOpen) usage.deletedOpen = unseen.deletedOpen;
   if (tally.unreadable) usage.unreadable = tally.unreadable;
   return usage;
 }

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,10 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nativeScanner, type EmbeddedScanner } from "./native-scanner";
 
 let tmp: string;
-const embed = (text: string): EmbeddedScanner => ({
-  base64: zlib.gzipSync(Buffer.from(`#!/bin/sh\necho ${text}\n`)).toString("base64"),
-  arch: process.arch,
-});
+const embed = (text: string): EmbeddedScanner => {
+  const bytes = Buffer.from(`#!/bin/sh\necho ${text}\n`);
+  return {
+    base64: zlib.gzipSync(bytes).toString("base64"),
+    arch: process.arch,
+    sha256: crypto.createHash("sha256").update(bytes).digest("hex"),
+  };
+};
 
 beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "reporter-native-"));

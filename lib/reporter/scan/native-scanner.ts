@@ -7,21 +7,30 @@
 
 import crypto from "node:crypto";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import zlib from "node:zlib";
 import { ensureDir, writeAtomic } from "../state";
 
 // Replaced by the bundler (esbuild's define); undeclared where the sources run directly (tests): no scanner.
 declare const __NATIVE_SCANNER__: string | undefined;
 declare const __NATIVE_SCANNER_ARCH__: string | undefined;
+declare const __NATIVE_SCANNER_SHA256__: string | undefined;
 
-export type EmbeddedScanner = { base64: string; arch: string };
+/** The scanner gzipped in base64, the architecture it runs on, and the SHA-256 of its bytes (hex). */
+export type EmbeddedScanner = { base64: string; arch: string; sha256: string };
 
 const EMBEDDED: EmbeddedScanner | null =
-  typeof __NATIVE_SCANNER__ === "string" && typeof __NATIVE_SCANNER_ARCH__ === "string"
-    ? { base64: __NATIVE_SCANNER__, arch: __NATIVE_SCANNER_ARCH__ }
+  typeof __NATIVE_SCANNER__ === "string" &&
+  typeof __NATIVE_SCANNER_ARCH__ === "string" &&
+  typeof __NATIVE_SCANNER_SHA256__ === "string"
+    ? { base64: __NATIVE_SCANNER__, arch: __NATIVE_SCANNER_ARCH__, sha256: __NATIVE_SCANNER_SHA256__ }
     : null;
+
+// zlib only where the scanner is written (the first run, a dry run): loading it costs every run's start a few ms.
+const load = createRequire(import.meta.url);
+const gunzip = (base64: string): Buffer =>
+  (load("node:zlib") as typeof import("node:zlib")).gunzipSync(Buffer.from(base64, "base64"));
 
 const PREFIX = "scan-";
 
@@ -33,11 +42,11 @@ export function nativeScanner(
   const embedded = opts.embedded === undefined ? EMBEDDED : opts.embedded;
   if (!embedded || process.platform !== "linux" || process.arch !== embedded.arch) return null;
   try {
-    const bytes = zlib.gunzipSync(Buffer.from(embedded.base64, "base64"));
-    const name = PREFIX + crypto.createHash("sha256").update(bytes).digest("hex").slice(0, 16);
+    const name = PREFIX + embedded.sha256.slice(0, 16);
     const dir = path.join(stateDir, "bin");
     const installed = path.join(dir, name);
-    if (sameContent(installed, bytes)) return installed;
+    if (sameContent(installed, embedded.sha256)) return installed;
+    const bytes = gunzip(embedded.base64);
     if (opts.dryRun) {
       const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "storage-reporter-"));
       process.once("exit", () => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -56,18 +65,17 @@ export function nativeScanner(
 }
 
 /**
- * Whether `file` holds `bytes` and may be run: a regular file (not a link to one) of this user's, that only it
- * may write (anything else is written again).
+ * Whether `file` holds the bytes whose SHA-256 is `sha256` and may be run: a regular file (not a link to one)
+ * of this user's, that only it may write (anything else is written again).
  */
-function sameContent(file: string, bytes: Buffer): boolean {
+function sameContent(file: string, sha256: string): boolean {
   try {
     const st = fs.lstatSync(file);
     return (
       st.isFile() &&
       st.uid === process.getuid?.() &&
       (st.mode & 0o122) === 0o100 &&
-      st.size === bytes.length &&
-      fs.readFileSync(file).equals(bytes)
+      crypto.createHash("sha256").update(fs.readFileSync(file)).digest("hex") === sha256
     );
   } catch {
     return false;

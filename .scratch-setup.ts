@@ -1,0 +1,11 @@
+import { discoverRoots } from "./lib/reporter/scan/roots";
+import { wholeHomeSpec } from "./lib/reporter/scan/home-usage";
+import { Aggregator } from "./lib/reporter/scan/aggregate";
+import { ErrorLog } from "./lib/reporter/scan/errors";
+const home = "/tmp/shapes/modules/home";
+const t = (label: string, f: () => unknown, n = 20) => { f(); const s = performance.now(); for (let i = 0; i < n; i++) f(); console.log(label, ((performance.now() - s) / n).toFixed(2), "ms"); };
+let specs = [...discoverRoots({ home, env: {} as never, config: null, notes: [] }), wholeHomeSpec(home)];
+t("discoverRoots", () => (specs = [...discoverRoots({ home, env: {} as never, config: null, notes: [] }), wholeHomeSpec(home)]));
+let agg = new Aggregator(specs, 1e9, new ErrorLog(), { protect: null, collect: false });
+t("Aggregator", () => (agg = new Aggregator(specs, 1e9, new ErrorLog(), { protect: null, collect: false })));
+t("root args x51", () => { const s = agg.scannerSums(); for (let k = 0; k < specs.length; k++) s.root(k); });

@@ -17,9 +17,10 @@ const SAMPLE_MS = 50;
 /** What is requested, in order: [label, path, POST body]. */
 const REQUESTS: [string, string, unknown?][] = [
   ["fleet overview (90d)", "/api/v1/fleet/overview?range=90d"],
-  ...["total", "name", "change7d", "daysUntilFull"].map(
-    (sort): [string, string] => [`workspaces page 1 by ${sort}`, `/api/v1/workspaces?sort=${sort}`],
-  ),
+  ...["total", "name", "change7d", "daysUntilFull"].map((sort): [string, string] => [
+    `workspaces page 1 by ${sort}`,
+    `/api/v1/workspaces?sort=${sort}`,
+  ]),
   ["workspaces, with an agent", "/api/v1/workspaces?agent=codex"],
   ["volumes at risk (first page)", "/api/v1/volumes/at-risk"],
   ["restart risk", "/api/v1/fleet/restart"],

@@ -90,5 +90,8 @@ BEGIN
     volume_total_bytes = excluded.volume_total_bytes, volume_free_bytes = excluded.volume_free_bytes,
     volume_used_bytes = excluded.volume_used_bytes, collected_at = excluded.collected_at
   WHERE workspace_daily.collected_at <= excluded.collected_at;
+
+  -- A day the 7-day change's kept bases cover (up to change_since + 1): they no longer hold until rewritten.
+  UPDATE workspaces SET change_since = NULL WHERE id = v_ws AND v_day <= change_since + 1;
 END
 $$;

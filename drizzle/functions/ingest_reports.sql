@@ -178,6 +178,10 @@ BEGIN
       agent_retention = n.retention,
       home = n.home, persistence = n.persistence, writes_failed_no_space_at = n.no_space_at,
       growth_bytes_per_day = fit.slope,
+      -- The 7-day change's kept bases (lib/db/queries/change-7d.ts) cover the days up to change_since + 1: this
+      -- batch wrote days on or after the previous newest report's, so they hold unless that day is among them.
+      change_since = CASE WHEN (w.last_collected_at AT TIME ZONE 'UTC')::date > w.change_since + 1
+        THEN w.change_since END,
       forecast_full_at = CASE WHEN fit.slope > 0 AND n.vfree / fit.slope < 3650
         THEN n.at + make_interval(secs => n.vfree / fit.slope * 86400) END
     FROM newest n

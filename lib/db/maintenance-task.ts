@@ -10,6 +10,7 @@ import { getSetting } from "./queries/settings";
 import { rewriteKeptRules } from "./queries/kept-findings";
 import { rewriteFleetGrowth } from "./queries/root-growth";
 import { rewriteFleetSeries } from "./queries/workspace-series";
+import { keepChangeBases } from "./queries/change-7d";
 import { advanceHorizon, getRetention, HORIZON_KEYS } from "./queries/retention";
 import { settings } from "./schema";
 import { tryAdvisoryLock } from "./try-lock";
@@ -96,7 +97,7 @@ async function maintain(db: Db, opts: MaintenanceOptions): Promise<MaintenanceRe
     addDaysTo(today, -days.rollups),
     "date",
   )) as Day;
-  Object.assign(deleted, await expireRollups(db, rollupHorizon));
+  Object.assign(deleted, await expireRollups(db, rollupHorizon, now));
 
   for (const s of opts.settings ?? RETENTION_SETTINGS) {
     const r = s as RetentionSetting;
@@ -132,8 +133,9 @@ async function maintain(db: Db, opts: MaintenanceOptions): Promise<MaintenanceRe
  * Deletes daily roll-ups before `horizon`. The fleet roll-up is a series of changes whose running sum is the
  * level: the expired changes are folded into one baseline row per (agent, kind, shard) on the day before the
  * horizon, so every level from that day on (and the sum of all rows, the level now) stays exactly right.
+ * The 7-day change's kept bases are rewritten in the same transaction.
  */
-async function expireRollups(db: Db, horizon: Day): Promise<Record<string, number>> {
+async function expireRollups(db: Db, horizon: Day, now: Date): Promise<Record<string, number>> {
   return db.transaction(async (tx) => {
     const count = async (q: ReturnType<typeof sql>) => Number(rowsOf<{ n: number }>(await tx.execute(q))[0].n);
     const rootDaily = await count(sql`with gone as (delete from root_daily where day < ${horizon}::date returning 1)
@@ -148,6 +150,9 @@ async function expireRollups(db: Db, horizon: Day): Promise<Record<string, numbe
         group by agent, kind, shard having sum(bytes) <> 0 or sum(roots) <> 0 order by agent, kind, shard
         returning 1)
       select (select count(*) from gone)::int - (select count(*) from baseline)::int as n`);
+    // The 7-day change's kept bases, moved to today's day, with the expiry that may remove a day they were read
+    // from: no page reads a base of a day just deleted.
+    await keepChangeBases(tx, now);
     return { root_daily: rootDaily, workspace_daily: workspaceDaily, fleet_delta: fleet };
   });
 }

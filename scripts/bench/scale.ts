@@ -28,6 +28,7 @@ import { recordMeasure } from "../lib/bench-results";
 import { rewriteKeptRules } from "@/lib/db/queries/kept-findings";
 import { rewriteFleetGrowth } from "@/lib/db/queries/root-growth";
 import { rewriteFleetSeries } from "@/lib/db/queries/workspace-series";
+import { keepChangeBases } from "@/lib/db/queries/change-7d";
 import { ingestRate } from "./lib/scale-ingest";
 import { serverMemory } from "./lib/scale-server";
 import {
@@ -101,6 +102,7 @@ async function makeFleet(label: string, shape: FleetShape, loaded?: string): Pro
   await timed("kept findings", () => database.db.transaction(async (tx) => rewriteKeptRules(tx, await getRules(tx))));
   await timed("root growth and agent rows", () => database.db.transaction((tx) => rewriteFleetGrowth(tx)));
   await timed("workspace series", () => database.db.transaction((tx) => rewriteFleetSeries(tx)));
+  await timed("7-day change's bases", () => keepChangeBases(database.db, new Date()));
   await pool.query("analyze kept_findings, root_growth_days, workspace_agents, workspace_series");
   const [{ n: keptRows }] = (await pool.query("select count(*)::int as n from kept_findings")).rows;
   log(`  ${keptRows} rows of kept findings`);

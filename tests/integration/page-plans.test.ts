@@ -11,6 +11,7 @@ import { getRules } from "@/lib/db/queries/findings";
 import { rewriteKeptRules } from "@/lib/db/queries/kept-findings";
 import { rewriteFleetGrowth } from "@/lib/db/queries/root-growth";
 import { rewriteFleetSeries } from "@/lib/db/queries/workspace-series";
+import { keepChangeBases } from "@/lib/db/queries/change-7d";
 import { addDaysTo, eachDay, utcDayOf } from "@/lib/series";
 import { createScratchPostgres } from "@/tests/support/db";
 import { generateFleet } from "@/scripts/lib/scale-fleet";
@@ -43,6 +44,7 @@ beforeAll(async () => {
   await database.db.transaction(async (tx) => rewriteKeptRules(tx, await getRules(tx)));
   await database.db.transaction((tx) => rewriteFleetGrowth(tx));
   await database.db.transaction((tx) => rewriteFleetSeries(tx));
+  await keepChangeBases(database.db, new Date());
   await pool.query("analyze");
   plans = await pagePlans({ explainDb: recordingDb(pool), pool }, "costs off");
   empty = new Set(
@@ -68,4 +70,10 @@ it("read no history table whole", () => {
       .map((table) => `${p.page} reads ${table} whole: ${p.text.replace(/\s+/g, " ").slice(0, 200)}`),
   );
   expect(whole).toEqual([]);
+});
+
+it("read the workspaces at risk of the restart risk by their index, not every workspace's facts", () => {
+  const rows = plans.filter((p) => p.page === "restart risk" && /jsonb_agg/.test(p.text));
+  expect(rows).toHaveLength(1);
+  expect(rows[0].plan.join("\n")).toContain("workspaces_lost_at_restart_idx");
 });

@@ -1,6 +1,7 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { addDaysTo, utcDayOf, type Day } from "@/lib/series";
+import type { Db } from "../types";
 
 // The 7-day change of a workspace: its total now minus its daily total on or before 7 days ago (UTC days),
 // null without such a day. The workspaces table (shown and sorted), its export and the workspace page all
@@ -10,22 +11,24 @@ import { addDaysTo, utcDayOf, type Day } from "@/lib/series";
 export const change7dSince = (now: Date): Day => addDaysTo(utcDayOf(now), -7);
 
 /**
- * Joins `c.bytes`: the workspace's (alias w) daily total on or before `since`. Two ways to the same value,
- * by how many workspaces it is read for:
- * - "all" (every workspace, to sort or export by it): the totals of `since` itself as one range of the
- *   day-first primary key (OFFSET 0 keeps it a range rather than a lookup per workspace into the key index,
- *   which grows with history); only workspaces that did not report that day look further back, one lookup
- *   each (COALESCE runs the subquery only for them);
- * - "few" (a page of rows, one workspace): one lookup per workspace (workspace_daily_workspace_day_idx),
- *   rather than reading the whole day.
+ * The workspace's (alias w) daily total on or before `day`, looked up by workspace_daily_workspace_day_idx: its
+ * order, the workspace first, keeps the planner off the day-first primary key, which it picks when it expects
+ * no row before `day` and which then walks every workspace's entries of the days before.
  */
-export function change7dJoin(since: Day, rows: "all" | "few"): SQL {
-  const lastBefore = (cmp: SQL) => sql`(select d.bytes from workspace_daily d where d.workspace_id = w.id
-    and d.day ${cmp} ${since}::date order by d.day desc limit 1)`;
-  if (rows === "few") return sql`left join lateral (select ${lastBefore(sql`<=`)} as bytes) c on true`;
-  return sql`left join (select workspace_id, bytes from workspace_daily where day = ${since}::date offset 0) cd
-      on cd.workspace_id = w.id
-    left join lateral (select coalesce(cd.bytes, ${lastBefore(sql`<`)}) as bytes) c on true`;
+const lastOnOrBefore = (day: SQL) => sql`(select d.bytes from workspace_daily d where d.workspace_id = w.id
+  and d.day <= ${day} order by d.workspace_id desc, d.day desc limit 1)`;
+
+/**
+ * Joins `c.bytes`: the workspace's (alias w) daily total on or before `since`. The workspaces row keeps it for
+ * the day the maintenance last ran and the day after (`keepChangeBases`), so sorting every workspace by the change
+ * reads the workspaces table alone (decision 0013); a row whose kept day is another, or that ingest cleared, is
+ * looked up (CASE runs the subquery only for it). The same for a page of rows as for every workspace; `_rows`
+ * (whether the caller reads every workspace or a page) is still passed by the workspaces CSV and no longer matters.
+ */
+export function change7dJoin(since: Day, _rows?: "all" | "few"): SQL {
+  return sql`left join lateral (select case when w.change_since = ${since}::date then w.change_base_bytes
+      when w.change_since = ${since}::date - 1 then w.change_next_bytes
+      else ${lastOnOrBefore(sql`${since}::date`)} end as bytes) c on true`;
 }
 
 /** The change itself, over a change7dJoin (what the table sorts by; numeric, so a keyset reads it back exactly). */
@@ -33,3 +36,17 @@ export const change7d = sql`(w.total_bytes - c.bytes)`;
 
 /** The change as a workspace row's column `change_7d_bytes`. */
 export const change7dColumn = sql`${change7d}::float8 as change_7d_bytes`;
+
+/**
+ * Keeps every workspace's bases of the 7-day change for the day `now` measures from and the day after, writing
+ * only the rows whose values moved (once a day each, or after ingest cleared them). Run by the maintenance, hourly.
+ */
+export async function keepChangeBases(db: Db, now: Date): Promise<void> {
+  const since = sql`${change7dSince(now)}::date`;
+  await db.execute(sql`update workspaces t set change_since = ${since}, change_base_bytes = k.base,
+      change_next_bytes = k.next
+    from (select w.id, ${lastOnOrBefore(since)} as base, ${lastOnOrBefore(sql`${since} + 1`)} as next
+      from workspaces w) k
+    where t.id = k.id
+      and (t.change_since, t.change_base_bytes, t.change_next_bytes) is distinct from (${since}, k.base, k.next)`);
+}

@@ -2,6 +2,7 @@ import { parse } from "csv-parse/sync";
 import { Registry } from "prom-client";
 import { beforeAll, expect, it } from "vitest";
 import { openCsvStream } from "@/lib/csv/stream";
+import { sql } from "drizzle-orm";
 import { describeEachDatabase } from "@/tests/support/db";
 import { FLEET, ownedBy } from "@/lib/db/scope";
 import { restartRiskExport } from "@/lib/export/restart-risk";
@@ -125,5 +126,22 @@ describeEachDatabase("the lost-at-restart view", (t) => {
     expect(text).toContain('coder_storage_workspaces_lost_at_restart{template="docker-no-home"} 2');
     expect(text).toContain('coder_storage_workspaces_lost_at_restart{template="codex-ram"} 1');
     expect(text).not.toContain('template="kubernetes"');
+  });
+
+  // The rows are read by the index on whether a workspace loses something (losesAtRestart): a newer report's
+  // facts move a workspace in or out of it, and a workspace deleted in Coder leaves it. Last: it changes the fleet.
+  it("follows newer reports and deletions", async () => {
+    const ids = async () =>
+      (await getRestartRisk(t.current.db, FLEET)).templates.flatMap((g) => g.atRisk.map((w) => w.id)).sort();
+    const [r1, r2] = FLEET_SPEC.filter((f) => f.ws.template === "codex-ram");
+    await send(t.current.db, r1.ws, at(now, 0, 11), r1.roots, undefined, { persistence: pvcHome() });
+    await send(t.current.db, r2.ws, at(now, 0, 11), [claude, codex], undefined, {
+      persistence: pvcHome({ "codex:data": docker("not-persistent", RAM, "tmpfs is memory, lost at every stop") }),
+    });
+    expect(await ids()).toEqual(["d1", "d2", "r2"]);
+    await t.current.db.execute(sql`update workspaces set deleted_at = now() where id = 'd1'`);
+    const risk = await getRestartRisk(t.current.db, FLEET);
+    expect(await ids()).toEqual(["d2", "r2"]);
+    expect(risk.reporting).toBe(4);
   });
 });

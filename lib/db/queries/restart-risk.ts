@@ -2,6 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { holdsSessions } from "@/lib/findings/rules/agent-data-lost";
 import type { RestartFilter } from "@/lib/validations/restart";
+import { losesAtRestart } from "../schema";
 import { inScope, type WorkspaceScope } from "../scope";
 import { rowsOf, type Db } from "../types";
 
@@ -57,9 +58,10 @@ const where = sql`coalesce(${placed} -> 'link' ->> 'path' || ' → ' || (${place
 /**
  * Every workspace that reports persistence facts (in the scope, not deleted), counted by template, and those at
  * risk with why (or one template's, or one workspace's). The fleet is counted whole: it is the denominator of each
- * template. Only the workspaces at risk come back as rows, and only those whose facts name a root on storage lost
- * at a stop have their latest roots read: at 100,000 workspaces, a row and a read of the roots for each took
- * the page to 9 s (docs/benchmarks.md).
+ * template. Only the workspaces at risk come back as rows, read by the index on whether they are
+ * (`losesAtRestart`), and of their latest roots only those their facts place on storage lost at a stop, each by
+ * root_latest's key: at 100,000 workspaces, a row and a read of the roots for each took the page to 9 s, a test
+ * of every workspace's facts to 0.9 s (docs/benchmarks.md).
  */
 export async function getRestartRisk(db: Db, scope: WorkspaceScope, filter: RestartFilter = {}): Promise<RestartRisk> {
   const only = sql.join(
@@ -83,12 +85,11 @@ export async function getRestartRisk(db: Db, scope: WorkspaceScope, filter: Rest
             'sessionBytes', coalesce((r.categories -> 'sessions' ->> 'bytes')::bigint, 0),
             'sessions', ${holdsSessions}, 'where', ${where})
           order by r.bytes desc, r.root_key) as list
-        from root_latest r
-        where jsonb_path_exists(w.persistence -> 'roots', '$.* ? (@.verdict == "not-persistent")')
-          and r.workspace_id = w.id and r.kind in ('tool', 'module', 'legacy', 'custom')
-          and ${placed} ->> 'verdict' = 'not-persistent'
+        from jsonb_each(w.persistence -> 'roots') p(key, placed)
+        join root_latest r on r.workspace_id = w.id and r.root_key = p.key
+        where p.placed ->> 'verdict' = 'not-persistent' and r.kind in ('tool', 'module', 'legacy', 'custom')
       ) lost on true
-      where ${reporting} and (${homeLost} or lost.list is not null)
+      where ${reporting} and ${losesAtRestart(sql`w.persistence`)} and (${homeLost} or lost.list is not null)
       order by w.template nulls last, w.name, w.id`),
   ]);
   const byTemplate = new Map<string | null, TemplateRisk>();

@@ -128,7 +128,7 @@ export async function listWorkspaces(
   const order = sql`order by ${keysetOrder(workspaceSortKeys(p.sort, p.dir, ctx.rules))}`;
   const filtered = sql`where ${sql.join(where, sql` and `)} ${order} limit ${p.pageSize} offset ${(p.page - 1) * p.pageSize}`;
   const page = (change: SQL) => sql`select ${rowColumns(ctx)}${change}
-    from workspaces w ${p.sort === "change7d" ? change7dJoin(since, "all") : sql``} ${filtered}`;
+    from workspaces w ${p.sort === "change7d" ? change7dJoin(since) : sql``} ${filtered}`;
   // The 7-day change needs a lookup per workspace: read for every workspace only when the table is sorted by
   // it, else for the page's rows once they are chosen. The count is a statement of its own: as a window over the
   // page's query it made the page read every workspace in the sort's order, at 100,000 workspaces 20 times the
@@ -138,7 +138,7 @@ export async function listWorkspaces(
     db.execute(
       p.sort === "change7d"
         ? page(sql`, ${change7dColumn}`)
-        : sql`select w.*, ${change7dColumn} from (${page(sql``)}) w ${change7dJoin(since, "few")} ${order}`,
+        : sql`select w.*, ${change7dColumn} from (${page(sql``)}) w ${change7dJoin(since)} ${order}`,
     ),
     db
       .select({ n: sql<number>`count(*)::int` })

@@ -49,7 +49,7 @@ export async function workspaceHead(
   // CTE whose cost was measured): they stay SQL through db.execute.
   const [head] = rowsOf<WorkspaceHeadRow>(
     await db.execute(sql`select ${rowColumns(ctx)}, ${change7dColumn}, w.first_seen_at, w.last_seen_at, w.last_report_id,
-      w.agent_retention, w.home, w.persistence from workspaces w ${change7dJoin(change7dSince(ctx.now), "few")} where w.id = ${id} and ${inScope(scope, sql`w.owner`)}`),
+      w.agent_retention, w.home, w.persistence from workspaces w ${change7dJoin(change7dSince(ctx.now))} where w.id = ${id} and ${inScope(scope, sql`w.owner`)}`),
   );
   if (!head) return null;
   return {

@@ -13,7 +13,7 @@ import type { WorkspaceListParams } from "./workspace-list";
 import type { RowContext } from "./workspace-row";
 import { fullCondition, fullThresholds, volumeUsed } from "./volume";
 
-// The workspaces CSV written by PostgreSQL's COPY (decision 0013, as the usage CSV of decision 0002): each cell
+// The workspaces CSV written by PostgreSQL's COPY (decision 0015, as the usage CSV of decision 0002): each cell
 // formatted in SQL as the file writer formats the column of a row read by toRow (workspace-row.ts), so the file is
 // the same to the byte; a test on PostgreSQL compares the two over hostile names. The columns' headers and kinds
 // are the writer's own (lib/export/lists.ts); this module holds each header's SQL.
@@ -90,12 +90,12 @@ export function workspacesCopy(
       if (!expr) throw new Error(`the workspaces CSV's column ${c.header} has no SQL`);
       return { ...c, expr };
     });
-    // The 7-day change of every workspace, as one range of a day of workspace_daily (change-7d.ts's "all").
+    // The 7-day change of every workspace: kept in its row, looked up where the kept day is not this one.
     const source = {
       keys,
       batched: false,
       page: (select: SQL, p: PageParts) => sql`select ${select}
-        from workspaces w ${change7dJoin(since, "all")}
+        from workspaces w ${change7dJoin(since)}
         where ${where} and ${p.after} order by ${p.order} limit ${p.limit}`,
     };
     return openCopyCsv(

@@ -6,6 +6,7 @@ import type { UnverifiedWorkspace } from "@/lib/coder/unverified";
 import {
   bigint,
   boolean,
+  date,
   index,
   integer,
   jsonb,
@@ -19,6 +20,16 @@ import {
 } from "drizzle-orm/pg-core";
 
 const big = (name: string) => bigint(name, { mode: "number" });
+
+/**
+ * Whether a workspace (its `persistence` column) loses something at a restart: its home, or a root its reporter
+ * placed on storage lost at a stop. The restart risk's page reads its workspaces by this condition, through the
+ * index below on it: written with the row by the database itself, never stale.
+ */
+// One coalesce around the whole: the planner estimates a bare OR arm by arm, but this by the index's statistics.
+export const losesAtRestart = (persistence: unknown) =>
+  sql`coalesce(${persistence} -> 'home' ->> 'verdict' = 'not-persistent'
+    or jsonb_path_exists(${persistence} -> 'roots', '$.* ? (@.verdict == "not-persistent")'), false)`;
 
 export const workspaces = pgTable(
   "workspaces",
@@ -97,6 +108,15 @@ export const workspaces = pgTable(
      * the module gave it Coder's URL and the owner's session token. The token itself never reaches the dashboard.
      */
     coderInbox: boolean("coder_inbox").notNull().default(false),
+    /**
+     * The 7-day change's bases, kept for the workspaces table's sort (lib/db/queries/change-7d.ts): the workspace's
+     * daily total on or before `changeSince` and on or before the day after, so the kept values still hold the day
+     * after they were written. Written by the maintenance; ingest clears `changeSince` when it writes a day they
+     * cover; a page recomputes whatever they do not hold for its day.
+     */
+    changeSince: date("change_since", { mode: "string" }),
+    changeBaseBytes: big("change_base_bytes"),
+    changeNextBytes: big("change_next_bytes"),
   },
   (t) => [
     index("workspaces_owner_idx").on(t.owner),
@@ -106,6 +126,12 @@ export const workspaces = pgTable(
     index("workspaces_total_idx").on(t.totalBytes.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("workspaces_last_collected_idx").on(t.lastCollectedAt),
     index("workspaces_volume_used_pct_idx").on(t.volumeUsedPct.desc()),
+    // Whether a workspace loses something at a restart, kept by the database with the row: the restart risk reads
+    // the few at risk by it rather than testing every workspace's facts (933 ms at 100,000 workspaces), and the
+    // statistics ANALYZE keeps of an index's expression tell the planner how few they are
+    // (docs/decisions/0012-restart-risk-by-index.md).
+    // Not partial: the planner reads no statistics of a partial index's expression.
+    index("workspaces_lost_at_restart_idx").on(losesAtRestart(sql`persistence`)),
     // The few deleted workspaces, which every fleet read leaves out.
     index("workspaces_deleted_idx")
       .on(t.id)

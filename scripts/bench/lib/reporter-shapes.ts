@@ -6,6 +6,8 @@
 //   BENCH_BASELINE_ENV="NAME=value ..." changes its environment (`NODE_COMPILE_CACHE=`: without the cache).
 //   BENCH_NODE=/path/to/node runs the reporter with that Node.js (e.g. the runtime the dashboard serves).
 //   BENCH_RUNS=n (default 5), BENCH_KEEP=/some/dir keeps the homes there and reuses them on the next run.
+//   --instructions also counts the instructions of one run of each (valgrind; not the 2-million-entry home,
+//   which takes minutes under it): on a loaded machine, the figure that compares two builds.
 
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -13,6 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { recordMeasure } from "../../lib/bench-results";
 import { deepHome, developerHome, inodes, largeFilesHome, modulesHome } from "./home-shapes";
+import { instructions, VALGRIND } from "./instructions";
 import { NODE, NODE_FLAGS, REPORTER_ENV, TIME, median, runReporter, timed, type Run } from "./reporter-process";
 
 type Shape = { key: string; label: string; make: (home: string) => unknown };
@@ -84,6 +87,8 @@ type Row = {
   rssMiB: number;
   others: string;
   same: boolean;
+  /** Millions of instructions of one run: du, the reporter, the baseline (with --instructions). */
+  counts: [number | null, number | null, number | null] | null;
 };
 
 const medians = (runs: Run[]): Times => ({
@@ -98,6 +103,7 @@ function measure(
   bundle: string,
   baseline: string | null,
   runs: number,
+  count: boolean,
 ): Row {
   // du at nice 19, as the reporter lowers itself to: load from elsewhere weighs on both alike
   const du = () => timed("nice", ["-n", "19", "du", "-sx", home]);
@@ -118,9 +124,20 @@ function measure(
       return `${cmd} ${ms(t)}`;
     })
     .join(", ");
+  // the reporter as runReporter runs it, without the shell (valgrind would count the shell too)
+  const reporterCount = (file: string, env: NodeJS.ProcessEnv) =>
+    instructions(NODE, [...NODE_FLAGS, file, "--dry-run", "--home", home], env);
+  const counts: Row["counts"] = count
+    ? [
+        instructions("du", ["-sx", home]),
+        reporterCount(bundle, REPORTER_ENV),
+        baseline ? reporterCount(baseline, { ...REPORTER_ENV, ...BASELINE_ENV }) : null,
+      ]
+    : null;
   return {
     shape,
     entries,
+    counts,
     du: medians(dus),
     rep: medians(reps),
     base: baseline ? medians(bases) : null,
@@ -142,6 +159,7 @@ function table(rows: Row[], baseline: boolean): string {
     ...(baseline ? ["baseline", "ratio", "CPU ratio"] : []),
     "peak RSS MiB",
     "= du",
+    ...(rows.some((r) => r.counts) ? ["M instructions: du", "reporter", ...(baseline ? ["baseline"] : [])] : []),
   ];
   const lines = rows.map((r) => {
     recordMeasure(`reporter ${r.shape.key} / du -sx`, r.rep.ms / r.du.ms, { op: "<=", target: 1.25 });
@@ -159,6 +177,9 @@ function table(rows: Row[], baseline: boolean): string {
       ...(r.base === null ? [] : against(r.base)),
       TIME ? r.rssMiB.toFixed(1) : "unknown",
       r.same ? "yes" : "NO",
+      ...(rows.some((x) => x.counts)
+        ? (r.counts ?? [null, null, null]).slice(0, baseline ? 3 : 2).map((n) => (n === null ? "–" : n.toFixed(1)))
+        : []),
     ];
   });
   return [head, head.map(() => "---"), ...lines].map((l) => `| ${l.join(" | ")} |`).join("\n");
@@ -178,6 +199,8 @@ export function runShapes(tmp: string, bundle: string, runs: number): void {
     console.log(
       `baseline: ${baseline}, ${fs.statSync(baseline).size} bytes, environment ${process.env.BENCH_BASELINE_ENV ?? "the same"}`,
     );
+  const count = process.argv.includes("--instructions");
+  if (count && !VALGRIND) console.log("--instructions: valgrind is not installed here, not counted");
   const missing = OTHERS.map(([cmd]) => cmd).filter((cmd) => !installed(cmd));
   if (missing.length) console.log(`${missing.join(", ")}: not installed here, not measured`);
   const rows: Row[] = [];
@@ -187,7 +210,7 @@ export function runShapes(tmp: string, bundle: string, runs: number): void {
       continue;
     }
     const { home, entries } = shapeHome(tmp, shape);
-    const row = measure(shape, home, entries, bundle, baseline, runs);
+    const row = measure(shape, home, entries, bundle, baseline, runs, count && shape.key !== "2m");
     console.log(
       `${shape.label}: du -sx ${ms(row.du.ms)}, reporter ${ms(row.rep.ms)}${row.base === null ? "" : `, baseline ${ms(row.base.ms)}`}${row.others ? `, ${row.others}` : ""}; load average ${os.loadavg()[0].toFixed(2)}`,
     );

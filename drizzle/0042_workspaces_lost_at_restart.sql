@@ -1,0 +1,2 @@
+CREATE INDEX "workspaces_lost_at_restart_idx" ON "workspaces" USING btree (coalesce(persistence -> 'home' ->> 'verdict' = 'not-persistent'
+    or jsonb_path_exists(persistence -> 'roots', '$.* ? (@.verdict == "not-persistent")'), false));

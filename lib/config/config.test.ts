@@ -45,6 +45,7 @@ describe("configuration", () => {
       backup: null,
       cleanupScheduler: { enabled: true, intervalMs: 300_000 },
       maintenanceInProcess: true,
+      metricsVolumes: "at-risk",
       shutdownTimeoutMs: 25_000,
       notify: {
         email: null,
@@ -87,6 +88,7 @@ describe("configuration", () => {
       STORAGE_CLEANUP_SCHEDULER: "off",
       STORAGE_CLEANUP_SCHEDULER_INTERVAL: "2",
       STORAGE_MAINTENANCE: "off",
+      STORAGE_METRICS_VOLUMES: "all",
       STORAGE_SHUTDOWN_TIMEOUT: "2.5",
     });
     expect(c.appUrl).toBe("https://storage.example.com");
@@ -106,6 +108,7 @@ describe("configuration", () => {
     expect(c.database.statementTimeoutMs).toBe(0);
     expect(c.cleanupScheduler).toEqual({ enabled: false, intervalMs: 2000 });
     expect(c.maintenanceInProcess).toBe(false);
+    expect(c.metricsVolumes).toBe("all");
     expect(c.shutdownTimeoutMs).toBe(2500);
   });
 

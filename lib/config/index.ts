@@ -49,6 +49,8 @@ export type Config = {
   cleanupScheduler: { enabled: boolean; intervalMs: number };
   /** This instance runs the maintenance task hourly; off where a scheduled job runs `npm run maintenance`. */
   maintenanceInProcess: boolean;
+  /** Whose home volumes /metrics gives series of their own (docs/metrics.md): those at risk, or every one. */
+  metricsVolumes: "at-risk" | "all";
   shutdownTimeoutMs: number;
   notify: NotifyConfig;
 };
@@ -128,6 +130,7 @@ function shape(env: Environment): Config {
       intervalMs: (env.STORAGE_CLEANUP_SCHEDULER_INTERVAL ?? 300) * 1000,
     },
     maintenanceInProcess: env.STORAGE_MAINTENANCE !== "off",
+    metricsVolumes: env.STORAGE_METRICS_VOLUMES ?? "at-risk",
     shutdownTimeoutMs: (env.STORAGE_SHUTDOWN_TIMEOUT ?? 25) * 1000,
     notify: {
       email:

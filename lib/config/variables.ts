@@ -104,6 +104,10 @@ export const environment = z.object({
   STORAGE_MAINTENANCE: oneOf(["on", "off"], "expected off (maintenance run by a scheduled job instead) or on"),
   STORAGE_CLEANUP_SCHEDULER: oneOf(["on", "off"], "expected off (no scheduled cleanup in this instance) or on"),
   STORAGE_CLEANUP_SCHEDULER_INTERVAL: wholeNumber(1, 3600, "expected a whole number of seconds from 1 to 3600"),
+  STORAGE_METRICS_VOLUMES: oneOf(
+    ["at-risk", "all"],
+    "expected at-risk (series only for the volumes full or filling, the default) or all (every workspace's volume)",
+  ),
   STORAGE_SHUTDOWN_TIMEOUT: number("expected a number of seconds above 0", (n) => n > 0),
 
   STORAGE_SMTP_URL: optional(

@@ -3,6 +3,7 @@ import { col, type CsvColumn, type CsvExport } from "@/lib/csv/columns";
 import type { PageOptions } from "@/lib/db/keyset";
 import { agentWorkspaceRows, workspaceExportRows, type AgentWorkspaceRow } from "@/lib/db/queries/export-workspaces";
 import { findingGroupRows, getRules } from "@/lib/db/queries/findings";
+import { workspacesCopy } from "@/lib/db/queries/workspaces-copy";
 import { everyVolumeAtRisk, type AtRiskVolume } from "@/lib/db/queries/volumes-at-risk";
 import type { WorkspaceRow } from "@/lib/db/queries/workspace-row";
 import type { Db } from "@/lib/db/types";
@@ -17,7 +18,10 @@ import type { WorkspaceScope } from "@/lib/db/scope";
 // The exports of the lists that can be as long as the fleet (workspaces, findings, an agent's workspaces, the
 // volumes at risk): read in keyset pages, never whole.
 
-/** The workspaces table's columns, with the volume as df shows it (Size, Used, Avail, Use%, IUse%). */
+/**
+ * The workspaces table's columns, with the volume as df shows it (Size, Used, Avail, Use%, IUse%). On PostgreSQL
+ * COPY writes them, each header's cell in SQL (lib/db/queries/workspaces-copy.ts): a new column needs its SQL there.
+ */
 export const WORKSPACE_COLUMNS: CsvColumn<WorkspaceRow>[] = [
   col("id", "text", (r) => r.id),
   col("name", "text", (r) => r.name),
@@ -52,10 +56,13 @@ export function workspacesExport(
   q: WorkspaceListQuery,
   opts: PageOptions & { now?: Date; coderUrl?: string | null } = {},
 ): CsvExport<WorkspaceRow> {
+  const params = { ...q, now: opts.now, coderUrl: opts.coderUrl };
   return {
     filename: `workspaces-${utcDayOf(opts.now ?? new Date())}.csv`,
     columns: WORKSPACE_COLUMNS,
-    rows: workspaceExportRows(db, scope, { ...q, now: opts.now, coderUrl: opts.coderUrl }, opts),
+    rows: workspaceExportRows(db, scope, params, opts),
+    // On PostgreSQL the same file written by COPY: the rows are then not read.
+    open: workspacesCopy(db, scope, params, WORKSPACE_COLUMNS) ?? undefined,
   };
 }
 

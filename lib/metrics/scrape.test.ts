@@ -6,6 +6,8 @@ import * as reportsRoute from "@/app/api/v1/reports/route";
 import * as batchRoute from "@/app/api/v1/reports/batch/route";
 import * as overviewRoute from "@/app/api/v1/fleet/overview/route";
 import * as runsRoute from "@/app/api/v1/cleanup/runs/route";
+import * as atRiskRoute from "@/app/api/v1/volumes/at-risk/route";
+import type { AtRiskPage } from "@/lib/db/queries/volumes-at-risk";
 import { BASE, ctx, makePrincipals, type Principals } from "@/tests/support/auth";
 import { claimJobs, storeJobResult } from "@/lib/services/cleanup-jobs";
 import { createRun } from "@/lib/services/cleanup-runs";
@@ -15,10 +17,21 @@ import { describeEachDatabase, serveRoutesFrom, TEST_WHO } from "@/tests/support
 import { claudeRoot, doneResult, seedWorkspace, usage, type Enrolled } from "@/tests/support/cleanup";
 import { samples, scrape, scrapeFamilies, type MetricFamily } from "@/tests/support/metrics";
 import { enroll, GiB, makeReport, MiB, send, seedScenario, testNow } from "@/tests/support/reports";
+import { resetConfigForTests } from "@/lib/config";
 import { recordSyncError, recordSyncSuccess } from "./coder-sync";
 
 /** The only label names an exposition may carry: bounded sets (channel: email or webhook), and the volume series' workspace and owner. */
-const BOUNDED_LABELS = new Set(["agent", "template", "organization", "severity", "state", "outcome", "channel", "le"]);
+const BOUNDED_LABELS = new Set([
+  "agent",
+  "template",
+  "organization",
+  "severity",
+  "state",
+  "reason",
+  "outcome",
+  "channel",
+  "le",
+]);
 const VOLUME_FAMILIES = new Set([
   "coder_storage_workspace_volume_used_bytes",
   "coder_storage_workspace_volume_avail_bytes",
@@ -26,6 +39,7 @@ const VOLUME_FAMILIES = new Set([
 ]);
 /** Gauges that count things (no unit); every other name ends in a base unit. */
 const COUNTS = new Set([
+  "coder_storage_volumes_at_risk",
   "coder_storage_workspaces",
   "coder_storage_workspaces_reporting",
   "coder_storage_workspaces_silent",
@@ -158,8 +172,41 @@ describeEachDatabase("GET /metrics", (t) => {
     );
   });
 
-  it("reports each volume as df does, and cleanup jobs and bytes freed as the runs list does", async () => {
-    const families = await scrapeFamilies(p.viewerToken);
+  it("gives the volumes at risk series of their own by default, and every volume's with STORAGE_METRICS_VOLUMES=all, as df does", async () => {
+    // alpha fills (1 GiB to 9.375 GiB of 10 over 10 days); echo sits at 90 %, not growing: counted, not at risk.
+    const atRisk = await scrapeFamilies(p.viewerToken);
+    expect(samples(atRisk, "coder_storage_workspace_volume_used_bytes")).toEqual({
+      "owner=alice,workspace=alpha": 9.375 * GiB,
+    });
+    expect(samples(atRisk, "coder_storage_volumes_at_risk")).toMatchObject({
+      "reason=filling,template=ai-dev": 1,
+      "reason=space,template=ai-dev": 0,
+      "reason=inodes,template=ai-dev": 0,
+      "reason=filling,template=minimal": 0,
+    });
+    // The at-risk page's counts.
+    const page = await get<AtRiskPage>(atRiskRoute, "/api/v1/volumes/at-risk");
+    const sum = (reason: string) =>
+      Object.entries(samples(atRisk, "coder_storage_volumes_at_risk"))
+        .filter(([k]) => k.startsWith(`reason=${reason},`))
+        .reduce((s, [, n]) => s + n, 0);
+    expect([sum("space"), sum("inodes"), sum("filling")]).toEqual([
+      page.outOfSpace,
+      page.outOfInodes,
+      page.total - page.full,
+    ]);
+
+    const saved = process.env.STORAGE_METRICS_VOLUMES;
+    process.env.STORAGE_METRICS_VOLUMES = "all";
+    resetConfigForTests();
+    let families: MetricFamily[];
+    try {
+      families = await scrapeFamilies(p.viewerToken);
+    } finally {
+      if (saved === undefined) delete process.env.STORAGE_METRICS_VOLUMES;
+      else process.env.STORAGE_METRICS_VOLUMES = saved;
+      resetConfigForTests();
+    }
     // ws-a (reporter before 0.2): Size 10 GiB, Avail 0.625 GiB, so Used = Size − Avail and no inode counts.
     expect(samples(families, "coder_storage_workspace_volume_used_bytes")).toEqual({
       "owner=alice,workspace=alpha": 9.375 * GiB,
@@ -172,6 +219,13 @@ describeEachDatabase("GET /metrics", (t) => {
     expect(samples(families, "coder_storage_workspace_volume_inodes_used_ratio")).toEqual({
       "owner=erin,workspace=echo": 0.75,
     });
+    expect(samples(families, "coder_storage_volumes_at_risk")).toEqual(
+      samples(atRisk, "coder_storage_volumes_at_risk"),
+    );
+  });
+
+  it("reports cleanup jobs and bytes freed as the runs list does", async () => {
+    const families = await scrapeFamilies(p.viewerToken);
     const { runs } = await get<RunList>(runsRoute, "/api/v1/cleanup/runs");
     expect(runs).toHaveLength(3);
     const states: Record<string, number> = Object.fromEntries(SHOWN_JOB_STATES.map((s) => [`state=${s}`, 0]));

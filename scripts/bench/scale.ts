@@ -10,6 +10,8 @@
 // beside the full fleet's (a workspace's page should not slow as the fleet grows).
 // --keep leaves the full fleet's database (its URL printed); --database URL times a fleet so kept instead of
 // generating one (its kept aggregates are rewritten all the same).
+// --server: also the built Next server's peak memory serving the pages' APIs, /metrics and the workspaces CSV on
+// the full fleet (scale-server.ts; builds the app first when its build is stale).
 //   node --conditions=react-server --import tsx scripts/bench/scale.ts [--workspaces N] [--days N] [--raw-per-day N]
 import fs from "node:fs";
 import os from "node:os";
@@ -28,12 +30,14 @@ import { rewriteFleetGrowth } from "@/lib/db/queries/root-growth";
 import { rewriteFleetSeries } from "@/lib/db/queries/workspace-series";
 import { keepChangeBases } from "@/lib/db/queries/change-7d";
 import { ingestRate } from "./lib/scale-ingest";
+import { serverMemory } from "./lib/scale-server";
 import {
   explainPages,
   EXPORT_DAYS,
   exportRate,
   floorOf,
   floors,
+  OPT_IN_PAGES,
   pages,
   recordingDb,
   workspacesCsvAndCopy,
@@ -52,6 +56,7 @@ const { values: args } = parseArgs({
     "baseline-workspaces": { type: "string", default: "0" },
     keep: { type: "boolean", default: false },
     database: { type: "string" },
+    server: { type: "boolean", default: false },
   },
 });
 const n = (k: keyof typeof args) => Number(args[k]);
@@ -71,7 +76,7 @@ const EMPTY: FleetShape = { ...FULL, days: 1, rawDays: 0 };
 const plans: string[] = [];
 const log = (s: string) => console.log(s);
 
-type Fleet = { label: string; database: Database; explainDb: Db; pool: Pool; drop: () => Promise<void> };
+type Fleet = { label: string; url: string; database: Database; explainDb: Db; pool: Pool; drop: () => Promise<void> };
 
 async function makeFleet(label: string, shape: FleetShape, loaded?: string): Promise<Fleet> {
   const scratch = loaded ? { url: loaded, drop: async () => {} } : await createScratchPostgres();
@@ -105,6 +110,7 @@ async function makeFleet(label: string, shape: FleetShape, loaded?: string): Pro
   const explainDb = recordingDb(pool);
   return {
     label,
+    url: scratch.url,
     database,
     explainDb,
     pool,
@@ -207,9 +213,10 @@ try {
     if (name.startsWith("floor")) continue;
     const floor = floorOf(name);
     const r = a / timings.get(floor)![0];
-    if (r > worst.r) worst = { name, r };
+    const optIn = OPT_IN_PAGES.has(name);
+    if (r > worst.r && !optIn) worst = { name, r };
     log(
-      `ratio ${name} / floor = ${r.toFixed(2)}${r <= 3 ? "" : "  (NOT met)"}   (${a.toFixed(1)} ms; ${floor.slice(7)}; against sum by agent ${(a / floorMs).toFixed(2)})`,
+      `ratio ${name} / floor = ${r.toFixed(2)}${r <= 3 || optIn ? "" : "  (NOT met)"}   (${a.toFixed(1)} ms; ${floor.slice(7)}; against sum by agent ${(a / floorMs).toFixed(2)})${optIn ? "  (opt-in: no goal)" : ""}`,
     );
   }
   log(
@@ -220,9 +227,13 @@ try {
     await workspacesCsvAndCopy(full.database.db, full.pool),
     await workspacesCsvAndCopy(full.database.db, full.pool),
   ];
-  const [csvRate, copyRate] = [Math.max(...csv.map((c) => c.csv.perSec)), Math.max(...csv.map((c) => c.copy.perSec))];
+  const best = (k: "csv" | "writer" | "copy") => Math.max(...csv.map((c) => c[k].perSec));
+  const [csvRate, writerRate, copyRate] = [best("csv"), best("writer"), best("copy")];
   log(
     `\nworkspaces CSV export, whole fleet (${csv[0].csv.rows} rows): ${csvRate.toFixed(0)} rows/s against COPY … TO STDOUT WITH CSV ${copyRate.toFixed(0)} rows/s (${csv[0].copy.rows} rows), best of 2: ratio ${recordMeasure(`workspaces CSV at ${FULL.workspaces} workspaces / COPY`, csvRate / copyRate, { op: ">=", target: 0.5 })}`,
+  );
+  log(
+    `the same file by the writer from rows (the embedded database's way; ${csv[0].writer.rows} rows): ${writerRate.toFixed(0)} rows/s, ratio ${(writerRate / copyRate).toFixed(2)}`,
   );
 
   if (baseline) {
@@ -231,6 +242,13 @@ try {
     const [[a, b]] = (await timeAll([{ detail }, { detail: small }], runs)).values();
     log(
       `workspace detail 90d at ${FULL.workspaces} workspaces ${a.toFixed(1)} ms, at ${baselineWorkspaces} ${b.toFixed(1)} ms: ratio ${recordMeasure(`a workspace's page at ${FULL.workspaces} / at ${baselineWorkspaces} workspaces`, a / b, { op: "<=", target: 1.5 })}`,
+    );
+  }
+
+  if (args.server) {
+    const rss = await serverMemory(full.url, log);
+    log(
+      `the server's peak memory at ${FULL.workspaces} workspaces: ${recordMeasure(`Next server's peak RSS at ${FULL.workspaces} workspaces, MiB`, rss / 2 ** 20, { op: "<=", target: 1024 })}`,
     );
   }
 

@@ -23,6 +23,8 @@ const SOURCES = [
 export type RunningApp = {
   url: string;
   port: number;
+  /** The `next` process, leader of the server's process group (its workers included). */
+  pid: number;
   stop: () => Promise<void>;
   output: () => string;
   /** Sends `signal` to the server's processes (SIGTERM: a graceful stop; SIGKILL: a crash). */
@@ -151,6 +153,7 @@ export async function startNext(
   return {
     url,
     port,
+    pid: child.pid!,
     stop,
     output: () => log,
     signal: (sig) => {

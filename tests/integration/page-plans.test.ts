@@ -19,7 +19,10 @@ import { pagePlans, recordingDb, SEQ_SCAN_OF_HISTORY, type PagePlan } from "@/sc
 
 const SHAPE = { workspaces: 1_000, roots: 30, days: 30, rawDays: 2, rawPerDay: 1 };
 // Whole reads by design: /metrics' usage gauges sum every workspace's days of the last month.
-const WHOLE_BY_DESIGN = [{ page: "/metrics scrape", table: "workspace_daily" }];
+const WHOLE_BY_DESIGN = ["/metrics scrape", "/metrics scrape, every volume"].map((page) => ({
+  page,
+  table: "workspace_daily",
+}));
 
 let scratch: { url: string; drop: () => Promise<void> };
 let database: Database;

@@ -1,7 +1,7 @@
 import "server-only";
-import { and, eq, isNotNull, not, sql } from "drizzle-orm";
+import { and, eq, isNotNull, not, sql, type SQL } from "drizzle-orm";
 import type { ShownJobState } from "@/lib/cleanup/job-states";
-import { silentHours } from "@/lib/findings/rules";
+import { silentHours, type RuleSet } from "@/lib/findings/rules";
 import { isSilent } from "@/lib/findings/silence";
 import { notDeleted, workspacesAsW } from "../deleted";
 import { FLEET } from "../scope";
@@ -10,7 +10,8 @@ import { rowsOf, type Db } from "../types";
 import { shownJobState } from "./cleanup-job-state";
 import { countFindings, getRules, type FindingCounts } from "./findings";
 import { seriesNow } from "./workspace-series";
-import { volumeUsed } from "./volume";
+import { fullConditions, fullThresholds, volumeUsed } from "./volume";
+import { atRiskCondition } from "./volumes-at-risk";
 
 // What /metrics reports about the fleet, read at each scrape from what the pages read (the workspaces table,
 // root_latest, the findings' counts, the cleanup jobs), never from history. Workspaces deleted in Coder are left
@@ -26,6 +27,15 @@ export type VolumeReading = {
   inodesUsedRatio: number | null;
 };
 
+/** Volumes at risk of one template ("" for none), as the volumes-at-risk page counts them, by what threatens them. */
+export type AtRiskCounts = { template: string; space: number; inodes: number; filling: number };
+
+/**
+ * Whose volumes get series of their own: "at-risk", those the volumes-at-risk page lists (full, or filling within
+ * the volume-filling rule's days); "all", every workspace's (two or three series a workspace).
+ */
+export type VolumeSeries = "at-risk" | "all";
+
 export type FleetMetrics = {
   /** Bytes now by agent, grouped as the fleet chart groups them (an agent, "modules", "script-data", "other"). */
   agents: { agent: string; bytes: number }[];
@@ -38,6 +48,8 @@ export type FleetMetrics = {
   jobs: { state: ShownJobState; jobs: number }[];
   /** Bytes the kept runs' jobs removed (dry runs, which remove nothing, left out). */
   freedBytes: number;
+  /** Volumes at risk by template, every template of `templates` included (zeros where none is). */
+  atRisk: AtRiskCounts[];
   volumes: VolumeReading[];
 };
 
@@ -93,11 +105,46 @@ async function cleanupJobs(db: Db, now: Date) {
   };
 }
 
+/** The page's horizon for a filling volume: the volume-filling rule's days (the page keeps them while it is off). */
+const fillingDays = (rules: RuleSet) => rules["volume-filling"].params.days;
+
 /**
- * Every workspace's volume as its newest report gave it, one reading per owner and name (the series' labels):
- * where a name was reused (a workspace deleted and made again), the one that reported last.
+ * The volumes at risk by template: out of space, out of inodes (and not of space), filling (not yet full). One
+ * pass over the workspaces table, as the at-risk page's count.
  */
-async function volumes(db: Db): Promise<VolumeReading[]> {
+async function atRiskCounts(db: Db, rules: RuleSet, now: Date): Promise<AtRiskCounts[]> {
+  const { isFull, where } = atRiskCondition(rules, now, fillingDays(rules));
+  const { space, inodes } = fullConditions(fullThresholds(rules));
+  const template = sql<string>`coalesce(${workspacesAsW.template}, '')`;
+  const rows = await db
+    .select({
+      template,
+      space: sql<number>`(count(*) filter (where ${space}))::int`,
+      inodes: sql<number>`(count(*) filter (where ${inodes}))::int`,
+      filling: sql<number>`(count(*) filter (where not ${isFull}))::int`,
+    })
+    .from(workspacesAsW)
+    .where(where)
+    .groupBy(template);
+  return rows.map((r) => ({
+    template: r.template,
+    space: Number(r.space),
+    inodes: Number(r.inodes),
+    filling: Number(r.filling),
+  }));
+}
+
+/** Every template's counts, zeros where none is at risk, so a panel or a rule never sees a series appear from nothing. */
+function everyTemplate(templates: TemplateCounts[], atRisk: AtRiskCounts[]): AtRiskCounts[] {
+  const found = new Map(atRisk.map((r) => [r.template, r]));
+  return templates.map(({ template }) => found.get(template) ?? { template, space: 0, inodes: 0, filling: 0 });
+}
+
+/**
+ * The volumes `which` names as their newest report gave them, one reading per owner and name (the series'
+ * labels): where a name was reused (a workspace deleted and made again), the one that reported last.
+ */
+async function volumes(db: Db, which: SQL): Promise<VolumeReading[]> {
   const w = workspacesAsW;
   const rows = await db
     .selectDistinctOn([w.owner, w.name], {
@@ -109,7 +156,7 @@ async function volumes(db: Db): Promise<VolumeReading[]> {
       ifree: sql<number | null>`${w.volumeInodesFree}::float8`,
     })
     .from(w)
-    .where(and(notDeleted, isNotNull(w.volumeFreeBytes), sql`${volumeUsed("w")} is not null`))
+    .where(and(notDeleted, which, isNotNull(w.volumeFreeBytes), sql`${volumeUsed("w")} is not null`))
     .orderBy(w.owner, w.name, sql`${w.lastCollectedAt} desc nulls last`, w.id);
   return rows.map((r) => {
     const [iused, ifree] = [r.iused === null ? null : Number(r.iused), r.ifree === null ? null : Number(r.ifree)];
@@ -123,15 +170,25 @@ async function volumes(db: Db): Promise<VolumeReading[]> {
   });
 }
 
-export async function getFleetMetrics(db: Db, now: Date = new Date()): Promise<FleetMetrics> {
+export async function getFleetMetrics(db: Db, now: Date, series: VolumeSeries): Promise<FleetMetrics> {
   const rules = await getRules(db);
   const hours = silentHours(rules);
-  const [agents, templates, findings, cleanup, vols] = await Promise.all([
+  const which = series === "all" ? sql`true` : atRiskCondition(rules, now, fillingDays(rules)).where;
+  const [agents, templates, findings, cleanup, atRisk, vols] = await Promise.all([
     agentBytes(db),
     templateCounts(db, hours, now),
     countFindings(db, FLEET, { now, rules }),
     cleanupJobs(db, now),
-    volumes(db),
+    atRiskCounts(db, rules, now),
+    volumes(db, which),
   ]);
-  return { agents, templates, silentHours: hours, findings: findings.bySeverity, ...cleanup, volumes: vols };
+  return {
+    agents,
+    templates,
+    silentHours: hours,
+    findings: findings.bySeverity,
+    ...cleanup,
+    atRisk: everyTemplate(templates, atRisk),
+    volumes: vols,
+  };
 }

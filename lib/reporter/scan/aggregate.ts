@@ -16,8 +16,12 @@ import { testName } from "./rule-groups";
 
 export class Aggregator {
   private readonly roots: RootTally[];
-  /** Each root's arguments to the native scanner, the same for each of its processes. */
+  /**
+   * Each root's arguments to the native scanner, the same for each of its processes; roots whose rules are the
+   * same share one array (the scanner is then given them once: find-process.ts).
+   */
   private readonly rootArgs: string[][] = [];
+  private readonly argsByText = new Map<string, string[]>();
   private readonly links: HardLinks;
   /** Age boundaries, in seconds since the epoch: an mtime after bounds[i] falls in bucket i (TimeBins). */
   private readonly bounds: number[];
@@ -119,8 +123,16 @@ export class Aggregator {
   scannerSums(): ScannerSums {
     return {
       args: sumsArgs(this.bins, LARGEST_PER_ROOT),
-      root: (k) => (this.rootArgs[k] ??= rootSumsArgs(this.roots[k].needs())),
+      root: (k) => (this.rootArgs[k] ??= this.shared(rootSumsArgs(this.roots[k].needs()))),
     };
+  }
+
+  private shared(args: string[]): string[] {
+    const text = args.join("\0");
+    const known = this.argsByText.get(text);
+    if (known) return known;
+    this.argsByText.set(text, args);
+    return args;
   }
 
   /**

@@ -52,12 +52,21 @@ function nativeArgs(
 ): string[] {
   let depth = 1;
   let root = -1;
+  // a root's rules given once: a later root with the same ones (the same array) is told to use them (-u)
+  const given = new Map<readonly string[], number>();
+  const rulesOf = (k: number): string[] => {
+    const args = sums.root(k);
+    const first = given.get(args);
+    if (first !== undefined) return ["-u", String(first)];
+    given.set(args, k);
+    return args;
+  };
   return [
     ...prune.flatMap((p) => ["-p", p]),
     ...(share ? ["-k", `${share.k}/${share.n}`] : []),
     ...sums.args,
     ...points.flatMap((p, k) => {
-      const head = root === p.root ? [] : ["-r", String((root = p.root)), ...sums.root(p.root)];
+      const head = root === p.root ? [] : ["-r", String((root = p.root)), ...rulesOf(p.root)];
       if (depth !== depths[k]) head.push("-l", String((depth = depths[k])));
       return [...head, p.shared ? "-s" : "-d", p.abs];
     }),

@@ -86,6 +86,13 @@ function buildSumsHome(h: (p: string) => string) {
     write(h(`ties/a/b/c/d/f${String((i * 7919) % 1000).padStart(3, "0")}`), 8000, age(), NOW);
   for (const name of ["é", "\uE000", "😀", "Z", "a\u00A0"]) write(h(`ties/a/b/c/d/${name}`), 8000, age(), NOW);
   for (const name of ["\uE000x", "😀x"]) write(h(`ties/a/b/c/${name}`), 8000, age(), NOW);
+  // two module folders: roots of one kind, whose rules the scanner is given once (-u)
+  for (const mod of [".coder-modules/coder/alpha", ".coder-modules/acme/beta"]) {
+    for (let i = 0; i < 6; i++) write(h(`${mod}/logs/run-${i}.log`), 600 * i, age(), NOW);
+    write(h(`${mod}/state.db`), 5000, age(), NOW);
+    for (let i = 0; i < 30; i++) write(h(`${mod}/data/p${i % 3}/q${i % 5}/f${i}`), 100 * i, age(), NOW);
+    write(h(`${mod}/data/p1/cache/x.bin`), 2500, age(), NOW);
+  }
   // folders of every age
   setAge(h(".claude/projects/-work-p2"), 95, NOW);
   setAge(h("ties/a/b"), 20, NOW);
@@ -112,7 +119,18 @@ async function both(opts: Partial<ScanOptions> = {}) {
 describe("the native scanner's sums", () => {
   it("give the report the Node walker gives, entry by entry, and du's sizes", async () => {
     const { node, native: runs } = await both();
-    expect(node.roots.map((r) => r.key).sort()).toEqual(["claude-code:data", "codex:data", "gemini:data", "ties"]);
+    expect(node.roots.map((r) => r.key).sort()).toEqual([
+      "acme/beta",
+      "claude-code:data",
+      "coder/alpha",
+      "codex:data",
+      "gemini:data",
+      "ties",
+    ]);
+    // the two module folders' rules are one array: the scanner is given them once, the second told to use them
+    const sums = new Aggregator(specs, NOW, new ErrorLog()).scannerSums();
+    const [alpha, beta] = ["coder/alpha", "acme/beta"].map((key) => specs.findIndex((s) => s.key === key));
+    expect(sums.root(beta)).toBe(sums.root(alpha));
     for (const r of runs) {
       expect(r.scanner).toBe("native");
       expect(r.roots).toEqual(node.roots);

@@ -130,5 +130,8 @@ export function rootSumsArgs(needs: Needs): string[] {
   return args;
 }
 
-/** What the native scanner is told for its sums: `args` once, `root(k)` before root k's start points. */
+/**
+ * What the native scanner is told for its sums: `args` once, `root(k)` before root k's start points (one array
+ * for the roots whose rules are the same).
+ */
 export type ScannerSums = { args: string[]; root: (k: number) => string[] };

@@ -38,6 +38,8 @@
 //   -l L           the folders given after it are L segments below their root (default 1)
 //   -r K           the start points given after it are of root K: -e, -g and -m given after it are this root's
 //                  alone (the ones before it are dropped), and its largest files are ranked apart
+//   -u J           (after -r K) root K's -e, -g and -m are those given to root J earlier: the roots of one kind
+//                  share their rules, given once (50 module folders were 3,000 arguments a process)
 //   CDEV FILES FBLOCKS FSIZE DIRS DBLOCKS DSIZE OLDEST NEWEST LATEST [BIN BFILES BFBLOCKS BDBLOCKS]...
 //                  the sums that close the folder of the latest D record not yet closed: the files, their
 //                  blocks and sizes, the same of the folders, the oldest and newest file mtime, the newest of
@@ -690,6 +692,14 @@ static int readTest(char *s, struct nameTest *t) {
   return 1;
 }
 
+/** Each root's rules as -r, -e, -g and -m gave them, for -u: where its tests and names start, how many, its -m. */
+struct rootRules {
+  int given, tests, testCount, specials, specialCount;
+  long foldBelow;
+};
+static struct rootRules *rootRules;
+static long rootMax = -1;
+
 int main(int argc, char **argv) {
   prunes = calloc((size_t)argc, sizeof *prunes);
   pruneLens = calloc((size_t)argc, sizeof *pruneLens);
@@ -701,7 +711,7 @@ int main(int argc, char **argv) {
   if (!prunes || !pruneLens || !allSpecials || !allTests || !bySuffix || !byPrefix || !byNothing) return 4;
   int tn = 0, gn = 0;
   for (int k = 1; k < argc; k += 2) {
-    if (k + 1 >= argc || argv[k][0] != '-' || !argv[k][1] || !strchr("pdsktenmglr", argv[k][1]) || argv[k][2])
+    if (k + 1 >= argc || argv[k][0] != '-' || !argv[k][1] || !strchr("pdsktenmglru", argv[k][1]) || argv[k][2])
       return 2;
     const char *v = argv[k + 1];
     long x;
@@ -720,9 +730,16 @@ int main(int argc, char **argv) {
         break;
       case 'm':
       case 'l':
-      case 'r': if (!decimal(v, 0, &x, NULL) || x < 0) return 2; break;
+      case 'u':
+      case 'r':
+        if (!decimal(v, 0, &x, NULL) || x < 0) return 2;
+        if (argv[k][1] == 'r' && x > rootMax) rootMax = x;
+        break;
     }
   }
+  rootRules = calloc((size_t)rootMax + 2, sizeof *rootRules);
+  if (!rootRules) return 4;
+  long root = -1;
   topBlocks = calloc((size_t)topN + 1, sizeof *topBlocks);
   topPaths = calloc((size_t)topN + 1, sizeof *topPaths);
   if (!topBlocks || !topPaths) return 4;
@@ -741,8 +758,25 @@ int main(int argc, char **argv) {
         testCount = specialCount = 0;
         indexed = -1;
         foldBelow = LONG_MAX;
+        decimal(argv[k + 1], 0, &root, NULL);
         break;
+      case 'u': {
+        long from;
+        decimal(argv[k + 1], 0, &from, NULL);
+        if (root < 0 || from > rootMax || !rootRules[from].given) return 2;
+        const struct rootRules *r = &rootRules[from];
+        tests = allTests + r->tests;
+        testCount = r->testCount;
+        specials = allSpecials + r->specials;
+        specialCount = r->specialCount;
+        foldBelow = r->foldBelow;
+        indexed = -1;
+        break;
+      }
     }
+    if (root >= 0 && strchr("rmegu", opt))
+      rootRules[root] = (struct rootRules){1, (int)(tests - allTests), testCount, (int)(specials - allSpecials),
+                                           specialCount, foldBelow};
     if (opt != 'd' && opt != 's') continue;
     int share = opt == 's' ? SHARE_LEVELS : 0, quiet = share && shareK != 0;
     const char *point = argv[k + 1];

@@ -22,10 +22,9 @@ const lastOnOrBefore = (day: SQL) => sql`(select d.bytes from workspace_daily d 
  * Joins `c.bytes`: the workspace's (alias w) daily total on or before `since`. The workspaces row keeps it for
  * the day the maintenance last ran and the day after (`keepChangeBases`), so sorting every workspace by the change
  * reads the workspaces table alone (decision 0013); a row whose kept day is another, or that ingest cleared, is
- * looked up (CASE runs the subquery only for it). The same for a page of rows as for every workspace; `_rows`
- * (whether the caller reads every workspace or a page) is still passed by the workspaces CSV and no longer matters.
+ * looked up (CASE runs the subquery only for it). The same for a page of rows as for every workspace.
  */
-export function change7dJoin(since: Day, _rows?: "all" | "few"): SQL {
+export function change7dJoin(since: Day): SQL {
   return sql`left join lateral (select case when w.change_since = ${since}::date then w.change_base_bytes
       when w.change_since = ${since}::date - 1 then w.change_next_bytes
       else ${lastOnOrBefore(sql`${since}::date`)} end as bytes) c on true`;

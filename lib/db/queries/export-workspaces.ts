@@ -43,12 +43,12 @@ export async function* workspaceExportRows(
     (page) =>
       p.sort === "change7d"
         ? sql`select ${rowColumns(ctx)}, ${change7dColumn}${page.keyColumns}
-          from workspaces w ${change7dJoin(since, "all")}
+          from workspaces w ${change7dJoin(since)}
           where ${where} and ${page.after}
           order by ${page.order} limit ${page.limit}`
         : sql`select w.*, ${change7dColumn} from (select ${rowColumns(ctx)}${page.keyColumns}
             from workspaces w where ${where} and ${page.after} order by ${page.order} limit ${page.limit}) w
-          ${change7dJoin(since, "few")} order by ${page.order}`,
+          ${change7dJoin(since)} order by ${page.order}`,
     opts,
   );
   for await (const r of rows) yield toRow(r, ctx);

@@ -182,7 +182,8 @@ describe.skipIf(!canDropPrivileges)("an unreadable folder (scan run as user nobo
         fs.rmSync(dir, { recursive: true });
       }
     }
-  });
+    // three whole scans and three du runs as another user: 65 s on a machine loaded to 14 by other work
+  }, 180_000);
 });
 
 describe("retries", () => {

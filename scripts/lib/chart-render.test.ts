@@ -12,7 +12,11 @@ function one(template: string, values: Record<string, unknown> = {}, helpers = "
   fs.writeFileSync(path.join(dir, "values.yaml"), "a: {b: x, c: 1}\nlist: [p, q]\n");
   fs.writeFileSync(path.join(dir, "templates", "_h.tpl"), helpers);
   fs.writeFileSync(path.join(dir, "templates", "t.yaml"), template);
-  return renderChart(dir, { values, releaseName: "r" }).get("templates/t.yaml")!;
+  try {
+    return renderChart(dir, { values, releaseName: "r" }).get("templates/t.yaml")!;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 describe("the chart renderer's subset of Helm templates", () => {

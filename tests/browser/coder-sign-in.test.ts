@@ -80,7 +80,7 @@ describe("sign in with Coder", () => {
     expect(new URL(page.url()).pathname).toBe("/workspaces");
     await expect(page.getByTestId("user-role").textContent()).resolves.toBe("admin");
     await page.getByRole("link", { name: "Users" }).waitFor();
-    await page.screenshot({ path: "/tmp/signin-coder-owner.png" });
+    await page.screenshot({ path: "screenshots/signin-coder-owner.png" });
     await context.close();
   });
 
@@ -120,7 +120,7 @@ describe("sign in with Coder", () => {
     for (const r of own) await table.locator(`a[href="/workspaces/${r.id}"]`).first().waitFor();
     for (const r of others) expect(await page.locator(`a[href="/workspaces/${r.id}"]`).count()).toBe(0);
     await page.setViewportSize({ width: 390, height: 800 });
-    await page.screenshot({ path: "/tmp/signin-coder-member-390.png", fullPage: true });
+    await page.screenshot({ path: "screenshots/signin-coder-member-390.png", fullPage: true });
 
     // Someone else's workspace is not found; a fleet page says what a member sees instead.
     await page.goto(`${app.url}/workspaces/${others[0].id}`, { waitUntil: "networkidle" });
@@ -129,7 +129,7 @@ describe("sign in with Coder", () => {
     const agents = await page.goto(`${app.url}/agents/claude-code`, { waitUntil: "networkidle" });
     expect(agents?.status()).toBe(403);
     await page.getByRole("heading", { name: "Your workspaces only" }).waitFor();
-    await page.screenshot({ path: "/tmp/signin-coder-member-forbidden-390.png" });
+    await page.screenshot({ path: "screenshots/signin-coder-member-forbidden-390.png" });
     // The API and the exports answer the same.
     const csv = await (await page.request.get(`${app.url}/api/v1/export/workspaces.csv`)).text();
     expect(csv.trim().split("\n").length).toBe(own.length + 1);
@@ -142,9 +142,9 @@ describe("sign in with Coder", () => {
     expect(new URL(page.url()).pathname).toBe("/sign-in");
     await expect(page.getByTestId("sign-in-error").textContent()).resolves.toMatch(/suspended Coder account/);
     await page.setViewportSize({ width: 1440, height: 800 });
-    await page.screenshot({ path: "/tmp/signin-coder-suspended-1440.png" });
+    await page.screenshot({ path: "screenshots/signin-coder-suspended-1440.png" });
     await page.setViewportSize({ width: 390, height: 800 });
-    await page.screenshot({ path: "/tmp/signin-coder-suspended-390.png" });
+    await page.screenshot({ path: "screenshots/signin-coder-suspended-390.png" });
     await page.goto(`${app.url}/workspaces`, { waitUntil: "networkidle" });
     expect(new URL(page.url()).pathname).toBe("/sign-in");
     await context.close();

@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import type { Volume } from "@/lib/report-format/schema";
 import { inodeUsePercent, volumeUsePercent } from "@/tests/support/df";
 import { canMountTmpfs } from "@/tests/support/reporter";
@@ -69,7 +69,10 @@ describe.skipIf(!canMountTmpfs())("the report's volume on a tmpfs of its own", (
 
 describe("the report's volume on the shared /tmp", () => {
   it("lies between df's readings just before and just after", async () => {
-    const dir = fs.realpathSync(os.tmpdir());
+    // A home of its own on /tmp's volume: the volume is the same, and the walk does not read whatever else the
+    // machine keeps in /tmp (one CI run timed out walking another run's millions of files there).
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "reporter-volume-")));
+    onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
     const between = (x: number | null, a: number | null, b: number | null) =>
       x === null ? a === null && b === null : a !== null && b !== null && x >= Math.min(a, b) && x <= Math.max(a, b);
     // Another process may write between the readings and undo it before the second: try a few times.

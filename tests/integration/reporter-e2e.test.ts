@@ -238,5 +238,7 @@ describe("the bundle's start", () => {
     const loaded = r.stderr.split("LOADED ")[1].split(",");
     expect(loaded).toContain("NativeModule child_process"); // the probe sees what the bundle loads
     for (const name of ["zlib", "http", "https", "tls"]) expect(loaded).not.toContain(`NativeModule ${name}`);
+    // jsonc-parser's formatter tables (built at load, never used: the reporter only parses)
+    expect(fs.readFileSync(bundle, "utf8")).not.toContain("cachedBreakLinesWithSpaces");
   });
 });

@@ -1,6 +1,7 @@
 // `npm run bench -- reporter --shapes`: the built reporter against `du -sx` on homes of five shapes, whole
 // processes, warm cache, interleaved, medians, with the reporter's peak RSS and whether its whole home is du's
-// (du -sxB1 bytes, du -sx --inodes entries); one table at the end.
+// (du -sxB1 bytes, du -sx --inodes entries); one table at the end. The dry runs find the native scanner installed
+// in a state folder of their own, as a scheduled run does.
 //   --skip-2m (or BENCH_SKIP_2M=1) leaves out the 2-million-entry home (its generation takes minutes).
 //   BENCH_BASELINE=/path/reporter.mjs runs that bundle too, in the same rounds (before and after a change);
 //   BENCH_BASELINE_ENV="NAME=value ..." changes its environment (`NODE_COMPILE_CACHE=`: without the cache).
@@ -61,8 +62,36 @@ function shapeHome(dir: string, shape: Shape): { home: string; entries: number }
 }
 
 /** Whether the report's whole home is du's: `du -sxB1` bytes and `du -sx --inodes` entries. */
-function sameAsDu(bundle: string, home: string, entries: number): boolean {
-  const out = spawnSync(NODE, [...NODE_FLAGS, bundle, "--dry-run", "--home", home], {
+/**
+ * A state folder (outside every home) where `bundle` has installed its native scanner, as a scheduled run finds
+ * it: a dry run only reads the installed copy there, and without one writes a temporary copy at every run (3 ms
+ * that a scheduled run does not pay). One run that cannot send installs it (and spools its report there).
+ */
+function installedState(bundle: string, env: Record<string, string | undefined>): string {
+  const state = fs.mkdtempSync(path.join(os.tmpdir(), "reporter-state-"));
+  process.on("exit", () => fs.rmSync(state, { recursive: true, force: true }));
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), "reporter-state-home-"));
+  spawnSync(NODE, [...NODE_FLAGS, bundle, "--state-dir", state, "--home", home], {
+    env: {
+      ...REPORTER_ENV,
+      ...env,
+      STORAGE_DASHBOARD_URL: "http://127.0.0.1:9",
+      STORAGE_ENROLLMENT_KEY: "bench",
+      CODER_WORKSPACE_ID: "bench",
+      CODER_WORKSPACE_NAME: "bench",
+      CODER_WORKSPACE_OWNER_NAME: "bench",
+    },
+    stdio: "ignore",
+  });
+  fs.rmSync(home, { recursive: true });
+  const bin = path.join(state, "bin");
+  if (!fs.existsSync(bin) || !fs.readdirSync(bin).some((n) => n.startsWith("scan-")))
+    console.log(`${bundle}: no native scanner installed (a build without one): its dry runs measure with find`);
+  return state;
+}
+
+function sameAsDu(bundle: string, home: string, entries: number, state: string): boolean {
+  const out = spawnSync(NODE, [...NODE_FLAGS, bundle, "--dry-run", "--state-dir", state, "--home", home], {
     env: REPORTER_ENV,
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
@@ -104,19 +133,21 @@ function measure(
   baseline: string | null,
   runs: number,
   count: boolean,
+  states: { bundle: string; baseline: string | null },
 ): Row {
+  const args = (state: string | null) => `--state-dir '${state}'`;
   // du at nice 19, as the reporter lowers itself to: load from elsewhere weighs on both alike
   const du = () => timed("nice", ["-n", "19", "du", "-sx", home]);
   du();
-  runReporter(bundle, home);
-  if (baseline) runReporter(baseline, home, "", BASELINE_ENV);
+  runReporter(bundle, home, args(states.bundle));
+  if (baseline) runReporter(baseline, home, args(states.baseline), BASELINE_ENV);
   const dus: Run[] = [];
   const reps: Run[] = [];
   const bases: Run[] = [];
   for (let i = 0; i < runs; i++) {
     dus.push(du()); // interleaved: load from elsewhere hits each alike
-    reps.push(runReporter(bundle, home));
-    if (baseline) bases.push(runReporter(baseline, home, "", BASELINE_ENV));
+    reps.push(runReporter(bundle, home, args(states.bundle)));
+    if (baseline) bases.push(runReporter(baseline, home, args(states.baseline), BASELINE_ENV));
   }
   const others = OTHERS.filter(([cmd]) => installed(cmd))
     .map(([cmd, args]) => {
@@ -125,13 +156,13 @@ function measure(
     })
     .join(", ");
   // the reporter as runReporter runs it, without the shell (valgrind would count the shell too)
-  const reporterCount = (file: string, env: NodeJS.ProcessEnv) =>
-    instructions(NODE, [...NODE_FLAGS, file, "--dry-run", "--home", home], env);
+  const reporterCount = (file: string, state: string | null, env: NodeJS.ProcessEnv) =>
+    instructions(NODE, [...NODE_FLAGS, file, "--dry-run", "--state-dir", state!, "--home", home], env);
   const counts: Row["counts"] = count
     ? [
         instructions("du", ["-sx", home]),
-        reporterCount(bundle, REPORTER_ENV),
-        baseline ? reporterCount(baseline, { ...REPORTER_ENV, ...BASELINE_ENV }) : null,
+        reporterCount(bundle, states.bundle, REPORTER_ENV),
+        baseline ? reporterCount(baseline, states.baseline, { ...REPORTER_ENV, ...BASELINE_ENV }) : null,
       ]
     : null;
   return {
@@ -143,7 +174,7 @@ function measure(
     base: baseline ? medians(bases) : null,
     rssMiB: Math.max(...reps.map((r) => r.rssKb ?? 0)) / 1024,
     others,
-    same: sameAsDu(bundle, home, entries),
+    same: sameAsDu(bundle, home, entries, states.bundle),
   };
 }
 
@@ -207,6 +238,10 @@ export function runShapes(tmp: string, bundle: string, runs: number): void {
   if (count && !VALGRIND) console.log("--instructions: valgrind is not installed here, not counted");
   const missing = OTHERS.map(([cmd]) => cmd).filter((cmd) => !installed(cmd));
   if (missing.length) console.log(`${missing.join(", ")}: not installed here, not measured`);
+  const states = {
+    bundle: installedState(bundle, {}),
+    baseline: baseline ? installedState(baseline, BASELINE_ENV) : null,
+  };
   const rows: Row[] = [];
   for (const shape of SHAPES) {
     if (shape.key === "2m" && skip2m) {
@@ -214,7 +249,7 @@ export function runShapes(tmp: string, bundle: string, runs: number): void {
       continue;
     }
     const { home, entries } = shapeHome(tmp, shape);
-    const row = measure(shape, home, entries, bundle, baseline, runs, count && shape.key !== "2m");
+    const row = measure(shape, home, entries, bundle, baseline, runs, count && shape.key !== "2m", states);
     console.log(
       `${shape.label}: du -sx ${ms(row.du.ms)}, reporter ${ms(row.rep.ms)}${row.base === null ? "" : `, baseline ${ms(row.base.ms)}`}${row.others ? `, ${row.others}` : ""}; load average ${os.loadavg()[0].toFixed(2)}`,
     );

@@ -8,6 +8,7 @@ import type { FoundUnit } from "../cleanup/unit-counts";
 import type { ErrorLog } from "./errors";
 import { emptyFacts, type FolderFacts } from "./folder-facts";
 import { HardLinks } from "./hard-links";
+import type { DeletedOpen } from "./home-unseen";
 import { rootSumsArgs, sumsArgs, TimeBins, type FolderSums, type ScannerSums } from "./native-sums";
 import { joinRel } from "./paths";
 import { LARGEST_PER_ROOT, RootTally, type UnitOptions } from "./root-tally";
@@ -27,6 +28,8 @@ export class Aggregator {
   private readonly bounds: number[];
   /** The native scanner's time bins. */
   private readonly bins: TimeBins;
+  /** The files deleted but held open on the device the scan was told of, where the native scanner read them. */
+  deletedOpen: DeletedOpen | null = null;
 
   constructor(
     specs: readonly RootSpec[],

@@ -20,6 +20,8 @@ export type ScanContext = {
   stdbuf: boolean;
   /** Whether the Node walker may use Node's fs binding (raw-fs.ts); false: the public API (tests cover both). */
   nativeFs: boolean;
+  /** The device whose deleted-but-open files the native scanner reads after its walk (-o), or null. */
+  openDev: number | null;
 };
 
 const mtimeSec = (st: fs.Stats) => Math.floor(st.mtimeMs / 1000);

@@ -39,7 +39,8 @@ function escapeGlob(p: string): string {
 export type Share = { k: number; n: number };
 
 /**
- * The native scanner's arguments: the paths it leaves out, its share, its sums, then its start points (-d,
+ * The native scanner's arguments: the paths it leaves out, its share (the first process also the device whose
+ * deleted-but-open files it reads, -o), its sums, then its start points (-d,
  * shared: -s), each after its root (-r, with the root's sums) and its depth below it (-l, `depths` in the same
  * order) where they change.
  */
@@ -49,6 +50,7 @@ function nativeArgs(
   prune: readonly string[],
   share: Share | undefined,
   sums: ScannerSums,
+  openDev: number | null,
 ): string[] {
   let depth = 1;
   let root = -1;
@@ -64,6 +66,8 @@ function nativeArgs(
   return [
     ...prune.flatMap((p) => ["-p", p]),
     ...(share ? ["-k", `${share.k}/${share.n}`] : []),
+    // one process reads the deleted-but-open files
+    ...(openDev !== null && (share?.k ?? 0) === 0 ? ["-o", String(openDev)] : []),
     ...sums.args,
     ...points.flatMap((p, k) => {
       const head = root === p.root ? [] : ["-r", String((root = p.root)), ...rulesOf(p.root)];
@@ -158,7 +162,7 @@ function runFind(
     const { kind, bin } = program;
     const args =
       kind === "native"
-        ? nativeArgs(points, depthsOf(ctx, absPoints), prune, share, ctx.agg.scannerSums())
+        ? nativeArgs(points, depthsOf(ctx, absPoints), prune, share, ctx.agg.scannerSums(), ctx.openDev)
         : findArgs(points, prune);
     const child = spawn(stdbuf ? STDBUF[0] : bin, stdbuf ? [...STDBUF.slice(1), bin, ...args] : args, {
       cwd,

@@ -136,22 +136,25 @@ export function hiddenUnderMounts(home: string, mounts: readonly HomeMount[]): n
 /** What the home's walk cannot see, as the report's `home` carries it (each part only where there is any). */
 export type HomeUnseen = { mounts: HomeMount[]; hiddenUnderMounts: number | null; deletedOpen: DeletedOpen | null };
 
+/** The device of the home folder, or null where there is none. */
+export function homeDevice(home: string): number | null {
+  return fs.lstatSync(home, { throwIfNoEntry: false })?.dev ?? null;
+}
+
+/** The deleted-but-open files as a report carries them: none where there are none. */
+export const reportedOpen = (open: DeletedOpen | null): DeletedOpen | null => (open?.files ? open : null);
+
 /**
- * The mounts inside `home`, what they hide and the deleted files still open on the home's device. None of it
- * depends on the walk's figures: a run reads it while the scanner processes walk the tree.
+ * The mounts inside `home`, what they hide and (`readOpen`: where the native scanner does not read them) the
+ * deleted files still open on the home's device. None of it depends on the walk's figures: a run reads it while
+ * the scanner processes walk the tree.
  */
-export function homeUnseen(home: string): HomeUnseen {
+export function homeUnseen(home: string, readOpen = true): HomeUnseen {
   const mounts = mountsUnder(home);
-  let dev: number | null = null;
-  try {
-    dev = fs.lstatSync(home).dev;
-  } catch {
-    /* no home: nothing of it is open */
-  }
-  const open = dev === null ? null : deletedButOpen(dev);
+  const dev = readOpen ? homeDevice(home) : null;
   return {
     mounts,
     hiddenUnderMounts: mounts.length ? hiddenUnderMounts(home, mounts) : null,
-    deletedOpen: open?.files ? open : null,
+    deletedOpen: dev === null ? null : reportedOpen(deletedButOpen(dev)),
   };
 }

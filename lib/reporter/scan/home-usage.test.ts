@@ -8,7 +8,9 @@ import { homeKindOf } from "@/lib/report-format/home-kinds";
 import { report as reportSchema } from "@/lib/report-format/schema";
 import { buildHome, canMountTmpfs, compiledScanner, du, SCRIPT_CURRENT, write } from "@/tests/support/reporter";
 import { buildReport } from "./build-report";
+import { wholeHomeSpec } from "./home-usage";
 import { discoverRoots } from "./roots";
+import { scanRoots } from "./scan-roots";
 
 const NOW = new Date();
 const MODES = ["native", "find", "node"] as const;
@@ -201,6 +203,16 @@ describe.skipIf(!canMountTmpfs())("what no walk sees (needs root: a tmpfs of its
         const r = await reportOf(mode, vol);
         expect({ mode, open: r.home!.deletedOpen }).toEqual({ mode, open: { files: 1, bytes: allocated } });
       }
+      // the native scanner reads them itself after its walk (-o); find leaves them to the main thread
+      const scanOf = (mode: "native" | "find") =>
+        scanRoots([wholeHomeSpec(vol)], Math.floor(NOW.getTime() / 1000), {
+          mode,
+          native,
+          home: vol,
+          deletedOpenOn: fs.statSync(vol).dev,
+        });
+      expect((await scanOf("native")).deletedOpen).toEqual({ files: 1, bytes: allocated });
+      expect((await scanOf("find")).deletedOpen).toBeNull();
       const dfUsed = () =>
         Number(execFileSync("df", ["-B1", "--output=used", vol], { encoding: "utf8" }).trim().split("\n")[1]);
       const open = await reportOf("find", vol);

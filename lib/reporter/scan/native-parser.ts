@@ -16,7 +16,7 @@ type Point = { root: number; from: number; parent: string; name: string };
 
 /**
  * Parses the scanner's records (S: the next start point; D: the folder the next entries are in; an entry; C:
- * the sums that close the innermost open folder) into the aggregator. `points` are the start points in the
+ * the sums that close the innermost open folder; O: the files deleted but held open) into the aggregator. `points` are the start points in the
  * order given to the scanner, each with its path as given (`abs`) and how many bytes of it name its root
  * (`rootLen`).
  */
@@ -55,6 +55,12 @@ export class NativeParser extends NulRecords {
       this.sp++;
       this.folder = null;
       this.open = 0;
+      return;
+    }
+    if (c === 79) {
+      // 'O': the files deleted but held open, after the walk (-o)
+      this.readNumbers(buf, i + 1, end);
+      this.agg.deletedOpen = { files: this.nums[0], bytes: this.nums[1] };
       return;
     }
     const p = this.points[this.sp];
@@ -108,9 +114,8 @@ export class NativeParser extends NulRecords {
     }
   }
 
-  /** Reads a C record's numbers (after its letter) into `s`: ten, then four per bin. */
-  private readSums(buf: Buffer, i: number, end: number) {
-    const s = this.s;
+  /** Reads a record's numbers (after its letter, each ended by a space) into `nums`; returns how many. */
+  private readNumbers(buf: Buffer, i: number, end: number): number {
     const n = this.nums;
     let count = 0;
     while (i < end) {
@@ -124,6 +129,14 @@ export class NativeParser extends NulRecords {
       while ((c = buf[i++]) !== 32) v = v * 10 + c - 48;
       n[count++] = neg ? -v : v;
     }
+    return count;
+  }
+
+  /** Reads a C record's numbers (after its letter) into `s`: ten, then four per bin. */
+  private readSums(buf: Buffer, i: number, end: number) {
+    const s = this.s;
+    const n = this.nums;
+    const count = this.readNumbers(buf, i, end);
     s.dev = n[0];
     s.files = n[1];
     s.fileBlocks = n[2];

@@ -21,6 +21,7 @@ import type { FoundUnit } from "../cleanup/unit-counts";
 import { Aggregator } from "./aggregate";
 import type { ScanContext } from "./context";
 import { ErrorLog } from "./errors";
+import type { DeletedOpen } from "./home-unseen";
 import { FindUnusable, type ScanProgram } from "./find-process";
 import { isInside } from "./paths";
 import type { RootTally } from "./root-tally";
@@ -48,6 +49,8 @@ export type ScanOptions = {
   collect?: boolean;
   /** Seam for tests: false makes the Node walker use Node's public fs API rather than its binding (raw-fs.ts). */
   nativeFs?: boolean;
+  /** The device whose deleted-but-open files the native scanner is to read (ScanResult.deletedOpen). */
+  deletedOpenOn?: number;
 };
 
 /** The scanner a run asks for, and the native scanner's path where there is one. */
@@ -61,6 +64,8 @@ export type ScanResult = {
   found: Map<string, Map<string, FoundUnit[]>>;
   /** The whole home's tally, where a spec was the whole home (home-usage.ts). */
   home: RootTally | null;
+  /** The files deleted but held open on `deletedOpenOn`, where the native scanner measured (else null). */
+  deletedOpen: DeletedOpen | null;
 };
 
 /** Roots that lie strictly inside another root: measured on their own and skipped by the outer root. */
@@ -87,6 +92,7 @@ export async function scanRoots(specs: readonly RootSpec[], nowSec: number, opts
     customReaddir: !!opts.readdir,
     stdbuf: true,
     nativeFs: opts.nativeFs ?? true,
+    openDev: opts.deletedOpenOn ?? null,
   });
   const mode = opts.mode ?? "auto";
   const programs: ScanProgram[] = [];
@@ -110,5 +116,12 @@ export async function scanRoots(specs: readonly RootSpec[], nowSec: number, opts
 
 function finished(ctx: ScanContext, scanner: ScanResult["scanner"]): ScanResult {
   const roots = ctx.agg.finish();
-  return { roots, scanner, errors: ctx.agg.errors, found: ctx.agg.found(), home: ctx.agg.wholeHome() };
+  return {
+    roots,
+    scanner,
+    errors: ctx.agg.errors,
+    found: ctx.agg.found(),
+    home: ctx.agg.wholeHome(),
+    deletedOpen: ctx.agg.deletedOpen,
+  };
 }

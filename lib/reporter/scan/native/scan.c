@@ -5,7 +5,7 @@
 // numbers written by hand into one large output buffer, and each folder's entries together under its path
 // printed once (the reader decodes one folder path per folder, not one path per entry).
 //
-//   scan [-p PRUNE]... [-k K/N] [summaries] (-d FOLDER | -s FOLDER)...
+//   scan [-p PRUNE]... [-k K/N] [-o DEV] [summaries] (-d FOLDER | -s FOLDER)...
 //
 // -d: the folder and everything below it. -s: the folder's entries (not the folder itself) and everything
 // below them, shared out between N processes given the same start points and -k 0/N ... -k N-1/N: process K
@@ -47,6 +47,10 @@
 //                  lone C where nothing was summed
 // A folder's D record comes with its first entry printed, or with its sums: every D record is closed by one
 // C record, so D and C nest as the folders do.
+// Files deleted but held open (-o DEV given): after the walk, the files on device DEV that some process still holds
+// open though no folder holds them any more (their blocks stay used until the last descriptor closes: no walk
+// sees them), read from /proc/PID/fd of every process it may read, each inode once; one record ends the output:
+//   OFILES BYTES                      (BYTES: their blocks, 512 bytes each; each number ended by a space)
 // It never follows symbolic links, never goes into another filesystem (an entry on another device is left out
 // whole, as du -x does), and leaves out a path given with -p and everything inside it. Errors go to stderr as
 // find words them ("scan: 'PATH': Permission denied"); an entry that vanished is skipped in silence.
@@ -320,6 +324,11 @@ struct linuxDirent64 {
 };
 static char entries[1 << 16] __attribute__((aligned(8)));
 
+/** Whether the folder entry is "." or "..". */
+static int dots(const char *name) {
+  return name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0));
+}
+
 /** Summaries: on when -t is given. */
 static int summary;
 #define MAX_BINS 32
@@ -575,7 +584,7 @@ static void walk(int fd, size_t len, dev_t dev, int share, int quiet, int foldab
       const struct linuxDirent64 *e = (const struct linuxDirent64 *)(entries + at);
       at += e->reclen;
       const char *name = e->name;
-      if (name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0))) continue;
+      if (dots(name)) continue;
       size_t nlen = strlen(name);
       reserve(len + nlen + 2);
       path[len] = '/';
@@ -692,6 +701,68 @@ static int readTest(char *s, struct nameTest *t) {
   return 1;
 }
 
+/**
+ * The files on device `dev` deleted while a process holds them open (-o), from /proc: each descriptor whose link
+ * says " (deleted)" is stat'ed through the link, and a regular file with no link left on that device counts once
+ * per inode. Another user's processes cannot be read (their fd folders refuse): as the reporter runs as the
+ * workspace's user, those are the user's own.
+ */
+static void deletedOpen(dev_t dev) {
+  static char procs[1 << 15] __attribute__((aligned(8))), fds[1 << 15] __attribute__((aligned(8)));
+  static const char deleted[] = " (deleted)";
+  const size_t deletedLen = sizeof deleted - 1;
+  uint64_t files = 0, bytes = 0, *seen = NULL;
+  size_t seenCount = 0, seenCap = 0;
+  int proc = (int)syscall(SYS_openat, AT_FDCWD, "/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  for (long n; proc >= 0 && (n = syscall(SYS_getdents64, proc, procs, sizeof procs)) > 0;) {
+    for (long at = 0; at < n;) {
+      const struct linuxDirent64 *p = (const struct linuxDirent64 *)(procs + at);
+      at += p->reclen;
+      if (p->name[0] < '1' || p->name[0] > '9') continue; // a process's folder, not /proc/self and the rest
+      char fdPath[300];
+      size_t plen = strlen(p->name);
+      if (plen > sizeof fdPath - 4) continue;
+      memcpy(fdPath, p->name, plen);
+      memcpy(fdPath + plen, "/fd", 4);
+      int fd = (int)syscall(SYS_openat, proc, fdPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      if (fd < 0) continue; // another user's, or gone
+      for (long m; (m = syscall(SYS_getdents64, fd, fds, sizeof fds)) > 0;) {
+        for (long k = 0; k < m;) {
+          const struct linuxDirent64 *e = (const struct linuxDirent64 *)(fds + k);
+          k += e->reclen;
+          if (dots(e->name)) continue;
+          char target[PATH_MAX];
+          long tl = syscall(SYS_readlinkat, fd, e->name, target, sizeof target);
+          if (tl < (long)deletedLen || memcmp(target + tl - deletedLen, deleted, deletedLen) != 0) continue;
+          struct stat st;
+          if (syscall(SYS_newfstatat, fd, e->name, &st, 0) != 0) continue; // closed meanwhile
+          if (st.st_dev != dev || st.st_nlink != 0 || !S_ISREG(st.st_mode)) continue;
+          size_t j = 0;
+          while (j < seenCount && seen[j] != (uint64_t)st.st_ino) j++;
+          if (j < seenCount) continue;
+          if (seenCount == seenCap) {
+            seenCap = seenCap ? seenCap * 2 : 64;
+            seen = realloc(seen, seenCap * sizeof *seen);
+            if (!seen) _exit(4);
+          }
+          seen[seenCount++] = (uint64_t)st.st_ino;
+          files++;
+          bytes += (uint64_t)st.st_blocks * 512;
+        }
+      }
+      close(fd);
+    }
+  }
+  if (proc >= 0) close(proc);
+  free(seen);
+  char rec[64], *q = rec;
+  *q++ = 'O';
+  q = unum(q, files);
+  q = unum(q, bytes);
+  *q++ = 0;
+  put(rec, (size_t)(q - rec));
+}
+
 /** Each root's rules as -r, -e, -g and -m gave them, for -u: where its tests and names start, how many, its -m. */
 struct rootRules {
   int given, tests, testCount, specials, specialCount;
@@ -699,6 +770,8 @@ struct rootRules {
 };
 static struct rootRules *rootRules;
 static long rootMax = -1;
+static dev_t openDev;
+static int openAsked;
 
 int main(int argc, char **argv) {
   prunes = calloc((size_t)argc, sizeof *prunes);
@@ -711,7 +784,7 @@ int main(int argc, char **argv) {
   if (!prunes || !pruneLens || !allSpecials || !allTests || !bySuffix || !byPrefix || !byNothing) return 4;
   int tn = 0, gn = 0;
   for (int k = 1; k < argc; k += 2) {
-    if (k + 1 >= argc || argv[k][0] != '-' || !argv[k][1] || !strchr("pdsktenmglru", argv[k][1]) || argv[k][2])
+    if (k + 1 >= argc || argv[k][0] != '-' || !argv[k][1] || !strchr("pdsktenmglruo", argv[k][1]) || argv[k][2])
       return 2;
     const char *v = argv[k + 1];
     long x;
@@ -721,6 +794,10 @@ int main(int argc, char **argv) {
         prunes[pruneCount++] = argv[k + 1];
         break;
       case 'k': if (!share(v)) return 2; break;
+      case 'o':
+        if (!decimal(v, 0, &x, NULL) || x < 0) return 2;
+        openDev = (dev_t)x, openAsked = 1;
+        break;
       case 't': if (!readBounds(v)) return 2; break;
       case 'e': if (!readTest(argv[k + 1], &allTests[tn++])) return 2; break;
       case 'g': allSpecials[gn++] = v; break;
@@ -795,6 +872,7 @@ int main(int argc, char **argv) {
     int fd = openDir(AT_FDCWD, path, quiet ? NULL : path);
     if (fd >= 0) walk(fd, len, st.st_dev, share, quiet, 0);
   }
+  if (openAsked) deletedOpen(openDev);
   flush();
   return status;
 }

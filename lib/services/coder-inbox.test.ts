@@ -173,11 +173,13 @@ describeEachDatabase("the owner's Coder Inbox", (t) => {
     const ctx = () => ({ params: Promise.resolve({}) });
 
     it("an older reporter (no header) is stored and answered as before, with an empty inbox it ignores", async () => {
+      // Yesterday's reports: the route checks them against the real clock, and today's 09:00 is in the future
+      // before 09:00 UTC (the run at 00:12 UTC was refused, 422).
       const db = t.current.db;
       const { key } = await getEnrollmentKey(db);
       const { token } = await enrollWorkspace(db, { id: OLD.id, name: OLD.name!, owner: OLD.owner }, key, null);
       const res = await reportsRoute.POST(
-        req("/api/v1/reports", token, makeReport(OLD, at(now, 0, 9), [claude])),
+        req("/api/v1/reports", token, makeReport(OLD, at(now, 1, 9), [claude])),
         ctx(),
       );
       expect(res.status).toBe(200);
@@ -187,7 +189,7 @@ describeEachDatabase("the owner's Coder Inbox", (t) => {
       ]);
       // A new reporter says it can deliver; then its outcomes endpoint takes what it says
       const ready = await reportsRoute.POST(
-        req("/api/v1/reports", token, makeReport(OLD, at(now, 0, 10), [claude]), { "x-coder-inbox": "ready" }),
+        req("/api/v1/reports", token, makeReport(OLD, at(now, 1, 10), [claude]), { "x-coder-inbox": "ready" }),
         ctx(),
       );
       expect(await ready.json()).toMatchObject({ status: "stored", inbox: [] });

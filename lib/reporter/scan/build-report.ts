@@ -47,7 +47,7 @@ export async function buildReport(
       protect: readProtect(cfg.home),
       deletedOpenOn: scannerReadsOpen ? dev : undefined,
     }),
-    Promise.resolve().then(() => readHomeFacts(cfg.home, env, !scannerReadsOpen)),
+    Promise.resolve().then(() => readHomeFacts(cfg.home, env, scannerReadsOpen ? null : dev)),
   ]);
   // (a scan that fell back to find has no figure of the scanner's)
   const unseen: HomeUnseen = scannerReadsOpen
@@ -78,9 +78,9 @@ export async function buildReport(
 /** What a report says of the home beside the walk's figures. */
 type HomeFacts = { unseen: HomeUnseen; volume: Volume | null; agentRetention: AgentRetention };
 
-function readHomeFacts(home: string, env: Env, readOpen: boolean): HomeFacts {
+function readHomeFacts(home: string, env: Env, openOn: number | null): HomeFacts {
   return {
-    unseen: homeUnseen(home, readOpen),
+    unseen: homeUnseen(home, openOn),
     volume: volumeOf(home),
     agentRetention: readAgentRetention(home, env),
   };

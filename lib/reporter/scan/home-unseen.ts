@@ -145,16 +145,15 @@ export function homeDevice(home: string): number | null {
 export const reportedOpen = (open: DeletedOpen | null): DeletedOpen | null => (open?.files ? open : null);
 
 /**
- * The mounts inside `home`, what they hide and (`readOpen`: where the native scanner does not read them) the
- * deleted files still open on the home's device. None of it depends on the walk's figures: a run reads it while
- * the scanner processes walk the tree.
+ * The mounts inside `home`, what they hide and the deleted files still open on device `openOn` (the home's; null
+ * where the native scanner reads them). None of it depends on the walk's figures: a run reads it while the
+ * scanner processes walk the tree.
  */
-export function homeUnseen(home: string, readOpen = true): HomeUnseen {
+export function homeUnseen(home: string, openOn: number | null): HomeUnseen {
   const mounts = mountsUnder(home);
-  const dev = readOpen ? homeDevice(home) : null;
   return {
     mounts,
     hiddenUnderMounts: mounts.length ? hiddenUnderMounts(home, mounts) : null,
-    deletedOpen: dev === null ? null : reportedOpen(deletedButOpen(dev)),
+    deletedOpen: openOn === null ? null : reportedOpen(deletedButOpen(openOn)),
   };
 }
